@@ -1,0 +1,87 @@
+/* hw.h: plain-data hardware specifications (GPUs, scale-up domains, network
+ * links, switches, storage) as the catalog and scenarios resolve them. All
+ * quantities are SI: bytes, bytes per second (one direction), FLOP/s, seconds,
+ * watts, US dollars. A value that no source gives is NAN (never 0), so a
+ * model that needs it can refuse with a message naming the key. */
+#ifndef CLUSTERSIM_HW_H
+#define CLUSTERSIM_HW_H
+
+#include <stdbool.h>
+
+enum cs_precision { CS_PREC_FP32, CS_PREC_TF32, CS_PREC_BF16, CS_PREC_FP16, CS_PREC_FP8,
+                    CS_PREC_COUNT };
+
+/* Bytes per element of a precision's activations and weights. fp8 training
+ * keeps master weights in fp32 and most activations in bf16; see models.md. */
+double cs_precision_bytes(enum cs_precision p);
+const char *cs_precision_name(enum cs_precision p);
+
+#define CS_NAME_MAX 64
+#define CS_SOURCE_MAX 512
+
+struct cs_gpu_spec {
+    char name[CS_NAME_MAX];            /* catalog name, e.g. "H100-SXM5-80GB" */
+    char vendor[16];
+    double peak_flops[CS_PREC_COUNT];  /* dense, FLOP/s; NAN where unsupported */
+    double hbm_bytes;
+    double hbm_bw_bytes_per_s;
+    double tdp_w;
+    int pcie_gen;
+    /* Scale-up (NVLink/xGMI) bandwidth of one GPU, one direction, bytes/s. */
+    double scaleup_bw_bytes_per_s;
+    int scaleup_domain_gpus;           /* GPUs sharing one scale-up domain; 0 = none */
+    double mamf_bf16_flops;            /* measured max achievable matmul; NAN if unknown */
+    double price_usd;                  /* per GPU; NAN if unknown */
+    double server_price_usd;           /* per 8-GPU (or server_gpus) server; NAN */
+    int server_gpus;
+    double server_power_w;             /* nameplate; NAN if unknown */
+    char source[CS_SOURCE_MAX];
+    char date[32];
+};
+
+enum cs_intra_kind { CS_INTRA_NVSWITCH, CS_INTRA_NVLINK_P2P, CS_INTRA_PCIE };
+
+/* The scale-up (intra-node) interconnect. */
+struct cs_intra_spec {
+    char name[CS_NAME_MAX];            /* nvswitch | nvlink-p2p | pcie */
+    enum cs_intra_kind kind;
+    double bw_bytes_per_s;             /* per GPU, one direction; NAN = take the GPU's */
+    double latency_s;                  /* per transfer */
+    double efficiency;                 /* achievable fraction of bw in collectives */
+    bool nvls;                         /* NVLink SHARP (in-switch reduction) available */
+    char source[CS_SOURCE_MAX];
+};
+
+enum cs_link_kind { CS_LINK_INFINIBAND, CS_LINK_ROCE, CS_LINK_ETHERNET, CS_LINK_OMNIPATH };
+
+/* A scale-out network link type (NIC port + switch port). */
+struct cs_link_spec {
+    char name[CS_NAME_MAX];            /* ib-hdr, roce-400g, ... */
+    enum cs_link_kind kind;
+    double bw_bytes_per_s;             /* line rate, one direction */
+    double efficiency;                 /* achievable fraction of line rate */
+    double hop_latency_s;              /* per switch hop */
+    double nic_latency_s;              /* end-point (NIC + software) latency */
+    int switch_radix;                  /* ports of the matching switch */
+    double nic_price_usd, switch_price_usd, optic_price_usd, cable_price_usd;
+    double nic_power_w, switch_power_w, optic_power_w;
+    char source[CS_SOURCE_MAX];
+    char date[32];
+};
+
+enum cs_storage_kind { CS_STORAGE_NVME, CS_STORAGE_PFS, CS_STORAGE_OBJECT };
+
+struct cs_storage_spec {
+    char name[CS_NAME_MAX];
+    enum cs_storage_kind kind;
+    double read_bw_bytes_per_s;        /* per device (nvme) or per client (pfs, object) */
+    double write_bw_bytes_per_s;
+    double aggregate_bw_bytes_per_s;   /* whole system; NAN = unlimited/unknown */
+    double capacity_bytes;             /* per device (nvme) or total */
+    double latency_s;                  /* metadata / request latency */
+    int devices_per_node;              /* nvme only */
+    double price_usd_per_tb;           /* capital, or per month for object; NAN */
+    char source[CS_SOURCE_MAX];
+};
+
+#endif

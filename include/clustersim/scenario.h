@@ -1,0 +1,114 @@
+/* scenario.h: a fully resolved, validated scenario as plain data. config/
+ * builds it from YAML (file values over catalog values over defaults) and
+ * records where each value came from; models read it and never see YAML.
+ * Every quantity is SI (bytes, bytes/s, seconds, watts, USD). */
+#ifndef CLUSTERSIM_SCENARIO_H
+#define CLUSTERSIM_SCENARIO_H
+
+#include "clustersim/hw.h"
+#include "clustersim/workload.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cs_topology { CS_TOPO_SINGLE_SWITCH, CS_TOPO_FAT_TREE, CS_TOPO_SPINE_LEAF,
+                   CS_TOPO_RAIL_OPTIMIZED };
+const char *cs_topology_name(enum cs_topology t);
+
+struct cs_fabric_cfg {
+    enum cs_topology topology;
+    struct cs_link_spec link;
+    int nics_per_node;
+    double oversubscription;         /* leaf downlink:uplink ratio; 1 = non-blocking */
+    bool in_network_reduction;       /* SHARP-style */
+    int tiers;                       /* fat-tree tiers (2 or 3); 0 = smallest that fits */
+};
+
+#define CS_MAX_STORAGE_TIERS 4
+struct cs_storage_cfg {
+    int n_tiers;
+    struct cs_storage_spec tiers[CS_MAX_STORAGE_TIERS];
+};
+
+struct cs_cluster_cfg {
+    struct cs_gpu_spec gpu;
+    int nodes;
+    int gpus_per_node;
+    struct cs_intra_spec intra;
+    struct cs_fabric_cfg fabric;
+    struct cs_storage_cfg storage;
+    double cpu_cores_per_node;
+    double host_memory_bytes;        /* per node */
+};
+
+enum cs_fail_scope { CS_SCOPE_GPU, CS_SCOPE_NODE, CS_SCOPE_SWITCH, CS_SCOPE_JOB };
+enum cs_fail_dist { CS_DIST_EXPONENTIAL, CS_DIST_WEIBULL };
+
+#define CS_MAX_FAIL_COMPONENTS 32
+struct cs_fail_component {
+    char name[CS_NAME_MAX];
+    enum cs_fail_scope scope;
+    double mtbf_s;                   /* per unit of scope */
+    enum cs_fail_dist dist;
+    double shape;                    /* Weibull shape; 1 for exponential */
+};
+
+struct cs_failures_cfg {
+    bool enabled;
+    int n_components;
+    struct cs_fail_component components[CS_MAX_FAIL_COMPONENTS];
+    double detection_s;
+    double restart_s;
+};
+
+enum cs_ckpt_mode { CS_CKPT_SYNC, CS_CKPT_ASYNC };
+struct cs_checkpoint_cfg {
+    bool enabled;
+    bool interval_optimal;           /* Young/Daly instead of interval_s */
+    double interval_s;
+    enum cs_ckpt_mode mode;
+    char tier[CS_NAME_MAX];          /* a storage tier name */
+};
+
+struct cs_run_cfg {
+    bool enabled;
+    double duration_s;               /* NAN: train workload.tokens instead */
+    int replicas;                    /* Monte Carlo replicas */
+};
+
+struct cs_cost_cfg {
+    bool enabled;
+    double years;
+    double utilization;
+    double electricity_usd_per_kwh;
+    double pue;
+    double colocation_usd_per_kw_month;
+    double gpu_price_usd;            /* NAN: from the catalog */
+    double cloud_on_demand_usd_per_gpu_h;
+    double cloud_reserved_1y_usd_per_gpu_h;
+    double cloud_reserved_3y_usd_per_gpu_h;
+    double cloud_spot_usd_per_gpu_h;
+};
+
+struct cs_scenario {
+    int schema_version;
+    char name[128];
+    uint64_t seed;
+    char *file;                      /* owned; the top-level file path */
+    struct cs_cluster_cfg cluster;
+    bool has_workload;
+    struct cs_workload workload;
+    struct cs_failures_cfg failures;
+    struct cs_checkpoint_cfg checkpoint;
+    struct cs_run_cfg run;
+    struct cs_cost_cfg cost;
+};
+
+/* Total GPUs of the cluster. */
+static inline long cs_scenario_gpus(const struct cs_scenario *s)
+{
+    return (long)s->cluster.nodes * (long)s->cluster.gpus_per_node;
+}
+
+#endif
