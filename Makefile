@@ -1,0 +1,55 @@
+# Thin wrapper over CMake so people type short commands.
+#   make deps   install missing Debian packages (as root), else print the command
+#   make        build (Debug-ish RelWithDebInfo) into $(BUILD)
+#   make run    build and run the bundled default scenario
+#   make test   build and run every test
+#   make bench  build in Release and print the benchmark figures
+#   make asan   build with ASan+UBSan into build-asan and run the tests
+BUILD ?= build
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev check gnuplot-nox
+SCENARIO ?= scenarios/default.yaml
+
+.PHONY: all deps build run test bench asan clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEPS_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make deps: installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+	  echo "make deps: missing Debian packages:$$missing"; \
+	  echo "run: sudo apt-get install -y$$missing"; \
+	  exit 1; \
+	fi
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps
+	@if [ ! -f $(BUILD)/CMakeCache.txt ] || [ -n "$(CMAKE_FLAGS)" ]; then cmake -S . -B $(BUILD) $(CMAKE_FLAGS); fi
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/clustersim run $(SCENARIO)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+bench: deps
+	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release
+	cmake --build build-release -j $(JOBS)
+	bash bench/run.sh build-release
+
+asan:
+	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DCLUSTERSIM_ASAN=ON -DCLUSTERSIM_UBSAN=ON"
+
+clean:
+	rm -rf build build-release build-asan

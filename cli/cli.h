@@ -1,0 +1,74 @@
+/* cli.h: shared pieces of the clustersim command line (cli/ is the only
+ * layer that prints or exits). Exit codes: 0 success, 1 failure of a
+ * simulation or a usage error the user can fix by reading --help,
+ * 2 bad input (a file that does not validate, an unknown option). */
+#ifndef CLUSTERSIM_CLI_H
+#define CLUSTERSIM_CLI_H
+
+#include "clustersim/diag.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum { CS_EXIT_OK = 0, CS_EXIT_FAIL = 1, CS_EXIT_BADINPUT = 2 };
+
+enum cs_cli_format { CS_FMT_TEXT, CS_FMT_JSON, CS_FMT_CSV };
+
+/* One option of a subcommand. `metavar` NULL means a flag without value. */
+struct cs_cli_opt {
+    const char *lng;       /* "format" for --format */
+    char shrt;             /* 'f' for -f, or 0 */
+    const char *metavar;   /* "FMT", or NULL for a flag */
+    const char *help;
+};
+
+#define CS_CLI_MAX_POS 64
+
+struct cs_cli_args {
+    const char *values[32];   /* per option index: its value, "1" for a set flag, NULL if absent */
+    const char *pos[CS_CLI_MAX_POS];
+    int npos;
+};
+
+struct cs_cli_cmd {
+    const char *name;
+    const char *usage;        /* e.g. "run [options] FILE" */
+    const char *summary;
+    const char *details;      /* extra help text, may be NULL */
+    const struct cs_cli_opt *opts;
+    int nopts;
+    int (*fn)(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a);
+};
+
+/* Parses argv (argv[0] is the subcommand name) against cmd->opts. On error
+ * prints a message and returns false. "--help" sets *help. */
+bool cs_cli_parse(const struct cs_cli_cmd *cmd, int argc, char **argv, struct cs_cli_args *a,
+                  bool *help);
+void cs_cli_print_help(const struct cs_cli_cmd *cmd, FILE *out);
+/* Index of option `lng` in cmd->opts (asserts it exists). */
+int cs_cli_opt_index(const struct cs_cli_cmd *cmd, const char *lng);
+const char *cs_cli_get(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a, const char *lng);
+
+/* Prints every diagnostic to stderr; returns the number of errors. */
+size_t cs_cli_print_diags(const cs_diags *d);
+/* Parses --format; prints an error and returns false for a bad value. */
+bool cs_cli_format(const char *s, enum cs_cli_format *out);
+
+/* Output sink: stdout, or DIR/NAME written atomically (a temporary file in
+ * DIR renamed over NAME on success, removed on failure), so nothing the user
+ * asked for is left half-written. */
+struct cs_cli_out {
+    FILE *fp;
+    char *final_path;   /* NULL for stdout */
+    char *tmp_path;
+};
+bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name);
+/* Commits (ok) or discards the output; returns false on a write error. */
+bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
+
+/* Subcommands. */
+extern const struct cs_cli_cmd cs_cmd_validate;
+extern const struct cs_cli_cmd cs_cmd_catalog;
+extern const struct cs_cli_cmd cs_cmd_run;
+
+#endif

@@ -1,0 +1,216 @@
+/* common.c: option parsing, help, diagnostics printing and atomic output
+ * files shared by the subcommands. */
+#include "cli.h"
+
+#include "clustersim/xmalloc.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int cs__find_long(const struct cs_cli_cmd *cmd, const char *name, size_t len)
+{
+    for (int i = 0; i < cmd->nopts; i++)
+        if (strlen(cmd->opts[i].lng) == len && strncmp(cmd->opts[i].lng, name, len) == 0)
+            return i;
+    return -1;
+}
+
+static int cs__find_short(const struct cs_cli_cmd *cmd, char c)
+{
+    for (int i = 0; i < cmd->nopts; i++)
+        if (cmd->opts[i].shrt == c)
+            return i;
+    return -1;
+}
+
+bool cs_cli_parse(const struct cs_cli_cmd *cmd, int argc, char **argv, struct cs_cli_args *a,
+                  bool *help)
+{
+    memset(a, 0, sizeof *a);
+    *help = false;
+    bool only_pos = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_pos || arg[0] != '-' || arg[1] == '\0') {
+            if (a->npos >= CS_CLI_MAX_POS) {
+                fprintf(stderr, "clustersim %s: too many arguments (at most %d)\n", cmd->name,
+                        CS_CLI_MAX_POS);
+                return false;
+            }
+            a->pos[a->npos++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_pos = true;
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = true;
+            continue;
+        }
+        int idx;
+        const char *val = NULL;
+        if (arg[1] == '-') {
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            idx = cs__find_long(cmd, name, len);
+            if (idx < 0) {
+                fprintf(stderr, "clustersim %s: unknown option '%s' (see 'clustersim help %s')\n",
+                        cmd->name, arg, cmd->name);
+                return false;
+            }
+            if (eq) {
+                if (!cmd->opts[idx].metavar) {
+                    fprintf(stderr, "clustersim %s: option '--%s' takes no value\n", cmd->name,
+                            cmd->opts[idx].lng);
+                    return false;
+                }
+                val = eq + 1;
+            }
+        } else {
+            idx = arg[2] == '\0' ? cs__find_short(cmd, arg[1]) : -1;
+            if (idx < 0) {
+                fprintf(stderr, "clustersim %s: unknown option '%s' (see 'clustersim help %s')\n",
+                        cmd->name, arg, cmd->name);
+                return false;
+            }
+        }
+        if (cmd->opts[idx].metavar) {
+            if (!val) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "clustersim %s: option '%s' needs a value (%s)\n", cmd->name,
+                            arg, cmd->opts[idx].metavar);
+                    return false;
+                }
+                val = argv[++i];
+            }
+            a->values[idx] = val;
+        } else {
+            a->values[idx] = "1";
+        }
+    }
+    return true;
+}
+
+void cs_cli_print_help(const struct cs_cli_cmd *cmd, FILE *out)
+{
+    fprintf(out, "usage: clustersim %s\n\n%s\n", cmd->usage, cmd->summary);
+    if (cmd->details)
+        fprintf(out, "\n%s\n", cmd->details);
+    fprintf(out, "\noptions:\n");
+    for (int i = 0; i < cmd->nopts; i++) {
+        const struct cs_cli_opt *o = &cmd->opts[i];
+        char left[64];
+        if (o->shrt)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->shrt, o->lng, o->metavar ? " " : "",
+                     o->metavar ? o->metavar : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->lng, o->metavar ? " " : "",
+                     o->metavar ? o->metavar : "");
+        fprintf(out, "  %-26s %s\n", left, o->help);
+    }
+    fprintf(out, "  %-26s %s\n", "-h, --help", "show this help");
+}
+
+int cs_cli_opt_index(const struct cs_cli_cmd *cmd, const char *lng)
+{
+    int idx = cs__find_long(cmd, lng, strlen(lng));
+    assert(idx >= 0);
+    return idx;
+}
+
+const char *cs_cli_get(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a, const char *lng)
+{
+    return a->values[cs_cli_opt_index(cmd, lng)];
+}
+
+size_t cs_cli_print_diags(const cs_diags *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        char *s = cs_diag_format(&d->items[i]);
+        fprintf(stderr, "%s\n", s);
+        free(s);
+    }
+    if (d->truncated)
+        fprintf(stderr, "clustersim: too many errors (%zu in all); only the first %zu are shown\n",
+                d->n_errors, d->n);
+    return d->n_errors;
+}
+
+bool cs_cli_format(const char *s, enum cs_cli_format *out)
+{
+    if (!s || strcmp(s, "text") == 0)
+        *out = CS_FMT_TEXT;
+    else if (strcmp(s, "json") == 0)
+        *out = CS_FMT_JSON;
+    else if (strcmp(s, "csv") == 0)
+        *out = CS_FMT_CSV;
+    else {
+        fprintf(stderr, "clustersim: --format: expected text, json or csv, got \"%s\"\n", s);
+        return false;
+    }
+    return true;
+}
+
+bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name)
+{
+    memset(o, 0, sizeof *o);
+    if (!dir) {
+        o->fp = stdout;
+        return true;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (mkdir(dir, 0777) != 0) {
+            fprintf(stderr, "clustersim: cannot create output directory %s: %s\n", dir,
+                    strerror(errno));
+            return false;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "clustersim: -o %s: not a directory\n", dir);
+        return false;
+    }
+    o->final_path = cs_xasprintf("%s/%s", dir, name);
+    o->tmp_path = cs_xasprintf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
+    o->fp = fopen(o->tmp_path, "w");
+    if (!o->fp) {
+        fprintf(stderr, "clustersim: cannot write %s: %s\n", o->tmp_path, strerror(errno));
+        free(o->final_path);
+        free(o->tmp_path);
+        memset(o, 0, sizeof *o);
+        return false;
+    }
+    return true;
+}
+
+bool cs_cli_out_close(struct cs_cli_out *o, bool ok)
+{
+    bool good = ok;
+    if (!o->final_path) {
+        if (fflush(stdout) != 0)
+            good = false;
+        return good;
+    }
+    if (fclose(o->fp) != 0) {
+        fprintf(stderr, "clustersim: error writing %s: %s\n", o->tmp_path, strerror(errno));
+        good = false;
+    }
+    if (good && rename(o->tmp_path, o->final_path) != 0) {
+        fprintf(stderr, "clustersim: cannot rename %s to %s: %s\n", o->tmp_path, o->final_path,
+                strerror(errno));
+        good = false;
+    }
+    if (!good)
+        remove(o->tmp_path);
+    else
+        fprintf(stderr, "wrote %s\n", o->final_path);
+    free(o->final_path);
+    free(o->tmp_path);
+    memset(o, 0, sizeof *o);
+    return good;
+}
