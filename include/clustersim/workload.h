@@ -56,6 +56,53 @@ const char *const *cs_workload_preset_names(void);
 /* Total parameter count of the model (embeddings included). */
 double cs_workload_params(const struct cs_model_shape *m);
 
+/* Forward FLOPs of one transformer layer for ONE sequence of seq_len tokens,
+ * whole layer (no parallelism), GEMM by GEMM, in the Narayanan et al. 2021
+ * convention (a multiply-add is 2 FLOPs; attention counted over the full s x s
+ * matrix, causal masking ignored). Backward is 2x each (data + weight
+ * gradients). With h hidden, a heads, k kv heads, f ffn, s sequence: */
+struct cs_layer_flops {
+    double qkv;          /* 2 s h (h + 2 k h/a) */
+    double scores;       /* Q K^T: 2 s^2 h */
+    double attn_over_v;  /* P V: 2 s^2 h */
+    double proj;         /* output projection: 2 s h^2 */
+    double mlp_up;       /* 2 s h f (gelu) or 4 s h f (swiglu: up and gate) */
+    double mlp_down;     /* 2 s h f */
+    double total;        /* sum of the above */
+};
+void cs_workload_layer_flops(const struct cs_model_shape *m, struct cs_layer_flops *out);
+/* Forward FLOPs of the output layer (logits) for one sequence: 2 s h V. */
+double cs_workload_logits_flops(const struct cs_model_shape *m);
+
+/* HBM bytes moved (read + written) by one layer's memory-bound operations in
+ * the forward pass for one sequence, no parallelism, activations of
+ * `act_bytes` bytes per element (see docs/models.md for each count). */
+struct cs_layer_bytes {
+    double layernorm;    /* 2 norms, each reads and writes s h */
+    double activation;   /* gelu: read + write s f; swiglu: read 2 s f, write s f */
+    double dropout;      /* 2 hidden dropouts: read + write s h + 1-byte mask */
+    double residual;     /* 2 adds: read 2 s h, write s h */
+    double softmax;      /* unfused attention only: scale-mask-softmax read + write
+                            a s^2, attention dropout read + write + mask a s^2 */
+    double total;        /* sum, softmax included */
+};
+void cs_workload_layer_bytes(const struct cs_model_shape *m, double act_bytes,
+                             struct cs_layer_bytes *out);
+
+/* Bytes per element of activations at training precision p: 4 for fp32/tf32,
+ * else 2 (fp8 training keeps activations outside the GEMMs in bf16). */
+double cs_workload_act_bytes(enum cs_precision p);
+
+/* Model FLOPs of one iteration of `global_batch` sequences in the Narayanan
+ * et al. 2021 (SC21) convention: forward + backward (2x forward) of every GEMM
+ * of every layer and of the logits, plus the forward of every layer again
+ * under full recompute, or only the attention core (Q K^T and P V, Korthikanti
+ * et al. 2022) under selective recompute. For GPT shapes (gelu, f = 4h,
+ * k = a) this is exactly 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) with full
+ * recompute and 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) without. */
+double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_batch,
+                                  enum cs_recompute rc);
+
 const char *cs_activation_name(enum cs_activation a);
 const char *cs_recompute_name(enum cs_recompute r);
 const char *cs_fsdp_name(enum cs_fsdp f);
