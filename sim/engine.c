@@ -1,0 +1,243 @@
+/* engine.c: the discrete-event engine (sim/ layer): clock, handler table,
+ * scheduling and the run loop over the queue of sim/queue.h, plus the
+ * engine-owned RNG streams of rng.h. */
+#include "clustersim/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clustersim/rng.h"
+#include "clustersim/xmalloc.h"
+#include "queue.h"
+
+/* Handler names are short identifiers ("fail.gpu", "ckpt.done"). */
+#define CS_SIM__NAME_MAX 63
+/* Streams below this id sit in a direct table; the rest in a small list. */
+#define CS_SIM__RNG_DIRECT 128
+
+struct cs_sim__handler_entry {
+    char *name; /* owned */
+    cs_sim_handler fn;
+    void *ctx; /* borrowed */
+};
+
+struct cs_sim__rng_entry {
+    uint32_t stream;
+    gsl_rng *r; /* owned */
+};
+
+struct cs_engine {
+    struct cs_sim__queue q;
+    cs_time now;
+    uint64_t processed;
+    uint64_t seed;
+    bool stop_requested;
+    bool in_handler;
+    int n_handlers;
+    struct cs_sim__handler_entry handlers[CS_SIM_MAX_HANDLERS];
+    gsl_rng *rng_direct[CS_SIM__RNG_DIRECT];
+    struct cs_sim__rng_entry *rng_more; /* owned, n_rng_more entries */
+    size_t n_rng_more;
+};
+
+/* ---- time ---------------------------------------------------------------- */
+
+cs_time cs_time_from_s(double s)
+{
+    if (isnan(s))
+        return 0;
+    double ns = s * 1e9;
+    /* 2^63 is exactly representable; every double below it converts. */
+    if (ns >= 9223372036854775808.0)
+        return CS_TIME_MAX;
+    if (ns <= -9223372036854775808.0)
+        return CS_TIME_MIN;
+    return (cs_time)llround(ns);
+}
+
+double cs_time_to_s(cs_time t) { return (double)t / 1e9; }
+
+/* ---- lifetime ------------------------------------------------------------ */
+
+cs_engine *cs_sim_create(uint64_t seed)
+{
+    cs_rng_gsl_errors_off();
+    cs_engine *e = cs_xcalloc(1, sizeof *e);
+    cs_sim__queue_init(&e->q);
+    e->seed = seed;
+    return e;
+}
+
+void cs_sim_destroy(cs_engine *e)
+{
+    if (!e)
+        return;
+    cs_sim__queue_fini(&e->q);
+    for (int i = 0; i < e->n_handlers; i++)
+        free(e->handlers[i].name);
+    for (size_t i = 0; i < CS_SIM__RNG_DIRECT; i++)
+        if (e->rng_direct[i])
+            gsl_rng_free(e->rng_direct[i]);
+    for (size_t i = 0; i < e->n_rng_more; i++)
+        gsl_rng_free(e->rng_more[i].r);
+    free(e->rng_more);
+    free(e);
+}
+
+uint64_t cs_sim_seed(const cs_engine *e) { return e->seed; }
+
+/* ---- handlers ------------------------------------------------------------ */
+
+int cs_sim_register(cs_engine *e, const char *name, cs_sim_handler fn,
+                    void *ctx)
+{
+    if (!fn || !name)
+        return -CS_EINVAL;
+    size_t len = 0; /* strnlen is POSIX, not C11 */
+    while (len <= CS_SIM__NAME_MAX && name[len])
+        len++;
+    if (len == 0 || len > CS_SIM__NAME_MAX)
+        return -CS_EINVAL;
+    if (cs_sim_handler_find(e, name) >= 0)
+        return -CS_EINVAL;
+    if (e->n_handlers >= CS_SIM_MAX_HANDLERS)
+        return -CS_EFULL;
+    struct cs_sim__handler_entry *h = &e->handlers[e->n_handlers];
+    h->name = cs_xstrdup(name);
+    h->fn = fn;
+    h->ctx = ctx;
+    return e->n_handlers++;
+}
+
+int cs_sim_handler_find(const cs_engine *e, const char *name)
+{
+    if (!name)
+        return -CS_ENOTFOUND;
+    for (int i = 0; i < e->n_handlers; i++)
+        if (strcmp(e->handlers[i].name, name) == 0)
+            return i;
+    return -CS_ENOTFOUND;
+}
+
+const char *cs_sim_handler_name(const cs_engine *e, int id)
+{
+    if (id < 0 || id >= e->n_handlers)
+        return NULL;
+    return e->handlers[id].name;
+}
+
+/* ---- scheduling ---------------------------------------------------------- */
+
+cs_status cs_sim_schedule_at(cs_engine *e, cs_time t, int handler,
+                             const void *payload, size_t len,
+                             cs_event_id *id_out)
+{
+    /* The clock never goes back: this check is the invariant that makes the
+     * pop order nondecreasing in time, so it stays in release builds. */
+    if (t < e->now)
+        return CS_EINVAL;
+    if (handler < 0 || handler >= e->n_handlers)
+        return CS_EINVAL;
+    if (len > CS_SIM_PAYLOAD_MAX || (len > 0 && !payload))
+        return CS_EINVAL;
+    cs_event_id id = cs_sim__queue_push(&e->q, t, handler, payload, len);
+    if (id == CS_EVENT_NONE)
+        return CS_EFULL;
+    if (id_out)
+        *id_out = id;
+    return CS_OK;
+}
+
+cs_status cs_sim_schedule_in(cs_engine *e, cs_time delay, int handler,
+                             const void *payload, size_t len,
+                             cs_event_id *id_out)
+{
+    if (delay < 0)
+        return CS_EINVAL;
+    if (e->now > CS_TIME_MAX - delay)
+        return CS_ERANGE;
+    return cs_sim_schedule_at(e, e->now + delay, handler, payload, len,
+                              id_out);
+}
+
+bool cs_sim_cancel(cs_engine *e, cs_event_id id)
+{
+    return cs_sim__queue_cancel(&e->q, id);
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+cs_time cs_sim_now(const cs_engine *e) { return e->now; }
+
+size_t cs_sim_pending(const cs_engine *e) { return e->q.n; }
+
+uint64_t cs_sim_events_processed(const cs_engine *e) { return e->processed; }
+
+cs_time cs_sim_next_time(const cs_engine *e)
+{
+    return e->q.n ? cs_sim__queue_top_time(&e->q) : CS_TIME_MAX;
+}
+
+/* Fires the minimum; the queue must not be empty. */
+static inline void cs_sim__fire(cs_engine *e)
+{
+    struct cs_event ev;
+    cs_sim__queue_pop(&e->q, &ev);
+    /* Cannot happen while schedule_at refuses the past; if the heap were
+     * ever corrupted, stopping beats silently running time backwards. */
+    if (ev.time < e->now)
+        abort();
+    e->now = ev.time;
+    e->processed++;
+    const struct cs_sim__handler_entry *h = &e->handlers[ev.handler];
+    e->in_handler = true;
+    h->fn(e, &ev, h->ctx);
+    e->in_handler = false;
+}
+
+bool cs_sim_step(cs_engine *e)
+{
+    if (e->in_handler || e->q.n == 0)
+        return false;
+    cs_sim__fire(e);
+    return true;
+}
+
+cs_status cs_sim_run(cs_engine *e, cs_time until)
+{
+    if (e->in_handler || until < e->now)
+        return CS_EINVAL;
+    while (!e->stop_requested && e->q.n > 0 &&
+           cs_sim__queue_top_time(&e->q) <= until)
+        cs_sim__fire(e);
+    if (e->stop_requested) {
+        e->stop_requested = false;
+        return CS_OK;
+    }
+    if (until != CS_SIM_FOREVER)
+        e->now = until;
+    return CS_OK;
+}
+
+void cs_sim_stop(cs_engine *e) { e->stop_requested = true; }
+
+/* ---- engine-owned RNG streams (declared in rng.h) ------------------------ */
+
+gsl_rng *cs_sim_rng(cs_engine *e, uint32_t stream)
+{
+    if (stream < CS_SIM__RNG_DIRECT) {
+        if (!e->rng_direct[stream])
+            e->rng_direct[stream] = cs_rng_create(e->seed, stream);
+        return e->rng_direct[stream];
+    }
+    for (size_t i = 0; i < e->n_rng_more; i++)
+        if (e->rng_more[i].stream == stream)
+            return e->rng_more[i].r;
+    e->rng_more = cs_xrealloc(e->rng_more, e->n_rng_more + 1,
+                              sizeof *e->rng_more);
+    struct cs_sim__rng_entry *r = &e->rng_more[e->n_rng_more++];
+    r->stream = stream;
+    r->r = cs_rng_create(e->seed, stream);
+    return r->r;
+}

@@ -1,0 +1,884 @@
+/* check_sim.c: tests of the sim/ layer: the engine (ordering, clock, payload,
+ * cancel, run/stop), its queue, RNG streams and statistics collectors.
+ * Engine tests drive a toy model whose handler logs what fired. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clustersim/rng.h"
+#include "clustersim/sim.h"
+#include "clustersim/stats.h"
+#include "test_util.h"
+
+#include "../sim/queue.h"
+
+/* ---- toy model ------------------------------------------------------------ */
+
+struct toy_fired {
+    cs_time time;
+    uint32_t tag;
+};
+
+struct toy_log {
+    struct toy_fired *items;
+    size_t n, cap;
+    /* Optional behaviours driven by the test. */
+    uint32_t stop_at_tag;     /* call cs_sim_stop when this tag fires */
+    int stop_enabled;
+    cs_time last_time;        /* for the nondecreasing check */
+    int went_back;            /* set if a handler ever saw time decrease */
+    int bad_event;            /* set if an event had a wrong len or time */
+    cs_status past_status;    /* what scheduling in the past returned */
+    int step_in_handler;      /* cs_sim_step result inside a handler */
+    cs_status run_in_handler; /* cs_sim_run result inside a handler */
+    int probe_reentrancy;
+};
+
+struct toy_payload {
+    uint32_t tag;
+    uint32_t pad;
+    uint64_t filler[2];
+};
+
+static void toy_log_push(struct toy_log *log, cs_time t, uint32_t tag)
+{
+    if (log->n == log->cap) {
+        log->cap = log->cap ? log->cap * 2 : 256;
+        log->items = realloc(log->items, log->cap * sizeof *log->items);
+        ck_assert_ptr_nonnull(log->items);
+    }
+    log->items[log->n].time = t;
+    log->items[log->n].tag = tag;
+    log->n++;
+}
+
+static void toy_handler(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct toy_log *log = ctx;
+    struct toy_payload p;
+    /* Plain checks in the per-event path: a Check assertion costs a syscall
+     * (mark point), which would dominate the 100k-event tests. */
+    if (ev->len != sizeof p || ev->time != cs_sim_now(e))
+        log->bad_event = 1;
+    memcpy(&p, ev->payload, sizeof p);
+    if (ev->time < log->last_time)
+        log->went_back = 1;
+    log->last_time = ev->time;
+    toy_log_push(log, ev->time, p.tag);
+    if (log->stop_enabled && p.tag == log->stop_at_tag)
+        cs_sim_stop(e);
+    if (log->probe_reentrancy) {
+        log->past_status = cs_sim_schedule_at(e, ev->time - 1, ev->handler,
+                                              &p, sizeof p, NULL);
+        log->step_in_handler = cs_sim_step(e);
+        log->run_in_handler = cs_sim_run(e, CS_SIM_FOREVER);
+    }
+}
+
+static cs_status toy_schedule(cs_engine *e, int h, cs_time t, uint32_t tag,
+                              cs_event_id *id)
+{
+    struct toy_payload p = {tag, 0, {0xdeadbeefu, tag * 3u}};
+    return cs_sim_schedule_at(e, t, h, &p, sizeof p, id);
+}
+
+/* xorshift64*: a tiny deterministic generator for test inputs, independent
+ * of the code under test (Vigna 2016, "An experimental exploration of
+ * Marsaglia's xorshift generators, scrambled"). */
+static uint64_t test_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+/* ---- time ----------------------------------------------------------------- */
+
+START_TEST(test_sim_time_units_and_conversion)
+{
+    ck_assert_int_eq(CS_US, 1000);
+    ck_assert_int_eq(CS_MS, 1000000);
+    ck_assert_int_eq(CS_S, 1000000000);
+    ck_assert_int_eq(CS_MIN, INT64_C(60000000000));
+    ck_assert_int_eq(CS_HOUR, INT64_C(3600000000000));
+    ck_assert_int_eq(CS_DAY, INT64_C(86400000000000));
+
+    ck_assert_int_eq(cs_time_from_s(1.5), INT64_C(1500000000));
+    ck_assert_int_eq(cs_time_from_s(0.1), INT64_C(100000000));
+    /* Rounds to nearest: 1.4 ns -> 1, 1.6 ns -> 2, -1.6 ns -> -2. */
+    ck_assert_int_eq(cs_time_from_s(1.4e-9), 1);
+    ck_assert_int_eq(cs_time_from_s(1.6e-9), 2);
+    ck_assert_int_eq(cs_time_from_s(-1.6e-9), -2);
+    /* 54 days is exact. */
+    ck_assert_int_eq(cs_time_from_s(54.0 * 86400.0), 54 * CS_DAY);
+    /* Saturation and NaN. */
+    ck_assert_int_eq(cs_time_from_s(1e10), CS_TIME_MAX);
+    ck_assert_int_eq(cs_time_from_s(INFINITY), CS_TIME_MAX);
+    ck_assert_int_eq(cs_time_from_s(-1e10), CS_TIME_MIN);
+    ck_assert_int_eq(cs_time_from_s(-INFINITY), CS_TIME_MIN);
+    ck_assert_int_eq(cs_time_from_s(NAN), 0);
+
+    ck_assert_double_eq_tol(cs_time_to_s(1500 * CS_MS), 1.5, 1e-15);
+    ck_assert_double_eq_tol(cs_time_to_s(54 * CS_DAY), 54.0 * 86400.0, 1e-6);
+    ck_assert_int_eq(cs_time_from_s(cs_time_to_s(123456789012345)),
+                     123456789012345);
+}
+END_TEST
+
+/* ---- randomized schedule/cancel against a sorted reference ----------------- */
+
+struct ref_ev {
+    cs_time time;
+    uint64_t seq;
+    uint32_t tag;
+};
+
+/* Sorted descending by (time, seq) so the minimum is the last element. */
+static int ref_before(const struct ref_ev *a, const struct ref_ev *b)
+{
+    return a->time > b->time || (a->time == b->time && a->seq > b->seq);
+}
+
+START_TEST(test_sim_random_schedule_cancel_matches_reference)
+{
+    enum { OPS = 100000, TARGET = 2000 };
+    uint64_t rs = 0x1234567887654321u;
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(7);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    ck_assert_int_eq(h, 0);
+
+    struct ref_ev *ref = malloc(sizeof *ref * (OPS + 1));
+    cs_event_id *ids = malloc(sizeof *ids * (OPS + 1));
+    unsigned char *alive = calloc(OPS + 1, 1);
+    ck_assert(ref && ids && alive);
+    size_t nref = 0;
+    uint32_t ntags = 0;
+    uint64_t seq = 0;
+    size_t n_cancel_true = 0, n_cancel_false = 0, n_fired = 0;
+    /* First failing op, or -1: checked once after the loop, because a Check
+     * assertion per op would cost a syscall each. */
+    int bad_op = -1;
+#define REQUIRE(cond)                                                         \
+    do {                                                                      \
+        if (!(cond) && bad_op < 0)                                            \
+            bad_op = op;                                                      \
+    } while (0)
+
+    for (int op = 0; op < OPS; op++) {
+        uint64_t r = test_rand(&rs) % 100;
+        uint64_t p_sched = nref < TARGET ? 55 : 35;
+        if (r < p_sched) {
+            /* Small delays give many equal times, exercising FIFO ties. */
+            cs_time t = cs_sim_now(e) + (cs_time)(test_rand(&rs) % 64);
+            uint32_t tag = ntags++;
+            REQUIRE(toy_schedule(e, h, t, tag, &ids[tag]) == CS_OK);
+            REQUIRE(ids[tag] != CS_EVENT_NONE);
+            alive[tag] = 1;
+            struct ref_ev x = {t, seq++, tag};
+            size_t lo = 0, hi = nref; /* first position not before x */
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (ref_before(&ref[mid], &x))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            memmove(&ref[lo + 1], &ref[lo], (nref - lo) * sizeof *ref);
+            ref[lo] = x;
+            nref++;
+        } else if (r < p_sched + 20) {
+            if (ntags == 0)
+                continue;
+            uint32_t tag = (uint32_t)(test_rand(&rs) % ntags);
+            bool expect = alive[tag] != 0;
+            REQUIRE(cs_sim_cancel(e, ids[tag]) == expect);
+            if (expect) {
+                n_cancel_true++;
+                alive[tag] = 0;
+                size_t k = 0;
+                while (ref[k].tag != tag)
+                    k++;
+                memmove(&ref[k], &ref[k + 1], (nref - k - 1) * sizeof *ref);
+                nref--;
+            } else {
+                n_cancel_false++;
+            }
+        } else {
+            bool fired = cs_sim_step(e);
+            REQUIRE(fired == (nref > 0));
+            if (!fired || nref == 0)
+                continue;
+            struct ref_ev want = ref[--nref];
+            alive[want.tag] = 0;
+            REQUIRE(log.n == ++n_fired);
+            REQUIRE(log.items[log.n - 1].tag == want.tag);
+            REQUIRE(log.items[log.n - 1].time == want.time);
+            REQUIRE(cs_sim_now(e) == want.time);
+        }
+        REQUIRE(cs_sim_pending(e) == nref);
+        if (bad_op >= 0)
+            break;
+    }
+#undef REQUIRE
+    ck_assert_msg(bad_op < 0, "engine and reference diverged at op %d", bad_op);
+    /* Drain: the rest fires in reference order. */
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, n_fired + nref);
+    size_t drain_bad = 0;
+    while (nref > 0) {
+        struct ref_ev want = ref[--nref];
+        n_fired++;
+        drain_bad += log.items[n_fired - 1].tag != want.tag ||
+                     log.items[n_fired - 1].time != want.time;
+    }
+    ck_assert_uint_eq(drain_bad, 0);
+    ck_assert_uint_eq(log.n, n_fired);
+    ck_assert_int_eq(log.bad_event, 0);
+    ck_assert_uint_eq(cs_sim_events_processed(e), n_fired);
+    ck_assert_uint_eq(cs_sim_pending(e), 0);
+    ck_assert_int_eq(log.went_back, 0);
+    /* The mix really exercised every path. */
+    ck_assert_uint_gt(n_cancel_true, 1000);
+    ck_assert_uint_gt(n_cancel_false, 1000);
+    ck_assert_uint_gt(n_fired, 10000);
+
+    cs_sim_destroy(e);
+    free(ref);
+    free(ids);
+    free(alive);
+    free(log.items);
+}
+END_TEST
+
+START_TEST(test_sim_queue_heap_invariants_hold)
+{
+    /* Drive the queue directly and check the heap property and position
+     * table after every operation while it grows, shrinks and reuses slots. */
+    struct cs_sim__queue q;
+    cs_sim__queue_init(&q);
+    uint64_t rs = 99;
+    cs_event_id ids[4096];
+    size_t nids = 0;
+    cs_time last = INT64_MIN;
+    for (int op = 0; op < 20000; op++) {
+        uint64_t r = test_rand(&rs) % 10;
+        if (r < 5 && nids < 4096) {
+            cs_time t = (cs_time)(test_rand(&rs) % 1000) + (last > 0 ? last : 0);
+            ids[nids++] = cs_sim__queue_push(&q, t, 0, NULL, 0);
+        } else if (r < 7 && nids > 0) {
+            size_t k = test_rand(&rs) % nids;
+            cs_sim__queue_cancel(&q, ids[k]);
+            ids[k] = ids[--nids];
+        } else if (q.n > 0) {
+            struct cs_event ev;
+            cs_sim__queue_pop(&q, &ev);
+            ck_assert_int_ge(ev.time, last);
+            last = ev.time;
+        }
+        if (op % 97 == 0 || q.n < 8)
+            ck_assert(cs_sim__queue_check(&q));
+    }
+    ck_assert(cs_sim__queue_check(&q));
+    cs_sim__queue_fini(&q);
+}
+END_TEST
+
+/* ---- ordering and clock ---------------------------------------------------- */
+
+START_TEST(test_sim_fifo_for_equal_times)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    /* 1000 events at t = 5 scheduled in tag order, plus decoys before and
+     * after, scheduled out of order. */
+    ck_assert_int_eq(toy_schedule(e, h, 9, 5000, NULL), CS_OK);
+    for (uint32_t i = 0; i < 1000; i++)
+        ck_assert_int_eq(toy_schedule(e, h, 5, i, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 1, 6000, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 1002);
+    ck_assert_uint_eq(log.items[0].tag, 6000);
+    for (uint32_t i = 0; i < 1000; i++) {
+        ck_assert_uint_eq(log.items[1 + i].tag, i);
+        ck_assert_int_eq(log.items[1 + i].time, 5);
+    }
+    ck_assert_uint_eq(log.items[1001].tag, 5000);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+/* Schedules, at the current time, one follow-up event per firing until 3
+ * have been chained: they must run after events already queued for now. */
+struct chain_ctx {
+    struct toy_log log;
+    int toy;
+    int left;
+};
+
+static void chain_handler(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct chain_ctx *c = ctx;
+    (void)ev;
+    toy_log_push(&c->log, cs_sim_now(e), 100u + (uint32_t)c->left);
+    if (c->left-- > 0)
+        ck_assert_int_eq(cs_sim_schedule_in(e, 0, ev->handler, NULL, 0, NULL),
+                         CS_OK);
+}
+
+START_TEST(test_sim_fifo_events_scheduled_for_now_run_after_queued_ones)
+{
+    struct chain_ctx c = {{0}, 0, 2};
+    cs_engine *e = cs_sim_create(1);
+    int hc = cs_sim_register(e, "chain", chain_handler, &c);
+    int ht = cs_sim_register(e, "toy", toy_handler, &c.log);
+    ck_assert_int_eq(cs_sim_schedule_at(e, 10, hc, NULL, 0, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, ht, 10, 1, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, ht, 10, 2, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    /* chain(102), toy 1, toy 2, chain(101), chain(100). */
+    uint32_t want[] = {102, 1, 2, 101, 100};
+    ck_assert_uint_eq(c.log.n, 5);
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_uint_eq(c.log.items[i].tag, want[i]);
+        ck_assert_int_eq(c.log.items[i].time, 10);
+    }
+    cs_sim_destroy(e);
+    free(c.log.items);
+}
+END_TEST
+
+START_TEST(test_sim_clock_never_goes_back)
+{
+    struct toy_log log = {0};
+    log.last_time = INT64_MIN;
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    ck_assert_int_eq(cs_sim_now(e), 0);
+    /* Before time 0 is the past already. */
+    ck_assert_int_eq(toy_schedule(e, h, -1, 0, NULL), CS_EINVAL);
+    struct toy_payload p = {0, 0, {0, 0}};
+    ck_assert_int_eq(cs_sim_schedule_in(e, -1, h, &p, sizeof p, NULL),
+                     CS_EINVAL);
+    uint64_t rs = 5;
+    for (uint32_t i = 0; i < 500; i++)
+        ck_assert_int_eq(
+            toy_schedule(e, h, (cs_time)(test_rand(&rs) % 10000), i, NULL),
+            CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, 5000), CS_OK);
+    ck_assert_int_eq(cs_sim_now(e), 5000);
+    /* Now the past is anything before 5000, in release builds too. */
+    ck_assert_int_eq(toy_schedule(e, h, 4999, 1, NULL), CS_EINVAL);
+    ck_assert_int_eq(toy_schedule(e, h, 5000, 1, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, 4000), CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_in(e, CS_TIME_MAX, h, &p, sizeof p, NULL),
+                     CS_ERANGE);
+    /* Inside a handler: the past is refused, stepping/running is refused. */
+    log.probe_reentrancy = 1;
+    size_t before = cs_sim_pending(e);
+    ck_assert(cs_sim_step(e));
+    ck_assert_int_eq(log.past_status, CS_EINVAL);
+    ck_assert_int_eq(log.step_in_handler, 0);
+    ck_assert_int_eq(log.run_in_handler, CS_EINVAL);
+    ck_assert_uint_eq(cs_sim_pending(e), before - 1);
+    log.probe_reentrancy = 0;
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_int_eq(log.went_back, 0);
+    ck_assert_uint_eq(log.n, 501);
+    for (size_t i = 1; i < log.n; i++)
+        ck_assert_int_ge(log.items[i].time, log.items[i - 1].time);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+/* ---- payload ---------------------------------------------------------------- */
+
+struct payload_seen {
+    unsigned char bytes[CS_SIM_PAYLOAD_MAX];
+    uint32_t len;
+    int calls;
+};
+
+static void payload_handler(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct payload_seen *s = ctx;
+    (void)e;
+    memcpy(s->bytes, ev->payload, sizeof s->bytes);
+    s->len = ev->len;
+    s->calls++;
+}
+
+START_TEST(test_sim_payload_copied_at_schedule_time)
+{
+    struct payload_seen seen = {{0}, 0, 0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "payload", payload_handler, &seen);
+    unsigned char buf[CS_SIM_PAYLOAD_MAX + 1];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (unsigned char)(i + 1);
+
+    ck_assert_int_eq(cs_sim_schedule_at(e, 1, h, buf, 10, NULL), CS_OK);
+    memset(buf, 0xAA, sizeof buf); /* mutate after scheduling */
+    ck_assert(cs_sim_step(e));
+    ck_assert_int_eq(seen.calls, 1);
+    ck_assert_uint_eq(seen.len, 10);
+    for (size_t i = 0; i < 10; i++)
+        ck_assert_uint_eq(seen.bytes[i], i + 1);
+    for (size_t i = 10; i < CS_SIM_PAYLOAD_MAX; i++)
+        ck_assert_uint_eq(seen.bytes[i], 0); /* tail is zeroed */
+
+    /* A full payload fits, one byte more does not; NULL only with len 0. */
+    ck_assert_int_eq(cs_sim_schedule_at(e, 2, h, buf, CS_SIM_PAYLOAD_MAX, NULL),
+                     CS_OK);
+    ck_assert_int_eq(
+        cs_sim_schedule_at(e, 2, h, buf, CS_SIM_PAYLOAD_MAX + 1, NULL),
+        CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_at(e, 2, h, NULL, 4, NULL), CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_at(e, 2, h, NULL, 0, NULL), CS_OK);
+    ck_assert_uint_eq(cs_sim_pending(e), 2);
+    ck_assert(cs_sim_step(e));
+    ck_assert_uint_eq(seen.len, CS_SIM_PAYLOAD_MAX);
+    ck_assert_uint_eq(seen.bytes[CS_SIM_PAYLOAD_MAX - 1], 0xAA);
+    /* The recycled slot carries no bytes of the previous event. */
+    ck_assert(cs_sim_step(e));
+    ck_assert_uint_eq(seen.len, 0);
+    for (size_t i = 0; i < CS_SIM_PAYLOAD_MAX; i++)
+        ck_assert_uint_eq(seen.bytes[i], 0);
+    cs_sim_destroy(e);
+}
+END_TEST
+
+/* ---- cancel ------------------------------------------------------------------ */
+
+START_TEST(test_sim_stale_cancel_returns_false)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    cs_event_id a = 0, b = 0, c = 0;
+    ck_assert(!cs_sim_cancel(e, CS_EVENT_NONE));
+    ck_assert_int_eq(toy_schedule(e, h, 10, 1, &a), CS_OK);
+    ck_assert(cs_sim_cancel(e, a));
+    ck_assert(!cs_sim_cancel(e, a)); /* twice */
+    /* The slot is reused by b; a's id must not cancel b. */
+    ck_assert_int_eq(toy_schedule(e, h, 10, 2, &b), CS_OK);
+    ck_assert_uint_eq(a & 0xffffffffu, b & 0xffffffffu);
+    ck_assert_uint_ne(a, b);
+    ck_assert(!cs_sim_cancel(e, a));
+    ck_assert_uint_eq(cs_sim_pending(e), 1);
+    ck_assert(cs_sim_step(e));
+    ck_assert(!cs_sim_cancel(e, b)); /* already fired */
+    /* Garbage ids: a slot never handed out, a huge slot. */
+    ck_assert(!cs_sim_cancel(e, ((uint64_t)1 << 32) | 12345));
+    ck_assert(!cs_sim_cancel(e, UINT64_MAX));
+    /* A cancelled event never fires; the others still do. */
+    ck_assert_int_eq(toy_schedule(e, h, 20, 3, &a), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 30, 4, &b), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 40, 5, &c), CS_OK);
+    ck_assert(cs_sim_cancel(e, b));
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 3);
+    ck_assert_uint_eq(log.items[1].tag, 3);
+    ck_assert_uint_eq(log.items[2].tag, 5);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+/* ---- run / stop ---------------------------------------------------------------- */
+
+START_TEST(test_sim_run_until_stops_at_the_right_time)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    for (uint32_t i = 1; i <= 4; i++)
+        ck_assert_int_eq(toy_schedule(e, h, 10 * (cs_time)i, i, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_next_time(e), 10);
+    ck_assert_int_eq(cs_sim_run(e, 25), CS_OK);
+    ck_assert_uint_eq(log.n, 2);
+    ck_assert_int_eq(cs_sim_now(e), 25); /* the clock moves to until */
+    ck_assert_uint_eq(cs_sim_pending(e), 2);
+    ck_assert_int_eq(cs_sim_next_time(e), 30);
+    ck_assert_int_eq(cs_sim_run(e, 30), CS_OK); /* until is inclusive */
+    ck_assert_uint_eq(log.n, 3);
+    ck_assert_uint_eq(log.items[2].tag, 3);
+    struct toy_payload p = {9, 0, {0, 0}};
+    ck_assert_int_eq(cs_sim_schedule_in(e, 5, h, &p, sizeof p, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 5);
+    ck_assert_uint_eq(log.items[3].tag, 9);
+    ck_assert_int_eq(log.items[3].time, 35);
+    ck_assert_int_eq(cs_sim_now(e), 40); /* FOREVER leaves the clock alone */
+    ck_assert_uint_eq(cs_sim_events_processed(e), 5);
+    ck_assert(!cs_sim_step(e));
+    ck_assert_int_eq(cs_sim_next_time(e), CS_TIME_MAX);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+START_TEST(test_sim_stop_from_handler)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    for (uint32_t i = 1; i <= 10; i++)
+        ck_assert_int_eq(toy_schedule(e, h, 100 * (cs_time)i, i, NULL), CS_OK);
+    log.stop_enabled = 1;
+    log.stop_at_tag = 3;
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 3);
+    ck_assert_int_eq(cs_sim_now(e), 300); /* stays at the stopping event */
+    ck_assert_uint_eq(cs_sim_pending(e), 7);
+    /* The request was consumed: the next run continues. */
+    log.stop_at_tag = 7;
+    ck_assert_int_eq(cs_sim_run(e, 5000), CS_OK);
+    ck_assert_uint_eq(log.n, 7);
+    ck_assert_int_eq(cs_sim_now(e), 700);
+    /* A stop outside a handler makes the next run return at once. */
+    cs_sim_stop(e);
+    ck_assert_int_eq(cs_sim_run(e, 5000), CS_OK);
+    ck_assert_uint_eq(log.n, 7);
+    ck_assert_int_eq(cs_sim_now(e), 700);
+    log.stop_enabled = 0;
+    ck_assert_int_eq(cs_sim_run(e, 5000), CS_OK);
+    ck_assert_uint_eq(log.n, 10);
+    ck_assert_int_eq(cs_sim_now(e), 5000);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+/* ---- registry ------------------------------------------------------------------- */
+
+START_TEST(test_sim_register_is_bounded_and_checked)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    ck_assert_int_eq(cs_sim_register(e, "a", toy_handler, &log), 0);
+    ck_assert_int_eq(cs_sim_register(e, "b", toy_handler, &log), 1);
+    ck_assert_int_eq(cs_sim_register(e, "a", toy_handler, &log), -CS_EINVAL);
+    ck_assert_int_eq(cs_sim_register(e, "", toy_handler, &log), -CS_EINVAL);
+    ck_assert_int_eq(cs_sim_register(e, NULL, toy_handler, &log), -CS_EINVAL);
+    ck_assert_int_eq(cs_sim_register(e, "c", NULL, &log), -CS_EINVAL);
+    char longname[80];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    ck_assert_int_eq(cs_sim_register(e, longname, toy_handler, &log),
+                     -CS_EINVAL);
+    ck_assert_int_eq(cs_sim_handler_find(e, "b"), 1);
+    ck_assert_int_eq(cs_sim_handler_find(e, "zz"), -CS_ENOTFOUND);
+    ck_assert_str_eq(cs_sim_handler_name(e, 0), "a");
+    ck_assert_ptr_null(cs_sim_handler_name(e, 2));
+    ck_assert_ptr_null(cs_sim_handler_name(e, -1));
+    for (int i = 2; i < CS_SIM_MAX_HANDLERS; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "h%d", i);
+        ck_assert_int_eq(cs_sim_register(e, name, toy_handler, &log), i);
+    }
+    ck_assert_int_eq(cs_sim_register(e, "one-too-many", toy_handler, &log),
+                     -CS_EFULL);
+    /* Unknown handler ids are refused at schedule time. */
+    ck_assert_int_eq(toy_schedule(e, CS_SIM_MAX_HANDLERS, 1, 0, NULL),
+                     CS_EINVAL);
+    ck_assert_int_eq(toy_schedule(e, -1, 1, 0, NULL), CS_EINVAL);
+    ck_assert_uint_eq(cs_sim_pending(e), 0);
+    ck_assert_uint_eq(cs_sim_seed(e), 1);
+    cs_sim_destroy(e);
+    cs_sim_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_sim_pool_grows_and_destroy_frees_pending)
+{
+    /* 200k events force many pool doublings; they fire sorted by time with
+     * ties FIFO. Half are left pending at destroy (ASan checks the frees). */
+    enum { N = 200000 };
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(3);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    uint64_t rs = 77;
+    size_t bad = 0;
+    for (uint32_t i = 0; i < N; i++)
+        bad += toy_schedule(e, h, (cs_time)(test_rand(&rs) % (N * 4)), i,
+                            NULL) != CS_OK;
+    ck_assert_uint_eq(bad, 0);
+    ck_assert_uint_eq(cs_sim_pending(e), N);
+    ck_assert_int_eq(cs_sim_run(e, N * 2), CS_OK);
+    ck_assert_uint_gt(log.n, N / 3);
+    for (size_t i = 1; i < log.n; i++) {
+        const struct toy_fired *a = &log.items[i - 1], *b = &log.items[i];
+        bad += b->time < a->time || (b->time == a->time && b->tag <= a->tag);
+    }
+    ck_assert_uint_eq(bad, 0);
+    ck_assert_int_eq(log.bad_event, 0);
+    ck_assert_uint_eq(cs_sim_pending(e) + log.n, N);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+/* ---- RNG ------------------------------------------------------------------------ */
+
+START_TEST(test_sim_rng_streams_are_deterministic_and_independent)
+{
+    /* splitmix64's first output from state 0 (Vigna's reference code). */
+    ck_assert_uint_eq(cs_rng_mix64(UINT64_C(0x9e3779b97f4a7c15)),
+                      UINT64_C(0xe220a8397b1dcdaf));
+
+    gsl_rng *a = cs_rng_create(42, CS_RNG_FAILURES);
+    gsl_rng *b = cs_rng_create(42, CS_RNG_FAILURES);
+    gsl_rng *c = cs_rng_create(42, CS_RNG_ARRIVALS);
+    gsl_rng *d = cs_rng_create(43, CS_RNG_FAILURES);
+    ck_assert_str_eq(gsl_rng_name(a), "mt19937");
+    int same_c = 0, same_d = 0;
+    for (int i = 0; i < 1000; i++) {
+        unsigned long x = gsl_rng_get(a);
+        ck_assert_uint_eq(x, gsl_rng_get(b));
+        same_c += x == gsl_rng_get(c);
+        same_d += x == gsl_rng_get(d);
+    }
+    ck_assert_int_lt(same_c, 3);
+    ck_assert_int_lt(same_d, 3);
+    /* Stream seeds of neighbouring ids differ in about half their bits. */
+    unsigned long s1 = cs_rng_stream_seed(42, 1), s2 = cs_rng_stream_seed(42, 2);
+    ck_assert_uint_ne(s1, s2);
+    ck_assert_uint_le(s1, 0xffffffffu);
+
+    /* The engine's streams: lazily created, owned, same numbers as
+     * cs_rng_create for (seed, stream), including ids past the direct table. */
+    cs_engine *e = cs_sim_create(42);
+    uint32_t streams[] = {CS_RNG_FAILURES, CS_RNG_USER + 1, 100000};
+    for (size_t k = 0; k < 3; k++) {
+        gsl_rng *r = cs_sim_rng(e, streams[k]);
+        ck_assert_ptr_eq(r, cs_sim_rng(e, streams[k]));
+        gsl_rng *ref = cs_rng_create(42, streams[k]);
+        for (int i = 0; i < 100; i++)
+            ck_assert_uint_eq(gsl_rng_get(r), gsl_rng_get(ref));
+        gsl_rng_free(ref);
+    }
+    /* Drawing from one stream does not perturb another. */
+    gsl_rng_set(a, cs_rng_stream_seed(42, CS_RNG_ARRIVALS));
+    gsl_rng *arr = cs_sim_rng(e, CS_RNG_ARRIVALS);
+    for (int i = 0; i < 100; i++)
+        ck_assert_uint_eq(gsl_rng_get(arr), gsl_rng_get(a));
+    cs_sim_destroy(e);
+    gsl_rng_free(a);
+    gsl_rng_free(b);
+    gsl_rng_free(c);
+    gsl_rng_free(d);
+}
+END_TEST
+
+/* ---- statistics ---------------------------------------------------------------- */
+
+START_TEST(test_sim_stats_online_by_hand)
+{
+    /* {2,4,4,4,5,5,7,9}: sum 40, mean 5; squared deviations 9+1+1+1+0+0+4+16
+     * = 32; sample variance 32/7. */
+    const double xs[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    struct cs_stat_online s, lo, hi;
+    cs_stat_online_init(&s);
+    cs_stat_online_init(&lo);
+    cs_stat_online_init(&hi);
+    ck_assert(isnan(cs_stat_online_mean(&s)));
+    for (int i = 0; i < 8; i++) {
+        cs_stat_online_add(&s, xs[i]);
+        cs_stat_online_add(i < 3 ? &lo : &hi, xs[i]);
+    }
+    ck_assert_uint_eq(s.count, 8);
+    ck_assert_double_eq_tol(cs_stat_online_mean(&s), 5.0, 1e-12);
+    ck_assert_double_eq_tol(cs_stat_online_variance(&s), 32.0 / 7.0, 1e-12);
+    ck_assert_double_eq_tol(cs_stat_online_stddev(&s), sqrt(32.0 / 7.0), 1e-12);
+    ck_assert_double_eq(s.min, 2.0);
+    ck_assert_double_eq(s.max, 9.0);
+    /* Merging the two halves gives the same moments. */
+    cs_stat_online_merge(&lo, &hi);
+    ck_assert_uint_eq(lo.count, 8);
+    ck_assert_double_eq_tol(cs_stat_online_mean(&lo), 5.0, 1e-12);
+    ck_assert_double_eq_tol(cs_stat_online_variance(&lo), 32.0 / 7.0, 1e-12);
+    ck_assert_double_eq(lo.min, 2.0);
+    ck_assert_double_eq(lo.max, 9.0);
+    /* Merging into / from an empty one. */
+    struct cs_stat_online z;
+    cs_stat_online_init(&z);
+    cs_stat_online_merge(&z, &s);
+    ck_assert_double_eq_tol(cs_stat_online_variance(&z), 32.0 / 7.0, 1e-12);
+    struct cs_stat_online empty;
+    cs_stat_online_init(&empty);
+    cs_stat_online_merge(&z, &empty);
+    ck_assert_uint_eq(z.count, 8);
+    /* One value: mean defined, sample variance not. */
+    struct cs_stat_online one = {0, 0, 0, 0, 0};
+    cs_stat_online_add(&one, -3.0);
+    ck_assert_double_eq(cs_stat_online_mean(&one), -3.0);
+    ck_assert_double_eq(one.min, -3.0);
+    ck_assert_double_eq(one.max, -3.0);
+    ck_assert(isnan(cs_stat_online_variance(&one)));
+    /* Welford stays accurate with a large offset (naive sum-of-squares would
+     * lose every digit here): 1e9 + {4, 7, 13, 16}: mean 1e9+10, var 30. */
+    struct cs_stat_online big;
+    cs_stat_online_init(&big);
+    const double off[] = {4, 7, 13, 16};
+    for (int i = 0; i < 4; i++)
+        cs_stat_online_add(&big, 1e9 + off[i]);
+    ck_assert_double_eq_tol(cs_stat_online_variance(&big), 30.0, 1e-6);
+}
+END_TEST
+
+START_TEST(test_sim_stats_sample_quantiles_by_hand)
+{
+    struct cs_stat_sample s;
+    cs_stat_sample_init(&s);
+    double q = -1;
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.5, &q), CS_EINVAL);
+    ck_assert_double_eq(q, -1);
+    ck_assert(isnan(cs_stat_sample_mean(&s)));
+    const double xs[] = {5, 1, 4, 2, 3};
+    for (int i = 0; i < 5; i++)
+        cs_stat_sample_add(&s, xs[i]);
+    ck_assert_uint_eq(cs_stat_sample_count(&s), 5);
+    ck_assert_double_eq_tol(cs_stat_sample_mean(&s), 3.0, 1e-12);
+    /* Sorted {1,2,3,4,5}; h = (n-1)p = 4p; value = x[floor h] + frac * gap. */
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.0, &q), CS_OK);
+    ck_assert_double_eq_tol(q, 1.0, 1e-12);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 1.0, &q), CS_OK);
+    ck_assert_double_eq_tol(q, 5.0, 1e-12);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.5, &q), CS_OK);
+    ck_assert_double_eq_tol(q, 3.0, 1e-12);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.1, &q), CS_OK); /* h=0.4 */
+    ck_assert_double_eq_tol(q, 1.4, 1e-12);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.95, &q), CS_OK); /* h=3.8 */
+    ck_assert_double_eq_tol(q, 4.8, 1e-12);
+    /* Adding after a quantile re-sorts: {0,1,2,3,4,5}, median h=2.5 -> 2.5. */
+    cs_stat_sample_add(&s, 0.0);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.5, &q), CS_OK);
+    ck_assert_double_eq_tol(q, 2.5, 1e-12);
+    q = -1;
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 1.5, &q), CS_EINVAL);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, -0.1, &q), CS_EINVAL);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, NAN, &q), CS_EINVAL);
+    ck_assert_double_eq(q, -1);
+    /* Growth past the initial capacity. */
+    for (int i = 0; i < 1000; i++)
+        cs_stat_sample_add(&s, 10.0);
+    ck_assert_int_eq(cs_stat_sample_quantile(&s, 0.5, &q), CS_OK);
+    ck_assert_double_eq_tol(q, 10.0, 1e-12);
+    cs_stat_sample_fini(&s);
+    cs_stat_sample_fini(&s); /* fini twice is harmless */
+}
+END_TEST
+
+START_TEST(test_sim_stats_timeavg_by_hand)
+{
+    /* v = 0 on [0,2s), 4 on [2s,5s), 1 on [5s,10s]:
+     * integral = 0*2 + 4*3 + 1*5 = 17 value*s; mean over 10 s = 1.7. */
+    struct cs_stat_timeavg s;
+    cs_stat_timeavg_init(&s, 0, 0.0);
+    ck_assert_int_eq(cs_stat_timeavg_set(&s, 2 * CS_S, 4.0), CS_OK);
+    ck_assert_int_eq(cs_stat_timeavg_set(&s, 5 * CS_S, 1.0), CS_OK);
+    double m = -1, area = -1;
+    ck_assert_int_eq(cs_stat_timeavg_mean(&s, 10 * CS_S, &m), CS_OK);
+    ck_assert_double_eq_tol(m, 1.7, 1e-12);
+    ck_assert_int_eq(cs_stat_timeavg_integral(&s, 10 * CS_S, &area), CS_OK);
+    ck_assert_double_eq_tol(area, 17.0, 1e-12);
+    /* Up to 4 s: 0*2 + 4*2 = 8 -> mean 2 over 4 s... but 4 s is before the
+     * last set (5 s), so it is refused. */
+    m = -1;
+    ck_assert_int_eq(cs_stat_timeavg_mean(&s, 4 * CS_S, &m), CS_EINVAL);
+    ck_assert_double_eq(m, -1);
+    ck_assert_int_eq(cs_stat_timeavg_set(&s, 4 * CS_S, 3.0), CS_EINVAL);
+    /* A repeated set at the same time replaces the value. */
+    ck_assert_int_eq(cs_stat_timeavg_set(&s, 5 * CS_S, 2.0), CS_OK);
+    ck_assert_int_eq(cs_stat_timeavg_mean(&s, 10 * CS_S, &m), CS_OK);
+    ck_assert_double_eq_tol(m, 2.2, 1e-12); /* (12 + 2*5) / 10 */
+    /* Empty window: the current value. Nonzero t0. */
+    struct cs_stat_timeavg u;
+    cs_stat_timeavg_init(&u, CS_HOUR, 0.75);
+    ck_assert_int_eq(cs_stat_timeavg_mean(&u, CS_HOUR, &m), CS_OK);
+    ck_assert_double_eq(m, 0.75);
+    /* Utilization of a GPU busy 1 ns of every 3 ns, for 54 days' worth of
+     * ticks in 1e6 updates: 1/3 to 12 digits despite the long run. */
+    cs_time t = CS_HOUR;
+    int bad = 0;
+    for (int i = 0; i < 1000000; i++) {
+        bad += cs_stat_timeavg_set(&u, t, 1.0) != CS_OK;
+        t += 1;
+        bad += cs_stat_timeavg_set(&u, t, 0.0) != CS_OK;
+        t += 2;
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(cs_stat_timeavg_mean(&u, t, &m), CS_OK);
+    ck_assert_double_eq_tol(m, 1.0 / 3.0, 1e-12);
+}
+END_TEST
+
+START_TEST(test_sim_stats_histogram_bins)
+{
+    struct cs_stat_hist h;
+    ck_assert_int_eq(cs_stat_hist_init(&h, 1.0, 1.0, 4), CS_EINVAL);
+    ck_assert_ptr_null(h.bins);
+    ck_assert_int_eq(cs_stat_hist_init(&h, 0.0, NAN, 4), CS_EINVAL);
+    ck_assert_int_eq(cs_stat_hist_init(&h, 0.0, 1.0, 0), CS_EINVAL);
+    cs_stat_hist_fini(&h);
+    /* [0,10) in 5 bins of width 2. */
+    ck_assert_int_eq(cs_stat_hist_init(&h, 0.0, 10.0, 5), CS_OK);
+    const double xs[] = {-1, 0, 1.99, 2, 9.99, 10, NAN};
+    for (int i = 0; i < 7; i++)
+        cs_stat_hist_add(&h, xs[i]);
+    ck_assert_uint_eq(h.count, 7);
+    ck_assert_uint_eq(h.under, 1);
+    ck_assert_uint_eq(h.over, 2);
+    ck_assert_uint_eq(h.bins[0], 2);
+    ck_assert_uint_eq(h.bins[1], 1);
+    ck_assert_uint_eq(h.bins[2], 0);
+    ck_assert_uint_eq(h.bins[4], 1);
+    ck_assert_double_eq_tol(cs_stat_hist_edge(&h, 1), 2.0, 1e-12);
+    ck_assert_double_eq(cs_stat_hist_edge(&h, 5), 10.0);
+    cs_stat_hist_fini(&h);
+}
+END_TEST
+
+static Suite *sim_suite(void)
+{
+    Suite *s = suite_create("sim");
+    TCase *engine = tcase_create("engine");
+    tcase_set_timeout(engine, 60);
+    tcase_add_test(engine, test_sim_time_units_and_conversion);
+    tcase_add_test(engine, test_sim_random_schedule_cancel_matches_reference);
+    tcase_add_test(engine, test_sim_queue_heap_invariants_hold);
+    tcase_add_test(engine, test_sim_fifo_for_equal_times);
+    tcase_add_test(engine,
+                   test_sim_fifo_events_scheduled_for_now_run_after_queued_ones);
+    tcase_add_test(engine, test_sim_clock_never_goes_back);
+    tcase_add_test(engine, test_sim_payload_copied_at_schedule_time);
+    tcase_add_test(engine, test_sim_stale_cancel_returns_false);
+    tcase_add_test(engine, test_sim_run_until_stops_at_the_right_time);
+    tcase_add_test(engine, test_sim_stop_from_handler);
+    tcase_add_test(engine, test_sim_register_is_bounded_and_checked);
+    tcase_add_test(engine, test_sim_pool_grows_and_destroy_frees_pending);
+    suite_add_tcase(s, engine);
+
+    TCase *rng = tcase_create("rng");
+    tcase_set_timeout(rng, 30);
+    tcase_add_test(rng, test_sim_rng_streams_are_deterministic_and_independent);
+    suite_add_tcase(s, rng);
+
+    TCase *stats = tcase_create("stats");
+    tcase_set_timeout(stats, 30);
+    tcase_add_test(stats, test_sim_stats_online_by_hand);
+    tcase_add_test(stats, test_sim_stats_sample_quantiles_by_hand);
+    tcase_add_test(stats, test_sim_stats_timeavg_by_hand);
+    tcase_add_test(stats, test_sim_stats_histogram_bins);
+    suite_add_tcase(s, stats);
+    return s;
+}
+
+int main(void) { return cs_test_run(sim_suite()); }
