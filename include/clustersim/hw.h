@@ -30,6 +30,9 @@ struct cs_gpu_spec {
     /* Scale-up (NVLink/xGMI) bandwidth of one GPU, one direction, bytes/s. */
     double scaleup_bw_bytes_per_s;
     int scaleup_domain_gpus;           /* GPUs sharing one scale-up domain; 0 = none */
+    double p2p_bw_bytes_per_s;         /* to one peer, one direction (xGMI: one link); NAN */
+    bool nvls;                         /* NVLink SHARP in the NVSwitch of this generation */
+    char intra_default[CS_NAME_MAX];   /* intra-node catalog entry used by default */
     double mamf_bf16_flops;            /* measured max achievable matmul; NAN if unknown */
     double price_usd;                  /* per GPU; NAN if unknown */
     double server_price_usd;           /* per 8-GPU (or server_gpus) server; NAN */
@@ -82,6 +85,40 @@ struct cs_storage_spec {
     int devices_per_node;              /* nvme only */
     double price_usd_per_tb;           /* capital, or per month for object; NAN */
     char source[CS_SOURCE_MAX];
+};
+
+/* Site and operating-cost defaults (catalog kind "site"). */
+struct cs_site_spec {
+    char name[CS_NAME_MAX];
+    double electricity_usd_per_kwh;
+    double pue;
+    double colocation_usd_per_kw_month; /* NAN: not applicable */
+    double construction_usd_per_mw;     /* per MW of critical load */
+    double depreciation_years;
+    double support_fraction_per_year;   /* of hardware price */
+    double server_power_utilization;    /* average draw / nameplate while training */
+    double server_power_multiplier;     /* server watts per GPU watt */
+    double network_cost_fraction;       /* interconnect share of cluster cost */
+    char source[CS_SOURCE_MAX];
+    char date[32];
+};
+
+/* A cloud offer of one GPU type (catalog kind "cloud"); prices per GPU-hour,
+ * NAN where not offered. */
+struct cs_cloud_offer {
+    char name[CS_NAME_MAX];
+    char provider[32];
+    char instance[CS_NAME_MAX];
+    char region[32];
+    char gpu[CS_NAME_MAX];              /* a catalog GPU name */
+    int gpus;                           /* GPUs per instance */
+    double on_demand_usd_per_gpu_h;
+    double reserved_1y_usd_per_gpu_h;
+    double reserved_3y_usd_per_gpu_h;
+    double spot_usd_per_gpu_h;
+    double scaleout_bw_bytes_per_s;     /* per instance; NAN */
+    char source[CS_SOURCE_MAX];
+    char date[48];
 };
 
 #endif

@@ -89,6 +89,16 @@ struct cs_cost_cfg {
     double cloud_reserved_1y_usd_per_gpu_h;
     double cloud_reserved_3y_usd_per_gpu_h;
     double cloud_spot_usd_per_gpu_h;
+    /* Added by the config loader; defaults from the catalog site entry. */
+    char site[CS_NAME_MAX];               /* catalog site entry */
+    char cloud_offer[CS_NAME_MAX];        /* catalog cloud offer; "" when none */
+    double server_price_usd;              /* per server of gpu.server_gpus; NAN */
+    double construction_usd_per_mw;
+    double depreciation_years;
+    double support_fraction_per_year;
+    double server_power_utilization;
+    double server_power_multiplier;
+    double network_cost_fraction;
 };
 
 struct cs_scenario {
