@@ -168,10 +168,9 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
     struct cs_layer_bytes r;
     r.layernorm = 2.0 * (2.0 * e * sh);
     r.activation = m->activation == CS_ACT_SWIGLU ? 3.0 * e * sf : 2.0 * e * sf;
-    r.dropout = 2.0 * ((2.0 * e + 1.0) * sh);
-    r.residual = 2.0 * (3.0 * e * sh);
+    r.dropout_add = 2.0 * ((3.0 * e + 1.0) * sh);
     r.softmax = 2.0 * e * a * s * s + (2.0 * e + 1.0) * a * s * s;
-    r.total = r.layernorm + r.activation + r.dropout + r.residual + r.softmax;
+    r.total = r.layernorm + r.activation + r.dropout_add + r.softmax;
     *out = r;
 }
 
@@ -189,4 +188,25 @@ double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_
     /* The logits are never recomputed (Narayanan et al. 2021, Appendix). */
     double per_seq = m->layers * per_layer + 3.0 * cs_workload_logits_flops(m);
     return global_batch * per_seq;
+}
+
+cs_status cs_workload_check(const struct cs_workload *w)
+{
+    if (w == NULL)
+        return CS_EINVAL;
+    const struct cs_model_shape *m = &w->model;
+    const struct cs_parallel *p = &w->par;
+    int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    if (m->layers < 1 || m->hidden < 1 || m->heads < 1 || m->kv_heads < 0 ||
+        m->ffn_hidden < 1 || m->vocab < 1 || m->seq_len < 1)
+        return CS_EINVAL;
+    if (m->hidden % m->heads != 0 || m->heads % kv != 0)
+        return CS_EINVAL;
+    if (p->tp < 1 || p->pp < 1 || p->dp < 1 || p->cp < 1 || p->vp < 0)
+        return CS_EINVAL;
+    if (m->heads % p->tp != 0 || m->seq_len % p->cp != 0)
+        return CS_EINVAL;
+    if (w->micro_batch < 1 || w->global_batch < 1)
+        return CS_EINVAL;
+    return CS_OK;
 }

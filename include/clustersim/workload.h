@@ -53,6 +53,13 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out);
 /* The preset names, NULL-terminated, for listings and did-you-mean. */
 const char *const *cs_workload_preset_names(void);
 
+/* Checks the shape and parallelism that the FLOP, compute and memory models
+ * rely on: positive sizes and degrees, hidden % heads == 0, heads % kv_heads
+ * == 0 (kv_heads 0 means heads), heads % tp == 0, seq_len % cp == 0,
+ * micro_batch >= 1, global_batch >= 1. vp 0 is read as 1. Returns CS_OK or
+ * CS_EINVAL; it does not check the cluster (see step.h for that). */
+cs_status cs_workload_check(const struct cs_workload *w);
+
 /* Total parameter count of the model (embeddings included). */
 double cs_workload_params(const struct cs_model_shape *m);
 
@@ -80,10 +87,11 @@ double cs_workload_logits_flops(const struct cs_model_shape *m);
 struct cs_layer_bytes {
     double layernorm;    /* 2 norms, each reads and writes s h */
     double activation;   /* gelu: read + write s f; swiglu: read 2 s f, write s f */
-    double dropout;      /* 2 hidden dropouts: read + write s h + 1-byte mask */
-    double residual;     /* 2 adds: read 2 s h, write s h */
-    double softmax;      /* unfused attention only: scale-mask-softmax read + write
-                            a s^2, attention dropout read + write + mask a s^2 */
+    double dropout_add;  /* 2 fused bias-dropout-add kernels (Megatron-LM): each
+                            reads 2 s h, writes s h and a 1-byte mask of s h */
+    double softmax;      /* unfused attention only: fused scale-mask-softmax reads
+                            and writes a s^2; attention dropout reads and writes
+                            a s^2 plus a 1-byte mask */
     double total;        /* sum, softmax included */
 };
 void cs_workload_layer_bytes(const struct cs_model_shape *m, double act_bytes,

@@ -1,0 +1,385 @@
+/* compute.c: roofline time of the GEMMs, attention and memory-bound kernels
+ * of one transformer layer, the embedding, the output layer and the
+ * optimizer step, on one GPU of a tensor x context parallel group. Sits
+ * below the step model (step.c), which schedules these costs on streams.
+ * Equations and defaults: docs/models.md, "Compute". */
+#include "clustersim/compute.h"
+#include "clustersim/memory.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The GEMM shape at which the default gemm_eff_max is anchored to the
+ * measured MAMF (stas00's benchmark reports its maximum around such shapes). */
+#define ANCHOR_DIM 8192.0
+#define DEFAULT_DIM_HALF 128.0
+#define DEFAULT_EFF_AT_ANCHOR 0.75   /* without a MAMF: a 8192^3 GEMM reaches 75% */
+#define DEFAULT_MEM_EFF 0.8
+#define DEFAULT_KERNEL_OVERHEAD_S 4e-6
+#define DEFAULT_ATTN_EFF 0.5
+/* FlashAttention-2's backward runs 5 GEMMs against the forward's 2 (Dao 2023,
+ * Section 3.1.2): it recomputes the scores. */
+#define FUSED_ATTN_BWD_RATIO 2.5
+/* A causal fused kernel skips the fully masked blocks: half the s x s work. */
+#define CAUSAL_FRACTION 0.5
+
+static double g_dim(double x, double half)
+{
+    return x / (x + half);
+}
+
+void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p)
+{
+    double peak = gpu->peak_flops[CS_PREC_BF16];
+    double g = g_dim(ANCHOR_DIM, DEFAULT_DIM_HALF);
+    double at_anchor = DEFAULT_EFF_AT_ANCHOR;
+    if (isfinite(gpu->mamf_bf16_flops) && gpu->mamf_bf16_flops > 0 && isfinite(peak) &&
+        peak > 0)
+        at_anchor = gpu->mamf_bf16_flops / peak;
+    double eff_max = at_anchor / (g * g * g);
+    struct cs_compute_params r;
+    r.gemm_eff_max = eff_max < 1.0 ? eff_max : 1.0;
+    r.gemm_dim_half = DEFAULT_DIM_HALF;
+    r.mem_eff = DEFAULT_MEM_EFF;
+    r.kernel_overhead_s = DEFAULT_KERNEL_OVERHEAD_S;
+    r.attn_eff = DEFAULT_ATTN_EFF;
+    r.fused_attention = isfinite(peak) && peak > 0;
+    *p = r;
+}
+
+double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k)
+{
+    double h = p->gemm_dim_half;
+    return p->gemm_eff_max * g_dim(m, h) * g_dim(n, h) * g_dim(k, h);
+}
+
+double cs_compute_mem_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                        double bytes)
+{
+    if (!(bytes > 0))
+        return 0.0;
+    return bytes / (gpu->hbm_bw_bytes_per_s * p->mem_eff) + p->kernel_overhead_s;
+}
+
+double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                         enum cs_precision prec, double m, double n, double k, double batch)
+{
+    if (!(m > 0 && n > 0 && k > 0 && batch > 0))
+        return 0.0;
+    double peak = (unsigned)prec < CS_PREC_COUNT ? gpu->peak_flops[prec] : NAN;
+    if (!(isfinite(peak) && peak > 0))
+        return INFINITY;
+    double flops = 2.0 * m * n * k * batch;
+    double t_flops = flops / (peak * cs_compute_gemm_eff(p, m, n, k));
+    double bytes = batch * ((m * k + k * n) * cs_precision_bytes(prec) +
+                            m * n * cs_workload_act_bytes(prec));
+    double t_bytes = bytes / (gpu->hbm_bw_bytes_per_s * p->mem_eff);
+    return (t_flops > t_bytes ? t_flops : t_bytes) + p->kernel_overhead_s;
+}
+
+/* The per-GPU dimensions every cost below uses. */
+struct dims {
+    double b, s, sq, h, f, v, hd;   /* micro-batch, sequence, local queries, widths */
+    double a_g, kv_g;               /* query and kv heads on this GPU */
+    double tp, cp;
+    double tokens;                  /* b sq: rows of every linear-layer GEMM */
+    double n_h;                     /* elements of a b x sq x h tensor as stored (/tp with SP) */
+    double e;                       /* activation bytes */
+    bool sp;
+    enum cs_precision prec, attn_prec;
+};
+
+static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                          const struct cs_compute_params *p, struct dims *d)
+{
+    if (gpu == NULL || p == NULL || cs_workload_check(w) != CS_OK)
+        return CS_EINVAL;
+    if (!(isfinite(gpu->hbm_bw_bytes_per_s) && gpu->hbm_bw_bytes_per_s > 0) ||
+        !(p->gemm_eff_max > 0 && p->mem_eff > 0 && p->gemm_dim_half >= 0 && p->attn_eff > 0 &&
+          p->kernel_overhead_s >= 0))
+        return CS_EINVAL;
+    const struct cs_model_shape *m = &w->model;
+    if ((unsigned)w->precision >= CS_PREC_COUNT)
+        return CS_EINVAL;
+    struct dims r;
+    r.prec = w->precision;
+    /* fp8 recipes (Transformer Engine) run the attention core in bf16. */
+    r.attn_prec = r.prec == CS_PREC_FP8 ? CS_PREC_BF16 : r.prec;
+    double peak = gpu->peak_flops[r.prec], peak_a = gpu->peak_flops[r.attn_prec];
+    if (!(isfinite(peak) && peak > 0 && isfinite(peak_a) && peak_a > 0))
+        return CS_EUNSUPPORTED;
+    int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    r.b = w->micro_batch;
+    r.s = m->seq_len;
+    r.tp = w->par.tp;
+    r.cp = w->par.cp;
+    r.sq = r.s / r.cp;
+    r.h = m->hidden;
+    r.f = m->ffn_hidden;
+    r.v = m->vocab;
+    r.hd = r.h / m->heads;
+    r.a_g = (double)m->heads / w->par.tp;
+    /* Fewer kv heads than tp ranks: each rank keeps (a copy of) one. */
+    r.kv_g = kv >= w->par.tp ? (double)kv / w->par.tp : 1.0;
+    r.sp = w->par.sp && w->par.tp > 1;
+    r.tokens = r.b * r.sq;
+    r.n_h = r.tokens * r.h / (r.sp ? r.tp : 1.0);
+    r.e = cs_workload_act_bytes(r.prec);
+    *d = r;
+    return CS_OK;
+}
+
+/* The attention core (scores, softmax, dropout, P V) of one layer: forward
+ * time, backward time, FLOPs in the convention, forward HBM bytes of its
+ * memory-bound kernels. */
+struct attn_cost {
+    double fwd_s, bwd_s, flops, bytes;
+};
+
+static struct attn_cost attention(const struct cs_gpu_spec *gpu,
+                                  const struct cs_compute_params *p, const struct dims *d)
+{
+    struct attn_cost c;
+    /* Q K^T and P V: 2 b a_g sq s hd FLOPs each (Narayanan et al. 2021). */
+    c.flops = 2.0 * 2.0 * d->b * d->a_g * d->sq * d->s * d->hd;
+    if (p->fused_attention) {
+        double exec = CAUSAL_FRACTION * c.flops;
+        double rate = gpu->peak_flops[d->attn_prec] * p->attn_eff;
+        /* Reads Q, K, V and writes O (and its log-sum-exp, ignored). */
+        double io = d->tokens * (2.0 * d->a_g + 2.0 * d->kv_g) * d->hd * d->e;
+        double t_io = io / (gpu->hbm_bw_bytes_per_s * p->mem_eff);
+        double tf = exec / rate;
+        double tb = FUSED_ATTN_BWD_RATIO * exec / rate;
+        c.fwd_s = (tf > t_io ? tf : t_io) + p->kernel_overhead_s;
+        c.bwd_s = (tb > 2.0 * t_io ? tb : 2.0 * t_io) + p->kernel_overhead_s;
+        c.bytes = 0.0;
+        return c;
+    }
+    double batch = d->b * d->a_g;
+    double t_qk = cs_compute_gemm_s(gpu, p, d->attn_prec, d->sq, d->s, d->hd, batch);
+    double t_pv = cs_compute_gemm_s(gpu, p, d->attn_prec, d->sq, d->hd, d->s, batch);
+    double s2 = batch * d->sq * d->s;
+    double softmax = 2.0 * d->e * s2;            /* fused scale-mask-softmax */
+    double dropout = (2.0 * d->e + 1.0) * s2;    /* attention dropout + mask */
+    double t_mem = cs_compute_mem_s(gpu, p, softmax) + cs_compute_mem_s(gpu, p, dropout);
+    double t_mem_b = cs_compute_mem_s(gpu, p, 2.0 * softmax) +
+                     cs_compute_mem_s(gpu, p, 2.0 * dropout);
+    c.fwd_s = t_qk + t_pv + t_mem;
+    c.bwd_s = 2.0 * (t_qk + t_pv) + t_mem_b;
+    c.bytes = softmax + dropout;
+    return c;
+}
+
+/* Forward time of a linear layer (T x k) * (k x n) and its backward (data
+ * gradient (T x n) * (n x k) and weight gradient (k x T) * (T x n)). */
+static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                   enum cs_precision prec, double t, double n, double k, double *fwd_s,
+                   double *bwd_s, double *flops)
+{
+    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, 1.0);
+    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
+              cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
+    *flops += 2.0 * t * n * k;
+}
+
+/* Adds one memory-bound kernel's forward bytes (backward moves twice as much:
+ * it reads the output gradient and the saved input, writes the input
+ * gradient, and for norms reduces the weight gradient). */
+static void mem_op(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                   double bytes, struct cs_layer_cost *c)
+{
+    c->fwd_s += cs_compute_mem_s(gpu, p, bytes);
+    c->bwd_s += cs_compute_mem_s(gpu, p, 2.0 * bytes);
+    c->fwd_bytes += bytes;
+    c->bwd_bytes += 2.0 * bytes;
+}
+
+static void tp_collectives(const struct dims *d, int fwd_pairs, int bwd_pairs,
+                           struct cs_layer_cost *c)
+{
+    if (d->tp <= 1)
+        return;
+    c->tp_msg_bytes = d->tokens * d->h * d->e;
+    if (d->sp) {
+        c->tp_allgather_fwd = fwd_pairs;
+        c->tp_reducescatter_fwd = fwd_pairs;
+        c->tp_allgather_bwd = bwd_pairs;
+        c->tp_reducescatter_bwd = bwd_pairs;
+    } else {
+        c->tp_allreduce_fwd = fwd_pairs;
+        c->tp_allreduce_bwd = bwd_pairs;
+    }
+}
+
+cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                           const struct cs_compute_params *p, struct cs_layer_cost *out)
+{
+    struct dims d;
+    cs_status st = get_dims(w, gpu, p, &d);
+    if (st != CS_OK)
+        return st;
+    if (out == NULL)
+        return CS_EINVAL;
+    const struct cs_model_shape *m = &w->model;
+    struct cs_layer_cost c;
+    memset(&c, 0, sizeof c);
+    double gemm_fwd = 0.0, gemm_bwd = 0.0, flops = 0.0;
+    double qkv_n = (d.a_g + 2.0 * d.kv_g) * d.hd;
+    double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * d.f / d.tp;
+    linear(gpu, p, d.prec, d.tokens, qkv_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
+    linear(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.hd, &gemm_fwd, &gemm_bwd, &flops);
+    linear(gpu, p, d.prec, d.tokens, up_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
+    linear(gpu, p, d.prec, d.tokens, d.h, d.f / d.tp, &gemm_fwd, &gemm_bwd, &flops);
+    struct attn_cost at = attention(gpu, p, &d);
+    c.fwd_s = gemm_fwd + at.fwd_s;
+    c.bwd_s = gemm_bwd + at.bwd_s;
+    c.fwd_flops = flops + at.flops;
+    c.bwd_flops = 2.0 * c.fwd_flops;
+    c.fwd_bytes = at.bytes;
+    c.bwd_bytes = 2.0 * at.bytes;
+
+    /* Memory-bound kernels (docs/models.md): two norms, two fused
+     * bias-dropout-adds, the activation function. */
+    double n_f = d.tokens * d.f / d.tp;
+    mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
+    mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
+    mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
+    mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
+    mem_op(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f, &c);
+
+    tp_collectives(&d, 2, 2, &c);
+    switch (w->recompute) {
+    case CS_RECOMPUTE_FULL:
+        c.recompute_s = c.fwd_s;
+        c.recompute_flops = c.fwd_flops;
+        c.tp_allreduce_recompute = c.tp_allreduce_fwd;
+        c.tp_allgather_recompute = c.tp_allgather_fwd;
+        c.tp_reducescatter_recompute = c.tp_reducescatter_fwd;
+        break;
+    case CS_RECOMPUTE_SELECTIVE:
+        /* Korthikanti et al. 2022, Section 4.2: only the attention core. A
+         * fused kernel stores no s^2 tensor and already recomputes the
+         * scores inside its backward, so there is nothing more to redo. */
+        if (!p->fused_attention) {
+            c.recompute_s = at.fwd_s;
+            c.recompute_flops = at.flops;
+        }
+        break;
+    case CS_RECOMPUTE_NONE:
+        break;
+    }
+    if (d.cp > 1) {
+        /* Ring attention: cp - 1 steps, each forwarding this rank's K and V
+         * block; the backward circulates K, V and their gradients. */
+        c.cp_bytes_fwd = (d.cp - 1.0) * d.tokens * 2.0 * d.kv_g * d.hd * d.e;
+        c.cp_bytes_bwd = 2.0 * c.cp_bytes_fwd;
+    }
+    c.params = cs_memory_layer_params(w);
+    c.act_msg_bytes = d.n_h * d.e;
+    *out = c;
+    return CS_OK;
+}
+
+cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                               const struct cs_compute_params *p, struct cs_layer_cost *out)
+{
+    struct dims d;
+    cs_status st = get_dims(w, gpu, p, &d);
+    if (st != CS_OK)
+        return st;
+    if (out == NULL)
+        return CS_EINVAL;
+    struct cs_layer_cost c;
+    memset(&c, 0, sizeof c);
+    double full = d.tokens * d.h;   /* b sq h, before sequence-parallel split */
+    /* Vocabulary-parallel lookup: read this rank's rows, write the whole
+     * (partial) output; then positions (gelu models) and dropout. */
+    mem_op(gpu, p, d.e * full / d.tp + d.e * full, &c);
+    if (w->model.activation == CS_ACT_GELU)
+        mem_op(gpu, p, 3.0 * d.e * d.n_h, &c);
+    mem_op(gpu, p, (2.0 * d.e + 1.0) * d.n_h, &c);
+    if (d.tp > 1) {
+        c.tp_msg_bytes = full * d.e;
+        if (d.sp) {
+            c.tp_reducescatter_fwd = 1;
+            c.tp_allgather_bwd = 1;
+        } else {
+            c.tp_allreduce_fwd = 1;
+        }
+    }
+    c.params = cs_memory_embedding_params(w);
+    c.act_msg_bytes = d.n_h * d.e;
+    *out = c;
+    return CS_OK;
+}
+
+cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            const struct cs_compute_params *p, struct cs_layer_cost *out)
+{
+    struct dims d;
+    cs_status st = get_dims(w, gpu, p, &d);
+    if (st != CS_OK)
+        return st;
+    if (out == NULL)
+        return CS_EINVAL;
+    struct cs_layer_cost c;
+    memset(&c, 0, sizeof c);
+    double gf = 0.0, gb = 0.0, flops = 0.0;
+    linear(gpu, p, d.prec, d.tokens, d.v / d.tp, d.h, &gf, &gb, &flops);
+    c.fwd_s = gf;
+    c.bwd_s = gb;
+    c.fwd_flops = flops;
+    c.bwd_flops = 2.0 * flops;
+    mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);   /* final norm */
+    /* Vocabulary-parallel cross-entropy in fp32 (Megatron-LM): forward reads
+     * the logits and makes two fp32 passes (exp, normalize); backward reads
+     * the probabilities and writes the logit gradients. The three all-reduces
+     * of b s floats (max, sum, target logit) are too small to count. */
+    double n_v = d.tokens * d.v / d.tp;
+    double ce_f = n_v * (d.e + 8.0), ce_b = n_v * (4.0 + d.e);
+    c.fwd_s += cs_compute_mem_s(gpu, p, ce_f);
+    c.bwd_s += cs_compute_mem_s(gpu, p, ce_b);
+    c.fwd_bytes += ce_f;
+    c.bwd_bytes += ce_b;
+    if (d.tp > 1) {
+        c.tp_msg_bytes = d.tokens * d.h * d.e;
+        if (d.sp) {
+            c.tp_allgather_fwd = 1;
+            c.tp_reducescatter_bwd = 1;
+        } else {
+            c.tp_allreduce_bwd = 1;
+        }
+    }
+    c.params = cs_memory_logits_params(w);
+    *out = c;
+    return CS_OK;
+}
+
+/* PCIe x16 bandwidth per direction at 80% of the line rate: 15.75, 31.5,
+ * 63, 126 GB/s for gen 3 to 6 (PCI-SIG); unknown generations count as 4. */
+static double pcie_bw(int gen)
+{
+    if (gen < 3 || gen > 6)
+        gen = 4;
+    return 0.8 * 15.75e9 * (double)(1 << (gen - 3));
+}
+
+double cs_compute_optimizer_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                              const struct cs_compute_params *p, double params)
+{
+    if (!(params > 0))
+        return 0.0;
+    bool fp32 = w->precision == CS_PREC_FP32 || w->precision == CS_PREC_TF32;
+    double g = cs_memory_grad_bytes_per_param(w);
+    double wb = cs_memory_weight_bytes_per_param(w);
+    /* Read and write master weights (fp32 training: the weights), m and v
+     * (24 bytes), read the gradient, write the working-precision copy. */
+    double bytes = 24.0 + g + (fp32 ? 0.0 : wb);
+    if (!w->par.optimizer_offload)
+        return params * bytes / (gpu->hbm_bw_bytes_per_s * p->mem_eff) + p->kernel_overhead_s;
+    /* ZeRO-Offload (Ren et al. 2021): gradients go down, the CPU upcasts them
+     * and runs Adam over fp32 states, updated weights come back up. */
+    double cpu = params * (24.0 + 4.0) / CS_COMPUTE_CPU_ADAM_BW_BYTES_PER_S;
+    double pcie = params * (g + wb) / pcie_bw(gpu->pcie_gen);
+    return cpu + pcie;
+}

@@ -1,0 +1,269 @@
+/* memory.c: per-GPU memory of a training configuration: model states
+ * (Rajbhandari et al. 2020), activations (Korthikanti et al. 2022), buffers,
+ * workspaces and the unusable reserve. Used by the step model to refuse
+ * configurations that do not fit. Equations: docs/models.md, "Memory". */
+#include "clustersim/memory.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool full_precision(const struct cs_workload *w)
+{
+    return w->precision == CS_PREC_FP32 || w->precision == CS_PREC_TF32;
+}
+
+double cs_memory_weight_bytes_per_param(const struct cs_workload *w)
+{
+    /* fp8 recipes keep bf16 weights and cast per GEMM (the fp8 copies are
+     * transient and not counted). */
+    return full_precision(w) ? 4.0 : 2.0;
+}
+
+double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
+{
+    if (full_precision(w))
+        return 4.0;
+    /* Megatron-LM accumulates and all-reduces gradients in fp32 (its
+     * distributed optimizer docs: 18 bytes per parameter, 6 + 12/d sharded);
+     * ZeRO-2/3 and FSDP keep them in the working precision. */
+    return (w->par.fsdp == CS_FSDP_NONE || w->par.fsdp == CS_FSDP_ZERO1) ? 4.0 : 2.0;
+}
+
+double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w)
+{
+    /* Adam: fp32 momentum and variance, plus the fp32 master copy in mixed
+     * precision (Rajbhandari et al. 2020, Section 3.1: K = 12). */
+    return full_precision(w) ? 8.0 : 12.0;
+}
+
+static int kv_heads(const struct cs_model_shape *m)
+{
+    return m->kv_heads > 0 ? m->kv_heads : m->heads;
+}
+
+/* kv heads held per GPU: kv/tp, or one replicated head when kv < tp. */
+static double kv_per_gpu(const struct cs_workload *w)
+{
+    int kv = kv_heads(&w->model);
+    return kv >= w->par.tp ? (double)kv / w->par.tp : 1.0;
+}
+
+double cs_memory_layer_params(const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    double t = w->par.tp, h = m->hidden, f = m->ffn_hidden;
+    double hd = h / m->heads, a_g = m->heads / t;
+    bool gpt = m->activation == CS_ACT_GELU;
+    double qkv_n = (a_g + 2.0 * kv_per_gpu(w)) * hd;
+    double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f / t;
+    double p = h * qkv_n + a_g * hd * h + h * up_n + f / t * h;
+    if (gpt)   /* column-parallel biases are split, row-parallel ones replicated */
+        p += qkv_n + h + up_n + h;
+    p += 2.0 * (gpt ? 2.0 * h : h);
+    return p;
+}
+
+double cs_memory_embedding_params(const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    double p = (double)m->vocab * m->hidden / w->par.tp;
+    if (m->activation == CS_ACT_GELU)
+        p += (double)m->seq_len * m->hidden;   /* learned positions, replicated */
+    return p;
+}
+
+double cs_memory_logits_params(const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    double p = m->activation == CS_ACT_GELU ? 2.0 * m->hidden : (double)m->hidden;
+    if (!(m->tied_embeddings && w->par.pp == 1))
+        p += (double)m->vocab * m->hidden / w->par.tp;
+    return p;
+}
+
+int cs_memory_shard_degree(const struct cs_workload *w, const struct cs_gpu_spec *gpu)
+{
+    switch (w->par.fsdp) {
+    case CS_FSDP_NONE:
+        return 1;
+    case CS_FSDP_ZERO1:
+    case CS_FSDP_ZERO2:
+    case CS_FSDP_FULL:
+        return w->par.dp;
+    case CS_FSDP_HYBRID: {
+        int g = w->par.fsdp_shard_group;
+        if (g <= 0)
+            g = (gpu != NULL && gpu->server_gpus > 0) ? gpu->server_gpus : 8;
+        /* tp and cp ranks are innermost (Megatron-LM's rank order), so a
+         * group of g GPUs holds g / (tp cp) data-parallel ranks. */
+        int d = g / (w->par.tp * w->par.cp);
+        if (d < 1)
+            d = 1;
+        return d < w->par.dp ? d : w->par.dp;
+    }
+    }
+    return 1;
+}
+
+/* Activations of one layer with nothing recomputed, or only the attention
+ * core kept out (store_s2 false), for one micro-batch on one GPU. */
+static double layer_acts(const struct cs_workload *w, bool store_s2)
+{
+    const struct cs_model_shape *m = &w->model;
+    double e = cs_workload_act_bytes(w->precision);
+    double t = w->par.tp, b = w->micro_batch, s = m->seq_len, sq = s / w->par.cp;
+    double h = m->hidden, f = m->ffn_hidden, a = m->heads;
+    bool sp = w->par.sp && w->par.tp > 1;
+    double n = sq * b * h;
+    double kv_frac = kv_per_gpu(w) * t / a;
+    /* Korthikanti et al. 2022, Section 4.1, in elements of size e: */
+    /* replicated across TP ranks unless SP: both norm inputs (2e), the QKV
+     * and the MLP input (e each), two 1-byte dropout masks. */
+    double rep = (4.0 * e + 2.0) * n;
+    /* split by TP: Q, K and V (K and V scaled by kv/a), the projection
+     * input, and the MLP activation tensors: gelu input and output (2 f),
+     * swiglu up, gate and product (3 f). */
+    double mf = m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0;
+    double shard = e * n * (2.0 + 2.0 * kv_frac) + mf * e * sq * b * f;
+    /* softmax output (e), its dropout mask (1) and output (e): a s^2 b. */
+    double s2 = store_s2 ? (2.0 * e + 1.0) * a * sq * s * b : 0.0;
+    return rep / (sp ? t : 1.0) + shard / t + s2 / t;
+}
+
+double cs_memory_layer_activations(const struct cs_workload *w, bool fused_attention)
+{
+    switch (w->recompute) {
+    case CS_RECOMPUTE_FULL: {
+        /* Only the layer input (Korthikanti et al. 2022, Section 4.2: 2 s b h,
+         * divided by t with sequence parallelism). */
+        double e = cs_workload_act_bytes(w->precision);
+        bool sp = w->par.sp && w->par.tp > 1;
+        return e * ((double)w->model.seq_len / w->par.cp) * w->micro_batch * w->model.hidden /
+               (sp ? w->par.tp : 1.0);
+    }
+    case CS_RECOMPUTE_SELECTIVE:
+        return layer_acts(w, false);
+    case CS_RECOMPUTE_NONE:
+        break;
+    }
+    return layer_acts(w, !fused_attention);
+}
+
+struct stage_mem {
+    double params, weights, grads, optimizer, acts, comm, workspace, total;
+};
+
+static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                         bool fused, bool first, struct stage_mem *out)
+{
+    const struct cs_model_shape *m = &w->model;
+    int pp = w->par.pp;
+    int layers = (m->layers + pp - 1) / pp;
+    double e = cs_workload_act_bytes(w->precision);
+    double t = w->par.tp, b = w->micro_batch, sq = (double)m->seq_len / w->par.cp;
+    bool sp = w->par.sp && w->par.tp > 1;
+    double n_h = sq * b * m->hidden / (sp ? t : 1.0);   /* a b x s x h tensor as stored */
+    bool last = !first || pp == 1;
+    struct stage_mem r;
+    memset(&r, 0, sizeof r);
+
+    double p_layer = cs_memory_layer_params(w);
+    r.params = layers * p_layer;
+    if (first)
+        r.params += cs_memory_embedding_params(w);
+    if (last)
+        r.params += cs_memory_logits_params(w);
+
+    /* Model states, sharded over the data-parallel group (ZeRO stages
+     * 1/2/3, Rajbhandari et al. 2020, Figure 1). */
+    double d = cs_memory_shard_degree(w, gpu);
+    enum cs_fsdp fs = w->par.fsdp;
+    double sw = (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? d : 1.0;
+    double sg = (fs == CS_FSDP_ZERO2 || fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? d : 1.0;
+    double so = fs == CS_FSDP_NONE ? 1.0 : d;
+    r.weights = r.params * cs_memory_weight_bytes_per_param(w) / sw;
+    r.grads = r.params * cs_memory_grad_bytes_per_param(w) / sg;
+    r.optimizer = w->par.optimizer_offload
+                      ? 0.0
+                      : r.params * cs_memory_optimizer_bytes_per_param(w) / so;
+
+    /* Activations: micro-batches in flight under 1F1B (Narayanan et al.
+     * 2021, Section 2.2.1): the first stage holds min(pp, m), the last one;
+     * interleaving multiplies by 1 + (pp - 1)/(pp vp) (Korthikanti et al.
+     * 2022, Section 4.2.3). */
+    long per_replica = (long)w->micro_batch * w->par.dp;
+    long micro = w->global_batch / per_replica;
+    if (micro < 1)
+        micro = 1;
+    double inflight = 1.0;
+    if (first) {
+        inflight = micro < pp ? (double)micro : (double)pp;
+        int vp = w->par.vp > 1 ? w->par.vp : 1;
+        if (vp > 1 && micro >= pp)
+            inflight *= 1.0 + (pp - 1.0) / ((double)pp * vp);
+    }
+    r.acts = layers * cs_memory_layer_activations(w, fused) * inflight;
+    if (w->recompute == CS_RECOMPUTE_FULL)   /* one layer rebuilt during its backward */
+        r.acts += layer_acts(w, !fused);
+    if (first)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
+        r.acts += n_h * inflight;
+    if (last)    /* final norm and output-layer inputs, fp32 logits (Section 4.3) */
+        r.acts += 2.0 * e * n_h + 4.0 * sq * b * m->vocab / t;
+
+    /* FSDP gathers one layer ahead: two unsharded layers' weights and one
+     * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
+    if (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID)
+        r.comm = p_layer * (2.0 * cs_memory_weight_bytes_per_param(w) +
+                            cs_memory_grad_bytes_per_param(w));
+    r.workspace = CS_MEMORY_WORKSPACE_BYTES;
+    if (sp)   /* the all-gathered layer input of sequence parallelism */
+        r.workspace += e * sq * b * m->hidden;
+    r.total = r.weights + r.grads + r.optimizer + r.acts + r.comm + r.workspace;
+    *out = r;
+}
+
+cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                                   const struct cs_compute_params *p,
+                                   struct cs_memory_breakdown *out)
+{
+    if (gpu == NULL || p == NULL || out == NULL || cs_workload_check(w) != CS_OK)
+        return CS_EINVAL;
+    if ((unsigned)w->precision >= CS_PREC_COUNT || (unsigned)w->par.fsdp > CS_FSDP_HYBRID)
+        return CS_EINVAL;
+    if (!(isfinite(gpu->hbm_bytes) && gpu->hbm_bytes > 0))
+        return CS_EINVAL;
+    struct stage_mem first, last;
+    stage_memory(w, gpu, p->fused_attention, true, &first);
+    bool use_last = false;
+    if (w->par.pp > 1) {
+        stage_memory(w, gpu, p->fused_attention, false, &last);
+        use_last = last.total > first.total;
+    }
+    const struct stage_mem *s = use_last ? &last : &first;
+    struct cs_memory_breakdown r;
+    memset(&r, 0, sizeof r);
+    r.weights_bytes = s->weights;
+    r.grads_bytes = s->grads;
+    r.optimizer_bytes = s->optimizer;
+    r.activations_bytes = s->acts;
+    r.comm_buffers_bytes = s->comm;
+    r.workspace_bytes = s->workspace;
+    r.total_bytes = s->total;
+    r.capacity_bytes = gpu->hbm_bytes;
+    r.reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES + CS_MEMORY_RESERVE_FRACTION * gpu->hbm_bytes;
+    r.fits = r.total_bytes <= r.capacity_bytes - r.reserve_bytes;
+    r.stage = use_last ? w->par.pp - 1 : 0;
+    r.params = s->params;
+    *out = r;
+    return CS_OK;
+}
+
+cs_status cs_memory_per_gpu(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            struct cs_memory_breakdown *out)
+{
+    if (gpu == NULL)
+        return CS_EINVAL;
+    struct cs_compute_params p;
+    cs_compute_params_default(gpu, &p);
+    return cs_memory_per_gpu_params(w, gpu, &p, out);
+}
