@@ -1,0 +1,419 @@
+/* collective.c: closed-form alpha-beta model of NCCL collectives (ring,
+ * double binary tree, hierarchical, NVLink-SHARP, in-network reduction).
+ * Layer: models/. The structure is NCCL's tuning model (src/graph/tuning.cc,
+ * ncclTopoTuneModel and ncclTopoGetAlgoTime, NCCL 2.12): per algorithm and
+ * protocol a latency (base + per-step hop latency) and a bus bandwidth
+ * (link bandwidth x protocol fraction); time = latency + bytes / algbw, and
+ * the fastest (algorithm, protocol) wins. Ring bandwidth terms are those of
+ * Patarasuk & Yuan 2009 and Thakur et al. 2005; see docs/fabric.md. */
+#include "clustersim/collective.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const op_names[CS_COLL_OP_COUNT] = {"all_reduce", "all_gather", "reduce_scatter",
+                                                        "alltoall",   "broadcast",  "sendrecv"};
+static const char *const algo_names[CS_COLL_ALGO_COUNT] = {"auto", "ring", "tree", "hier", "nvls", "sharp"};
+static const char *const proto_names[CS_COLL_PROTO_COUNT] = {"LL", "LL128", "Simple"};
+
+const char *cs_coll_op_name(enum cs_coll_op op)
+{
+    return (unsigned)op < CS_COLL_OP_COUNT ? op_names[op] : "?";
+}
+
+cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out)
+{
+    if (!s || !out)
+        return CS_EINVAL;
+    size_t len = strlen(s);
+    if (len > 5 && strcmp(s + len - 5, "_perf") == 0)
+        len -= 5;
+    for (int i = 0; i < CS_COLL_OP_COUNT; i++) {
+        if (strlen(op_names[i]) == len && strncmp(s, op_names[i], len) == 0) {
+            *out = (enum cs_coll_op)i;
+            return CS_OK;
+        }
+    }
+    return CS_EINVAL;
+}
+
+const char *cs_coll_algo_name(enum cs_coll_algo a)
+{
+    return (unsigned)a < CS_COLL_ALGO_COUNT ? algo_names[a] : "?";
+}
+
+cs_status cs_coll_algo_parse(const char *s, enum cs_coll_algo *out)
+{
+    if (!s || !out)
+        return CS_EINVAL;
+    for (int i = 0; i < CS_COLL_ALGO_COUNT; i++) {
+        if (strcmp(s, algo_names[i]) == 0) {
+            *out = (enum cs_coll_algo)i;
+            return CS_OK;
+        }
+    }
+    return CS_EINVAL;
+}
+
+const char *cs_coll_proto_name(enum cs_coll_proto p)
+{
+    return (unsigned)p < CS_COLL_PROTO_COUNT ? proto_names[p] : "?";
+}
+
+void cs_coll_params_default(struct cs_coll_params *p)
+{
+    memset(p, 0, sizeof *p);
+    /* NCCL 2.12 src/graph/tuning.cc baseLat and hwLat (microseconds). */
+    const double ring_base[3] = {6.6, 14.0, 8.4}, tree_base[3] = {6.8, 14.0, 0.0};
+    const double ring_hop[3][3] = {{0.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}};
+    const double tree_hop[3][3] = {{0.52, 1.2, 28.0}, {1.0, 1.9, 28.0}, {5.0, 8.5, 50.0}};
+    for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
+        p->ring_base_lat_s[pr] = ring_base[pr] * 1e-6;
+        p->tree_base_lat_s[pr] = tree_base[pr] * 1e-6;
+        for (int h = 0; h < CS_COLL_HW_COUNT; h++) {
+            p->ring_hop_lat_s[h][pr] = ring_hop[h][pr] * 1e-6;
+            p->tree_hop_lat_s[h][pr] = tree_hop[h][pr] * 1e-6;
+        }
+    }
+    p->ring_plateau = 1.9;              /* tuning.cc "Plateau effect of ring" */
+    p->ll_bw_frac_allreduce = 1.0 / 4.0;
+    p->ll_bw_frac_other = 1.0 / 3.0;
+    p->ll128_bw_frac = 0.92;            /* ~120/128 */
+    p->tree_bw_frac = 0.9;
+    p->tree_ll_frac = 1.0 / 3.8;
+    p->tree_max_bus_bw_2node = 110e9;
+    p->tree_max_bus_bw = 80e9;
+    p->nvswitch_efficiency = 0.80;      /* fitted: nccl-tests ring busbw / NVLink rate (A100 0.77, H100 0.82) */
+    p->pcie_efficiency = 0.80;
+    p->pcie_bridges_per_node = 2;
+    p->net_efficiency = 0.92;           /* fitted: 2-node A100 ring busbw 183 GB/s / 8 x 25 GB/s */
+    p->nvls_efficiency = 0.85;          /* fitted: H100 NVLS algbw 276 GB/s vs 360/(1+1/8) */
+    p->nvls_lat_s = 40e-6;
+    p->sharp_efficiency = 0.9;          /* NCCL CollNet busBw x 0.9 */
+    p->sharp_lat_s = 10.7e-6;           /* NCCL hwLat NET CollNet Simple */
+    p->launch_floor_s = 35e-6;          /* nccl-tests floor at 8 B (H100 logs, 8 GPUs from one thread) */
+    p->launch_overlap_exp = 4.0;        /* fitted: sharpness of max(launch, device) */
+}
+
+static int hw_intra(const struct cs_cluster_cfg *c)
+{
+    return c->intra.kind == CS_INTRA_PCIE ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
+}
+
+double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing)
+{
+    double bw = c->intra.bw_bytes_per_s;
+    if (!(bw > 0))
+        bw = c->gpu.scaleup_bw_bytes_per_s;
+    double eff = c->intra.efficiency;
+    if (!(eff > 0))
+        eff = c->intra.kind == CS_INTRA_PCIE ? p->pcie_efficiency : p->nvswitch_efficiency;
+    bw *= eff;
+    if (c->intra.kind == CS_INTRA_PCIE && gpus_sharing > 0) {
+        /* GPU-to-GPU traffic crosses the CPU host bridges, each as fast as
+         * one GPU's link; the GPUs communicating at once share them. */
+        double share = (double)p->pcie_bridges_per_node / (double)gpus_sharing;
+        if (share < 1.0)
+            bw *= share;
+    }
+    return bw;
+}
+
+double cs_coll_nic_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p)
+{
+    double eff = c->fabric.link.efficiency;
+    if (!(eff > 0))
+        eff = p->net_efficiency;
+    return c->fabric.link.bw_bytes_per_s * eff;
+}
+
+double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
+{
+    if (ranks < 1)
+        return NAN;
+    double n = ranks;
+    switch (op) {
+    case CS_COLL_ALL_REDUCE: return 2.0 * (n - 1.0) / n;
+    case CS_COLL_ALL_GATHER:
+    case CS_COLL_REDUCE_SCATTER:
+    case CS_COLL_ALLTOALL: return (n - 1.0) / n;
+    case CS_COLL_BROADCAST:
+    case CS_COLL_SENDRECV: return 1.0;
+    case CS_COLL_OP_COUNT: break;
+    }
+    return NAN;
+}
+
+/* Everything one evaluation needs, derived once from (cluster, group). */
+struct shape {
+    int n, ppn, m, gpn, hw;
+    double b_intra;    /* per GPU, B/s */
+    double b_net_node; /* the group's share of one node's NICs, B/s */
+    double b_net_gpu;  /* one GPU's rail NIC(s), its share, B/s */
+    double b_bus;      /* ring bus bandwidth: min(intra, net) */
+};
+
+static int log2i(int v)
+{
+    int l = 0;
+    while (v > 1) {
+        v >>= 1;
+        l++;
+    }
+    return l;
+}
+
+static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, const struct cs_coll_group *g,
+                      struct shape *s)
+{
+    if (!c || !p || !g || g->ranks < 1 || g->ranks_per_node < 1 || g->ranks_per_node > g->ranks ||
+        g->ranks % g->ranks_per_node != 0)
+        return -1;
+    s->n = g->ranks;
+    s->ppn = g->ranks_per_node;
+    s->m = g->ranks / g->ranks_per_node;
+    s->gpn = g->groups_per_node > 0 ? g->groups_per_node : 1;
+    s->hw = hw_intra(c);
+    s->b_intra = cs_coll_intra_bw(c, p, s->ppn * s->gpn);
+    if (!(s->b_intra > 0))
+        return -1;
+    s->b_bus = s->b_intra;
+    s->b_net_node = s->b_net_gpu = INFINITY;
+    if (s->m > 1) {
+        int nics = c->fabric.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
+        double nic_bw = cs_coll_nic_bw(c, p);
+        if (nics < 1 || !(nic_bw > 0))
+            return -1;
+        /* Each GPU drives its rail-local NIC(s): nics/gpus of them, at least one. */
+        double per_gpu_nics = nics >= gpus ? (double)(nics / gpus) : 1.0;
+        double usable = fmin((double)nics / s->gpn, s->ppn * per_gpu_nics);
+        if (usable < 1.0)
+            usable = (double)nics / s->gpn; /* more groups than NICs: a fraction of one */
+        s->b_net_node = usable * nic_bw;
+        s->b_net_gpu = s->b_net_node / s->ppn;
+        s->b_bus = fmin(s->b_intra, s->b_net_node);
+    }
+    return 0;
+}
+
+static bool proto_allowed(const struct shape *s, int pr)
+{
+    /* LL128 relies on NVLink's 128-byte store atomicity; NCCL enables it by
+     * default only on NVLink paths (tuning.cc protoEnable). */
+    if (pr == CS_COLL_PROTO_LL128)
+        return s->m == 1 && s->hw == CS_COLL_HW_NVLINK;
+    return true;
+}
+
+/* Ring reduce-scatter / all-gather / all-reduce / broadcast (tuning.cc ring). */
+static double ring_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes,
+                        int pr)
+{
+    int n = s->n, m = s->m;
+    int nsteps, ninter;
+    double wire;
+    switch (op) {
+    case CS_COLL_ALL_REDUCE:
+        nsteps = 2 * (n - 1), ninter = 2 * (m - 1), wire = 2.0 * (n - 1) / n;
+        break;
+    case CS_COLL_ALL_GATHER:
+    case CS_COLL_REDUCE_SCATTER:
+        nsteps = n - 1, ninter = m - 1, wire = (double)(n - 1) / n;
+        break;
+    default: /* broadcast: a pipelined chain through n ranks */
+        nsteps = n - 1, ninter = m - 1, wire = 1.0;
+        break;
+    }
+    double bw = s->b_bus;
+    if (pr == CS_COLL_PROTO_LL)
+        bw *= (m > 1 || op == CS_COLL_ALL_REDUCE) ? p->ll_bw_frac_allreduce : p->ll_bw_frac_other;
+    else if (pr == CS_COLL_PROTO_LL128)
+        bw *= p->ll128_bw_frac;
+    double intra = p->ring_hop_lat_s[s->hw][pr], inter = p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
+    if (m > 1 && pr == CS_COLL_PROTO_LL)
+        intra *= 1.8;
+    double lat = p->ring_base_lat_s[pr] + (nsteps - ninter) * intra + ninter * inter;
+    if (op == CS_COLL_ALL_REDUCE && pr == CS_COLL_PROTO_SIMPLE && m > 1 && bytes >= n / 16.0 * 65536.0)
+        lat *= p->ring_plateau;
+    return lat + wire * bytes / bw;
+}
+
+/* Double binary tree all-reduce (Sanders et al. 2009, NCCL 2.4): intra-node
+ * chain, inter-node trees of depth log2(m); algbw = busbw / 2. */
+static double tree_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
+{
+    double bw = fmin(s->b_bus * p->tree_bw_frac, s->m > 2 ? p->tree_max_bus_bw : p->tree_max_bus_bw_2node);
+    if (pr == CS_COLL_PROTO_LL)
+        bw *= p->tree_ll_frac;
+    else if (pr == CS_COLL_PROTO_LL128)
+        bw *= s->m == 1 ? 7.0 / 9.0 : 0.915;
+    double intra = p->tree_hop_lat_s[s->hw][pr], inter = p->tree_hop_lat_s[CS_COLL_HW_NET][pr];
+    if (s->m > 1 && pr == CS_COLL_PROTO_LL)
+        intra *= 1.8;
+    double lat = p->tree_base_lat_s[pr] + 2.0 * ((s->ppn - 1) * intra + log2i(s->m) * inter);
+    return lat + bytes / (0.5 * bw);
+}
+
+/* Hierarchical, phases one after the other, Simple protocol (the flow model
+ * simulates the same phases): all_reduce = intra reduce-scatter + inter-node
+ * ring all-reduce of S/ppn by ppn parallel rings + intra all-gather. */
+static double hier_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes)
+{
+    const int pr = CS_COLL_PROTO_SIMPLE;
+    int ppn = s->ppn, m = s->m;
+    double hi = p->ring_hop_lat_s[s->hw][pr], hn = p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
+    double intra_one = (double)(ppn - 1) / ppn * bytes / s->b_intra; /* one RS or AG phase */
+    double t = p->ring_base_lat_s[pr];
+    if (op == CS_COLL_ALL_REDUCE) {
+        t += 2 * (ppn - 1) * hi + 2.0 * intra_one;
+        if (m > 1)
+            t += 2 * (m - 1) * hn + 2.0 * (m - 1) / m * bytes / s->b_net_node;
+    } else { /* all_gather / reduce_scatter: S is the total buffer */
+        t += (ppn - 1) * hi + intra_one;
+        if (m > 1)
+            t += (m - 1) * hn + (double)(m - 1) / m * bytes / s->b_net_node;
+    }
+    return t;
+}
+
+/* NVLink SHARP all-reduce: each GPU pushes its S through the switch (which
+ * reduces) and receives its reduced 1/n, then multicasts it: S (1 + 1/n) per
+ * direction per GPU. */
+static double nvls_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+{
+    return p->nvls_lat_s + bytes * (1.0 + 1.0 / s->n) / (s->b_intra * p->nvls_efficiency);
+}
+
+/* In-network (SHARP) all-reduce, NCCL CollNet: intra reduce-scatter and
+ * all-gather pipelined with the switches' reduction; a node's NICs carry S up
+ * and S down, half of the ring's 2(m-1)/m S. */
+static double sharp_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+{
+    const int pr = CS_COLL_PROTO_SIMPLE;
+    double lat = p->ring_base_lat_s[pr] + 2 * (s->ppn - 1) * p->ring_hop_lat_s[s->hw][pr] + p->sharp_lat_s;
+    double t_intra = 2.0 * (s->ppn - 1) / s->ppn * bytes / s->b_intra;
+    double t_net = bytes / (s->b_net_node * p->sharp_efficiency);
+    return lat + fmax(t_intra, t_net);
+}
+
+static double alltoall_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+{
+    const int pr = CS_COLL_PROTO_SIMPLE;
+    double lat = p->ring_base_lat_s[pr] + p->ring_hop_lat_s[s->hw][pr];
+    double t_intra = (double)(s->ppn - 1) / s->n * bytes / s->b_intra, t_net = 0.0;
+    if (s->m > 1) {
+        lat += p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
+        t_net = (double)s->ppn * (s->n - s->ppn) / s->n * bytes / s->b_net_node;
+    }
+    return lat + fmax(t_intra, t_net);
+}
+
+/* nccl-tests sendrecv: rank i sends S to i+1; the pairs that cross nodes go
+ * through one GPU's rail NIC(s). */
+static double sendrecv_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
+{
+    int h = s->m > 1 ? CS_COLL_HW_NET : s->hw;
+    double bw = s->m > 1 ? fmin(s->b_intra, s->b_net_gpu) : s->b_intra;
+    if (pr == CS_COLL_PROTO_LL)
+        bw *= p->ll_bw_frac_other;
+    else if (pr == CS_COLL_PROTO_LL128)
+        bw *= p->ll128_bw_frac;
+    return p->ring_base_lat_s[pr] + p->ring_hop_lat_s[h][pr] + bytes / bw;
+}
+
+static bool algo_available(const struct cs_cluster_cfg *c, const struct shape *s, enum cs_coll_op op,
+                           enum cs_coll_algo a)
+{
+    switch (a) {
+    case CS_COLL_RING: return true;
+    case CS_COLL_TREE: return op == CS_COLL_ALL_REDUCE;
+    case CS_COLL_HIER:
+        return op == CS_COLL_ALL_REDUCE || op == CS_COLL_ALL_GATHER || op == CS_COLL_REDUCE_SCATTER;
+    case CS_COLL_NVLS:
+        return op == CS_COLL_ALL_REDUCE && s->m == 1 && c->intra.kind == CS_INTRA_NVSWITCH && c->intra.nvls;
+    case CS_COLL_SHARP: return op == CS_COLL_ALL_REDUCE && s->m > 1 && c->fabric.in_network_reduction;
+    default: return false;
+    }
+}
+
+/* Device time of one (algorithm, protocol) pair, or INFINITY if the pair does
+ * not exist for this op. */
+static double algo_proto_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op,
+                              double bytes, enum cs_coll_algo a, int pr)
+{
+    if (!proto_allowed(s, pr))
+        return INFINITY;
+    switch (a) {
+    case CS_COLL_RING:
+        if (op == CS_COLL_ALLTOALL)
+            return pr == CS_COLL_PROTO_SIMPLE ? alltoall_time(p, s, bytes) : INFINITY;
+        if (op == CS_COLL_SENDRECV)
+            return sendrecv_time(p, s, bytes, pr);
+        return ring_time(p, s, op, bytes, pr);
+    case CS_COLL_TREE: return tree_time(p, s, bytes, pr);
+    case CS_COLL_HIER: return pr == CS_COLL_PROTO_SIMPLE ? hier_time(p, s, op, bytes) : INFINITY;
+    case CS_COLL_NVLS: return pr == CS_COLL_PROTO_SIMPLE ? nvls_time(p, s, bytes) : INFINITY;
+    case CS_COLL_SHARP: return pr == CS_COLL_PROTO_SIMPLE ? sharp_time(p, s, bytes) : INFINITY;
+    default: return INFINITY;
+    }
+}
+
+double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
+                         double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo,
+                         enum cs_coll_algo *chosen, enum cs_coll_proto *proto)
+{
+    struct shape s;
+    if ((unsigned)op >= CS_COLL_OP_COUNT || (unsigned)algo >= CS_COLL_ALGO_COUNT || !(bytes >= 0) ||
+        shape_init(c, p, g, &s) != 0)
+        return NAN;
+    enum cs_coll_algo best_a = algo == CS_COLL_AUTO ? CS_COLL_RING : algo;
+    if (algo == CS_COLL_HIER && s.m == 1)
+        best_a = CS_COLL_RING; /* one node: hierarchical is the intra-node ring */
+    enum cs_coll_proto best_p = CS_COLL_PROTO_SIMPLE;
+    if (s.n == 1 || bytes == 0) {
+        if (chosen)
+            *chosen = best_a;
+        if (proto)
+            *proto = best_p;
+        return 0.0;
+    }
+    if (!algo_available(c, &s, op, best_a))
+        return NAN;
+    double best = INFINITY;
+    for (int a = CS_COLL_RING; a < CS_COLL_ALGO_COUNT; a++) {
+        if (algo == CS_COLL_AUTO ? (a == CS_COLL_HIER || !algo_available(c, &s, op, (enum cs_coll_algo)a))
+                                 : a != (int)best_a)
+            continue;
+        for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
+            double t = algo_proto_time(p, &s, op, bytes, (enum cs_coll_algo)a, pr);
+            if (t < best) {
+                best = t;
+                best_a = (enum cs_coll_algo)a;
+                best_p = (enum cs_coll_proto)pr;
+            }
+        }
+    }
+    if (!isfinite(best))
+        return NAN;
+    if (chosen)
+        *chosen = best_a;
+    if (proto)
+        *proto = best_p;
+    /* nccl-tests times back-to-back calls: host launches overlap device work,
+     * so one call costs about the larger of the two; a smooth maximum
+     * (p-norm, exponent launch_overlap_exp) models the imperfect overlap
+     * where both are close. */
+    double k = p->launch_overlap_exp > 0 ? p->launch_overlap_exp : 4.0;
+    double lo = fmin(best, p->launch_floor_s), hi = fmax(best, p->launch_floor_s);
+    if (!(hi > 0))
+        return 0.0;
+    return hi * pow(1.0 + pow(lo / hi, k), 1.0 / k);
+}
+
+double cs_coll_time_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes, const struct cs_coll_group *g,
+                      enum cs_coll_algo algo, enum cs_coll_algo *chosen)
+{
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    return cs_coll_time_ex_s(c, &p, op, bytes, g, algo, chosen, NULL);
+}

@@ -1,0 +1,332 @@
+/* check_collective.c: the closed-form collective model (models/collective.c):
+ * names, bus-bandwidth factors, formulas against hand-derived values, and
+ * validation against every nccl-tests log in ../shared/reference/nccl/. */
+#include "clustersim/collective.h"
+#include "clustersim/xmalloc.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A100-SXM4-80GB or H100-SXM5-80GB nodes with NVSwitch; ib-hdr (25e9 B/s
+ * per direction) x 8 NICs per node. Efficiencies NAN: model defaults. */
+static struct cs_cluster_cfg make_cluster(bool h100, int nodes)
+{
+    struct cs_cluster_cfg c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.gpu.name, sizeof c.gpu.name, "%s", h100 ? "H100-SXM5-80GB" : "A100-SXM4-80GB");
+    for (int i = 0; i < CS_PREC_COUNT; i++)
+        c.gpu.peak_flops[i] = NAN;
+    c.gpu.peak_flops[CS_PREC_BF16] = h100 ? 989e12 : 312e12;
+    c.gpu.hbm_bw_bytes_per_s = h100 ? 3350e9 : 2039e9;
+    c.gpu.scaleup_bw_bytes_per_s = h100 ? 450e9 : 300e9;
+    c.gpu.scaleup_domain_gpus = 8;
+    c.nodes = nodes;
+    c.gpus_per_node = 8;
+    snprintf(c.intra.name, sizeof c.intra.name, "nvswitch");
+    c.intra.kind = CS_INTRA_NVSWITCH;
+    c.intra.bw_bytes_per_s = NAN;
+    c.intra.efficiency = NAN;
+    c.intra.latency_s = NAN;
+    c.intra.nvls = h100;
+    c.fabric.topology = CS_TOPO_FAT_TREE;
+    snprintf(c.fabric.link.name, sizeof c.fabric.link.name, "ib-hdr");
+    c.fabric.link.kind = CS_LINK_INFINIBAND;
+    c.fabric.link.bw_bytes_per_s = 25e9;
+    c.fabric.link.efficiency = NAN;
+    c.fabric.link.hop_latency_s = 90e-9;
+    c.fabric.link.nic_latency_s = 0.6e-6;
+    c.fabric.link.switch_radix = 40;
+    c.fabric.nics_per_node = 8;
+    c.fabric.oversubscription = 1.0;
+    return c;
+}
+
+START_TEST(test_collective_names)
+{
+    for (int i = 0; i < CS_COLL_OP_COUNT; i++) {
+        enum cs_coll_op op = CS_COLL_OP_COUNT;
+        ck_assert_int_eq(cs_coll_op_parse(cs_coll_op_name((enum cs_coll_op)i), &op), CS_OK);
+        ck_assert_int_eq(op, i);
+    }
+    enum cs_coll_op op = CS_COLL_BROADCAST;
+    ck_assert_int_eq(cs_coll_op_parse("all_reduce_perf", &op), CS_OK);
+    ck_assert_int_eq(op, CS_COLL_ALL_REDUCE);
+    ck_assert_int_eq(cs_coll_op_parse("allreduce", &op), CS_EINVAL);
+    ck_assert_int_eq(op, CS_COLL_ALL_REDUCE); /* untouched on failure */
+    ck_assert_int_eq(cs_coll_op_parse(NULL, &op), CS_EINVAL);
+    ck_assert_str_eq(cs_coll_op_name(CS_COLL_REDUCE_SCATTER), "reduce_scatter");
+    ck_assert_str_eq(cs_coll_op_name((enum cs_coll_op)99), "?");
+    enum cs_coll_algo a = CS_COLL_AUTO;
+    ck_assert_int_eq(cs_coll_algo_parse("nvls", &a), CS_OK);
+    ck_assert_int_eq(a, CS_COLL_NVLS);
+    ck_assert_str_eq(cs_coll_proto_name(CS_COLL_PROTO_LL128), "LL128");
+}
+END_TEST
+
+START_TEST(test_collective_busbw_factor)
+{
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_ALL_REDUCE, 8), 1.75, 1e-12);   /* 2*7/8 */
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_ALL_REDUCE, 16), 1.875, 1e-12); /* 2*15/16 */
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_ALL_GATHER, 8), 0.875, 1e-12);
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_REDUCE_SCATTER, 4), 0.75, 1e-12);
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_ALLTOALL, 2), 0.5, 1e-12);
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_BROADCAST, 8), 1.0, 1e-12);
+    ck_assert_double_eq_tol(cs_coll_busbw_factor(CS_COLL_SENDRECV, 8), 1.0, 1e-12);
+    ck_assert(isnan(cs_coll_busbw_factor(CS_COLL_ALL_REDUCE, 0)));
+}
+END_TEST
+
+START_TEST(test_collective_ring_formula)
+{
+    /* 8x A100, ring all_reduce of S = 1 GiB, Simple protocol:
+     * latency 8.4 + 14 x 3.4 = 56 us; B = 300e9 x 0.80 = 240e9 B/s;
+     * 2(n-1)/n S / B = 1.75 x 1073741824 / 240e9 = 7.829367e-3 s;
+     * total 7.885367e-3 s (LL128: 40.6 us + 1879048192/(240e9 x 0.92) = 8.551e-3, slower). */
+    struct cs_cluster_cfg c = make_cluster(false, 1);
+    struct cs_coll_group g = {8, 8, 1};
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    enum cs_coll_proto pr = CS_COLL_PROTO_LL;
+    double t = cs_coll_time_ex_s(&c, &p, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen, &pr);
+    ck_assert_double_eq_tol(t, 7.885367e-3, 1e-8);
+    ck_assert_int_eq(chosen, CS_COLL_RING);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_SIMPLE);
+
+    /* all_gather of S = 1 GiB total: 7 steps, 8.4 + 7 x 3.4 = 32.2 us;
+     * 7/8 x 1073741824 / 240e9 = 3.914683e-3; total 3.946883e-3 s. */
+    t = cs_coll_time_s(&c, CS_COLL_ALL_GATHER, 1073741824.0, &g, CS_COLL_AUTO, NULL);
+    ck_assert_double_eq_tol(t, 3.946883e-3, 1e-8);
+
+    /* Tiny sizes hit the launch floor of 35 us: LL device time
+     * 6.6 + 14 x 0.47 = 13.18 us; smooth max 35 x (1 + (13.18/35)^4)^(1/4)
+     * = 35.1747 us. */
+    t = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 8.0, &g, CS_COLL_AUTO, NULL);
+    ck_assert_double_eq_tol(t, 35.1747e-6, 1e-10);
+}
+END_TEST
+
+START_TEST(test_collective_hier_formula)
+{
+    /* 2 nodes x 8 A100, 8 x ib-hdr: per node 8 x 25e9 x 0.92 = 184e9 B/s.
+     * Hierarchical all_reduce of S = 1 GiB, Simple:
+     *   latency 8.4 + 2 x 7 x 3.4 + 2 x 1 x 9.6 = 75.2 us
+     *   intra RS + AG: 2 x 7/8 x S / 240e9 = 7.829367e-3 s
+     *   inter ring of 2 nodes: 2 x 1/2 x S / 184e9 = 5.835553e-3 s
+     *   total 13.740120e-3 s. */
+    struct cs_cluster_cfg c = make_cluster(false, 2);
+    struct cs_coll_group g = {16, 8, 1};
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    double t = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
+    ck_assert_double_eq_tol(t, 13.740120e-3, 1e-8);
+    ck_assert_int_eq(chosen, CS_COLL_HIER);
+
+    /* Flat ring, pipelined: bottleneck min(240e9, 184e9) = 184e9;
+     * latency (8.4 + 28 x 3.4 + 2 x 9.6) x 1.9 = 233.32 us;
+     * 1.875 x S / 184e9 = 10.941662e-3; total 11.174982e-3 s. */
+    t = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_RING);
+    ck_assert_double_eq_tol(t, 11.174982e-3, 1e-8);
+
+    /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
+     * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
+    struct cs_coll_group g8 = {2, 1, 8};
+    double t8 = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
+    /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; latency (8.4 + 2 x 9.6) x 1.9 = 52.44 us */
+    ck_assert_double_eq_tol(t8, 46.684427e-3 + 52.44e-6, 1e-8);
+}
+END_TEST
+
+START_TEST(test_collective_availability)
+{
+    struct cs_cluster_cfg a100 = make_cluster(false, 1), h100 = make_cluster(true, 1);
+    struct cs_coll_group g = {8, 8, 1};
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    ck_assert(isnan(cs_coll_time_s(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS, NULL)));
+    double t = cs_coll_time_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_NVLS);
+    /* NVLS: 40 us + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
+    ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
+    struct cs_coll_group bad = {12, 8, 1};
+    ck_assert(isnan(cs_coll_time_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, NULL)));
+    struct cs_coll_group one = {1, 1, 1};
+    ck_assert_double_eq(cs_coll_time_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &one, CS_COLL_AUTO, NULL), 0.0);
+
+    /* SHARP halves the inter-node traffic of a 16-node all_reduce. */
+    struct cs_cluster_cfg c16 = make_cluster(false, 16);
+    struct cs_coll_group g16 = {128, 8, 1};
+    double ring = cs_coll_time_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_RING, NULL);
+    ck_assert(isnan(cs_coll_time_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_SHARP, NULL)));
+    c16.fabric.in_network_reduction = true;
+    double sharp = cs_coll_time_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_AUTO, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_SHARP);
+    ck_assert(sharp < 0.6 * ring);
+
+    /* PCIe: 8 GPUs share 2 host bridges: per GPU 31.5e9 x 0.8 x 2/8 = 6.3e9 B/s. */
+    struct cs_cluster_cfg pc = make_cluster(false, 1);
+    pc.intra.kind = CS_INTRA_PCIE;
+    pc.intra.bw_bytes_per_s = 31.5e9;
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    ck_assert_double_eq_tol(cs_coll_intra_bw(&pc, &p, 8), 6.3e9, 1.0);
+    ck_assert(cs_coll_time_s(&pc, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, NULL) >
+              10.0 * cs_coll_time_s(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, NULL));
+
+    /* Other ops stay finite and ordered: alltoall within a node moves 7/8 S. */
+    double a2a = cs_coll_time_s(&a100, CS_COLL_ALLTOALL, 1e9, &g, CS_COLL_AUTO, NULL);
+    ck_assert_double_eq_tol(a2a, 8.4e-6 + 3.4e-6 + 0.875e9 / 240e9, 1e-9);
+    ck_assert(isfinite(cs_coll_time_s(&c16, CS_COLL_BROADCAST, 1e9, &g16, CS_COLL_AUTO, NULL)));
+    ck_assert(isfinite(cs_coll_time_s(&c16, CS_COLL_SENDRECV, 1e9, &g16, CS_COLL_AUTO, NULL)));
+}
+END_TEST
+
+/* ---- nccl-tests log parser (tests only; config/ will own the real one) ---- */
+
+struct nccl_row { double size, time_us, busbw; };
+struct nccl_log {
+    enum cs_coll_op op;
+    bool op_known;
+    int n_rows;
+    struct nccl_row rows[64];
+};
+
+static int parse_nccl_log(const char *path, struct nccl_log *log)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    memset(log, 0, sizeof *log);
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        const char *k = strstr(line, "Collective test starting: ");
+        if (k) {
+            char name[64] = "";
+            if (sscanf(k + strlen("Collective test starting: "), "%63s", name) == 1 &&
+                cs_coll_op_parse(name, &log->op) == CS_OK)
+                log->op_known = true;
+            continue;
+        }
+        if (line[0] == '#')
+            continue;
+        double size, count, t, algbw, busbw;
+        char type[32], redop[32];
+        int root;
+        if (sscanf(line, "%lf %lf %31s %31s %d %lf %lf %lf", &size, &count, type, redop, &root, &t, &algbw,
+                   &busbw) == 8 &&
+            log->n_rows < 64) {
+            log->rows[log->n_rows++] = (struct nccl_row){size, t, busbw};
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+START_TEST(test_collective_validate_nccl_tests)
+{
+    const char *dir = cs_test_path("../shared/reference/nccl");
+    char dirpath[4096];
+    snprintf(dirpath, sizeof dirpath, "%s", dir);
+    DIR *d = opendir(dirpath);
+    ck_assert_msg(d != NULL, "cannot open %s", dirpath);
+    char *names[64];
+    int nn = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nn < 64) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".txt") == 0)
+            names[nn++] = cs_xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof names[0], cmp_str);
+    ck_assert_int_ge(nn, 6);
+
+    double sum_abs = 0.0;
+    int n_pts = 0, n_fail = 0;
+    printf("\nValidation of the closed-form model against nccl-tests (out-of-place busbw, GB/s).\n"
+           "Tolerance: |error| <= 15%% at >= 64 MiB, <= 30%% from 1 MiB to 64 MiB.\n");
+    for (int i = 0; i < nn; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dirpath, names[i]);
+        struct nccl_log log;
+        ck_assert_int_eq(parse_nccl_log(path, &log), 0);
+        const char *fn = names[i];
+        bool h100 = strstr(fn, "h100") != NULL;
+        int nodes = strstr(fn, "2node") ? 2 : 1;
+        if (!log.op_known) { /* older logs: the op is in the file name */
+            log.op = strstr(fn, "allgather")       ? CS_COLL_ALL_GATHER
+                     : strstr(fn, "reducescatter") ? CS_COLL_REDUCE_SCATTER
+                                                   : CS_COLL_ALL_REDUCE;
+        }
+        /* The together-nccl-tests runs forced NCCL_ALGO=Ring (file header). */
+        enum cs_coll_algo algo =
+            (h100 && strstr(fn, "nvswitch") && log.op == CS_COLL_ALL_REDUCE) ? CS_COLL_RING : CS_COLL_AUTO;
+        struct cs_cluster_cfg c = make_cluster(h100, nodes);
+        struct cs_coll_group g = {8 * nodes, 8, 1};
+        double f = cs_coll_busbw_factor(log.op, g.ranks);
+        printf("\n%s (%s, %d GPUs, algo %s)\n%12s %10s %10s %8s %6s\n", fn, cs_coll_op_name(log.op), g.ranks,
+               cs_coll_algo_name(algo), "size_B", "meas", "pred", "err%", "algo");
+        double file_abs = 0.0;
+        int file_pts = 0;
+        for (int r = 0; r < log.n_rows; r++) {
+            const struct nccl_row *row = &log.rows[r];
+            if (row->size < 1048576.0)
+                continue;
+            enum cs_coll_algo chosen = CS_COLL_AUTO;
+            double t = cs_coll_time_s(&c, log.op, row->size, &g, algo, &chosen);
+            ck_assert(t > 0);
+            double pred = f * row->size / t / 1e9;
+            double err = (pred - row->busbw) / row->busbw;
+            double tol = row->size >= 67108864.0 ? 0.15 : 0.30;
+            bool ok = fabs(err) <= tol;
+            printf("%12.0f %10.2f %10.2f %+7.1f%% %6s%s\n", row->size, row->busbw, pred, 100.0 * err,
+                   cs_coll_algo_name(chosen), ok ? "" : "  <-- out of tolerance");
+            if (!ok)
+                n_fail++;
+            file_abs += fabs(err);
+            file_pts++;
+        }
+        if (file_pts)
+            printf("MAPE %s: %.1f%% over %d sizes\n", fn, 100.0 * file_abs / file_pts, file_pts);
+        sum_abs += file_abs;
+        n_pts += file_pts;
+        free(names[i]);
+    }
+    printf("\nMAPE over all files: %.1f%% (%d points)\n", 100.0 * sum_abs / n_pts, n_pts);
+    fflush(stdout);
+    ck_assert_int_ge(n_pts, 40);
+    ck_assert_msg(n_fail == 0, "%d points out of tolerance", n_fail);
+}
+END_TEST
+
+static Suite *collective_suite(void)
+{
+    Suite *s = suite_create("collective");
+    TCase *tc = tcase_create("formulas");
+    tcase_set_timeout(tc, 10);
+    tcase_add_test(tc, test_collective_names);
+    tcase_add_test(tc, test_collective_busbw_factor);
+    tcase_add_test(tc, test_collective_ring_formula);
+    tcase_add_test(tc, test_collective_hier_formula);
+    tcase_add_test(tc, test_collective_availability);
+    suite_add_tcase(s, tc);
+    TCase *tv = tcase_create("validation");
+    tcase_set_timeout(tv, 30);
+    tcase_add_test(tv, test_collective_validate_nccl_tests);
+    suite_add_tcase(s, tv);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(collective_suite());
+}
