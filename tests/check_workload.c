@@ -1,6 +1,7 @@
 /* check_workload.c: presets, parameter counts, per-layer FLOP/byte counts and
  * the Narayanan et al. 2021 FLOPs-per-iteration convention (models/workload.c).
  * Every expected value is derived by hand in the comment above its check. */
+#include "clustersim/memory.h"
 #include "clustersim/workload.h"
 #include "test_util.h"
 
@@ -119,6 +120,315 @@ START_TEST(test_workload_params_sc21)
 }
 END_TEST
 
+
+/* GPT-3 175B, B = 1536, s = 2048, l = 96, h = 12288, V = 51200.
+ *   B s = 3,145,728; l h^2 = 14,495,514,624; 96 B s l h^2 = 4.3774988378e18
+ *   1 + s/(6h) + V/(16 l h) = 1 + 1/36 + 51200/18,874,368 = 1.0304904514
+ *   full recompute: 4.3774988378e18 * 1.0304904514 = 4.5109707533e18
+ *   72 B s l h^2 = 3.2831241284e18; 1 + 1/36 + 51200/14,155,776 = 1.0313946759
+ *   no recompute: 3.3861967464e18
+ *   selective adds Q K^T and P V forward, 4 B s^2 h l = 3.0399297485e16:
+ *   3.4165960439e18. */
+START_TEST(test_workload_flops_per_iter_gpt3)
+{
+    struct cs_model_shape m = preset("gpt3-175b");
+    ck_assert_double_eq_tol(cs_workload_flops_per_iter(&m, 1536, CS_RECOMPUTE_FULL),
+                            4.5109707533e18, 1e8);
+    ck_assert_double_eq_tol(cs_workload_flops_per_iter(&m, 1536, CS_RECOMPUTE_NONE),
+                            3.3861967464e18, 1e8);
+    ck_assert_double_eq_tol(cs_workload_flops_per_iter(&m, 1536, CS_RECOMPUTE_SELECTIVE),
+                            3.4165960439e18, 1e8);
+}
+END_TEST
+
+/* The general count reduces exactly to Narayanan et al.'s closed forms for
+ * every GPT shape (gelu, f = 4h, kv = a): 24 s h^2 + 4 s^2 h per layer
+ * forward, 2 s h V for the logits. */
+START_TEST(test_workload_flops_per_iter_closed_form)
+{
+    const char *names[] = {"gpt-1.7b", "gpt-18b", "gpt-145b", "gpt-1t", "mt-nlg-530b",
+                           "bloom-176b"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct cs_model_shape m = preset(names[i]);
+        double B = 512, s = m.seq_len, l = m.layers, h = m.hidden, V = m.vocab;
+        double full = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+        double none = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+        ck_assert_double_eq_tol(cs_workload_flops_per_iter(&m, B, CS_RECOMPUTE_FULL), full,
+                                1e-12 * full);
+        ck_assert_double_eq_tol(cs_workload_flops_per_iter(&m, B, CS_RECOMPUTE_NONE), none,
+                                1e-12 * none);
+    }
+}
+END_TEST
+
+/* Llama 3.1 8B, s 8192, h 4096, 32 heads, 8 kv heads (h k/a = 1024), f 14336:
+ *   QKV 2 s h (h + 2048) = 3 s h^2 = 412,316,860,416
+ *   Q K^T = P V = 2 s^2 h = 549,755,813,888
+ *   proj 2 s h^2 = 274,877,906,944
+ *   up + gate 4 s h f = 1,924,145,348,608; down 2 s h f = 962,072,674,304
+ *   total 4,672,924,418,048. */
+START_TEST(test_workload_layer_flops_gqa_swiglu)
+{
+    struct cs_model_shape m = preset("llama3.1-8b");
+    struct cs_layer_flops f;
+    cs_workload_layer_flops(&m, &f);
+    ck_assert_double_eq_tol(f.qkv, 412316860416.0, 1.0);
+    ck_assert_double_eq_tol(f.scores, 549755813888.0, 1.0);
+    ck_assert_double_eq_tol(f.attn_over_v, 549755813888.0, 1.0);
+    ck_assert_double_eq_tol(f.proj, 274877906944.0, 1.0);
+    ck_assert_double_eq_tol(f.mlp_up, 1924145348608.0, 1.0);
+    ck_assert_double_eq_tol(f.mlp_down, 962072674304.0, 1.0);
+    ck_assert_double_eq_tol(f.total, 4672924418048.0, 1.0);
+    /* logits 2 s h V = 2 * 8192 * 4096 * 128256 = 8,607,114,461,184 */
+    ck_assert_double_eq_tol(cs_workload_logits_flops(&m), 8607114461184.0, 1.0);
+}
+END_TEST
+
+/* GPT-3 layer, e = 2, s h = 25,165,824, s f = 4 s h:
+ *   norms 2 * (2 e s h) = 8 s h = 201,326,592
+ *   gelu 2 e s f = 16 s h = 402,653,184
+ *   bias-dropout-add 2 * (3e + 1) s h = 14 s h = 352,321,536
+ *   softmax + attention dropout (4e + 1) a s^2 = 9 * 96 * 2048^2 = 3,623,878,656 */
+START_TEST(test_workload_layer_bytes_gpt3)
+{
+    struct cs_model_shape m = preset("gpt3-175b");
+    struct cs_layer_bytes b;
+    cs_workload_layer_bytes(&m, 2.0, &b);
+    ck_assert_double_eq_tol(b.layernorm, 201326592.0, 0.5);
+    ck_assert_double_eq_tol(b.activation, 402653184.0, 0.5);
+    ck_assert_double_eq_tol(b.dropout_add, 352321536.0, 0.5);
+    ck_assert_double_eq_tol(b.softmax, 3623878656.0, 0.5);
+    ck_assert_double_eq_tol(b.total, 201326592.0 + 402653184.0 + 352321536.0 + 3623878656.0,
+                            0.5);
+    /* swiglu reads up and gate, writes their product: 3 e s f */
+    struct cs_model_shape l = preset("llama2-7b");
+    cs_workload_layer_bytes(&l, 2.0, &b);
+    ck_assert_double_eq_tol(b.activation, 6.0 * 4096.0 * 11008.0, 0.5);
+}
+END_TEST
+
+/* A GPT-3 175B job in the Korthikanti et al. 2022 setting. */
+static struct cs_workload gpt3_job(int tp, int pp, bool sp, enum cs_recompute rc)
+{
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    w.model = preset("gpt3-175b");
+    w.global_batch = 1536;
+    w.micro_batch = 1;
+    w.par.tp = tp;
+    w.par.pp = pp;
+    w.par.dp = 16;
+    w.par.cp = 1;
+    w.par.vp = 1;
+    w.par.sp = sp;
+    w.par.fsdp = CS_FSDP_NONE;
+    w.recompute = rc;
+    w.precision = CS_PREC_BF16;
+    w.tokens = NAN;
+    return w;
+}
+
+START_TEST(test_workload_check_rejects)
+{
+    struct cs_workload w = gpt3_job(8, 8, true, CS_RECOMPUTE_NONE);
+    ck_assert_int_eq(cs_workload_check(&w), CS_OK);
+    w.par.tp = 7;   /* 96 heads % 7 != 0 */
+    ck_assert_int_eq(cs_workload_check(&w), CS_EINVAL);
+    w = gpt3_job(8, 8, true, CS_RECOMPUTE_NONE);
+    w.par.cp = 3;   /* 2048 % 3 != 0 */
+    ck_assert_int_eq(cs_workload_check(&w), CS_EINVAL);
+    w = gpt3_job(8, 8, true, CS_RECOMPUTE_NONE);
+    w.model.kv_heads = 5;
+    ck_assert_int_eq(cs_workload_check(&w), CS_EINVAL);
+    w = gpt3_job(8, 8, true, CS_RECOMPUTE_NONE);
+    w.micro_batch = 0;
+    ck_assert_int_eq(cs_workload_check(&w), CS_EINVAL);
+    ck_assert_int_eq(cs_workload_check(NULL), CS_EINVAL);
+}
+END_TEST
+
+/* Korthikanti et al. 2022, Table 2, with s 2048, b 1, h 12288, a 96, t 8:
+ *   s b h = 25,165,824; 5 a s / h = 5 * 96 * 2048 / 12288 = 80
+ *   no parallelism: s b h (34 + 80) = 2,868,903,936
+ *   TP: s b h (10 + 24/8 + 80/8) = 23 s b h = 578,813,952
+ *   TP + SP: s b h / 8 (34 + 80) = 3,145,728 * 114 = 358,612,992
+ *   TP + SP + selective: 3,145,728 * 34 = 106,954,752
+ *   full recompute: 2 s b h = 50,331,648; with SP / 8 = 6,291,456 */
+START_TEST(test_workload_memory_korthikanti_table2)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, false), 2868903936.0, 0.5);
+    w = gpt3_job(8, 1, false, CS_RECOMPUTE_NONE);
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, false), 578813952.0, 0.5);
+    w = gpt3_job(8, 1, true, CS_RECOMPUTE_NONE);
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, false), 358612992.0, 0.5);
+    /* Flash attention stores no s^2 tensor: same as selective. */
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 106954752.0, 0.5);
+    w = gpt3_job(8, 1, true, CS_RECOMPUTE_SELECTIVE);
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, false), 106954752.0, 0.5);
+    w = gpt3_job(8, 1, false, CS_RECOMPUTE_FULL);
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, false), 50331648.0, 0.5);
+    w = gpt3_job(8, 1, true, CS_RECOMPUTE_FULL);
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, false), 6291456.0, 0.5);
+}
+END_TEST
+
+/* GQA and swiglu change the 34: per s b h, with e = 2, the norms, QKV and MLP
+ * inputs and two masks give 10; Q and the projection input 4, K and V
+ * 4 k/a; the swiglu tensors 3 e f/h. Llama 3.1 70B (k/a = 1/8, f/h = 3.5):
+ * 10 + 4 + 0.5 + 21 = 35.5. s b h = 8192 * 8192 = 67,108,864:
+ *   flash attention, t 1: 35.5 s b h = 2,382,364,672
+ *   t 8 + SP: / 8 = 297,795,584 */
+START_TEST(test_workload_memory_gqa_swiglu)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-70b");
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 2382364672.0, 0.5);
+    w.par.tp = 8;
+    w.par.sp = true;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 297795584.0, 0.5);
+}
+END_TEST
+
+static struct cs_gpu_spec a100_80(void)
+{
+    struct cs_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "A100-SXM4-80GB");
+    for (int i = 0; i < CS_PREC_COUNT; i++)
+        g.peak_flops[i] = NAN;
+    g.peak_flops[CS_PREC_BF16] = 312e12;
+    g.peak_flops[CS_PREC_FP16] = 312e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_bw_bytes_per_s = 2.039e12;
+    g.mamf_bf16_flops = 271e12;
+    g.server_gpus = 8;
+    return g;
+}
+
+/* GPT-3 175B on A100 80GB, tp 8, pp 8, dp 16, b 1, B 1536, SP, selective
+ * (the Korthikanti et al. 2022 175B setting). First stage, 12 layers:
+ *   one layer's parameters on a GPU: 12 h^2 / 8 = 226,492,416 weights,
+ *   biases 3h/8 + h + 4h/8 + h = 35,328, norms 4h = 49,152: 226,576,896;
+ *   12 layers 2,718,922,752 + embedding V h / 8 = 78,643,200 + positions
+ *   s h = 25,165,824: 2,822,731,776 parameters
+ *   weights 2 B: 5,645,463,552; fp32 grads 4 B: 11,290,927,104;
+ *   Adam 12 B: 33,872,781,312 (18 bytes/parameter: 50,809,171,968)
+ *   activations: 12 layers x 8 micro-batches x 106,954,752 = 10,267,656,192
+ *   + embedding dropout mask 8 x s b h / 8 = 25,165,824: 10,292,822,016
+ *   workspace 256 MiB + SP gather buffer 2 s b h = 268,435,456 + 50,331,648
+ *   total 61,420,761,088 B; reserve 1.5 GiB + 4 GB = 5,610,612,736: fits. */
+START_TEST(test_workload_memory_gpt3_pipeline)
+{
+    struct cs_workload w = gpt3_job(8, 8, true, CS_RECOMPUTE_SELECTIVE);
+    struct cs_gpu_spec g = a100_80();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    p.fused_attention = false;
+    struct cs_memory_breakdown m;
+    ck_assert_int_eq(cs_memory_per_gpu_params(&w, &g, &p, &m), CS_OK);
+    ck_assert_int_eq(m.stage, 0);
+    ck_assert_double_eq_tol(m.params, 2822731776.0, 0.5);
+    ck_assert_double_eq_tol(m.weights_bytes, 5645463552.0, 1.0);
+    ck_assert_double_eq_tol(m.grads_bytes, 11290927104.0, 1.0);
+    ck_assert_double_eq_tol(m.optimizer_bytes, 33872781312.0, 1.0);
+    ck_assert_double_eq_tol(m.activations_bytes, 10292822016.0, 1.0);
+    ck_assert_double_eq_tol(m.comm_buffers_bytes, 0.0, 0.5);
+    ck_assert_double_eq_tol(m.workspace_bytes, 318767104.0, 1.0);
+    ck_assert_double_eq_tol(m.total_bytes, 61420761088.0, 4.0);
+    ck_assert_double_eq_tol(m.reserve_bytes, 5610612736.0, 1.0);
+    ck_assert(m.fits);
+    /* Without recompute the unfused s^2 term (80 of 114) triples the
+     * activations: 12 x 8 x 358,612,992 = 34.4 GB more than fits. */
+    w.recompute = CS_RECOMPUTE_NONE;
+    ck_assert_int_eq(cs_memory_per_gpu_params(&w, &g, &p, &m), CS_OK);
+    ck_assert(!m.fits);
+    /* Interleaving (vp 3) holds 1 + 7/24 as many: 10,267,656,192 x 31/24 +
+     * 25,165,824 x 31/24 = 13,294,861,770.7 */
+    w.recompute = CS_RECOMPUTE_SELECTIVE;
+    w.par.vp = 3;
+    ck_assert_int_eq(cs_memory_per_gpu_params(&w, &g, &p, &m), CS_OK);
+    ck_assert_double_eq_tol(m.activations_bytes, 10292822016.0 * 31.0 / 24.0, 2.0);
+    /* Too few micro-batches to fill the pipeline: B 64, dp 16 -> 4 in flight */
+    w.par.vp = 1;
+    w.global_batch = 64;
+    ck_assert_int_eq(cs_memory_per_gpu_params(&w, &g, &p, &m), CS_OK);
+    ck_assert_double_eq_tol(m.activations_bytes, 10292822016.0 / 2.0, 2.0);
+}
+END_TEST
+
+/* The ZeRO paper's Figure 1 (Psi = 7.5B, K = 12, N_d = 64) with the SC21
+ * 7.5B model: Psi = 12 * 36 * 4096^2 + 13 * 36 * 4096 + 53248 * 4096 + 2 * 4096
+ * = 7,247,757,312 + 1,916,928 + 218,103,808 + 8,192 = 7,467,786,240.
+ *   ZeRO-3: 16 Psi / 64 = 1,866,946,560 (paper: 1.9 GB)
+ *   ZeRO-2: 2 Psi + 14 Psi / 64 = 14,935,572,480 + 1,633,578,240 = 16,569,150,720
+ *           (paper: 16.6 GB)
+ *   ZeRO-1 with Megatron's fp32 gradients: 6 Psi + 12 Psi / 64
+ *           = 44,806,717,440 + 1,400,209,920 = 46,206,927,360
+ *   none: 18 Psi = 134,420,152,320
+ *   hybrid over 8 GPUs: 16 Psi / 8 = 14,935,572,480 */
+START_TEST(test_workload_memory_zero_stages)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_FULL);
+    w.model = preset("gpt-7.5b");
+    w.par.dp = 64;
+    w.global_batch = 64;
+    struct cs_gpu_spec g = a100_80();
+    struct cs_memory_breakdown m;
+    static const struct { enum cs_fsdp f; double bytes; } rows[] = {
+        {CS_FSDP_FULL, 1866946560.0},   {CS_FSDP_ZERO2, 16569150720.0},
+        {CS_FSDP_ZERO1, 46206927360.0}, {CS_FSDP_NONE, 134420152320.0},
+        {CS_FSDP_HYBRID, 14935572480.0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        w.par.fsdp = rows[i].f;
+        ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+        ck_assert_double_eq_tol(m.params, 7467786240.0, 0.5);
+        double states = m.weights_bytes + m.grads_bytes + m.optimizer_bytes;
+        ck_assert_msg(fabs(states - rows[i].bytes) < 4.0, "%s: %.0f vs %.0f",
+                      cs_fsdp_name(rows[i].f), states, rows[i].bytes);
+    }
+    /* FSDP keeps two gathered layers' weights and one layer's gradients:
+     * one layer = 12 h^2 + 13 h = 201,379,840 params (the final norm sits on
+     * the output layer) -> 6 bytes each = 1,208,279,040 */
+    w.par.fsdp = CS_FSDP_FULL;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+    ck_assert_double_eq_tol(m.comm_buffers_bytes, 1208279040.0, 1.0);
+    /* Offload moves Adam's 12 bytes off the GPU. */
+    w.par.fsdp = CS_FSDP_NONE;
+    w.par.optimizer_offload = true;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+    ck_assert_double_eq_tol(m.optimizer_bytes, 0.0, 0.5);
+    ck_assert_double_eq_tol(m.weights_bytes + m.grads_bytes, 6.0 * 7467786240.0, 4.0);
+    /* hybrid group: 8 GPUs per node, tp 2 -> 4 data-parallel ranks */
+    w.par.fsdp = CS_FSDP_HYBRID;
+    w.par.tp = 2;
+    ck_assert_int_eq(cs_memory_shard_degree(&w, &g), 4);
+    w.par.fsdp_shard_group = 32;
+    ck_assert_int_eq(cs_memory_shard_degree(&w, &g), 16);
+}
+END_TEST
+
+/* The last stage can be the larger one: Llama 3.1 8B, pp 2, vocab 128256,
+ * s 8192, t 1, full recompute: fp32 logits alone are 4 s b V = 4.2 GB. */
+START_TEST(test_workload_memory_last_stage)
+{
+    struct cs_workload w = gpt3_job(1, 2, false, CS_RECOMPUTE_FULL);
+    w.model = preset("llama3.1-8b");
+    w.par.dp = 1;
+    w.global_batch = 1;   /* one micro-batch: the first stage holds only one */
+    struct cs_gpu_spec g = a100_80();
+    struct cs_memory_breakdown m;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+    ck_assert_int_eq(m.stage, 1);
+    /* Invalid inputs leave `out` untouched. */
+    struct cs_memory_breakdown before = m;
+    g.hbm_bytes = NAN;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_EINVAL);
+    ck_assert_mem_eq(&m, &before, sizeof m);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -130,6 +440,24 @@ static Suite *workload_suite(void)
     tcase_add_test(tc, test_workload_params_gpt);
     tcase_add_test(tc, test_workload_params_sc21);
     suite_add_tcase(s, tc);
+
+    TCase *fl = tcase_create("flops");
+    tcase_set_timeout(fl, 10);
+    tcase_add_test(fl, test_workload_flops_per_iter_gpt3);
+    tcase_add_test(fl, test_workload_flops_per_iter_closed_form);
+    tcase_add_test(fl, test_workload_layer_flops_gqa_swiglu);
+    tcase_add_test(fl, test_workload_layer_bytes_gpt3);
+    tcase_add_test(fl, test_workload_check_rejects);
+    suite_add_tcase(s, fl);
+
+    TCase *mem = tcase_create("memory");
+    tcase_set_timeout(mem, 10);
+    tcase_add_test(mem, test_workload_memory_korthikanti_table2);
+    tcase_add_test(mem, test_workload_memory_gqa_swiglu);
+    tcase_add_test(mem, test_workload_memory_gpt3_pipeline);
+    tcase_add_test(mem, test_workload_memory_zero_stages);
+    tcase_add_test(mem, test_workload_memory_last_stage);
+    suite_add_tcase(s, mem);
     return s;
 }
 
