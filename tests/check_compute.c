@@ -1,0 +1,405 @@
+/* check_compute.c: the roofline compute model (models/compute.c): GEMM
+ * efficiency and time, per-layer FLOPs, bytes, collectives and times,
+ * embedding, logits and optimizer. Expected values are derived by hand in
+ * the comment above each check; the GPU is an H100-SXM-like spec (989 TFLOP/s
+ * bf16, 3.35 TB/s, MAMF 794.5 TFLOP/s, PCIe gen 5). */
+#include "clustersim/compute.h"
+#include "clustersim/memory.h"
+#include "clustersim/workload.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct cs_gpu_spec h100(void)
+{
+    struct cs_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "H100-SXM5-80GB");
+    for (int i = 0; i < CS_PREC_COUNT; i++)
+        g.peak_flops[i] = NAN;
+    g.peak_flops[CS_PREC_BF16] = 989e12;
+    g.peak_flops[CS_PREC_FP16] = 989e12;
+    g.peak_flops[CS_PREC_FP8] = 1979e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_bw_bytes_per_s = 3.35e12;
+    g.mamf_bf16_flops = 794.5e12;
+    g.pcie_gen = 5;
+    g.server_gpus = 8;
+    return g;
+}
+
+static struct cs_workload job(const char *preset, int tp, bool sp, enum cs_recompute rc)
+{
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    ck_assert_int_eq(cs_workload_preset(preset, &w.model), CS_OK);
+    w.global_batch = 512;
+    w.micro_batch = 1;
+    w.par.tp = tp;
+    w.par.pp = 1;
+    w.par.dp = 1;
+    w.par.cp = 1;
+    w.par.vp = 1;
+    w.par.sp = sp;
+    w.recompute = rc;
+    w.precision = CS_PREC_BF16;
+    w.tokens = NAN;
+    return w;
+}
+
+/* g(8192) = 8192/8320 = 0.98461538, g^3 = 0.95454756; the default anchors an
+ * 8192^3 GEMM at MAMF/peak = 794.5/989 = 0.80333670, so gemm_eff_max =
+ * 0.80333670 / 0.95454756 = 0.84158456. */
+START_TEST(test_compute_params_default)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.gemm_eff_max, 0.84158456, 1e-7);
+    ck_assert_double_eq_tol(p.gemm_dim_half, 128.0, 0.0 + 1e-12);
+    ck_assert_double_eq_tol(cs_compute_gemm_eff(&p, 8192, 8192, 8192), 794.5 / 989.0, 1e-12);
+    ck_assert(p.fused_attention);
+    /* Without a MAMF the anchor is 75%. Without a bf16 peak (pre-Ampere),
+     * no fused attention. */
+    g.mamf_bf16_flops = NAN;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(cs_compute_gemm_eff(&p, 8192, 8192, 8192), 0.75, 1e-12);
+    g.peak_flops[CS_PREC_BF16] = NAN;
+    cs_compute_params_default(&g, &p);
+    ck_assert(!p.fused_attention);
+}
+END_TEST
+
+/* 8192^3 bf16: 2 * 8192^3 = 1.0995116e12 FLOPs at 794.5e12 FLOP/s = 1.3839039
+ * ms; bytes 3 * 8192^2 * 2 = 402,653,184 at 3.35e12 * 0.8 = 0.150 ms (not
+ * binding); + 4 us overhead = 1.3879039 ms, inside the 1.1-1.6 ms of
+ * measured H100 GEMMs. Without a MAMF: 1.0995116e12 / (989e12 * 0.75) =
+ * 1.4823210 ms + 4 us = 1.4863210 ms. */
+START_TEST(test_compute_gemm_large)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    double t = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 8192, 8192, 8192, 1);
+    ck_assert_double_eq_tol(t, 1.3879039e-3, 1e-9);
+    ck_assert(t > 1.1e-3 && t < 1.6e-3);
+    g.mamf_bf16_flops = NAN;
+    cs_compute_params_default(&g, &p);
+    t = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 8192, 8192, 8192, 1);
+    ck_assert_double_eq_tol(t, 1.4863210e-3, 1e-9);
+    ck_assert(t > 1.1e-3 && t < 1.6e-3);
+}
+END_TEST
+
+/* A GEMV (m = 1, n = k = 8192) is memory-bound: FLOP time 2 * 8192^2 /
+ * (989e12 * 0.84158456 * (1/129) * 0.98461538^2) = 21.457 us, byte time
+ * ((8192 + 8192^2) * 2 + 8192 * 2) / 2.68e12 = 134,250,496 / 2.68e12 =
+ * 50.0935 us; + 4 us = 54.0935 us. A 1024^3 GEMM runs at 0.84158456 *
+ * (1024/1152)^3 = 0.59107 of peak. */
+START_TEST(test_compute_gemm_small_and_skinny)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 1, 8192, 8192, 1),
+                            54.0935e-6, 1e-10);
+    ck_assert_double_eq_tol(cs_compute_gemm_eff(&p, 1024, 1024, 1024), 0.59107, 1e-5);
+    ck_assert(cs_compute_gemm_eff(&p, 1024, 1024, 1024) <
+              cs_compute_gemm_eff(&p, 4096, 4096, 4096));
+    /* batched: 8 GEMMs in one kernel take 8x the work, one overhead */
+    double one = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 2048, 128, 1);
+    double eight = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 2048, 128, 8);
+    ck_assert_double_eq_tol(eight - p.kernel_overhead_s, 8.0 * (one - p.kernel_overhead_s),
+                            1e-15);
+    ck_assert_double_eq_tol(cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 0, 8, 8, 1), 0.0, 1e-15);
+    ck_assert(isinf(cs_compute_gemm_s(&g, &p, CS_PREC_TF32, 64, 64, 64, 1)));
+    /* fp8 doubles the peak: the compute-bound part halves */
+    double bf = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 8192, 8192, 8192, 1);
+    double f8 = cs_compute_gemm_s(&g, &p, CS_PREC_FP8, 8192, 8192, 8192, 1);
+    ck_assert_double_eq_tol(f8 - p.kernel_overhead_s,
+                            (bf - p.kernel_overhead_s) * 989.0 / 1979.0, 1e-12);
+}
+END_TEST
+
+/* GPT-3 175B layer, b 1, tp 8, no SP. Per GPU forward FLOPs
+ * (24 s h^2 + 4 s^2 h) / 8 = (7,421,703,487,488 + 206,158,430,208) / 8
+ * = 953,482,739,712; backward twice that. Memory-bound bytes (n = s b h =
+ * 25,165,824, replicated without SP; gelu tensor s f / 8 = 12,582,912):
+ *   norms 2 * 4n, bias-dropout-adds 2 * 7n, gelu 4 * 12,582,912:
+ *   22 n + 50,331,648 = 603,979,776 (fused attention)
+ *   unfused adds softmax + attention dropout 9 * (96/8) * 2048^2 = 452,984,832.
+ * TP: 2 all-reduces each way of s b h * 2 = 50,331,648 bytes.
+ * Parameters 12 h^2 / 8 + 35,328 biases + 49,152 norm = 226,576,896. */
+START_TEST(test_compute_layer_gpt3_tp8)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, false, CS_RECOMPUTE_NONE);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.fwd_flops, 953482739712.0, 1.0);
+    ck_assert_double_eq_tol(c.bwd_flops, 2.0 * 953482739712.0, 2.0);
+    ck_assert_double_eq_tol(c.recompute_flops, 0.0, 0.5);
+    ck_assert_double_eq_tol(c.recompute_s, 0.0, 1e-15);
+    ck_assert_double_eq_tol(c.fwd_bytes, 603979776.0, 1.0);
+    ck_assert_double_eq_tol(c.bwd_bytes, 2.0 * 603979776.0, 2.0);
+    ck_assert_int_eq(c.tp_allreduce_fwd, 2);
+    ck_assert_int_eq(c.tp_allreduce_bwd, 2);
+    ck_assert_int_eq(c.tp_allgather_fwd + c.tp_reducescatter_fwd, 0);
+    ck_assert_double_eq_tol(c.tp_msg_bytes, 50331648.0, 0.5);
+    ck_assert_double_eq_tol(c.params, 226576896.0, 0.5);
+    ck_assert_double_eq_tol(c.params, cs_memory_layer_params(&w), 0.5);
+    ck_assert_double_eq_tol(c.act_msg_bytes, 50331648.0, 0.5);
+    ck_assert_double_eq_tol(c.cp_bytes_fwd + c.cp_bytes_bwd, 0.0, 0.5);
+
+    /* The forward time is the sum of its kernels: four GEMMs (QKV 2048 x
+     * 4608 x 12288, proj 2048 x 12288 x 1536, up 2048 x 6144 x 12288, down
+     * 2048 x 12288 x 6144), the fused causal attention (half of
+     * 4 * 12 * 2048^2 * 128 = 12,884,901,888 FLOPs at 989e12 * 0.5 =
+     * 26.0564 us, its 25,165,824 bytes of Q, K, V, O take 9.39 us) and five
+     * memory-bound kernels. */
+    double t = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 4608, 12288, 1) +
+               cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 1536, 1) +
+               cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 6144, 12288, 1) +
+               cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 6144, 1) +
+               12884901888.0 / (989e12 * 0.5) + p.kernel_overhead_s +
+               2.0 * cs_compute_mem_s(&g, &p, 4.0 * 25165824.0) +
+               2.0 * cs_compute_mem_s(&g, &p, 7.0 * 25165824.0) +
+               cs_compute_mem_s(&g, &p, 4.0 * 12582912.0);
+    ck_assert_double_eq_tol(c.fwd_s, t, 1e-12);
+    /* roofline sanity: forward between peak and 2x the MAMF time */
+    ck_assert(c.fwd_s > c.fwd_flops / 989e12 && c.fwd_s < 2.0 * c.fwd_flops / 794.5e12);
+    ck_assert(c.bwd_s > 1.8 * c.fwd_s && c.bwd_s < 2.6 * c.fwd_s);
+
+    /* Unfused attention adds the softmax traffic and runs Q K^T and P V as
+     * batched GEMMs with k = 128 or n = 128 (g(128) = 1/2: slower). */
+    p.fused_attention = false;
+    struct cs_layer_cost u;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &u), CS_OK);
+    ck_assert_double_eq_tol(u.fwd_flops, c.fwd_flops, 1.0);
+    ck_assert_double_eq_tol(u.fwd_bytes - c.fwd_bytes, 452984832.0, 1.0);
+    ck_assert(u.fwd_s > c.fwd_s);
+}
+END_TEST
+
+/* Sequence parallelism: 2 all-gathers + 2 reduce-scatters each way, the
+ * memory-bound kernels on s b h / 8 = 3,145,728 elements:
+ * 22 * 3,145,728 + 50,331,648 = 119,537,664 bytes; the stage-to-stage
+ * message is s b h / 8 * 2 = 6,291,456 bytes. Full recompute redoes the
+ * forward and its collectives; selective (unfused) redoes Q K^T and P V:
+ * 4 s^2 h / 8 = 25,769,803,776 FLOPs; selective with a fused kernel: 0. */
+START_TEST(test_compute_layer_sp_and_recompute)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, true, CS_RECOMPUTE_FULL);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(c.tp_allreduce_fwd + c.tp_allreduce_bwd, 0);
+    ck_assert_int_eq(c.tp_allgather_fwd, 2);
+    ck_assert_int_eq(c.tp_reducescatter_fwd, 2);
+    ck_assert_int_eq(c.tp_allgather_bwd, 2);
+    ck_assert_int_eq(c.tp_reducescatter_bwd, 2);
+    ck_assert_int_eq(c.tp_allgather_recompute, 2);
+    ck_assert_int_eq(c.tp_reducescatter_recompute, 2);
+    ck_assert_int_eq(c.tp_allreduce_recompute, 0);
+    ck_assert_double_eq_tol(c.tp_msg_bytes, 50331648.0, 0.5);
+    ck_assert_double_eq_tol(c.fwd_bytes, 119537664.0, 1.0);
+    ck_assert_double_eq_tol(c.act_msg_bytes, 6291456.0, 0.5);
+    ck_assert_double_eq_tol(c.recompute_s, c.fwd_s, 1e-15);
+    ck_assert_double_eq_tol(c.recompute_flops, c.fwd_flops, 0.5);
+
+    w.recompute = CS_RECOMPUTE_SELECTIVE;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.recompute_flops, 0.0, 0.5);
+    ck_assert_int_eq(c.tp_allgather_recompute, 0);
+    p.fused_attention = false;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.recompute_flops, 25769803776.0, 1.0);
+    ck_assert(c.recompute_s > 0.0 && c.recompute_s < 0.2 * c.fwd_s);
+
+    /* tp 1: no collectives at all */
+    w = job("gpt-1.7b", 1, true, CS_RECOMPUTE_NONE);
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(c.tp_allgather_fwd + c.tp_reducescatter_fwd + c.tp_allreduce_fwd +
+                         c.tp_allgather_bwd + c.tp_reducescatter_bwd + c.tp_allreduce_bwd,
+                     0);
+    ck_assert_double_eq_tol(c.tp_msg_bytes, 0.0, 0.5);
+}
+END_TEST
+
+/* Llama 3.1 70B with tp 16 > 8 kv heads: each GPU keeps one kv head, so its
+ * QKV GEMM has (64/16 + 2) * 128 = 768 columns instead of (8192 + 2048)/16 =
+ * 640: 2 s h * 128 = 2 * 8192 * 8192 * 128 = 17,179,869,184 more FLOPs than
+ * the model's total / 16. With tp 8 (kv = tp) it is exactly total / 8. */
+START_TEST(test_compute_layer_gqa_replication)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("llama3.1-70b", 8, true, CS_RECOMPUTE_NONE);
+    struct cs_layer_flops f;
+    cs_workload_layer_flops(&w.model, &f);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.fwd_flops, f.total / 8.0, 1.0);
+    w.par.tp = 16;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.fwd_flops - f.total / 16.0, 17179869184.0, 1.0);
+}
+END_TEST
+
+/* Context parallelism, Llama 3.1 8B, cp 2, tp 1, b 1: each GPU has s/2 =
+ * 4096 queries against all 8192 keys, so half of every FLOP count; the ring
+ * sends its K and V block once: (2 - 1) * 4096 * 2 * 8 * 128 * 2 = 16,777,216
+ * bytes forward, twice that backward. Stage message 4096 * 4096 * 2 =
+ * 33,554,432. */
+START_TEST(test_compute_layer_context_parallel)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("llama3.1-8b", 1, false, CS_RECOMPUTE_NONE);
+    w.par.cp = 2;
+    struct cs_layer_flops f;
+    cs_workload_layer_flops(&w.model, &f);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.fwd_flops, f.total / 2.0, 1.0);
+    ck_assert_double_eq_tol(c.cp_bytes_fwd, 16777216.0, 0.5);
+    ck_assert_double_eq_tol(c.cp_bytes_bwd, 33554432.0, 0.5);
+    ck_assert_double_eq_tol(c.act_msg_bytes, 33554432.0, 0.5);
+}
+END_TEST
+
+/* GPT-3 embedding, tp 8, no SP: params V h / 8 + s h = 78,643,200 +
+ * 25,165,824 = 103,809,024; one all-reduce forward (vocabulary-parallel
+ * lookup). Bytes with n = s b h = 25,165,824: lookup 2n/8 + 2n, positions 6n,
+ * dropout 5n: 13.25 n = 333,447,168.
+ * Output layer: 2 s h V / 8 = 322,122,547,200 FLOPs forward; bytes: final
+ * norm 4n = 100,663,296 + cross-entropy (2 + 8) * s V / 8 = 10 * 13,107,200 =
+ * 131,072,000 -> 231,735,296; backward 8n + 6 * 13,107,200 = 279,969,792.
+ * Params: tied and pp 1: the final norm 2h = 24,576 only; pp 8 adds the
+ * last stage's copy V h / 8 = 78,643,200. */
+START_TEST(test_compute_embedding_and_logits)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, false, CS_RECOMPUTE_FULL);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_embedding(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.params, 103809024.0, 0.5);
+    ck_assert_int_eq(c.tp_allreduce_fwd, 1);
+    ck_assert_int_eq(c.tp_allreduce_bwd, 0);
+    ck_assert_double_eq_tol(c.fwd_flops, 0.0, 0.5);
+    ck_assert_double_eq_tol(c.fwd_bytes, 333447168.0, 1.0);
+    ck_assert_double_eq_tol(c.recompute_s, 0.0, 1e-15);
+    w.par.sp = true;
+    ck_assert_int_eq(cs_compute_embedding(&w, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(c.tp_reducescatter_fwd, 1);
+    ck_assert_int_eq(c.tp_allgather_bwd, 1);
+    ck_assert_int_eq(c.tp_allreduce_fwd, 0);
+
+    w.par.sp = false;
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.fwd_flops, 322122547200.0, 1.0);
+    ck_assert_double_eq_tol(c.bwd_flops, 2.0 * 322122547200.0, 2.0);
+    ck_assert_double_eq_tol(c.fwd_bytes, 231735296.0, 1.0);
+    ck_assert_double_eq_tol(c.bwd_bytes, 279969792.0, 1.0);
+    ck_assert_int_eq(c.tp_allreduce_bwd, 1);
+    ck_assert_int_eq(c.tp_allreduce_fwd, 0);
+    ck_assert_double_eq_tol(c.params, 24576.0, 0.5);
+    ck_assert_double_eq_tol(c.recompute_flops, 0.0, 0.5);
+    w.par.pp = 8;
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.params, 78667776.0, 0.5);
+    w.par.sp = true;
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(c.tp_allgather_fwd, 1);
+    ck_assert_int_eq(c.tp_reducescatter_bwd, 1);
+}
+END_TEST
+
+/* Adam over 1e9 parameters in bf16 with fp32 gradients: 12 bytes read + 12
+ * written (master, m, v) + 4 gradient + 2 bf16 weights = 30 bytes; 30e9 /
+ * (3.35e12 * 0.8) = 11.194030 ms + 4 us. With FSDP (bf16 gradients): 28
+ * bytes -> 10.447761 ms + 4 us. Offloaded: the CPU streams 28e9 bytes at
+ * 50e9 B/s = 0.56 s, PCIe gen 5 moves 4 + 2 bytes per parameter at 0.8 *
+ * 63e9 = 50.4e9 B/s = 0.119048 s: 0.679048 s. */
+START_TEST(test_compute_optimizer)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt-7.5b", 1, false, CS_RECOMPUTE_NONE);
+    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 11.194030e-3 + 4e-6,
+                            1e-9);
+    w.par.fsdp = CS_FSDP_FULL;
+    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 10.447761e-3 + 4e-6,
+                            1e-9);
+    w.par.fsdp = CS_FSDP_NONE;
+    w.par.optimizer_offload = true;
+    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 0.679048, 1e-6);
+    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 0.0), 0.0, 1e-15);
+}
+END_TEST
+
+START_TEST(test_compute_rejects)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, false, CS_RECOMPUTE_NONE);
+    struct cs_layer_cost c, before;
+    memset(&c, 0x3c, sizeof c);
+    before = c;
+    w.par.tp = 5;   /* 96 heads % 5 */
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_EINVAL);
+    ck_assert_mem_eq(&c, &before, sizeof c);
+    /* fp8 on a GPU without an fp8 peak (A100-like) */
+    w.par.tp = 8;
+    w.precision = CS_PREC_FP8;
+    g.peak_flops[CS_PREC_FP8] = NAN;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_EUNSUPPORTED);
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_EUNSUPPORTED);
+    ck_assert_mem_eq(&c, &before, sizeof c);
+    g.hbm_bw_bytes_per_s = NAN;
+    w.precision = CS_PREC_BF16;
+    ck_assert_int_eq(cs_compute_embedding(&w, &g, &p, &c), CS_EINVAL);
+    ck_assert_mem_eq(&c, &before, sizeof c);
+}
+END_TEST
+
+static Suite *compute_suite(void)
+{
+    Suite *s = suite_create("compute");
+    TCase *gemm = tcase_create("gemm");
+    tcase_set_timeout(gemm, 10);
+    tcase_add_test(gemm, test_compute_params_default);
+    tcase_add_test(gemm, test_compute_gemm_large);
+    tcase_add_test(gemm, test_compute_gemm_small_and_skinny);
+    suite_add_tcase(s, gemm);
+
+    TCase *layer = tcase_create("layer");
+    tcase_set_timeout(layer, 10);
+    tcase_add_test(layer, test_compute_layer_gpt3_tp8);
+    tcase_add_test(layer, test_compute_layer_sp_and_recompute);
+    tcase_add_test(layer, test_compute_layer_gqa_replication);
+    tcase_add_test(layer, test_compute_layer_context_parallel);
+    tcase_add_test(layer, test_compute_embedding_and_logits);
+    tcase_add_test(layer, test_compute_optimizer);
+    tcase_add_test(layer, test_compute_rejects);
+    suite_add_tcase(s, layer);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(compute_suite());
+}
