@@ -142,6 +142,9 @@ struct cs__loader {
     cs_ydoc *doc;
     cs_diags *d;            /* may be NULL: count errors only */
     size_t errors;          /* errors this load reported */
+    size_t total_bytes;     /* bytes of all files read, against CS_YAML_MAX_TOTAL_BYTES */
+    size_t n_files;         /* files loaded, against CS_YAML_MAX_FILES */
+    bool fatal;             /* a whole-document budget ran out: stop loading includes */
     const char *chain[CS_YAML_MAX_INCLUDE_DEPTH + 1]; /* normalized paths being loaded */
     int chain_len;
 };
@@ -339,6 +342,7 @@ static struct cs_ynode *cs__new_node(struct cs__loader *L, enum cs_ynode_kind ki
                                      const char *file, const yaml_mark_t *m)
 {
     if (L->doc->n_nodes >= CS_YAML_MAX_NODES) {
+        L->fatal = true;
         CS__ERR(L, file, cs__mark(m->line), cs__mark(m->column),
                 "more than %zu YAML nodes in all; refusing to load more", CS_YAML_MAX_NODES);
         return NULL;
@@ -713,6 +717,12 @@ static struct cs_ynode *cs__include_one(struct cs__loader *L, const struct cs_yn
         free(path);
         return NULL;
     }
+    if (L->n_files >= CS_YAML_MAX_FILES) {
+        CS__ERRN(L, pn, "more than %d files included in all", CS_YAML_MAX_FILES);
+        L->fatal = true;
+        free(path);
+        return NULL;
+    }
     char *buf = NULL;
     size_t len = 0;
     int rc = cs__read_file(path, &buf, &len);
@@ -722,6 +732,14 @@ static struct cs_ynode *cs__include_one(struct cs__loader *L, const struct cs_yn
                      CS_YAML_MAX_FILE_BYTES);
         else
             CS__ERRN(L, pn, "cannot read included file \"%s\": %s", path, strerror(rc));
+        free(path);
+        return NULL;
+    }
+    if (len > CS_YAML_MAX_TOTAL_BYTES - L->total_bytes) {
+        CS__ERRN(L, pn, "included files add up to more than %zu bytes (64 MiB)",
+                 CS_YAML_MAX_TOTAL_BYTES);
+        L->fatal = true;
+        free(buf);
         free(path);
         return NULL;
     }
@@ -762,7 +780,7 @@ static void cs__do_include(struct cs__loader *L, struct cs_ynode *map, size_t at
         return;
     }
     struct cs_ynode *acc = NULL;
-    for (size_t i = 0; i < npaths; i++) {
+    for (size_t i = 0; i < npaths && !L->fatal; i++) {
         const struct cs_ynode *pn = paths[i];
         if (pn->kind != CS_YNODE_SCALAR || cs_ynode_is_null(pn)) {
             CS__ERRN(L, pn, "include: expected a file path, got %s", cs_ynode_describe(pn));
@@ -785,6 +803,8 @@ static void cs__do_include(struct cs__loader *L, struct cs_ynode *map, size_t at
  * bounded by the depth limit. `depth` is n's depth (the root is 1). */
 static void cs__walk(struct cs__loader *L, struct cs_ynode *n, int depth)
 {
+    if (L->fatal)
+        return;
     if (n->kind == CS_YNODE_SEQ) {
         for (size_t i = 0; i < n->n; i++) {
             if (n->items[i]->kind != CS_YNODE_SCALAR)
@@ -799,7 +819,7 @@ static void cs__walk(struct cs__loader *L, struct cs_ynode *n, int depth)
             else if (n->pairs[i].value->kind != CS_YNODE_SCALAR)
                 cs__walk(L, n->pairs[i].value, depth + 1);
         }
-        if (inc != SIZE_MAX)
+        if (inc != SIZE_MAX && !L->fatal)
             cs__do_include(L, n, inc, depth);
     }
 }
@@ -811,6 +831,8 @@ static cs_status cs__load(struct cs__loader *L, const char *display, const char 
                           struct cs_ynode **root_out)
 {
     size_t errors0 = L->errors;
+    L->n_files++;
+    L->total_bytes += len < CS_YAML_MAX_TOTAL_BYTES ? len : CS_YAML_MAX_TOTAL_BYTES;
     const char *file = cs__strndup(L->doc, display, strlen(display));
     struct cs_ynode *root = NULL;
     cs_status st = cs__parse(L, file, buf, len, base_depth, &root);

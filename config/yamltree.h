@@ -12,7 +12,10 @@
  *   over CS_YAML_MAX_SCALAR_BYTES, nesting deeper than CS_YAML_MAX_DEPTH
  *   (counted from the root of the top file, through includes), more than
  *   CS_YAML_MAX_NODES nodes in all, includes nested deeper than
- *   CS_YAML_MAX_INCLUDE_DEPTH.
+ *   CS_YAML_MAX_INCLUDE_DEPTH, more than CS_YAML_MAX_FILES files or
+ *   CS_YAML_MAX_TOTAL_BYTES bytes in all (so a fan-out of includes of big
+ *   files cannot make us read for hours). After a whole-document budget runs
+ *   out no further includes are read.
  * - Anchors (&a) and aliases (*a) are refused: scenarios have include: and
  *   catalog names for reuse, and refusing them makes "billion laughs" alias
  *   bombs impossible rather than merely bounded.
@@ -47,6 +50,8 @@
 #define CS_YAML_MAX_DEPTH 64
 #define CS_YAML_MAX_INCLUDE_DEPTH 16
 #define CS_YAML_MAX_NODES ((size_t)1000000)
+#define CS_YAML_MAX_FILES 1000
+#define CS_YAML_MAX_TOTAL_BYTES ((size_t)64 * 1024 * 1024)
 
 enum cs_ynode_kind { CS_YNODE_SCALAR, CS_YNODE_MAP, CS_YNODE_SEQ };
 

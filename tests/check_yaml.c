@@ -714,6 +714,68 @@ START_TEST(test_yaml_include_depth_counts_nesting)
 }
 END_TEST
 
+START_TEST(test_yaml_include_fanout_files)
+{
+    /* 1000 includes of one small file: with the including file that is
+     * 1001 files, one more than CS_YAML_MAX_FILES, so the 1000th entry is
+     * refused. In "include: [leaf.yaml, leaf.yaml, ...]" entry i (from 0)
+     * starts at column 11 + 11*i. */
+    enum { N = 1000 };
+    size_t cap = 16 + N * 11, o = 0;
+    char *t = cs_xmalloc(cap);
+    o += (size_t)snprintf(t + o, cap - o, "include: [");
+    for (int i = 0; i < N; i++)
+        o += (size_t)snprintf(t + o, cap - o, i ? ", leaf.yaml" : "leaf.yaml");
+    o += (size_t)snprintf(t + o, cap - o, "]\n");
+    char *name = data_path("inc/virtual.yaml");
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_ydoc *doc = NULL;
+    ck_assert_int_eq(cs_ydoc_load_buffer(name, t, o, &d, &doc), CS_ECONFIG);
+    ck_assert_ptr_null(doc);
+    expect_diag(&d, "inc/virtual.yaml", 1, 11 + 11 * (N - 1), "more than 1000 files included in all");
+    ck_assert_uint_eq(d.n_errors, 1);
+    cs_diags_fini(&d);
+    free(name);
+    free(t);
+}
+END_TEST
+
+START_TEST(test_yaml_include_fanout_bytes)
+{
+    /* A 12 MiB file (a tab, which libyaml refuses at once, then spaces)
+     * included 8 times: five reads make 60 MiB, the sixth would pass
+     * 64 MiB and stops the load; the last two are never read. */
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/check_yaml_fat_%lx.yaml", (unsigned long)(size_t)&path);
+    const size_t len = (size_t)12 * 1024 * 1024;
+    char *fat = cs_xmalloc(len);
+    memset(fat, ' ', len);
+    fat[0] = '\t';
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(fat, 1, len, f), len);
+    fclose(f);
+    free(fat);
+    const char *base = strrchr(path, '/') + 1;
+    char *t = cs_xasprintf("include:\n  - %s\n  - %s\n  - %s\n  - %s\n  - %s\n  - %s\n  - %s\n  - %s\n",
+                           base, base, base, base, base, base, base, base);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_ydoc *doc = NULL;
+    clock_t t0 = clock();
+    ck_assert_int_eq(cs_ydoc_load_buffer("/tmp/virtual.yaml", t, strlen(t), &d, &doc),
+                     CS_ECONFIG);
+    ck_assert_msg(seconds_since(t0) < 5.0, "took %.2f s", seconds_since(t0));
+    expect_diag(&d, "/tmp/virtual.yaml", 7, 5, "included files add up to more than 67108864 bytes");
+    /* Five tab errors, then the budget; nothing about lines 8 and 9. */
+    ck_assert_uint_eq(d.n_errors, 6);
+    cs_diags_fini(&d);
+    free(t);
+    remove(path);
+}
+END_TEST
+
 static Suite *yaml_suite(void)
 {
     Suite *s = suite_create("yaml");
@@ -747,7 +809,7 @@ static Suite *yaml_suite(void)
     suite_add_tcase(s, tl);
 
     TCase *ti = tcase_create("include");
-    tcase_set_timeout(ti, 10);
+    tcase_set_timeout(ti, 30);
     tcase_add_test(ti, test_yaml_include_merge);
     tcase_add_test(ti, test_yaml_include_multi_nested);
     tcase_add_test(ti, test_yaml_include_cycle);
@@ -755,6 +817,8 @@ static Suite *yaml_suite(void)
     tcase_add_test(ti, test_yaml_include_bad);
     tcase_add_test(ti, test_yaml_include_depth);
     tcase_add_test(ti, test_yaml_include_depth_counts_nesting);
+    tcase_add_test(ti, test_yaml_include_fanout_files);
+    tcase_add_test(ti, test_yaml_include_fanout_bytes);
     suite_add_tcase(s, ti);
     return s;
 }
