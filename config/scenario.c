@@ -1,0 +1,1224 @@
+/* scenario.c: scenario YAML -> a validated, resolved struct cs_scenario
+ * (config layer; see config.h for the keys and their defaults). Each
+ * mapping of the file is described by a parameter table (schema.h) and
+ * checked by the one generic validator; this file adds what tables cannot
+ * say: catalog references with their `*_overrides:`, model presets, the
+ * sequences (storage tiers, failure components) and the cross-field checks.
+ * Values resolve file over catalog over default, and every leaf is recorded
+ * in a provenance list. */
+#include "clustersim/config.h"
+
+#include "clustersim/suggest.h"
+#include "clustersim/units.h"
+#include "clustersim/workload.h"
+#include "clustersim/xmalloc.h"
+#include "schema.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Limits checked before anything is sized from them. */
+#define CS_CFG_MAX_NODES 131072
+#define CS_CFG_MAX_GPUS_PER_NODE 72
+#define CS_CFG_MAX_GPUS 1048576L
+
+/* ------------------------------------------------------------------------ */
+/* Provenance.                                                               */
+
+void cs_provenance_init(struct cs_provenance *p) { memset(p, 0, sizeof *p); }
+
+void cs_provenance_fini(struct cs_provenance *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].path);
+        free(p->items[i].value);
+        free(p->items[i].origin);
+    }
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}
+
+const struct cs_prov_entry *cs_provenance_find(const struct cs_provenance *p, const char *path)
+{
+    for (size_t i = 0; p && i < p->n; i++)
+        if (!strcmp(p->items[i].path, path))
+            return &p->items[i];
+    return NULL;
+}
+
+/* Sets (replacing) the entry for path. All strings are copied. */
+static void prov_set(struct cs_provenance *p, const char *path, const char *value,
+                     const char *origin)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        if (!strcmp(p->items[i].path, path)) {
+            free(p->items[i].value);
+            free(p->items[i].origin);
+            p->items[i].value = cs_xstrdup(value);
+            p->items[i].origin = cs_xstrdup(origin);
+            return;
+        }
+    }
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 64;
+        p->items = cs_xrealloc(p->items, p->cap, sizeof *p->items);
+    }
+    struct cs_prov_entry *e = &p->items[p->n++];
+    e->path = cs_xstrdup(path);
+    e->value = cs_xstrdup(value);
+    e->origin = cs_xstrdup(origin);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The binder.                                                               */
+
+struct cs_bind {
+    const cs_catalog *cat;
+    cs_diags *d;
+    struct cs_provenance prov; /* moved to the caller on success */
+    struct cs_scenario *s;
+};
+
+static void prov_node(struct cs_bind *b, const char *path, const struct cs_ynode *v)
+{
+    char origin[1024];
+    snprintf(origin, sizeof origin, "%s:%d:%d", v->file, v->line, v->col);
+    prov_set(&b->prov, path, cs_ynode_is_null(v) ? "null" : v->scalar, origin);
+}
+
+static void prov_field(struct cs_bind *b, const char *path, const struct cs_field *f,
+                       const void *base, const char *origin)
+{
+    char *val = cs_cfg__format(f, base);
+    prov_set(&b->prov, path, val, origin);
+    free(val);
+}
+
+/* The node for `key` of map, else `fallback` (for error locations). */
+static const struct cs_ynode *node_or(const struct cs_ynode *map, const char *key,
+                                      const struct cs_ynode *fallback)
+{
+    const struct cs_ynode *v = cs_ynode_map_get(map, key);
+    return v ? v : fallback;
+}
+
+/* A mapping section: returns map, or NULL (absent, null, or an error). */
+static const struct cs_ynode *section(struct cs_bind *b, const struct cs_ynode *v,
+                                      const char *path)
+{
+    if (!v || cs_ynode_is_null(v))
+        return NULL;
+    if (v->kind != CS_YNODE_MAP) {
+        char shown[128];
+        cs_cfg__show(v, shown, sizeof shown);
+        cs_cfg__error(b->d, v, "%s: expected a mapping, got %s", path, shown);
+        return NULL;
+    }
+    return v;
+}
+
+/* Binds the non-custom fields of table t from `map` (NULL = absent) into
+ * base. Missing keys: with unset_origin, keep the value and record that
+ * origin; else the table default ("default"), nothing for CS_F_DERIVED
+ * (the caller derives it), an error for CS_F_REQUIRED, the unset value
+ * otherwise. Unknown keys are errors. `where` locates errors about missing
+ * keys. */
+static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
+                 const struct cs_ynode *map, const struct cs_ynode *where, const char *path,
+                 void *base, const char *unset_origin)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct cs_field *f = &t[i];
+        if (f->type == CS_FT_CUSTOM)
+            continue;
+        const struct cs_ynode *v = cs_ynode_map_get(map, f->key);
+        char *p = cs_cfg__path(path, f->key);
+        if (f->type == CS_FT_SUB) {
+            const struct cs_ynode *sub = section(b, v, p);
+            walk(b, f->sub, f->nsub, sub, v ? v : where, p, (char *)base + f->offset,
+                 unset_origin);
+        } else if (v) {
+            if (cs_cfg__set(f, v, p, base, b->d))
+                prov_node(b, p, v);
+        } else if (unset_origin) {
+            prov_field(b, p, f, base, unset_origin);
+        } else if (f->flags & CS_F_DERIVED) {
+            /* the section's code fills it */
+        } else if (f->def) {
+            bool ok = cs_cfg__set_text(f, f->def, base);
+            assert(ok && "a table default must parse");
+            (void)ok;
+            prov_set(&b->prov, p, f->def, "default");
+        } else if (f->flags & CS_F_REQUIRED) {
+            cs_cfg__error(b->d, where, "%s: missing required key \"%s\" (%s)",
+                          path && *path ? path : "top level", f->key, f->doc);
+        } else {
+            cs_cfg__unset(f, base);
+            prov_set(&b->prov, p, "null", "default");
+        }
+        free(p);
+    }
+    for (size_t i = 0; map && i < map->n; i++)
+        if (!cs_cfg__find(t, n, map->pairs[i].key->scalar))
+            cs_cfg__unknown_key(b->d, map->pairs[i].key, path, t, n, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tables. Offsets are into the struct named in each table's comment.       */
+
+#define F_(k, ty, T, m, ...) { .key = k, .type = ty, .offset = offsetof(T, m), __VA_ARGS__ }
+#define F_CUSTOM(k, d) { .key = k, .type = CS_FT_CUSTOM, .doc = d }
+#define MSIZE(T, m) sizeof(((T *)0)->m)
+
+static const char *const topology_names[] = {"single-switch", "fat-tree", "spine-leaf",
+                                             "rail-optimized", NULL};
+static const char *const activation_names[] = {"gelu", "swiglu", NULL};
+static const char *const recompute_names[] = {"none", "selective", "full", NULL};
+static const char *const precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+static const char *const fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
+static const char *const scope_names[] = {"gpu", "node", "switch", "job", NULL};
+static const char *const dist_names[] = {"exponential", "weibull", NULL};
+static const char *const ckpt_mode_names[] = {"sync", "async", NULL};
+
+/* struct cs_scenario */
+static const struct cs_field top_fields[] = {
+    F_CUSTOM("schema_version", "must be 1"),
+    F_("name", CS_FT_STR, struct cs_scenario, name, .size = MSIZE(struct cs_scenario, name),
+       .flags = CS_F_DERIVED, .doc = "free text; default: the file name"),
+    F_("seed", CS_FT_U64, struct cs_scenario, seed, .def = "1", .doc = "random seed"),
+    F_CUSTOM("cluster", "the hardware"),
+    F_CUSTOM("workload", "the training job"),
+    F_CUSTOM("failures", "failure model"),
+    F_CUSTOM("checkpoint", "checkpointing"),
+    F_CUSTOM("run", "run-level simulation"),
+    F_CUSTOM("cost", "TCO inputs"),
+};
+
+/* struct cs_cluster_cfg */
+static const struct cs_field cluster_fields[] = {
+    F_CUSTOM("gpu", "catalog GPU name"),
+    F_CUSTOM("gpu_overrides", "GPU catalog fields"),
+    F_("nodes", CS_FT_INT, struct cs_cluster_cfg, nodes, .min = 1, .max = CS_CFG_MAX_NODES,
+       .def = "1", .doc = "number of nodes"),
+    F_("gpus_per_node", CS_FT_INT, struct cs_cluster_cfg, gpus_per_node, .min = 1,
+       .max = CS_CFG_MAX_GPUS_PER_NODE, .def = "8", .doc = "GPUs per node"),
+    F_CUSTOM("intra_node", "catalog intra-node interconnect"),
+    F_CUSTOM("intra_overrides", "intra-node catalog fields"),
+    F_("cpu_cores_per_node", CS_FT_NUM, struct cs_cluster_cfg, cpu_cores_per_node, .min = 1,
+       .max = 100000, .def = "112", .doc = "host CPU cores (DGX H100: 2x 56)"),
+    F_("host_memory", CS_FT_QTY, struct cs_cluster_cfg, host_memory_bytes,
+       .unit = CS_UNIT_BYTES, .min = 0, .max = 1e15, .flags = CS_F_MINEXCL, .def = "2TiB",
+       .doc = "host memory per node (DGX H100: 2 TB)"),
+    F_CUSTOM("fabric", "scale-out network"),
+    F_CUSTOM("storage", "storage tiers"),
+};
+
+/* struct cs_fabric_cfg */
+static const struct cs_field fabric_fields[] = {
+    F_("topology", CS_FT_ENUM, struct cs_fabric_cfg, topology, .names = topology_names,
+       .def = "fat-tree", .doc = "network topology"),
+    F_CUSTOM("link", "catalog link name"),
+    F_CUSTOM("link_overrides", "link catalog fields"),
+    F_("nics_per_node", CS_FT_INT, struct cs_fabric_cfg, nics_per_node, .min = 0, .max = 64,
+       .flags = CS_F_DERIVED, .doc = "scale-out NICs per node; default gpus_per_node"),
+    F_("oversubscription", CS_FT_NUM, struct cs_fabric_cfg, oversubscription, .min = 1,
+       .max = 64, .def = "1", .doc = "leaf downlink:uplink ratio"),
+    F_("in_network_reduction", CS_FT_BOOL, struct cs_fabric_cfg, in_network_reduction,
+       .def = "false", .doc = "SHARP-style reduction in the switches"),
+    F_("tiers", CS_FT_INT, struct cs_fabric_cfg, tiers, .min = 0, .max = 3, .def = "0",
+       .doc = "fat-tree tiers; 0 = smallest that fits"),
+};
+
+/* struct cs_model_shape */
+static const struct cs_field model_fields[] = {
+    F_CUSTOM("preset", "a model preset name"),
+    F_("name", CS_FT_STR, struct cs_model_shape, name, .size = MSIZE(struct cs_model_shape, name),
+       .def = "custom", .doc = "model name"),
+    F_("layers", CS_FT_INT, struct cs_model_shape, layers, .min = 1, .max = 10000,
+       .flags = CS_F_REQUIRED, .doc = "transformer layers"),
+    F_("hidden", CS_FT_INT, struct cs_model_shape, hidden, .min = 1, .max = 1048576,
+       .flags = CS_F_REQUIRED, .doc = "hidden size"),
+    F_("heads", CS_FT_INT, struct cs_model_shape, heads, .min = 1, .max = 65536,
+       .flags = CS_F_REQUIRED, .doc = "attention heads"),
+    F_("kv_heads", CS_FT_INT, struct cs_model_shape, kv_heads, .min = 1, .max = 65536,
+       .flags = CS_F_DERIVED, .doc = "key/value heads; default heads"),
+    F_("ffn_hidden", CS_FT_INT, struct cs_model_shape, ffn_hidden, .min = 1, .max = 16777216,
+       .flags = CS_F_DERIVED, .doc = "MLP hidden size; default 4*hidden"),
+    F_("activation", CS_FT_ENUM, struct cs_model_shape, activation, .names = activation_names,
+       .def = "gelu", .doc = "MLP activation"),
+    F_("vocab", CS_FT_INT, struct cs_model_shape, vocab, .min = 1, .max = 16777216,
+       .def = "51200", .doc = "vocabulary size"),
+    F_("seq_len", CS_FT_INT, struct cs_model_shape, seq_len, .min = 1, .max = 10000000,
+       .def = "2048", .doc = "sequence length"),
+    F_("tied_embeddings", CS_FT_BOOL, struct cs_model_shape, tied_embeddings, .def = "false",
+       .doc = "input embedding shared with the output layer"),
+};
+
+/* struct cs_parallel */
+static const struct cs_field par_fields[] = {
+    F_("tp", CS_FT_INT, struct cs_parallel, tp, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
+       .doc = "tensor parallel"),
+    F_("pp", CS_FT_INT, struct cs_parallel, pp, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
+       .doc = "pipeline parallel"),
+    F_("dp", CS_FT_INT, struct cs_parallel, dp, .min = 1, .max = CS_CFG_MAX_GPUS,
+       .flags = CS_F_DERIVED, .doc = "data parallel; default GPUs/(tp*pp*cp)"),
+    F_("cp", CS_FT_INT, struct cs_parallel, cp, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
+       .doc = "context parallel"),
+    F_("vp", CS_FT_INT, struct cs_parallel, vp, .min = 1, .max = 1024, .def = "1",
+       .doc = "virtual pipeline stages per GPU"),
+    F_("sp", CS_FT_BOOL, struct cs_parallel, sp, .def = "false", .doc = "sequence parallel"),
+    F_("fsdp", CS_FT_ENUM, struct cs_parallel, fsdp, .names = fsdp_names, .def = "none",
+       .doc = "sharding strategy"),
+    F_("fsdp_shard_group", CS_FT_INT, struct cs_parallel, fsdp_shard_group, .min = 0,
+       .max = CS_CFG_MAX_GPUS, .def = "0", .doc = "hybrid shard group; 0 = one node"),
+    F_("optimizer_offload", CS_FT_BOOL, struct cs_parallel, optimizer_offload, .def = "false",
+       .doc = "optimizer state and step on the CPU"),
+};
+
+/* struct cs_workload */
+static const struct cs_field workload_fields[] = {
+    F_CUSTOM("model", "model shape or preset"),
+    F_("global_batch", CS_FT_LONG, struct cs_workload, global_batch, .min = 1, .max = 1e9,
+       .flags = CS_F_REQUIRED, .doc = "sequences per optimizer step"),
+    F_("micro_batch", CS_FT_INT, struct cs_workload, micro_batch, .min = 1, .max = 1000000,
+       .def = "1", .doc = "sequences per micro-batch"),
+    F_("parallelism", CS_FT_SUB, struct cs_workload, par, .sub = par_fields,
+       .nsub = NELEM(par_fields), .doc = "parallel degrees"),
+    F_("recompute", CS_FT_ENUM, struct cs_workload, recompute, .names = recompute_names,
+       .def = "none", .doc = "activation recomputation"),
+    F_("precision", CS_FT_ENUM, struct cs_workload, precision, .names = precision_names,
+       .def = "bf16", .doc = "training precision"),
+    F_("tokens", CS_FT_QTY, struct cs_workload, tokens, .unit = CS_UNIT_COUNT, .min = 0,
+       .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "tokens to train"),
+};
+
+/* struct cs_fail_component */
+static const struct cs_field component_fields[] = {
+    F_("name", CS_FT_STR, struct cs_fail_component, name,
+       .size = MSIZE(struct cs_fail_component, name), .flags = CS_F_REQUIRED,
+       .doc = "component class"),
+    F_("scope", CS_FT_ENUM, struct cs_fail_component, scope, .names = scope_names, .def = "gpu",
+       .doc = "unit the MTBF applies to"),
+    F_("mtbf", CS_FT_QTY, struct cs_fail_component, mtbf_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 1e12, .flags = CS_F_REQUIRED | CS_F_MINEXCL, .doc = "mean time between failures"),
+    F_("distribution", CS_FT_ENUM, struct cs_fail_component, dist, .names = dist_names,
+       .def = "exponential", .doc = "time-to-failure distribution"),
+    F_("shape", CS_FT_NUM, struct cs_fail_component, shape, .min = 0, .max = 100,
+       .flags = CS_F_MINEXCL, .def = "1", .doc = "Weibull shape"),
+};
+
+/* struct cs_failures_cfg */
+static const struct cs_field failures_fields[] = {
+    F_CUSTOM("components", "failure classes"),
+    F_("detection", CS_FT_QTY, struct cs_failures_cfg, detection_s, .unit = CS_UNIT_TIME,
+       .min = 0, .max = 3.2e7, .def = "5min", .doc = "time to detect a failure"),
+    F_("restart", CS_FT_QTY, struct cs_failures_cfg, restart_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 3.2e7, .def = "15min", .doc = "time to restart after detection"),
+};
+
+/* struct cs_checkpoint_cfg */
+static const struct cs_field checkpoint_fields[] = {
+    F_CUSTOM("interval", "a duration or optimal"),
+    F_("mode", CS_FT_ENUM, struct cs_checkpoint_cfg, mode, .names = ckpt_mode_names,
+       .def = "sync", .doc = "sync or async"),
+    F_("tier", CS_FT_STR, struct cs_checkpoint_cfg, tier,
+       .size = MSIZE(struct cs_checkpoint_cfg, tier), .def = "nvme",
+       .doc = "storage tier name or kind"),
+};
+
+static const struct cs_field interval_field =
+    F_("interval", CS_FT_QTY, struct cs_checkpoint_cfg, interval_s, .unit = CS_UNIT_TIME,
+       .min = 0, .max = 3.2e9, .flags = CS_F_MINEXCL, .doc = "checkpoint interval");
+
+/* struct cs_run_cfg */
+static const struct cs_field run_fields[] = {
+    F_("duration", CS_FT_QTY, struct cs_run_cfg, duration_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 3.2e9, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "simulated span"),
+    F_("replicas", CS_FT_INT, struct cs_run_cfg, replicas, .min = 1, .max = 100000, .def = "1",
+       .doc = "Monte Carlo replicas"),
+};
+
+/* struct cs_cost_cfg; the keys derived from the catalog site entry have the
+ * site table's names, those from the cloud offer the cloud table's. */
+static const struct cs_field cloud_cost_fields[] = {
+    F_CUSTOM("offer", "catalog cloud offer"),
+    F_("on_demand", CS_FT_QTY, struct cs_cost_cfg, cloud_on_demand_usd_per_gpu_h,
+       .unit = CS_UNIT_USD_PER_GPU_HOUR, .min = 0, .max = 1e4,
+       .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL, .doc = "per GPU-hour"),
+    F_("reserved_1y", CS_FT_QTY, struct cs_cost_cfg, cloud_reserved_1y_usd_per_gpu_h,
+       .unit = CS_UNIT_USD_PER_GPU_HOUR, .min = 0, .max = 1e4,
+       .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL, .doc = "per GPU-hour"),
+    F_("reserved_3y", CS_FT_QTY, struct cs_cost_cfg, cloud_reserved_3y_usd_per_gpu_h,
+       .unit = CS_UNIT_USD_PER_GPU_HOUR, .min = 0, .max = 1e4,
+       .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL, .doc = "per GPU-hour"),
+    F_("spot", CS_FT_QTY, struct cs_cost_cfg, cloud_spot_usd_per_gpu_h,
+       .unit = CS_UNIT_USD_PER_GPU_HOUR, .min = 0, .max = 1e4,
+       .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL, .doc = "per GPU-hour"),
+};
+
+#define SITE_DERIVED (CS_F_DERIVED | CS_F_NULLABLE)
+static const struct cs_field cost_fields[] = {
+    F_CUSTOM("site", "catalog site entry"),
+    F_("years", CS_FT_NUM, struct cs_cost_cfg, years, .min = 0, .max = 30, .flags = CS_F_MINEXCL,
+       .def = "3", .doc = "TCO horizon"),
+    F_("utilization", CS_FT_QTY, struct cs_cost_cfg, utilization, .unit = CS_UNIT_RATIO,
+       .min = 0, .max = 1, .flags = CS_F_MINEXCL, .def = "0.7",
+       .doc = "average busy fraction of the owned fleet"),
+    F_("electricity", CS_FT_QTY, struct cs_cost_cfg, electricity_usd_per_kwh,
+       .unit = CS_UNIT_USD_PER_KWH, .min = 0, .max = 10, .flags = SITE_DERIVED,
+       .doc = "energy price"),
+    F_("pue", CS_FT_NUM, struct cs_cost_cfg, pue, .min = 1, .max = 5, .flags = SITE_DERIVED,
+       .doc = "power usage effectiveness"),
+    F_("colocation", CS_FT_QTY, struct cs_cost_cfg, colocation_usd_per_kw_month,
+       .unit = CS_UNIT_USD_PER_KW_MONTH, .min = 0, .max = 1e5, .flags = SITE_DERIVED,
+       .doc = "colocation price"),
+    F_("construction_per_mw", CS_FT_QTY, struct cs_cost_cfg, construction_usd_per_mw,
+       .unit = CS_UNIT_MONEY, .min = 0, .max = 1e10, .flags = SITE_DERIVED,
+       .doc = "build-out per MW of critical load"),
+    F_("depreciation_years", CS_FT_NUM, struct cs_cost_cfg, depreciation_years, .min = 0,
+       .max = 50, .flags = SITE_DERIVED | CS_F_MINEXCL, .doc = "hardware life"),
+    F_("support_per_year", CS_FT_QTY, struct cs_cost_cfg, support_fraction_per_year,
+       .unit = CS_UNIT_RATIO, .min = 0, .max = 1, .flags = SITE_DERIVED,
+       .doc = "support, fraction of hardware price per year"),
+    F_("server_power_utilization", CS_FT_QTY, struct cs_cost_cfg, server_power_utilization,
+       .unit = CS_UNIT_RATIO, .min = 0, .max = 1, .flags = SITE_DERIVED | CS_F_MINEXCL,
+       .doc = "average draw over nameplate"),
+    F_("server_power_multiplier", CS_FT_NUM, struct cs_cost_cfg, server_power_multiplier,
+       .min = 1, .max = 10, .flags = SITE_DERIVED, .doc = "server watts per GPU watt"),
+    F_("network_cost_fraction", CS_FT_QTY, struct cs_cost_cfg, network_cost_fraction,
+       .unit = CS_UNIT_RATIO, .min = 0, .max = 0.99, .flags = SITE_DERIVED,
+       .doc = "interconnect share of cluster cost"),
+    F_("gpu_price", CS_FT_QTY, struct cs_cost_cfg, gpu_price_usd, .unit = CS_UNIT_MONEY,
+       .min = 0, .max = 1e9, .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL,
+       .doc = "per GPU; default the catalog GPU price"),
+    F_("server_price", CS_FT_QTY, struct cs_cost_cfg, server_price_usd, .unit = CS_UNIT_MONEY,
+       .min = 0, .max = 1e10, .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL,
+       .doc = "per server; default the catalog server price"),
+    { .key = "cloud", .type = CS_FT_SUB, .offset = 0, .sub = cloud_cost_fields,
+      .nsub = NELEM(cloud_cost_fields), .doc = "cloud prices" },
+};
+
+/* ------------------------------------------------------------------------ */
+/* Catalog references.                                                       */
+
+static const char *kind_label(enum cs_catalog_kind k)
+{
+    switch (k) {
+    case CS_CATALOG_GPU: return "GPU";
+    case CS_CATALOG_LINK: return "link";
+    case CS_CATALOG_INTRA: return "intra-node interconnect";
+    case CS_CATALOG_STORAGE: return "storage tier";
+    case CS_CATALOG_SITE: return "site";
+    case CS_CATALOG_CLOUD: return "cloud offer";
+    case CS_CATALOG_KIND_COUNT: break;
+    }
+    return "entry";
+}
+
+static const void *catalog_spec(const cs_catalog *c, enum cs_catalog_kind k, const char *name)
+{
+    switch (k) {
+    case CS_CATALOG_GPU: return cs_catalog_gpu(c, name);
+    case CS_CATALOG_LINK: return cs_catalog_link(c, name);
+    case CS_CATALOG_INTRA: return cs_catalog_intra(c, name);
+    case CS_CATALOG_STORAGE: return cs_catalog_storage(c, name);
+    case CS_CATALOG_SITE: return cs_catalog_site(c, name);
+    case CS_CATALOG_CLOUD: return cs_catalog_cloud(c, name);
+    case CS_CATALOG_KIND_COUNT: break;
+    }
+    return NULL;
+}
+
+/* "catalog NAME (SOURCE; DATE)" for field `key` of entry `name`. */
+static char *catalog_origin(const cs_catalog *c, enum cs_catalog_kind k, const char *name,
+                            const char *key)
+{
+    const struct cs_catalog_field *cf = key ? cs_catalog_field(c, k, name, key) : NULL;
+    if (cf)
+        return cs_xasprintf("catalog %s (%s%s%s%s)", name, cf->source, *cf->date ? "; " : "",
+                            cf->date, cf->estimate ? "; estimate" : "");
+    return cs_xasprintf("catalog %s (not given)", name);
+}
+
+/* Reports an unknown catalog name with a did-you-mean. */
+static void unknown_name(struct cs_bind *b, enum cs_catalog_kind k, const struct cs_ynode *at,
+                         const char *path, const char *name)
+{
+    size_t n;
+    const char **names = cs_catalog_names(b->cat, k, &n);
+    const char *sug = names ? cs_suggest(name, names, n) : NULL;
+    char shown[128];
+    snprintf(shown, sizeof shown, "%.60s", name);
+    if (sug)
+        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (did you mean \"%s\"?)", path,
+                      kind_label(k), shown, sug);
+    else
+        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\"", path, kind_label(k), shown);
+    free(names);
+}
+
+/* A string scalar or an error (NULL). */
+static const char *want_name(struct cs_bind *b, const struct cs_ynode *v, const char *path)
+{
+    char shown[128];
+    cs_cfg__show(v, shown, sizeof shown);
+    if (v->kind != CS_YNODE_SCALAR || cs_ynode_is_null(v) || strlen(v->scalar) != v->len) {
+        cs_cfg__error(b->d, v, "%s: expected a name, got %s", path, shown);
+        return NULL;
+    }
+    if (v->len > 256) {
+        cs_cfg__error(b->d, v, "%s: expected a name of at most 256 characters, got %zu characters",
+                      path, v->len);
+        return NULL;
+    }
+    return v->scalar;
+}
+
+/* Applies a `*_overrides:` mapping (or the fields of a storage item,
+ * skipping `skip`) onto dst with the catalog kind's table. Diagnostics use
+ * diag_path; provenance uses prov_path.KEY. */
+static void apply_overrides(struct cs_bind *b, enum cs_catalog_kind k, const struct cs_ynode *ov,
+                            const char *diag_path, const char *prov_path, void *dst,
+                            const char *skip)
+{
+    size_t nt;
+    const struct cs_field *t = cs_catalog__table(k, &nt);
+    const char *const extra[] = {skip, NULL};
+    for (size_t i = 0; i < ov->n; i++) {
+        const struct cs_ynode *key = ov->pairs[i].key, *val = ov->pairs[i].value;
+        if (skip && !strcmp(key->scalar, skip))
+            continue;
+        const struct cs_field *f = cs_cfg__find(t, nt, key->scalar);
+        if (!f) {
+            cs_cfg__unknown_key(b->d, key, diag_path, t, nt, skip ? extra : NULL);
+            continue;
+        }
+        char *dp = cs_cfg__path(diag_path, key->scalar);
+        if (cs_cfg__set(f, val, dp, dst, b->d)) {
+            char *pp = cs_cfg__path(prov_path, key->scalar);
+            prov_node(b, pp, val);
+            free(pp);
+        }
+        free(dp);
+    }
+}
+
+/* Resolves catalog entry `name` of kind k into dst (size bytes) and records
+ * provenance for every field under prov_path. Returns false (dst untouched)
+ * when the name is unknown. `at` locates the error. */
+static bool resolve_ref(struct cs_bind *b, enum cs_catalog_kind k, const char *name,
+                        const struct cs_ynode *at, const char *diag_path, const char *prov_path,
+                        void *dst, size_t size)
+{
+    const void *spec = catalog_spec(b->cat, k, name);
+    if (!spec) {
+        unknown_name(b, k, at, diag_path, name);
+        return false;
+    }
+    memcpy(dst, spec, size);
+    size_t nt;
+    const struct cs_field *t = cs_catalog__table(k, &nt);
+    for (size_t i = 0; i < nt; i++) {
+        char *p = cs_cfg__path(prov_path, t[i].key);
+        char *origin = catalog_origin(b->cat, k, name, t[i].key);
+        const struct cs_catalog_field *cf = cs_catalog_field(b->cat, k, name, t[i].key);
+        if (cf)
+            prov_set(&b->prov, p, cf->value, origin);
+        else
+            prov_field(b, p, &t[i], dst, origin);
+        free(origin);
+        free(p);
+    }
+    return true;
+}
+
+/* Binds `key:` (a catalog name, default def_name) and `ovkey:` of map. */
+static bool bind_ref(struct cs_bind *b, enum cs_catalog_kind k, const struct cs_ynode *map,
+                     const struct cs_ynode *where, const char *parent, const char *key,
+                     const char *ovkey, const char *def_name, const char *def_origin, void *dst,
+                     size_t size)
+{
+    const struct cs_ynode *v = cs_ynode_map_get(map, key);
+    char *path = cs_cfg__path(parent, key);
+    const char *name = def_name;
+    bool ok = false;
+    if (v)
+        name = want_name(b, v, path);
+    if (name) {
+        ok = resolve_ref(b, k, name, v ? v : where, path, path, dst, size);
+        if (ok && v)
+            prov_node(b, path, v);
+        else if (ok)
+            prov_set(&b->prov, path, name, def_origin);
+    }
+    const struct cs_ynode *ov = ovkey ? cs_ynode_map_get(map, ovkey) : NULL;
+    if (ov && !cs_ynode_is_null(ov)) {
+        char *ovpath = cs_cfg__path(parent, ovkey);
+        if (ov->kind != CS_YNODE_MAP)
+            cs_cfg__error(b->d, ov, "%s: expected a mapping of %s fields, got %s", ovpath,
+                          kind_label(k), cs_ynode_describe(ov));
+        else
+            apply_overrides(b, k, ov, ovpath, path, dst, NULL);
+        free(ovpath);
+    }
+    free(path);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sections.                                                                 */
+
+/* x16 line rate of a PCIe generation, one direction: 8 GT/s per lane for
+ * Gen3 and doubling since, 128b/130b coding (PCI-SIG; stas00 rounds Gen4 to
+ * ~31 and Gen5 to ~63 GB/s). Gen 1/2 used 8b/10b. */
+static double pcie_x16_bytes_per_s(int gen)
+{
+    if (gen <= 0)
+        return NAN;
+    if (gen == 1)
+        return 16 * 2.5e9 * 0.8 / 8;
+    if (gen == 2)
+        return 16 * 5e9 * 0.8 / 8;
+    return 16 * 8e9 * ldexp(1.0, gen - 3) * (128.0 / 130.0) / 8;
+}
+
+static void bind_intra(struct cs_bind *b, const struct cs_ynode *cl, const struct cs_ynode *where)
+{
+    struct cs_cluster_cfg *c = &b->s->cluster;
+    const char *def = c->gpu.intra_default[0] ? c->gpu.intra_default : "pcie";
+    if (!bind_ref(b, CS_CATALOG_INTRA, cl, where, "cluster", "intra_node", "intra_overrides", def,
+                  "default (the GPU's intra_default)", &c->intra, sizeof c->intra))
+        return;
+    const struct cs_ynode *at = node_or(cl, "intra_node", where);
+    const char *gpu = c->gpu.name;
+    if (c->intra.kind == CS_INTRA_NVSWITCH || c->intra.kind == CS_INTRA_NVLINK_P2P) {
+        if (c->gpu.scaleup_domain_gpus <= 0 || isnan(c->gpu.scaleup_bw_bytes_per_s)) {
+            cs_cfg__error(b->d, at,
+                          "cluster.intra_node: %s needs NVLink or xGMI, but %s has none "
+                          "(use pcie)",
+                          c->intra.name, gpu);
+            return;
+        }
+        if (c->intra.kind == CS_INTRA_NVSWITCH && c->gpu.scaleup_domain_gpus < c->gpus_per_node) {
+            cs_cfg__error(b->d, node_or(cl, "gpus_per_node", at),
+                          "cluster.gpus_per_node: %d GPUs per node exceed the %d-GPU NVLink "
+                          "domain of %s (nvswitch)",
+                          c->gpus_per_node, c->gpu.scaleup_domain_gpus, gpu);
+        }
+    }
+    if (isnan(c->intra.bw_bytes_per_s)) {
+        char buf[64];
+        if (c->intra.kind == CS_INTRA_PCIE) {
+            c->intra.bw_bytes_per_s = pcie_x16_bytes_per_s(c->gpu.pcie_gen);
+            if (isnan(c->intra.bw_bytes_per_s)) {
+                cs_cfg__error(b->d, at,
+                              "cluster.intra_node: pcie needs the GPU's PCIe generation, and %s "
+                              "has none (set cluster.intra_overrides.bw)",
+                              gpu);
+                return;
+            }
+            char *origin = cs_xasprintf("derived (PCIe Gen%d x16 line rate, PCI-SIG)",
+                                        c->gpu.pcie_gen);
+            prov_set(&b->prov, "cluster.intra_node.bw",
+                     cs_units_format(c->intra.bw_bytes_per_s, CS_UNIT_BANDWIDTH, buf, sizeof buf),
+                     origin);
+            free(origin);
+        } else {
+            c->intra.bw_bytes_per_s = c->gpu.scaleup_bw_bytes_per_s;
+            const struct cs_prov_entry *pe = cs_provenance_find(&b->prov, "cluster.gpu.scaleup_bw");
+            char *origin = cs_xasprintf("derived (cluster.gpu.scaleup_bw: %s)",
+                                        pe ? pe->origin : "?");
+            prov_set(&b->prov, "cluster.intra_node.bw",
+                     cs_units_format(c->intra.bw_bytes_per_s, CS_UNIT_BANDWIDTH, buf, sizeof buf),
+                     origin);
+            free(origin);
+        }
+    }
+    if (c->intra.nvls && !c->gpu.nvls) {
+        c->intra.nvls = false;
+        prov_set(&b->prov, "cluster.intra_node.nvls", "false",
+                 "derived (the GPU's NVSwitch generation has no NVLS)");
+    }
+}
+
+static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const struct cs_ynode *where)
+{
+    struct cs_cluster_cfg *c = &b->s->cluster;
+    const struct cs_ynode *fv = cs_ynode_map_get(cl, "fabric");
+    const struct cs_ynode *fm = section(b, fv, "cluster.fabric");
+    const struct cs_ynode *fwhere = fv ? fv : where;
+    walk(b, fabric_fields, NELEM(fabric_fields), fm, fwhere, "cluster.fabric", &c->fabric, NULL);
+    bind_ref(b, CS_CATALOG_LINK, fm, fwhere, "cluster.fabric", "link", "link_overrides", "ib-ndr",
+             "default", &c->fabric.link, sizeof c->fabric.link);
+    if (!cs_ynode_map_get(fm, "nics_per_node")) {
+        c->fabric.nics_per_node = c->gpus_per_node;
+        char buf[32];
+        snprintf(buf, sizeof buf, "%d", c->gpus_per_node);
+        prov_set(&b->prov, "cluster.fabric.nics_per_node", buf, "default (= gpus_per_node)");
+    }
+}
+
+static void bind_storage_item(struct cs_bind *b, const struct cs_ynode *it, const char *path,
+                              struct cs_storage_spec *dst)
+{
+    const struct cs_ynode *name_node = it;
+    if (it->kind == CS_YNODE_MAP) {
+        name_node = cs_ynode_map_get(it, "name");
+        if (!name_node) {
+            cs_cfg__error(b->d, it, "%s: missing required key \"name\" (a catalog storage tier)",
+                          path);
+            return;
+        }
+    }
+    char *np = it->kind == CS_YNODE_MAP ? cs_cfg__path(path, "name") : cs_xstrdup(path);
+    const char *name = want_name(b, name_node, np);
+    if (name && resolve_ref(b, CS_CATALOG_STORAGE, name, name_node, np, path, dst, sizeof *dst))
+        prov_node(b, np, name_node);
+    if (it->kind == CS_YNODE_MAP)
+        apply_overrides(b, CS_CATALOG_STORAGE, it, path, path, dst, "name");
+    free(np);
+}
+
+static void bind_storage(struct cs_bind *b, const struct cs_ynode *cl)
+{
+    struct cs_storage_cfg *st = &b->s->cluster.storage;
+    const struct cs_ynode *v = cs_ynode_map_get(cl, "storage");
+    if (!v || cs_ynode_is_null(v)) {
+        st->n_tiers = 1;
+        if (resolve_ref(b, CS_CATALOG_STORAGE, "nvme-gen4", cl, "cluster.storage",
+                        "cluster.storage[0]", &st->tiers[0], sizeof st->tiers[0]))
+            prov_set(&b->prov, "cluster.storage[0].name", "nvme-gen4", "default");
+        else
+            st->n_tiers = 0;
+        return;
+    }
+    if (v->kind != CS_YNODE_SEQ) {
+        cs_cfg__error(b->d, v,
+                      "cluster.storage: expected a sequence of storage tiers (catalog names or "
+                      "{name: ..., overrides}), got %s",
+                      cs_ynode_describe(v));
+        return;
+    }
+    if (v->n > CS_MAX_STORAGE_TIERS) {
+        cs_cfg__error(b->d, v, "cluster.storage: expected at most %d tiers, got %zu",
+                      CS_MAX_STORAGE_TIERS, v->n);
+        return;
+    }
+    st->n_tiers = (int)v->n;
+    for (size_t i = 0; i < v->n; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "cluster.storage[%zu]", i);
+        bind_storage_item(b, v->items[i], path, &st->tiers[i]);
+    }
+}
+
+static void bind_cluster(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_cluster_cfg *c = &b->s->cluster;
+    const struct cs_ynode *cv = cs_ynode_map_get(root, "cluster");
+    const struct cs_ynode *cl = section(b, cv, "cluster");
+    const struct cs_ynode *where = cv ? cv : root;
+    walk(b, cluster_fields, NELEM(cluster_fields), cl, where, "cluster", c, NULL);
+    long gpus = (long)c->nodes * (long)c->gpus_per_node;
+    if (gpus > CS_CFG_MAX_GPUS) {
+        cs_cfg__error(b->d, node_or(cl, "nodes", where),
+                      "cluster: nodes x gpus_per_node = %d x %d = %ld GPUs, more than %ld",
+                      c->nodes, c->gpus_per_node, gpus, CS_CFG_MAX_GPUS);
+    }
+    bool gpu_ok = bind_ref(b, CS_CATALOG_GPU, cl, where, "cluster", "gpu", "gpu_overrides",
+                           "H100-SXM5-80GB", "default", &c->gpu, sizeof c->gpu);
+    if (gpu_ok)
+        bind_intra(b, cl, where);
+    else /* still check the intra keys for typos and unknown names */
+        bind_ref(b, CS_CATALOG_INTRA, cl, where, "cluster", "intra_node", "intra_overrides",
+                 "nvswitch", "default", &c->intra, sizeof c->intra);
+    bind_fabric(b, cl, where);
+    bind_storage(b, cl);
+}
+
+static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struct cs_ynode *where)
+{
+    struct cs_model_shape *m = &b->s->workload.model;
+    const struct cs_ynode *mv = cs_ynode_map_get(wl, "model");
+    if (!mv) {
+        cs_cfg__error(b->d, where,
+                      "workload: missing required key \"model\" (a preset or layers, hidden, "
+                      "heads, ...)");
+        return;
+    }
+    const struct cs_ynode *mm = section(b, mv, "workload.model");
+    if (!mm) {
+        if (cs_ynode_is_null(mv))
+            cs_cfg__error(b->d, mv, "workload.model: expected a mapping, got null");
+        return;
+    }
+    const struct cs_ynode *pv = cs_ynode_map_get(mm, "preset");
+    if (pv) {
+        const char *name = want_name(b, pv, "workload.model.preset");
+        if (!name)
+            return;
+        if (cs_workload_preset(name, m) != CS_OK) {
+            const char *const *names = cs_workload_preset_names();
+            size_t n = 0;
+            while (names[n])
+                n++;
+            const char *sug = cs_suggest(name, names, n);
+            char shown[128];
+            cs_cfg__show(pv, shown, sizeof shown);
+            if (sug)
+                cs_cfg__error(b->d, pv,
+                              "workload.model.preset: unknown model preset %s (did you mean "
+                              "\"%s\"?)",
+                              shown, sug);
+            else
+                cs_cfg__error(b->d, pv, "workload.model.preset: unknown model preset %s", shown);
+            return;
+        }
+        prov_node(b, "workload.model.preset", pv);
+        char *origin = cs_xasprintf("preset %s (%s)", name, m->source);
+        walk(b, model_fields, NELEM(model_fields), mm, mv, "workload.model", m, origin);
+        free(origin);
+        return;
+    }
+    walk(b, model_fields, NELEM(model_fields), mm, mv, "workload.model", m, NULL);
+    snprintf(m->source, sizeof m->source, "%s", "scenario file");
+    char buf[32];
+    if (!cs_ynode_map_get(mm, "kv_heads")) {
+        m->kv_heads = m->heads;
+        snprintf(buf, sizeof buf, "%d", m->kv_heads);
+        prov_set(&b->prov, "workload.model.kv_heads", buf, "default (= heads)");
+    }
+    if (!cs_ynode_map_get(mm, "ffn_hidden")) {
+        long f = 4L * m->hidden;
+        m->ffn_hidden = f > 16777216 ? 16777216 : (int)f;
+        snprintf(buf, sizeof buf, "%d", m->ffn_hidden);
+        prov_set(&b->prov, "workload.model.ffn_hidden", buf, "default (= 4 * hidden)");
+    }
+}
+
+/* Cross-field checks of the workload against itself and the cluster. */
+static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
+{
+    const struct cs_workload *w = &b->s->workload;
+    const struct cs_model_shape *m = &w->model;
+    const struct cs_parallel *p = &w->par;
+    const struct cs_ynode *pn = node_or(wl, "parallelism", wl);
+    const struct cs_ynode *mn = node_or(wl, "model", wl);
+    long gpus = cs_scenario_gpus(b->s);
+    if (p->tp <= 0 || p->pp <= 0 || p->dp <= 0 || p->cp <= 0 || m->layers <= 0 || m->heads <= 0)
+        return; /* an earlier error */
+    double prod = (double)p->tp * p->pp * p->dp * p->cp;
+    if (prod != (double)gpus)
+        cs_cfg__error(b->d, pn,
+                      "workload.parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %.0f, but the cluster "
+                      "has %ld GPUs (%d nodes x %d)",
+                      p->tp, p->pp, p->dp, p->cp, prod, gpus, b->s->cluster.nodes,
+                      b->s->cluster.gpus_per_node);
+    if (m->heads % p->tp != 0)
+        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "tp", pn),
+                      "workload.parallelism.tp: %d attention heads are not divisible by tp = %d",
+                      m->heads, p->tp);
+    if (m->kv_heads <= 0 || m->heads % m->kv_heads != 0)
+        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "model"), "kv_heads", mn),
+                      "workload.model.kv_heads: %d does not divide heads = %d", m->kv_heads,
+                      m->heads);
+    if (m->hidden % m->heads != 0)
+        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "model"), "hidden", mn),
+                      "workload.model.hidden: %d is not divisible by heads = %d", m->hidden,
+                      m->heads);
+    if (m->layers % (p->pp * p->vp) != 0) {
+        if (p->vp > 1)
+            cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "vp", pn),
+                          "workload.parallelism: layers = %d is not divisible by pp*vp = %d*%d",
+                          m->layers, p->pp, p->vp);
+        else
+            cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "pp", pn),
+                          "workload.parallelism.pp: layers = %d is not divisible by pp = %d",
+                          m->layers, p->pp);
+    }
+    if (w->global_batch > 0 && w->micro_batch > 0 &&
+        w->global_batch % ((long)p->dp * w->micro_batch) != 0)
+        cs_cfg__error(b->d, node_or(wl, "global_batch", wl),
+                      "workload.global_batch: %ld is not divisible by dp*micro_batch = %d*%d",
+                      w->global_batch, p->dp, w->micro_batch);
+    if (m->seq_len % p->cp != 0)
+        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "cp", pn),
+                      "workload.parallelism.cp: seq_len = %d is not divisible by cp = %d",
+                      m->seq_len, p->cp);
+}
+
+static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_workload *w = &b->s->workload;
+    const struct cs_ynode *wv = cs_ynode_map_get(root, "workload");
+    const struct cs_ynode *wl = section(b, wv, "workload");
+    if (!wl)
+        return;
+    b->s->has_workload = true;
+    size_t errors_before = cs_diags_errors(b->d);
+    bind_model(b, wl, wv);
+    walk(b, workload_fields, NELEM(workload_fields), wl, wv, "workload", w, NULL);
+    const struct cs_ynode *pm = cs_ynode_map_get(wl, "parallelism");
+    if (!cs_ynode_map_get(pm, "dp") && w->par.tp > 0 && w->par.pp > 0 && w->par.cp > 0) {
+        long gpus = cs_scenario_gpus(b->s);
+        long per = (long)w->par.tp * w->par.pp * w->par.cp;
+        if (gpus > 0 && gpus % per == 0) {
+            w->par.dp = (int)(gpus / per);
+            char buf[32];
+            snprintf(buf, sizeof buf, "%d", w->par.dp);
+            prov_set(&b->prov, "workload.parallelism.dp", buf, "default (= GPUs / (tp*pp*cp))");
+        } else {
+            cs_cfg__error(b->d, pm ? pm : wv,
+                          "workload.parallelism: tp*pp*cp = %d*%d*%d = %ld does not divide the "
+                          "cluster's %ld GPUs, so dp cannot be derived",
+                          w->par.tp, w->par.pp, w->par.cp, per, gpus);
+            return;
+        }
+    }
+    if (cs_diags_errors(b->d) == errors_before)
+        check_workload(b, wl);
+}
+
+static void bind_failures(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_failures_cfg *f = &b->s->failures;
+    const struct cs_ynode *fv = cs_ynode_map_get(root, "failures");
+    const struct cs_ynode *fm = section(b, fv, "failures");
+    f->enabled = fm != NULL;
+    walk(b, failures_fields, NELEM(failures_fields), fm, fv ? fv : root, "failures", f, NULL);
+    const struct cs_ynode *cv = cs_ynode_map_get(fm, "components");
+    if (!cv || cs_ynode_is_null(cv))
+        return;
+    if (cv->kind != CS_YNODE_SEQ) {
+        cs_cfg__error(b->d, cv, "failures.components: expected a sequence, got %s",
+                      cs_ynode_describe(cv));
+        return;
+    }
+    if (cv->n > CS_MAX_FAIL_COMPONENTS) {
+        cs_cfg__error(b->d, cv, "failures.components: expected at most %d components, got %zu",
+                      CS_MAX_FAIL_COMPONENTS, cv->n);
+        return;
+    }
+    f->n_components = (int)cv->n;
+    for (size_t i = 0; i < cv->n; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "failures.components[%zu]", i);
+        const struct cs_ynode *it = cv->items[i];
+        if (it->kind != CS_YNODE_MAP) {
+            cs_cfg__error(b->d, it, "%s: expected a mapping {name, scope, mtbf, ...}, got %s",
+                          path, cs_ynode_describe(it));
+            continue;
+        }
+        struct cs_fail_component *c = &f->components[i];
+        walk(b, component_fields, NELEM(component_fields), it, it, path, c, NULL);
+        const struct cs_ynode *sh = cs_ynode_map_get(it, "shape");
+        if (sh && c->dist == CS_DIST_EXPONENTIAL && c->shape != 1.0)
+            cs_cfg__error(b->d, sh,
+                          "%s.shape: only a weibull distribution has a shape (got %g with "
+                          "exponential)",
+                          path, c->shape);
+    }
+}
+
+/* The storage tier named `want`, or the first of kind `want`. */
+static const struct cs_storage_spec *find_tier(const struct cs_storage_cfg *st, const char *want)
+{
+    for (int i = 0; i < st->n_tiers; i++)
+        if (!strcmp(st->tiers[i].name, want))
+            return &st->tiers[i];
+    static const char *const kinds[] = {"nvme", "pfs", "object"};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(want, kinds[k]) != 0)
+            continue;
+        for (int i = 0; i < st->n_tiers; i++)
+            if ((int)st->tiers[i].kind == k)
+                return &st->tiers[i];
+    }
+    return NULL;
+}
+
+static void bind_checkpoint(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_checkpoint_cfg *c = &b->s->checkpoint;
+    const struct cs_ynode *cv = cs_ynode_map_get(root, "checkpoint");
+    const struct cs_ynode *cm = section(b, cv, "checkpoint");
+    c->enabled = cm != NULL;
+    walk(b, checkpoint_fields, NELEM(checkpoint_fields), cm, cv ? cv : root, "checkpoint", c, NULL);
+    const struct cs_ynode *iv = cs_ynode_map_get(cm, "interval");
+    if (!iv || (iv->kind == CS_YNODE_SCALAR && !strcmp(iv->scalar, "optimal"))) {
+        c->interval_optimal = true;
+        c->interval_s = NAN;
+        if (iv)
+            prov_node(b, "checkpoint.interval", iv);
+        else
+            prov_set(&b->prov, "checkpoint.interval", "optimal", "default");
+    } else if (cs_cfg__set(&interval_field, iv, "checkpoint.interval", c, b->d)) {
+        c->interval_optimal = false;
+        prov_node(b, "checkpoint.interval", iv);
+    }
+    const struct cs_storage_spec *tier = find_tier(&b->s->cluster.storage, c->tier);
+    if (tier) {
+        if (strcmp(tier->name, c->tier) != 0) {
+            const struct cs_prov_entry *pe = cs_provenance_find(&b->prov, "checkpoint.tier");
+            char *origin = cs_xasprintf("%s (first %s tier)", pe ? pe->origin : "default",
+                                        c->tier);
+            snprintf(c->tier, sizeof c->tier, "%s", tier->name);
+            prov_set(&b->prov, "checkpoint.tier", c->tier, origin);
+            free(origin);
+        }
+    } else if (c->enabled) {
+        cs_cfg__error(b->d, node_or(cm, "tier", cv),
+                      "checkpoint.tier: no storage tier or tier kind \"%s\" in cluster.storage "
+                      "(expected a tier name, or nvme, pfs or object)",
+                      c->tier);
+    } else {
+        c->tier[0] = '\0';
+    }
+}
+
+static void bind_run(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_run_cfg *r = &b->s->run;
+    const struct cs_ynode *rv = cs_ynode_map_get(root, "run");
+    const struct cs_ynode *rm = section(b, rv, "run");
+    r->enabled = rm != NULL;
+    walk(b, run_fields, NELEM(run_fields), rm, rv ? rv : root, "run", r, NULL);
+}
+
+/* Fills the derived double `f` of base from catalog entry `name` of kind k
+ * (field of the same key), recording the catalog origin. */
+static void derive_double(struct cs_bind *b, const struct cs_field *f, void *base,
+                          const char *path, enum cs_catalog_kind k, const char *name,
+                          const void *spec)
+{
+    size_t nt;
+    const struct cs_field *t = cs_catalog__table(k, &nt);
+    const struct cs_field *src = cs_cfg__find(t, nt, f->key);
+    assert(src && (src->type == CS_FT_QTY || src->type == CS_FT_NUM));
+    double v = NAN;
+    if (spec)
+        memcpy(&v, (const char *)spec + src->offset, sizeof v);
+    memcpy((char *)base + f->offset, &v, sizeof v);
+    if (!spec) {
+        prov_set(&b->prov, path, "null", "default (no catalog entry)");
+        return;
+    }
+    char *origin = catalog_origin(b->cat, k, name, f->key);
+    const struct cs_catalog_field *cf = cs_catalog_field(b->cat, k, name, f->key);
+    if (cf)
+        prov_set(&b->prov, path, cf->value, origin);
+    else
+        prov_field(b, path, f, base, origin);
+    free(origin);
+}
+
+static void bind_cost(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_cost_cfg *c = &b->s->cost;
+    const struct cs_ynode *cv = cs_ynode_map_get(root, "cost");
+    const struct cs_ynode *cm = section(b, cv, "cost");
+    const struct cs_ynode *where = cv ? cv : root;
+    c->enabled = cm != NULL;
+    walk(b, cost_fields, NELEM(cost_fields), cm, where, "cost", c, NULL);
+
+    /* Site defaults. */
+    const struct cs_ynode *sv = cs_ynode_map_get(cm, "site");
+    const char *site = "us-average";
+    if (sv)
+        site = want_name(b, sv, "cost.site");
+    const struct cs_site_spec *ss = site ? cs_catalog_site(b->cat, site) : NULL;
+    if (site && !ss)
+        unknown_name(b, CS_CATALOG_SITE, sv ? sv : where, "cost.site", site);
+    if (ss) {
+        snprintf(c->site, sizeof c->site, "%s", ss->name);
+        if (sv)
+            prov_node(b, "cost.site", sv);
+        else
+            prov_set(&b->prov, "cost.site", ss->name, "default");
+    }
+    for (size_t i = 0; i < NELEM(cost_fields); i++) {
+        const struct cs_field *f = &cost_fields[i];
+        if (!(f->flags & CS_F_DERIVED) || cs_ynode_map_get(cm, f->key))
+            continue;
+        char *p = cs_cfg__path("cost", f->key);
+        if (!strcmp(f->key, "gpu_price") || !strcmp(f->key, "server_price")) {
+            double v = !strcmp(f->key, "gpu_price") ? b->s->cluster.gpu.price_usd
+                                                    : b->s->cluster.gpu.server_price_usd;
+            memcpy((char *)c + f->offset, &v, sizeof v);
+            const char *gkey = !strcmp(f->key, "gpu_price") ? "cluster.gpu.price"
+                                                            : "cluster.gpu.server_price";
+            const struct cs_prov_entry *pe = cs_provenance_find(&b->prov, gkey);
+            if (pe) {
+                char *value = cs_xstrdup(pe->value), *origin = cs_xstrdup(pe->origin);
+                prov_set(&b->prov, p, value, origin);
+                free(value);
+                free(origin);
+            } else {
+                prov_field(b, p, f, c, "default");
+            }
+        } else {
+            derive_double(b, f, c, p, CS_CATALOG_SITE, site, ss);
+        }
+        free(p);
+    }
+
+    /* Cloud offer and prices. */
+    const struct cs_ynode *clv = cs_ynode_map_get(cm, "cloud");
+    const struct cs_ynode *clm = clv && clv->kind == CS_YNODE_MAP ? clv : NULL;
+    const struct cs_ynode *ov = cs_ynode_map_get(clm, "offer");
+    const struct cs_cloud_offer *offer = NULL;
+    if (ov) {
+        const char *name = want_name(b, ov, "cost.cloud.offer");
+        offer = name ? cs_catalog_cloud(b->cat, name) : NULL;
+        if (name && !offer)
+            unknown_name(b, CS_CATALOG_CLOUD, ov, "cost.cloud.offer", name);
+        if (offer) {
+            prov_node(b, "cost.cloud.offer", ov);
+            if (strcmp(offer->gpu, b->s->cluster.gpu.name) != 0)
+                cs_diag_add(b->d, CS_SEV_WARNING, ov->file, ov->line, ov->col,
+                            "cost.cloud.offer: %s offers %s, but the cluster has %s", offer->name,
+                            offer->gpu, b->s->cluster.gpu.name);
+        }
+    } else {
+        offer = cs_catalog_cloud_for_gpu(b->cat, b->s->cluster.gpu.name);
+        prov_set(&b->prov, "cost.cloud.offer", offer ? offer->name : "",
+                 offer ? "default (the catalog's first offer for the GPU)"
+                       : "default (no catalog offer for the GPU)");
+    }
+    if (offer)
+        snprintf(c->cloud_offer, sizeof c->cloud_offer, "%s", offer->name);
+    for (size_t i = 0; i < NELEM(cloud_cost_fields); i++) {
+        const struct cs_field *f = &cloud_cost_fields[i];
+        if (!(f->flags & CS_F_DERIVED) || cs_ynode_map_get(clm, f->key))
+            continue;
+        char *p = cs_cfg__path("cost.cloud", f->key);
+        derive_double(b, f, c, p, CS_CATALOG_CLOUD, offer ? offer->name : "", offer);
+        free(p);
+    }
+}
+
+/* schema_version and name. */
+static void bind_top(struct cs_bind *b, const struct cs_ynode *root, const char *path)
+{
+    const struct cs_ynode *sv = cs_ynode_map_get(root, "schema_version");
+    if (!sv) {
+        cs_cfg__error(b->d, root,
+                      "schema_version: missing required key (add `schema_version: %d` at the "
+                      "top)",
+                      CS_CFG_SCHEMA_VERSION);
+    } else if (sv->kind != CS_YNODE_SCALAR || strcmp(sv->scalar, "1") != 0) {
+        char shown[128];
+        cs_cfg__show(sv, shown, sizeof shown);
+        cs_cfg__error(b->d, sv, "schema_version: expected %d (the only version this clustersim "
+                                "reads), got %s",
+                      CS_CFG_SCHEMA_VERSION, shown);
+    } else {
+        b->s->schema_version = CS_CFG_SCHEMA_VERSION;
+        prov_node(b, "schema_version", sv);
+    }
+    walk(b, top_fields, NELEM(top_fields), root, root, "", b->s, NULL);
+    if (!cs_ynode_map_get(root, "name")) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        size_t len = strlen(base);
+        if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+            len -= 5;
+        if (len >= sizeof b->s->name)
+            len = sizeof b->s->name - 1;
+        memcpy(b->s->name, base, len);
+        b->s->name[len] = '\0';
+        prov_set(&b->prov, "name", b->s->name, "default (the file name)");
+    }
+}
+
+static cs_status bind_doc(cs_ydoc *doc, const char *path, const cs_catalog *cat, cs_diags *d,
+                          struct cs_scenario *out, struct cs_provenance *prov)
+{
+    const struct cs_ynode *root = cs_ydoc_root(doc);
+    if (!root) {
+        cs_diag_error(d, path, 1, 1,
+                      "empty scenario: expected a mapping that starts with `schema_version: %d`",
+                      CS_CFG_SCHEMA_VERSION);
+        return CS_ECONFIG;
+    }
+    if (root->kind != CS_YNODE_MAP) {
+        char shown[128];
+        cs_cfg__show(root, shown, sizeof shown);
+        cs_cfg__error(d, root, "expected a mapping at the top level, got %s", shown);
+        return CS_ECONFIG;
+    }
+    size_t errors_before = cs_diags_errors(d);
+    struct cs_scenario *s = cs_xcalloc(1, sizeof *s);
+    struct cs_bind b = {.cat = cat, .d = d, .s = s};
+    cs_provenance_init(&b.prov);
+    bind_top(&b, root, path);
+    bind_cluster(&b, root);
+    bind_workload(&b, root);
+    bind_failures(&b, root);
+    bind_checkpoint(&b, root);
+    bind_run(&b, root);
+    bind_cost(&b, root);
+    if (cs_diags_errors(d) > errors_before) {
+        cs_provenance_fini(&b.prov);
+        free(s);
+        return CS_ECONFIG;
+    }
+    s->file = cs_xstrdup(path);
+    *out = *s;
+    free(s);
+    if (prov) {
+        for (size_t i = 0; i < b.prov.n; i++) {
+            if (prov->n == prov->cap) {
+                prov->cap = prov->cap ? prov->cap * 2 : 64;
+                prov->items = cs_xrealloc(prov->items, prov->cap, sizeof *prov->items);
+            }
+            prov->items[prov->n++] = b.prov.items[i];
+        }
+        free(b.prov.items);
+    } else {
+        cs_provenance_fini(&b.prov);
+    }
+    return CS_OK;
+}
+
+cs_status cs_cfg_load_scenario(const char *path, const cs_catalog *cat, cs_diags *d,
+                               struct cs_scenario *out, struct cs_provenance *prov)
+{
+    cs_ydoc *doc = NULL;
+    cs_status st = cs_ydoc_load_file(path, d, &doc);
+    if (st != CS_OK)
+        return st;
+    st = bind_doc(doc, path, cat, d, out, prov);
+    cs_ydoc_destroy(doc);
+    return st;
+}
+
+cs_status cs_cfg_load_scenario_buffer(const char *name, const char *buf, size_t len,
+                                      const cs_catalog *cat, cs_diags *d,
+                                      struct cs_scenario *out, struct cs_provenance *prov)
+{
+    cs_ydoc *doc = NULL;
+    cs_status st = cs_ydoc_load_buffer(name, buf, len, d, &doc);
+    if (st != CS_OK)
+        return st;
+    st = bind_doc(doc, name, cat, d, out, prov);
+    cs_ydoc_destroy(doc);
+    return st;
+}
+
+void cs_scenario_fini(struct cs_scenario *s)
+{
+    if (!s)
+        return;
+    free(s->file);
+    memset(s, 0, sizeof *s);
+}
