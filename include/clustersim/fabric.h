@@ -1,0 +1,62 @@
+/* fabric.h: the network topology of a cluster as a graph of directed links
+ * (capacity in bytes/s per direction, latency) between GPUs, host bridges,
+ * NICs and leaf/spine/core switches, with routing (static destination-based
+ * d-mod-k as InfiniBand subnet managers do, or ECMP hashing of
+ * (src, dst, flow id, seed)), bill-of-materials counts and job placement.
+ * Built by models/topology.c from struct cs_cluster_cfg; immutable after
+ * creation, so several flow simulations may share one fabric. */
+#ifndef CLUSTERSIM_FABRIC_H
+#define CLUSTERSIM_FABRIC_H
+
+#include "clustersim/scenario.h"
+#include "clustersim/status.h"
+
+#include <stdint.h>
+
+typedef struct cs_fabric cs_fabric;
+
+/* Bill of materials counted from the built topology (for the TCO model).
+ * switches_by_tier: [0] leaf, [1] spine (2 tiers) or aggregation (3 tiers),
+ * [2] core. switch_ports: ports in use. cables: NIC-leaf plus switch-switch
+ * cables. optics: transceivers, two per cable (all links optical, as in the
+ * DGX SuperPOD reference architectures). nics: NIC ports. */
+struct cs_fabric_counts { long switches_by_tier[3]; long switch_ports; long cables; long optics; long nics; };
+
+enum cs_route_mode { CS_ROUTE_DMODK, CS_ROUTE_ECMP_HASH };
+
+/* Builds the fabric of cluster c (borrowed; copied). `seed` seeds the ECMP
+ * hash. Routing defaults to d-mod-k on InfiniBand/Omni-Path and to ECMP
+ * hashing on Ethernet/RoCE. Returns CS_EINVAL for bad counts, CS_ERANGE when
+ * the cluster does not fit the topology (a spine-leaf beyond radix^2/2
+ * endpoints, a fat tree beyond its tiers). *out untouched on failure; caller
+ * frees with cs_fabric_destroy. */
+cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fabric **out);
+void cs_fabric_destroy(cs_fabric *f);   /* accepts NULL */
+void cs_fabric_set_route_mode(cs_fabric *f, enum cs_route_mode m);
+
+void cs_fabric_counts(const cs_fabric *f, struct cs_fabric_counts *out);
+const struct cs_cluster_cfg *cs_fabric_cluster(const cs_fabric *f);
+int cs_fabric_gpus(const cs_fabric *f);
+int cs_fabric_tiers(const cs_fabric *f); /* switch tiers: 1, 2 or 3 */
+int cs_fabric_n_links(const cs_fabric *f);
+double cs_fabric_link_capacity(const cs_fabric *f, int link);
+int cs_fabric_node_of(const cs_fabric *f, int gpu);
+int cs_fabric_leaf_of(const cs_fabric *f, int gpu);
+
+/* Longest path in links (GPU to GPU). */
+#define CS_FABRIC_MAX_PATH 8
+/* Writes the links of the path from GPU src to GPU dst into links[] (room
+ * for CS_FABRIC_MAX_PATH) and returns how many, or -1 for bad ids (0 when
+ * src == dst). *latency_s (nullable): switch hops x hop latency. */
+int cs_fabric_route(const cs_fabric *f, int src, int dst, uint64_t flow_id, int *links, double *latency_s);
+
+enum cs_place_policy { CS_PLACE_PACKED, CS_PLACE_SCATTERED };
+/* Chooses n GPUs, whole nodes first: packed takes the lowest free nodes (one
+ * leaf after another); scattered takes free nodes in a random order (GSL
+ * mt19937 seeded with `seed`), so a job spreads over leaves. used[]
+ * (nullable, one byte per GPU) marks GPUs taken and is updated. Writes n ids
+ * to out. CS_EFULL if not enough free GPUs (used untouched then). */
+cs_status cs_fabric_place(const cs_fabric *f, enum cs_place_policy pol, int n, uint64_t seed, unsigned char *used,
+                          int *out);
+
+#endif

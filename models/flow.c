@@ -1,0 +1,628 @@
+/* flow.c: flow-level network simulation with max-min fair sharing and the
+ * translation of collectives (ring, hierarchical, alltoall, sendrecv,
+ * broadcast) into steps of flows. Layer: models/; semantics in flow.h.
+ * Event loop: next completion or next step start, whichever comes first;
+ * rates by progressive filling over flow classes (weighted by members per
+ * link), cached while the set of active classes is unchanged. */
+#include "clustersim/flow.h"
+#include "clustersim/xmalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lm { int link, mult; };
+
+struct fclass {
+    int lm_off, lm_n;
+    int members, job;
+    double bytes, left, rate;
+};
+
+struct step {
+    int *cls, n, cap;
+    double lat;
+    int repeat;
+};
+
+struct job {
+    struct step *steps;
+    int n_steps, cap_steps;
+    int cur, rep_left, pending;
+    double start, next_act, finish;
+    bool waiting, done;
+};
+
+struct cs_flow_sim {
+    const cs_fabric *fab;
+    double *cap;
+    int n_links;
+    struct fclass *cls;
+    int n_cls, cap_cls;
+    struct lm *lms;
+    long n_lm, cap_lm;
+    struct job *jobs;
+    int n_jobs, cap_jobs;
+    uint64_t next_flow_id;
+    /* scratch, n_links each */
+    double *w, *rem;
+    int *tmp_mult;
+    struct cs_flow_stats st;
+};
+
+static cs_flow_sim *sim_new(int n_links)
+{
+    cs_flow_sim *s = cs_xcalloc(1, sizeof *s);
+    s->n_links = n_links;
+    s->cap = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->cap);
+    s->w = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->w);
+    s->rem = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->rem);
+    s->tmp_mult = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->tmp_mult);
+    return s;
+}
+
+cs_flow_sim *cs_flow_sim_create(const cs_fabric *f)
+{
+    int n = cs_fabric_n_links(f);
+    cs_flow_sim *s = sim_new(n);
+    s->fab = f;
+    for (int i = 0; i < n; i++)
+        s->cap[i] = cs_fabric_link_capacity(f, i);
+    return s;
+}
+
+cs_flow_sim *cs_flow_sim_create_links(const double *cap_bytes_per_s, int n)
+{
+    cs_flow_sim *s = sim_new(n);
+    memcpy(s->cap, cap_bytes_per_s, (size_t)n * sizeof *s->cap);
+    return s;
+}
+
+void cs_flow_sim_destroy(cs_flow_sim *s)
+{
+    if (!s)
+        return;
+    for (int j = 0; j < s->n_jobs; j++) {
+        for (int k = 0; k < s->jobs[j].n_steps; k++)
+            free(s->jobs[j].steps[k].cls);
+        free(s->jobs[j].steps);
+    }
+    free(s->jobs);
+    free(s->cls);
+    free(s->lms);
+    free(s->cap);
+    free(s->w);
+    free(s->rem);
+    free(s->tmp_mult);
+    free(s);
+}
+
+int cs_flow_job_add(cs_flow_sim *s, double start_s)
+{
+    if (s->n_jobs == s->cap_jobs) {
+        s->cap_jobs = s->cap_jobs ? 2 * s->cap_jobs : 8;
+        s->jobs = cs_xrealloc(s->jobs, (size_t)s->cap_jobs, sizeof *s->jobs);
+    }
+    struct job *j = &s->jobs[s->n_jobs];
+    memset(j, 0, sizeof *j);
+    j->start = start_s;
+    j->finish = NAN;
+    return s->n_jobs++;
+}
+
+cs_status cs_flow_step_add(cs_flow_sim *s, int job, double latency_s, int repeat)
+{
+    if (job < 0 || job >= s->n_jobs || repeat < 1 || !(latency_s >= 0))
+        return CS_EINVAL;
+    struct job *j = &s->jobs[job];
+    if (j->n_steps == j->cap_steps) {
+        j->cap_steps = j->cap_steps ? 2 * j->cap_steps : 4;
+        j->steps = cs_xrealloc(j->steps, (size_t)j->cap_steps, sizeof *j->steps);
+    }
+    struct step *st = &j->steps[j->n_steps++];
+    memset(st, 0, sizeof *st);
+    st->lat = latency_s;
+    st->repeat = repeat;
+    return CS_OK;
+}
+
+/* Appends a class (links given as (link, mult) pairs) to the job's last step. */
+static cs_status add_class(cs_flow_sim *s, int job, const struct lm *lms, int n_lm, int members, double bytes)
+{
+    if (job < 0 || job >= s->n_jobs || s->jobs[job].n_steps == 0 || !(bytes >= 0) || members < 1)
+        return CS_EINVAL;
+    for (int i = 0; i < n_lm; i++)
+        if (lms[i].link < 0 || lms[i].link >= s->n_links)
+            return CS_EINVAL;
+    if (s->n_cls == s->cap_cls) {
+        s->cap_cls = s->cap_cls ? 2 * s->cap_cls : 64;
+        s->cls = cs_xrealloc(s->cls, (size_t)s->cap_cls, sizeof *s->cls);
+    }
+    while (s->n_lm + n_lm > s->cap_lm) {
+        s->cap_lm = s->cap_lm ? 2 * s->cap_lm : 256;
+        s->lms = cs_xrealloc(s->lms, (size_t)s->cap_lm, sizeof *s->lms);
+    }
+    struct fclass *c = &s->cls[s->n_cls];
+    c->lm_off = (int)s->n_lm;
+    c->lm_n = n_lm;
+    c->members = members;
+    c->job = job;
+    c->bytes = bytes;
+    c->left = 0;
+    c->rate = 0;
+    memcpy(s->lms + s->n_lm, lms, (size_t)n_lm * sizeof *lms);
+    s->n_lm += n_lm;
+    struct step *st = &s->jobs[job].steps[s->jobs[job].n_steps - 1];
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 4;
+        st->cls = cs_xrealloc(st->cls, (size_t)st->cap, sizeof *st->cls);
+    }
+    st->cls[st->n++] = s->n_cls++;
+    return CS_OK;
+}
+
+cs_status cs_flow_add_path(cs_flow_sim *s, int job, const int *links, int n_links, double bytes)
+{
+    if (n_links < 0 || n_links > 64)
+        return CS_EINVAL;
+    struct lm tmp[64];
+    for (int i = 0; i < n_links; i++)
+        tmp[i] = (struct lm){links[i], 1};
+    return add_class(s, job, tmp, n_links, 1, bytes);
+}
+
+cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const int *dst, int n, double bytes,
+                                uint64_t flow_id0, bool aggregate)
+{
+    if (!s->fab || n < 1 || job < 0 || job >= s->n_jobs || s->jobs[job].n_steps == 0)
+        return CS_EINVAL;
+    struct step *st = &s->jobs[job].steps[s->jobs[job].n_steps - 1];
+    int path[CS_FABRIC_MAX_PATH];
+    double max_lat = 0.0;
+    struct lm *acc = NULL;
+    int n_acc = 0;
+    if (aggregate)
+        acc = cs_xmalloc((size_t)n * CS_FABRIC_MAX_PATH * sizeof *acc);
+    cs_status rc = CS_OK;
+    for (int i = 0; i < n && rc == CS_OK; i++) {
+        double lat = 0.0;
+        int np = cs_fabric_route(s->fab, src[i], dst[i], flow_id0 + (uint64_t)i, path, &lat);
+        if (np < 0) {
+            rc = CS_EINVAL;
+            break;
+        }
+        if (lat > max_lat)
+            max_lat = lat;
+        if (!aggregate) {
+            struct lm tmp[CS_FABRIC_MAX_PATH];
+            for (int k = 0; k < np; k++)
+                tmp[k] = (struct lm){path[k], 1};
+            rc = add_class(s, job, tmp, np, 1, bytes);
+            continue;
+        }
+        /* Merge members per link: tmp_mult holds the index into acc + 1. */
+        for (int k = 0; k < np; k++) {
+            int l = path[k];
+            if (s->tmp_mult[l] == 0) {
+                acc[n_acc] = (struct lm){l, 0};
+                s->tmp_mult[l] = ++n_acc;
+            }
+            acc[s->tmp_mult[l] - 1].mult++;
+        }
+    }
+    if (aggregate) {
+        for (int i = 0; i < n_acc; i++)
+            s->tmp_mult[acc[i].link] = 0;
+        if (rc == CS_OK)
+            rc = add_class(s, job, acc, n_acc, n, bytes);
+        free(acc);
+    }
+    if (rc == CS_OK)
+        st->lat += max_lat;
+    return rc;
+}
+
+/* Progressive filling (max-min fairness) over the active classes act[0..n):
+ * repeatedly the link with the least capacity per unfrozen member fixes the
+ * rate of every unfrozen class crossing it. O(iterations x used links). */
+static void solve_rates(cs_flow_sim *s, const int *act, int n)
+{
+    int *used = cs_xmalloc((size_t)(s->n_links > 0 ? s->n_links : 1) * sizeof *used);
+    int n_used = 0;
+    for (int i = 0; i < n; i++) {
+        const struct fclass *c = &s->cls[act[i]];
+        for (int k = 0; k < c->lm_n; k++) {
+            const struct lm *e = &s->lms[c->lm_off + k];
+            if (s->tmp_mult[e->link] == 0) {
+                s->tmp_mult[e->link] = 1;
+                used[n_used++] = e->link;
+                s->w[e->link] = 0.0;
+                s->rem[e->link] = s->cap[e->link];
+            }
+            s->w[e->link] += e->mult;
+        }
+    }
+    /* link -> classes adjacency (CSR). */
+    int *off = cs_xcalloc((size_t)n_used + 1, sizeof *off);
+    for (int u = 0; u < n_used; u++)
+        s->tmp_mult[used[u]] = u + 1;
+    for (int i = 0; i < n; i++) {
+        const struct fclass *c = &s->cls[act[i]];
+        for (int k = 0; k < c->lm_n; k++)
+            off[s->tmp_mult[s->lms[c->lm_off + k].link]]++;
+    }
+    for (int u = 0; u < n_used; u++)
+        off[u + 1] += off[u];
+    int *adj = cs_xmalloc((size_t)(off[n_used] > 0 ? off[n_used] : 1) * sizeof *adj);
+    int *fill = cs_xcalloc((size_t)n_used + 1, sizeof *fill);
+    for (int i = 0; i < n; i++) {
+        const struct fclass *c = &s->cls[act[i]];
+        for (int k = 0; k < c->lm_n; k++) {
+            int u = s->tmp_mult[s->lms[c->lm_off + k].link] - 1;
+            adj[off[u] + fill[u]++] = i;
+        }
+    }
+    unsigned char *frozen = cs_xcalloc((size_t)(n > 0 ? n : 1), 1);
+    int left = n;
+    for (int i = 0; i < n; i++) /* a class on no link (src == dst) is instant */
+        if (s->cls[act[i]].lm_n == 0) {
+            s->cls[act[i]].rate = INFINITY;
+            frozen[i] = 1;
+            left--;
+        }
+    while (left > 0) {
+        int best = -1;
+        double best_r = INFINITY;
+        for (int u = 0; u < n_used; u++) {
+            int l = used[u];
+            if (s->w[l] > 0.5) {
+                double r = s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0;
+                if (r < best_r) {
+                    best_r = r;
+                    best = u;
+                }
+            }
+        }
+        if (best < 0)
+            break;
+        for (int a = off[best]; a < off[best + 1]; a++) {
+            int i = adj[a];
+            if (frozen[i])
+                continue;
+            frozen[i] = 1;
+            left--;
+            struct fclass *c = &s->cls[act[i]];
+            c->rate = best_r;
+            for (int k = 0; k < c->lm_n; k++) {
+                const struct lm *e = &s->lms[c->lm_off + k];
+                s->rem[e->link] -= e->mult * best_r;
+                s->w[e->link] -= e->mult;
+            }
+        }
+    }
+    for (int u = 0; u < n_used; u++)
+        s->tmp_mult[used[u]] = 0;
+    free(frozen);
+    free(fill);
+    free(adj);
+    free(off);
+    free(used);
+    s->st.rate_solves++;
+}
+
+static void schedule_step(struct job *j, double now)
+{
+    j->waiting = true;
+    j->next_act = now + j->steps[j->cur].lat;
+}
+
+/* A step (repeat) of job j has finished at `now`: the next repeat or step. */
+static void step_done(struct job *j, double now)
+{
+    if (--j->rep_left > 0) {
+        schedule_step(j, now);
+        return;
+    }
+    if (++j->cur < j->n_steps) {
+        j->rep_left = j->steps[j->cur].repeat;
+        schedule_step(j, now);
+        return;
+    }
+    j->done = true;
+    j->waiting = false;
+    j->finish = now;
+}
+
+cs_status cs_flow_run(cs_flow_sim *s)
+{
+    int *act = cs_xmalloc((size_t)(s->n_cls > 0 ? s->n_cls : 1) * sizeof *act);
+    int n_act = 0;
+    int done_jobs = 0;
+    for (int k = 0; k < s->n_jobs; k++) {
+        struct job *j = &s->jobs[k];
+        j->cur = 0;
+        j->done = false;
+        if (j->n_steps == 0) {
+            j->done = true;
+            j->finish = j->start;
+            done_jobs++;
+            continue;
+        }
+        j->rep_left = j->steps[0].repeat;
+        j->waiting = true;
+        j->next_act = j->start + j->steps[0].lat;
+    }
+    double now = 0.0;
+    bool dirty = false;
+    uint64_t sig = 0, last_sig = ~(uint64_t)0;
+    int last_n = -1;
+    cs_status rc = CS_OK;
+    while (done_jobs < s->n_jobs) {
+        s->st.events++;
+        if (dirty) {
+            if (!(n_act == last_n && sig == last_sig)) {
+                solve_rates(s, act, n_act);
+                last_sig = sig;
+                last_n = n_act;
+            } else {
+                s->st.rate_reuses++;
+            }
+            dirty = false;
+        }
+        double t_next = INFINITY;
+        for (int k = 0; k < s->n_jobs; k++)
+            if (s->jobs[k].waiting && s->jobs[k].next_act < t_next)
+                t_next = s->jobs[k].next_act;
+        for (int i = 0; i < n_act; i++) {
+            const struct fclass *c = &s->cls[act[i]];
+            double t = c->rate > 0 ? now + c->left / c->rate : INFINITY;
+            if (t < t_next)
+                t_next = t;
+        }
+        if (!isfinite(t_next)) {
+            rc = CS_EINVAL; /* flows that can never finish: a zero-capacity link */
+            break;
+        }
+        if (t_next < now)
+            t_next = now;
+        double dt = t_next - now;
+        now = t_next;
+        /* Advance and retire finished classes. */
+        for (int i = 0; i < n_act;) {
+            struct fclass *c = &s->cls[act[i]];
+            c->left -= c->rate * dt;
+            if (c->left <= 1e-9 * c->bytes + 1e-3 || isinf(c->rate)) {
+                sig -= (uint64_t)act[i] * 0x9e3779b97f4a7c15ULL + 1;
+                act[i] = act[--n_act];
+                dirty = true;
+                struct job *j = &s->jobs[c->job];
+                if (--j->pending == 0) {
+                    step_done(j, now);
+                    if (j->done)
+                        done_jobs++;
+                }
+            } else {
+                i++;
+            }
+        }
+        /* Start the steps that are due. */
+        for (int k = 0; k < s->n_jobs; k++) {
+            struct job *j = &s->jobs[k];
+            while (j->waiting && j->next_act <= now) {
+                struct step *st = &j->steps[j->cur];
+                j->waiting = false;
+                j->pending = st->n;
+                for (int q = 0; q < st->n; q++) {
+                    struct fclass *c = &s->cls[st->cls[q]];
+                    c->left = c->bytes;
+                    act[n_act++] = st->cls[q];
+                    sig += (uint64_t)st->cls[q] * 0x9e3779b97f4a7c15ULL + 1;
+                    s->st.flows += c->members;
+                    s->st.classes++;
+                    dirty = true;
+                }
+                if (st->n == 0) {
+                    step_done(j, now);
+                    if (j->done)
+                        done_jobs++;
+                }
+            }
+        }
+    }
+    free(act);
+    return rc;
+}
+
+double cs_flow_job_finish_s(const cs_flow_sim *s, int job)
+{
+    return job >= 0 && job < s->n_jobs ? s->jobs[job].finish : NAN;
+}
+
+void cs_flow_stats_get(const cs_flow_sim *s, struct cs_flow_stats *out)
+{
+    *out = s->st;
+}
+
+/* ---- collectives as flows ---- */
+
+/* Adds one step of `n` flows src[i] -> dst[i], run `repeat` times. */
+static cs_status step_flows(cs_flow_sim *s, int job, double lat, int repeat, const int *src, const int *dst, int n,
+                            double bytes, bool aggregate)
+{
+    cs_status rc = cs_flow_step_add(s, job, lat, repeat);
+    if (rc != CS_OK || n == 0)
+        return rc;
+    rc = cs_flow_add_gpu_flows(s, job, src, dst, n, bytes, s->next_flow_id, aggregate);
+    s->next_flow_id += (uint64_t)n;
+    return rc;
+}
+
+cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow_job_spec *spec, bool aggregate)
+{
+    if (!s->fab || !spec || spec->n < 1 || !spec->gpu_ids || !(spec->bytes >= 0) || job < 0 || job >= s->n_jobs)
+        return CS_EINVAL;
+    const struct cs_cluster_cfg *c = cs_fabric_cluster(s->fab);
+    int n = spec->n, G = cs_fabric_gpus(s->fab);
+    for (int i = 0; i < n; i++)
+        if (spec->gpu_ids[i] < 0 || spec->gpu_ids[i] >= G)
+            return CS_EINVAL;
+    if (n == 1)
+        return CS_OK;
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    const int pr = CS_COLL_PROTO_SIMPLE;
+    double hi = p.ring_hop_lat_s[c->intra.kind == CS_INTRA_PCIE ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK][pr];
+    double hn = p.ring_hop_lat_s[CS_COLL_HW_NET][pr], base = p.ring_base_lat_s[pr];
+    s->jobs[job].start += base;
+
+    /* Nodes in first-appearance order and the ranks on each (local order). */
+    int *node_of = cs_xmalloc((size_t)n * sizeof *node_of);
+    int *nodes = cs_xmalloc((size_t)n * sizeof *nodes), m = 0;
+    int *cnt = cs_xcalloc((size_t)n, sizeof *cnt);
+    for (int i = 0; i < n; i++) {
+        int nd = cs_fabric_node_of(s->fab, spec->gpu_ids[i]), k = 0;
+        while (k < m && nodes[k] != nd)
+            k++;
+        if (k == m)
+            nodes[m++] = nd;
+        node_of[i] = k;
+        cnt[k]++;
+    }
+    int ppn = cnt[0];
+    bool uniform = true;
+    for (int k = 1; k < m; k++)
+        uniform = uniform && cnt[k] == ppn;
+    /* local[k * ppn + r]: the r-th rank of node k. */
+    int *local = NULL;
+    if (uniform) {
+        local = cs_xmalloc((size_t)n * sizeof *local);
+        int *fill = cs_xcalloc((size_t)m, sizeof *fill);
+        for (int i = 0; i < n; i++)
+            local[node_of[i] * ppn + fill[node_of[i]]++] = spec->gpu_ids[i];
+        free(fill);
+    }
+    enum cs_coll_algo algo = spec->algo;
+    if (algo == CS_COLL_AUTO)
+        algo = (m > 1 && uniform && ppn > 1) ? CS_COLL_HIER : CS_COLL_RING;
+    if (algo == CS_COLL_HIER && (m == 1 || !uniform || ppn == 1))
+        algo = CS_COLL_RING;
+    enum cs_coll_op op = spec->op;
+    bool hier_op = op == CS_COLL_ALL_REDUCE || op == CS_COLL_ALL_GATHER || op == CS_COLL_REDUCE_SCATTER;
+    if (algo == CS_COLL_HIER && !hier_op)
+        algo = CS_COLL_RING;
+    size_t nmax = op == CS_COLL_ALLTOALL ? (size_t)n * (size_t)n : 2 * (size_t)n;
+    int *src = cs_xmalloc(nmax * sizeof *src);
+    int *dst = cs_xmalloc(nmax * sizeof *dst);
+    double S = spec->bytes;
+    cs_status rc = CS_OK;
+    if (algo != CS_COLL_RING && algo != CS_COLL_HIER) {
+        rc = CS_EUNSUPPORTED;
+    } else if (algo == CS_COLL_HIER) {
+        int nf = 0;
+        /* intra-node ring: rank r -> r+1 on every node */
+        for (int k = 0; k < m; k++)
+            for (int r = 0; r < ppn; r++, nf++) {
+                src[nf] = local[k * ppn + r];
+                dst[nf] = local[k * ppn + (r + 1) % ppn];
+            }
+        int n_intra = nf;
+        /* inter-node rings: local rank r of node k -> node k+1 */
+        for (int r = 0; r < ppn; r++)
+            for (int k = 0; k < m; k++, nf++) {
+                src[nf] = local[k * ppn + r];
+                dst[nf] = local[((k + 1) % m) * ppn + r];
+            }
+        const int *isrc = src, *idst = dst, *xsrc = src + n_intra, *xdst = dst + n_intra;
+        if (op == CS_COLL_ALL_REDUCE) {
+            rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+            if (rc == CS_OK)
+                rc = step_flows(s, job, hn, 2 * (m - 1), xsrc, xdst, n, S / n, aggregate);
+            if (rc == CS_OK)
+                rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+        } else if (op == CS_COLL_ALL_GATHER) {
+            rc = step_flows(s, job, hn, m - 1, xsrc, xdst, n, S / n, aggregate);
+            if (rc == CS_OK)
+                rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+        } else {
+            rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+            if (rc == CS_OK)
+                rc = step_flows(s, job, hn, m - 1, xsrc, xdst, n, S / n, aggregate);
+        }
+    } else if (op == CS_COLL_ALLTOALL) {
+        int nf = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (i != j) {
+                    src[nf] = spec->gpu_ids[i];
+                    dst[nf++] = spec->gpu_ids[j];
+                }
+        rc = step_flows(s, job, hi + (m > 1 ? hn : 0.0), 1, src, dst, nf, S / n, aggregate);
+    } else {
+        int nf = op == CS_COLL_BROADCAST ? n - 1 : n;
+        for (int i = 0; i < nf; i++) {
+            src[i] = spec->gpu_ids[i];
+            dst[i] = spec->gpu_ids[(i + 1) % n];
+        }
+        int ninter_ring = 0; /* ring hops that cross nodes */
+        for (int i = 0; i < n; i++)
+            ninter_ring += node_of[i] != node_of[(i + 1) % n];
+        if (op == CS_COLL_SENDRECV) {
+            rc = step_flows(s, job, m > 1 ? hn : hi, 1, src, dst, nf, S, aggregate);
+        } else if (op == CS_COLL_BROADCAST) {
+            rc = step_flows(s, job, (n - 1 - (m - 1)) * hi + (m - 1) * hn, 1, src, dst, nf, S, aggregate);
+        } else {
+            /* Ring all_reduce / all_gather / reduce_scatter, latency as the
+             * closed form (including NCCL's multi-node plateau factor). */
+            bool ar = op == CS_COLL_ALL_REDUCE;
+            int nsteps = ar ? 2 * (n - 1) : n - 1, ninter = ar ? 2 * (m - 1) : m - 1;
+            double lat = base + (nsteps - ninter) * hi + ninter * hn;
+            if (ar && m > 1 && S >= n / 16.0 * 65536.0)
+                lat *= p.ring_plateau;
+            (void)ninter_ring;
+            rc = step_flows(s, job, (lat - base) / nsteps, nsteps, src, dst, nf, S / n, aggregate);
+        }
+    }
+    free(src);
+    free(dst);
+    free(local);
+    free(cnt);
+    free(nodes);
+    free(node_of);
+    return rc;
+}
+
+cs_status cs_flow_collectives(const cs_fabric *f, const struct cs_flow_job_spec *jobs, int n_jobs, bool aggregate,
+                              double *finish_s, struct cs_flow_stats *stats)
+{
+    if (!f || !jobs || n_jobs < 1 || !finish_s)
+        return CS_EINVAL;
+    cs_flow_sim *s = cs_flow_sim_create(f);
+    cs_status rc = CS_OK;
+    for (int i = 0; i < n_jobs && rc == CS_OK; i++) {
+        int j = cs_flow_job_add(s, jobs[i].start_s);
+        rc = cs_flow_collective_build(s, j, &jobs[i], aggregate);
+    }
+    if (rc == CS_OK)
+        rc = cs_flow_run(s);
+    if (rc == CS_OK) {
+        for (int i = 0; i < n_jobs; i++)
+            finish_s[i] = cs_flow_job_finish_s(s, i);
+        if (stats)
+            cs_flow_stats_get(s, stats);
+    }
+    cs_flow_sim_destroy(s);
+    return rc;
+}
+
+cs_status cs_flow_collective(const cs_fabric *f, enum cs_coll_op op, double bytes, const int *gpu_ids, int n,
+                             enum cs_coll_algo algo, double *time_s)
+{
+    if (!time_s)
+        return CS_EINVAL;
+    struct cs_flow_job_spec spec = {op, bytes, gpu_ids, n, algo, 0.0};
+    double fin = NAN;
+    cs_status rc = cs_flow_collectives(f, &spec, 1, false, &fin, NULL);
+    if (rc == CS_OK)
+        *time_s = fin;
+    return rc;
+}

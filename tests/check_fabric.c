@@ -1,0 +1,262 @@
+/* check_fabric.c: topology builder (models/topology.c) and flow-level
+ * simulation (models/flow.c): counts against hand-derived values, routing,
+ * max-min fairness by hand, agreement with the closed-form model without
+ * contention, and contention on an oversubscribed fabric. */
+#include "clustersim/collective.h"
+#include "clustersim/fabric.h"
+#include "clustersim/flow.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A100 nodes (8 GPUs, NVSwitch), 8 NICs of ib-hdr (25e9 B/s, radix 40) or
+ * ib-ndr (50e9 B/s, radix 64). */
+static struct cs_cluster_cfg make_cluster(int nodes, enum cs_topology topo, bool ndr, double oversub)
+{
+    struct cs_cluster_cfg c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.gpu.name, sizeof c.gpu.name, "A100-SXM4-80GB");
+    c.gpu.scaleup_bw_bytes_per_s = 300e9;
+    c.nodes = nodes;
+    c.gpus_per_node = 8;
+    c.intra.kind = CS_INTRA_NVSWITCH;
+    c.intra.bw_bytes_per_s = NAN;
+    c.intra.efficiency = NAN;
+    c.fabric.topology = topo;
+    c.fabric.link.kind = CS_LINK_INFINIBAND;
+    c.fabric.link.bw_bytes_per_s = ndr ? 50e9 : 25e9;
+    c.fabric.link.efficiency = NAN;
+    c.fabric.link.hop_latency_s = 90e-9;
+    c.fabric.link.switch_radix = ndr ? 64 : 40;
+    c.fabric.nics_per_node = 8;
+    c.fabric.oversubscription = oversub;
+    return c;
+}
+
+START_TEST(test_fabric_counts)
+{
+    cs_fabric *f = NULL;
+    struct cs_fabric_counts ct;
+    /* 16 nodes x 8 NICs = 128 endpoints, k = 40, 1:1: 20 down / 20 up per leaf;
+     * leaves ceil(128/20) = 7, spines ceil(7 x 20 / 40) = 4; cables
+     * 128 + 7 x 20 = 268, ports 128 + 2 x 140 = 408, optics 2 x 268 = 536. */
+    struct cs_cluster_cfg c = make_cluster(16, CS_TOPO_FAT_TREE, false, 1.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(cs_fabric_tiers(f), 2);
+    ck_assert_int_eq(ct.switches_by_tier[0], 7);
+    ck_assert_int_eq(ct.switches_by_tier[1], 4);
+    ck_assert_int_eq(ct.switches_by_tier[2], 0);
+    ck_assert_int_eq(ct.cables, 268);
+    ck_assert_int_eq(ct.switch_ports, 408);
+    ck_assert_int_eq(ct.optics, 536);
+    ck_assert_int_eq(ct.nics, 128);
+    cs_fabric_destroy(f);
+
+    /* 2048 nodes x 8 = 16384 endpoints, k = 64: 2 tiers hold 64 x 32 = 2048,
+     * so 3 tiers (Al-Fares): 512 leaves, 16 pods of 32 leaves, 32 aggregation
+     * switches per pod = 512, cores 32 x ceil(16/2) = 256 (k^2/4 = 1024 at 64 pods). */
+    c = make_cluster(2048, CS_TOPO_FAT_TREE, true, 1.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(cs_fabric_tiers(f), 3);
+    ck_assert_int_eq(ct.switches_by_tier[0], 512);
+    ck_assert_int_eq(ct.switches_by_tier[1], 512);
+    ck_assert_int_eq(ct.switches_by_tier[2], 256);
+    ck_assert_int_eq(ct.cables, 16384 + 512 * 32 + 512 * 32);
+    cs_fabric_destroy(f);
+
+    /* Spine-leaf 3:1, k = 64: 48 down, 16 up; 64 nodes -> 512 eps -> 11 leaves,
+     * spines ceil(11 x 16 / 64) = 3. */
+    c = make_cluster(64, CS_TOPO_SPINE_LEAF, true, 3.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(ct.switches_by_tier[0], 11);
+    ck_assert_int_eq(ct.switches_by_tier[1], 3);
+    cs_fabric_destroy(f);
+    /* A spine-leaf cannot exceed k x down endpoints. */
+    c = make_cluster(1024, CS_TOPO_SPINE_LEAF, true, 1.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_ERANGE);
+
+    /* Rail-optimized, 64 nodes, k = 64: 2 SUs of 32 nodes x 8 rails = 16
+     * leaves, spines ceil(16 x 32 / 64) = 8 (SuperPOD RA: 8 leaves per SU);
+     * GPU 3 of nodes 0 and 5 share rail leaf 3. */
+    c = make_cluster(64, CS_TOPO_RAIL_OPTIMIZED, true, 1.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(ct.switches_by_tier[0], 16);
+    ck_assert_int_eq(ct.switches_by_tier[1], 8);
+    ck_assert_int_eq(cs_fabric_leaf_of(f, 3), cs_fabric_leaf_of(f, 5 * 8 + 3));
+    ck_assert_int_ne(cs_fabric_leaf_of(f, 3), cs_fabric_leaf_of(f, 4));
+    cs_fabric_destroy(f);
+}
+END_TEST
+
+START_TEST(test_fabric_route)
+{
+    struct cs_cluster_cfg c = make_cluster(16, CS_TOPO_FAT_TREE, false, 1.0);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 7, &f), CS_OK);
+    int links[CS_FABRIC_MAX_PATH];
+    double lat = -1;
+    ck_assert_int_eq(cs_fabric_route(f, 0, 3, 0, links, &lat), 2); /* NVSwitch up + down */
+    ck_assert_double_eq(lat, 0.0);
+    ck_assert_double_eq_tol(cs_fabric_link_capacity(f, links[0]), 240e9, 1.0);
+    /* node 0 (leaf 0) to node 15 (endpoints 120..127, leaf 6): NIC up, leaf
+     * up, spine down, NIC down; 3 switch hops x 90 ns. */
+    ck_assert_int_eq(cs_fabric_route(f, 0, 15 * 8, 0, links, &lat), 4);
+    ck_assert_double_eq_tol(lat, 270e-9, 1e-15);
+    ck_assert_double_eq_tol(cs_fabric_link_capacity(f, links[0]), 23e9, 1.0);
+    ck_assert_int_eq(cs_fabric_route(f, -1, 3, 0, links, NULL), -1);
+    cs_fabric_destroy(f);
+}
+END_TEST
+
+START_TEST(test_fabric_maxmin_hand)
+{
+    /* Links A (10 B/s) and B (4 B/s); f1 on A (20 B), f2 on A+B (4 B), f3 on
+     * B (4 B). Max-min: B is the bottleneck, 4/2 = 2 each for f2 and f3; f1
+     * gets A's rest, 10 - 2 = 8. At t = 2 f2 and f3 finish (4/2); f1 has
+     * 20 - 16 = 4 left, alone on A at 10: finishes at 2.4. */
+    double cap[2] = {10.0, 4.0};
+    cs_flow_sim *s = cs_flow_sim_create_links(cap, 2);
+    int a[1] = {0}, ab[2] = {0, 1}, b[1] = {1};
+    int j1 = cs_flow_job_add(s, 0.0), j2 = cs_flow_job_add(s, 0.0), j3 = cs_flow_job_add(s, 0.0);
+    ck_assert_int_eq(cs_flow_step_add(s, j1, 0.0, 1), CS_OK);
+    ck_assert_int_eq(cs_flow_add_path(s, j1, a, 1, 20.0), CS_OK);
+    ck_assert_int_eq(cs_flow_step_add(s, j2, 0.0, 1), CS_OK);
+    ck_assert_int_eq(cs_flow_add_path(s, j2, ab, 2, 4.0), CS_OK);
+    ck_assert_int_eq(cs_flow_step_add(s, j3, 0.0, 1), CS_OK);
+    ck_assert_int_eq(cs_flow_add_path(s, j3, b, 1, 4.0), CS_OK);
+    ck_assert_int_eq(cs_flow_run(s), CS_OK);
+    ck_assert_double_eq_tol(cs_flow_job_finish_s(s, j1), 2.4, 1e-9);
+    ck_assert_double_eq_tol(cs_flow_job_finish_s(s, j2), 2.0, 1e-9);
+    ck_assert_double_eq_tol(cs_flow_job_finish_s(s, j3), 2.0, 1e-9);
+    cs_flow_sim_destroy(s);
+
+    /* Steps and repeats: one flow of 10 B on A, 3 repeats, 0.5 s latency
+     * each: 3 x (0.5 + 1.0) = 4.5 s. */
+    s = cs_flow_sim_create_links(cap, 2);
+    int j = cs_flow_job_add(s, 0.0);
+    ck_assert_int_eq(cs_flow_step_add(s, j, 0.5, 3), CS_OK);
+    ck_assert_int_eq(cs_flow_add_path(s, j, a, 1, 10.0), CS_OK);
+    ck_assert_int_eq(cs_flow_run(s), CS_OK);
+    ck_assert_double_eq_tol(cs_flow_job_finish_s(s, j), 4.5, 1e-9);
+    cs_flow_sim_destroy(s);
+}
+END_TEST
+
+static void check_agree(int nodes, enum cs_coll_algo algo, const char *what)
+{
+    struct cs_cluster_cfg c = make_cluster(nodes, CS_TOPO_FAT_TREE, false, 1.0);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 3, &f), CS_OK);
+    int n = nodes * 8;
+    int *ids = malloc((size_t)n * sizeof *ids);
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, n, 0, NULL, ids), CS_OK);
+    double S = 1073741824.0, t_flow = 0;
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, n, algo, &t_flow), CS_OK);
+    struct cs_coll_group g = {n, 8, 1};
+    double t_cf = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, S, &g, algo, NULL);
+    double err = (t_flow - t_cf) / t_cf;
+    printf("flow vs closed form, %s: flow %.6f s, closed %.6f s, error %+.3f%%\n", what, t_flow, t_cf, 100 * err);
+    ck_assert_msg(fabs(err) <= 0.02, "%s: %.3f%%", what, 100 * err);
+    /* Aggregated classes give the same time for this symmetric job. */
+    struct cs_flow_job_spec spec = {CS_COLL_ALL_REDUCE, S, ids, n, algo, 0.0};
+    double fin = 0;
+    struct cs_flow_stats st;
+    ck_assert_int_eq(cs_flow_collectives(f, &spec, 1, true, &fin, &st), CS_OK);
+    ck_assert_double_eq_tol(fin, t_flow, 1e-9 * t_flow);
+    free(ids);
+    cs_fabric_destroy(f);
+}
+
+START_TEST(test_fabric_flow_matches_closed_form)
+{
+    check_agree(1, CS_COLL_RING, "1 node ring");
+    check_agree(2, CS_COLL_HIER, "2 nodes hierarchical");
+    check_agree(16, CS_COLL_HIER, "16 nodes hierarchical, 2-tier fat tree");
+}
+END_TEST
+
+/* Four 4-node jobs placed scattered (seed 11) run an all_reduce of 256 MiB at
+ * once; returns the last finish time. */
+static double four_jobs(enum cs_topology topo, double oversub)
+{
+    struct cs_cluster_cfg c = make_cluster(32, topo, false, oversub);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 5, &f), CS_OK);
+    unsigned char used[256] = {0};
+    int ids[4][32];
+    struct cs_flow_job_spec jobs[4];
+    for (int j = 0; j < 4; j++) {
+        ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 32, 11 + (uint64_t)j, used, ids[j]), CS_OK);
+        jobs[j] = (struct cs_flow_job_spec){CS_COLL_ALL_REDUCE, 268435456.0, ids[j], 32, CS_COLL_HIER, 0.0};
+    }
+    double fin[4];
+    ck_assert_int_eq(cs_flow_collectives(f, jobs, 4, false, fin, NULL), CS_OK);
+    double worst = 0;
+    for (int j = 0; j < 4; j++)
+        worst = fmax(worst, fin[j]);
+    cs_fabric_destroy(f);
+    return worst;
+}
+
+START_TEST(test_fabric_oversubscribed_contention)
+{
+    double nb = four_jobs(CS_TOPO_FAT_TREE, 1.0), os = four_jobs(CS_TOPO_SPINE_LEAF, 3.0);
+    printf("4 scattered jobs: non-blocking fat tree %.6f s, 3:1 spine-leaf %.6f s (x%.2f)\n", nb, os, os / nb);
+    ck_assert(os > 1.2 * nb);
+}
+END_TEST
+
+START_TEST(test_fabric_placement)
+{
+    struct cs_cluster_cfg c = make_cluster(8, CS_TOPO_FAT_TREE, false, 1.0);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    int a[16], b[16], d[16];
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, 16, 0, NULL, a), CS_OK);
+    for (int i = 0; i < 16; i++)
+        ck_assert_int_eq(a[i], i);
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 16, 42, NULL, a), CS_OK);
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 16, 42, NULL, b), CS_OK);
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 16, 43, NULL, d), CS_OK);
+    ck_assert(memcmp(a, b, sizeof a) == 0);   /* same seed, same nodes */
+    ck_assert(memcmp(a, d, sizeof a) != 0);   /* another seed differs */
+    unsigned char used[64] = {0};
+    int big[64];
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, 60, 0, used, big), CS_OK);
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, 8, 0, used, big), CS_EFULL);
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, 4, 0, used, big), CS_OK);
+    ck_assert_int_eq(big[0], 60);
+    cs_fabric_destroy(f);
+}
+END_TEST
+
+static Suite *fabric_suite(void)
+{
+    Suite *s = suite_create("fabric");
+    TCase *tc = tcase_create("topology");
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, test_fabric_counts);
+    tcase_add_test(tc, test_fabric_route);
+    tcase_add_test(tc, test_fabric_placement);
+    suite_add_tcase(s, tc);
+    TCase *tf = tcase_create("flow");
+    tcase_set_timeout(tf, 60);
+    tcase_add_test(tf, test_fabric_maxmin_hand);
+    tcase_add_test(tf, test_fabric_flow_matches_closed_form);
+    tcase_add_test(tf, test_fabric_oversubscribed_contention);
+    suite_add_tcase(s, tf);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(fabric_suite());
+}
