@@ -53,7 +53,9 @@ char *cs_xstrndup(const char *s, size_t n)
 {
     if (!s)
         return NULL;
-    size_t len = strnlen(s, n);
+    size_t len = 0;
+    while (len < n && s[len] != '\0')
+        len++;
     char *p = cs_xmalloc(len + 1);
     memcpy(p, s, len);
     p[len] = '\0';

@@ -1,0 +1,44 @@
+/* report.h: results out, for people (aligned text) and scripts (JSON via
+ * cJSON, CSV). The JSON key names are the contract of DESIGN.md: SI units in
+ * the key name, stable across versions. Writers take a caller's FILE*. */
+#ifndef CLUSTERSIM_REPORT_H
+#define CLUSTERSIM_REPORT_H
+
+#include "clustersim/scenario.h"
+#include "clustersim/step.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+/* Resolved-cluster facts that the run report shows. */
+struct cs_cluster_summary {
+    long gpus;
+    double peak_flops_per_gpu;       /* at the workload precision (bf16 without workload) */
+    double peak_flops_total;
+    double hbm_bytes_total;
+    double gpu_power_w;              /* GPUs at TDP */
+    long nics;                       /* scale-out ports on the nodes */
+    double node_injection_bytes_per_s;  /* nics x line rate, per direction */
+    double bisection_bytes_per_s;    /* per direction, after oversubscription */
+};
+void cs_out_cluster_summary(const struct cs_scenario *s, struct cs_cluster_summary *out);
+
+/* JSON objects (caller frees with cJSON_Delete). */
+cJSON *cs_out_cluster_json(const struct cs_scenario *s);
+cJSON *cs_out_workload_json(const struct cs_workload *w);
+/* step/throughput/memory keys added to `root`. `r` NULL: no workload. */
+void cs_out_step_json(cJSON *root, const struct cs_step_result *r);
+
+/* Text sections. */
+void cs_out_cluster_text(FILE *out, const struct cs_scenario *s);
+void cs_out_workload_text(FILE *out, const struct cs_workload *w);
+void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r);
+
+/* One CSV header line and one row for a run (same columns, same order). */
+void cs_out_run_csv(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r,
+                    int header);
+
+/* Writes `root` as pretty JSON plus a newline; returns false on error. */
+bool cs_out_json_write(FILE *out, const cJSON *root);
+
+#endif

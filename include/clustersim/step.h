@@ -1,0 +1,76 @@
+/* step.h: one training iteration of a transformer on a cluster, simulated on
+ * the discrete-event engine (models/step.c). Each pipeline stage has a
+ * compute stream (forward/backward of its layers, with the tensor-parallel
+ * collectives on the critical path, as Megatron-LM runs them), a data-parallel
+ * communication stream (bucketed gradient reduction overlapped with the last
+ * micro-batch's backward, FSDP gathers and scatters) and point-to-point links
+ * to its neighbours. Bubbles and exposed communication are measured from the
+ * simulated timeline, not assumed.
+ *
+ * Symmetry: all data-parallel replicas (and all GPUs of one tensor-parallel
+ * group) run the same timeline, so one replica's pp stages are simulated and
+ * one GPU stands for its TP x CP group. This holds for the homogeneous,
+ * packed placements the step model is given; the fabric model handles
+ * placements where ranks differ. */
+#ifndef CLUSTERSIM_STEP_H
+#define CLUSTERSIM_STEP_H
+
+#include "clustersim/compute.h"
+#include "clustersim/diag.h"
+#include "clustersim/memory.h"
+#include "clustersim/scenario.h"
+#include "clustersim/workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cs_step_options {
+    struct cs_compute_params compute;  /* from cs_compute_params_default unless calibrated */
+    bool dp_overlap;           /* bucketed DP reduction overlapped with backward (default on) */
+    double dp_bucket_bytes;    /* gradient bucket size (default 40e6 parameters' worth, Megatron) */
+    bool tp_across_nodes_ok;   /* allow tp > gpus_per_node (default off: invalid) */
+    double tp_overlap;         /* fraction of TP communication hidden behind compute (default 0) */
+};
+
+/* Fills `o` with the defaults for `gpu` (compute params from the GPU). */
+void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_options *o);
+
+struct cs_step_result {
+    bool fits;                          /* memory fits; when false nothing was simulated */
+    struct cs_memory_breakdown memory;
+    int microbatches;                   /* per pipeline per step (gradient accumulation) */
+    double time_s;                      /* one optimizer step */
+    /* Breakdown of the critical (last-finishing) stage; the parts add up to time_s. */
+    double compute_s;                   /* GPU compute incl. recomputation */
+    double tp_comm_s;                   /* exposed tensor/context-parallel collectives */
+    double pp_comm_s;                   /* waiting on pipeline transfers in flight */
+    double dp_comm_s;                   /* exposed data-parallel / FSDP communication */
+    double exposed_comm_s;              /* tp + pp + dp */
+    double bubble_s;                    /* pipeline bubble: waiting on other stages' compute */
+    double optimizer_s;
+    double data_stall_s;                /* data pipeline stall (0 until the data model exists) */
+    double dp_comm_total_s;             /* DP/FSDP communication time incl. the hidden part */
+    int critical_stage;
+    double tokens_per_s;
+    double hw_flops_per_iter;           /* Narayanan et al. 2021 count, recomputation included */
+    double model_flops_per_iter;        /* without recomputation (PaLM MFU) */
+    double tflops_per_gpu;              /* hw FLOPs / step / GPUs / 1e12 */
+    double mfu;                         /* model FLOPs / step / GPUs / peak */
+    uint64_t events;                    /* engine events fired */
+};
+
+/* Checks that `w`'s parallelism is valid on `c` (degrees multiply to the GPU
+ * count, heads/layers/batch divisibility, tp inside a node unless allowed).
+ * Appends one error per problem to d (no file) and returns CS_EINVAL, or
+ * returns CS_OK. */
+cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                        const struct cs_step_options *o, cs_diags *d);
+
+/* Simulates one step. Returns CS_EINVAL (with diagnostics) for an invalid
+ * configuration; CS_OK otherwise, with out->fits false (and no timings) when
+ * the memory does not fit. Thread-safe: uses its own engine. */
+cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                           const struct cs_step_options *o, cs_diags *d,
+                           struct cs_step_result *out);
+
+#endif

@@ -1,0 +1,699 @@
+/* step.c: one training iteration simulated on the discrete-event engine.
+ *
+ * What runs (per pipeline stage s of one data-parallel replica; one GPU
+ * stands for its TP x CP group, see step.h):
+ *   - a compute stream executing the stage's forward (F) and backward (B)
+ *     operations in the order of Megatron-LM's schedule: 1F1B ("PipeDream-
+ *     flush", Narayanan et al., SC21, Sec. 2.2.1) or, with vp > 1, the
+ *     interleaved schedule (same paper, Sec. 2.2.2; order as in Megatron-LM's
+ *     forward_backward_pipelining_with_interleaving). Each operation's
+ *     duration is its layers' compute (models/compute.c) plus the
+ *     tensor-parallel collectives on the critical path, as Megatron runs them
+ *     (blocking, Shoeybi et al. 2019 Fig. 3: two all-reduces per layer each
+ *     way; with sequence parallelism two all-gathers + two reduce-scatters,
+ *     Korthikanti et al. 2022 Sec. 4.2.2);
+ *   - point-to-point links to its neighbours: an activation (forward) or its
+ *     gradient (backward) leaves when the producing operation ends and
+ *     arrives one transfer later; transfers on one link are serialized;
+ *   - a data-parallel communication stream: gradient buckets are reduced as
+ *     they become ready during the last micro-batch's backward (Megatron's
+ *     --overlap-grad-reduce, PyTorch DDP buckets), or all at the end without
+ *     overlap; FSDP gathers each layer's parameters one layer ahead (prefetch)
+ *     and reduce-scatters its gradients after the layer's backward.
+ * The engine fires an event when an operation ends and when a transfer
+ * arrives; everything inside one operation (layer-by-layer FSDP prefetch,
+ * bucket readiness) is computed in closed form at the operation's start
+ * because it involves only that stage's own two streams.
+ *
+ * Accounting (critical = last-finishing stage): its timeline is split into
+ * compute, exposed TP comm, waiting for an input whose producer had not
+ * finished (bubble), waiting for a transfer in flight (pp comm), exposed
+ * DP/FSDP comm and the optimizer; the parts add up to the step time. */
+#include "clustersim/step.h"
+
+#include "clustersim/collective.h"
+#include "clustersim/sim.h"
+#include "clustersim/xmalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CS__F = 0, CS__B = 1 };
+
+struct cs__op {
+    uint8_t dir;   /* CS__F or CS__B */
+    int mb;        /* micro-batch */
+    int chunk;     /* model chunk (virtual stage index on this GPU) */
+};
+
+struct cs__stage {
+    struct cs__op *ops;
+    int nops, next;
+    bool busy;
+    cs_time last_end;        /* when the compute stream last became free */
+    cs_time *f_in, *b_in;    /* arrival time of input activation / gradient; -1 if not yet */
+    cs_time *f_in_prod, *b_in_prod;  /* when the producer finished */
+    cs_time fwd_link_free, bwd_link_free;
+    double comm_free_s;      /* DP/FSDP comm stream free at (seconds) */
+    double compute_s, tp_s, bubble_s, pp_s;
+    double dp_total_s;
+    double compute_end_s;
+    double end_s;
+    double optimizer_s, dp_exposed_s;
+    bool has_emb, has_logits;
+};
+
+/* Per-operation costs, identical for every micro-batch. */
+struct cs__chunk_cost {
+    double f_compute_s, f_tp_s;   /* forward */
+    double b_compute_s, b_tp_s;   /* backward (incl. recomputation) */
+    double params;                /* parameters on this GPU in the chunk */
+    int layers;
+};
+
+struct cs__sim {
+    const struct cs_cluster_cfg *c;
+    const struct cs_workload *w;
+    const struct cs_step_options *o;
+    int pp, vp, m;
+    struct cs__stage *st;
+    struct cs__chunk_cost *cc;    /* [stage * vp + chunk] */
+    struct cs_layer_cost layer;
+    double grad_bytes;
+    double fwd_p2p_s[2], bwd_p2p_s[2];   /* [same node?] */
+    bool *same_node_next;                /* stage s and s+1 on one node */
+    /* data parallel / FSDP */
+    enum cs_fsdp fsdp;
+    struct cs_coll_group dp_group, shard_group, repl_group;
+    int dp;
+    int h_done, h_arrive;
+    cs_engine *e;
+    bool failed;
+};
+
+struct cs__arrive {
+    int stage;
+    int idx;
+    int dir;
+    cs_time producer_end;
+};
+
+static double cs__coll(const struct cs__sim *S, enum cs_coll_op op, double bytes,
+                       const struct cs_coll_group *g)
+{
+    if (g->ranks <= 1 || bytes <= 0)
+        return 0.0;
+    return cs_coll_time_s(S->c, op, bytes, g, CS_COLL_AUTO, NULL);
+}
+
+/* A group of `size` ranks whose members are `stride` ranks apart in the
+ * Megatron rank order (tp fastest, then cp, dp, pp), on nodes of g GPUs. */
+static struct cs_coll_group cs__group(int size, long stride, int g)
+{
+    struct cs_coll_group grp;
+    grp.ranks = size;
+    if (stride >= g) {
+        grp.ranks_per_node = 1;
+    } else {
+        long per = g / stride;
+        grp.ranks_per_node = (int)(per < size ? per : size);
+    }
+    if (grp.ranks_per_node < 1)
+        grp.ranks_per_node = 1;
+    grp.groups_per_node = g / grp.ranks_per_node;
+    if (grp.groups_per_node < 1)
+        grp.groups_per_node = 1;
+    return grp;
+}
+
+void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_options *o)
+{
+    memset(o, 0, sizeof *o);
+    cs_compute_params_default(gpu, &o->compute);
+    o->dp_overlap = true;
+    o->dp_bucket_bytes = 40e6 * 4.0; /* Megatron's default bucket: 40M fp32 gradients */
+    o->tp_across_nodes_ok = false;
+    o->tp_overlap = 0.0;
+}
+
+cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                        const struct cs_step_options *o, cs_diags *d)
+{
+    const struct cs_parallel *p = &w->par;
+    const struct cs_model_shape *m = &w->model;
+    size_t before = cs_diags_errors(d);
+    long gpus = (long)c->nodes * c->gpus_per_node;
+    if (p->tp < 1 || p->pp < 1 || p->dp < 1 || p->cp < 1 || p->vp < 1) {
+        cs_diag_error(d, NULL, 0, 0, "parallelism: tp, pp, dp, cp and vp must be at least 1");
+        return CS_EINVAL;
+    }
+    long prod = (long)p->tp * p->pp * p->dp * p->cp;
+    if (prod != gpus)
+        cs_diag_error(d, NULL, 0, 0,
+                      "parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %ld, but the cluster has %ld GPUs",
+                      p->tp, p->pp, p->dp, p->cp, prod, gpus);
+    if (m->heads % p->tp != 0)
+        cs_diag_error(d, NULL, 0, 0, "parallelism.tp: %d attention heads are not divisible by tp=%d",
+                      m->heads, p->tp);
+    if (m->kv_heads % p->tp != 0 && p->tp % m->kv_heads != 0)
+        cs_diag_error(d, NULL, 0, 0,
+                      "parallelism.tp: %d key/value heads and tp=%d: one must divide the other",
+                      m->kv_heads, p->tp);
+    if (m->layers % (p->pp * p->vp) != 0)
+        cs_diag_error(d, NULL, 0, 0, "parallelism: %d layers are not divisible by pp*vp = %d",
+                      m->layers, p->pp * p->vp);
+    long per_step = (long)p->dp * w->micro_batch;
+    if (w->micro_batch < 1 || w->global_batch % per_step != 0)
+        cs_diag_error(d, NULL, 0, 0,
+                      "workload.global_batch: %ld is not divisible by dp*micro_batch = %ld",
+                      w->global_batch, per_step);
+    else if (p->vp > 1) {
+        long mbs = w->global_batch / per_step;
+        if (p->pp < 2)
+            cs_diag_error(d, NULL, 0, 0, "parallelism.vp: interleaving (vp=%d) needs pp >= 2", p->vp);
+        else if (mbs % p->pp != 0)
+            cs_diag_error(d, NULL, 0, 0,
+                          "parallelism.vp: the interleaved schedule needs the %ld micro-batches "
+                          "per step to be a multiple of pp=%d",
+                          mbs, p->pp);
+    }
+    if (m->seq_len % p->cp != 0 || (p->cp > 1 && (m->seq_len / p->cp) % 2 != 0))
+        cs_diag_error(d, NULL, 0, 0, "parallelism.cp: seq_len %d is not divisible by 2*cp = %d",
+                      m->seq_len, 2 * p->cp);
+    if (!o->tp_across_nodes_ok && p->tp > c->gpus_per_node)
+        cs_diag_error(d, NULL, 0, 0,
+                      "parallelism.tp: tp=%d spans nodes of %d GPUs (tensor parallelism needs the "
+                      "scale-up network)",
+                      p->tp, c->gpus_per_node);
+    if (c->gpus_per_node % p->tp != 0 && p->tp < c->gpus_per_node)
+        cs_diag_error(d, NULL, 0, 0, "parallelism.tp: tp=%d does not divide %d GPUs per node",
+                      p->tp, c->gpus_per_node);
+    if (p->fsdp == CS_FSDP_HYBRID && p->fsdp_shard_group > 0 && p->dp % p->fsdp_shard_group != 0)
+        cs_diag_error(d, NULL, 0, 0,
+                      "parallelism.fsdp: hybrid shard group %d does not divide dp=%d",
+                      p->fsdp_shard_group, p->dp);
+    return cs_diags_errors(d) > before ? CS_EINVAL : CS_OK;
+}
+
+/* ---- schedule ------------------------------------------------------------ */
+
+static void cs__push(struct cs__stage *s, int dir, int mb, int chunk)
+{
+    struct cs__op *op = &s->ops[s->nops++];
+    op->dir = (uint8_t)dir;
+    op->mb = mb;
+    op->chunk = chunk;
+}
+
+/* Megatron-LM's order of micro-batches and chunks for the k-th forward or
+ * backward of a stage under interleaving (get_model_chunk_id). */
+static void cs__interleaved_id(int k, int pp, int vp, int dir, int *mb, int *chunk)
+{
+    int in_group = k % (pp * vp);
+    int ch = in_group / pp;
+    if (dir == CS__B)
+        ch = vp - 1 - ch;
+    *chunk = ch;
+    *mb = (k / (pp * vp)) * pp + k % pp;
+}
+
+static void cs__build_schedule(struct cs__sim *S, int s)
+{
+    struct cs__stage *st = &S->st[s];
+    int pp = S->pp, vp = S->vp, m = S->m;
+    int total = m * vp;
+    st->ops = cs_xcalloc((size_t)total * 2, sizeof *st->ops);
+    int warm;
+    if (vp == 1) {
+        warm = pp - s - 1;
+    } else if (m == pp) {
+        warm = total;
+    } else {
+        warm = (pp - s - 1) * 2 + (vp - 1) * pp;
+    }
+    if (warm > total)
+        warm = total;
+    int f = 0, b = 0, mb, ch;
+    for (; f < warm; f++) {
+        cs__interleaved_id(f, pp, vp, CS__F, &mb, &ch);
+        cs__push(st, CS__F, mb, ch);
+    }
+    while (f < total) {
+        cs__interleaved_id(f, pp, vp, CS__F, &mb, &ch);
+        cs__push(st, CS__F, mb, ch);
+        f++;
+        cs__interleaved_id(b, pp, vp, CS__B, &mb, &ch);
+        cs__push(st, CS__B, mb, ch);
+        b++;
+    }
+    while (b < total) {
+        cs__interleaved_id(b, pp, vp, CS__B, &mb, &ch);
+        cs__push(st, CS__B, mb, ch);
+        b++;
+    }
+}
+
+/* ---- operation durations -------------------------------------------------- */
+
+static const struct cs__chunk_cost *cs__cost(const struct cs__sim *S, int s, int chunk)
+{
+    return &S->cc[s * S->vp + chunk];
+}
+
+static bool cs__first_virtual(int s, int chunk)
+{
+    return s == 0 && chunk == 0;
+}
+
+static bool cs__last_virtual(const struct cs__sim *S, int s, int chunk)
+{
+    return s == S->pp - 1 && chunk == S->vp - 1;
+}
+
+/* Pushes `bytes` of gradients ready at `ready_s` onto the stage's DP stream
+ * as one collective; returns its duration. */
+static void cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double ready_s, double bytes)
+{
+    double t = 0.0;
+    switch (S->fsdp) {
+    case CS_FSDP_NONE:
+        t = cs__coll(S, CS_COLL_ALL_REDUCE, bytes, &S->dp_group);
+        break;
+    case CS_FSDP_ZERO1:
+    case CS_FSDP_ZERO2:
+        t = cs__coll(S, CS_COLL_REDUCE_SCATTER, bytes, &S->dp_group);
+        break;
+    case CS_FSDP_FULL:
+        t = 0.0; /* reduced per layer per micro-batch */
+        break;
+    case CS_FSDP_HYBRID:
+        /* each replica holds a 1/shard slice after its reduce-scatter */
+        t = cs__coll(S, CS_COLL_ALL_REDUCE, bytes / S->shard_group.ranks, &S->repl_group);
+        break;
+    }
+    if (t <= 0)
+        return;
+    double start = ready_s > st->comm_free_s ? ready_s : st->comm_free_s;
+    st->comm_free_s = start + t;
+    st->dp_total_s += t;
+}
+
+/* Duration of one operation started at now_s; updates the comm stream. */
+static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op, double now_s,
+                              double *compute_s, double *tp_s)
+{
+    struct cs__stage *st = &S->st[s];
+    const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
+    double comp = op->dir == CS__F ? cc->f_compute_s : cc->b_compute_s;
+    double tp = op->dir == CS__F ? cc->f_tp_s : cc->b_tp_s;
+    double dur = comp + tp;
+    bool last_mb_bwd = op->dir == CS__B && op->mb == S->m - 1;
+
+    if (S->fsdp == CS_FSDP_FULL || S->fsdp == CS_FSDP_HYBRID) {
+        /* Layer by layer: parameters gathered one layer ahead on the comm
+         * stream (PyTorch FSDP forward/backward prefetch); in backward each
+         * layer's gradients are reduce-scattered after it. */
+        const struct cs_coll_group *sg = &S->shard_group;
+        double pbytes = S->layer.params * cs_precision_bytes(S->w->precision);
+        double gbytes = S->layer.params * S->grad_bytes;
+        double t_ag = cs__coll(S, CS_COLL_ALL_GATHER, pbytes, sg);
+        double t_rs = cs__coll(S, CS_COLL_REDUCE_SCATTER, gbytes, sg);
+        int L = cc->layers;
+        double per = L > 0 ? dur / L : dur;
+        double t = now_s, issue = now_s;
+        for (int i = 0; i < L; i++) {
+            double gstart = issue > st->comm_free_s ? issue : st->comm_free_s;
+            double gend = gstart + t_ag;
+            st->comm_free_s = gend;
+            st->dp_total_s += t_ag;
+            double lstart = t > gend ? t : gend;
+            issue = lstart; /* the next layer's gather is issued when this one starts */
+            t = lstart + per;
+            if (op->dir == CS__B) {
+                double rstart = t > st->comm_free_s ? t : st->comm_free_s;
+                st->comm_free_s = rstart + t_rs;
+                st->dp_total_s += t_rs;
+            }
+        }
+        if (last_mb_bwd && S->fsdp == CS_FSDP_HYBRID)
+            cs__dp_enqueue(S, st, t, cc->params * S->grad_bytes);
+        *compute_s = comp;
+        *tp_s = tp + ((t - now_s) - dur); /* waiting on gathers counts as exposed comm */
+        return t - now_s;
+    }
+
+    if (last_mb_bwd && S->dp > 1) {
+        double bytes = cc->params * S->grad_bytes;
+        if (S->o->dp_overlap) {
+            double bucket = S->o->dp_bucket_bytes > 0 ? S->o->dp_bucket_bytes : bytes;
+            double done = 0.0;
+            while (done < bytes) {
+                double b = bytes - done < bucket ? bytes - done : bucket;
+                done += b;
+                cs__dp_enqueue(S, st, now_s + dur * (done / bytes), b);
+            }
+        } else {
+            /* no overlap: reduced after the stage's last backward */
+            cs__dp_enqueue(S, st, INFINITY, bytes);
+        }
+    }
+    *compute_s = comp;
+    *tp_s = tp;
+    return dur;
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+static void cs__try_start(struct cs__sim *S, int s);
+
+static void cs__send(struct cs__sim *S, int s, const struct cs__op *op)
+{
+    int pp = S->pp, dest, chunk = op->chunk;
+    cs_time now = cs_sim_now(S->e);
+    double dur;
+    cs_time *link;
+    if (op->dir == CS__F) {
+        if (cs__last_virtual(S, s, chunk))
+            return;
+        dest = (s + 1) % pp;
+        if (s == pp - 1)
+            chunk++;
+        dur = S->fwd_p2p_s[S->same_node_next[s] ? 1 : 0];
+        link = &S->st[s].fwd_link_free;
+    } else {
+        if (cs__first_virtual(s, chunk))
+            return;
+        dest = (s - 1 + pp) % pp;
+        if (s == 0)
+            chunk--;
+        dur = S->bwd_p2p_s[S->same_node_next[dest] ? 1 : 0];
+        link = &S->st[s].bwd_link_free;
+    }
+    cs_time start = now > *link ? now : *link;
+    cs_time arrive = start + cs_time_from_s(dur);
+    *link = arrive;
+    struct cs__arrive a = {dest, op->mb * S->vp + chunk, op->dir, now};
+    if (cs_sim_schedule_at(S->e, arrive, S->h_arrive, &a, sizeof a, NULL) != CS_OK)
+        S->failed = true;
+}
+
+static void cs__on_done(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct cs__sim *S = ctx;
+    int s;
+    memcpy(&s, ev->payload, sizeof s);
+    struct cs__stage *st = &S->st[s];
+    const struct cs__op *op = &st->ops[st->next - 1];
+    st->busy = false;
+    st->last_end = cs_sim_now(e);
+    cs__send(S, s, op);
+    cs__try_start(S, s);
+}
+
+static void cs__on_arrive(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct cs__sim *S = ctx;
+    struct cs__arrive a;
+    memcpy(&a, ev->payload, sizeof a);
+    struct cs__stage *st = &S->st[a.stage];
+    if (a.dir == CS__F) {
+        st->f_in[a.idx] = cs_sim_now(e);
+        st->f_in_prod[a.idx] = a.producer_end;
+    } else {
+        st->b_in[a.idx] = cs_sim_now(e);
+        st->b_in_prod[a.idx] = a.producer_end;
+    }
+    cs__try_start(S, a.stage);
+}
+
+static void cs__try_start(struct cs__sim *S, int s)
+{
+    struct cs__stage *st = &S->st[s];
+    if (st->busy || st->next >= st->nops)
+        return;
+    const struct cs__op *op = &st->ops[st->next];
+    int idx = op->mb * S->vp + op->chunk;
+    cs_time ready = -1, prod = -1;
+    if (op->dir == CS__F) {
+        if (!cs__first_virtual(s, op->chunk)) {
+            if (st->f_in[idx] < 0)
+                return;
+            ready = st->f_in[idx];
+            prod = st->f_in_prod[idx];
+        }
+    } else {
+        if (!cs__last_virtual(S, s, op->chunk)) {
+            if (st->b_in[idx] < 0)
+                return;
+            ready = st->b_in[idx];
+            prod = st->b_in_prod[idx];
+        }
+    }
+    cs_time now = cs_sim_now(S->e);
+    if (ready >= 0 && now > st->last_end) {
+        /* idle from last_end to now: until the producer finished it is a
+         * bubble, after that the transfer was in flight */
+        cs_time split = prod > st->last_end ? prod : st->last_end;
+        if (split > now)
+            split = now;
+        st->bubble_s += cs_time_to_s(split - st->last_end);
+        st->pp_s += cs_time_to_s(now - split);
+    }
+    double comp, tp;
+    double dur = cs__op_duration(S, s, op, cs_time_to_s(now), &comp, &tp);
+    st->compute_s += comp;
+    st->tp_s += tp;
+    st->busy = true;
+    st->next++;
+    if (cs_sim_schedule_in(S->e, cs_time_from_s(dur), S->h_done, &s, sizeof s, NULL) != CS_OK)
+        S->failed = true;
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
+                            const struct cs_layer_cost *logits)
+{
+    const struct cs_layer_cost *L = &S->layer;
+    const struct cs_parallel *p = &S->w->par;
+    int g = S->c->gpus_per_node;
+    struct cs_coll_group tpg = cs__group(p->tp, 1, g);
+    struct cs_coll_group cpg = cs__group(p->cp, p->tp, g);
+    double msg = L->tp_msg_bytes;
+    double ar = cs__coll(S, CS_COLL_ALL_REDUCE, msg, &tpg);
+    double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
+    double rs = cs__coll(S, CS_COLL_REDUCE_SCATTER, msg, &tpg);
+    double keep = 1.0 - S->o->tp_overlap;
+    double tpf = keep * (L->tp_allreduce_fwd * ar + L->tp_allgather_fwd * ag +
+                         L->tp_reducescatter_fwd * rs);
+    double tpb = keep * (L->tp_allreduce_bwd * ar + L->tp_allgather_bwd * ag +
+                         L->tp_reducescatter_bwd * rs);
+    /* Context parallelism: KV blocks travel around the CP ring; Megatron
+     * overlaps them with attention, which we do not split out, so the
+     * transfer is counted exposed (an upper bound, documented). */
+    double cpf = L->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_fwd, &cpg) : 0;
+    double cpb = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
+    /* Full recomputation reruns the forward, collectives included. */
+    double rtp = keep * (L->tp_allreduce_recompute * ar + L->tp_allgather_recompute * ag +
+                         L->tp_reducescatter_recompute * rs) +
+                 (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
+    int nl = S->w->model.layers / (S->pp * S->vp);
+    for (int s = 0; s < S->pp; s++)
+        for (int c = 0; c < S->vp; c++) {
+            struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
+            cc->layers = nl;
+            cc->f_compute_s = nl * L->fwd_s;
+            cc->f_tp_s = nl * (tpf + cpf);
+            cc->b_compute_s = nl * (L->bwd_s + L->recompute_s);
+            cc->b_tp_s = nl * (tpb + cpb + rtp);
+            cc->params = nl * L->params;
+            if (cs__first_virtual(s, c)) {
+                cc->f_compute_s += emb->fwd_s;
+                cc->b_compute_s += emb->bwd_s;
+                cc->params += emb->params;
+            }
+            if (cs__last_virtual(S, s, c)) {
+                cc->f_compute_s += logits->fwd_s;
+                cc->b_compute_s += logits->bwd_s;
+                cc->params += logits->params;
+            }
+        }
+}
+
+static void cs__free(struct cs__sim *S)
+{
+    if (S->st)
+        for (int s = 0; s < S->pp; s++) {
+            free(S->st[s].ops);
+            free(S->st[s].f_in);
+            free(S->st[s].b_in);
+            free(S->st[s].f_in_prod);
+            free(S->st[s].b_in_prod);
+        }
+    free(S->st);
+    free(S->cc);
+    free(S->same_node_next);
+    cs_sim_destroy(S->e);
+}
+
+cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                           const struct cs_step_options *o, cs_diags *d,
+                           struct cs_step_result *out)
+{
+    cs_status st = cs_step_check(c, w, o, d);
+    if (st != CS_OK)
+        return st;
+    struct cs_step_result r;
+    memset(&r, 0, sizeof r);
+    st = cs_memory_per_gpu_params(w, &c->gpu, &o->compute, &r.memory);
+    if (st != CS_OK) {
+        cs_diag_error(d, NULL, 0, 0, "memory model: %s", cs_strerror(st));
+        return st;
+    }
+    const struct cs_parallel *p = &w->par;
+    r.fits = r.memory.fits;
+    r.microbatches = (int)(w->global_batch / ((long)p->dp * w->micro_batch));
+    r.hw_flops_per_iter = cs_workload_flops_per_iter(&w->model, (double)w->global_batch, w->recompute);
+    r.model_flops_per_iter =
+        cs_workload_flops_per_iter(&w->model, (double)w->global_batch, CS_RECOMPUTE_NONE);
+    if (!r.fits) {
+        r.time_s = NAN;
+        *out = r;
+        return CS_OK;
+    }
+
+    struct cs__sim S;
+    memset(&S, 0, sizeof S);
+    S.c = c;
+    S.w = w;
+    S.o = o;
+    S.pp = p->pp;
+    S.vp = p->vp;
+    S.m = r.microbatches;
+    S.dp = p->dp;
+    S.fsdp = p->fsdp;
+    struct cs_layer_cost emb, logits;
+    if ((st = cs_compute_layer(w, &c->gpu, &o->compute, &S.layer)) != CS_OK ||
+        (st = cs_compute_embedding(w, &c->gpu, &o->compute, &emb)) != CS_OK ||
+        (st = cs_compute_logits(w, &c->gpu, &o->compute, &logits)) != CS_OK) {
+        cs_diag_error(d, NULL, 0, 0, "compute model: %s", cs_strerror(st));
+        return st;
+    }
+    /* Gradients travel at the width the memory model keeps them: fp32
+     * main_grad buffers (Megatron, fsdp none/zero1), 16-bit with ZeRO-2/3
+     * and FSDP. */
+    S.grad_bytes = cs_memory_grad_bytes_per_param(w);
+
+    int g = c->gpus_per_node;
+    long dp_stride = (long)p->tp * p->cp;
+    S.dp_group = cs__group(p->dp, dp_stride, g);
+    if (p->fsdp == CS_FSDP_FULL) {
+        S.shard_group = S.dp_group;
+    } else if (p->fsdp == CS_FSDP_HYBRID) {
+        int shard = cs_memory_shard_degree(w, &c->gpu);
+        if (shard < 1)
+            shard = 1;
+        S.shard_group = cs__group(shard, dp_stride, g);
+        S.repl_group = cs__group(p->dp / shard, dp_stride * shard, g);
+    }
+
+    S.st = cs_xcalloc((size_t)S.pp, sizeof *S.st);
+    S.cc = cs_xcalloc((size_t)S.pp * S.vp, sizeof *S.cc);
+    S.same_node_next = cs_xcalloc((size_t)S.pp, sizeof *S.same_node_next);
+    cs__chunk_costs(&S, &emb, &logits);
+
+    long pp_stride = (long)p->tp * p->cp * p->dp;
+    for (int s = 0; s < S.pp; s++) {
+        long a = (long)s * pp_stride, b = (long)((s + 1) % S.pp) * pp_stride;
+        S.same_node_next[s] = a / g == b / g;
+    }
+    double act = S.layer.act_msg_bytes;
+    struct cs_coll_group inter = {2, 1, g}, intra = {2, 2, g / 2 > 0 ? g / 2 : 1};
+    S.fwd_p2p_s[0] = S.bwd_p2p_s[0] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &inter) : 0;
+    S.fwd_p2p_s[1] = S.bwd_p2p_s[1] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &intra) : 0;
+
+    int nidx = S.m * S.vp;
+    for (int s = 0; s < S.pp; s++) {
+        struct cs__stage *sg = &S.st[s];
+        cs__build_schedule(&S, s);
+        sg->f_in = cs_xmalloc((size_t)nidx * sizeof *sg->f_in);
+        sg->b_in = cs_xmalloc((size_t)nidx * sizeof *sg->b_in);
+        sg->f_in_prod = cs_xmalloc((size_t)nidx * sizeof *sg->f_in_prod);
+        sg->b_in_prod = cs_xmalloc((size_t)nidx * sizeof *sg->b_in_prod);
+        for (int i = 0; i < nidx; i++)
+            sg->f_in[i] = sg->b_in[i] = sg->f_in_prod[i] = sg->b_in_prod[i] = -1;
+    }
+
+    S.e = cs_sim_create(0);
+    S.h_done = cs_sim_register(S.e, "step.op_done", cs__on_done, &S);
+    S.h_arrive = cs_sim_register(S.e, "step.arrive", cs__on_arrive, &S);
+    for (int s = 0; s < S.pp; s++)
+        cs__try_start(&S, s);
+    cs_sim_run(S.e, CS_SIM_FOREVER);
+    for (int s = 0; s < S.pp; s++)
+        if (S.st[s].next < S.st[s].nops || S.st[s].busy)
+            S.failed = true;
+    if (S.failed) {
+        cs_diag_error(d, NULL, 0, 0, "step simulation stalled (pipeline schedule deadlock)");
+        cs__free(&S);
+        return CS_EINVAL;
+    }
+
+    /* Finish each stage: exposed DP communication, optimizer step. */
+    int crit = 0;
+    for (int s = 0; s < S.pp; s++) {
+        struct cs__stage *sg = &S.st[s];
+        double end = cs_time_to_s(sg->last_end);
+        sg->compute_end_s = end;
+        double comm_end = sg->comm_free_s;
+        if (!o->dp_overlap && S.dp > 1 && (p->fsdp == CS_FSDP_NONE || p->fsdp == CS_FSDP_ZERO1 ||
+                                            p->fsdp == CS_FSDP_ZERO2)) {
+            /* buckets were parked at +inf: reduce them now, back to back */
+            comm_end = end + sg->dp_total_s;
+        }
+        double after = comm_end > end ? comm_end : end;
+        sg->dp_exposed_s = after - end;
+        double params = 0;
+        for (int ch = 0; ch < S.vp; ch++)
+            params += cs__cost(&S, s, ch)->params;
+        double opt_params = params;
+        if (p->fsdp != CS_FSDP_NONE)
+            opt_params = params / (p->fsdp == CS_FSDP_HYBRID ? S.shard_group.ranks : S.dp);
+        sg->optimizer_s = cs_compute_optimizer_s(w, &c->gpu, &o->compute, opt_params);
+        double extra = 0;
+        if ((p->fsdp == CS_FSDP_ZERO1 || p->fsdp == CS_FSDP_ZERO2) && S.dp > 1) {
+            /* updated parameter shards are all-gathered; Megatron overlaps
+             * this with the next step's forward when overlap is on */
+            double t = cs__coll(&S, CS_COLL_ALL_GATHER, params * cs_precision_bytes(w->precision),
+                                &S.dp_group);
+            sg->dp_total_s += t;
+            if (!o->dp_overlap)
+                extra = t;
+        }
+        sg->dp_exposed_s += extra;
+        sg->end_s = after + sg->optimizer_s + extra;
+        if (sg->end_s > S.st[crit].end_s)
+            crit = s;
+    }
+    const struct cs__stage *cr = &S.st[crit];
+    r.critical_stage = crit;
+    r.time_s = cr->end_s;
+    r.compute_s = cr->compute_s;
+    r.tp_comm_s = cr->tp_s;
+    r.pp_comm_s = cr->pp_s;
+    r.bubble_s = cr->bubble_s;
+    r.dp_comm_s = cr->dp_exposed_s;
+    r.exposed_comm_s = r.tp_comm_s + r.pp_comm_s + r.dp_comm_s;
+    r.optimizer_s = cr->optimizer_s;
+    r.dp_comm_total_s = cr->dp_total_s;
+    r.data_stall_s = 0.0;
+    long gpus = (long)c->nodes * c->gpus_per_node;
+    r.tokens_per_s = (double)w->global_batch * w->model.seq_len / r.time_s;
+    r.tflops_per_gpu = r.hw_flops_per_iter / r.time_s / (double)gpus / 1e12;
+    r.mfu = r.model_flops_per_iter / r.time_s / (double)gpus / c->gpu.peak_flops[w->precision];
+    r.events = cs_sim_events_processed(S.e);
+    cs__free(&S);
+    *out = r;
+    return CS_OK;
+}

@@ -1,0 +1,314 @@
+/* run_report.c: the `run` report: resolved cluster, workload, step breakdown,
+ * throughput and memory, as text, JSON and CSV (report layer). */
+#include "clustersim/report.h"
+
+#include "clustersim/table.h"
+#include "clustersim/units.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cs_out_cluster_summary(const struct cs_scenario *s, struct cs_cluster_summary *out)
+{
+    const struct cs_cluster_cfg *c = &s->cluster;
+    memset(out, 0, sizeof *out);
+    out->gpus = cs_scenario_gpus(s);
+    enum cs_precision p = s->has_workload ? s->workload.precision : CS_PREC_BF16;
+    out->peak_flops_per_gpu = c->gpu.peak_flops[p];
+    out->peak_flops_total = out->peak_flops_per_gpu * (double)out->gpus;
+    out->hbm_bytes_total = c->gpu.hbm_bytes * (double)out->gpus;
+    out->gpu_power_w = c->gpu.tdp_w * (double)out->gpus;
+    out->nics = (long)c->nodes * c->fabric.nics_per_node;
+    out->node_injection_bytes_per_s = c->fabric.nics_per_node * c->fabric.link.bw_bytes_per_s;
+    double over = c->fabric.oversubscription >= 1 ? c->fabric.oversubscription : 1;
+    out->bisection_bytes_per_s = (double)out->nics * c->fabric.link.bw_bytes_per_s / 2.0 / over;
+}
+
+static void cs__num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+cJSON *cs_out_cluster_json(const struct cs_scenario *s)
+{
+    const struct cs_cluster_cfg *c = &s->cluster;
+    struct cs_cluster_summary sum;
+    cs_out_cluster_summary(s, &sum);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "gpu", c->gpu.name);
+    cJSON_AddNumberToObject(o, "nodes", c->nodes);
+    cJSON_AddNumberToObject(o, "gpus_per_node", c->gpus_per_node);
+    cJSON_AddNumberToObject(o, "gpus", (double)sum.gpus);
+    cs__num(o, "peak_flops_per_gpu", sum.peak_flops_per_gpu);
+    cs__num(o, "peak_flops_total", sum.peak_flops_total);
+    cs__num(o, "hbm_bytes_per_gpu", c->gpu.hbm_bytes);
+    cs__num(o, "hbm_bytes_total", sum.hbm_bytes_total);
+    cs__num(o, "hbm_bw_bytes_per_s", c->gpu.hbm_bw_bytes_per_s);
+    cs__num(o, "gpu_tdp_w", c->gpu.tdp_w);
+    cs__num(o, "gpu_power_w", sum.gpu_power_w);
+    cJSON *in = cJSON_AddObjectToObject(o, "intra_node");
+    cJSON_AddStringToObject(in, "type", c->intra.name);
+    double ibw = isfinite(c->intra.bw_bytes_per_s) ? c->intra.bw_bytes_per_s
+                                                   : c->gpu.scaleup_bw_bytes_per_s;
+    cs__num(in, "bw_bytes_per_s_per_gpu", ibw);
+    cJSON *f = cJSON_AddObjectToObject(o, "fabric");
+    cJSON_AddStringToObject(f, "topology", cs_topology_name(c->fabric.topology));
+    cJSON_AddStringToObject(f, "link", c->fabric.link.name);
+    cs__num(f, "link_bw_bytes_per_s", c->fabric.link.bw_bytes_per_s);
+    cJSON_AddNumberToObject(f, "nics_per_node", c->fabric.nics_per_node);
+    cJSON_AddNumberToObject(f, "nic_ports", (double)sum.nics);
+    cs__num(f, "node_injection_bytes_per_s", sum.node_injection_bytes_per_s);
+    cs__num(f, "bisection_bytes_per_s", sum.bisection_bytes_per_s);
+    cs__num(f, "oversubscription", c->fabric.oversubscription);
+    cJSON_AddBoolToObject(f, "in_network_reduction", c->fabric.in_network_reduction);
+    cJSON *st = cJSON_AddArrayToObject(o, "storage");
+    for (int i = 0; i < c->storage.n_tiers; i++) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "name", c->storage.tiers[i].name);
+        cs__num(t, "read_bw_bytes_per_s", c->storage.tiers[i].read_bw_bytes_per_s);
+        cs__num(t, "write_bw_bytes_per_s", c->storage.tiers[i].write_bw_bytes_per_s);
+        cJSON_AddItemToArray(st, t);
+    }
+    return o;
+}
+
+cJSON *cs_out_workload_json(const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    const struct cs_parallel *p = &w->par;
+    cJSON *o = cJSON_CreateObject();
+    cJSON *mo = cJSON_AddObjectToObject(o, "model");
+    cJSON_AddStringToObject(mo, "name", m->name);
+    cJSON_AddNumberToObject(mo, "params", cs_workload_params(m));
+    cJSON_AddNumberToObject(mo, "layers", m->layers);
+    cJSON_AddNumberToObject(mo, "hidden", m->hidden);
+    cJSON_AddNumberToObject(mo, "heads", m->heads);
+    cJSON_AddNumberToObject(mo, "kv_heads", m->kv_heads);
+    cJSON_AddNumberToObject(mo, "ffn_hidden", m->ffn_hidden);
+    cJSON_AddStringToObject(mo, "activation", cs_activation_name(m->activation));
+    cJSON_AddNumberToObject(mo, "vocab", m->vocab);
+    cJSON_AddNumberToObject(mo, "seq_len", m->seq_len);
+    cJSON_AddNumberToObject(o, "global_batch", (double)w->global_batch);
+    cJSON_AddNumberToObject(o, "micro_batch", w->micro_batch);
+    cJSON *po = cJSON_AddObjectToObject(o, "parallelism");
+    cJSON_AddNumberToObject(po, "tp", p->tp);
+    cJSON_AddNumberToObject(po, "pp", p->pp);
+    cJSON_AddNumberToObject(po, "dp", p->dp);
+    cJSON_AddNumberToObject(po, "cp", p->cp);
+    cJSON_AddNumberToObject(po, "vp", p->vp);
+    cJSON_AddBoolToObject(po, "sp", p->sp);
+    cJSON_AddStringToObject(po, "fsdp", cs_fsdp_name(p->fsdp));
+    cJSON_AddStringToObject(o, "recompute", cs_recompute_name(w->recompute));
+    cJSON_AddStringToObject(o, "precision", cs_precision_name(w->precision));
+    cs__num(o, "tokens", w->tokens);
+    return o;
+}
+
+void cs_out_step_json(cJSON *root, const struct cs_step_result *r)
+{
+    cJSON *mem = cJSON_AddObjectToObject(root, "memory");
+    cs__num(mem, "bytes_per_gpu", r->memory.total_bytes);
+    cs__num(mem, "capacity_bytes", r->memory.capacity_bytes);
+    cJSON_AddBoolToObject(mem, "fits", r->memory.fits);
+    cJSON *b = cJSON_AddObjectToObject(mem, "breakdown");
+    cs__num(b, "weights_bytes", r->memory.weights_bytes);
+    cs__num(b, "grads_bytes", r->memory.grads_bytes);
+    cs__num(b, "optimizer_bytes", r->memory.optimizer_bytes);
+    cs__num(b, "activations_bytes", r->memory.activations_bytes);
+    cs__num(b, "comm_buffers_bytes", r->memory.comm_buffers_bytes);
+    cs__num(b, "workspace_bytes", r->memory.workspace_bytes);
+
+    cJSON *st = cJSON_AddObjectToObject(root, "step");
+    bool ok = r->fits;
+    cs__num(st, "time_s", ok ? r->time_s : NAN);
+    cs__num(st, "compute_s", ok ? r->compute_s : NAN);
+    cs__num(st, "exposed_comm_s", ok ? r->exposed_comm_s : NAN);
+    cs__num(st, "bubble_s", ok ? r->bubble_s : NAN);
+    cs__num(st, "tp_comm_s", ok ? r->tp_comm_s : NAN);
+    cs__num(st, "pp_comm_s", ok ? r->pp_comm_s : NAN);
+    cs__num(st, "dp_comm_s", ok ? r->dp_comm_s : NAN);
+    cs__num(st, "dp_comm_total_s", ok ? r->dp_comm_total_s : NAN);
+    cs__num(st, "optimizer_s", ok ? r->optimizer_s : NAN);
+    cs__num(st, "data_stall_s", ok ? r->data_stall_s : NAN);
+    cJSON_AddNumberToObject(st, "microbatches", r->microbatches);
+    cJSON_AddNumberToObject(st, "critical_stage", r->critical_stage);
+    cJSON *th = cJSON_AddObjectToObject(root, "throughput");
+    cs__num(th, "tokens_per_s", ok ? r->tokens_per_s : NAN);
+    cs__num(th, "tflops_per_gpu", ok ? r->tflops_per_gpu : NAN);
+    cs__num(th, "mfu", ok ? r->mfu : NAN);
+    cs__num(th, "hw_flops_per_step", r->hw_flops_per_iter);
+    cs__num(th, "model_flops_per_step", r->model_flops_per_iter);
+}
+
+static const char *cs__fmt(double v, enum cs_unit_kind k, char *buf, size_t n)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, n, "n/a");
+        return buf;
+    }
+    return cs_units_format(v, k, buf, n);
+}
+
+void cs_out_cluster_text(FILE *out, const struct cs_scenario *s)
+{
+    const struct cs_cluster_cfg *c = &s->cluster;
+    struct cs_cluster_summary sum;
+    cs_out_cluster_summary(s, &sum);
+    char a[64], b[64], d[64];
+    enum cs_precision p = s->has_workload ? s->workload.precision : CS_PREC_BF16;
+    fprintf(out, "Cluster\n");
+    fprintf(out, "  GPUs          %ld x %s (%d nodes x %d)\n", sum.gpus, c->gpu.name, c->nodes,
+            c->gpus_per_node);
+    fprintf(out, "  peak %-8s %s per GPU, %s in all\n", cs_precision_name(p),
+            cs__fmt(sum.peak_flops_per_gpu, CS_UNIT_FLOPS, a, sizeof a),
+            cs__fmt(sum.peak_flops_total, CS_UNIT_FLOPS, b, sizeof b));
+    fprintf(out, "  HBM           %s per GPU at %s; %s in all\n",
+            cs__fmt(c->gpu.hbm_bytes, CS_UNIT_BYTES, a, sizeof a),
+            cs__fmt(c->gpu.hbm_bw_bytes_per_s, CS_UNIT_BANDWIDTH, b, sizeof b),
+            cs__fmt(sum.hbm_bytes_total, CS_UNIT_BYTES, d, sizeof d));
+    double ibw = isfinite(c->intra.bw_bytes_per_s) ? c->intra.bw_bytes_per_s
+                                                   : c->gpu.scaleup_bw_bytes_per_s;
+    fprintf(out, "  scale-up      %s, %s per GPU per direction\n", c->intra.name,
+            cs__fmt(ibw, CS_UNIT_BANDWIDTH, a, sizeof a));
+    fprintf(out, "  scale-out     %s over %s, %d NICs per node (%s each), %ld ports\n",
+            cs_topology_name(c->fabric.topology), c->fabric.link.name, c->fabric.nics_per_node,
+            cs__fmt(c->fabric.link.bw_bytes_per_s, CS_UNIT_BANDWIDTH, a, sizeof a), sum.nics);
+    fprintf(out, "  bisection     %s per direction (oversubscription %g:1)\n",
+            cs__fmt(sum.bisection_bytes_per_s, CS_UNIT_BANDWIDTH, a, sizeof a),
+            c->fabric.oversubscription);
+    fprintf(out, "  GPU power     %s at TDP (%s per GPU)\n",
+            cs__fmt(sum.gpu_power_w, CS_UNIT_POWER, a, sizeof a),
+            cs__fmt(c->gpu.tdp_w, CS_UNIT_POWER, b, sizeof b));
+    for (int i = 0; i < c->storage.n_tiers; i++)
+        fprintf(out, "  storage       %-10s read %s, write %s\n", c->storage.tiers[i].name,
+                cs__fmt(c->storage.tiers[i].read_bw_bytes_per_s, CS_UNIT_BANDWIDTH, a, sizeof a),
+                cs__fmt(c->storage.tiers[i].write_bw_bytes_per_s, CS_UNIT_BANDWIDTH, b, sizeof b));
+}
+
+void cs_out_workload_text(FILE *out, const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    const struct cs_parallel *p = &w->par;
+    char a[64];
+    fprintf(out, "Workload\n");
+    fprintf(out, "  model         %s: %s parameters, %d layers, hidden %d, %d heads (%d kv), "
+                 "ffn %d %s, vocab %d\n",
+            m->name, cs__fmt(cs_workload_params(m), CS_UNIT_COUNT, a, sizeof a), m->layers,
+            m->hidden, m->heads, m->kv_heads, m->ffn_hidden, cs_activation_name(m->activation),
+            m->vocab);
+    fprintf(out, "  parallelism   tp %d, pp %d, dp %d, cp %d, vp %d, sp %s, fsdp %s\n", p->tp,
+            p->pp, p->dp, p->cp, p->vp, p->sp ? "on" : "off", cs_fsdp_name(p->fsdp));
+    fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",
+            w->global_batch, m->seq_len, w->micro_batch, cs_recompute_name(w->recompute),
+            cs_precision_name(w->precision));
+}
+
+static void cs__row(cs_table *t, const char *name, double v, double total)
+{
+    char a[64], pct[32];
+    cs__fmt(v, CS_UNIT_TIME, a, sizeof a);
+    if (total > 0 && isfinite(v))
+        snprintf(pct, sizeof pct, "%.1f%%", 100.0 * v / total);
+    else
+        snprintf(pct, sizeof pct, "-");
+    const char *cells[] = {name, a, pct};
+    cs_table_add_row(t, cells);
+}
+
+static void cs__mrow(cs_table *t, const char *name, double v, double cap)
+{
+    char a[64], pct[32];
+    cs__fmt(v, CS_UNIT_BYTES, a, sizeof a);
+    snprintf(pct, sizeof pct, "%.1f%%", cap > 0 ? 100.0 * v / cap : 0.0);
+    const char *cells[] = {name, a, pct};
+    cs_table_add_row(t, cells);
+}
+
+void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r)
+{
+    char a[64], b[64];
+    const struct cs_memory_breakdown *m = &r->memory;
+    fprintf(out, "Memory per GPU (most loaded: first pipeline stage)\n");
+    const char *mh[] = {"part", ">size", ">of HBM"};
+    cs_table *mt = cs_table_create(3, mh);
+    cs__mrow(mt, "weights", m->weights_bytes, m->capacity_bytes);
+    cs__mrow(mt, "gradients", m->grads_bytes, m->capacity_bytes);
+    cs__mrow(mt, "optimizer state", m->optimizer_bytes, m->capacity_bytes);
+    cs__mrow(mt, "activations", m->activations_bytes, m->capacity_bytes);
+    cs__mrow(mt, "comm buffers", m->comm_buffers_bytes, m->capacity_bytes);
+    cs__mrow(mt, "workspace", m->workspace_bytes, m->capacity_bytes);
+    cs__mrow(mt, "total", m->total_bytes, m->capacity_bytes);
+    cs_table_write(mt, out, 2);
+    cs_table_destroy(mt);
+    fprintf(out, "  fits          %s (%s of %s HBM)\n", m->fits ? "yes" : "NO",
+            cs__fmt(m->total_bytes, CS_UNIT_BYTES, a, sizeof a),
+            cs__fmt(m->capacity_bytes, CS_UNIT_BYTES, b, sizeof b));
+    if (!r->fits) {
+        fprintf(out, "\nThe configuration does not fit in GPU memory: no step was simulated.\n"
+                     "Try more pipeline or tensor parallelism, ZeRO/FSDP sharding or full "
+                     "recomputation (clustersim search lists the configurations that fit).\n");
+        return;
+    }
+    fprintf(out, "\nStep (critical pipeline stage %d; %d micro-batches per step)\n",
+            r->critical_stage, r->microbatches);
+    const char *sh[] = {"part", ">time", ">share"};
+    cs_table *st = cs_table_create(3, sh);
+    cs__row(st, "compute (incl. recompute)", r->compute_s, r->time_s);
+    cs__row(st, "exposed TP/CP comm", r->tp_comm_s, r->time_s);
+    cs__row(st, "exposed PP comm", r->pp_comm_s, r->time_s);
+    cs__row(st, "exposed DP/FSDP comm", r->dp_comm_s, r->time_s);
+    cs__row(st, "pipeline bubble", r->bubble_s, r->time_s);
+    cs__row(st, "optimizer", r->optimizer_s, r->time_s);
+    cs__row(st, "data stall", r->data_stall_s, r->time_s);
+    cs__row(st, "step time", r->time_s, r->time_s);
+    cs_table_write(st, out, 2);
+    fprintf(out, "  DP/FSDP comm in all %s (hidden behind compute: %s)\n",
+            cs__fmt(r->dp_comm_total_s, CS_UNIT_TIME, a, sizeof a),
+            cs__fmt(r->dp_comm_total_s - r->dp_comm_s, CS_UNIT_TIME, b, sizeof b));
+    cs_table_destroy(st);
+    fprintf(out, "\nThroughput\n");
+    fprintf(out, "  tokens/s      %.4g\n", r->tokens_per_s);
+    fprintf(out, "  TFLOP/s/GPU   %.1f (Narayanan et al. count, recomputation included)\n",
+            r->tflops_per_gpu);
+    fprintf(out, "  MFU           %.1f%% (model FLOPs without recomputation / %s peak)\n",
+            100.0 * r->mfu, cs_precision_name(s->workload.precision));
+    if (isfinite(s->workload.tokens) && s->workload.tokens > 0) {
+        double t = s->workload.tokens / r->tokens_per_s;
+        fprintf(out, "  %s tokens in %s at this rate, without failures or checkpoints\n",
+                cs__fmt(s->workload.tokens, CS_UNIT_COUNT, a, sizeof a),
+                cs__fmt(t, CS_UNIT_TIME, b, sizeof b));
+    }
+}
+
+void cs_out_run_csv(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r,
+                    int header)
+{
+    if (header)
+        fprintf(out, "name,gpu,gpus,tp,pp,dp,cp,vp,micro_batch,global_batch,fits,bytes_per_gpu,"
+                     "step_time_s,compute_s,exposed_comm_s,bubble_s,optimizer_s,tokens_per_s,"
+                     "tflops_per_gpu,mfu\n");
+    const struct cs_parallel *p = &s->workload.par;
+    fprintf(out, "\"%s\",%s,%ld,%d,%d,%d,%d,%d,%d,%ld,%s,%.6g,", s->name, s->cluster.gpu.name,
+            cs_scenario_gpus(s), p->tp, p->pp, p->dp, p->cp, p->vp, s->workload.micro_batch,
+            s->workload.global_batch, r->fits ? "true" : "false", r->memory.total_bytes);
+    if (r->fits)
+        fprintf(out, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", r->time_s, r->compute_s,
+                r->exposed_comm_s, r->bubble_s, r->optimizer_s, r->tokens_per_s,
+                r->tflops_per_gpu, r->mfu);
+    else
+        fprintf(out, ",,,,,,,\n");
+}
+
+bool cs_out_json_write(FILE *out, const cJSON *root)
+{
+    char *txt = cJSON_Print(root);
+    if (!txt)
+        return false;
+    int rc = fprintf(out, "%s\n", txt);
+    cJSON_free(txt);
+    return rc >= 0;
+}
