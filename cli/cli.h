@@ -5,7 +5,10 @@
 #ifndef CLUSTERSIM_CLI_H
 #define CLUSTERSIM_CLI_H
 
+#include "clustersim/catalog.h"
+#include "clustersim/config.h"
 #include "clustersim/diag.h"
+#include "clustersim/scenario.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,6 +68,20 @@ struct cs_cli_out {
 bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name);
 /* Commits (ok) or discards the output; returns false on a write error. */
 bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
+
+/* Prints diagnostics; those without a file are attributed to `file`. */
+size_t cs_cli_print_diags_for(const cs_diags *d, const char *file);
+
+/* A loaded catalog + scenario, for the subcommands that take a scenario. */
+struct cs_cli_scenario {
+    cs_catalog *catalog;
+    struct cs_scenario scenario;
+    struct cs_provenance prov;
+};
+/* Loads the catalog (catalog_dir or the default) and the scenario at path,
+ * printing diagnostics. Returns CS_EXIT_OK or the exit code to return. */
+int cs_cli_load_scenario(const char *path, const char *catalog_dir, struct cs_cli_scenario *out);
+void cs_cli_scenario_fini(struct cs_cli_scenario *sc);
 
 /* Subcommands. */
 extern const struct cs_cli_cmd cs_cmd_validate;

@@ -214,3 +214,56 @@ bool cs_cli_out_close(struct cs_cli_out *o, bool ok)
     memset(o, 0, sizeof *o);
     return good;
 }
+
+size_t cs_cli_print_diags_for(const cs_diags *d, const char *file)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        struct cs_diag dg = d->items[i];
+        if (!dg.file)
+            dg.file = (char *)file;
+        char *s = cs_diag_format(&dg);
+        fprintf(stderr, "%s\n", s);
+        free(s);
+    }
+    if (d->truncated)
+        fprintf(stderr, "clustersim: too many errors (%zu in all); only the first %zu are shown\n",
+                d->n_errors, d->n);
+    return d->n_errors;
+}
+
+int cs_cli_load_scenario(const char *path, const char *catalog_dir, struct cs_cli_scenario *out)
+{
+    memset(out, 0, sizeof *out);
+    cs_diags d;
+    cs_diags_init(&d);
+    const char *dir = catalog_dir ? catalog_dir : cs_catalog_default_dir();
+    cs_status st = cs_catalog_load_dir(dir, &d, &out->catalog);
+    if (st != CS_OK) {
+        cs_cli_print_diags_for(&d, dir);
+        fprintf(stderr, "clustersim: cannot load the hardware catalog from %s: %s\n", dir,
+                cs_strerror(st));
+        cs_diags_fini(&d);
+        return CS_EXIT_BADINPUT;
+    }
+    cs_provenance_init(&out->prov);
+    st = cs_cfg_load_scenario(path, out->catalog, &d, &out->scenario, &out->prov);
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    if (st != CS_OK) {
+        if (st == CS_EIO)
+            fprintf(stderr, "clustersim: cannot read %s\n", path);
+        cs_provenance_fini(&out->prov);
+        cs_catalog_destroy(out->catalog);
+        out->catalog = NULL;
+        return CS_EXIT_BADINPUT;
+    }
+    return CS_EXIT_OK;
+}
+
+void cs_cli_scenario_fini(struct cs_cli_scenario *sc)
+{
+    cs_scenario_fini(&sc->scenario);
+    cs_provenance_fini(&sc->prov);
+    cs_catalog_destroy(sc->catalog);
+    sc->catalog = NULL;
+}

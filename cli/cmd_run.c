@@ -1,0 +1,113 @@
+/* cmd_run.c: `clustersim run FILE`: resolve the scenario, simulate one
+ * training step and report it (text, JSON or CSV). */
+#include "cli.h"
+
+#include "clustersim/catalog.h"
+#include "clustersim/config.h"
+#include "clustersim/report.h"
+#include "clustersim/step.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cs_cli_opt cs__run_opts[] = {
+    {"format", 'f', "FMT", "output format: text (default), json or csv"},
+    {"output", 'o', "DIR", "write run.txt / run.json / run.csv into DIR instead of stdout"},
+    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+};
+
+static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    enum cs_cli_format fmt;
+    if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
+        return CS_EXIT_BADINPUT;
+    if (a->npos != 1) {
+        fprintf(stderr, "clustersim run: expected one scenario FILE (see 'clustersim help run')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    const char *path = a->pos[0];
+    struct cs_cli_scenario sc;
+    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc);
+    if (rc != CS_EXIT_OK)
+        return rc;
+    const struct cs_scenario *s = &sc.scenario;
+
+    struct cs_step_result r;
+    memset(&r, 0, sizeof r);
+    bool have_step = false;
+    if (s->has_workload) {
+        struct cs_step_options opt;
+        cs_step_options_default(&s->cluster.gpu, &opt);
+        cs_diags d;
+        cs_diags_init(&d);
+        cs_status st = cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &r);
+        if (st != CS_OK) {
+            cs_cli_print_diags_for(&d, path);
+            cs_diags_fini(&d);
+            cs_cli_scenario_fini(&sc);
+            return CS_EXIT_BADINPUT;
+        }
+        cs_cli_print_diags_for(&d, path);
+        cs_diags_fini(&d);
+        have_step = true;
+    }
+
+    const char *ext = fmt == CS_FMT_JSON ? "run.json" : fmt == CS_FMT_CSV ? "run.csv" : "run.txt";
+    struct cs_cli_out out;
+    if (!cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), ext)) {
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_FAIL;
+    }
+    bool ok = true;
+    if (fmt == CS_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
+        cJSON_AddStringToObject(root, "scenario", s->name);
+        cJSON_AddStringToObject(root, "file", path);
+        cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
+        if (have_step) {
+            cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));
+            cs_out_step_json(root, &r);
+        }
+        ok = cs_out_json_write(out.fp, root);
+        cJSON_Delete(root);
+    } else if (fmt == CS_FMT_CSV) {
+        if (have_step)
+            cs_out_run_csv(out.fp, s, &r, 1);
+        else
+            fprintf(stderr, "clustersim run: %s has no workload: nothing to write as CSV\n", path);
+    } else {
+        fprintf(out.fp, "clustersim %s: scenario \"%s\" (%s)\n\n", CLUSTERSIM_VERSION, s->name,
+                path);
+        cs_out_cluster_text(out.fp, s);
+        if (have_step) {
+            fputc('\n', out.fp);
+            cs_out_workload_text(out.fp, &s->workload);
+            fputc('\n', out.fp);
+            cs_out_step_text(out.fp, s, &r);
+        } else {
+            fprintf(out.fp, "\n(no workload: add a `workload:` section to simulate a step)\n");
+        }
+    }
+    if (ferror(out.fp))
+        ok = false;
+    bool closed = cs_cli_out_close(&out, ok);
+    cs_cli_scenario_fini(&sc);
+    if (!closed)
+        return CS_EXIT_FAIL;
+    return have_step && !r.fits ? CS_EXIT_FAIL : CS_EXIT_OK;
+}
+
+const struct cs_cli_cmd cs_cmd_run = {
+    "run",
+    "run [options] FILE",
+    "simulate one training step of a scenario and report it",
+    "Resolves the scenario (file, catalog, defaults), checks the parallelism and\n"
+    "the memory fit, simulates one optimizer step on the discrete-event engine\n"
+    "and prints the cluster, the step breakdown, throughput (tokens/s, TFLOP/s\n"
+    "per GPU, MFU) and the memory per GPU. Exit status 1 when the configuration\n"
+    "does not fit in GPU memory (the report says so and shows the breakdown).",
+    cs__run_opts,
+    (int)(sizeof cs__run_opts / sizeof cs__run_opts[0]),
+    cs__run,
+};
