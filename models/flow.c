@@ -359,7 +359,8 @@ cs_status cs_flow_run(cs_flow_sim *s)
     cs_status rc = CS_OK;
     while (done_jobs < s->n_jobs) {
         s->st.events++;
-        if (dirty) {
+        if (dirty && n_act > 0) {
+            /* The rates depend only on the set of active classes. */
             if (!(n_act == last_n && sig == last_sig)) {
                 solve_rates(s, act, n_act);
                 last_sig = sig;
