@@ -209,28 +209,25 @@ static bool in_range(const struct cs_field *f, double v)
     return true;
 }
 
-/* The range part of a message about a double: "a positive bandwidth",
- * "a duration between 1 s and 1 y", ... */
-static void range_text(const struct cs_field *f, char *buf, size_t n)
+/* The range part of a message about a double, naming the violated side:
+ * "a positive bandwidth", "a duration of at most 100 y", ... */
+static void range_text(const struct cs_field *f, double v, char *buf, size_t n)
 {
-    char lo[48], hi[48];
+    char bound[48];
     const char *what = f->type == CS_FT_QTY ? bare_kind_name(f->unit) : "number";
-    if (f->type == CS_FT_QTY) {
-        cs_units_format(f->min, f->unit, lo, sizeof lo);
-        cs_units_format(f->max, f->unit, hi, sizeof hi);
-    } else {
-        snprintf(lo, sizeof lo, "%.15g", f->min);
-        snprintf(hi, sizeof hi, "%.15g", f->max);
-    }
-    if (isinf(f->max) && f->min == 0)
-        snprintf(buf, n, "a %s %s", (f->flags & CS_F_MINEXCL) ? "positive" : "non-negative", what);
-    else if (isinf(f->max))
-        snprintf(buf, n, "a %s %s %s", what, (f->flags & CS_F_MINEXCL) ? "above" : "of at least",
-                 lo);
-    else if (f->flags & CS_F_MINEXCL)
-        snprintf(buf, n, "a %s above %s and at most %s", what, lo, hi);
+    bool low = v < f->min || ((f->flags & CS_F_MINEXCL) && v == f->min);
+    double b = low ? f->min : f->max;
+    if (f->type == CS_FT_QTY)
+        cs_units_format(b, f->unit, bound, sizeof bound);
     else
-        snprintf(buf, n, "a %s between %s and %s", what, lo, hi);
+        snprintf(bound, sizeof bound, "%.15g", b);
+    if (low && f->min == 0)
+        snprintf(buf, n, "a %s %s", (f->flags & CS_F_MINEXCL) ? "positive" : "non-negative", what);
+    else if (low)
+        snprintf(buf, n, "a %s %s %s", what, (f->flags & CS_F_MINEXCL) ? "above" : "of at least",
+                 bound);
+    else
+        snprintf(buf, n, "a %s of at most %s", what, bound);
 }
 
 /* Parses text for f into a temporary; fills msg on failure. The value goes
@@ -280,7 +277,7 @@ static bool set_scalar(const struct cs_field *f, const char *text, void *base, c
         }
         if (!in_range(f, v)) {
             char r[160];
-            range_text(f, r, sizeof r);
+            range_text(f, v, r, sizeof r);
             snprintf(msg, msglen, "expected %s, got %s", r, shown);
             return false;
         }
@@ -295,7 +292,7 @@ static bool set_scalar(const struct cs_field *f, const char *text, void *base, c
         }
         if (!in_range(f, v)) {
             char r[160];
-            range_text(f, r, sizeof r);
+            range_text(f, v, r, sizeof r);
             snprintf(msg, msglen, "expected %s, got %s", r, shown);
             return false;
         }

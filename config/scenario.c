@@ -461,7 +461,14 @@ static void unknown_name(struct cs_bind *b, enum cs_catalog_kind k, const struct
     if (sug)
         cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (did you mean \"%s\"?)", path,
                       kind_label(k), shown, sug);
-    else
+    else if (names && n <= 12) {
+        char list[512];
+        size_t o = 0;
+        for (size_t i = 0; i < n && o < sizeof list; i++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "", names[i]);
+        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (known: %s)", path, kind_label(k), shown,
+                      list);
+    } else
         cs_cfg__error(b->d, at, "%s: unknown %s \"%s\"", path, kind_label(k), shown);
     free(names);
 }

@@ -1,0 +1,468 @@
+/* check_config.c: the scenario loader (config/scenario.c). Every bad input
+ * of tests/data/bad/ must fail with the diagnostic written beside it; the
+ * good scenarios of tests/data/good/ and scenarios/default.yaml must load
+ * with hand-checked values and provenance. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
+#include "clustersim/config.h"
+
+#include "test_util.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The catalog is loaded once per test (Check forks each test). */
+static cs_catalog *load_catalog(void)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    cs_status st = cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat);
+    for (size_t i = 0; i < d.n; i++) {
+        char *m = cs_diag_format(&d.items[i]);
+        fprintf(stderr, "%s\n", m);
+        free(m);
+    }
+    cs_diags_fini(&d);
+    ck_assert_int_eq(st, CS_OK);
+    return cat;
+}
+
+/* All diagnostics formatted, one per line; caller frees. */
+static char *format_all(const cs_diags *d)
+{
+    size_t cap = 1, len = 0;
+    char *out = calloc(1, 1);
+    for (size_t i = 0; i < d->n; i++) {
+        char *m = cs_diag_format(&d->items[i]);
+        size_t ml = strlen(m);
+        if (len + ml + 2 > cap) {
+            cap = (len + ml + 2) * 2;
+            out = realloc(out, cap);
+        }
+        memcpy(out + len, m, ml);
+        len += ml;
+        out[len++] = '\n';
+        out[len] = '\0';
+        free(m);
+    }
+    return out;
+}
+
+/* Loads a scenario that must succeed; prints the diagnostics otherwise. */
+static void load_ok(const cs_catalog *cat, const char *rel, struct cs_scenario *s,
+                    struct cs_provenance *p)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_cfg_load_scenario(cs_test_path(rel), cat, &d, s, p);
+    char *all = format_all(&d);
+    if (st != CS_OK)
+        fprintf(stderr, "%s: %s\n%s", rel, cs_strerror(st), all);
+    ck_assert_msg(st == CS_OK, "%s did not load: %s", rel, all);
+    ck_assert_uint_eq(cs_diags_errors(&d), 0);
+    free(all);
+    cs_diags_fini(&d);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *read_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char buf[1024];
+    char *r = fgets(buf, sizeof buf, f);
+    fclose(f);
+    if (!r)
+        return NULL;
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return strdup(buf);
+}
+
+START_TEST(test_config_bad_corpus)
+{
+    cs_catalog *cat = load_catalog();
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", cs_test_path("tests/data/bad"));
+    DIR *dh = opendir(dir);
+    ck_assert_ptr_nonnull(dh);
+    char *names[512];
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(dh)) != NULL && n < 512) {
+        size_t len = strlen(de->d_name);
+        if (len > 5 && !strcmp(de->d_name + len - 5, ".yaml"))
+            names[n++] = strdup(de->d_name);
+    }
+    closedir(dh);
+    qsort(names, n, sizeof names[0], cmp_names);
+    ck_assert_uint_ge(n, 30);
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[4200], exp_path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(exp_path, sizeof exp_path, "%s/%.*s.expected", dir,
+                 (int)(strlen(names[i]) - 5), names[i]);
+        char *expected = read_line(exp_path);
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_scenario s;
+        memset(&s, 0xab, sizeof s);
+        struct cs_scenario before = s;
+        cs_status st = cs_cfg_load_scenario(path, cat, &d, &s, NULL);
+        char *all = format_all(&d);
+        bool ok = expected && st != CS_OK && cs_diags_errors(&d) > 0 && strstr(all, expected) &&
+                  memcmp(&s, &before, sizeof s) == 0;
+        if (!ok) {
+            failed++;
+            fprintf(stderr, "bad/%s: status %s\n  expected: %s\n  got:\n%s", names[i],
+                    cs_strerror(st), expected ? expected : "(no .expected file)", all);
+        }
+        free(all);
+        free(expected);
+        cs_diags_fini(&d);
+        free(names[i]);
+    }
+    printf("config: %zu bad inputs checked, %zu failed\n", n, failed);
+    ck_assert_uint_eq(failed, 0);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* A 2 MB string scalar is refused before it is used (yamltree caps scalars
+ * at 1 MiB); the file is generated here rather than committed. */
+START_TEST(test_config_huge_scalar)
+{
+    cs_catalog *cat = load_catalog();
+    char tmpl[] = "/tmp/cs_check_config_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmpl));
+    char path[256];
+    snprintf(path, sizeof path, "%s/huge_string.yaml", tmpl);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("schema_version: 1\nname: \"", f);
+    for (int i = 0; i < 2 * 1024 * 1024; i++)
+        fputc('x', f);
+    fputs("\"\n", f);
+    fclose(f);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    cs_status st = cs_cfg_load_scenario(path, cat, &d, &s, NULL);
+    char *all = format_all(&d);
+    ck_assert_int_eq(st, CS_ECONFIG);
+    ck_assert_msg(strstr(all, "huge_string.yaml:2:") != NULL, "no location in: %s", all);
+    ck_assert_msg(strlen(all) < 4096, "the diagnostic repeats the huge scalar");
+    free(all);
+    cs_diags_fini(&d);
+    remove(path);
+    rmdir(tmpl);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+START_TEST(test_config_missing_file_is_eio)
+{
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario("/nonexistent/x.yaml", cat, &d, &s, NULL), CS_EIO);
+    ck_assert_uint_ge(cs_diags_errors(&d), 1);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* All errors of a file are reported, not only the first. */
+START_TEST(test_config_collects_all_errors)
+{
+    cs_catalog *cat = load_catalog();
+    static const char text[] = "schema_version: 1\n"
+                               "cluster:\n"
+                               "  nodes: 0\n"
+                               "  gpu: H100\n"
+                               "  fabric: {topology: ring, link: ib-hdr}\n"
+                               "bogus: 1\n";
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    cs_status st = cs_cfg_load_scenario_buffer("mem.yaml", text, sizeof text - 1, cat, &d, &s, NULL);
+    char *all = format_all(&d);
+    ck_assert_int_eq(st, CS_ECONFIG);
+    ck_assert_uint_eq(cs_diags_errors(&d), 4);
+    ck_assert_ptr_nonnull(strstr(all, "mem.yaml:3:10: error: cluster.nodes:"));
+    ck_assert_ptr_nonnull(strstr(all, "mem.yaml:4:8: error: cluster.gpu: unknown GPU \"H100\""));
+    ck_assert_ptr_nonnull(strstr(all, "mem.yaml:5:22: error: cluster.fabric.topology:"));
+    ck_assert_ptr_nonnull(strstr(all, "mem.yaml:6:1: error: bogus: unknown key"));
+    free(all);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* scenarios/default.yaml: seed 004's 4 x 8 H100 cluster on IB HDR. */
+START_TEST(test_config_default_scenario)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_ok(cat, "scenarios/default.yaml", &s, NULL);
+    ck_assert_int_eq(s.schema_version, 1);
+    ck_assert_str_eq(s.name, "seed004-4x8-h100-hdr");
+    ck_assert_uint_eq(s.seed, 42);
+    ck_assert_int_eq(s.cluster.nodes, 4);
+    ck_assert_int_eq(s.cluster.gpus_per_node, 8);
+    ck_assert_int_eq(cs_scenario_gpus(&s), 32);
+    ck_assert_str_eq(s.cluster.gpu.name, "H100-SXM5-80GB");
+    ck_assert_double_eq_tol(s.cluster.gpu.peak_flops[CS_PREC_BF16], 989e12, 1);
+    ck_assert_int_eq(s.cluster.intra.kind, CS_INTRA_NVSWITCH);
+    ck_assert_double_eq_tol(s.cluster.intra.bw_bytes_per_s, 450e9, 1); /* the GPU's NVLink */
+    ck_assert(s.cluster.intra.nvls);
+    ck_assert_int_eq(s.cluster.fabric.topology, CS_TOPO_FAT_TREE);
+    ck_assert_str_eq(s.cluster.fabric.link.name, "ib-hdr");
+    ck_assert_double_eq_tol(s.cluster.fabric.link.bw_bytes_per_s, 25e9, 1); /* 200 Gb/s */
+    ck_assert_int_eq(s.cluster.fabric.nics_per_node, 8);
+    ck_assert_double_eq(s.cluster.fabric.oversubscription, 1.0);
+    ck_assert_int_eq(s.cluster.storage.n_tiers, 3);
+    ck_assert_int_eq(s.cluster.storage.tiers[0].kind, CS_STORAGE_NVME);
+    ck_assert_int_eq(s.cluster.storage.tiers[1].kind, CS_STORAGE_PFS);
+    ck_assert_int_eq(s.cluster.storage.tiers[2].kind, CS_STORAGE_OBJECT);
+    ck_assert(s.has_workload);
+    ck_assert_str_eq(s.workload.model.name, "llama3.1-70b");
+    ck_assert_int_eq(s.workload.model.layers, 80);
+    ck_assert_int_eq(s.workload.model.kv_heads, 8);
+    ck_assert_int_eq(s.workload.par.tp * s.workload.par.pp * s.workload.par.dp *
+                         s.workload.par.cp,
+                     32);
+    ck_assert_int_eq(s.workload.recompute, CS_RECOMPUTE_FULL);
+    ck_assert_int_eq(s.workload.precision, CS_PREC_BF16);
+    ck_assert_double_eq_tol(s.workload.tokens, 20e9, 1);
+    ck_assert(s.failures.enabled);
+    ck_assert_int_eq(s.failures.n_components, 2);
+    ck_assert_double_eq_tol(s.failures.components[0].mtbf_s, 79000.0 * 3600, 1e-3);
+    ck_assert(s.checkpoint.enabled && s.checkpoint.interval_optimal);
+    ck_assert_str_eq(s.checkpoint.tier, "nvme-gen4"); /* "nvme" = the first NVMe tier */
+    ck_assert_double_eq_tol(s.cost.electricity_usd_per_kwh, 0.0826, 1e-12);
+    ck_assert_double_eq_tol(s.cost.colocation_usd_per_kw_month, 184.06, 1e-9);
+    ck_assert_double_eq_tol(s.cost.gpu_price_usd, 31905, 1e-9);
+    ck_assert_str_eq(s.cost.cloud_offer, "gcp-a3-highgpu-8g");
+    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 88.49 / 8, 1e-9);
+    ck_assert(!s.run.enabled);
+    ck_assert(isnan(s.run.duration_s));
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* Catalog references, overrides, explicit model, derived dp. */
+START_TEST(test_config_overrides_apply)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_ok(cat, "tests/data/good/hdr_overrides.yaml", &s, NULL);
+    ck_assert_str_eq(s.cluster.gpu.name, "A100-SXM4-80GB");
+    ck_assert_double_eq_tol(s.cluster.gpu.peak_flops[CS_PREC_BF16], 312e12, 1); /* catalog */
+    ck_assert_double_eq_tol(s.cluster.gpu.price_usd, 15000, 1e-9);             /* override */
+    ck_assert(!s.cluster.intra.nvls); /* A100's NVSwitch gen2 has no NVLS */
+    ck_assert_double_eq_tol(s.cluster.intra.bw_bytes_per_s, 300e9, 1);
+    ck_assert_double_eq_tol(s.cluster.fabric.link.bw_bytes_per_s, 25e9, 1);
+    ck_assert_double_eq_tol(s.cluster.fabric.link.efficiency, 0.85, 1e-12);
+    ck_assert_int_eq(s.cluster.fabric.link.switch_radix, 40);
+    ck_assert_int_eq(s.cluster.fabric.topology, CS_TOPO_SPINE_LEAF);
+    ck_assert_double_eq(s.cluster.fabric.oversubscription, 2.0);
+    ck_assert_int_eq(s.cluster.storage.n_tiers, 2);
+    ck_assert_str_eq(s.cluster.storage.tiers[0].name, "nvme-gen5");
+    ck_assert_int_eq(s.cluster.storage.tiers[0].devices_per_node, 4); /* override */
+    ck_assert_double_eq_tol(s.cluster.storage.tiers[0].read_bw_bytes_per_s, 14e9, 1);
+    ck_assert_str_eq(s.checkpoint.tier, "gds"); /* "pfs" = the first parallel FS */
+    ck_assert(!s.checkpoint.interval_optimal);
+    ck_assert_double_eq_tol(s.checkpoint.interval_s, 1800, 1e-9);
+    ck_assert_int_eq(s.checkpoint.mode, CS_CKPT_ASYNC);
+    ck_assert_str_eq(s.workload.model.name, "custom");
+    ck_assert_int_eq(s.workload.model.kv_heads, 16);     /* default = heads */
+    ck_assert_int_eq(s.workload.model.ffn_hidden, 8192); /* default = 4 * hidden */
+    ck_assert_int_eq(s.workload.model.vocab, 51200);
+    ck_assert_int_eq(s.workload.model.seq_len, 4096);
+    ck_assert_int_eq(s.workload.par.dp, 4); /* 16 GPUs / (2 * 2) */
+    ck_assert_double_eq_tol(s.workload.tokens, 2e12, 1);
+    ck_assert(s.run.enabled);
+    ck_assert_double_eq_tol(s.run.duration_s, 54 * 86400.0, 1e-6);
+    ck_assert_int_eq(s.run.replicas, 10);
+    ck_assert(!s.failures.enabled);
+    ck_assert_double_eq_tol(s.failures.restart_s, 900, 1e-9); /* default 15min */
+    ck_assert_double_eq_tol(s.cost.electricity_usd_per_kwh, 0.12, 1e-12);
+    ck_assert_double_eq_tol(s.cost.pue, 1.3, 1e-12);
+    ck_assert_double_eq_tol(s.cost.gpu_price_usd, 15000, 1e-9); /* follows the GPU override */
+    ck_assert_str_eq(s.cost.cloud_offer, "aws-p4de.24xlarge");
+    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 27.447 / 8, 1e-9);
+    ck_assert_double_eq_tol(s.cost.cloud_spot_usd_per_gpu_h, 1.5, 1e-12);
+    ck_assert(isnan(s.cost.cloud_reserved_1y_usd_per_gpu_h));
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+START_TEST(test_config_provenance_origins)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    struct cs_provenance p;
+    cs_provenance_init(&p);
+    load_ok(cat, "tests/data/good/hdr_overrides.yaml", &s, &p);
+    /* a file value */
+    const struct cs_prov_entry *e = cs_provenance_find(&p, "cluster.fabric.link");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->value, "ib-hdr");
+    ck_assert_ptr_nonnull(strstr(e->origin, "hdr_overrides.yaml:13:11"));
+    /* an override is a file value under the resolved path */
+    e = cs_provenance_find(&p, "cluster.fabric.link.efficiency");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->value, "85%");
+    ck_assert_ptr_nonnull(strstr(e->origin, "hdr_overrides.yaml:15:19"));
+    /* a catalog value, with its source and date */
+    e = cs_provenance_find(&p, "cluster.fabric.link.bw");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->value, "200Gbps");
+    ck_assert_ptr_nonnull(strstr(e->origin, "catalog ib-hdr (IBTA roadmap"));
+    ck_assert_ptr_nonnull(strstr(e->origin, "2026-08-22)"));
+    e = cs_provenance_find(&p, "cluster.gpu.hbm_bw");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->value, "2039GB/s");
+    ck_assert_ptr_nonnull(strstr(e->origin, "catalog A100-SXM4-80GB (NVIDIA A100 datasheet"));
+    /* a default */
+    e = cs_provenance_find(&p, "cluster.fabric.in_network_reduction");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->value, "false");
+    ck_assert_str_eq(e->origin, "default");
+    e = cs_provenance_find(&p, "workload.parallelism.dp");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->value, "4");
+    ck_assert_ptr_nonnull(strstr(e->origin, "default ("));
+    /* every path appears once */
+    for (size_t i = 0; i < p.n; i++)
+        for (size_t j = i + 1; j < p.n; j++)
+            ck_assert_msg(strcmp(p.items[i].path, p.items[j].path) != 0, "duplicate %s",
+                          p.items[i].path);
+    ck_assert_uint_ge(p.n, 100);
+    cs_provenance_fini(&p);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+START_TEST(test_config_include_merges)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    struct cs_provenance p;
+    cs_provenance_init(&p);
+    load_ok(cat, "tests/data/good/include_main.yaml", &s, &p);
+    ck_assert_str_eq(s.cluster.gpu.name, "H200-SXM-141GB"); /* from the included file */
+    ck_assert_int_eq(s.cluster.nodes, 16);                  /* the including file wins */
+    ck_assert_str_eq(s.cluster.fabric.link.name, "roce-400g");
+    ck_assert_double_eq_tol(s.cluster.fabric.link.bw_bytes_per_s, 50e9, 1);
+    ck_assert_int_eq(s.cluster.fabric.topology, CS_TOPO_RAIL_OPTIMIZED);
+    const struct cs_prov_entry *e = cs_provenance_find(&p, "cluster.gpu");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_nonnull(strstr(e->origin, "parts/base_cluster.yaml:2:8"));
+    e = cs_provenance_find(&p, "cluster.nodes");
+    ck_assert_ptr_nonnull(strstr(e->origin, "include_main.yaml:5:10"));
+    cs_provenance_fini(&p);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+START_TEST(test_config_defaults)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    struct cs_provenance p;
+    cs_provenance_init(&p);
+    load_ok(cat, "tests/data/good/minimal.yaml", &s, &p);
+    ck_assert_str_eq(s.name, "minimal");
+    ck_assert_uint_eq(s.seed, 1);
+    ck_assert_int_eq(s.cluster.nodes, 1);
+    ck_assert_int_eq(s.cluster.gpus_per_node, 8);
+    ck_assert_str_eq(s.cluster.gpu.name, "H100-SXM5-80GB");
+    ck_assert_str_eq(s.cluster.intra.name, "nvswitch");
+    ck_assert_str_eq(s.cluster.fabric.link.name, "ib-ndr");
+    ck_assert_double_eq_tol(s.cluster.fabric.link.bw_bytes_per_s, 50e9, 1);
+    ck_assert_int_eq(s.cluster.fabric.nics_per_node, 8);
+    ck_assert_int_eq(s.cluster.storage.n_tiers, 1);
+    ck_assert_str_eq(s.cluster.storage.tiers[0].name, "nvme-gen4");
+    ck_assert_double_eq_tol(s.cluster.host_memory_bytes, 2.0 * 1099511627776.0, 1);
+    ck_assert(!s.has_workload);
+    ck_assert(!s.failures.enabled && !s.checkpoint.enabled && !s.run.enabled && !s.cost.enabled);
+    ck_assert_double_eq(s.cost.years, 3);
+    ck_assert_double_eq_tol(s.cost.utilization, 0.7, 1e-12);
+    ck_assert_str_eq(s.cost.site, "us-average");
+    ck_assert_str_eq(cs_provenance_find(&p, "cluster.gpu")->origin, "default");
+    ck_assert_str_eq(cs_provenance_find(&p, "cluster.nodes")->origin, "default");
+    ck_assert_str_eq(cs_provenance_find(&p, "name")->origin, "default (the file name)");
+    cs_provenance_fini(&p);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* L40S over PCIe: the intra-node bandwidth is the Gen4 x16 line rate,
+ * 16 lanes x 16 GT/s x 128/130 / 8 = 31.51e9 B/s; a preset with one key
+ * overridden keeps the rest of the preset. */
+START_TEST(test_config_pcie_and_preset_override)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    struct cs_provenance p;
+    cs_provenance_init(&p);
+    load_ok(cat, "tests/data/good/pcie_l40s.yaml", &s, &p);
+    ck_assert_str_eq(s.cluster.intra.name, "pcie"); /* the GPU's intra_default */
+    ck_assert_double_eq_tol(s.cluster.intra.bw_bytes_per_s, 16 * 16e9 * 128.0 / 130.0 / 8, 1);
+    ck_assert_int_eq(s.cluster.fabric.nics_per_node, 1);
+    ck_assert_str_eq(s.workload.model.name, "llama3.1-8b");
+    ck_assert_int_eq(s.workload.model.layers, 32);
+    ck_assert_int_eq(s.workload.model.seq_len, 4096);
+    ck_assert_int_eq(s.workload.par.dp, 4);
+    ck_assert_int_eq(s.workload.par.fsdp, CS_FSDP_FULL);
+    ck_assert_int_eq(s.failures.components[0].dist, CS_DIST_WEIBULL);
+    ck_assert_double_eq_tol(s.failures.components[0].shape, 0.8, 1e-12);
+    ck_assert_double_eq_tol(s.failures.components[0].mtbf_s, 365 * 86400.0, 1e-3);
+    ck_assert_ptr_nonnull(strstr(cs_provenance_find(&p, "workload.model.layers")->origin,
+                                 "preset llama3.1-8b"));
+    ck_assert_ptr_nonnull(strstr(cs_provenance_find(&p, "workload.model.seq_len")->origin,
+                                 "pcie_l40s.yaml:10:14"));
+    ck_assert_str_eq(s.cost.cloud_offer, "runpod-l40s");
+    cs_provenance_fini(&p);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("scenario");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_config_bad_corpus);
+    tcase_add_test(tc, test_config_huge_scalar);
+    tcase_add_test(tc, test_config_missing_file_is_eio);
+    tcase_add_test(tc, test_config_collects_all_errors);
+    tcase_add_test(tc, test_config_default_scenario);
+    tcase_add_test(tc, test_config_overrides_apply);
+    tcase_add_test(tc, test_config_provenance_origins);
+    tcase_add_test(tc, test_config_include_merges);
+    tcase_add_test(tc, test_config_defaults);
+    tcase_add_test(tc, test_config_pcie_and_preset_override);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return cs_test_run(config_suite()); }
