@@ -170,13 +170,14 @@ bool cs_sim_cancel(cs_engine *e, cs_event_id id)
 
 cs_time cs_sim_now(const cs_engine *e) { return e->now; }
 
-size_t cs_sim_pending(const cs_engine *e) { return e->q.n; }
+size_t cs_sim_pending(const cs_engine *e) { return cs_sim__queue_size(&e->q); }
 
 uint64_t cs_sim_events_processed(const cs_engine *e) { return e->processed; }
 
 cs_time cs_sim_next_time(const cs_engine *e)
 {
-    return e->q.n ? cs_sim__queue_top_time(&e->q) : CS_TIME_MAX;
+    return cs_sim__queue_size(&e->q) ? cs_sim__queue_min_time(&e->q)
+                                      : CS_TIME_MAX;
 }
 
 /* Fires the minimum; the queue must not be empty. */
@@ -198,7 +199,7 @@ static inline void cs_sim__fire(cs_engine *e)
 
 bool cs_sim_step(cs_engine *e)
 {
-    if (e->in_handler || e->q.n == 0)
+    if (e->in_handler || cs_sim__queue_size(&e->q) == 0)
         return false;
     cs_sim__fire(e);
     return true;
@@ -208,8 +209,8 @@ cs_status cs_sim_run(cs_engine *e, cs_time until)
 {
     if (e->in_handler || until < e->now)
         return CS_EINVAL;
-    while (!e->stop_requested && e->q.n > 0 &&
-           cs_sim__queue_top_time(&e->q) <= until)
+    while (!e->stop_requested && cs_sim__queue_size(&e->q) > 0 &&
+           cs_sim__queue_peek_time(&e->q) <= until)
         cs_sim__fire(e);
     if (e->stop_requested) {
         e->stop_requested = false;
