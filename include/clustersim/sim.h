@@ -77,9 +77,8 @@ typedef uint64_t cs_event_id;
 typedef struct cs_engine cs_engine;
 
 /* What a handler sees. `payload` holds `len` bytes copied at schedule time;
- * bytes past `len` are zero. The array is aligned for any object type, so a
- * handler may memcpy it into its own struct (preferred) or read a struct
- * that was copied in whole. */
+ * bytes past `len` are zero. The array is 16-byte aligned; handlers memcpy it
+ * into their own payload struct. */
 struct cs_event {
     cs_time time;      /* when it fires; equals cs_sim_now() in the handler */
     uint64_t seq;      /* per-engine schedule counter: the FIFO tie-break */
