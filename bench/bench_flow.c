@@ -66,7 +66,7 @@ int main(void)
         fprintf(stderr, "bench_flow: %s\n", cs_strerror(rc));
         return 1;
     }
-    struct cs_coll_group g = {n, 8, 1};
+    struct cs_coll_group g = {n, 8, 1, 0, 0};
     double cf = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, NULL);
     struct cs_fabric_counts ct;
     cs_fabric_counts(f, &ct);

@@ -87,5 +87,7 @@ void cs_cli_scenario_fini(struct cs_cli_scenario *sc);
 extern const struct cs_cli_cmd cs_cmd_validate;
 extern const struct cs_cli_cmd cs_cmd_catalog;
 extern const struct cs_cli_cmd cs_cmd_run;
+extern const struct cs_cli_cmd cs_cmd_collective;
+extern const struct cs_cli_cmd cs_cmd_compare;
 
 #endif

@@ -10,6 +10,8 @@ static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_run,
     &cs_cmd_validate,
     &cs_cmd_catalog,
+    &cs_cmd_collective,
+    &cs_cmd_compare,
 };
 #define CS__NCMDS (sizeof cs__cmds / sizeof cs__cmds[0])
 

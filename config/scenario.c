@@ -181,6 +181,7 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 
 static const char *const topology_names[] = {"single-switch", "fat-tree", "spine-leaf",
                                              "rail-optimized", NULL};
+static const char *const placement_names[] = {"packed", "scattered", NULL};
 static const char *const activation_names[] = {"gelu", "swiglu", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
@@ -236,6 +237,8 @@ static const struct cs_field fabric_fields[] = {
        .def = "false", .doc = "SHARP-style reduction in the switches"),
     F_("tiers", CS_FT_INT, struct cs_fabric_cfg, tiers, .min = 0, .max = 3, .def = "0",
        .doc = "fat-tree tiers; 0 = smallest that fits"),
+    F_("placement", CS_FT_ENUM, struct cs_fabric_cfg, placement, .names = placement_names,
+       .def = "packed", .doc = "job nodes: packed (leaf by leaf) or scattered (random)"),
 };
 
 /* struct cs_model_shape */

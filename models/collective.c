@@ -7,6 +7,7 @@
  * the fastest (algorithm, protocol) wins. Ring bandwidth terms are those of
  * Patarasuk & Yuan 2009 and Thakur et al. 2005; see docs/fabric.md. */
 #include "clustersim/collective.h"
+#include "clustersim/fabric.h"
 
 #include <math.h>
 #include <string.h>
@@ -151,7 +152,93 @@ struct shape {
     double b_net_node; /* the group's share of one node's NICs, B/s */
     double b_net_gpu;  /* one GPU's rail NIC(s), its share, B/s */
     double b_bus;      /* ring bus bandwidth: min(intra, net) */
+    double hop_s;      /* switch hops x hop latency of the longest inter-node path */
 };
+
+/* The fabric view (collective.h). `busy` is the fraction of a node's NIC
+ * ports the job's groups keep busy at once (1 when every rail carries a
+ * ring). Derivation (docs/fabric.md):
+ * - packed: the group's m nodes lie in `span` consecutive nodes; a leaf
+ *   domain holds D of them, so it spans L = ceil(span / D) leaves; a ring in
+ *   rank order leaves each leaf once, so L of its m inter-node edges cross
+ *   the spine: cross = L / m (0 when L = 1).
+ * - scattered: the job's J nodes are in random order over the cluster's N
+ *   nodes, J / ceil(N / D) per leaf on average; a ring neighbour is on
+ *   another leaf with probability cross = 1 - (J_leaf - 1) / (J - 1).
+ * - a leaf's used down ports P (its job nodes x NICs on that leaf) send
+ *   P x cross x busy NIC-rates up through `up` ports:
+ *   share = min(1, up / (P x cross x busy)). The aggregation-core tier is
+ *   non-blocking (topology.c), so only the leaf tier limits bandwidth.
+ * - hops: 1 within a leaf domain, 3 across a spine (or within a pod), 5
+ *   across the core of a 3-tier fat tree. */
+static cs_status fabric_view(const struct cs_cluster_cfg *c, const struct cs_coll_group *g, double busy,
+                             struct cs_coll_fabric_view *out)
+{
+    if (!c || !g || g->ranks < 1 || g->ranks_per_node < 1 || g->ranks % g->ranks_per_node != 0)
+        return CS_EINVAL;
+    int m = g->ranks / g->ranks_per_node;
+    struct cs_coll_fabric_view v = {0, 1, 0.0, 1.0};
+    if (m <= 1) {
+        *out = v;
+        return CS_OK;
+    }
+    struct cs_fabric_geom geo;
+    cs_status rc = cs_fabric_geometry(c, &geo);
+    if (rc != CS_OK)
+        return rc;
+    v.hops = 1;
+    if (geo.tiers == 1) {
+        *out = v;
+        return CS_OK;
+    }
+    int nics = c->fabric.nics_per_node > 0 ? c->fabric.nics_per_node : 1;
+    double D = geo.nodes_per_leaf > 0 ? geo.nodes_per_leaf : 1.0;
+    double N = c->nodes;
+    double J = g->job_nodes > 0 ? g->job_nodes : N;
+    if (J < m)
+        J = m;
+    double span = g->span_nodes > m ? g->span_nodes : m;
+    double per_leaf; /* job nodes on one of the leaves the group uses */
+    bool cross_pods;
+    if (c->fabric.placement == CS_PLACEMENT_SCATTERED) {
+        double leaves_c = ceil(N / D - 1e-9);
+        per_leaf = fmin(D, J / leaves_c);
+        v.leaves = (int)fmin((double)m, leaves_c);
+        v.cross_frac = J > 1 ? 1.0 - (per_leaf - 1.0) / (J - 1.0) : 0.0;
+        cross_pods = geo.tiers == 3 && N > geo.nodes_per_pod;
+    } else {
+        double L = ceil(span / D - 1e-9);
+        per_leaf = fmin(D, J);
+        v.leaves = (int)L;
+        v.cross_frac = L > 1 ? fmin(1.0, L / m) : 0.0;
+        cross_pods = geo.tiers == 3 && span > geo.nodes_per_pod;
+    }
+    if (v.cross_frac < 0)
+        v.cross_frac = 0;
+    if (v.cross_frac > 0) {
+        v.hops = cross_pods ? 5 : 3;
+        double ports = per_leaf * (geo.rail ? 1.0 : (double)nics);
+        if (ports > geo.down)
+            ports = geo.down;
+        double demand = ports * v.cross_frac * (busy > 0 ? fmin(busy, 1.0) : 1.0);
+        if (demand > geo.up)
+            v.bw_share = geo.up / demand;
+    }
+    *out = v;
+    return CS_OK;
+}
+
+cs_status cs_coll_fabric_view(const struct cs_cluster_cfg *c, const struct cs_coll_group *g,
+                              struct cs_coll_fabric_view *out)
+{
+    struct cs_coll_fabric_view v;
+    if (!out)
+        return CS_EINVAL;
+    cs_status rc = fabric_view(c, g, 1.0, &v);
+    if (rc == CS_OK)
+        *out = v;
+    return rc;
+}
 
 static int log2i(int v)
 {
@@ -179,6 +266,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         return -1;
     s->b_bus = s->b_intra;
     s->b_net_node = s->b_net_gpu = INFINITY;
+    s->hop_s = 0.0;
     if (s->m > 1) {
         int nics = c->fabric.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
         double nic_bw = cs_coll_nic_bw(c, p);
@@ -189,9 +277,15 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         double usable = fmin((double)nics / s->gpn, s->ppn * per_gpu_nics);
         if (usable < 1.0)
             usable = (double)nics / s->gpn; /* more groups than NICs: a fraction of one */
-        s->b_net_node = usable * nic_bw;
+        /* Fabric: leaf uplinks shared by the rails the job's groups drive. */
+        struct cs_coll_fabric_view v;
+        double busy = fmin(1.0, usable * s->gpn / nics);
+        if (fabric_view(c, g, busy, &v) != CS_OK)
+            return -1;
+        s->b_net_node = usable * nic_bw * v.bw_share;
         s->b_net_gpu = s->b_net_node / s->ppn;
         s->b_bus = fmin(s->b_intra, s->b_net_node);
+        s->hop_s = v.hops * (c->fabric.link.hop_latency_s > 0 ? c->fabric.link.hop_latency_s : 0.0);
     }
     return 0;
 }
@@ -235,6 +329,9 @@ static double ring_time(const struct cs_coll_params *p, const struct shape *s, e
     double lat = p->ring_base_lat_s[pr] + (nsteps - ninter) * intra + ninter * inter;
     if (op == CS_COLL_ALL_REDUCE && pr == CS_COLL_PROTO_SIMPLE && m > 1 && bytes >= n / 16.0 * 65536.0)
         lat *= p->ring_plateau;
+    /* Switch hops beyond NCCL's per-step network latency (which assumes
+     * one): each inter-node step waits for its longest path. */
+    lat += ninter * s->hop_s;
     return lat + wire * bytes / bw;
 }
 
@@ -250,7 +347,7 @@ static double tree_time(const struct cs_coll_params *p, const struct shape *s, d
     double intra = p->tree_hop_lat_s[s->hw][pr], inter = p->tree_hop_lat_s[CS_COLL_HW_NET][pr];
     if (s->m > 1 && pr == CS_COLL_PROTO_LL)
         intra *= 1.8;
-    double lat = p->tree_base_lat_s[pr] + 2.0 * ((s->ppn - 1) * intra + log2i(s->m) * inter);
+    double lat = p->tree_base_lat_s[pr] + 2.0 * ((s->ppn - 1) * intra + log2i(s->m) * (inter + s->hop_s));
     return lat + bytes / (0.5 * bw);
 }
 
@@ -267,11 +364,11 @@ static double hier_time(const struct cs_coll_params *p, const struct shape *s, e
     if (op == CS_COLL_ALL_REDUCE) {
         t += 2 * (ppn - 1) * hi + 2.0 * intra_one;
         if (m > 1)
-            t += 2 * (m - 1) * hn + 2.0 * (m - 1) / m * bytes / s->b_net_node;
+            t += 2 * (m - 1) * (hn + s->hop_s) + 2.0 * (m - 1) / m * bytes / s->b_net_node;
     } else { /* all_gather / reduce_scatter: S is the total buffer */
         t += (ppn - 1) * hi + intra_one;
         if (m > 1)
-            t += (m - 1) * hn + (double)(m - 1) / m * bytes / s->b_net_node;
+            t += (m - 1) * (hn + s->hop_s) + (double)(m - 1) / m * bytes / s->b_net_node;
     }
     return t;
 }
@@ -290,7 +387,8 @@ static double nvls_time(const struct cs_coll_params *p, const struct shape *s, d
 static double sharp_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
-    double lat = p->ring_base_lat_s[pr] + 2 * (s->ppn - 1) * p->ring_hop_lat_s[s->hw][pr] + p->sharp_lat_s;
+    double lat = p->ring_base_lat_s[pr] + 2 * (s->ppn - 1) * p->ring_hop_lat_s[s->hw][pr] + p->sharp_lat_s +
+                 2.0 * s->hop_s;
     double t_intra = 2.0 * (s->ppn - 1) / s->ppn * bytes / s->b_intra;
     double t_net = bytes / (s->b_net_node * p->sharp_efficiency);
     return lat + fmax(t_intra, t_net);
@@ -302,7 +400,7 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
     double lat = p->ring_base_lat_s[pr] + p->ring_hop_lat_s[s->hw][pr];
     double t_intra = (double)(s->ppn - 1) / s->n * bytes / s->b_intra, t_net = 0.0;
     if (s->m > 1) {
-        lat += p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
+        lat += p->ring_hop_lat_s[CS_COLL_HW_NET][pr] + s->hop_s;
         t_net = (double)s->ppn * (s->n - s->ppn) / s->n * bytes / s->b_net_node;
     }
     return lat + fmax(t_intra, t_net);
@@ -318,7 +416,7 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
         bw *= p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)
         bw *= p->ll128_bw_frac;
-    return p->ring_base_lat_s[pr] + p->ring_hop_lat_s[h][pr] + bytes / bw;
+    return p->ring_base_lat_s[pr] + p->ring_hop_lat_s[h][pr] + s->hop_s + bytes / bw;
 }
 
 static bool algo_available(const struct cs_cluster_cfg *c, const struct shape *s, enum cs_coll_op op,
@@ -330,7 +428,10 @@ static bool algo_available(const struct cs_cluster_cfg *c, const struct shape *s
     case CS_COLL_HIER:
         return op == CS_COLL_ALL_REDUCE || op == CS_COLL_ALL_GATHER || op == CS_COLL_REDUCE_SCATTER;
     case CS_COLL_NVLS:
-        return op == CS_COLL_ALL_REDUCE && s->m == 1 && c->intra.kind == CS_INTRA_NVSWITCH && c->intra.nvls;
+        /* The config loader sets intra.nvls or gpu.nvls, whichever its
+         * catalog entry carries; either means the NVSwitch reduces. */
+        return op == CS_COLL_ALL_REDUCE && s->m == 1 && c->intra.kind == CS_INTRA_NVSWITCH &&
+               (c->intra.nvls || c->gpu.nvls);
     case CS_COLL_SHARP: return op == CS_COLL_ALL_REDUCE && s->m > 1 && c->fabric.in_network_reduction;
     default: return false;
     }
@@ -399,12 +500,17 @@ double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_pa
         *chosen = best_a;
     if (proto)
         *proto = best_p;
+    return cs_coll_launch_bound_s(p, best);
+}
+
+double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s)
+{
     /* nccl-tests times back-to-back calls: host launches overlap device work,
      * so one call costs about the larger of the two; a smooth maximum
      * (p-norm, exponent launch_overlap_exp) models the imperfect overlap
      * where both are close. */
     double k = p->launch_overlap_exp > 0 ? p->launch_overlap_exp : 4.0;
-    double lo = fmin(best, p->launch_floor_s), hi = fmax(best, p->launch_floor_s);
+    double lo = fmin(device_s, p->launch_floor_s), hi = fmax(device_s, p->launch_floor_s);
     if (!(hi > 0))
         return 0.0;
     return hi * pow(1.0 + pow(lo / hi, k), 1.0 / k);

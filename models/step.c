@@ -609,7 +609,7 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
         S.same_node_next[s] = a / g == b / g;
     }
     double act = S.layer.act_msg_bytes;
-    struct cs_coll_group inter = {2, 1, g}, intra = {2, 2, g / 2 > 0 ? g / 2 : 1};
+    struct cs_coll_group inter = {2, 1, g, 0, 0}, intra = {2, 2, g / 2 > 0 ? g / 2 : 1, 0, 0};
     S.fwd_p2p_s[0] = S.bwd_p2p_s[0] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &inter) : 0;
     S.fwd_p2p_s[1] = S.bwd_p2p_s[1] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &intra) : 0;
 

@@ -61,11 +61,82 @@ static int ep_of_gpu(const cs_fabric *f, int g)
     return node * f->nics_per_node + r;
 }
 
-cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fabric **out)
+/* The tier shape shared by cs_fabric_geometry and cs_fabric_create. */
+struct geom_full {
+    struct cs_fabric_geom g;
+    int nics, eps, nodes_per_su;
+};
+
+static cs_status geom_compute(const struct cs_cluster_cfg *c, struct geom_full *o)
 {
-    if (!c || !out || c->nodes < 1 || c->gpus_per_node < 1 || (c->nodes > 1 && c->fabric.nics_per_node < 1) ||
+    if (!c || c->nodes < 1 || c->gpus_per_node < 1 || (c->nodes > 1 && c->fabric.nics_per_node < 1) ||
         (long)c->nodes * c->gpus_per_node > 100000000L)
         return CS_EINVAL;
+    memset(o, 0, sizeof *o);
+    struct cs_fabric_geom *g = &o->g;
+    o->nics = c->fabric.nics_per_node > 0 ? c->fabric.nics_per_node : 1;
+    o->eps = c->nodes * o->nics;
+    g->radix = c->fabric.link.switch_radix >= 4 ? c->fabric.link.switch_radix : 64;
+    int k = g->radix;
+    double r = c->fabric.oversubscription >= 1.0 ? c->fabric.oversubscription : 1.0;
+    g->down = (int)floor(k * r / (1.0 + r));
+    if (g->down < 1)
+        g->down = 1;
+    g->up = k - g->down;
+    if (g->up < 1)
+        g->up = 1;
+    long cap2 = (long)k * g->down;              /* 2-tier endpoints: k leaves */
+    long cap3 = (long)k * (k / 2) * g->down;    /* 3-tier: k pods of k/2 leaves */
+    enum cs_topology t = c->fabric.topology;
+    g->rail = t == CS_TOPO_RAIL_OPTIMIZED;
+    o->nodes_per_su = g->down < 32 ? g->down : 32;
+    g->hop_latency_s = c->fabric.link.hop_latency_s > 0 ? c->fabric.link.hop_latency_s : 0.0;
+    if (t == CS_TOPO_SINGLE_SWITCH || c->nodes == 1) {
+        g->tiers = 1;
+        g->leaves = 1;
+    } else {
+        if (g->rail)
+            g->leaves = ((c->nodes + o->nodes_per_su - 1) / o->nodes_per_su) * o->nics;
+        else
+            g->leaves = (o->eps + g->down - 1) / g->down;
+        int want = t == CS_TOPO_SPINE_LEAF ? 2 : (t == CS_TOPO_FAT_TREE ? c->fabric.tiers : 0);
+        bool fits2 = g->leaves <= k && (long)o->eps <= cap2;
+        if (want == 0)
+            want = fits2 ? 2 : 3;
+        if ((want == 2 && !fits2) || (want == 3 && (g->up > k / 2 || (long)o->eps > cap3)) || want < 2 ||
+            want > 3)
+            return CS_ERANGE;
+        g->tiers = want;
+    }
+    if (g->tiers == 1)
+        g->nodes_per_leaf = c->nodes;
+    else if (g->rail)
+        g->nodes_per_leaf = o->nodes_per_su;
+    else
+        g->nodes_per_leaf = (double)g->down / o->nics;
+    g->nodes_per_pod = g->tiers == 3 ? (double)(k / 2) * g->down / o->nics : (double)c->nodes;
+    return CS_OK;
+}
+
+cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_geom *g)
+{
+    struct geom_full o;
+    if (!g)
+        return CS_EINVAL;
+    cs_status rc = geom_compute(c, &o);
+    if (rc == CS_OK)
+        *g = o.g;
+    return rc;
+}
+
+cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fabric **out)
+{
+    struct geom_full o;
+    if (!out)
+        return CS_EINVAL;
+    cs_status rc = geom_compute(c, &o);
+    if (rc != CS_OK)
+        return rc;
     cs_fabric *f = cs_xcalloc(1, sizeof *f);
     f->c = *c;
     f->seed = seed;
@@ -75,41 +146,17 @@ cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fab
     f->nodes = c->nodes;
     f->gpn = c->gpus_per_node;
     f->gpus = c->nodes * c->gpus_per_node;
-    f->nics_per_node = c->fabric.nics_per_node > 0 ? c->fabric.nics_per_node : 1;
-    f->eps = f->nodes * f->nics_per_node;
-    f->k = c->fabric.link.switch_radix >= 4 ? c->fabric.link.switch_radix : 64;
-    double r = c->fabric.oversubscription >= 1.0 ? c->fabric.oversubscription : 1.0;
-    f->down = (int)floor(f->k * r / (1.0 + r));
-    if (f->down < 1)
-        f->down = 1;
-    f->up = f->k - f->down;
-    if (f->up < 1)
-        f->up = 1;
+    f->nics_per_node = o.nics;
+    f->eps = o.eps;
+    f->k = o.g.radix;
+    f->down = o.g.down;
+    f->up = o.g.up;
     int k = f->k;
-    long cap2 = (long)k * f->down;              /* 2-tier endpoints: k leaves */
-    long cap3 = (long)k * (k / 2) * f->down;    /* 3-tier: k pods of k/2 leaves */
     enum cs_topology t = c->fabric.topology;
-    f->rail = t == CS_TOPO_RAIL_OPTIMIZED;
-    f->nodes_per_su = f->down < 32 ? f->down : 32;
-    if (t == CS_TOPO_SINGLE_SWITCH || f->nodes == 1) {
-        f->tiers = 1;
-        f->leaves = 1;
-    } else {
-        if (f->rail)
-            f->leaves = ((f->nodes + f->nodes_per_su - 1) / f->nodes_per_su) * f->nics_per_node;
-        else
-            f->leaves = (f->eps + f->down - 1) / f->down;
-        int want = t == CS_TOPO_SPINE_LEAF ? 2 : (t == CS_TOPO_FAT_TREE ? c->fabric.tiers : 0);
-        bool fits2 = f->leaves <= k && (long)f->eps <= cap2;
-        if (want == 0)
-            want = fits2 ? 2 : 3;
-        if ((want == 2 && !fits2) || (want == 3 && (f->up > k / 2 || (long)f->eps > cap3)) || want < 2 ||
-            want > 3) {
-            free(f);
-            return CS_ERANGE;
-        }
-        f->tiers = want;
-    }
+    f->rail = o.g.rail;
+    f->nodes_per_su = o.nodes_per_su;
+    f->tiers = o.g.tiers;
+    f->leaves = o.g.leaves;
     /* Link numbering. */
     int G = f->gpus, E = f->eps;
     f->b_nvl_up = 0;

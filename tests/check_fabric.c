@@ -160,7 +160,7 @@ static void check_agree(int nodes, enum cs_coll_algo algo, const char *what)
     ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, n, 0, NULL, ids), CS_OK);
     double S = 1073741824.0, t_flow = 0;
     ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, n, algo, &t_flow), CS_OK);
-    struct cs_coll_group g = {n, 8, 1};
+    struct cs_coll_group g = {n, 8, 1, 0, 0};
     double t_cf = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, S, &g, algo, NULL);
     double err = (t_flow - t_cf) / t_cf;
     printf("flow vs closed form, %s: flow %.6f s, closed %.6f s, error %+.3f%%\n", what, t_flow, t_cf, 100 * err);

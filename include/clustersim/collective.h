@@ -41,8 +41,36 @@ const char *cs_coll_proto_name(enum cs_coll_proto p);
 /* A communicator: `ranks` GPUs spread evenly over ranks/ranks_per_node nodes;
  * `groups_per_node` communicators of the same shape run the same collective
  * at once on each node and share its NICs (e.g. 8 data-parallel rings with
- * tp=8). ranks must be a multiple of ranks_per_node. */
-struct cs_coll_group { int ranks; int ranks_per_node; int groups_per_node; };
+ * tp=8). ranks must be a multiple of ranks_per_node.
+ *
+ * Where the group sits on the fabric (docs/fabric.md, "Fabric-aware closed
+ * form"): its nodes lie in rank order within `span_nodes` consecutive nodes
+ * of the job (0 means ranks/ranks_per_node: adjacent nodes; a group whose
+ * members are s nodes apart spans about (m-1) s + 1); the job has
+ * `job_nodes` nodes (0: the whole cluster, as in `clustersim run`) placed as
+ * the cluster's fabric.placement says. Together with the fabric's
+ * geometry they give the leaves the group spans, the share of leaf uplink
+ * bandwidth it gets and the switch hops of its longest path. Zero-filled
+ * trailing fields keep the old three-field initialisers valid. */
+struct cs_coll_group {
+    int ranks;
+    int ranks_per_node;
+    int groups_per_node;
+    int span_nodes;   /* 0: ranks / ranks_per_node */
+    int job_nodes;    /* nodes of the job the group belongs to; 0: all of the cluster's */
+};
+
+/* How the group uses the fabric (cs_coll_fabric_view): switch hops of the
+ * longest inter-node path (1 within a leaf, 3 across a spine or within a
+ * pod, 5 across the core), the fraction of its inter-node traffic that leaves
+ * a leaf, and the resulting share of the per-node network bandwidth (1 when
+ * the leaf uplinks carry it all, up / (down x cross) when oversubscribed). */
+struct cs_coll_fabric_view {
+    int hops;
+    int leaves;            /* leaf domains the group spans */
+    double cross_frac;     /* of a leaf's inter-node traffic that crosses the spine */
+    double bw_share;       /* in (0, 1] */
+};
 
 /* The model's few parameters (docs/fabric.md gives each one's source).
  * Latencies in seconds. Index [hw][proto] with hw 0 = NVLink, 1 = PCIe,
@@ -83,7 +111,8 @@ void cs_coll_params_default(struct cs_coll_params *p);
  * *chosen (nullable) reports the choice. Returns 0 for one rank or 0 bytes,
  * NAN for an invalid group or cluster (ranks not a multiple of
  * ranks_per_node, non-positive counts) or an algorithm the hardware lacks
- * (NVLS without intra.nvls, SHARP without fabric.in_network_reduction). */
+ * (NVLS without intra.nvls or gpu.nvls, SHARP without
+ * fabric.in_network_reduction). */
 double cs_coll_time_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes, const struct cs_coll_group *g,
                       enum cs_coll_algo algo, enum cs_coll_algo *chosen);
 
@@ -92,6 +121,13 @@ double cs_coll_time_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double
 double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
                          double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo,
                          enum cs_coll_algo *chosen, enum cs_coll_proto *proto);
+
+/* What nccl-tests measures for a collective whose device time is device_s:
+ * back-to-back calls overlap the host launch with device work, so a call
+ * costs about max(launch_floor_s, device_s), taken as the smooth maximum
+ * (launch^k + device^k)^(1/k), k = launch_overlap_exp. Used by
+ * cs_coll_time_ex_s and by `clustersim collective --flow`. */
+double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s);
 
 /* nccl-tests bus-bandwidth factor: all_reduce 2(n-1)/n,
  * all_gather/reduce_scatter/alltoall (n-1)/n, broadcast/sendrecv 1. */
@@ -104,5 +140,12 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks);
 double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing);
 /* Achievable network bandwidth of one NIC port, one direction (B/s). */
 double cs_coll_nic_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p);
+
+/* How group g of a job on cluster c uses the fabric (see the struct). A
+ * one-node group gets {0 hops, 1 leaf, 0, 1}. Returns CS_EINVAL for a bad
+ * group or cluster, CS_ERANGE when the cluster does not fit its topology;
+ * *out untouched on failure. */
+cs_status cs_coll_fabric_view(const struct cs_cluster_cfg *c, const struct cs_coll_group *g,
+                              struct cs_coll_fabric_view *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include "clustersim/scenario.h"
 #include "clustersim/status.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct cs_fabric cs_fabric;
@@ -23,6 +24,29 @@ typedef struct cs_fabric cs_fabric;
 struct cs_fabric_counts { long switches_by_tier[3]; long switch_ports; long cables; long optics; long nics; };
 
 enum cs_route_mode { CS_ROUTE_DMODK, CS_ROUTE_ECMP_HASH };
+
+/* The shape of the switch tiers, computed from the cluster without building
+ * links (the closed-form model uses it; cs_fabric_create builds exactly this
+ * shape). Radix k = link.switch_radix (64 when unset); a leaf's k ports split
+ * by the oversubscription r into down = floor(k r / (1 + r)) and up = k - down.
+ * A "leaf domain" is the set of nodes whose same-rail NICs share one leaf:
+ * down / nics_per_node nodes (single switch, fat tree, spine-leaf), or a
+ * scalable unit of min(32, down) nodes (rail-optimized: NIC i of every node of
+ * a unit on rail leaf i). nodes_per_leaf may be fractional (a node's NICs
+ * straddle two leaves). */
+struct cs_fabric_geom {
+    int tiers;               /* 1, 2 or 3 */
+    int radix, down, up;     /* leaf ports */
+    int leaves;
+    bool rail;
+    double nodes_per_leaf;   /* nodes of one leaf domain */
+    double nodes_per_pod;    /* 3 tiers: nodes under one pod; else all nodes */
+    double hop_latency_s;    /* per switch hop; 0 when the catalog gives none */
+};
+/* Fills *g for cluster c. CS_EINVAL for bad counts, CS_ERANGE when the
+ * cluster does not fit the topology (see cs_fabric_create); *g untouched on
+ * failure. Pure. */
+cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_geom *g);
 
 /* Builds the fabric of cluster c (borrowed; copied). `seed` seeds the ECMP
  * hash. Routing defaults to d-mod-k on InfiniBand/Omni-Path and to ECMP
@@ -50,7 +74,7 @@ int cs_fabric_leaf_of(const cs_fabric *f, int gpu);
  * src == dst). *latency_s (nullable): switch hops x hop latency. */
 int cs_fabric_route(const cs_fabric *f, int src, int dst, uint64_t flow_id, int *links, double *latency_s);
 
-enum cs_place_policy { CS_PLACE_PACKED, CS_PLACE_SCATTERED };
+enum cs_place_policy { CS_PLACE_PACKED = CS_PLACEMENT_PACKED, CS_PLACE_SCATTERED = CS_PLACEMENT_SCATTERED };
 /* Chooses n GPUs, whole nodes first: packed takes the lowest free nodes (one
  * leaf after another); scattered takes free nodes in a random order (GSL
  * mt19937 seeded with `seed`), so a job spreads over leaves. used[]

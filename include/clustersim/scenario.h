@@ -16,6 +16,11 @@ enum cs_topology { CS_TOPO_SINGLE_SWITCH, CS_TOPO_FAT_TREE, CS_TOPO_SPINE_LEAF,
                    CS_TOPO_RAIL_OPTIMIZED };
 const char *cs_topology_name(enum cs_topology t);
 
+/* Where a job's nodes sit on the fabric (models/topology.c, docs/fabric.md):
+ * packed fills one leaf after another in rank order; scattered puts the
+ * ranks' nodes in a random order over the leaves. */
+enum cs_placement { CS_PLACEMENT_PACKED, CS_PLACEMENT_SCATTERED };
+
 struct cs_fabric_cfg {
     enum cs_topology topology;
     struct cs_link_spec link;
@@ -23,6 +28,7 @@ struct cs_fabric_cfg {
     double oversubscription;         /* leaf downlink:uplink ratio; 1 = non-blocking */
     bool in_network_reduction;       /* SHARP-style */
     int tiers;                       /* fat-tree tiers (2 or 3); 0 = smallest that fits */
+    enum cs_placement placement;     /* of the scenario's job; default packed */
 };
 
 #define CS_MAX_STORAGE_TIERS 4

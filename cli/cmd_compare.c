@@ -1,0 +1,345 @@
+/* cmd_compare.c: `clustersim compare A.yaml B.yaml ...`: scenarios side by
+ * side: one training step (step time, MFU, tokens/s), the bus bandwidth of
+ * the job's data- and tensor-parallel collectives at their message sizes,
+ * and the network hardware counted from the built fabric. */
+#include "cli.h"
+
+#include "clustersim/collective.h"
+#include "clustersim/compute.h"
+#include "clustersim/fabric.h"
+#include "clustersim/memory.h"
+#include "clustersim/report.h"
+#include "clustersim/step.h"
+#include "clustersim/table.h"
+#include "clustersim/xmalloc.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cs_cli_opt cs__cmp_opts[] = {
+    {"format", 'f', "FMT", "output format: text (default), json or csv"},
+    {"output", 'o', "DIR", "write compare.txt / compare.json / compare.csv into DIR instead of stdout"},
+    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+};
+
+/* What one scenario contributes to the comparison; NAN where not applicable. */
+struct cs__cmp {
+    const char *file;
+    char name[128];
+    long gpus;
+    bool has_step, fits;
+    double step_s, mfu, tokens_per_s, exposed_comm_s, dp_comm_total_s;
+    double dp_msg_bytes, dp_busbw, dp_time_s;
+    double tp_msg_bytes, tp_busbw, tp_time_s;
+    char dp_algo[16], tp_algo[16];
+    int dp_ranks, tp_ranks;
+    struct cs_fabric_counts counts;
+    bool has_counts;
+    char topology[32], link[CS_NAME_MAX], placement[16];
+    double oversub;
+};
+
+/* The communicator of `size` ranks `stride` ranks apart in Megatron's rank
+ * order on nodes of g GPUs (the same shape models/step.c gives its groups). */
+static struct cs_coll_group cs__group(int size, long stride, int g)
+{
+    struct cs_coll_group grp;
+    memset(&grp, 0, sizeof grp);
+    grp.ranks = size;
+    grp.span_nodes = (int)(((long)(size - 1) * stride) / g + 1);
+    if (stride >= g) {
+        grp.ranks_per_node = 1;
+    } else {
+        long per = g / stride;
+        grp.ranks_per_node = (int)(per < size ? per : size);
+    }
+    if (grp.ranks_per_node < 1)
+        grp.ranks_per_node = 1;
+    grp.groups_per_node = g / grp.ranks_per_node;
+    if (grp.groups_per_node < 1)
+        grp.groups_per_node = 1;
+    return grp;
+}
+
+static void cs__coll_at(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
+                        double bytes, const struct cs_coll_group *g, double *time_s, double *busbw, char *algo,
+                        size_t alen)
+{
+    enum cs_coll_algo a = CS_COLL_AUTO;
+    double t = g->ranks > 1 && bytes > 0 ? cs_coll_time_ex_s(c, p, op, bytes, g, CS_COLL_AUTO, &a, NULL) : NAN;
+    *time_s = t;
+    *busbw = t > 0 ? bytes / t * cs_coll_busbw_factor(op, g->ranks) : NAN;
+    snprintf(algo, alen, "%s", g->ranks > 1 ? cs_coll_algo_name(a) : "-");
+}
+
+/* Fills *r for scenario s; returns false (after printing) on a model error. */
+static bool cs__evaluate(const struct cs_scenario *s, const char *path, struct cs__cmp *r)
+{
+    memset(r, 0, sizeof *r);
+    r->file = path;
+    snprintf(r->name, sizeof r->name, "%s", s->name);
+    r->gpus = cs_scenario_gpus(s);
+    const struct cs_cluster_cfg *c = &s->cluster;
+    snprintf(r->topology, sizeof r->topology, "%s", cs_topology_name(c->fabric.topology));
+    snprintf(r->link, sizeof r->link, "%s", c->fabric.link.name);
+    snprintf(r->placement, sizeof r->placement, "%s",
+             c->fabric.placement == CS_PLACEMENT_SCATTERED ? "scattered" : "packed");
+    r->oversub = c->fabric.oversubscription;
+    r->step_s = r->mfu = r->tokens_per_s = r->exposed_comm_s = r->dp_comm_total_s = NAN;
+    r->dp_msg_bytes = r->dp_busbw = r->dp_time_s = r->tp_msg_bytes = r->tp_busbw = r->tp_time_s = NAN;
+    snprintf(r->dp_algo, sizeof r->dp_algo, "-");
+    snprintf(r->tp_algo, sizeof r->tp_algo, "-");
+    cs_fabric *f = NULL;
+    if (cs_fabric_create(c, s->seed, &f) == CS_OK) {
+        cs_fabric_counts(f, &r->counts);
+        r->has_counts = true;
+        cs_fabric_destroy(f);
+    }
+    if (!s->has_workload)
+        return true;
+    struct cs_step_options opt;
+    cs_step_options_default(&c->gpu, &opt);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result res;
+    memset(&res, 0, sizeof res);
+    cs_status st = cs_step_simulate(c, &s->workload, &opt, &d, &res);
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    if (st != CS_OK) {
+        fprintf(stderr, "%s: the step model cannot run this scenario: %s\n", path, cs_strerror(st));
+        return false;
+    }
+    r->has_step = true;
+    r->fits = res.fits;
+    if (res.fits) {
+        r->step_s = res.time_s;
+        r->mfu = res.mfu;
+        r->tokens_per_s = res.tokens_per_s;
+        r->exposed_comm_s = res.exposed_comm_s;
+        r->dp_comm_total_s = res.dp_comm_total_s;
+    }
+    /* The job's collectives at their message sizes, as the step model sends
+     * them: DP gradients in buckets (all_reduce, or reduce_scatter with
+     * ZeRO/FSDP), TP activations per layer (all_reduce). */
+    const struct cs_parallel *p = &s->workload.par;
+    int g = c->gpus_per_node;
+    struct cs_coll_group dpg = cs__group(p->dp, (long)p->tp * p->cp, g);
+    struct cs_coll_group tpg = cs__group(p->tp, 1, g);
+    r->dp_ranks = p->dp;
+    r->tp_ranks = p->tp;
+    double grad = cs_memory_grad_bytes_per_param(&s->workload);
+    struct cs_layer_cost L;
+    double stage_grad = NAN;
+    if (cs_compute_layer(&s->workload, &c->gpu, &opt.compute, &L) == CS_OK) {
+        r->tp_msg_bytes = L.tp_msg_bytes;
+        stage_grad = L.params * grad * ((double)s->workload.model.layers / (p->pp > 0 ? p->pp : 1));
+    }
+    double bucket = opt.dp_bucket_bytes;
+    r->dp_msg_bytes = isfinite(stage_grad) && stage_grad < bucket ? stage_grad : bucket;
+    enum cs_coll_op dp_op = p->fsdp == CS_FSDP_NONE ? CS_COLL_ALL_REDUCE : CS_COLL_REDUCE_SCATTER;
+    cs__coll_at(c, &opt.coll, dp_op, r->dp_msg_bytes, &dpg, &r->dp_time_s, &r->dp_busbw, r->dp_algo,
+                sizeof r->dp_algo);
+    if (isfinite(r->tp_msg_bytes))
+        cs__coll_at(c, &opt.coll, CS_COLL_ALL_REDUCE, r->tp_msg_bytes, &tpg, &r->tp_time_s, &r->tp_busbw,
+                    r->tp_algo, sizeof r->tp_algo);
+    return true;
+}
+
+static void cs__num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static void cs__cell(char *buf, size_t len, const char *fmt, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, len, fmt, v);
+    else
+        snprintf(buf, len, "-");
+}
+
+static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    enum cs_cli_format fmt;
+    if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
+        return CS_EXIT_BADINPUT;
+    if (a->npos < 1) {
+        fprintf(stderr, "clustersim compare: expected one or more scenario FILEs (see 'clustersim help compare')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    int n = a->npos;
+    struct cs__cmp *rs = cs_xcalloc((size_t)n, sizeof *rs);
+    for (int i = 0; i < n; i++) {
+        struct cs_cli_scenario sc;
+        int rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), &sc);
+        if (rc != CS_EXIT_OK) {
+            free(rs);
+            return rc;
+        }
+        bool ok = cs__evaluate(&sc.scenario, a->pos[i], &rs[i]);
+        cs_cli_scenario_fini(&sc);
+        if (!ok) {
+            free(rs);
+            return CS_EXIT_BADINPUT;
+        }
+    }
+    const char *name = fmt == CS_FMT_JSON ? "compare.json" : fmt == CS_FMT_CSV ? "compare.csv" : "compare.txt";
+    struct cs_cli_out out;
+    if (!cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), name)) {
+        free(rs);
+        return CS_EXIT_FAIL;
+    }
+    bool ok = true;
+    if (fmt == CS_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
+        cJSON *arr = cJSON_AddArrayToObject(root, "scenarios");
+        for (int i = 0; i < n; i++) {
+            const struct cs__cmp *r = &rs[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "file", r->file);
+            cJSON_AddStringToObject(o, "scenario", r->name);
+            cJSON_AddNumberToObject(o, "gpus", (double)r->gpus);
+            cJSON_AddStringToObject(o, "topology", r->topology);
+            cJSON_AddStringToObject(o, "link", r->link);
+            cJSON_AddStringToObject(o, "placement", r->placement);
+            cJSON_AddNumberToObject(o, "oversubscription", r->oversub);
+            if (r->has_step) {
+                cJSON *st = cJSON_AddObjectToObject(o, "step");
+                cJSON_AddBoolToObject(st, "fits", r->fits);
+                cs__num(st, "time_s", r->step_s);
+                cs__num(st, "exposed_comm_s", r->exposed_comm_s);
+                cs__num(st, "dp_comm_total_s", r->dp_comm_total_s);
+                cJSON *th = cJSON_AddObjectToObject(o, "throughput");
+                cs__num(th, "tokens_per_s", r->tokens_per_s);
+                cs__num(th, "mfu", r->mfu);
+                cJSON *co = cJSON_AddObjectToObject(o, "collectives");
+                cJSON *dp = cJSON_AddObjectToObject(co, "dp");
+                cJSON_AddNumberToObject(dp, "ranks", r->dp_ranks);
+                cs__num(dp, "size_bytes", r->dp_msg_bytes);
+                cs__num(dp, "time_us", r->dp_time_s * 1e6);
+                cs__num(dp, "busbw_gb_per_s", r->dp_busbw / 1e9);
+                cJSON_AddStringToObject(dp, "algo", r->dp_algo);
+                cJSON *tp = cJSON_AddObjectToObject(co, "tp");
+                cJSON_AddNumberToObject(tp, "ranks", r->tp_ranks);
+                cs__num(tp, "size_bytes", r->tp_msg_bytes);
+                cs__num(tp, "time_us", r->tp_time_s * 1e6);
+                cs__num(tp, "busbw_gb_per_s", r->tp_busbw / 1e9);
+                cJSON_AddStringToObject(tp, "algo", r->tp_algo);
+            }
+            if (r->has_counts) {
+                cJSON *hw = cJSON_AddObjectToObject(o, "network");
+                cJSON *sw = cJSON_AddArrayToObject(hw, "switches_by_tier");
+                for (int t = 0; t < 3; t++)
+                    cJSON_AddItemToArray(sw, cJSON_CreateNumber((double)r->counts.switches_by_tier[t]));
+                cJSON_AddNumberToObject(hw, "switch_ports", (double)r->counts.switch_ports);
+                cJSON_AddNumberToObject(hw, "cables", (double)r->counts.cables);
+                cJSON_AddNumberToObject(hw, "optics", (double)r->counts.optics);
+                cJSON_AddNumberToObject(hw, "nics", (double)r->counts.nics);
+            }
+            cJSON_AddItemToArray(arr, o);
+        }
+        ok = cs_out_json_write(out.fp, root);
+        cJSON_Delete(root);
+    } else if (fmt == CS_FMT_CSV) {
+        fprintf(out.fp, "file,scenario,gpus,topology,link,placement,oversubscription,fits,step_time_s,mfu,"
+                        "tokens_per_s,exposed_comm_s,dp_ranks,dp_size_bytes,dp_busbw_gb_per_s,dp_algo,tp_ranks,"
+                        "tp_size_bytes,tp_busbw_gb_per_s,tp_algo,leaf_switches,spine_switches,core_switches,"
+                        "switch_ports,cables,optics,nics\n");
+        for (int i = 0; i < n; i++) {
+            const struct cs__cmp *r = &rs[i];
+            fprintf(out.fp, "%s,%s,%ld,%s,%s,%s,%g,%d,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,%s,%d,%.0f,%.6g,%s,%ld,%ld,%ld,"
+                            "%ld,%ld,%ld,%ld\n",
+                    r->file, r->name, r->gpus, r->topology, r->link, r->placement, r->oversub, r->fits ? 1 : 0,
+                    r->step_s, r->mfu, r->tokens_per_s, r->exposed_comm_s, r->dp_ranks, r->dp_msg_bytes,
+                    r->dp_busbw / 1e9, r->dp_algo, r->tp_ranks, r->tp_msg_bytes, r->tp_busbw / 1e9, r->tp_algo,
+                    r->counts.switches_by_tier[0], r->counts.switches_by_tier[1], r->counts.switches_by_tier[2],
+                    r->counts.switch_ports, r->counts.cables, r->counts.optics, r->counts.nics);
+        }
+    } else {
+        /* One column per scenario. */
+        const char **hdr = cs_xcalloc((size_t)n + 1, sizeof *hdr);
+        char **names = cs_xcalloc((size_t)n, sizeof *names);
+        hdr[0] = "";
+        for (int i = 0; i < n; i++) {
+            names[i] = cs_xasprintf(">%s", rs[i].name);
+            hdr[i + 1] = names[i];
+        }
+        cs_table *t = cs_table_create(n + 1, hdr);
+        char (*cells)[64] = cs_xcalloc((size_t)n, sizeof *cells);
+        const char **row = cs_xcalloc((size_t)n + 1, sizeof *row);
+#define CS__ROW(label, expr)                                                                                          \
+    do {                                                                                                              \
+        row[0] = label;                                                                                               \
+        for (int i = 0; i < n; i++) {                                                                                 \
+            const struct cs__cmp *r = &rs[i];                                                                         \
+            expr;                                                                                                     \
+            row[i + 1] = cells[i];                                                                                    \
+        }                                                                                                             \
+        cs_table_add_row(t, row);                                                                                     \
+    } while (0)
+        CS__ROW("GPUs", snprintf(cells[i], 64, "%ld", r->gpus));
+        CS__ROW("fabric", snprintf(cells[i], 64, "%s %s", r->topology, r->link));
+        CS__ROW("oversubscription", snprintf(cells[i], 64, "%g:1", r->oversub));
+        CS__ROW("placement", snprintf(cells[i], 64, "%s", r->placement));
+        CS__ROW("step time (s)", cs__cell(cells[i], 64, "%.4f", r->step_s));
+        CS__ROW("MFU", cs__cell(cells[i], 64, "%.3f", r->mfu));
+        CS__ROW("tokens/s", cs__cell(cells[i], 64, "%.0f", r->tokens_per_s));
+        CS__ROW("exposed comm (s)", cs__cell(cells[i], 64, "%.4f", r->exposed_comm_s));
+        CS__ROW("DP ranks / msg (MB)", snprintf(cells[i], 64, "%d / %.1f", r->dp_ranks, r->dp_msg_bytes / 1e6));
+        CS__ROW("DP busbw (GB/s)", cs__cell(cells[i], 64, "%.1f", r->dp_busbw / 1e9));
+        CS__ROW("DP algorithm", snprintf(cells[i], 64, "%s", r->dp_algo));
+        CS__ROW("TP ranks / msg (MB)", snprintf(cells[i], 64, "%d / %.1f", r->tp_ranks, r->tp_msg_bytes / 1e6));
+        CS__ROW("TP busbw (GB/s)", cs__cell(cells[i], 64, "%.1f", r->tp_busbw / 1e9));
+        CS__ROW("leaf / spine / core switches",
+                snprintf(cells[i], 64, "%ld / %ld / %ld", r->counts.switches_by_tier[0], r->counts.switches_by_tier[1],
+                         r->counts.switches_by_tier[2]));
+        CS__ROW("switch ports", snprintf(cells[i], 64, "%ld", r->counts.switch_ports));
+        CS__ROW("cables", snprintf(cells[i], 64, "%ld", r->counts.cables));
+        CS__ROW("optics", snprintf(cells[i], 64, "%ld", r->counts.optics));
+        CS__ROW("NICs", snprintf(cells[i], 64, "%ld", r->counts.nics));
+#undef CS__ROW
+        fprintf(out.fp, "clustersim %s: compare %d scenarios (one training step each; collectives at the job's "
+                        "message sizes, closed-form model)\n\n",
+                CLUSTERSIM_VERSION, n);
+        cs_table_write(t, out.fp, 0);
+        for (int i = 0; i < n; i++)
+            if (rs[i].has_step && !rs[i].fits)
+                fprintf(out.fp, "\n%s: does not fit in GPU memory (see 'clustersim run %s')\n", rs[i].name,
+                        rs[i].file);
+        cs_table_destroy(t);
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        free(hdr);
+        free(cells);
+        free(row);
+    }
+    if (ferror(out.fp))
+        ok = false;
+    bool closed = cs_cli_out_close(&out, ok);
+    free(rs);
+    return closed ? CS_EXIT_OK : CS_EXIT_FAIL;
+}
+
+const struct cs_cli_cmd cs_cmd_compare = {
+    "compare",
+    "compare [options] A.yaml B.yaml ...",
+    "compare scenarios side by side: step, collectives and network hardware",
+    "For each scenario: one training step (step time, MFU, tokens/s, exposed\n"
+    "communication) from the step model with default options; the bus bandwidth\n"
+    "of the job's data-parallel collective (all_reduce, or reduce_scatter with\n"
+    "ZeRO/FSDP, at the gradient bucket size) and tensor-parallel all_reduce (at\n"
+    "the per-layer activation size), from the fabric-aware closed-form model;\n"
+    "and the network hardware counted from the built topology (switches by tier,\n"
+    "ports, cables, optics, NICs).",
+    cs__cmp_opts,
+    (int)(sizeof cs__cmp_opts / sizeof cs__cmp_opts[0]),
+    cs__compare,
+};
