@@ -12,6 +12,10 @@ static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_catalog,
     &cs_cmd_collective,
     &cs_cmd_compare,
+    &cs_cmd_search,
+    &cs_cmd_validate_refs,
+    &cs_cmd_tco,
+    &cs_cmd_replay,
 };
 #define CS__NCMDS (sizeof cs__cmds / sizeof cs__cmds[0])
 

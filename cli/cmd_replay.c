@@ -1,0 +1,388 @@
+/* cmd_replay.c: `clustersim replay TRACE --cluster FILE`: read a job trace,
+ * replay it through a scheduler on the scenario's cluster (or a node list),
+ * and report utilization, queueing, JCT, fragmentation and partition shares
+ * as text, JSON or CSV, with gnuplot figures under -o DIR (gnuplot is run
+ * directly with fork + execvp, never through a shell). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "clustersim/fabric.h"
+#include "clustersim/replay_report.h"
+#include "clustersim/report.h"
+#include "clustersim/scheduler.h"
+#include "clustersim/trace.h"
+#include "clustersim/units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const struct cs_cli_opt cs__replay_opts[] = {
+    {"cluster", 'c', "FILE", "scenario whose `cluster:` section is the cluster (the workload is ignored)"},
+    {"nodes", 0, "FILE", "node list instead: Alibaba openb node list or PAI machine spec (GPU types)"},
+    {"policy", 'p', "POL", "fifo (default), backfill (EASY) or sjf"},
+    {"placement", 0, "PL", "packed (default, same leaf first), scattered or bestfit"},
+    {"trace-format", 0, "FMT", "auto (default), native, itp, openb, helios, acme, pai or philly"},
+    {"from", 0, "TIME", "keep jobs submitted at or after TIME (e.g. 7d, 3600s; from the trace origin)"},
+    {"to", 0, "TIME", "keep jobs submitted before TIME"},
+    {"limit", 0, "N", "keep at most N jobs (after the window)"},
+    {"partitions", 0, "LIST", "quotas, e.g. research:0.4,training:0.5,inference:0.1[:PRIO]"},
+    {"mig", 0, NULL, "fractional-GPU jobs take MIG slices (1/7 GPU) instead of a whole GPU"},
+    {"preempt", 0, NULL, "a blocked job preempts running jobs of lower priority"},
+    {"nodes-per-leaf", 0, "N", "nodes under one leaf switch (default: from the fabric, else 16)"},
+    {"backfill-depth", 0, "N", "queued jobs examined per scheduling pass (default 1000)"},
+    {"bins", 0, "N", "utilization timeline bins (default 200)"},
+    {"seed", 0, "N", "seed of the scattered placement (default: the scenario's, else 1)"},
+    {"format", 'f', "FMT", "output format: text (default), json or csv"},
+    {"output", 'o', "DIR", "write replay.txt / .json / .csv and the figures into DIR"},
+    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    {"no-plots", 0, NULL, "with -o: write no figures"},
+};
+
+static bool cs__long(const char *flag, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "clustersim replay: --%s: expected an integer in %ld..%ld, got \"%s\"\n", flag, lo, hi, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool cs__time_opt(const char *flag, const char *s, double *out)
+{
+    char err[256];
+    char *end;
+    double v = strtod(s, &end);
+    if (*s && !*end && isfinite(v)) {  /* a plain number is seconds */
+        *out = v;
+        return true;
+    }
+    if (cs_units_parse(s, CS_UNIT_TIME, out, err, sizeof err) == CS_OK)
+        return true;
+    fprintf(stderr, "clustersim replay: --%s: %s\n", flag, err);
+    return false;
+}
+
+/* "name:quota[:priority],..." */
+static bool cs__partitions(const char *s, struct cs_sched_config *c)
+{
+    char *copy = strdup(s), *save = NULL;
+    bool ok = copy != NULL;
+    for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; tok && ok; tok = strtok_r(NULL, ",", &save)) {
+        char *q = strchr(tok, ':');
+        if (!q || q == tok || c->n_partitions == CS_SCHED_MAX_PARTITIONS) {
+            fprintf(stderr, "clustersim replay: --partitions: expected NAME:QUOTA[:PRIORITY] (at most %d), "
+                            "got \"%s\"\n", CS_SCHED_MAX_PARTITIONS, tok);
+            ok = false;
+            break;
+        }
+        *q++ = '\0';
+        struct cs_sched_partition *p = &c->partitions[c->n_partitions];
+        snprintf(p->name, sizeof p->name, "%s", tok);
+        char *pr = strchr(q, ':');
+        if (pr)
+            *pr++ = '\0';
+        char *end;
+        double v = strtod(q, &end);
+        if (*end == '%') {
+            v /= 100;
+            end++;
+        }
+        if (!*q || *end || !(v >= 0 && v <= 1)) {
+            fprintf(stderr, "clustersim replay: --partitions: %s: expected a quota in [0, 1] or 0%%..100%%, "
+                            "got \"%s\"\n", tok, q);
+            ok = false;
+            break;
+        }
+        p->quota = v;
+        long prio = 0;
+        if (pr && !cs__long("partitions", pr, -1000000, 1000000, &prio)) {
+            ok = false;
+            break;
+        }
+        p->priority = (int)prio;
+        c->n_partitions++;
+    }
+    free(copy);
+    return ok;
+}
+
+static bool cs__copy_template(const char *dir, const char *name)
+{
+    char src[4096], dst[4096];
+    snprintf(src, sizeof src, "%s/plots/%s", CLUSTERSIM_SOURCE_DIR, name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    FILE *in = fopen(src, "r");
+    if (!in) {
+        fprintf(stderr, "clustersim replay: warning: %s: %s: figure skipped\n", src, strerror(errno));
+        return false;
+    }
+    FILE *out = fopen(dst, "w");
+    if (!out) {
+        fprintf(stderr, "clustersim replay: %s: %s\n", dst, strerror(errno));
+        fclose(in);
+        return false;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    bool ok = !ferror(in) && !ferror(out);
+    fclose(in);
+    ok = fclose(out) == 0 && ok;
+    return ok;
+}
+
+/* `gnuplot SCRIPT` in dir, fork + execvp: 0 ok, 127 not installed. */
+static int cs__gnuplot(const char *dir, const char *script)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        char *const argv[] = {"gnuplot", (char *)script, NULL};
+        execvp("gnuplot", argv);
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_sched_result *r)
+{
+    char err[512];
+    if (!cs_out_replay_plot_data(dir, c, r, err, sizeof err)) {
+        fprintf(stderr, "clustersim replay: %s\n", err);
+        return;
+    }
+    static const char *const scripts[] = {"replay_util.gp", "replay_jct_cdf.gp"};
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+        if (!cs__copy_template(dir, scripts[i]))
+            continue;
+        int rc = cs__gnuplot(dir, scripts[i]);
+        if (rc == 127) {
+            fprintf(stderr, "clustersim replay: warning: gnuplot not found: wrote %s/%s and its data "
+                            "but no PNG\n", dir, scripts[i]);
+            return;
+        }
+        if (rc != 0)
+            fprintf(stderr, "clustersim replay: warning: gnuplot %s exited with %d\n", scripts[i], rc);
+    }
+}
+
+static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    enum cs_cli_format fmt;
+    if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
+        return CS_EXIT_BADINPUT;
+    if (a->npos != 1) {
+        fprintf(stderr, "clustersim replay: expected one TRACE file (see 'clustersim help replay')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    const char *cluster = cs_cli_get(cmd, a, "cluster"), *nodes = cs_cli_get(cmd, a, "nodes");
+    if (!cluster && !nodes) {
+        fprintf(stderr, "clustersim replay: give the cluster: --cluster SCENARIO or --nodes NODE_LIST\n");
+        return CS_EXIT_BADINPUT;
+    }
+    struct cs_sched_config cfg;
+    cs_sched_config_default(&cfg);
+    struct cs_trace_options topt;
+    cs_trace_options_default(&topt);
+    const char *v;
+    long n;
+    if ((v = cs_cli_get(cmd, a, "policy")) && cs_sched_policy_parse(v, &cfg.policy) != CS_OK) {
+        fprintf(stderr, "clustersim replay: --policy: expected fifo, backfill or sjf, got \"%s\"\n", v);
+        return CS_EXIT_BADINPUT;
+    }
+    if ((v = cs_cli_get(cmd, a, "placement")) && cs_sched_place_parse(v, &cfg.place) != CS_OK) {
+        fprintf(stderr, "clustersim replay: --placement: expected packed, scattered or bestfit, got \"%s\"\n", v);
+        return CS_EXIT_BADINPUT;
+    }
+    if ((v = cs_cli_get(cmd, a, "trace-format")) && cs_trace_format_parse(v, &topt.format) != CS_OK) {
+        fprintf(stderr, "clustersim replay: --trace-format: expected auto, native, itp, openb, helios, acme, "
+                        "pai or philly, got \"%s\"\n", v);
+        return CS_EXIT_BADINPUT;
+    }
+    if ((v = cs_cli_get(cmd, a, "from")) && !cs__time_opt("from", v, &topt.from_s))
+        return CS_EXIT_BADINPUT;
+    if ((v = cs_cli_get(cmd, a, "to")) && !cs__time_opt("to", v, &topt.to_s))
+        return CS_EXIT_BADINPUT;
+    if ((v = cs_cli_get(cmd, a, "limit"))) {
+        if (!cs__long("limit", v, 1, 100000000, &n))
+            return CS_EXIT_BADINPUT;
+        topt.limit = n;
+    }
+    if ((v = cs_cli_get(cmd, a, "partitions")) && !cs__partitions(v, &cfg))
+        return CS_EXIT_BADINPUT;
+    cfg.mig = cs_cli_get(cmd, a, "mig") != NULL;
+    cfg.preempt = cs_cli_get(cmd, a, "preempt") != NULL;
+    if ((v = cs_cli_get(cmd, a, "nodes-per-leaf"))) {
+        if (!cs__long("nodes-per-leaf", v, 1, 1000000, &n))
+            return CS_EXIT_BADINPUT;
+        cfg.nodes_per_leaf = (int)n;
+    }
+    if ((v = cs_cli_get(cmd, a, "backfill-depth"))) {
+        if (!cs__long("backfill-depth", v, 1, 100000000, &n))
+            return CS_EXIT_BADINPUT;
+        cfg.backfill_depth = (int)n;
+    }
+    if ((v = cs_cli_get(cmd, a, "bins"))) {
+        if (!cs__long("bins", v, 1, 100000, &n))
+            return CS_EXIT_BADINPUT;
+        cfg.timeline_bins = (int)n;
+    }
+    bool seed_given = false;
+    if ((v = cs_cli_get(cmd, a, "seed"))) {
+        if (!cs__long("seed", v, 0, 2147483647L, &n))
+            return CS_EXIT_BADINPUT;
+        cfg.seed = (uint64_t)n;
+        seed_given = true;
+    }
+
+    /* cluster */
+    struct cs_cli_scenario sc;
+    bool have_sc = false;
+    cs_fabric *fab = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    int rc = CS_EXIT_OK;
+    if (nodes) {
+        struct cs_trace_nodes nl;
+        if (cs_trace_load_nodes(nodes, &nl, &d) != CS_OK) {
+            cs_cli_print_diags_for(&d, nodes);
+            cs_diags_fini(&d);
+            return CS_EXIT_BADINPUT;
+        }
+        if (nl.n_groups > CS_SCHED_MAX_GROUPS) {
+            fprintf(stderr, "clustersim replay: %s: more than %d node groups\n", nodes, CS_SCHED_MAX_GROUPS);
+            cs_diags_fini(&d);
+            return CS_EXIT_BADINPUT;
+        }
+        cfg.n_groups = nl.n_groups;
+        for (int g = 0; g < nl.n_groups; g++) {
+            snprintf(cfg.groups[g].gpu_type, sizeof cfg.groups[g].gpu_type, "%s", nl.groups[g].gpu_type);
+            cfg.groups[g].nodes = nl.groups[g].nodes;
+            cfg.groups[g].gpus_per_node = nl.groups[g].gpus_per_node;
+        }
+        if (cluster)
+            fprintf(stderr, "clustersim replay: warning: --nodes given: --cluster %s is not used\n", cluster);
+    } else {
+        rc = cs_cli_load_scenario(cluster, cs_cli_get(cmd, a, "catalog"), &sc);
+        if (rc != CS_EXIT_OK) {
+            cs_diags_fini(&d);
+            return rc;
+        }
+        have_sc = true;
+        const struct cs_cluster_cfg *cc = &sc.scenario.cluster;
+        cfg.n_groups = 1;
+        snprintf(cfg.groups[0].gpu_type, sizeof cfg.groups[0].gpu_type, "%s", cc->gpu.name);
+        cfg.groups[0].nodes = cc->nodes;
+        cfg.groups[0].gpus_per_node = cc->gpus_per_node;
+        if (!seed_given)
+            cfg.seed = sc.scenario.seed;
+        cs_status fst = cs_fabric_create(cc, cfg.seed, &fab);
+        if (fst != CS_OK) {
+            fprintf(stderr, "clustersim replay: warning: %s: cannot build the fabric (%s): leaves of %d nodes "
+                            "assumed, workload run times not scaled by placement\n", cluster, cs_strerror(fst),
+                    cfg.nodes_per_leaf > 0 ? cfg.nodes_per_leaf : 16);
+            fab = NULL;
+        }
+        cfg.fabric = fab;
+    }
+
+    /* trace */
+    struct cs_trace tr;
+    cs_trace_init(&tr);
+    const char *path = a->pos[0];
+    cs_status st = cs_trace_load(path, &topt, &tr, &d);
+    size_t nerr = cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    struct cs_sched_result res;
+    memset(&res, 0, sizeof res);
+    bool have_res = false;
+    if (st != CS_OK || nerr > 0) {
+        rc = CS_EXIT_BADINPUT;
+        goto done;
+    }
+    st = cs_sched_run(&cfg, &tr, &d, &res);
+    nerr = cs_cli_print_diags_for(&d, path);
+    if (st != CS_OK || nerr > 0) {
+        rc = st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+        goto done;
+    }
+    have_res = true;
+    {
+        const char *outdir = cs_cli_get(cmd, a, "output");
+        const char *name = fmt == CS_FMT_JSON ? "replay.json" : fmt == CS_FMT_CSV ? "replay.csv" : "replay.txt";
+        struct cs_cli_out out;
+        if (!cs_cli_out_open(&out, outdir, name)) {
+            rc = CS_EXIT_FAIL;
+            goto done;
+        }
+        bool ok = true;
+        if (fmt == CS_FMT_JSON) {
+            cJSON *root = cJSON_CreateObject();
+            cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
+            if (have_sc)
+                cJSON_AddStringToObject(root, "cluster_file", cluster);
+            else
+                cJSON_AddStringToObject(root, "nodes_file", nodes);
+            cJSON_AddItemToObject(root, "replay", cs_out_replay_json(&cfg, &tr, &res));
+            ok = cs_out_json_write(out.fp, root);
+            cJSON_Delete(root);
+        } else if (fmt == CS_FMT_CSV) {
+            cs_out_replay_csv(out.fp, &cfg, &tr, &res, 1);
+        } else {
+            fprintf(out.fp, "clustersim %s: replay\n\n", CLUSTERSIM_VERSION);
+            cs_out_replay_text(out.fp, &cfg, &tr, &res);
+        }
+        if (ferror(out.fp))
+            ok = false;
+        if (!cs_cli_out_close(&out, ok))
+            rc = CS_EXIT_FAIL;
+        if (outdir && !cs_cli_get(cmd, a, "no-plots"))
+            cs__figures(outdir, &cfg, &res);
+    }
+done:
+    if (have_res)
+        cs_sched_result_fini(&res);
+    cs_diags_fini(&d);
+    cs_trace_fini(&tr);
+    cs_fabric_destroy(fab);
+    if (have_sc)
+        cs_cli_scenario_fini(&sc);
+    return rc;
+}
+
+const struct cs_cli_cmd cs_cmd_replay = {
+    "replay",
+    "replay [options] TRACE --cluster FILE",
+    "replay a job trace through a scheduler: utilization, queueing, JCT",
+    "Reads TRACE (the native CSV job_id,submit_s,gpus,duration_s,user,partition,\n"
+    "priority,gpu_type,workload, or a published trace: Microsoft ITP 2021, Alibaba\n"
+    "openb 2023, Helios, Acme, PAI 2020 task table, Philly cluster_job_log JSON),\n"
+    "replays it on the cluster of --cluster (a scenario) or --nodes (a node list\n"
+    "with GPU types) and reports utilization, allocated and busy GPU-hours,\n"
+    "queueing delay and JCT (mean, p50, p95), fragmentation and partition shares.\n"
+    "Jobs naming a workload (a model preset) run longer when their placement\n"
+    "slows the data-parallel all-reduce. With -o DIR, gnuplot figures of\n"
+    "utilization over time and the JCT CDF are written (and rendered when gnuplot\n"
+    "is installed). See docs/replay.md.",
+    cs__replay_opts,
+    (int)(sizeof cs__replay_opts / sizeof cs__replay_opts[0]),
+    cs__replay,
+};

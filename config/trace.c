@@ -1,0 +1,1280 @@
+/* trace.c: job-trace importers (config layer): the native CSV of DESIGN.md
+ * and the published GPU-cluster traces, streamed line by line into a
+ * struct cs_trace (include/clustersim/trace.h). Each CSV format is a table
+ * of header names mapped to job fields plus a row function that applies the
+ * trace's own rules (what "never ran" means, units of GPU shares); the
+ * mapping of every format is documented in docs/replay.md. */
+#include "clustersim/trace.h"
+
+#include "clustersim/xmalloc.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define CS__MAX_FIELDS 64
+#define CS__MAX_LINE ((size_t)1 << 20)  /* longest accepted line: 1 MiB */
+
+/* ------------------------------------------------------------------------ */
+/* Names.                                                                    */
+
+static const char *const cs__fmt_names[CS_TRACE_FORMAT_COUNT] = {
+    "auto", "native", "itp", "openb", "helios", "acme", "pai", "philly"};
+
+const char *cs_trace_format_name(enum cs_trace_format f)
+{
+    return (unsigned)f < CS_TRACE_FORMAT_COUNT ? cs__fmt_names[f] : "?";
+}
+
+cs_status cs_trace_format_parse(const char *s, enum cs_trace_format *out)
+{
+    if (!s)
+        return CS_EINVAL;
+    for (int i = 0; i < CS_TRACE_FORMAT_COUNT; i++)
+        if (strcmp(s, cs__fmt_names[i]) == 0) {
+            *out = (enum cs_trace_format)i;
+            return CS_OK;
+        }
+    return CS_EINVAL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* String table.                                                             */
+
+static uint64_t cs__fnv(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;  /* FNV-1a 64-bit offset basis */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+void cs_strtab_init(struct cs_strtab *t) { memset(t, 0, sizeof *t); }
+
+void cs_strtab_fini(struct cs_strtab *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->names[i]);
+    free(t->names);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+static void cs__strtab_rehash(struct cs_strtab *t, size_t nslots)
+{
+    free(t->slots);
+    t->slots = cs_xmalloc(nslots * sizeof *t->slots);
+    for (size_t i = 0; i < nslots; i++)
+        t->slots[i] = -1;
+    t->nslots = nslots;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t k = (size_t)(cs__fnv(t->names[i], strlen(t->names[i])) & (nslots - 1));
+        while (t->slots[k] >= 0)
+            k = (k + 1) & (nslots - 1);
+        t->slots[k] = (int)i;
+    }
+}
+
+int cs_strtab_intern(struct cs_strtab *t, const char *s, size_t len)
+{
+    if (t->nslots == 0)
+        cs__strtab_rehash(t, 64);
+    size_t k = (size_t)(cs__fnv(s, len) & (t->nslots - 1));
+    while (t->slots[k] >= 0) {
+        const char *nm = t->names[t->slots[k]];
+        if (strncmp(nm, s, len) == 0 && nm[len] == '\0')
+            return t->slots[k];
+        k = (k + 1) & (t->nslots - 1);
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 16;
+        t->names = cs_xrealloc(t->names, t->cap, sizeof *t->names);
+    }
+    int idx = (int)t->n;
+    t->names[t->n++] = cs_xstrndup(s, len);
+    if (2 * t->n > t->nslots)
+        cs__strtab_rehash(t, 2 * t->nslots);
+    else
+        t->slots[k] = idx;
+    return idx;
+}
+
+int cs_strtab_find(const struct cs_strtab *t, const char *s)
+{
+    if (!s || t->nslots == 0)
+        return -1;
+    size_t len = strlen(s);
+    size_t k = (size_t)(cs__fnv(s, len) & (t->nslots - 1));
+    while (t->slots[k] >= 0) {
+        if (strcmp(t->names[t->slots[k]], s) == 0)
+            return t->slots[k];
+        k = (k + 1) & (t->nslots - 1);
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Trace object.                                                             */
+
+void cs_trace_options_default(struct cs_trace_options *o)
+{
+    o->format = CS_TRACE_AUTO;
+    o->from_s = -INFINITY;
+    o->to_s = NAN;
+    o->limit = 0;
+}
+
+void cs_trace_init(struct cs_trace *t)
+{
+    memset(t, 0, sizeof *t);
+    cs_strtab_init(&t->users);
+    cs_strtab_init(&t->partitions);
+    cs_strtab_init(&t->gpu_types);
+    cs_strtab_init(&t->workloads);
+}
+
+void cs_trace_fini(struct cs_trace *t)
+{
+    free(t->file);
+    free(t->jobs);
+    cs_strtab_fini(&t->users);
+    cs_strtab_fini(&t->partitions);
+    cs_strtab_fini(&t->gpu_types);
+    cs_strtab_fini(&t->workloads);
+    memset(t, 0, sizeof *t);
+}
+
+void cs_trace_add(struct cs_trace *t, const struct cs_trace_job *j)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 1024;
+        t->jobs = cs_xrealloc(t->jobs, t->cap, sizeof *t->jobs);
+    }
+    t->jobs[t->n++] = *j;
+}
+
+double cs_trace_gpu_hours(const struct cs_trace *t)
+{
+    double s = 0, c = 0;  /* Neumaier summation: 100k terms of mixed size */
+    for (size_t i = 0; i < t->n; i++) {
+        double x = t->jobs[i].gpus * t->jobs[i].duration_s, u = s + x;
+        c += fabs(s) >= fabs(x) ? (s - u) + x : (x - u) + s;
+        s = u;
+    }
+    return (s + c) / 3600.0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Date and time.                                                            */
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant,
+ * "chrono-Compatible Low-Level Date Algorithms", days_from_civil). */
+static long cs__days_from_civil(long y, long m, long d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int cs__digits(const char *s, size_t len, size_t *pos, int n, long *out)
+{
+    long v = 0;
+    for (int i = 0; i < n; i++) {
+        if (*pos >= len || s[*pos] < '0' || s[*pos] > '9')
+            return 0;
+        v = v * 10 + (s[(*pos)++] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+cs_status cs_trace_parse_datetime(const char *s, size_t len, double *out)
+{
+    size_t p = 0;
+    long y, mo, d, h, mi, se;
+    if (!cs__digits(s, len, &p, 4, &y) || p >= len || s[p++] != '-' ||
+        !cs__digits(s, len, &p, 2, &mo) || p >= len || s[p++] != '-' ||
+        !cs__digits(s, len, &p, 2, &d) || p >= len || (s[p] != ' ' && s[p] != 'T'))
+        return CS_EINVAL;
+    p++;
+    if (!cs__digits(s, len, &p, 2, &h) || p >= len || s[p++] != ':' ||
+        !cs__digits(s, len, &p, 2, &mi) || p >= len || s[p++] != ':' ||
+        !cs__digits(s, len, &p, 2, &se))
+        return CS_EINVAL;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+        return CS_EINVAL;
+    double frac = 0;
+    if (p < len && s[p] == '.') {  /* fractional seconds */
+        double scale = 0.1;
+        for (p++; p < len && s[p] >= '0' && s[p] <= '9'; p++, scale /= 10)
+            frac += (s[p] - '0') * scale;
+    }
+    long off = 0;
+    if (p < len && (s[p] == '+' || s[p] == '-')) {
+        int sign = s[p++] == '-' ? -1 : 1;
+        long oh, om;
+        if (!cs__digits(s, len, &p, 2, &oh))
+            return CS_EINVAL;
+        if (p < len && s[p] == ':')
+            p++;
+        if (!cs__digits(s, len, &p, 2, &om))
+            return CS_EINVAL;
+        off = sign * (oh * 3600 + om * 60);
+    } else if (p < len && s[p] == 'Z') {
+        p++;
+    }
+    if (p != len)
+        return CS_EINVAL;
+    *out = (double)(cs__days_from_civil(y, mo, d) * 86400L + h * 3600 + mi * 60 + se - off) + frac;
+    return CS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Line reader: a growing buffer over a FILE or a memory block.             */
+
+struct cs__reader {
+    FILE *fp;
+    const char *mem;
+    size_t mem_len, mem_pos;
+    char *buf;
+    size_t cap, start, end;
+    int eof;
+    long line;
+};
+
+/* Next line without its '\n' (and a trailing '\r'). Returns 1 with the line,
+ * 0 at end of input, -1 for a line over CS__MAX_LINE or a read error.
+ * *had_nl tells whether the line ended with '\n'. */
+static int cs__next_line(struct cs__reader *r, const char **line, size_t *len, int *had_nl)
+{
+    if (r->mem) {
+        if (r->mem_pos >= r->mem_len)
+            return 0;
+        const char *s = r->mem + r->mem_pos;
+        const char *nl = memchr(s, '\n', r->mem_len - r->mem_pos);
+        size_t n = nl ? (size_t)(nl - s) : r->mem_len - r->mem_pos;
+        r->mem_pos += n + (nl != NULL);
+        *had_nl = nl != NULL;
+        if (n > 0 && s[n - 1] == '\r')
+            n--;
+        *line = s;
+        *len = n;
+        r->line++;
+        return 1;
+    }
+    for (;;) {
+        char *s = r->buf + r->start;
+        char *nl = memchr(s, '\n', r->end - r->start);
+        if (nl || (r->eof && r->end > r->start)) {
+            size_t n = nl ? (size_t)(nl - s) : r->end - r->start;
+            r->start += n + (nl != NULL);
+            *had_nl = nl != NULL;
+            if (n > 0 && s[n - 1] == '\r')
+                n--;
+            *line = s;
+            *len = n;
+            r->line++;
+            return 1;
+        }
+        if (r->eof)
+            return 0;
+        if (r->start > 0) {  /* slide the partial line to the front */
+            memmove(r->buf, r->buf + r->start, r->end - r->start);
+            r->end -= r->start;
+            r->start = 0;
+        }
+        if (r->end == r->cap) {
+            if (r->cap >= CS__MAX_LINE)
+                return -1;
+            r->cap = r->cap ? 2 * r->cap : 65536;
+            r->buf = cs_xrealloc(r->buf, r->cap, 1);
+        }
+        size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
+        r->end += got;
+        if (got == 0) {
+            if (ferror(r->fp))
+                return -1;
+            r->eof = 1;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* CSV fields.                                                               */
+
+struct cs__field {
+    const char *s;
+    size_t len;
+    size_t col;  /* 1-based column (character) of the field */
+};
+
+/* Splits a line at commas; a field in double quotes may hold commas (the
+ * quotes are dropped; "" inside stays as is). Returns the field count, or
+ * -1 past CS__MAX_FIELDS. */
+static int cs__split(const char *line, size_t len, struct cs__field *f)
+{
+    int n = 0;
+    size_t i = 0;
+    for (;;) {
+        if (n == CS__MAX_FIELDS)
+            return -1;
+        size_t start = i;
+        if (i < len && line[i] == '"') {
+            size_t j = i + 1;
+            while (j < len && !(line[j] == '"' && (j + 1 >= len || line[j + 1] != '"')))
+                j += line[j] == '"' ? 2 : 1;
+            f[n].s = line + i + 1;
+            f[n].len = (j < len ? j : len) - i - 1;
+            f[n].col = start + 1;
+            i = j < len ? j + 1 : len;
+            while (i < len && line[i] != ',')
+                i++;
+        } else {
+            while (i < len && line[i] != ',')
+                i++;
+            f[n].s = line + start;
+            f[n].len = i - start;
+            f[n].col = start + 1;
+        }
+        /* trim blanks */
+        while (f[n].len > 0 && (f[n].s[0] == ' ' || f[n].s[0] == '\t')) {
+            f[n].s++;
+            f[n].len--;
+        }
+        while (f[n].len > 0 && (f[n].s[f[n].len - 1] == ' ' || f[n].s[f[n].len - 1] == '\t'))
+            f[n].len--;
+        n++;
+        if (i >= len)
+            return n;
+        i++;  /* the comma */
+    }
+}
+
+static int cs__field_is(const struct cs__field *f, const char *s)
+{
+    size_t n = strlen(s);
+    return f->len == n && memcmp(f->s, s, n) == 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Import context.                                                           */
+
+/* Logical columns that the CSV formats map their headers onto. */
+enum cs__col {
+    C_ID, C_SUBMIT, C_GPUS, C_DURATION, C_USER, C_PARTITION, C_PRIORITY, C_GPU_TYPE, C_WORKLOAD,
+    C_GPU_MILLI, C_START, C_END, C_STATE, C_QUEUE, C_INST, C_TASK,
+    C_COUNT
+};
+
+struct cs__ctx {
+    const char *file;
+    struct cs_trace *t;
+    const struct cs_trace_options *o;
+    cs_diags *d;
+    enum cs_trace_format fmt;
+    int col[C_COUNT];     /* field index of each logical column, -1 absent */
+    int nfields;          /* fields a row must have */
+    long line;
+    int errors;
+    bool have_origin;     /* datetime formats: origin taken from the first row */
+    struct cs_strtab pai_jobs;  /* PAI: job_name -> index into t->jobs */
+    double *pai_end;      /* PAI: latest task end per job (absolute) */
+    size_t pai_cap;
+};
+
+static void cs__err(struct cs__ctx *c, const struct cs__field *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void cs__err(struct cs__ctx *c, const struct cs__field *f, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cs_diag_error(c->d, c->file, (int)c->line, f ? (int)f->col : 0, "%s", msg);
+    c->errors++;
+}
+
+/* Copies a field into a NUL-terminated scratch buffer (truncating). */
+static const char *cs__str(const struct cs__field *f, char *buf, size_t cap)
+{
+    size_t n = f->len < cap - 1 ? f->len : cap - 1;
+    memcpy(buf, f->s, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Parses a finite number. Returns 1 ok, 0 empty, -1 malformed (error added). */
+static int cs__num(struct cs__ctx *c, const struct cs__field *fs, int col, const char *what,
+                   double *out)
+{
+    if (col < 0)
+        return 0;
+    const struct cs__field *f = &fs[col];
+    if (f->len == 0)
+        return 0;
+    char buf[64], *end;
+    cs__str(f, buf, sizeof buf);
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (f->len >= sizeof buf || *end != '\0' || end == buf || errno == ERANGE || !isfinite(v)) {
+        cs__err(c, f, "column '%s': expected a number, got \"%.*s\"", what,
+                (int)(f->len > 40 ? 40 : f->len), f->s);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A time column: a number of seconds, or a date-time ("None"/"" = empty).
+ * Returns 1, 0 (empty) or -1 (error added). */
+static int cs__time(struct cs__ctx *c, const struct cs__field *fs, int col, const char *what,
+                    double *out)
+{
+    if (col < 0 || fs[col].len == 0 || cs__field_is(&fs[col], "None") ||
+        cs__field_is(&fs[col], "NaN") || cs__field_is(&fs[col], "nan"))
+        return 0;
+    const struct cs__field *f = &fs[col];
+    if (f->len >= 10 && f->s[4] == '-') {
+        if (cs_trace_parse_datetime(f->s, f->len, out) != CS_OK) {
+            cs__err(c, f, "column '%s': expected a time like \"2020-06-09 18:41:01\", got \"%.*s\"",
+                    what, (int)(f->len > 40 ? 40 : f->len), f->s);
+            return -1;
+        }
+        return 1;
+    }
+    return cs__num(c, fs, col, what, out);
+}
+
+static int cs__intern_opt(struct cs_strtab *tab, const struct cs__field *fs, int col)
+{
+    if (col < 0 || fs[col].len == 0)
+        return -1;
+    return cs_strtab_intern(tab, fs[col].s, fs[col].len);
+}
+
+static void cs__set_id(struct cs_trace_job *j, const struct cs__field *fs, int col, long line)
+{
+    if (col >= 0 && fs[col].len > 0)
+        cs__str(&fs[col], j->id, sizeof j->id);
+    else
+        snprintf(j->id, sizeof j->id, "line-%ld", line);
+}
+
+/* Window and limit, then add. `abs_submit` is in the trace's own clock. */
+static void cs__keep(struct cs__ctx *c, struct cs_trace_job *j)
+{
+    struct cs_trace_counts *k = &c->t->counts;
+    j->submit_s -= c->t->origin_s;
+    if (j->submit_s < c->o->from_s || (!isnan(c->o->to_s) && j->submit_s >= c->o->to_s)) {
+        k->skipped_window++;
+        return;
+    }
+    if (c->o->limit > 0 && k->jobs >= c->o->limit) {
+        k->skipped_limit++;
+        return;
+    }
+    j->line = c->line;
+    k->jobs++;
+    cs_trace_add(c->t, j);
+}
+
+static void cs__job_init(struct cs_trace_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->queue_s = NAN;
+    j->user = j->partition = j->gpu_type = j->workload = -1;
+}
+
+/* Takes the origin from the first row of a datetime-clocked trace. */
+static void cs__origin(struct cs__ctx *c, double abs_submit)
+{
+    if (!c->have_origin) {
+        c->t->origin_s = abs_submit;
+        c->have_origin = true;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Row functions, one per CSV format.                                        */
+
+static void cs__row_native(struct cs__ctx *c, const struct cs__field *fs)
+{
+    struct cs_trace_job j;
+    cs__job_init(&j);
+    struct cs_trace_counts *k = &c->t->counts;
+    double submit, gpus, dur, prio = 0;
+    int a = cs__num(c, fs, c->col[C_SUBMIT], "submit_s", &submit);
+    int b = cs__num(c, fs, c->col[C_GPUS], "gpus", &gpus);
+    int e = cs__num(c, fs, c->col[C_DURATION], "duration_s", &dur);
+    int p = cs__num(c, fs, c->col[C_PRIORITY], "priority", &prio);
+    if (a < 0 || b < 0 || e < 0 || p < 0)
+        return;
+    const char *names[3] = {"submit_s", "gpus", "duration_s"};
+    int got[3] = {a, b, e}, cols[3] = {c->col[C_SUBMIT], c->col[C_GPUS], c->col[C_DURATION]};
+    for (int i = 0; i < 3; i++)
+        if (got[i] == 0) {
+            cs__err(c, &fs[cols[i]], "column '%s': a value is required", names[i]);
+            return;
+        }
+    if (gpus < 0 || dur < 0 || prio != floor(prio) || fabs(prio) > 1e6) {
+        const struct cs__field *f = gpus < 0 ? &fs[c->col[C_GPUS]]
+                                    : dur < 0 ? &fs[c->col[C_DURATION]] : &fs[c->col[C_PRIORITY]];
+        cs__err(c, f, "%s", gpus < 0 ? "column 'gpus': expected >= 0"
+                            : dur < 0 ? "column 'duration_s': expected >= 0"
+                                      : "column 'priority': expected an integer in [-1e6, 1e6]");
+        return;
+    }
+    if (gpus > 1e6) {
+        cs__err(c, &fs[c->col[C_GPUS]], "column 'gpus': %g GPUs is more than any cluster", gpus);
+        return;
+    }
+    int miss = 0;
+    for (int col = C_USER; col <= C_WORKLOAD; col++)
+        if (c->col[col] >= 0 && fs[c->col[col]].len == 0 && col != C_PRIORITY)
+            miss = 1;
+    if (p == 0 && c->col[C_PRIORITY] >= 0)
+        miss = 1;
+    k->missing_values += miss;
+    if (gpus == 0) {
+        k->skipped_cpu_only++;
+        return;
+    }
+    if (dur == 0) {
+        k->skipped_zero_duration++;
+        return;
+    }
+    cs__set_id(&j, fs, c->col[C_ID], c->line);
+    j.submit_s = submit;
+    j.gpus = gpus;
+    j.duration_s = dur;
+    j.priority = (int)prio;
+    j.user = cs__intern_opt(&c->t->users, fs, c->col[C_USER]);
+    j.partition = cs__intern_opt(&c->t->partitions, fs, c->col[C_PARTITION]);
+    j.gpu_type = cs__intern_opt(&c->t->gpu_types, fs, c->col[C_GPU_TYPE]);
+    j.workload = cs__intern_opt(&c->t->workloads, fs, c->col[C_WORKLOAD]);
+    cs__keep(c, &j);
+}
+
+/* Microsoft ITP 2021: every row is a job that ran (duration >= 600 s). */
+static void cs__row_itp(struct cs__ctx *c, const struct cs__field *fs)
+{
+    struct cs_trace_job j;
+    cs__job_init(&j);
+    double submit, gpus, dur;
+    int a = cs__num(c, fs, c->col[C_SUBMIT], "submission_time", &submit);
+    int b = cs__num(c, fs, c->col[C_GPUS], "num_gpu", &gpus);
+    int e = cs__num(c, fs, c->col[C_DURATION], "duration", &dur);
+    if (a < 0 || b < 0 || e < 0)
+        return;
+    if (a == 0 || b == 0 || e == 0 || gpus < 0 || dur < 0) {
+        cs__err(c, NULL, "expected submission_time, duration and num_gpu >= 0 in every row");
+        return;
+    }
+    if (gpus == 0) {
+        c->t->counts.skipped_cpu_only++;
+        return;
+    }
+    if (dur == 0) {
+        c->t->counts.skipped_zero_duration++;
+        return;
+    }
+    cs__set_id(&j, fs, c->col[C_ID], c->line);
+    j.submit_s = submit;
+    j.gpus = gpus;
+    j.duration_s = dur;
+    cs__keep(c, &j);
+}
+
+/* Alibaba openb 2023: Pending pods (no scheduled_time) never ran; num_gpu 0
+ * pods are CPU-only; a one-GPU pod with gpu_milli < 1000 shares a GPU. */
+static void cs__row_openb(struct cs__ctx *c, const struct cs__field *fs)
+{
+    struct cs_trace_job j;
+    cs__job_init(&j);
+    struct cs_trace_counts *k = &c->t->counts;
+    double create, del, sched = 0, ngpu, milli = 1000;
+    int a = cs__num(c, fs, c->col[C_SUBMIT], "creation_time", &create);
+    int b = cs__num(c, fs, c->col[C_END], "deletion_time", &del);
+    int s = cs__num(c, fs, c->col[C_START], "scheduled_time", &sched);
+    int g = cs__num(c, fs, c->col[C_GPUS], "num_gpu", &ngpu);
+    int m = cs__num(c, fs, c->col[C_GPU_MILLI], "gpu_milli", &milli);
+    if (a < 0 || b < 0 || s < 0 || g < 0 || m < 0)
+        return;
+    if (a == 0 || g == 0 || ngpu < 0 || milli < 0 || milli > 1000) {
+        cs__err(c, NULL, "expected creation_time and num_gpu >= 0 and 0 <= gpu_milli <= 1000");
+        return;
+    }
+    if (ngpu == 0) {
+        k->skipped_cpu_only++;
+        return;
+    }
+    if (s == 0) {
+        k->skipped_never_ran++;
+        return;
+    }
+    if (b == 0) {
+        k->missing_values++;
+        k->skipped_never_ran++;
+        return;
+    }
+    if (del <= sched) {
+        k->skipped_zero_duration++;
+        return;
+    }
+    cs__set_id(&j, fs, c->col[C_ID], c->line);
+    j.submit_s = create;
+    j.gpus = (ngpu == 1 && m == 1 && milli > 0 && milli < 1000) ? milli / 1000.0 : ngpu;
+    j.duration_s = del - sched;
+    j.queue_s = sched - create;
+    j.partition = cs__intern_opt(&c->t->partitions, fs, c->col[C_PARTITION]);
+    if (c->col[C_GPU_TYPE] >= 0 && fs[c->col[C_GPU_TYPE]].len > 0) {
+        /* gpu_spec lists allowed types joined by '|': the first is taken */
+        const struct cs__field *f = &fs[c->col[C_GPU_TYPE]];
+        const char *bar = memchr(f->s, '|', f->len);
+        j.gpu_type = cs_strtab_intern(&c->t->gpu_types, f->s, bar ? (size_t)(bar - f->s) : f->len);
+    }
+    if (c->col[C_STATE] >= 0 && cs__field_is(&fs[c->col[C_STATE]], "Failed"))
+        k->failed++;
+    cs__keep(c, &j);
+}
+
+/* Helios (SC'21) and Acme (NSDI'24): Slurm accounting rows with date-times.
+ * A row without start_time never ran; gpu_num 0 is a CPU job. */
+static void cs__row_slurm(struct cs__ctx *c, const struct cs__field *fs)
+{
+    struct cs_trace_job j;
+    cs__job_init(&j);
+    struct cs_trace_counts *k = &c->t->counts;
+    double submit, start = 0, end = 0, gpus, dur = NAN;
+    int a = cs__time(c, fs, c->col[C_SUBMIT], "submit_time", &submit);
+    int s = cs__time(c, fs, c->col[C_START], "start_time", &start);
+    int e = cs__time(c, fs, c->col[C_END], "end_time", &end);
+    int g = cs__num(c, fs, c->col[C_GPUS], "gpu_num", &gpus);
+    int du = cs__num(c, fs, c->col[C_DURATION], "duration", &dur);
+    if (a < 0 || s < 0 || e < 0 || g < 0 || du < 0)
+        return;
+    if (a == 0 || g == 0 || gpus < 0) {
+        cs__err(c, NULL, "expected submit_time and gpu_num >= 0 in every row");
+        return;
+    }
+    if (gpus == 0) {
+        k->skipped_cpu_only++;
+        return;
+    }
+    if (s == 0) {
+        k->skipped_never_ran++;
+        return;
+    }
+    if (du == 0) {  /* duration missing: end - start, as the README defines it */
+        k->missing_values++;
+        if (e == 0) {
+            k->skipped_never_ran++;
+            return;
+        }
+        dur = end - start;
+    }
+    if (!(dur > 0)) {
+        k->skipped_zero_duration++;
+        return;
+    }
+    cs__origin(c, submit);
+    cs__set_id(&j, fs, c->col[C_ID], c->line);
+    j.submit_s = submit;
+    j.gpus = gpus;
+    j.duration_s = dur;
+    j.queue_s = start - submit;
+    j.user = cs__intern_opt(&c->t->users, fs, c->col[C_USER]);
+    j.partition = cs__intern_opt(&c->t->partitions, fs, c->col[C_PARTITION]);
+    if (c->col[C_STATE] >= 0) {
+        const struct cs__field *st = &fs[c->col[C_STATE]];
+        if (cs__field_is(st, "FAILED") || cs__field_is(st, "TIMEOUT") || cs__field_is(st, "NODE_FAIL"))
+            k->failed++;
+        else if (st->len >= 9 && memcmp(st->s, "CANCELLED", 9) == 0)
+            k->cancelled++;
+    }
+    cs__keep(c, &j);
+}
+
+/* Alibaba PAI 2020 task table (no header): job_name,task_name,inst_num,
+ * status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type. plan_gpu is
+ * in percent of one GPU per instance. The tasks of a job are merged: GPUs
+ * add up, the job starts with its first task and ends with its last. The
+ * table has no submission time: the start is used, so queueing is unknown. */
+static void cs__row_pai(struct cs__ctx *c, const struct cs__field *fs)
+{
+    struct cs_trace_counts *k = &c->t->counts;
+    double inst = 1, start = 0, end = 0, plan = 0;
+    int i = cs__num(c, fs, 2, "inst_num", &inst);
+    int s = cs__num(c, fs, 4, "start_time", &start);
+    int e = cs__num(c, fs, 5, "end_time", &end);
+    int p = cs__num(c, fs, 8, "plan_gpu", &plan);
+    if (i < 0 || s < 0 || e < 0 || p < 0)
+        return;
+    if (fs[0].len == 0) {
+        cs__err(c, &fs[0], "column 'job_name': a value is required");
+        return;
+    }
+    if (plan <= 0 || inst <= 0) {
+        k->skipped_cpu_only++;
+        return;
+    }
+    if (s == 0 || start <= 0 || e == 0 || end <= 0) {
+        k->skipped_never_ran++;
+        return;
+    }
+    if (end <= start) {
+        k->skipped_zero_duration++;
+        return;
+    }
+    size_t before = c->pai_jobs.n;
+    int idx = cs_strtab_intern(&c->pai_jobs, fs[0].s, fs[0].len);
+    if ((size_t)idx == before) {  /* a new job */
+        struct cs_trace_job j;
+        cs__job_init(&j);
+        cs__set_id(&j, fs, 0, c->line);
+        j.submit_s = start;
+        j.gpus = inst * plan / 100.0;
+        j.duration_s = end - start;
+        j.line = c->line;
+        j.gpu_type = cs__intern_opt(&c->t->gpu_types, fs, 9);
+        if (cs__field_is(&fs[3], "Failed"))
+            k->failed++;
+        cs_trace_add(c->t, &j);
+        if (c->t->n > c->pai_cap) {
+            c->pai_cap = c->t->cap;
+            c->pai_end = cs_xrealloc(c->pai_end, c->pai_cap, sizeof *c->pai_end);
+        }
+        c->pai_end[c->t->n - 1] = end;
+        return;
+    }
+    k->rows--;  /* a further task of a job already counted */
+    struct cs_trace_job *j = &c->t->jobs[idx];
+    j->gpus += inst * plan / 100.0;
+    if (start < j->submit_s)
+        j->submit_s = start;
+    if (end > c->pai_end[idx])
+        c->pai_end[idx] = end;
+    j->duration_s = c->pai_end[idx] - j->submit_s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Header detection.                                                         */
+
+struct cs__colname {
+    const char *name;
+    enum cs__col col;
+    bool required;
+};
+
+static const struct cs__colname cs__native_cols[] = {
+    {"job_id", C_ID, true},       {"submit_s", C_SUBMIT, true},     {"gpus", C_GPUS, true},
+    {"duration_s", C_DURATION, true}, {"user", C_USER, false},      {"partition", C_PARTITION, false},
+    {"priority", C_PRIORITY, false},  {"gpu_type", C_GPU_TYPE, false}, {"workload", C_WORKLOAD, false},
+};
+static const struct cs__colname cs__itp_cols[] = {
+    {"job_id", C_ID, true}, {"submission_time", C_SUBMIT, true}, {"duration", C_DURATION, true},
+    {"num_gpu", C_GPUS, true},
+};
+static const struct cs__colname cs__openb_cols[] = {
+    {"name", C_ID, true},          {"num_gpu", C_GPUS, true},         {"gpu_milli", C_GPU_MILLI, false},
+    {"gpu_spec", C_GPU_TYPE, false}, {"qos", C_PARTITION, false},     {"pod_phase", C_STATE, false},
+    {"creation_time", C_SUBMIT, true}, {"deletion_time", C_END, true}, {"scheduled_time", C_START, true},
+};
+static const struct cs__colname cs__helios_cols[] = {
+    {"job_id", C_ID, true},          {"user", C_USER, false},       {"vc", C_PARTITION, false},
+    {"gpu_num", C_GPUS, true},       {"state", C_STATE, false},     {"submit_time", C_SUBMIT, true},
+    {"start_time", C_START, true},   {"end_time", C_END, true},     {"duration", C_DURATION, false},
+};
+static const struct cs__colname cs__acme_cols[] = {
+    {"job_id", C_ID, true},          {"user", C_USER, false},       {"type", C_PARTITION, false},
+    {"gpu_num", C_GPUS, true},       {"state", C_STATE, false},     {"submit_time", C_SUBMIT, true},
+    {"start_time", C_START, true},   {"end_time", C_END, true},     {"duration", C_DURATION, false},
+};
+
+struct cs__fmtdef {
+    enum cs_trace_format fmt;
+    const struct cs__colname *cols;
+    size_t ncols;
+    const char *marker;  /* a header name that identifies the format */
+};
+static const struct cs__fmtdef cs__fmts[] = {
+    {CS_TRACE_NATIVE, cs__native_cols, NELEM(cs__native_cols), "submit_s"},
+    {CS_TRACE_ITP, cs__itp_cols, NELEM(cs__itp_cols), "submission_time"},
+    {CS_TRACE_OPENB, cs__openb_cols, NELEM(cs__openb_cols), "gpu_milli"},
+    {CS_TRACE_HELIOS, cs__helios_cols, NELEM(cs__helios_cols), "vc"},
+    {CS_TRACE_ACME, cs__acme_cols, NELEM(cs__acme_cols), "type"},
+};
+
+static int cs__header_has(const struct cs__field *fs, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (cs__field_is(&fs[i], name))
+            return i;
+    return -1;
+}
+
+/* Maps the header onto logical columns. Returns 0 ok, -1 error added. */
+static int cs__map_header(struct cs__ctx *c, const struct cs__field *fs, int n)
+{
+    const struct cs__fmtdef *def = NULL;
+    for (size_t i = 0; i < NELEM(cs__fmts); i++) {
+        if (c->fmt != CS_TRACE_AUTO && c->fmt != cs__fmts[i].fmt)
+            continue;
+        if (c->fmt != CS_TRACE_AUTO || cs__header_has(fs, n, cs__fmts[i].marker) >= 0) {
+            def = &cs__fmts[i];
+            break;
+        }
+    }
+    if (!def && c->fmt == CS_TRACE_AUTO && cs__header_has(fs, n, "submit_time") >= 0 &&
+        cs__header_has(fs, n, "gpu_num") >= 0)
+        def = &cs__fmts[3];  /* a Slurm-style log without vc or type: read as Helios */
+    if (!def) {
+        cs__err(c, NULL,
+                "cannot tell the trace format from the header \"%.*s\": expected the native header "
+                "job_id,submit_s,gpus,duration_s,user,partition,priority,gpu_type,workload or a "
+                "known trace's (itp, openb, helios, acme); pass --format for pai or philly",
+                (int)(fs[n - 1].s + fs[n - 1].len - fs[0].s > 200 ? 200
+                                                                  : fs[n - 1].s + fs[n - 1].len - fs[0].s),
+                fs[0].s);
+        return -1;
+    }
+    c->fmt = def->fmt;
+    c->t->format = def->fmt;
+    for (int i = 0; i < C_COUNT; i++)
+        c->col[i] = -1;
+    int bad = 0;
+    for (size_t i = 0; i < def->ncols; i++) {
+        int at = cs__header_has(fs, n, def->cols[i].name);
+        if (at < 0 && def->cols[i].required) {
+            cs__err(c, NULL, "%s trace header: missing column '%s'", cs_trace_format_name(def->fmt),
+                    def->cols[i].name);
+            bad = 1;
+        }
+        c->col[def->cols[i].col] = at;
+    }
+    if (def->fmt == CS_TRACE_NATIVE)  /* unknown columns are errors in our own format */
+        for (int i = 0; i < n; i++) {
+            int known = 0;
+            for (size_t k = 0; k < def->ncols; k++)
+                known |= cs__field_is(&fs[i], def->cols[k].name);
+            if (!known) {
+                cs__err(c, &fs[i], "native trace header: unknown column \"%.*s\" (expected "
+                        "job_id,submit_s,gpus,duration_s,user,partition,priority,gpu_type,workload)",
+                        (int)(fs[i].len > 40 ? 40 : fs[i].len), fs[i].s);
+                bad = 1;
+            }
+        }
+    c->nfields = n;
+    return bad ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Philly (JSON).                                                            */
+
+static int cs__json_time(const cJSON *o, const char *key, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsString(v) || strcmp(v->valuestring, "None") == 0)
+        return 0;
+    return cs_trace_parse_datetime(v->valuestring, strlen(v->valuestring), out) == CS_OK ? 1 : -1;
+}
+
+/* msr-fiddle/philly-traces cluster_job_log: a JSON array of jobs with
+ * status, vc, jobid, user, submitted_time and attempts[] (start_time,
+ * end_time, detail[] of {ip, gpus[]}). A job without an attempt that
+ * started never ran; the run time spans the first attempt's start to the
+ * last attempt's end (retries included), the GPUs are those of the first
+ * attempt, the queueing delay is first start - submission. */
+static cs_status cs__load_philly(struct cs__ctx *c, const char *buf, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(buf, len);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long line = 1;
+        for (const char *p = buf; at && p < at && p < buf + len; p++)
+            line += *p == '\n';
+        c->line = line;
+        cs__err(c, NULL, "philly trace: malformed JSON");
+        return CS_ECONFIG;
+    }
+    if (!cJSON_IsArray(root)) {
+        cJSON_Delete(root);
+        c->line = 1;
+        cs__err(c, NULL, "philly trace: expected a JSON array of jobs");
+        return CS_ECONFIG;
+    }
+    struct cs_trace_counts *k = &c->t->counts;
+    long idx = 0;
+    const cJSON *job;
+    cJSON_ArrayForEach(job, root) {
+        idx++;
+        c->line = 0;
+        k->rows++;
+        double submit, start, end, last_end = NAN;
+        int a = cs__json_time(job, "submitted_time", &submit);
+        if (a <= 0) {
+            cs_diag_error(c->d, c->file, 0, 0, "philly trace: job %ld: 'submitted_time': expected a time "
+                          "like \"2017-10-03 04:44:26\"", idx);
+            c->errors++;
+            continue;
+        }
+        const cJSON *atts = cJSON_GetObjectItemCaseSensitive(job, "attempts");
+        int n_att = cJSON_IsArray(atts) ? cJSON_GetArraySize(atts) : 0;
+        const cJSON *first = n_att > 0 ? cJSON_GetArrayItem(atts, 0) : NULL;
+        if (!first || cs__json_time(first, "start_time", &start) <= 0) {
+            k->skipped_never_ran++;
+            continue;
+        }
+        for (int i = n_att - 1; i >= 0 && isnan(last_end); i--)
+            if (cs__json_time(cJSON_GetArrayItem(atts, i), "end_time", &end) > 0)
+                last_end = end;
+        double gpus = 0;
+        const cJSON *det = cJSON_GetObjectItemCaseSensitive(first, "detail"), *m;
+        cJSON_ArrayForEach(m, det) {
+            const cJSON *g = cJSON_GetObjectItemCaseSensitive(m, "gpus");
+            if (cJSON_IsArray(g))
+                gpus += cJSON_GetArraySize(g);
+        }
+        if (gpus == 0) {
+            k->skipped_cpu_only++;
+            continue;
+        }
+        if (isnan(last_end)) {  /* still running when the trace ends */
+            k->skipped_never_ran++;
+            continue;
+        }
+        if (!(last_end > start)) {
+            k->skipped_zero_duration++;
+            continue;
+        }
+        struct cs_trace_job j;
+        cs__job_init(&j);
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(job, "jobid");
+        if (cJSON_IsString(id))
+            snprintf(j.id, sizeof j.id, "%s", id->valuestring);
+        else
+            snprintf(j.id, sizeof j.id, "job-%ld", idx);
+        cs__origin(c, submit);
+        j.submit_s = submit;
+        j.gpus = gpus;
+        j.duration_s = last_end - start;
+        j.queue_s = start - submit;
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(job, "user");
+        const cJSON *vc = cJSON_GetObjectItemCaseSensitive(job, "vc");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(job, "status");
+        if (cJSON_IsString(u))
+            j.user = cs_strtab_intern(&c->t->users, u->valuestring, strlen(u->valuestring));
+        if (cJSON_IsString(vc))
+            j.partition = cs_strtab_intern(&c->t->partitions, vc->valuestring, strlen(vc->valuestring));
+        if (cJSON_IsString(st)) {
+            if (strcmp(st->valuestring, "Failed") == 0)
+                k->failed++;
+            else if (strcmp(st->valuestring, "Killed") == 0)
+                k->cancelled++;
+        }
+        cs__keep(c, &j);
+        if (c->d->truncated)
+            break;
+    }
+    cJSON_Delete(root);
+    return c->errors ? CS_ECONFIG : CS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Driver.                                                                   */
+
+static int cs__job_cmp(const void *pa, const void *pb)
+{
+    const struct cs_trace_job *a = pa, *b = pb;
+    if (a->submit_s != b->submit_s)
+        return a->submit_s < b->submit_s ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+static cs_status cs__load_csv(struct cs__ctx *c, struct cs__reader *r)
+{
+    struct cs__field fs[CS__MAX_FIELDS];
+    const char *line;
+    size_t len;
+    int had_nl = 1, rc, header_done = c->fmt == CS_TRACE_PAI;
+    if (c->fmt == CS_TRACE_PAI) {
+        c->nfields = 10;
+        c->t->format = CS_TRACE_PAI;
+    }
+    while ((rc = cs__next_line(r, &line, &len, &had_nl)) == 1) {
+        c->line = r->line;
+        if (len == 0)
+            continue;  /* blank lines (a trailing one, too) are ignored */
+        int n = cs__split(line, len, fs);
+        if (n < 0) {
+            cs__err(c, NULL, "more than %d fields", CS__MAX_FIELDS);
+            if (c->d->truncated)
+                break;
+            continue;
+        }
+        if (!header_done) {
+            header_done = 1;
+            if (cs__map_header(c, fs, n) < 0)
+                return CS_ECONFIG;
+            continue;
+        }
+        c->t->counts.rows++;
+        if (n != c->nfields) {
+            cs__err(c, NULL, "expected %d fields as in the %s, got %d", c->nfields,
+                    c->fmt == CS_TRACE_PAI ? "PAI task table" : "header", n);
+        } else {
+            switch (c->fmt) {
+            case CS_TRACE_NATIVE: cs__row_native(c, fs); break;
+            case CS_TRACE_ITP: cs__row_itp(c, fs); break;
+            case CS_TRACE_OPENB: cs__row_openb(c, fs); break;
+            case CS_TRACE_HELIOS:
+            case CS_TRACE_ACME: cs__row_slurm(c, fs); break;
+            case CS_TRACE_PAI: cs__row_pai(c, fs); break;
+            default: break;
+            }
+        }
+        if (c->d->truncated)
+            break;
+    }
+    if (rc < 0) {
+        cs_diag_error(c->d, c->file, (int)r->line + 1, 0, "line longer than %zu bytes or read error",
+                      CS__MAX_LINE);
+        return CS_EIO;
+    }
+    if (!header_done) {
+        cs_diag_error(c->d, c->file, 0, 0, "empty trace: expected a header line");
+        return CS_ECONFIG;
+    }
+    c->t->counts.no_final_newline = !had_nl;
+    return c->errors ? CS_ECONFIG : CS_OK;
+}
+
+/* PAI: window and limit are applied after the tasks were merged. */
+static void cs__pai_finish(struct cs__ctx *c)
+{
+    struct cs_trace *t = c->t;
+    struct cs_trace_counts *k = &t->counts;
+    size_t w = 0;
+    double origin = INFINITY;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->jobs[i].submit_s < origin)
+            origin = t->jobs[i].submit_s;
+    t->origin_s = t->n ? origin : 0;
+    k->jobs = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        struct cs_trace_job j = t->jobs[i];
+        j.submit_s -= t->origin_s;
+        if (j.submit_s < c->o->from_s || (!isnan(c->o->to_s) && j.submit_s >= c->o->to_s)) {
+            k->skipped_window++;
+            continue;
+        }
+        if (c->o->limit > 0 && k->jobs >= c->o->limit) {
+            k->skipped_limit++;
+            continue;
+        }
+        k->jobs++;
+        t->jobs[w++] = j;
+    }
+    t->n = w;
+}
+
+static cs_status cs__load(const char *name, FILE *fp, const char *buf, size_t len,
+                          const struct cs_trace_options *o, struct cs_trace *t, cs_diags *d)
+{
+    struct cs_trace_options def;
+    if (!o) {
+        cs_trace_options_default(&def);
+        o = &def;
+    }
+    struct cs__ctx c;
+    memset(&c, 0, sizeof c);
+    c.file = name;
+    c.t = t;
+    c.o = o;
+    c.d = d;
+    c.fmt = o->format;
+    cs_strtab_init(&c.pai_jobs);
+    free(t->file);
+    t->file = cs_xstrdup(name);
+    cs_status st;
+    if (c.fmt == CS_TRACE_AUTO) {  /* a JSON array is Philly's cluster_job_log */
+        size_t n = strlen(name);
+        if (n >= 5 && strcmp(name + n - 5, ".json") == 0)
+            c.fmt = CS_TRACE_PHILLY;
+    }
+    if (c.fmt == CS_TRACE_PHILLY) {
+        t->format = CS_TRACE_PHILLY;
+        char *whole = NULL;
+        if (fp) {  /* JSON is parsed whole: read the file into memory */
+            size_t cap = 1 << 16, got = 0, k;
+            whole = cs_xmalloc(cap);
+            while ((k = fread(whole + got, 1, cap - got, fp)) > 0) {
+                got += k;
+                if (got == cap)
+                    whole = cs_xrealloc(whole, cap *= 2, 1);
+            }
+            if (ferror(fp)) {
+                free(whole);
+                cs_diag_error(d, name, 0, 0, "read error");
+                return CS_EIO;
+            }
+            buf = whole;
+            len = got;
+        }
+        st = cs__load_philly(&c, buf, len);
+        free(whole);
+    } else {
+        struct cs__reader r;
+        memset(&r, 0, sizeof r);
+        r.fp = fp;
+        r.mem = fp ? NULL : buf;
+        r.mem_len = len;
+        if (!fp && !buf)
+            r.mem = "";
+        st = cs__load_csv(&c, &r);
+        free(r.buf);
+        if (c.fmt == CS_TRACE_PAI)
+            cs__pai_finish(&c);
+    }
+    cs_strtab_fini(&c.pai_jobs);
+    free(c.pai_end);
+    /* the rows were read in file order; replay needs submission order */
+    qsort(t->jobs, t->n, sizeof *t->jobs, cs__job_cmp);
+    return st;
+}
+
+cs_status cs_trace_load(const char *path, const struct cs_trace_options *o, struct cs_trace *out,
+                        cs_diags *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        cs_diag_error(d, path, 0, 0, "cannot open the trace: %s", strerror(errno));
+        return CS_EIO;
+    }
+    cs_status st = cs__load(path, fp, NULL, 0, o, out, d);
+    fclose(fp);
+    return st;
+}
+
+cs_status cs_trace_load_buffer(const char *name, const char *buf, size_t len,
+                               const struct cs_trace_options *o, struct cs_trace *out, cs_diags *d)
+{
+    return cs__load(name, NULL, buf ? buf : "", buf ? len : 0, o, out, d);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Node lists.                                                               */
+
+cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_diags *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        cs_diag_error(d, path, 0, 0, "cannot open the node list: %s", strerror(errno));
+        return CS_EIO;
+    }
+    struct cs_trace_nodes res;
+    memset(&res, 0, sizeof res);
+    struct cs__reader r;
+    memset(&r, 0, sizeof r);
+    r.fp = fp;
+    struct cs__field fs[CS__MAX_FIELDS];
+    const char *line;
+    size_t len;
+    int had_nl, rc, errors = 0, gcol = -1, tcol = -1, first = 1;
+    while ((rc = cs__next_line(&r, &line, &len, &had_nl)) == 1) {
+        if (len == 0)
+            continue;
+        int n = cs__split(line, len, fs);
+        if (first) {
+            first = 0;
+            gcol = n > 0 ? cs__header_has(fs, n, "gpu") : -1;
+            tcol = n > 0 ? cs__header_has(fs, n, "model") : -1;
+            if (gcol >= 0 && tcol >= 0)
+                continue;  /* openb header sn,cpu_milli,memory_mib,gpu,model */
+            if (n == 5) {  /* PAI machine spec: machine,gpu_type,cap_cpu,cap_mem,cap_gpu */
+                gcol = 4;
+                tcol = 1;
+                if (cs__field_is(&fs[0], "machine"))
+                    continue;
+            } else {
+                cs_diag_error(d, path, (int)r.line, 1,
+                              "node list: expected the openb header sn,cpu_milli,memory_mib,gpu,model or "
+                              "the 5 PAI machine-spec columns machine,gpu_type,cap_cpu,cap_mem,cap_gpu");
+                errors++;
+                break;
+            }
+        }
+        if (n <= gcol || n <= tcol) {
+            cs_diag_error(d, path, (int)r.line, 1, "node list: expected at least %d fields, got %d",
+                          (gcol > tcol ? gcol : tcol) + 1, n);
+            if (++errors >= 20)
+                break;
+            continue;
+        }
+        char buf[32], *end;
+        cs__str(&fs[gcol], buf, sizeof buf);
+        long g = strtol(buf, &end, 10);
+        if (fs[gcol].len == 0 || *end || g < 0 || g > 72) {
+            cs_diag_error(d, path, (int)r.line, (int)fs[gcol].col,
+                          "node list: GPU count: expected an integer in 0..72, got \"%s\"", buf);
+            if (++errors >= 20)
+                break;
+            continue;
+        }
+        res.nodes++;
+        if (g == 0) {
+            res.cpu_only_nodes++;
+            continue;
+        }
+        res.gpus += g;
+        char type[64];
+        cs__str(&fs[tcol], type, sizeof type);
+        int k;
+        for (k = 0; k < res.n_groups; k++)
+            if (res.groups[k].gpus_per_node == g && strcmp(res.groups[k].gpu_type, type) == 0)
+                break;
+        if (k == res.n_groups) {
+            if (res.n_groups == CS_TRACE_MAX_NODE_GROUPS) {
+                cs_diag_error(d, path, (int)r.line, 1, "node list: more than %d (GPU type, GPUs per node) groups",
+                              CS_TRACE_MAX_NODE_GROUPS);
+                errors++;
+                break;
+            }
+            snprintf(res.groups[k].gpu_type, sizeof res.groups[k].gpu_type, "%s", type);
+            res.groups[k].gpus_per_node = (int)g;
+            res.n_groups++;
+        }
+        res.groups[k].nodes++;
+    }
+    free(r.buf);
+    fclose(fp);
+    if (rc < 0) {
+        cs_diag_error(d, path, (int)r.line + 1, 0, "read error or overlong line");
+        return CS_EIO;
+    }
+    if (errors)
+        return CS_ECONFIG;
+    if (res.n_groups == 0) {
+        cs_diag_error(d, path, 0, 0, "node list: no node with a GPU");
+        return CS_ECONFIG;
+    }
+    *out = res;
+    return CS_OK;
+}
