@@ -12,6 +12,7 @@
 #include "clustersim/units.h"
 #include "clustersim/workload.h"
 #include "clustersim/xmalloc.h"
+#include "cfg_cost.h"
 #include "schema.h"
 
 #include <assert.h>
@@ -354,6 +355,12 @@ static const struct cs_field run_fields[] = {
  * site table's names, those from the cloud offer the cloud table's. */
 static const struct cs_field cloud_cost_fields[] = {
     F_CUSTOM("offer", "catalog cloud offer"),
+    F_CUSTOM("egress", "egress per month (cfg_cost.c)"),
+    F_CUSTOM("egress_price", "per TB (cfg_cost.c)"),
+    F_CUSTOM("storage", "cloud storage held (cfg_cost.c)"),
+    F_CUSTOM("storage_price", "per TB-month (cfg_cost.c)"),
+    F_CUSTOM("spot_interruptions", "per hour (cfg_cost.c)"),
+    F_CUSTOM("spot_lost", "lost time per interruption (cfg_cost.c)"),
     F_("on_demand", CS_FT_QTY, struct cs_cost_cfg, cloud_on_demand_usd_per_gpu_h,
        .unit = CS_UNIT_USD_PER_GPU_HOUR, .min = 0, .max = 1e4,
        .flags = CS_F_DERIVED | CS_F_NULLABLE | CS_F_MINEXCL, .doc = "per GPU-hour"),
@@ -408,6 +415,13 @@ static const struct cs_field cost_fields[] = {
        .doc = "per server; default the catalog server price"),
     { .key = "cloud", .type = CS_FT_SUB, .offset = 0, .sub = cloud_cost_fields,
       .nsub = NELEM(cloud_cost_fields), .doc = "cloud prices" },
+    /* Parsed by config/cfg_cost.c (cs_cfg__cost_ext). */
+    F_CUSTOM("staff_per_year", "staff cost"), F_CUSTOM("cooling", "air | liquid"),
+    F_CUSTOM("liquid_cooling_per_kw", "capex per kW"), F_CUSTOM("cost_of_capital", "per year"),
+    F_CUSTOM("facility_life_years", "build-out life"), F_CUSTOM("idle_power_fraction", "idle draw"),
+    F_CUSTOM("hybrid", "owned baseline + cloud burst"), F_CUSTOM("sensitivity", "relative step"),
+    F_CUSTOM("monte_carlo", "samples"), F_CUSTOM("ranges", "low/high inputs"),
+    F_CUSTOM("claim", "a seed claim to evaluate"),
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1114,6 +1128,7 @@ static void bind_cost(struct cs_bind *b, const struct cs_ynode *root)
         derive_double(b, f, c, p, CS_CATALOG_CLOUD, offer ? offer->name : "", offer);
         free(p);
     }
+    cs_cfg__cost_ext(cm, where, b->s, b->d);
 }
 
 /* schema_version and name. */

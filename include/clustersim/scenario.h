@@ -83,6 +83,43 @@ struct cs_run_cfg {
     int replicas;                    /* Monte Carlo replicas */
 };
 
+/* TCO inputs beyond the cost table above, parsed by config/cfg_cost.c (keys
+ * and defaults: docs/cost.md). NAN = not given. */
+#define CS_COST_MAX_DEMAND 120
+#define CS_COST_MAX_RANGES 24
+struct cs_cost_range { char key[CS_NAME_MAX]; double low, high; };
+enum cs_cost_claim_metric { CS_CLAIM_NONE, CS_CLAIM_BREAK_EVEN, CS_CLAIM_SAVINGS,
+                            CS_CLAIM_RATIO, CS_CLAIM_TOTAL, CS_CLAIM_CHEAPER_BELOW_GPUS };
+struct cs_cost_claim {
+    enum cs_cost_claim_metric metric;
+    char id[32];
+    char text[256];
+    char owned[32], cloud[32];       /* option names */
+    double claimed, low, high;       /* a value, or a range [low, high] */
+    double tolerance;                /* relative, for values */
+};
+struct cs_cost_ext {
+    double staff_usd_per_year;
+    int cooling;                     /* 0 air, 1 liquid */
+    double liquid_cooling_usd_per_kw;
+    double cost_of_capital;          /* per year */
+    double facility_life_years;
+    double idle_power_fraction;      /* idle draw / nameplate */
+    double egress_usd_per_tb, egress_bytes_per_month;
+    double cloud_storage_usd_per_tb_month, cloud_storage_bytes;
+    double spot_interruptions_per_h, spot_lost_s_per_interruption;
+    int hybrid_baseline_gpus;        /* -1: the cheapest baseline */
+    int hybrid_owned;                /* 0 colocation, 1 on-prem */
+    int hybrid_burst;                /* 0 on-demand, 1 spot */
+    int n_demand;
+    double demand[CS_COST_MAX_DEMAND];   /* busy fraction of the cluster per period */
+    double sensitivity;              /* relative step, e.g. 0.2 */
+    int monte_carlo;                 /* samples; 0 = none */
+    int n_ranges;
+    struct cs_cost_range ranges[CS_COST_MAX_RANGES];
+    struct cs_cost_claim claim;
+};
+
 struct cs_cost_cfg {
     bool enabled;
     double years;
@@ -105,6 +142,7 @@ struct cs_cost_cfg {
     double server_power_utilization;
     double server_power_multiplier;
     double network_cost_fraction;
+    struct cs_cost_ext ext;               /* config/cfg_cost.c */
 };
 
 struct cs_scenario {

@@ -1,0 +1,256 @@
+/* cmd_tco.c: `clustersim tco FILE`: three-year (cost.years) TCO of the
+ * scenario's cluster for on-prem, colocation, cloud and hybrid, with
+ * break-even, sensitivity, Monte Carlo, a claim verdict, and gnuplot
+ * figures under -o DIR (gnuplot is run directly, never through a shell). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "clustersim/cost.h"
+#include "clustersim/cost_report.h"
+#include "clustersim/report.h"
+#include "clustersim/step.h"
+#include "clustersim/units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const struct cs_cli_opt cs__tco_opts[] = {
+    {"format", 'f', "FMT", "output format: text (default), json or csv"},
+    {"output", 'o', "DIR", "write tco.txt / tco.json / tco.csv and the figures into DIR"},
+    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    {"sensitivity", 0, "STEP", "relative step of the sensitivity table (default cost.sensitivity, 20%)"},
+    {"samples", 0, "N", "Monte Carlo samples over cost.ranges (default cost.monte_carlo)"},
+    {"only-priced", 0, NULL, "leave out the options whose prices are missing instead of failing"},
+    {"no-plots", 0, NULL, "with -o: write no figures"},
+};
+
+/* Copies plots/NAME (the template) into dir. */
+static bool copy_template(const char *dir, const char *name)
+{
+    char src[4096], dst[4096];
+    snprintf(src, sizeof src, "%s/plots/%s", CLUSTERSIM_SOURCE_DIR, name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    FILE *in = fopen(src, "r");
+    if (!in) {
+        fprintf(stderr, "clustersim tco: warning: %s: %s: figure skipped\n", src, strerror(errno));
+        return false;
+    }
+    FILE *out = fopen(dst, "w");
+    if (!out) {
+        fprintf(stderr, "clustersim tco: %s: %s\n", dst, strerror(errno));
+        fclose(in);
+        return false;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    bool ok = !ferror(in) && !ferror(out);
+    fclose(in);
+    if (fclose(out) != 0)
+        ok = false;
+    return ok;
+}
+
+/* Runs `gnuplot SCRIPT` in dir with fork + execvp (no shell). Returns 0 on
+ * success, 127 when gnuplot is not installed, else its exit status. */
+static int run_gnuplot(const char *dir, const char *script)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        char *const argv[] = {"gnuplot", (char *)script, NULL};
+        execvp("gnuplot", argv);
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void figures(const char *dir, const struct cs_tco_report *r)
+{
+    char err[512];
+    if (!cs_out_tco_plot_data(dir, r, err, sizeof err)) {
+        fprintf(stderr, "clustersim tco: %s\n", err);
+        return;
+    }
+    static const char *const scripts[] = {"tco_bars.gp", "tco_util.gp", "tco_tornado.gp"};
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+        if (!copy_template(dir, scripts[i]))
+            continue;
+        int rc = run_gnuplot(dir, scripts[i]);
+        if (rc == 127) {
+            fprintf(stderr, "clustersim tco: warning: gnuplot not found: wrote %s/%s and its "
+                            "data but no PNG\n", dir, scripts[i]);
+            return;
+        }
+        if (rc != 0)
+            fprintf(stderr, "clustersim tco: warning: gnuplot %s exited with %d\n", scripts[i], rc);
+    }
+}
+
+static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    enum cs_cli_format fmt;
+    if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
+        return CS_EXIT_BADINPUT;
+    if (a->npos != 1) {
+        fprintf(stderr, "clustersim tco: expected one scenario FILE (see 'clustersim help tco')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    const char *path = a->pos[0];
+    double step = NAN;
+    const char *sv = cs_cli_get(cmd, a, "sensitivity");
+    if (sv) {
+        char e[256];
+        if (cs_units_parse(sv, CS_UNIT_RATIO, &step, e, sizeof e) != CS_OK || !(step > 0) ||
+            step >= 1) {
+            fprintf(stderr, "clustersim tco: --sensitivity: expected a step like 0.2 or 20%%, "
+                            "got \"%s\"\n", sv);
+            return CS_EXIT_BADINPUT;
+        }
+    }
+    long samples = -1;
+    const char *nv = cs_cli_get(cmd, a, "samples");
+    if (nv) {
+        char *end;
+        errno = 0;
+        samples = strtol(nv, &end, 10);
+        if (errno || *end || samples < 0 || samples > 1000000) {
+            fprintf(stderr, "clustersim tco: --samples: expected 0 to 1000000, got \"%s\"\n", nv);
+            return CS_EXIT_BADINPUT;
+        }
+    }
+    struct cs_cli_scenario sc;
+    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc);
+    if (rc != CS_EXIT_OK)
+        return rc;
+    const struct cs_scenario *s = &sc.scenario;
+    struct cs_tco_report *r = calloc(1, sizeof *r);
+    struct cs_cost_inputs *in = calloc(1, sizeof *in);
+    if (!r || !in) {
+        fprintf(stderr, "clustersim tco: out of memory\n");
+        free(r);
+        free(in);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_FAIL;
+    }
+
+    /* Time to train from the step model (goodput 1: the run model is not
+     * used here yet). */
+    double run_hours = NAN, step_s = NAN, tps = NAN;
+    cs_diags d;
+    cs_diags_init(&d);
+    if (s->has_workload && isfinite(s->workload.tokens)) {
+        struct cs_step_options opt;
+        struct cs_step_result sr;
+        cs_step_options_default(&s->cluster.gpu, &opt);
+        if (cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &sr) == CS_OK && sr.fits &&
+            sr.tokens_per_s > 0) {
+            step_s = sr.time_s;
+            tps = sr.tokens_per_s;
+            run_hours = s->workload.tokens / tps / 3600.0;
+        } else {
+            fprintf(stderr, "clustersim tco: warning: %s: the workload does not simulate (see "
+                            "above): no cost per run\n", path);
+        }
+    }
+    cs_status st = cs_cost_inputs_from_scenario(s, run_hours, cs_cli_get(cmd, a, "only-priced") != NULL,
+                                                &d, in);
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    if (st != CS_OK) {
+        if (st == CS_ECONFIG)
+            fprintf(stderr, "clustersim tco: give the missing prices in the scenario's cost: "
+                            "section, or pass --only-priced\n");
+        free(r);
+        free(in);
+        cs_cli_scenario_fini(&sc);
+        return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+    }
+    cs_out_tco_compute(r, s, in, isfinite(step) ? step : s->cost.ext.sensitivity);
+    r->has_step = isfinite(run_hours);
+    r->step_time_s = step_s;
+    r->tokens_per_s = tps;
+    r->goodput = 1.0;
+    r->run_hours = run_hours;
+    int n_mc = samples >= 0 ? (int)samples : s->cost.ext.monte_carlo;
+    if (n_mc > 0 && s->cost.ext.n_ranges > 0) {
+        if (cs_cost_monte_carlo(in, s->cost.ext.ranges, s->cost.ext.n_ranges, n_mc, s->seed,
+                                &r->mc) == CS_OK)
+            r->has_mc = true;
+    } else if (n_mc > 0) {
+        fprintf(stderr, "clustersim tco: warning: %s: Monte Carlo asked for but cost.ranges is "
+                        "empty: skipped\n", path);
+    }
+    if (s->cost.ext.claim.metric != CS_CLAIM_NONE) {
+        cs_diags_init(&d);
+        if (cs_cost_claim_evaluate(s, in, &d, &r->claim) == CS_OK)
+            r->has_claim = true;
+        cs_cli_print_diags_for(&d, path);
+        cs_diags_fini(&d);
+    }
+
+    const char *dir = cs_cli_get(cmd, a, "output");
+    const char *name = fmt == CS_FMT_JSON ? "tco.json" : fmt == CS_FMT_CSV ? "tco.csv" : "tco.txt";
+    struct cs_cli_out out;
+    bool ok = cs_cli_out_open(&out, dir, name);
+    if (ok) {
+        if (fmt == CS_FMT_JSON) {
+            cJSON *root = cJSON_CreateObject();
+            cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
+            cJSON_AddStringToObject(root, "scenario", s->name);
+            cJSON_AddStringToObject(root, "file", path);
+            cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
+            cs_out_tco_json(root, r);
+            ok = cs_out_json_write(out.fp, root);
+            cJSON_Delete(root);
+        } else if (fmt == CS_FMT_CSV) {
+            cs_out_tco_csv(out.fp, r);
+        } else {
+            fprintf(out.fp, "clustersim %s: scenario \"%s\" (%s)\n\n", CLUSTERSIM_VERSION,
+                    s->name, path);
+            cs_out_tco_text(out.fp, r);
+        }
+        if (ferror(out.fp))
+            ok = false;
+        ok = cs_cli_out_close(&out, ok) && ok;
+    }
+    if (ok && dir && !cs_cli_get(cmd, a, "no-plots"))
+        figures(dir, r);
+    free(r);
+    free(in);
+    cs_cli_scenario_fini(&sc);
+    return ok ? CS_EXIT_OK : CS_EXIT_FAIL;
+}
+
+const struct cs_cli_cmd cs_cmd_tco = {
+    "tco",
+    "tco [options] FILE",
+    "total cost of ownership: on-prem, colocation, cloud and hybrid",
+    "Prices the scenario's cluster (bill of materials counted from the built\n"
+    "fabric, catalog prices unless `cost:` overrides them) over cost.years for\n"
+    "on-prem, colocation, cloud on-demand, reserved 1y/3y, spot and a hybrid of an\n"
+    "owned baseline plus cloud burst. Prints totals by category and year, $ per\n"
+    "GPU-hour available and utilized, $ per training run (workload.tokens at the\n"
+    "step model's tokens/s), break-even utilizations, a ranked sensitivity table,\n"
+    "Monte Carlo percentiles over cost.ranges, and a verdict when the scenario has\n"
+    "cost.claim. With -o DIR also writes tco_*.dat, tco_*.gp and, when gnuplot is\n"
+    "installed, tco_bars.png, tco_util.png and tco_tornado.png. A price that\n"
+    "neither the catalog nor the scenario gives is an error naming its key\n"
+    "(exit 2) unless --only-priced. Equations: docs/cost.md.",
+    cs__tco_opts,
+    (int)(sizeof cs__tco_opts / sizeof cs__tco_opts[0]),
+    cs__tco,
+};

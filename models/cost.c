@@ -1,0 +1,796 @@
+/* cost.c: the TCO model (models layer): bill of materials from the built
+ * fabric, power and site, operations, capital charge, cloud options, hybrid,
+ * break-even, sensitivity, Monte Carlo and seed-claim verdicts. Equations
+ * and their sources are in docs/cost.md; cost.h states the API. */
+#include "clustersim/cost.h"
+
+#include "clustersim/rng.h"
+#include "clustersim/xmalloc.h"
+
+#include <gsl/gsl_statistics_double.h>
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOURS_PER_YEAR 8760.0
+
+static const char *const option_names[CS_OPT_COUNT] = {
+    "on-prem", "colocation", "cloud-on-demand", "cloud-reserved-1y", "cloud-reserved-3y",
+    "cloud-spot", "hybrid"};
+static const char *const cat_names[CS_CAT_COUNT] = {"capex", "power", "site", "operations",
+                                                    "cloud"};
+static const char *const input_names[CS_CIN_COUNT] = {
+    "gpu_price", "network_cost_fraction", "electricity", "pue", "colocation",
+    "construction_per_mw", "support_per_year", "staff_per_year", "utilization",
+    "cost_of_capital", "depreciation_years", "server_power_multiplier",
+    "server_power_utilization", "idle_power_fraction", "liquid_cooling_per_kw",
+    "facility_life_years", "on_demand", "reserved_1y", "reserved_3y", "spot"};
+
+const char *cs_cost_option_name(enum cs_cost_option o)
+{
+    return (unsigned)o < CS_OPT_COUNT ? option_names[o] : "?";
+}
+
+int cs_cost_option_parse(const char *name)
+{
+    for (int i = 0; i < CS_OPT_COUNT; i++)
+        if (!strcmp(name, option_names[i]))
+            return i;
+    return -1;
+}
+
+const char *cs_cost_cat_name(enum cs_cost_cat c)
+{
+    return (unsigned)c < CS_CAT_COUNT ? cat_names[c] : "?";
+}
+
+const char *cs_cost_input_name(enum cs_cost_input i)
+{
+    return (unsigned)i < CS_CIN_COUNT ? input_names[i] : "?";
+}
+
+int cs_cost_input_parse(const char *name)
+{
+    for (int i = 0; i < CS_CIN_COUNT; i++)
+        if (!strcmp(name, input_names[i]))
+            return i;
+    return -1;
+}
+
+const char *cs_cost_verdict_name(enum cs_cost_verdict v)
+{
+    switch (v) {
+    case CS_VERDICT_SUPPORTED: return "supported";
+    case CS_VERDICT_NOT_SUPPORTED: return "not supported";
+    case CS_VERDICT_UNDECIDED: return "undecided";
+    }
+    return "?";
+}
+
+/* ------------------------------------------------------------------------ */
+/* Resolution from a scenario.                                               */
+
+struct need {
+    cs_diags *d;
+    const char *file;
+    bool skip;
+    struct cs_cost_inputs *in;
+};
+
+/* Reports a missing price `key` that options [mask] need. */
+static void missing(struct need *n, unsigned mask, const char *key, const char *what)
+{
+    cs_diag_add(n->d, n->skip ? CS_SEV_WARNING : CS_SEV_ERROR, n->file, 0, 0,
+                "%s: no price: the catalog has none and the scenario does not give it (%s)%s",
+                key, what, n->skip ? "; the options that need it are left out" : "");
+    for (int o = 0; o < CS_OPT_COUNT; o++)
+        if (mask & (1u << o))
+            n->in->available[o] = false;
+}
+
+#define M_OWNED ((1u << CS_OPT_ONPREM) | (1u << CS_OPT_COLO) | (1u << CS_OPT_HYBRID))
+#define M_CLOUD                                                                            \
+    ((1u << CS_OPT_ON_DEMAND) | (1u << CS_OPT_RESERVED_1Y) | (1u << CS_OPT_RESERVED_3Y) | \
+     (1u << CS_OPT_SPOT))
+
+cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_hours,
+                                       bool skip_unpriced, cs_diags *d,
+                                       struct cs_cost_inputs *out)
+{
+    const struct cs_cost_cfg *c = &s->cost;
+    const struct cs_cost_ext *x = &c->ext;
+    struct cs_cost_inputs *in = cs_xcalloc(1, sizeof *in);
+    size_t errors_before = cs_diags_errors(d);
+    struct need n = {d, s->file, skip_unpriced, in};
+    for (int o = 0; o < CS_OPT_COUNT; o++)
+        in->available[o] = true;
+
+    in->years = c->years;
+    in->gpus = (double)cs_scenario_gpus(s);
+    in->gpus_per_node = s->cluster.gpus_per_node;
+    in->gpu_tdp_w = s->cluster.gpu.tdp_w;
+    in->run_hours = run_hours;
+    in->liquid_cooling = x->cooling == 1;
+    in->hybrid_baseline_gpus = x->hybrid_baseline_gpus;
+    in->hybrid_owned = x->hybrid_owned == 1 ? CS_OPT_ONPREM : CS_OPT_COLO;
+    in->hybrid_burst = x->hybrid_burst == 1 ? CS_OPT_SPOT : CS_OPT_ON_DEMAND;
+    in->n_demand = x->n_demand;
+    memcpy(in->demand, x->demand, sizeof in->demand);
+
+    double gp = c->gpu_price_usd;
+    if (!isfinite(gp) && isfinite(c->server_price_usd) && s->cluster.gpu.server_gpus > 0)
+        gp = c->server_price_usd / s->cluster.gpu.server_gpus;
+    in->v[CS_CIN_GPU_PRICE] = gp;
+    in->v[CS_CIN_NETWORK_FRACTION] = c->network_cost_fraction;
+    in->v[CS_CIN_ELECTRICITY] = c->electricity_usd_per_kwh;
+    in->v[CS_CIN_PUE] = c->pue;
+    in->v[CS_CIN_COLOCATION] = c->colocation_usd_per_kw_month;
+    in->v[CS_CIN_CONSTRUCTION] = c->construction_usd_per_mw;
+    in->v[CS_CIN_SUPPORT] = c->support_fraction_per_year;
+    in->v[CS_CIN_STAFF] = x->staff_usd_per_year;
+    in->v[CS_CIN_UTILIZATION] = c->utilization;
+    in->v[CS_CIN_COST_OF_CAPITAL] = x->cost_of_capital;
+    in->v[CS_CIN_DEPRECIATION] = c->depreciation_years;
+    in->v[CS_CIN_POWER_MULT] = c->server_power_multiplier;
+    in->v[CS_CIN_POWER_UTIL] = c->server_power_utilization;
+    in->v[CS_CIN_IDLE_FRACTION] = x->idle_power_fraction;
+    in->v[CS_CIN_LIQUID_PER_KW] = x->liquid_cooling_usd_per_kw;
+    in->v[CS_CIN_FACILITY_LIFE] = x->facility_life_years;
+    in->v[CS_CIN_ON_DEMAND] = c->cloud_on_demand_usd_per_gpu_h;
+    in->v[CS_CIN_RESERVED_1Y] = c->cloud_reserved_1y_usd_per_gpu_h;
+    in->v[CS_CIN_RESERVED_3Y] = c->cloud_reserved_3y_usd_per_gpu_h;
+    in->v[CS_CIN_SPOT] = c->cloud_spot_usd_per_gpu_h;
+
+    /* Bill of materials from the built fabric. */
+    cs_fabric *f = NULL;
+    cs_status st = cs_fabric_create(&s->cluster, s->seed, &f);
+    if (st != CS_OK) {
+        cs_diag_add(d, CS_SEV_ERROR, s->file, 0, 0,
+                    "cost: cannot build the %s fabric of %ld GPUs for the bill of materials: %s",
+                    cs_topology_name(s->cluster.fabric.topology), cs_scenario_gpus(s),
+                    cs_strerror(st));
+        free(in);
+        return st;
+    }
+    struct cs_cost_bom *b = &in->bom;
+    cs_fabric_counts(f, &b->fabric);
+    cs_fabric_destroy(f);
+    b->gpus = cs_scenario_gpus(s);
+    b->servers = s->cluster.nodes;
+    b->switches = b->fabric.switches_by_tier[0] + b->fabric.switches_by_tier[1] +
+                  b->fabric.switches_by_tier[2];
+    b->servers_usd = (double)b->gpus * gp;
+
+    const struct cs_link_spec *l = &s->cluster.fabric.link;
+    const double lp[4] = {l->nic_price_usd, l->switch_price_usd, l->optic_price_usd,
+                          l->cable_price_usd};
+    static const char *const lkeys[4] = {"nic_price", "switch_price", "optic_price",
+                                         "cable_price"};
+    int priced = 0;
+    for (int i = 0; i < 4; i++)
+        priced += isfinite(lp[i]);
+    b->network_hw_usd = NAN;
+    if (priced == 4) {
+        b->network_priced = true;
+        b->network_hw_usd = (double)b->fabric.nics * lp[0] + (double)b->switches * lp[1] +
+                            (double)b->fabric.optics * lp[2] + (double)b->fabric.cables * lp[3];
+    } else if (priced > 0) {
+        for (int i = 0; i < 4; i++)
+            if (!isfinite(lp[i])) {
+                char key[128];
+                snprintf(key, sizeof key, "cluster.fabric.link_overrides.%s", lkeys[i]);
+                missing(&n, M_OWNED, key, "give all four network prices, or none to use "
+                                          "cost.network_cost_fraction");
+            }
+    } else if (!isfinite(c->network_cost_fraction)) {
+        missing(&n, M_OWNED, "cost.network_cost_fraction",
+                "or the link's nic/switch/optic/cable prices");
+    }
+    double pw = 0;
+    if (isfinite(l->switch_power_w))
+        pw += (double)b->switches * l->switch_power_w;
+    if (isfinite(l->optic_power_w))
+        pw += (double)b->fabric.optics * l->optic_power_w;
+    b->network_power_w = pw;
+
+    for (int i = 0; i < s->cluster.storage.n_tiers; i++) {
+        const struct cs_storage_spec *t = &s->cluster.storage.tiers[i];
+        double bytes = t->kind == CS_STORAGE_NVME
+                           ? t->capacity_bytes * t->devices_per_node * s->cluster.nodes
+                           : t->capacity_bytes;
+        if (!isfinite(bytes) || bytes <= 0)
+            continue; /* not sized: nothing to buy */
+        if (!isfinite(t->price_usd_per_tb)) {
+            if (t->kind == CS_STORAGE_NVME)
+                continue; /* local NVMe ships in the server (DGX BasePOD RA) */
+            char key[96];
+            snprintf(key, sizeof key, "cluster.storage[%d].price_per_tb", i);
+            missing(&n, M_OWNED, key, t->name);
+            continue;
+        }
+        if (t->kind == CS_STORAGE_OBJECT)
+            b->storage_usd_per_month += bytes / 1e12 * t->price_usd_per_tb;
+        else
+            b->storage_usd += bytes / 1e12 * t->price_usd_per_tb;
+    }
+
+    /* Owned-option prices. */
+    if (!isfinite(gp))
+        missing(&n, M_OWNED, "cost.gpu_price", "or cost.server_price");
+    if (!isfinite(c->electricity_usd_per_kwh))
+        missing(&n, M_OWNED, "cost.electricity", "$/kWh");
+    if (!isfinite(c->construction_usd_per_mw))
+        missing(&n, 1u << CS_OPT_ONPREM, "cost.construction_per_mw", "on-prem build-out");
+    if (!isfinite(c->colocation_usd_per_kw_month))
+        missing(&n, 1u << CS_OPT_COLO, "cost.colocation", "$/kW-month");
+    if (in->liquid_cooling && !isfinite(x->liquid_cooling_usd_per_kw))
+        missing(&n, M_OWNED, "cost.liquid_cooling_per_kw", "cooling: liquid");
+    if (!isfinite(in->v[CS_CIN_STAFF]))
+        in->v[CS_CIN_STAFF] = 0;
+
+    /* Cloud prices. */
+    static const struct { enum cs_cost_option o; enum cs_cost_input i; const char *key; } cp[] = {
+        {CS_OPT_ON_DEMAND, CS_CIN_ON_DEMAND, "cost.cloud.on_demand"},
+        {CS_OPT_RESERVED_1Y, CS_CIN_RESERVED_1Y, "cost.cloud.reserved_1y"},
+        {CS_OPT_RESERVED_3Y, CS_CIN_RESERVED_3Y, "cost.cloud.reserved_3y"},
+        {CS_OPT_SPOT, CS_CIN_SPOT, "cost.cloud.spot"},
+    };
+    for (size_t i = 0; i < sizeof cp / sizeof cp[0]; i++)
+        if (!isfinite(in->v[cp[i].i])) {
+            char what[160];
+            snprintf(what, sizeof what, "per GPU-hour; offer %s",
+                     c->cloud_offer[0] ? c->cloud_offer : "none for this GPU");
+            missing(&n, 1u << cp[i].o | (cp[i].o == in->hybrid_burst ? 1u << CS_OPT_HYBRID : 0),
+                    cp[i].key, what);
+        }
+    double extra = 0;
+    if (x->egress_bytes_per_month > 0) {
+        if (!isfinite(x->egress_usd_per_tb))
+            missing(&n, M_CLOUD, "cost.cloud.egress_price", "per TB of egress");
+        else
+            extra += x->egress_bytes_per_month / 1e12 * x->egress_usd_per_tb * 12;
+    }
+    if (x->cloud_storage_bytes > 0) {
+        if (!isfinite(x->cloud_storage_usd_per_tb_month))
+            missing(&n, M_CLOUD, "cost.cloud.storage_price", "per TB-month");
+        else
+            extra += x->cloud_storage_bytes / 1e12 * x->cloud_storage_usd_per_tb_month * 12;
+    }
+    in->egress_usd_per_year = extra;
+    double loss = x->spot_interruptions_per_h * x->spot_lost_s_per_interruption / 3600.0;
+    if (loss >= 1) {
+        cs_diag_add(d, CS_SEV_ERROR, s->file, 0, 0,
+                    "cost.cloud.spot_interruptions: %g per hour x %g s lost each loses all the "
+                    "work (expected fewer than one lost hour per hour)",
+                    x->spot_interruptions_per_h, x->spot_lost_s_per_interruption);
+    }
+    in->spot_loss_fraction = loss < 1 ? loss : 0;
+
+    if (cs_diags_errors(d) > errors_before) {
+        free(in);
+        return CS_ECONFIG;
+    }
+    *out = *in;
+    free(in);
+    return CS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation.                                                               */
+
+/* Capital recovery factor: the constant yearly payment that repays 1 over n
+ * years at rate r, r / (1 - (1 + r)^-n); 1/n when r = 0 (straight-line
+ * depreciation). Standard annuity formula (e.g. Brealey, Myers, Allen,
+ * Principles of Corporate Finance, ch. 2). */
+static double crf(double r, double n)
+{
+    if (r <= 0)
+        return 1.0 / n;
+    return r / (1.0 - pow(1.0 + r, -n));
+}
+
+struct owned_parts {
+    double hw_usd, network_usd, it_kw, avg_kw;
+    double cat[CS_CAT_COUNT];
+    double upfront;
+};
+
+/* Owned option o (on-prem or colocation) for the whole cluster at
+ * utilization u. */
+static void owned_cost(const struct cs_cost_inputs *in, enum cs_cost_option o, double u,
+                       struct owned_parts *p)
+{
+    const double *v = in->v;
+    memset(p, 0, sizeof *p);
+    double years = in->years, H = years * HOURS_PER_YEAR;
+    double servers = in->gpus * v[CS_CIN_GPU_PRICE];
+    double fr = v[CS_CIN_NETWORK_FRACTION];
+    p->network_usd = in->bom.network_priced ? in->bom.network_hw_usd : servers * fr / (1.0 - fr);
+    p->hw_usd = servers + p->network_usd + in->bom.storage_usd;
+    double busy = v[CS_CIN_POWER_UTIL];
+    double idle = isfinite(v[CS_CIN_IDLE_FRACTION]) ? v[CS_CIN_IDLE_FRACTION] : busy;
+    double srv_w = in->gpus * in->gpu_tdp_w * v[CS_CIN_POWER_MULT];
+    p->it_kw = (srv_w + in->bom.network_power_w) / 1000.0;
+    p->avg_kw = (srv_w * (idle + (busy - idle) * u) + in->bom.network_power_w) / 1000.0;
+    double r = isfinite(v[CS_CIN_COST_OF_CAPITAL]) ? v[CS_CIN_COST_OF_CAPITAL] : 0;
+    double dep = v[CS_CIN_DEPRECIATION];
+    double life = isfinite(v[CS_CIN_FACILITY_LIFE]) ? v[CS_CIN_FACILITY_LIFE] : dep;
+    p->cat[CS_CAT_CAPEX] = p->hw_usd * crf(r, dep) * years;
+    p->cat[CS_CAT_POWER] = p->avg_kw * v[CS_CIN_PUE] * H * v[CS_CIN_ELECTRICITY];
+    double cooling = in->liquid_cooling ? v[CS_CIN_LIQUID_PER_KW] * p->it_kw : 0;
+    double facility = cooling;
+    if (o == CS_OPT_ONPREM) {
+        facility += v[CS_CIN_CONSTRUCTION] * p->it_kw / 1000.0;
+        p->cat[CS_CAT_SITE] = facility * crf(r, life) * years;
+    } else {
+        p->cat[CS_CAT_SITE] = cooling * crf(r, life) * years +
+                              v[CS_CIN_COLOCATION] * p->it_kw * 12.0 * years;
+    }
+    p->cat[CS_CAT_OPS] = (v[CS_CIN_SUPPORT] * p->hw_usd + v[CS_CIN_STAFF] +
+                          in->bom.storage_usd_per_month * 12.0) * years;
+    p->upfront = p->hw_usd + facility;
+}
+
+/* Price actually paid per useful cloud GPU-hour of option o. */
+static double cloud_rate(const struct cs_cost_inputs *in, enum cs_cost_option o)
+{
+    switch (o) {
+    case CS_OPT_ON_DEMAND: return in->v[CS_CIN_ON_DEMAND];
+    case CS_OPT_RESERVED_1Y: return in->v[CS_CIN_RESERVED_1Y];
+    case CS_OPT_RESERVED_3Y: return in->v[CS_CIN_RESERVED_3Y];
+    case CS_OPT_SPOT: return in->v[CS_CIN_SPOT] / (1.0 - in->spot_loss_fraction);
+    default: return NAN;
+    }
+}
+
+/* Total of cloud option o at utilization u: reserved capacity is paid for
+ * every hour; on-demand and spot for the busy hours only. */
+static double cloud_total(const struct cs_cost_inputs *in, enum cs_cost_option o, double u)
+{
+    double H = in->years * HOURS_PER_YEAR;
+    bool committed = o == CS_OPT_RESERVED_1Y || o == CS_OPT_RESERVED_3Y;
+    return in->gpus * H * (committed ? 1.0 : u) * cloud_rate(in, o) +
+           in->egress_usd_per_year * in->years;
+}
+
+static double owned_total(const struct cs_cost_inputs *in, enum cs_cost_option o, double u)
+{
+    struct owned_parts p;
+    owned_cost(in, o, u, &p);
+    double t = 0;
+    for (int c = 0; c < CS_CAT_COUNT; c++)
+        t += p.cat[c];
+    return t;
+}
+
+static double option_total_at(const struct cs_cost_inputs *in, enum cs_cost_option o, double u)
+{
+    return cs_cost_option_owned(o) ? owned_total(in, o, u) : cloud_total(in, o, u);
+}
+
+double cs_cost_option_total(const struct cs_cost_inputs *in, enum cs_cost_option o, double u)
+{
+    assert(o != CS_OPT_HYBRID);
+    return option_total_at(in, o, u);
+}
+
+/* The demand profile: the scenario's, else flat at the utilization. */
+static int demand_of(const struct cs_cost_inputs *in, const double **dm, double *flat)
+{
+    if (in->n_demand > 0) {
+        *dm = in->demand;
+        return in->n_demand;
+    }
+    *flat = in->v[CS_CIN_UTILIZATION];
+    *dm = flat;
+    return 1;
+}
+
+/* Hybrid with an owned baseline of B GPUs: the owned option's per-GPU cost
+ * (linear in GPUs) at the baseline's own utilization, plus burst GPU-hours
+ * above B at the burst price. Fills cats (may be NULL). */
+static double hybrid_total(const struct cs_cost_inputs *in, long B, double *cats)
+{
+    const double *dm;
+    double flat;
+    int nd = demand_of(in, &dm, &flat);
+    double N = in->gpus, H = in->years * HOURS_PER_YEAR;
+    double owned_hours = 0, burst_hours = 0;
+    for (int i = 0; i < nd; i++) {
+        double want = dm[i] * N;
+        owned_hours += fmin(want, (double)B) * H / nd;
+        burst_hours += fmax(want - (double)B, 0) * H / nd;
+    }
+    double c[CS_CAT_COUNT] = {0};
+    if (B > 0) {
+        struct owned_parts p;
+        double ub = owned_hours / ((double)B * H);
+        owned_cost(in, in->hybrid_owned, ub, &p);
+        for (int k = 0; k < CS_CAT_COUNT; k++)
+            c[k] = p.cat[k] * (double)B / N;
+    }
+    c[CS_CAT_CLOUD] += burst_hours * cloud_rate(in, in->hybrid_burst);
+    double t = 0;
+    for (int k = 0; k < CS_CAT_COUNT; k++) {
+        t += c[k];
+        if (cats)
+            cats[k] = c[k];
+    }
+    return t;
+}
+
+static void fill_years(const struct cs_cost_inputs *in, struct cs_cost_option_result *r,
+                       double upfront_capex_usd, double amortized_capex_usd)
+{
+    int ny = (int)ceil(in->years - 1e-9);
+    if (ny > 64)
+        ny = 64;
+    if (ny < 1)
+        ny = 1;
+    r->n_years = ny;
+    double rest = r->total_usd - amortized_capex_usd;
+    for (int y = 0; y < ny; y++) {
+        double share = fmin(1.0, in->years - y) / in->years;
+        r->by_year_usd[y] = r->total_usd * share;
+        r->cash_by_year_usd[y] = rest * share + (y == 0 ? upfront_capex_usd : 0);
+    }
+}
+
+void cs_cost_evaluate(const struct cs_cost_inputs *in, struct cs_cost_result *out)
+{
+    memset(out, 0, sizeof *out);
+    double u = in->v[CS_CIN_UTILIZATION];
+    double H = in->years * HOURS_PER_YEAR, N = in->gpus;
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        struct cs_cost_option_result *r = &out->opt[o];
+        r->available = in->available[o];
+        r->usd_per_run = NAN;
+        r->hybrid_baseline_gpus = -1;
+        if (!r->available)
+            continue;
+        double upfront = 0, amortized = 0;
+        r->gpu_hours = N * H;
+        r->utilized_gpu_hours = N * H * u;
+        if (cs_cost_option_owned((enum cs_cost_option)o)) {
+            struct owned_parts p;
+            owned_cost(in, (enum cs_cost_option)o, u, &p);
+            memcpy(r->by_cat_usd, p.cat, sizeof p.cat);
+            upfront = p.upfront;
+            amortized = p.cat[CS_CAT_CAPEX] + (o == CS_OPT_ONPREM ? p.cat[CS_CAT_SITE] : 0);
+            if (o == CS_OPT_COLO && in->liquid_cooling) {
+                double life = isfinite(in->v[CS_CIN_FACILITY_LIFE]) ? in->v[CS_CIN_FACILITY_LIFE]
+                                                                     : in->v[CS_CIN_DEPRECIATION];
+                double r0 = isfinite(in->v[CS_CIN_COST_OF_CAPITAL]) ? in->v[CS_CIN_COST_OF_CAPITAL]
+                                                                     : 0;
+                amortized += in->v[CS_CIN_LIQUID_PER_KW] * p.it_kw * crf(r0, life) * in->years;
+            }
+            out->it_power_kw = p.it_kw;
+            out->avg_power_kw = p.avg_kw;
+            out->capex_hw_usd = p.hw_usd;
+            out->network_usd = p.network_usd;
+        } else if (o == CS_OPT_HYBRID) {
+            long step = in->gpus_per_node > 0 ? (long)in->gpus_per_node : 1;
+            long best = 0;
+            double best_t = INFINITY;
+            if (in->hybrid_baseline_gpus >= 0) {
+                best = in->hybrid_baseline_gpus;
+            } else {
+                for (long B = 0; B <= (long)N; B += step) {
+                    double t = hybrid_total(in, B, NULL);
+                    if (t < best_t - 1e-9 * fabs(t)) {
+                        best_t = t;
+                        best = B;
+                    }
+                }
+            }
+            hybrid_total(in, best, r->by_cat_usd);
+            r->hybrid_baseline_gpus = (int)best;
+            const double *dm;
+            double flat, mean = 0;
+            int nd = demand_of(in, &dm, &flat);
+            for (int i = 0; i < nd; i++)
+                mean += dm[i] / nd;
+            r->utilized_gpu_hours = N * H * mean;
+        } else {
+            r->by_cat_usd[CS_CAT_CLOUD] = cloud_total(in, (enum cs_cost_option)o, u);
+        }
+        r->total_usd = 0;
+        for (int c = 0; c < CS_CAT_COUNT; c++)
+            r->total_usd += r->by_cat_usd[c];
+        r->upfront_usd = upfront;
+        fill_years(in, r, upfront, amortized);
+        r->usd_per_gpu_hour = r->gpu_hours > 0 ? r->total_usd / r->gpu_hours : NAN;
+        r->usd_per_utilized_gpu_hour =
+            r->utilized_gpu_hours > 0 ? r->total_usd / r->utilized_gpu_hours : NAN;
+        if (isfinite(in->run_hours))
+            r->usd_per_run = r->usd_per_utilized_gpu_hour * N * in->run_hours;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Break-even, sensitivity, Monte Carlo.                                     */
+
+static void break_even(const struct cs_cost_inputs *in, enum cs_cost_option o,
+                       enum cs_cost_option c, struct cs_cost_break_even *row)
+{
+    double ao = option_total_at(in, o, 0), bo = option_total_at(in, o, 1) - ao;
+    double ac = option_total_at(in, c, 0), bc = option_total_at(in, c, 1) - ac;
+    row->owned = o;
+    row->cloud = c;
+    row->utilization = NAN;
+    double den = bc - bo;
+    double scale = fmax(fabs(ao) + fabs(bo), fabs(ac) + fabs(bc));
+    if (fabs(den) <= 1e-12 * scale) {
+        row->owned_cheaper = ao < ac ? "always" : "never";
+        return;
+    }
+    double ustar = (ao - ac) / den;
+    if (ustar > 0 && ustar <= 1) {
+        row->utilization = ustar;
+        row->owned_cheaper = den > 0 ? "above" : "below";
+    } else {
+        /* no crossing in (0, 1]: the sign at u = 1 decides */
+        row->owned_cheaper = ao + bo < ac + bc ? "always" : "never";
+    }
+}
+
+int cs_cost_break_even_all(const struct cs_cost_inputs *in, struct cs_cost_break_even *rows)
+{
+    int n = 0;
+    for (int o = CS_OPT_ONPREM; o <= CS_OPT_COLO; o++)
+        for (int c = CS_OPT_ON_DEMAND; c <= CS_OPT_SPOT; c++)
+            if (in->available[o] && in->available[c])
+                break_even(in, (enum cs_cost_option)o, (enum cs_cost_option)c, &rows[n++]);
+    return n;
+}
+
+static void totals(const struct cs_cost_inputs *in, double *t)
+{
+    struct cs_cost_result r;
+    cs_cost_evaluate(in, &r);
+    for (int o = 0; o < CS_OPT_COUNT; o++)
+        t[o] = r.opt[o].available ? r.opt[o].total_usd : NAN;
+}
+
+/* Keeps a perturbed input inside its meaning. */
+static double clamp_input(enum cs_cost_input i, double v)
+{
+    switch (i) {
+    case CS_CIN_UTILIZATION:
+    case CS_CIN_POWER_UTIL:
+    case CS_CIN_IDLE_FRACTION:
+    case CS_CIN_SUPPORT: return fmin(v, 1.0);
+    case CS_CIN_NETWORK_FRACTION: return fmin(v, 0.99);
+    case CS_CIN_PUE:
+    case CS_CIN_POWER_MULT: return fmax(v, 1.0);
+    default: return v;
+    }
+}
+
+static int cmp_swing(const void *a, const void *b)
+{
+    const struct cs_cost_sens_row *x = a, *y = b;
+    if (x->swing_usd != y->swing_usd)
+        return x->swing_usd < y->swing_usd ? 1 : -1;
+    return (int)x->input - (int)y->input; /* stable, deterministic order */
+}
+
+int cs_cost_sensitivity(const struct cs_cost_inputs *in, double step,
+                        struct cs_cost_sens_row *rows)
+{
+    int n = 0;
+    for (int i = 0; i < CS_CIN_COUNT; i++) {
+        double v0 = in->v[i];
+        if (!isfinite(v0) || v0 == 0)
+            continue;
+        struct cs_cost_inputs t = *in;
+        struct cs_cost_sens_row *r = &rows[n];
+        r->input = (enum cs_cost_input)i;
+        r->base_value = v0;
+        r->low_value = clamp_input((enum cs_cost_input)i, v0 * (1 - step));
+        r->high_value = clamp_input((enum cs_cost_input)i, v0 * (1 + step));
+        t.v[i] = r->low_value;
+        totals(&t, r->low_usd);
+        t.v[i] = r->high_value;
+        totals(&t, r->high_usd);
+        r->swing_usd = 0;
+        for (int o = 0; o < CS_OPT_COUNT; o++)
+            if (isfinite(r->low_usd[o]) && isfinite(r->high_usd[o]))
+                r->swing_usd = fmax(r->swing_usd, fabs(r->high_usd[o] - r->low_usd[o]));
+        if (r->swing_usd > 0)
+            n++;
+    }
+    qsort(rows, (size_t)n, sizeof *rows, cmp_swing);
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+cs_status cs_cost_monte_carlo(const struct cs_cost_inputs *in, const struct cs_cost_range *ranges,
+                              int n_ranges, int samples, uint64_t seed, struct cs_cost_mc *out)
+{
+    if (samples < 1)
+        return CS_EINVAL;
+    int idx[CS_COST_MAX_RANGES];
+    if (n_ranges > CS_COST_MAX_RANGES)
+        return CS_EINVAL;
+    for (int k = 0; k < n_ranges; k++) {
+        idx[k] = cs_cost_input_parse(ranges[k].key);
+        if (idx[k] < 0)
+            return CS_EINVAL;
+    }
+    gsl_rng *rng = cs_rng_create(seed, CS_RNG_USER + 6);
+    double *tot = cs_xmalloc((size_t)samples * CS_OPT_COUNT * sizeof *tot);
+    struct cs_cost_mc m;
+    memset(&m, 0, sizeof m);
+    m.samples = samples;
+    for (int sidx = 0; sidx < samples; sidx++) {
+        struct cs_cost_inputs t = *in;
+        for (int k = 0; k < n_ranges; k++)
+            t.v[idx[k]] = ranges[k].low + (ranges[k].high - ranges[k].low) * gsl_rng_uniform(rng);
+        double tt[CS_OPT_COUNT];
+        totals(&t, tt);
+        int best = -1;
+        for (int o = 0; o < CS_OPT_COUNT; o++) {
+            tot[(size_t)o * (size_t)samples + (size_t)sidx] = tt[o];
+            if (isfinite(tt[o]) && (best < 0 || tt[o] < tt[best]))
+                best = o;
+        }
+        if (best >= 0)
+            m.cheapest_share[best] += 1.0 / samples;
+    }
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        double *col = tot + (size_t)o * (size_t)samples;
+        if (!isfinite(col[0])) {
+            m.p05[o] = m.p50[o] = m.p95[o] = m.mean[o] = NAN;
+            continue;
+        }
+        qsort(col, (size_t)samples, sizeof *col, cmp_double);
+        m.mean[o] = gsl_stats_mean(col, 1, (size_t)samples);
+        m.p05[o] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)samples, 0.05);
+        m.p50[o] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)samples, 0.50);
+        m.p95[o] = gsl_stats_quantile_from_sorted_data(col, 1, (size_t)samples, 0.95);
+    }
+    free(tot);
+    gsl_rng_free(rng);
+    *out = m;
+    return CS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Claims.                                                                   */
+
+static enum cs_cost_verdict near(double computed, double claimed, double tol)
+{
+    if (!isfinite(computed))
+        return CS_VERDICT_NOT_SUPPORTED;
+    return fabs(computed - claimed) <= tol * fabs(claimed) ? CS_VERDICT_SUPPORTED
+                                                           : CS_VERDICT_NOT_SUPPORTED;
+}
+
+cs_status cs_cost_claim_evaluate(const struct cs_scenario *s, const struct cs_cost_inputs *in,
+                                 cs_diags *d, struct cs_cost_claim_result *out)
+{
+    const struct cs_cost_claim *cl = &s->cost.ext.claim;
+    if (cl->metric == CS_CLAIM_NONE)
+        return CS_EINVAL;
+    int o = cs_cost_option_parse(cl->owned), c = cs_cost_option_parse(cl->cloud);
+    assert(o >= 0 && c >= 0);
+    struct cs_cost_claim_result r;
+    memset(&r, 0, sizeof r);
+    r.verdict = CS_VERDICT_UNDECIDED;
+    r.computed = NAN;
+    bool range = isfinite(cl->low) && isfinite(cl->high);
+    if (cl->metric != CS_CLAIM_CHEAPER_BELOW_GPUS &&
+        (!in->available[o] || (cl->metric != CS_CLAIM_TOTAL && !in->available[c]))) {
+        snprintf(r.explanation, sizeof r.explanation,
+                 "cannot decide: %s or %s lacks a price (see the warnings)", cl->owned, cl->cloud);
+        *out = r;
+        return CS_OK;
+    }
+    struct cs_cost_result res;
+    cs_cost_evaluate(in, &res);
+    double u = in->v[CS_CIN_UTILIZATION];
+    switch (cl->metric) {
+    case CS_CLAIM_BREAK_EVEN: {
+        struct cs_cost_break_even be;
+        break_even(in, (enum cs_cost_option)o, (enum cs_cost_option)c, &be);
+        r.computed = be.utilization;
+        if (range)
+            r.verdict = isfinite(be.utilization) && be.utilization >= cl->low &&
+                                be.utilization <= cl->high && !strcmp(be.owned_cheaper, "above")
+                            ? CS_VERDICT_SUPPORTED
+                            : CS_VERDICT_NOT_SUPPORTED;
+        else
+            r.verdict = near(be.utilization, cl->claimed, cl->tolerance);
+        if (isfinite(be.utilization))
+            snprintf(r.explanation, sizeof r.explanation,
+                     "%s is cheaper than %s %s %.1f%% utilization", cl->owned, cl->cloud,
+                     be.owned_cheaper, 100 * be.utilization);
+        else
+            snprintf(r.explanation, sizeof r.explanation,
+                     "no break-even in (0, 100%%]: %s is %s cheaper than %s", cl->owned,
+                     !strcmp(be.owned_cheaper, "always") ? "always" : "never", cl->cloud);
+        break;
+    }
+    case CS_CLAIM_SAVINGS:
+        r.computed = res.opt[o].total_usd - res.opt[c].total_usd;
+        r.verdict = range ? (r.computed >= cl->low && r.computed <= cl->high
+                                 ? CS_VERDICT_SUPPORTED
+                                 : CS_VERDICT_NOT_SUPPORTED)
+                          : near(r.computed, cl->claimed, cl->tolerance);
+        snprintf(r.explanation, sizeof r.explanation,
+                 "%s $%.0f - %s $%.0f = $%.0f saved by %s over %g years at %.0f%% utilization",
+                 cl->owned, res.opt[o].total_usd, cl->cloud, res.opt[c].total_usd, r.computed,
+                 cl->cloud, in->years, 100 * u);
+        break;
+    case CS_CLAIM_RATIO:
+        r.computed = res.opt[c].total_usd / res.opt[o].total_usd;
+        r.verdict = range ? (r.computed >= cl->low && r.computed <= cl->high
+                                 ? CS_VERDICT_SUPPORTED
+                                 : CS_VERDICT_NOT_SUPPORTED)
+                          : near(r.computed, cl->claimed, cl->tolerance);
+        snprintf(r.explanation, sizeof r.explanation,
+                 "%s / %s = $%.0f / $%.0f = %.2fx at %.0f GPUs and %.0f%% utilization", cl->cloud,
+                 cl->owned, res.opt[c].total_usd, res.opt[o].total_usd, r.computed, in->gpus,
+                 100 * u);
+        break;
+    case CS_CLAIM_TOTAL:
+        r.computed = res.opt[o].total_usd;
+        r.verdict = range ? (r.computed >= cl->low && r.computed <= cl->high
+                                 ? CS_VERDICT_SUPPORTED
+                                 : CS_VERDICT_NOT_SUPPORTED)
+                          : near(r.computed, cl->claimed, cl->tolerance);
+        snprintf(r.explanation, sizeof r.explanation, "%s over %g years: $%.0f", cl->owned,
+                 in->years, r.computed);
+        break;
+    case CS_CLAIM_CHEAPER_BELOW_GPUS: {
+        /* Smallest cluster (whole nodes, up to 2x the scenario's) at which
+         * the owned option is cheaper than the cloud option. */
+        int maxn = s->cluster.nodes * 2 > 64 ? s->cluster.nodes * 2 : 64;
+        double found = NAN;
+        for (int nodes = 1; nodes <= maxn; nodes++) {
+            struct cs_scenario t = *s;
+            t.cluster.nodes = nodes;
+            struct cs_cost_inputs ti;
+            cs_diags dd;
+            cs_diags_init(&dd);
+            cs_status st = cs_cost_inputs_from_scenario(&t, NAN, true, &dd, &ti);
+            cs_diags_fini(&dd);
+            if (st != CS_OK || !ti.available[o] || !ti.available[c])
+                continue;
+            if (option_total_at(&ti, (enum cs_cost_option)o, u) <
+                option_total_at(&ti, (enum cs_cost_option)c, u)) {
+                found = (double)nodes * s->cluster.gpus_per_node;
+                break;
+            }
+        }
+        r.computed = found;
+        r.verdict = range ? (isfinite(found) && found >= cl->low && found <= cl->high
+                                 ? CS_VERDICT_SUPPORTED
+                                 : CS_VERDICT_NOT_SUPPORTED)
+                          : near(found, cl->claimed, cl->tolerance);
+        if (isfinite(found))
+            snprintf(r.explanation, sizeof r.explanation,
+                     "%s becomes cheaper than %s from %.0f GPUs (scanned 1..%d nodes of %d "
+                     "GPUs at %.0f%% utilization)",
+                     cl->owned, cl->cloud, found, maxn, s->cluster.gpus_per_node, 100 * u);
+        else
+            snprintf(r.explanation, sizeof r.explanation,
+                     "%s stays cheaper than %s at every size from %d to %d GPUs", cl->cloud,
+                     cl->owned, s->cluster.gpus_per_node, maxn * s->cluster.gpus_per_node);
+        break;
+    }
+    default: break;
+    }
+    (void)d;
+    *out = r;
+    return CS_OK;
+}

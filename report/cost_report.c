@@ -1,0 +1,507 @@
+/* cost_report.c: the `tco` report (report layer): bill of materials,
+ * options with their breakdown, years, break-even, sensitivity, Monte
+ * Carlo and claim verdict as aligned text, the `tco.*` JSON contract, CSV,
+ * and the data files of the gnuplot figures (templates in plots/). */
+#include "clustersim/cost_report.h"
+
+#include "clustersim/table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cs_out_tco_compute(struct cs_tco_report *r, const struct cs_scenario *s,
+                        const struct cs_cost_inputs *in, double step)
+{
+    r->s = s;
+    r->in = in;
+    cs_cost_evaluate(in, &r->res);
+    r->n_be = cs_cost_break_even_all(in, r->be);
+    r->sens_step = step;
+    r->n_sens = cs_cost_sensitivity(in, step, r->sens);
+}
+
+static void num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+/* "$1.23M", "$456K", "$789", "-" for NAN. */
+static const char *money(double v, char *buf, size_t n)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "-");
+    else if (fabs(v) >= 1e9)
+        snprintf(buf, n, "$%.2fB", v / 1e9);
+    else if (fabs(v) >= 1e6)
+        snprintf(buf, n, "$%.2fM", v / 1e6);
+    else if (fabs(v) >= 1e4)
+        snprintf(buf, n, "$%.0fK", v / 1e3);
+    else
+        snprintf(buf, n, "$%.0f", v);
+    return buf;
+}
+
+void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
+{
+    const struct cs_cost_inputs *in = r->in;
+    cJSON *t = cJSON_AddObjectToObject(root, "tco");
+    num(t, "years", in->years);
+    num(t, "gpus", in->gpus);
+    num(t, "utilization", in->v[CS_CIN_UTILIZATION]);
+    cJSON *bom = cJSON_AddObjectToObject(t, "bom");
+    num(bom, "servers", (double)in->bom.servers);
+    num(bom, "servers_usd", in->bom.servers_usd);
+    num(bom, "nics", (double)in->bom.fabric.nics);
+    num(bom, "switches", (double)in->bom.switches);
+    num(bom, "optics", (double)in->bom.fabric.optics);
+    num(bom, "cables", (double)in->bom.fabric.cables);
+    num(bom, "network_usd", r->res.network_usd);
+    cJSON_AddStringToObject(bom, "network_basis",
+                            in->bom.network_priced ? "priced" : "network_cost_fraction");
+    num(bom, "storage_usd", in->bom.storage_usd);
+    num(bom, "capex_hw_usd", r->res.capex_hw_usd);
+    num(bom, "it_power_w", r->res.it_power_kw * 1000);
+    num(bom, "avg_power_w", r->res.avg_power_kw * 1000);
+    if (r->has_step) {
+        cJSON *run = cJSON_AddObjectToObject(t, "run");
+        num(run, "step_time_s", r->step_time_s);
+        num(run, "tokens_per_s", r->tokens_per_s);
+        num(run, "goodput", r->goodput);
+        num(run, "time_to_train_s", r->run_hours * 3600);
+    }
+    cJSON *opts = cJSON_AddArrayToObject(t, "options");
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        const struct cs_cost_option_result *x = &r->res.opt[o];
+        if (!x->available)
+            continue;
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", cs_cost_option_name((enum cs_cost_option)o));
+        num(j, "total_usd", x->total_usd);
+        cJSON *b = cJSON_AddObjectToObject(j, "breakdown_usd");
+        for (int c = 0; c < CS_CAT_COUNT; c++)
+            num(b, cs_cost_cat_name((enum cs_cost_cat)c), x->by_cat_usd[c]);
+        cJSON *y = cJSON_AddArrayToObject(j, "by_year_usd");
+        cJSON *cy = cJSON_AddArrayToObject(j, "cash_by_year_usd");
+        for (int k = 0; k < x->n_years; k++) {
+            cJSON_AddItemToArray(y, cJSON_CreateNumber(x->by_year_usd[k]));
+            cJSON_AddItemToArray(cy, cJSON_CreateNumber(x->cash_by_year_usd[k]));
+        }
+        num(j, "upfront_usd", x->upfront_usd);
+        num(j, "gpu_hours", x->gpu_hours);
+        num(j, "utilized_gpu_hours", x->utilized_gpu_hours);
+        num(j, "usd_per_gpu_hour", x->usd_per_gpu_hour);
+        num(j, "usd_per_utilized_gpu_hour", x->usd_per_utilized_gpu_hour);
+        num(j, "usd_per_run", x->usd_per_run);
+        if (o == CS_OPT_HYBRID)
+            num(j, "baseline_gpus", x->hybrid_baseline_gpus);
+        cJSON_AddItemToArray(opts, j);
+    }
+    cJSON *be = cJSON_AddArrayToObject(t, "break_even");
+    for (int i = 0; i < r->n_be; i++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "owned", cs_cost_option_name(r->be[i].owned));
+        cJSON_AddStringToObject(j, "cloud", cs_cost_option_name(r->be[i].cloud));
+        num(j, "utilization", r->be[i].utilization);
+        cJSON_AddStringToObject(j, "owned_cheaper", r->be[i].owned_cheaper);
+        cJSON_AddItemToArray(be, j);
+    }
+    cJSON *sens = cJSON_AddObjectToObject(t, "sensitivity");
+    num(sens, "step", r->sens_step);
+    cJSON *rows = cJSON_AddArrayToObject(sens, "rows");
+    for (int i = 0; i < r->n_sens; i++) {
+        const struct cs_cost_sens_row *s = &r->sens[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "input", cs_cost_input_name(s->input));
+        num(j, "base", s->base_value);
+        num(j, "low", s->low_value);
+        num(j, "high", s->high_value);
+        num(j, "swing_usd", s->swing_usd);
+        cJSON *lo = cJSON_AddObjectToObject(j, "low_total_usd");
+        cJSON *hi = cJSON_AddObjectToObject(j, "high_total_usd");
+        for (int o = 0; o < CS_OPT_COUNT; o++) {
+            if (!r->res.opt[o].available)
+                continue;
+            num(lo, cs_cost_option_name((enum cs_cost_option)o), s->low_usd[o]);
+            num(hi, cs_cost_option_name((enum cs_cost_option)o), s->high_usd[o]);
+        }
+        cJSON_AddItemToArray(rows, j);
+    }
+    if (r->has_mc) {
+        cJSON *mc = cJSON_AddObjectToObject(t, "monte_carlo");
+        num(mc, "samples", r->mc.samples);
+        cJSON *a = cJSON_AddArrayToObject(mc, "options");
+        for (int o = 0; o < CS_OPT_COUNT; o++) {
+            if (!r->res.opt[o].available)
+                continue;
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "name", cs_cost_option_name((enum cs_cost_option)o));
+            cJSON *tot = cJSON_AddObjectToObject(j, "total_usd");
+            num(tot, "mean", r->mc.mean[o]);
+            num(tot, "p05", r->mc.p05[o]);
+            num(tot, "p50", r->mc.p50[o]);
+            num(tot, "p95", r->mc.p95[o]);
+            num(j, "cheapest_share", r->mc.cheapest_share[o]);
+            cJSON_AddItemToArray(a, j);
+        }
+    }
+    if (r->has_claim) {
+        const struct cs_cost_claim *c = &r->s->cost.ext.claim;
+        cJSON *v = cJSON_AddObjectToObject(t, "verdict");
+        cJSON_AddStringToObject(v, "claim", c->id);
+        cJSON_AddStringToObject(v, "text", c->text);
+        num(v, "claimed", c->claimed);
+        num(v, "claimed_low", c->low);
+        num(v, "claimed_high", c->high);
+        num(v, "computed", r->claim.computed);
+        cJSON_AddStringToObject(v, "verdict", cs_cost_verdict_name(r->claim.verdict));
+        cJSON_AddStringToObject(v, "explanation", r->claim.explanation);
+    }
+}
+
+static void text_options(FILE *out, const struct cs_tco_report *r)
+{
+    static const char *const h[] = {"option", ">total", ">capex", ">power", ">site",
+                                    ">operations", ">cloud", ">$/GPU-h", ">$/utilized GPU-h",
+                                    ">$/run"};
+    cs_table *t = cs_table_create(10, h);
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        const struct cs_cost_option_result *x = &r->res.opt[o];
+        if (!x->available)
+            continue;
+        char c[10][32];
+        snprintf(c[0], sizeof c[0], "%s", cs_cost_option_name((enum cs_cost_option)o));
+        money(x->total_usd, c[1], sizeof c[1]);
+        for (int k = 0; k < CS_CAT_COUNT; k++)
+            money(x->by_cat_usd[k], c[2 + k], sizeof c[2 + k]);
+        snprintf(c[7], sizeof c[7], "%.2f", x->usd_per_gpu_hour);
+        snprintf(c[8], sizeof c[8], "%.2f", x->usd_per_utilized_gpu_hour);
+        money(x->usd_per_run, c[9], sizeof c[9]);
+        const char *cells[10];
+        for (int k = 0; k < 10; k++)
+            cells[k] = c[k];
+        cs_table_add_row(t, cells);
+    }
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+}
+
+static void text_years(FILE *out, const struct cs_tco_report *r)
+{
+    int ny = r->res.opt[CS_OPT_ON_DEMAND].n_years;
+    for (int o = 0; o < CS_OPT_COUNT; o++)
+        if (r->res.opt[o].n_years > ny)
+            ny = r->res.opt[o].n_years;
+    if (ny > 10)
+        ny = 10;
+    const char *h[12];
+    char hb[12][24];
+    h[0] = "option";
+    for (int y = 0; y < ny; y++) {
+        snprintf(hb[y], sizeof hb[y], ">year %d", y + 1);
+        h[1 + y] = hb[y];
+    }
+    h[1 + ny] = ">cash year 1";
+    cs_table *t = cs_table_create(ny + 2, h);
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        const struct cs_cost_option_result *x = &r->res.opt[o];
+        if (!x->available)
+            continue;
+        char c[12][32];
+        const char *cells[12];
+        snprintf(c[0], sizeof c[0], "%s", cs_cost_option_name((enum cs_cost_option)o));
+        for (int y = 0; y < ny; y++)
+            money(y < x->n_years ? x->by_year_usd[y] : NAN, c[1 + y], sizeof c[1 + y]);
+        money(x->cash_by_year_usd[0], c[1 + ny], sizeof c[1 + ny]);
+        for (int k = 0; k < ny + 2; k++)
+            cells[k] = c[k];
+        cs_table_add_row(t, cells);
+    }
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+}
+
+void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
+{
+    const struct cs_scenario *s = r->s;
+    const struct cs_cost_inputs *in = r->in;
+    char a[32], b[32];
+    fprintf(out, "TCO of %ld x %s (%d nodes, %s %s) over %g years at %.0f%% utilization\n",
+            (long)in->gpus, s->cluster.gpu.name, s->cluster.nodes,
+            cs_topology_name(s->cluster.fabric.topology), s->cluster.fabric.link.name, in->years,
+            100 * in->v[CS_CIN_UTILIZATION]);
+    fprintf(out, "site %s, cloud offer %s\n\n", s->cost.site,
+            s->cost.cloud_offer[0] ? s->cost.cloud_offer : "(none)");
+
+    fprintf(out, "Bill of materials\n");
+    static const char *const bh[] = {"item", ">count", ">total"};
+    cs_table *t = cs_table_create(3, bh);
+    cs_table_add_rowf(t, "GPU servers (%s per GPU)\t%ld\t%s",
+                      money(in->v[CS_CIN_GPU_PRICE], a, sizeof a), in->bom.servers,
+                      money(in->bom.servers_usd, b, sizeof b));
+    cs_table_add_rowf(t, "NIC ports\t%ld\t", in->bom.fabric.nics);
+    cs_table_add_rowf(t, "switches (leaf/spine/core %ld/%ld/%ld)\t%ld\t",
+                      in->bom.fabric.switches_by_tier[0], in->bom.fabric.switches_by_tier[1],
+                      in->bom.fabric.switches_by_tier[2], in->bom.switches);
+    cs_table_add_rowf(t, "optics\t%ld\t", in->bom.fabric.optics);
+    cs_table_add_rowf(t, "cables\t%ld\t", in->bom.fabric.cables);
+    if (in->bom.network_priced)
+        cs_table_add_rowf(t, "network (priced)\t\t%s", money(r->res.network_usd, a, sizeof a));
+    else
+        cs_table_add_rowf(t, "network (%.0f%% of cluster cost, Epoch)\t\t%s",
+                          100 * in->v[CS_CIN_NETWORK_FRACTION],
+                          money(r->res.network_usd, a, sizeof a));
+    cs_table_add_rowf(t, "storage (capital)\t\t%s", money(in->bom.storage_usd, a, sizeof a));
+    cs_table_add_rowf(t, "hardware capital\t\t%s", money(r->res.capex_hw_usd, a, sizeof a));
+    cs_table_add_rowf(t, "IT load, nameplate / average\t%.1f kW\t%.1f kW", r->res.it_power_kw,
+                      r->res.avg_power_kw);
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+    if (r->has_step)
+        fprintf(out, "\nTraining run: step %.3f s, %.0f tokens/s, goodput %.2f, time to train "
+                     "%.1f h\n",
+                r->step_time_s, r->tokens_per_s, r->goodput, r->run_hours);
+
+    fprintf(out, "\nOptions (totals over %g years)\n", in->years);
+    text_options(out, r);
+    fprintf(out, "\nBy year (capital as a yearly charge; cash year 1 pays owned capital up front)\n");
+    text_years(out, r);
+    if (r->res.opt[CS_OPT_HYBRID].available)
+        fprintf(out, "\nhybrid: %d owned GPUs (%s) + %s burst\n",
+                r->res.opt[CS_OPT_HYBRID].hybrid_baseline_gpus,
+                cs_cost_option_name(in->hybrid_owned), cs_cost_option_name(in->hybrid_burst));
+
+    fprintf(out, "\nBreak-even utilization (owned vs cloud)\n");
+    static const char *const eh[] = {"owned", "cloud", ">break-even", "owned cheaper"};
+    t = cs_table_create(4, eh);
+    for (int i = 0; i < r->n_be; i++) {
+        char u[32];
+        if (isfinite(r->be[i].utilization))
+            snprintf(u, sizeof u, "%.1f%%", 100 * r->be[i].utilization);
+        else
+            snprintf(u, sizeof u, "-");
+        cs_table_add_rowf(t, "%s\t%s\t%s\t%s%s", cs_cost_option_name(r->be[i].owned),
+                          cs_cost_option_name(r->be[i].cloud), u, r->be[i].owned_cheaper,
+                          isfinite(r->be[i].utilization) ? " it" : "");
+    }
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+
+    fprintf(out, "\nSensitivity: change of each total when one input moves -%.0f%% / +%.0f%% "
+                 "(ranked)\n",
+            100 * r->sens_step, 100 * r->sens_step);
+    const char *sh[2 + CS_OPT_COUNT];
+    char shb[CS_OPT_COUNT][40];
+    int nc = 0;
+    sh[nc++] = "input";
+    sh[nc++] = ">base";
+    int cols[CS_OPT_COUNT], ncols = 0;
+    for (int o = 0; o < CS_OPT_COUNT; o++)
+        if (r->res.opt[o].available) {
+            snprintf(shb[ncols], sizeof shb[ncols], ">%s", cs_cost_option_name((enum cs_cost_option)o));
+            sh[nc++] = shb[ncols];
+            cols[ncols++] = o;
+        }
+    t = cs_table_create(nc, sh);
+    for (int i = 0; i < r->n_sens; i++) {
+        const struct cs_cost_sens_row *sr = &r->sens[i];
+        char c[2 + CS_OPT_COUNT][48];
+        const char *cells[2 + CS_OPT_COUNT];
+        snprintf(c[0], sizeof c[0], "%s", cs_cost_input_name(sr->input));
+        snprintf(c[1], sizeof c[1], "%.4g", sr->base_value);
+        for (int k = 0; k < ncols; k++) {
+            int o = cols[k];
+            double base = r->res.opt[o].total_usd;
+            char lo[20], hi[20];
+            money(sr->low_usd[o] - base, lo, sizeof lo);
+            money(sr->high_usd[o] - base, hi, sizeof hi);
+            if (fabs(sr->low_usd[o] - base) < 0.5 && fabs(sr->high_usd[o] - base) < 0.5)
+                snprintf(c[2 + k], sizeof c[2 + k], "0");
+            else
+                snprintf(c[2 + k], sizeof c[2 + k], "%s/%s", lo, hi);
+        }
+        for (int k = 0; k < nc; k++)
+            cells[k] = c[k];
+        cs_table_add_row(t, cells);
+    }
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+
+    if (r->has_mc) {
+        fprintf(out, "\nMonte Carlo (%d samples, inputs uniform on cost.ranges)\n", r->mc.samples);
+        static const char *const mh[] = {"option", ">p05", ">p50", ">p95", ">mean", ">cheapest"};
+        t = cs_table_create(6, mh);
+        for (int o = 0; o < CS_OPT_COUNT; o++) {
+            if (!r->res.opt[o].available)
+                continue;
+            char c1[24], c2[24], c3[24], c4[24];
+            cs_table_add_rowf(t, "%s\t%s\t%s\t%s\t%s\t%.0f%%",
+                              cs_cost_option_name((enum cs_cost_option)o),
+                              money(r->mc.p05[o], c1, sizeof c1), money(r->mc.p50[o], c2, sizeof c2),
+                              money(r->mc.p95[o], c3, sizeof c3), money(r->mc.mean[o], c4, sizeof c4),
+                              100 * r->mc.cheapest_share[o]);
+        }
+        cs_table_write(t, out, 2);
+        cs_table_destroy(t);
+    }
+
+    fprintf(out, "\nAssumptions\n");
+    fprintf(out, "  staff: %s per year%s\n", money(in->v[CS_CIN_STAFF], a, sizeof a),
+            in->v[CS_CIN_STAFF] == 0 ? " (not given: cost.staff_per_year)" : "");
+    fprintf(out, "  capital: %g-year life at %.1f%% cost of capital; build-out over %g years\n",
+            in->v[CS_CIN_DEPRECIATION], 100 * in->v[CS_CIN_COST_OF_CAPITAL],
+            isfinite(in->v[CS_CIN_FACILITY_LIFE]) ? in->v[CS_CIN_FACILITY_LIFE]
+                                                  : in->v[CS_CIN_DEPRECIATION]);
+    fprintf(out, "  power: %.2f x GPU TDP per GPU, %.0f%% of it while busy, %.0f%% idle; PUE %.2f; "
+                 "$%.4f/kWh\n",
+            in->v[CS_CIN_POWER_MULT], 100 * in->v[CS_CIN_POWER_UTIL],
+            100 * (isfinite(in->v[CS_CIN_IDLE_FRACTION]) ? in->v[CS_CIN_IDLE_FRACTION]
+                                                         : in->v[CS_CIN_POWER_UTIL]),
+            in->v[CS_CIN_PUE], in->v[CS_CIN_ELECTRICITY]);
+    fprintf(out, "  cooling: %s\n", in->liquid_cooling ? "liquid" : "air");
+    if (in->spot_loss_fraction > 0)
+        fprintf(out, "  spot: %.1f%% of GPU-hours lost to preemptions\n",
+                100 * in->spot_loss_fraction);
+
+    if (r->has_claim) {
+        const struct cs_cost_claim *c = &s->cost.ext.claim;
+        fprintf(out, "\nVerdict on claim %s\n  claim: %s\n", c->id, c->text);
+        if (isfinite(c->claimed))
+            fprintf(out, "  claimed: %.4g (tolerance %.0f%%)\n", c->claimed, 100 * c->tolerance);
+        else
+            fprintf(out, "  claimed: %.4g .. %.4g\n", c->low, c->high);
+        fprintf(out, "  computed: %.4g\n  clustersim: %s\n  verdict: %s\n", r->claim.computed,
+                r->claim.explanation, cs_cost_verdict_name(r->claim.verdict));
+    }
+}
+
+void cs_out_tco_csv(FILE *out, const struct cs_tco_report *r)
+{
+    fprintf(out, "option,total_usd");
+    for (int c = 0; c < CS_CAT_COUNT; c++)
+        fprintf(out, ",%s_usd", cs_cost_cat_name((enum cs_cost_cat)c));
+    fprintf(out, ",usd_per_gpu_hour,usd_per_utilized_gpu_hour,usd_per_run\n");
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        const struct cs_cost_option_result *x = &r->res.opt[o];
+        if (!x->available)
+            continue;
+        fprintf(out, "%s,%.2f", cs_cost_option_name((enum cs_cost_option)o), x->total_usd);
+        for (int c = 0; c < CS_CAT_COUNT; c++)
+            fprintf(out, ",%.2f", x->by_cat_usd[c]);
+        fprintf(out, ",%.6f,%.6f,", x->usd_per_gpu_hour, x->usd_per_utilized_gpu_hour);
+        if (isfinite(x->usd_per_run))
+            fprintf(out, "%.2f", x->usd_per_run);
+        fputc('\n', out);
+    }
+}
+
+static FILE *open_in(const char *dir, const char *name, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    return fp;
+}
+
+static bool close_ok(FILE *fp, const char *name, char *err, size_t errlen)
+{
+    bool ok = !ferror(fp);
+    if (fclose(fp) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(err, errlen, "%s: write error", name);
+    return ok;
+}
+
+bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *err, size_t errlen)
+{
+    const struct cs_cost_inputs *in = r->in;
+    /* Stacked bars: one row per option, one column per category, $M. */
+    FILE *fp = open_in(dir, "tco_bars.dat", err, errlen);
+    if (!fp)
+        return false;
+    fprintf(fp, "# option");
+    for (int c = 0; c < CS_CAT_COUNT; c++)
+        fprintf(fp, " %s_musd", cs_cost_cat_name((enum cs_cost_cat)c));
+    fputc('\n', fp);
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        if (!r->res.opt[o].available)
+            continue;
+        fprintf(fp, "%s", cs_cost_option_name((enum cs_cost_option)o));
+        for (int c = 0; c < CS_CAT_COUNT; c++)
+            fprintf(fp, " %.6f", r->res.opt[o].by_cat_usd[c] / 1e6);
+        fputc('\n', fp);
+    }
+    if (!close_ok(fp, "tco_bars.dat", err, errlen))
+        return false;
+
+    /* Cost per utilized GPU-hour against utilization: one column per
+     * owned/cloud option ("NaN" where unavailable). */
+    fp = open_in(dir, "tco_util.dat", err, errlen);
+    if (!fp)
+        return false;
+    fprintf(fp, "# utilization");
+    for (int o = 0; o < CS_OPT_HYBRID; o++)
+        fprintf(fp, " %s", cs_cost_option_name((enum cs_cost_option)o));
+    fputc('\n', fp);
+    double denom_h = in->gpus * in->years * 8760.0;
+    for (int k = 1; k <= 100; k++) {
+        double u = k / 100.0;
+        fprintf(fp, "%.2f", u);
+        for (int o = 0; o < CS_OPT_HYBRID; o++) {
+            if (!in->available[o] || u < 0.05)
+                fprintf(fp, " NaN");
+            else
+                fprintf(fp, " %.6f",
+                        cs_cost_option_total(in, (enum cs_cost_option)o, u) / (denom_h * u));
+        }
+        fputc('\n', fp);
+    }
+    if (!close_ok(fp, "tco_util.dat", err, errlen))
+        return false;
+    fp = open_in(dir, "tco_util_marks.dat", err, errlen);
+    if (!fp)
+        return false;
+    fprintf(fp, "# utilization usd_per_utilized_gpu_hour label\n");
+    for (int i = 0; i < r->n_be; i++) {
+        double u = r->be[i].utilization;
+        if (!isfinite(u))
+            continue;
+        double y = cs_cost_option_total(in, r->be[i].owned, u) / (denom_h * u);
+        fprintf(fp, "%.6f %.6f \"%s/%s %.0f%%\"\n", u, y, cs_cost_option_name(r->be[i].owned),
+                cs_cost_option_name(r->be[i].cloud), 100 * u);
+    }
+    if (!close_ok(fp, "tco_util_marks.dat", err, errlen))
+        return false;
+
+    /* Tornado of the on-prem total (else the first available option):
+     * largest swing at the top. Columns: rank, input, low delta, high
+     * delta ($M, relative to the base total). */
+    int opt = CS_OPT_ONPREM;
+    while (opt < CS_OPT_COUNT && !r->res.opt[opt].available)
+        opt++;
+    fp = open_in(dir, "tco_tornado.dat", err, errlen);
+    if (!fp)
+        return false;
+    fprintf(fp, "# option %s, step %.0f%%\n# rank input low_delta_musd high_delta_musd\n",
+            opt < CS_OPT_COUNT ? cs_cost_option_name((enum cs_cost_option)opt) : "none",
+            100 * r->sens_step);
+    if (opt < CS_OPT_COUNT) {
+        double base = r->res.opt[opt].total_usd;
+        int rank = 0;
+        for (int i = 0; i < r->n_sens && rank < 12; i++) {
+            const struct cs_cost_sens_row *s = &r->sens[i];
+            double lo = (s->low_usd[opt] - base) / 1e6, hi = (s->high_usd[opt] - base) / 1e6;
+            if (fabs(lo) < 1e-9 && fabs(hi) < 1e-9)
+                continue;
+            fprintf(fp, "%d %s %.6f %.6f\n", rank++, cs_cost_input_name(s->input), lo, hi);
+        }
+    }
+    return close_ok(fp, "tco_tornado.dat", err, errlen);
+}

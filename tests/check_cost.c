@@ -1,0 +1,285 @@
+/* check_cost.c: the TCO model (models/cost.c) and its config keys
+ * (config/cfg_cost.c): a small cluster's totals per option by hand,
+ * break-even against the analytic solution, monotonicity, missing prices. */
+#include "test_util.h"
+
+#include "clustersim/catalog.h"
+#include "clustersim/config.h"
+#include "clustersim/cost.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One node of 8 H100 (700 W TDP) on a single switch; optic power off so
+ * the IT load is the servers only. Every price is given. */
+static const char small_yaml[] =
+    "schema_version: 1\n"
+    "cluster:\n"
+    "  gpu: H100-SXM5-80GB\n"
+    "  nodes: 1\n"
+    "  fabric: {topology: single-switch, link: ib-ndr, link_overrides: {optic_power: null}}\n"
+    "cost:\n"
+    "  years: 3\n"
+    "  utilization: 0.5\n"
+    "  electricity: $0.10/kWh\n"
+    "  pue: 1.5\n"
+    "  colocation: $100/kW-month\n"
+    "  construction_per_mw: $10000000\n"
+    "  depreciation_years: 3\n"
+    "  support_per_year: 0.1\n"
+    "  server_power_utilization: 0.75\n"
+    "  server_power_multiplier: 2\n"
+    "  network_cost_fraction: 0.2\n"
+    "  gpu_price: $30000\n"
+    "  staff_per_year: $50000\n"
+    "%s"
+    "  cloud: {on_demand: $4/GPU-h, reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, "
+    "spot: $1.5/GPU-h}\n";
+
+static cs_catalog *load_catalog(void)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *c = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &c), CS_OK);
+    cs_diags_fini(&d);
+    return c;
+}
+
+/* Loads small_yaml with `extra` lines in cost:, resolves inputs. Returns
+ * the status of cs_cost_inputs_from_scenario (or the load's). */
+static cs_status load_inputs(const char *extra, struct cs_cost_inputs *in, char *msg, size_t n)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, small_yaml, extra);
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    cs_status st = cs_cfg_load_scenario_buffer("small.yaml", buf, strlen(buf), cat, &d, &s, NULL);
+    if (st == CS_OK) {
+        st = cs_cost_inputs_from_scenario(&s, NAN, false, &d, in);
+        cs_scenario_fini(&s);
+    }
+    if (msg) {
+        msg[0] = '\0';
+        for (size_t i = 0; i < d.n; i++) {
+            char *m = cs_diag_format(&d.items[i]);
+            strncat(msg, m, n - strlen(msg) - 1);
+            strncat(msg, "\n", n - strlen(msg) - 1);
+            free(m);
+        }
+    }
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+    return st;
+}
+
+/* By hand: N = 8 GPUs, H = 3 y x 8760 h = 26,280 h, u = 0.5.
+ * Hardware: servers 8 x $30,000 = $240,000; network from the fraction
+ * 240,000 x 0.2 / 0.8 = $60,000; capital $300,000, charged over 3 years at
+ * r = 0: capex = $300,000.
+ * Power: nameplate 8 x 700 W x 2 = 11.2 kW, drawing 0.75 of it = 8.4 kW
+ * (no idle_power_fraction: flat); energy 8.4 x 1.5 x 26,280 x 0.10 =
+ * $33,112.80.
+ * Site on-prem: $10M/MW x 0.0112 MW = $112,000 over 3 years -> $112,000.
+ * Site colocation: $100 x 11.2 kW x 36 months = $40,320.
+ * Operations: 0.1 x 300,000 x 3 + 50,000 x 3 = $240,000.
+ * on-prem = 300,000 + 33,112.8 + 112,000 + 240,000 = $685,112.80
+ * colocation = 300,000 + 33,112.8 + 40,320 + 240,000 = $613,432.80
+ * on-demand = 8 x 26,280 x 0.5 x $4 = $420,480
+ * reserved 1y = 8 x 26,280 x $3 = $630,720; reserved 3y = x $2 = $420,480
+ * spot = 8 x 26,280 x 0.5 x $1.5 = $157,680
+ * on-prem per utilized GPU-hour = 685,112.8 / 105,120 = $6.51744...
+ * hybrid (flat demand 0.5 x 8 = 4 GPUs, colocation, on-demand burst):
+ * baselines 0 or 8 (whole nodes): 0 -> all on-demand $420,480;
+ * 8 -> colocation $613,432.80 => the cheapest is 0 GPUs, $420,480. */
+START_TEST(test_cost_small_cluster_by_hand)
+{
+    struct cs_cost_inputs in;
+    char msg[2048];
+    ck_assert_msg(load_inputs("", &in, msg, sizeof msg) == CS_OK, "%s", msg);
+    struct cs_cost_result r;
+    cs_cost_evaluate(&in, &r);
+    ck_assert_double_eq_tol(r.capex_hw_usd, 300000, 1e-6);
+    ck_assert_double_eq_tol(r.it_power_kw, 11.2, 1e-9);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].by_cat_usd[CS_CAT_CAPEX], 300000, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].by_cat_usd[CS_CAT_POWER], 33112.8, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].by_cat_usd[CS_CAT_SITE], 112000, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].by_cat_usd[CS_CAT_OPS], 240000, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].total_usd, 685112.8, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_COLO].total_usd, 613432.8, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ON_DEMAND].total_usd, 420480, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_RESERVED_1Y].total_usd, 630720, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_RESERVED_3Y].total_usd, 420480, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_SPOT].total_usd, 157680, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].usd_per_utilized_gpu_hour, 685112.8 / 105120,
+                            1e-9);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].usd_per_gpu_hour, 685112.8 / 210240, 1e-9);
+    ck_assert_int_eq(r.opt[CS_OPT_HYBRID].hybrid_baseline_gpus, 0);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_HYBRID].total_usd, 420480, 1e-6);
+    /* amortized years are equal thirds; cash year 1 holds the purchase:
+     * on-prem upfront = 300,000 + 112,000 = 412,000, the rest
+     * (33,112.8 + 240,000) / 3 = 91,037.6 per year. */
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].by_year_usd[0], 685112.8 / 3, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].cash_by_year_usd[0], 412000 + 91037.6, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].cash_by_year_usd[1], 91037.6, 1e-6);
+}
+END_TEST
+
+/* Cost of capital: CRF(0.08, 3) = 0.08 / (1 - 1.08^-3) = 0.388034 (annuity
+ * factor); capex over 3 years = 300,000 x 0.388034 x 3 = $349,230.1. */
+START_TEST(test_cost_capital_charge)
+{
+    struct cs_cost_inputs in;
+    char msg[2048];
+    ck_assert_msg(load_inputs("  cost_of_capital: 8%\n", &in, msg, sizeof msg) == CS_OK, "%s",
+                  msg);
+    struct cs_cost_result r;
+    cs_cost_evaluate(&in, &r);
+    double crf = 0.08 / (1 - pow(1.08, -3));
+    ck_assert_double_eq_tol(crf, 0.388034, 1e-6);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_ONPREM].by_cat_usd[CS_CAT_CAPEX], 300000 * crf * 3, 1e-6);
+}
+END_TEST
+
+/* Break-even: owned totals are flat in u without an idle fraction, cloud
+ * on-demand is 8 x 26,280 x $4 x u = 840,960 u, so u* = 685,112.8 / 840,960
+ * = 0.814680 (on-prem) and 613,432.8 / 840,960 = 0.729443 (colocation);
+ * spot 315,360 u exceeds neither: owned never cheaper. With idle 0.25:
+ * b_o = 11.2 x 0.5 x 1.5 x 26,280 x 0.1 = 22,075.2 per unit of u and
+ * a_o = 685,112.8 - 33,112.8 + 11.2 x 0.25 x 1.5 x 26,280 x 0.1 (11,037.6)
+ * = 663,037.6, so u* = 663,037.6 / 818,884.8 = 0.809684. */
+START_TEST(test_cost_break_even_analytic)
+{
+    struct cs_cost_inputs in;
+    char msg[2048];
+    ck_assert_msg(load_inputs("", &in, msg, sizeof msg) == CS_OK, "%s", msg);
+    struct cs_cost_break_even be[8];
+    int n = cs_cost_break_even_all(&in, be);
+    ck_assert_int_eq(n, 8);
+    ck_assert_int_eq(be[0].owned, CS_OPT_ONPREM);
+    ck_assert_int_eq(be[0].cloud, CS_OPT_ON_DEMAND);
+    ck_assert_double_eq_tol(be[0].utilization, 685112.8 / 840960, 1e-12);
+    ck_assert_str_eq(be[0].owned_cheaper, "above");
+    ck_assert_double_eq_tol(be[4].utilization, 613432.8 / 840960, 1e-12);
+    ck_assert(isnan(be[3].utilization)); /* on-prem vs spot */
+    ck_assert_str_eq(be[3].owned_cheaper, "never");
+    ck_assert_str_eq(be[2].owned_cheaper, "never"); /* vs reserved 3y $420,480 */
+    /* At u* both totals are equal. */
+    double u = be[0].utilization;
+    ck_assert_double_eq_tol(cs_cost_option_total(&in, CS_OPT_ONPREM, u),
+                            cs_cost_option_total(&in, CS_OPT_ON_DEMAND, u), 1e-6);
+
+    ck_assert(load_inputs("  idle_power_fraction: 0.25\n", &in, msg, sizeof msg) == CS_OK);
+    n = cs_cost_break_even_all(&in, be);
+    ck_assert_double_eq_tol(be[0].utilization, 663037.6 / (840960 - 22075.2), 1e-12);
+    ck_assert_double_eq_tol(be[0].utilization, 0.809684, 1e-6);
+}
+END_TEST
+
+/* Higher electricity never lowers an owned total; doubling a cloud price
+ * doubles its option (no egress); the sensitivity table ranks by swing. */
+START_TEST(test_cost_monotonic)
+{
+    struct cs_cost_inputs in;
+    ck_assert(load_inputs("", &in, NULL, 0) == CS_OK);
+    struct cs_cost_result base, r;
+    cs_cost_evaluate(&in, &base);
+    for (double e = 0.02; e <= 0.5; e += 0.04) {
+        struct cs_cost_inputs t = in;
+        t.v[CS_CIN_ELECTRICITY] = e;
+        struct cs_cost_inputs t2 = t;
+        t2.v[CS_CIN_ELECTRICITY] = e + 0.04;
+        struct cs_cost_result a, b;
+        cs_cost_evaluate(&t, &a);
+        cs_cost_evaluate(&t2, &b);
+        ck_assert(b.opt[CS_OPT_ONPREM].total_usd >= a.opt[CS_OPT_ONPREM].total_usd);
+        ck_assert(b.opt[CS_OPT_COLO].total_usd >= a.opt[CS_OPT_COLO].total_usd);
+    }
+    static const enum cs_cost_input price[4] = {CS_CIN_ON_DEMAND, CS_CIN_RESERVED_1Y,
+                                                CS_CIN_RESERVED_3Y, CS_CIN_SPOT};
+    for (int k = 0; k < 4; k++) {
+        struct cs_cost_inputs t = in;
+        t.v[price[k]] *= 2.5;
+        cs_cost_evaluate(&t, &r);
+        enum cs_cost_option o = (enum cs_cost_option)(CS_OPT_ON_DEMAND + k);
+        ck_assert_double_eq_tol(r.opt[o].total_usd, 2.5 * base.opt[o].total_usd, 1e-6);
+    }
+    struct cs_cost_sens_row rows[CS_CIN_COUNT];
+    int n = cs_cost_sensitivity(&in, 0.2, rows);
+    ck_assert_int_gt(n, 5);
+    for (int i = 1; i < n; i++)
+        ck_assert(rows[i - 1].swing_usd >= rows[i].swing_usd);
+    /* gpu_price +-20% moves capex and support: 0.2 x (300,000 + 90,000)
+     * each way = $78,000, swing $156,000 for on-prem and colocation. */
+    for (int i = 0; i < n; i++)
+        if (rows[i].input == CS_CIN_GPU_PRICE)
+            ck_assert_double_eq_tol(rows[i].high_usd[CS_OPT_ONPREM] - rows[i].low_usd[CS_OPT_ONPREM],
+                                    156000, 1e-6);
+}
+END_TEST
+
+/* Monte Carlo with one range [x, x] reproduces the point estimate; a
+ * range gives p05 <= p50 <= p95 and is deterministic for a seed. */
+START_TEST(test_cost_monte_carlo)
+{
+    struct cs_cost_inputs in;
+    ck_assert(load_inputs("", &in, NULL, 0) == CS_OK);
+    struct cs_cost_range rg = {"electricity", 0.10, 0.10};
+    struct cs_cost_mc m, m2;
+    ck_assert_int_eq(cs_cost_monte_carlo(&in, &rg, 1, 50, 7, &m), CS_OK);
+    ck_assert_double_eq_tol(m.p50[CS_OPT_ONPREM], 685112.8, 1e-6);
+    struct cs_cost_range r2[2] = {{"electricity", 0.05, 0.20}, {"gpu_price", 20000, 40000}};
+    ck_assert_int_eq(cs_cost_monte_carlo(&in, r2, 2, 400, 7, &m), CS_OK);
+    ck_assert_int_eq(cs_cost_monte_carlo(&in, r2, 2, 400, 7, &m2), CS_OK);
+    ck_assert(m.p05[CS_OPT_ONPREM] <= m.p50[CS_OPT_ONPREM]);
+    ck_assert(m.p50[CS_OPT_ONPREM] <= m.p95[CS_OPT_ONPREM]);
+    ck_assert(m.p05[CS_OPT_ONPREM] < m.p95[CS_OPT_ONPREM]);
+    ck_assert(m.p50[CS_OPT_ONPREM] == m2.p50[CS_OPT_ONPREM]);
+    struct cs_cost_range bad = {"nonsense", 0, 1};
+    ck_assert_int_eq(cs_cost_monte_carlo(&in, &bad, 1, 10, 7, &m), CS_EINVAL);
+}
+END_TEST
+
+/* A price nobody gives is an error naming the key. */
+START_TEST(test_cost_missing_price_names_key)
+{
+    struct cs_cost_inputs in;
+    char msg[2048];
+    ck_assert_int_eq(load_inputs("  cooling: liquid\n", &in, msg, sizeof msg), CS_ECONFIG);
+    ck_assert_msg(strstr(msg, "cost.liquid_cooling_per_kw") != NULL, "%s", msg);
+    ck_assert_int_eq(load_inputs("  cloud_typo: 1\n", &in, msg, sizeof msg), CS_ECONFIG);
+    ck_assert_msg(strstr(msg, "cloud_typo") != NULL, "%s", msg);
+    ck_assert_int_eq(load_inputs("  ranges: {electricity: [$0.2/kWh, $0.1/kWh]}\n", &in, msg,
+                                 sizeof msg),
+                     CS_ECONFIG);
+    ck_assert_msg(strstr(msg, "cost.ranges.electricity") != NULL, "%s", msg);
+    /* liquid cooling with a price: capital $500/kW x 11.2 kW = $5,600 in site. */
+    ck_assert(load_inputs("  cooling: liquid\n  liquid_cooling_per_kw: $500\n", &in, msg,
+                          sizeof msg) == CS_OK);
+    struct cs_cost_result r;
+    cs_cost_evaluate(&in, &r);
+    ck_assert_double_eq_tol(r.opt[CS_OPT_COLO].by_cat_usd[CS_CAT_SITE], 40320 + 5600, 1e-6);
+}
+END_TEST
+
+static Suite *cost_suite(void)
+{
+    Suite *s = suite_create("cost");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_cost_small_cluster_by_hand);
+    tcase_add_test(tc, test_cost_capital_charge);
+    tcase_add_test(tc, test_cost_break_even_analytic);
+    tcase_add_test(tc, test_cost_monotonic);
+    tcase_add_test(tc, test_cost_monte_carlo);
+    tcase_add_test(tc, test_cost_missing_price_names_key);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return cs_test_run(cost_suite()); }
