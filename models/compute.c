@@ -13,10 +13,21 @@
  * measured MAMF (stas00's benchmark reports its maximum around such shapes). */
 #define ANCHOR_DIM 8192.0
 #define DEFAULT_DIM_HALF 128.0
-#define DEFAULT_EFF_AT_ANCHOR 0.75   /* without a MAMF: a 8192^3 GEMM reaches 75% */
+#define DEFAULT_EFF_AT_ANCHOR 0.75   /* without a MAMF: a 8192^3 GEMM reaches 75% (as
+                                        0.9 x MAMF does on A100 0.78 and H100 0.72) */
 #define DEFAULT_MEM_EFF 0.8
 #define DEFAULT_KERNEL_OVERHEAD_S 4e-6
-#define DEFAULT_ATTN_EFF 0.5
+/* Fused causal attention: fraction of peak on the executed FLOPs. Fitted
+ * once on the Megatron-Core H100 table (the only reference with fused
+ * attention): 0.2, i.e. ~200 TFLOP/s forward on H100, below the 230-335
+ * TFLOP/s FlashAttention-2 reaches in isolation (Dao 2023, Fig. 7), because
+ * in training it also absorbs RoPE, masking and layout kernels that the
+ * model does not list. docs/step.md, "Calibration". */
+#define DEFAULT_ATTN_EFF 0.2
+/* Training GEMMs reach this fraction of the catalog's MAMF (the best GEMM of
+ * a shape sweep, stas00's benchmark): fitted once on the two A100 tables
+ * (Narayanan et al. 2021, Korthikanti et al. 2022); docs/step.md. */
+#define MAMF_FRACTION 0.9
 /* FlashAttention-2's backward runs 5 GEMMs against the forward's 2 (Dao 2023,
  * Section 3.1.2): it recomputes the scores. */
 #define FUSED_ATTN_BWD_RATIO 2.5
@@ -35,7 +46,7 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     double at_anchor = DEFAULT_EFF_AT_ANCHOR;
     if (isfinite(gpu->mamf_bf16_flops) && gpu->mamf_bf16_flops > 0 && isfinite(peak) &&
         peak > 0)
-        at_anchor = gpu->mamf_bf16_flops / peak;
+        at_anchor = MAMF_FRACTION * gpu->mamf_bf16_flops / peak;
     double eff_max = at_anchor / (g * g * g);
     struct cs_compute_params r;
     r.gemm_eff_max = eff_max < 1.0 ? eff_max : 1.0;

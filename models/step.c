@@ -68,6 +68,7 @@ struct cs__stage {
 struct cs__chunk_cost {
     double f_compute_s, f_tp_s;   /* forward */
     double b_compute_s, b_tp_s;   /* backward (incl. recomputation) */
+    double f_tp_hidden_s, b_tp_hidden_s;  /* TP comm overlapped with the GEMMs */
     double params;                /* parameters on this GPU in the chunk */
     int layers;
 };
@@ -104,7 +105,7 @@ static double cs__coll(const struct cs__sim *S, enum cs_coll_op op, double bytes
 {
     if (g->ranks <= 1 || bytes <= 0)
         return 0.0;
-    return cs_coll_time_s(S->c, op, bytes, g, CS_COLL_AUTO, NULL);
+    return cs_coll_time_ex_s(S->c, &S->o->coll, op, bytes, g, CS_COLL_AUTO, NULL, NULL);
 }
 
 /* A group of `size` ranks whose members are `stride` ranks apart in the
@@ -112,7 +113,10 @@ static double cs__coll(const struct cs__sim *S, enum cs_coll_op op, double bytes
 static struct cs_coll_group cs__group(int size, long stride, int g)
 {
     struct cs_coll_group grp;
+    memset(&grp, 0, sizeof grp);
     grp.ranks = size;
+    /* nodes between the first and the last member, both included */
+    grp.span_nodes = (int)(((long)(size - 1) * stride) / g + 1);
     if (stride >= g) {
         grp.ranks_per_node = 1;
     } else {
@@ -131,10 +135,13 @@ void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_optio
 {
     memset(o, 0, sizeof *o);
     cs_compute_params_default(gpu, &o->compute);
+    cs_coll_params_default(&o->coll);
+    o->coll.launch_floor_s = 0.0;
     o->dp_overlap = true;
     o->dp_bucket_bytes = 40e6 * 4.0; /* Megatron's default bucket: 40M fp32 gradients */
     o->tp_across_nodes_ok = false;
     o->tp_overlap = 0.0;
+    o->overlap_slowdown = CS_STEP_OVERLAP_SLOWDOWN;
 }
 
 cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
@@ -272,8 +279,10 @@ static bool cs__last_virtual(const struct cs__sim *S, int s, int chunk)
 }
 
 /* Pushes `bytes` of gradients ready at `ready_s` onto the stage's DP stream
- * as one collective; returns its duration. */
-static void cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double ready_s, double bytes)
+ * as one collective. Returns the part of it that runs inside [win_lo, win_hi]
+ * (the operation it overlaps with), for the interference charge. */
+static double cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double ready_s,
+                             double bytes, double win_lo, double win_hi)
 {
     double t = 0.0;
     switch (S->fsdp) {
@@ -293,10 +302,13 @@ static void cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double ready
         break;
     }
     if (t <= 0)
-        return;
+        return 0.0;
     double start = ready_s > st->comm_free_s ? ready_s : st->comm_free_s;
     st->comm_free_s = start + t;
     st->dp_total_s += t;
+    double lo = start > win_lo ? start : win_lo;
+    double hi = start + t < win_hi ? start + t : win_hi;
+    return hi > lo ? hi - lo : 0.0;
 }
 
 /* Duration of one operation started at now_s; updates the comm stream. */
@@ -307,6 +319,9 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
     const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
     double comp = op->dir == CS__F ? cc->f_compute_s : cc->b_compute_s;
     double tp = op->dir == CS__F ? cc->f_tp_s : cc->b_tp_s;
+    /* TP communication hidden behind the GEMMs still takes SMs and memory
+     * bandwidth from them. */
+    comp += S->o->overlap_slowdown * (op->dir == CS__F ? cc->f_tp_hidden_s : cc->b_tp_hidden_s);
     double dur = comp + tp;
     bool last_mb_bwd = op->dir == CS__B && op->mb == S->m - 1;
 
@@ -337,7 +352,7 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
             }
         }
         if (last_mb_bwd && S->fsdp == CS_FSDP_HYBRID)
-            cs__dp_enqueue(S, st, t, cc->params * S->grad_bytes);
+            cs__dp_enqueue(S, st, t, cc->params * S->grad_bytes, t, t);
         *compute_s = comp;
         *tp_s = tp + ((t - now_s) - dur); /* waiting on gathers counts as exposed comm */
         return t - now_s;
@@ -347,15 +362,20 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
         double bytes = cc->params * S->grad_bytes;
         if (S->o->dp_overlap) {
             double bucket = S->o->dp_bucket_bytes > 0 ? S->o->dp_bucket_bytes : bytes;
-            double done = 0.0;
+            double done = 0.0, overlapped = 0.0;
             while (done < bytes) {
                 double b = bytes - done < bucket ? bytes - done : bucket;
                 done += b;
-                cs__dp_enqueue(S, st, now_s + dur * (done / bytes), b);
+                overlapped += cs__dp_enqueue(S, st, now_s + dur * (done / bytes), b, now_s,
+                                             now_s + dur);
             }
+            /* the backward shares the GPU with the reduction kernels */
+            double extra = S->o->overlap_slowdown * overlapped;
+            comp += extra;
+            dur += extra;
         } else {
             /* no overlap: reduced after the stage's last backward */
-            cs__dp_enqueue(S, st, INFINITY, bytes);
+            cs__dp_enqueue(S, st, INFINITY, bytes, 0, 0);
         }
     }
     *compute_s = comp;
@@ -485,19 +505,19 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
     double rs = cs__coll(S, CS_COLL_REDUCE_SCATTER, msg, &tpg);
     double keep = 1.0 - S->o->tp_overlap;
-    double tpf = keep * (L->tp_allreduce_fwd * ar + L->tp_allgather_fwd * ag +
-                         L->tp_reducescatter_fwd * rs);
-    double tpb = keep * (L->tp_allreduce_bwd * ar + L->tp_allgather_bwd * ag +
-                         L->tp_reducescatter_bwd * rs);
+    double rawf = L->tp_allreduce_fwd * ar + L->tp_allgather_fwd * ag + L->tp_reducescatter_fwd * rs;
+    double rawb = L->tp_allreduce_bwd * ar + L->tp_allgather_bwd * ag + L->tp_reducescatter_bwd * rs;
+    double rawr = L->tp_allreduce_recompute * ar + L->tp_allgather_recompute * ag +
+                  L->tp_reducescatter_recompute * rs;
+    double tpf = keep * rawf;
+    double tpb = keep * rawb;
     /* Context parallelism: KV blocks travel around the CP ring; Megatron
      * overlaps them with attention, which we do not split out, so the
      * transfer is counted exposed (an upper bound, documented). */
     double cpf = L->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_fwd, &cpg) : 0;
     double cpb = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
     /* Full recomputation reruns the forward, collectives included. */
-    double rtp = keep * (L->tp_allreduce_recompute * ar + L->tp_allgather_recompute * ag +
-                         L->tp_reducescatter_recompute * rs) +
-                 (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
+    double rtp = keep * rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
     int nl = S->w->model.layers / (S->pp * S->vp);
     for (int s = 0; s < S->pp; s++)
         for (int c = 0; c < S->vp; c++) {
@@ -507,6 +527,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             cc->f_tp_s = nl * (tpf + cpf);
             cc->b_compute_s = nl * (L->bwd_s + L->recompute_s);
             cc->b_tp_s = nl * (tpb + cpb + rtp);
+            cc->f_tp_hidden_s = nl * S->o->tp_overlap * rawf;
+            cc->b_tp_hidden_s = nl * S->o->tp_overlap * (rawb + rawr);
             cc->params = nl * L->params;
             if (cs__first_virtual(s, c)) {
                 cc->f_compute_s += emb->fwd_s;
@@ -609,7 +631,8 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
         S.same_node_next[s] = a / g == b / g;
     }
     double act = S.layer.act_msg_bytes;
-    struct cs_coll_group inter = {2, 1, g, 0, 0}, intra = {2, 2, g / 2 > 0 ? g / 2 : 1, 0, 0};
+    struct cs_coll_group inter = cs__group(2, g, g), intra = cs__group(2, 1, g);
+    intra.groups_per_node = g / 2 > 0 ? g / 2 : 1;
     S.fwd_p2p_s[0] = S.bwd_p2p_s[0] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &inter) : 0;
     S.fwd_p2p_s[1] = S.bwd_p2p_s[1] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &intra) : 0;
 

@@ -15,6 +15,7 @@
 #ifndef CLUSTERSIM_STEP_H
 #define CLUSTERSIM_STEP_H
 
+#include "clustersim/collective.h"
 #include "clustersim/compute.h"
 #include "clustersim/diag.h"
 #include "clustersim/memory.h"
@@ -24,15 +25,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Compute slowdown under overlapped communication (see docs/step.md). */
+#define CS_STEP_OVERLAP_SLOWDOWN 0.3
+
 struct cs_step_options {
     struct cs_compute_params compute;  /* from cs_compute_params_default unless calibrated */
+    struct cs_coll_params coll;        /* collective model; launch floor off (see below) */
     bool dp_overlap;           /* bucketed DP reduction overlapped with backward (default on) */
     double dp_bucket_bytes;    /* gradient bucket size (default 40e6 parameters' worth, Megatron) */
     bool tp_across_nodes_ok;   /* allow tp > gpus_per_node (default off: invalid) */
     double tp_overlap;         /* fraction of TP communication hidden behind compute (default 0) */
+    double overlap_slowdown;   /* compute time lost per second of communication overlapped with
+                                  it (NCCL kernels take SMs and HBM bandwidth; default
+                                  CS_STEP_OVERLAP_SLOWDOWN) */
 };
 
-/* Fills `o` with the defaults for `gpu` (compute params from the GPU). */
+/* Fills `o` with the defaults for `gpu` (compute params from the GPU). The
+ * collective model's host-launch floor (which nccl-tests sees, one thread
+ * driving 8 GPUs synchronously) is set to 0: in training, collectives are
+ * enqueued asynchronously behind compute kernels, so launch overlaps. */
 void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_options *o);
 
 struct cs_step_result {

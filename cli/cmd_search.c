@@ -1,0 +1,194 @@
+/* cmd_search.c: `clustersim search FILE`: every valid parallel
+ * configuration of the scenario's model on its cluster, simulated and
+ * ranked by throughput, with memory fit. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "clustersim/report.h"
+
+#include "clustersim/search.h"
+#include "clustersim/table.h"
+#include "clustersim/units.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct cs_cli_opt cs__search_opts[] = {
+    {"top", 'n', "N", "show the N fastest configurations (default 20; 0 = all)"},
+    {"format", 'f', "FMT", "output format: text (default), json or csv"},
+    {"output", 'o', "DIR", "write search.txt / search.json / search.csv into DIR"},
+    {"unfit", 0, NULL, "also list configurations that do not fit in memory"},
+    {"fix", 0, "KEYS", "keep these of the scenario fixed: comma list of tp,pp,cp,vp,mb,fsdp,recompute"},
+    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+};
+
+static void cs__progress(size_t done, size_t total, void *ctx)
+{
+    (void)ctx;
+    if (total)
+        fprintf(stderr, "\rsearch: %zu configurations considered\n", done);
+    else
+        fprintf(stderr, "\rsearch: %zu configurations considered...", done);
+}
+
+static bool cs__fix(const char *list, struct cs_search_space *sp)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (strcmp(tok, "tp") == 0)
+            sp->vary_tp = false;
+        else if (strcmp(tok, "pp") == 0)
+            sp->vary_pp = false;
+        else if (strcmp(tok, "cp") == 0)
+            sp->vary_cp = false;
+        else if (strcmp(tok, "vp") == 0)
+            sp->vary_vp = false;
+        else if (strcmp(tok, "mb") == 0)
+            sp->vary_micro_batch = false;
+        else if (strcmp(tok, "fsdp") == 0)
+            sp->vary_dp_sharding = false;
+        else if (strcmp(tok, "recompute") == 0)
+            sp->vary_recompute = false;
+        else {
+            fprintf(stderr, "clustersim search: --fix: unknown key \"%s\" (expected tp, pp, cp, "
+                            "vp, mb, fsdp or recompute)\n", tok);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    enum cs_cli_format fmt;
+    if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
+        return CS_EXIT_BADINPUT;
+    if (a->npos != 1) {
+        fprintf(stderr, "clustersim search: expected one scenario FILE\n");
+        return CS_EXIT_BADINPUT;
+    }
+    long top = 20;
+    const char *ts = cs_cli_get(cmd, a, "top");
+    if (ts) {
+        char *end;
+        top = strtol(ts, &end, 10);
+        if (*end || top < 0 || end == ts) {
+            fprintf(stderr, "clustersim search: --top: expected a whole number >= 0, got \"%s\"\n",
+                    ts);
+            return CS_EXIT_BADINPUT;
+        }
+    }
+    struct cs_search_space sp;
+    cs_search_space_default(&sp);
+    sp.include_unfit = cs_cli_get(cmd, a, "unfit") != NULL;
+    if (cs_cli_get(cmd, a, "fix") && !cs__fix(cs_cli_get(cmd, a, "fix"), &sp))
+        return CS_EXIT_BADINPUT;
+    struct cs_cli_scenario sc;
+    int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), &sc);
+    if (rc != CS_EXIT_OK)
+        return rc;
+    const struct cs_scenario *s = &sc.scenario;
+    if (!s->has_workload) {
+        fprintf(stderr, "%s: error: search needs a `workload:` section\n", a->pos[0]);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_BADINPUT;
+    }
+    struct cs_step_options o;
+    cs_step_options_default(&s->cluster.gpu, &o);
+    struct cs_search_result res;
+    bool tty = isatty(2);
+    cs_search_run(&s->cluster, &s->workload, &o, &sp, tty ? cs__progress : NULL, NULL, &res);
+
+    const char *name = fmt == CS_FMT_JSON ? "search.json" : fmt == CS_FMT_CSV ? "search.csv"
+                                                                               : "search.txt";
+    struct cs_cli_out out;
+    if (!cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), name)) {
+        cs_search_result_fini(&res);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_FAIL;
+    }
+    size_t show = top == 0 || (size_t)top > res.n ? res.n : (size_t)top;
+    if (fmt == CS_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON *so = cJSON_AddObjectToObject(root, "search");
+        cJSON_AddNumberToObject(so, "considered", (double)res.considered);
+        cJSON_AddNumberToObject(so, "invalid", (double)res.invalid);
+        cJSON_AddNumberToObject(so, "unfit", (double)res.unfit);
+        cJSON_AddNumberToObject(so, "simulated", (double)res.n);
+        cJSON *arr = cJSON_AddArrayToObject(so, "configs");
+        for (size_t i = 0; i < show; i++) {
+            const struct cs_search_point *p = &res.points[i];
+            cJSON *o2 = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o2, "rank", (double)(i + 1));
+            cJSON_AddItemToObject(o2, "workload", cs_out_workload_json(&p->w));
+            cs_out_step_json(o2, &p->r);
+            cJSON_AddItemToArray(arr, o2);
+        }
+        cs_out_json_write(out.fp, root);
+        cJSON_Delete(root);
+    } else if (fmt == CS_FMT_CSV) {
+        fprintf(out.fp, "rank,tp,pp,dp,cp,vp,micro_batch,fsdp,recompute,fits,bytes_per_gpu,"
+                        "step_time_s,tokens_per_s,tflops_per_gpu,mfu\n");
+        for (size_t i = 0; i < show; i++) {
+            const struct cs_search_point *p = &res.points[i];
+            const struct cs_parallel *q = &p->w.par;
+            fprintf(out.fp, "%zu,%d,%d,%d,%d,%d,%d,%s,%s,%s,%.6g,", i + 1, q->tp, q->pp, q->dp,
+                    q->cp, q->vp, p->w.micro_batch, cs_fsdp_name(q->fsdp),
+                    cs_recompute_name(p->w.recompute), p->r.fits ? "true" : "false",
+                    p->r.memory.total_bytes);
+            if (p->r.fits)
+                fprintf(out.fp, "%.6g,%.6g,%.6g,%.6g\n", p->r.time_s, p->r.tokens_per_s,
+                        p->r.tflops_per_gpu, p->r.mfu);
+            else
+                fprintf(out.fp, ",,,\n");
+        }
+    } else {
+        fprintf(out.fp,
+                "%s on %ld x %s: %zu configurations considered, %zu invalid, %zu do not fit, "
+                "%zu simulated\n\n",
+                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res.considered,
+                res.invalid, res.unfit, res.n);
+        const char *hdr[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">mb", "fsdp", "recompute",
+                             ">mem/GPU", ">step", ">tokens/s", ">MFU"};
+        cs_table *t = cs_table_create(13, hdr);
+        for (size_t i = 0; i < show; i++) {
+            const struct cs_search_point *p = &res.points[i];
+            const struct cs_parallel *q = &p->w.par;
+            char mem[32], step[32];
+            cs_units_format(p->r.memory.total_bytes, CS_UNIT_BYTES, mem, sizeof mem);
+            if (p->r.fits)
+                cs_units_format(p->r.time_s, CS_UNIT_TIME, step, sizeof step);
+            else
+                snprintf(step, sizeof step, "no fit");
+            cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.4g\t%.1f%%",
+                              i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
+                              cs_fsdp_name(q->fsdp), cs_recompute_name(p->w.recompute), mem, step,
+                              p->r.fits ? p->r.tokens_per_s : 0.0,
+                              p->r.fits ? 100 * p->r.mfu : 0.0);
+        }
+        cs_table_write(t, out.fp, 0);
+        cs_table_destroy(t);
+        if (res.n == 0)
+            fprintf(out.fp, "\nNo configuration fits: the model needs more GPUs or memory.\n");
+    }
+    bool ok = cs_cli_out_close(&out, !ferror(out.fp));
+    cs_search_result_fini(&res);
+    cs_cli_scenario_fini(&sc);
+    return ok ? CS_EXIT_OK : CS_EXIT_FAIL;
+}
+
+const struct cs_cli_cmd cs_cmd_search = {
+    "search",
+    "search [options] FILE",
+    "rank every valid parallel configuration of the scenario by throughput",
+    "Keeps the scenario's cluster, model, global batch and precision; varies\n"
+    "tp, pp, cp, dp, vp, micro-batch, ZeRO/FSDP sharding and recomputation (the\n"
+    "cheapest recomputation that fits), checks validity and memory fit, and\n"
+    "simulates one step of each configuration that fits.",
+    cs__search_opts,
+    (int)(sizeof cs__search_opts / sizeof cs__search_opts[0]),
+    cs__search,
+};

@@ -1,0 +1,304 @@
+/* refs.c: reads the published step-time tables of ../shared/reference/
+ * throughput/ into validation cases (see refs.h). Each row is turned into a
+ * small scenario text and resolved by the ordinary scenario loader, so the
+ * catalog's GPU and network figures are the ones every user gets. */
+#include "clustersim/refs.h"
+
+#include "clustersim/config.h"
+#include "clustersim/xmalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CS__MAXCOLS 32
+#define CS__LINE_MAX 4096
+
+enum cs__fmt { CS__SC21, CS__KORTHI, CS__MCORE };
+
+struct cs__cols {
+    char *name[CS__MAXCOLS];
+    int n;
+};
+
+/* Splits a CSV line in place (no quoting in these files). */
+static int cs__split(char *line, char **cells, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        cells[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+static int cs__col(const struct cs__cols *h, const char *name)
+{
+    for (int i = 0; i < h->n; i++)
+        if (strcmp(h->name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void cs__chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+        s[--n] = '\0';
+}
+
+struct cs__row {
+    const char *file;
+    int line;
+    char **cells;
+    const struct cs__cols *h;
+    cs_diags *d;
+    bool ok;
+};
+
+static const char *cs__get(struct cs__row *r, const char *name)
+{
+    int i = cs__col(r->h, name);
+    if (i < 0 || !r->cells[i] || !*r->cells[i]) {
+        cs_diag_error(r->d, r->file, r->line, 0, "column \"%s\": expected a value, got nothing",
+                      name);
+        r->ok = false;
+        return "0";
+    }
+    return r->cells[i];
+}
+
+static double cs__num(struct cs__row *r, const char *name)
+{
+    const char *s = cs__get(r, name);
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v)) {
+        cs_diag_error(r->d, r->file, r->line, 0, "column \"%s\": expected a number, got \"%s\"",
+                      name, s);
+        r->ok = false;
+        return 0;
+    }
+    return v;
+}
+
+static long cs__int(struct cs__row *r, const char *name)
+{
+    double v = cs__num(r, name);
+    if (v != floor(v) || v < 0 || v > 1e9) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"%s\": expected a whole number, got %g", name, v);
+        r->ok = false;
+        return 0;
+    }
+    return (long)v;
+}
+
+/* Builds the scenario text of one row and resolves it. */
+static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, const char *link,
+                     const char *model, long layers, long hidden, long heads, long seq,
+                     long vocab, long gpus, long tp, long pp, long vp, long gbatch, long mbatch,
+                     const char *precision, const char *recompute, bool sp, const char *fsdp,
+                     struct cs_ref_case *c)
+{
+    long nodes = gpus / 8;
+    if (nodes < 1 || nodes * 8 != gpus || tp * pp < 1 || gpus % (tp * pp) != 0) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "row: %ld GPUs do not make whole 8-GPU nodes or tp*pp=%ld does not divide "
+                      "them",
+                      gpus, tp * pp);
+        return false;
+    }
+    long dp = gpus / (tp * pp);
+    char *text = cs_xasprintf(
+        "schema_version: 1\n"
+        "name: \"%s\"\n"
+        "cluster:\n"
+        "  gpu: %s\n"
+        "  nodes: %ld\n"
+        "  gpus_per_node: 8\n"
+        "  intra_node: nvswitch\n"
+        "  fabric: {topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}\n"
+        "workload:\n"
+        "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, seq_len: %ld, vocab: %ld,"
+        " activation: gelu}\n"
+        "  global_batch: %ld\n"
+        "  micro_batch: %ld\n"
+        "  parallelism: {tp: %ld, pp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
+        "  recompute: %s\n"
+        "  precision: %s\n",
+        c->label, gpu, nodes, link, model, layers, hidden, heads, seq, vocab, gbatch, mbatch, tp,
+        pp, dp, vp, sp ? "true" : "false", fsdp, recompute, precision);
+    char name[320];
+    snprintf(name, sizeof name, "%s:%d", r->file, r->line);
+    cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
+    free(text);
+    return st == CS_OK;
+}
+
+static void cs__push(struct cs_ref_case **cases, size_t *n, size_t *cap, const struct cs_ref_case *c)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *cases = cs_xrealloc(*cases, *cap, sizeof **cases);
+    }
+    (*cases)[(*n)++] = *c;
+}
+
+static const char *cs__base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
+                       struct cs_ref_case **cases, size_t *n)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        cs_diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        return CS_EIO;
+    }
+    size_t cap = *n;
+    char line[CS__LINE_MAX], hdr_line[CS__LINE_MAX];
+    struct cs__cols h = {{0}, 0};
+    enum cs__fmt fmt = CS__SC21;
+    int lineno = 0;
+    size_t before = cs_diags_errors(d);
+    const char *file = cs__base(path);
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(fp)) {
+            cs_diag_error(d, path, lineno, 0, "line longer than %d bytes", CS__LINE_MAX - 1);
+            break;
+        }
+        cs__chomp(line);
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        if (h.n == 0) {
+            memcpy(hdr_line, line, sizeof line);
+            h.n = cs__split(hdr_line, h.name, CS__MAXCOLS);
+            if (cs__col(&h, "iter_s_full_recompute") >= 0)
+                fmt = CS__KORTHI;
+            else if (cs__col(&h, "mfu") >= 0 && cs__col(&h, "dp") >= 0)
+                fmt = CS__MCORE;
+            else if (cs__col(&h, "tflops_per_gpu") >= 0 && cs__col(&h, "params_b") >= 0)
+                fmt = CS__SC21;
+            else {
+                cs_diag_error(d, path, lineno, 1,
+                              "unknown reference table: expected the header of the SC21, "
+                              "Korthikanti or Megatron-Core table");
+                break;
+            }
+            continue;
+        }
+        char *cells[CS__MAXCOLS] = {0};
+        int nc = cs__split(line, cells, CS__MAXCOLS);
+        if (nc != h.n) {
+            cs_diag_error(d, path, lineno, 0, "expected %d columns, got %d", h.n, nc);
+            continue;
+        }
+        struct cs__row r = {path, lineno, cells, &h, d, true};
+        const char *model = cs__get(&r, "model");
+        long hidden = cs__int(&r, "hidden"), heads = cs__int(&r, "heads");
+        long layers = cs__int(&r, "layers"), seq = cs__int(&r, "seq_len");
+        long vocab = cs__int(&r, "vocab"), gpus = cs__int(&r, "gpus");
+        long tp = cs__int(&r, "tp"), pp = cs__int(&r, "pp"), gb = cs__int(&r, "global_batch");
+        if (!r.ok)
+            continue;
+        struct cs_ref_case c;
+        memset(&c, 0, sizeof c);
+        snprintf(c.file, sizeof c.file, "%s", file);
+        c.line = lineno;
+        if (fmt == CS__SC21) {
+            /* Megatron-LM 2021, A100 fp16, full recomputation, no sequence
+             * parallelism (it did not exist yet), micro-batch not stated. */
+            double tf = cs__num(&r, "tflops_per_gpu");
+            if (!r.ok)
+                continue;
+            snprintf(c.label, sizeof c.label, "%s (%ld GPUs)", model, gpus);
+            c.metric = CS_REF_TFLOPS_HW;
+            c.measured = tf;
+            c.stack = CS_STACK_MEGATRON_2021;
+            c.search_micro_batch = true;
+            if (cs__make(&r, cat, "A100-SXM4-80GB", "ib-hdr", model, layers, hidden, heads, seq,
+                         vocab, gpus, tp, pp, 1, gb, 1, "fp16", "full", false, "none", &c))
+                cs__push(cases, n, &cap, &c);
+        } else if (fmt == CS__KORTHI) {
+            /* Korthikanti et al. 2022 Table 5: two configurations per row. */
+            long vp = cs__int(&r, "virtual_stages"), mb = cs__int(&r, "micro_batch");
+            double full = cs__num(&r, "iter_s_full_recompute");
+            double sel = cs__num(&r, "iter_s_seqpar_selective");
+            if (!r.ok)
+                continue;
+            struct cs_ref_case c2 = c;
+            snprintf(c.label, sizeof c.label, "%s full recompute", model);
+            c.metric = CS_REF_ITER_S;
+            c.measured = full;
+            c.stack = CS_STACK_MEGATRON_2021;
+            if (cs__make(&r, cat, "A100-SXM4-80GB", "ib-hdr", model, layers, hidden, heads, seq,
+                         vocab, gpus, tp, pp, vp, gb, mb, "fp16", "full", false, "none", &c))
+                cs__push(cases, n, &cap, &c);
+            snprintf(c2.label, sizeof c2.label, "%s selective+SP", model);
+            c2.metric = CS_REF_ITER_S;
+            c2.measured = sel;
+            c2.stack = CS_STACK_MEGATRON_2021;
+            if (cs__make(&r, cat, "A100-SXM4-80GB", "ib-hdr", model, layers, hidden, heads, seq,
+                         vocab, gpus, tp, pp, vp, gb, mb, "fp16", "selective", true, "none", &c2))
+                cs__push(cases, n, &cap, &c2);
+        } else {
+            /* Megatron-Core 2024 on H100 (bf16): overlap on, distributed
+             * optimizer, sequence parallelism with TP; micro-batch and
+             * recomputation not stated. TFLOP/s are model FLOPs (= MFU x 989). */
+            double tf = cs__num(&r, "tflops_per_gpu");
+            long dp = cs__int(&r, "dp");
+            if (!r.ok)
+                continue;
+            if (dp * tp * pp != gpus) {
+                cs_diag_error(d, path, lineno, 0, "tp*pp*dp = %ld, but gpus = %ld", tp * pp * dp,
+                              gpus);
+                continue;
+            }
+            snprintf(c.label, sizeof c.label, "%s (%ld GPUs)", model, gpus);
+            c.metric = CS_REF_TFLOPS_MODEL;
+            c.measured = tf;
+            c.stack = CS_STACK_MCORE_2024;
+            c.search_micro_batch = true;
+            c.search_recompute = true;
+            if (cs__make(&r, cat, "H100-SXM5-80GB", "ib-ndr", model, layers, hidden, heads, seq,
+                         vocab, gpus, tp, pp, 1, gb, 1, "bf16", "none", tp > 1, "zero1", &c))
+                cs__push(cases, n, &cap, &c);
+        }
+    }
+    if (ferror(fp))
+        cs_diag_error(d, path, lineno, 0, "read error");
+    fclose(fp);
+    if (h.n == 0 && cs_diags_errors(d) == before)
+        cs_diag_error(d, path, lineno, 0, "no header line: not a reference table");
+    return cs_diags_errors(d) > before ? CS_ECONFIG : CS_OK;
+}
+
+void cs_refs_free(struct cs_ref_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cs_scenario_fini(&cases[i].scen);
+    free(cases);
+}
+
+const char *cs_ref_metric_name(enum cs_ref_metric m)
+{
+    switch (m) {
+    case CS_REF_ITER_S: return "iteration s";
+    case CS_REF_TFLOPS_HW: return "TFLOP/s/GPU (hw)";
+    case CS_REF_TFLOPS_MODEL: return "TFLOP/s/GPU (model)";
+    }
+    return "?";
+}

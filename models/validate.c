@@ -1,0 +1,94 @@
+/* validate.c: predicts the published step-time measurements (refs.h) with
+ * the step model, applying each file's documented policy for what the row
+ * does not state. */
+#include "clustersim/refs.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Fraction of the tensor-parallel collectives that Megatron-Core with
+ * Transformer Engine hides behind GEMMs ("TP communication overlap", the
+ * userbuffers all-gather/reduce-scatter pipelined with the linear layers).
+ * One global parameter for the 2024 stack; see docs/step.md. */
+#define CS_REFS_MCORE_TP_OVERLAP 0.8
+
+void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o)
+{
+    cs_step_options_default(&c->scen.cluster.gpu, o);
+    if (c->stack == CS_STACK_MEGATRON_2021) {
+        o->dp_overlap = false;
+        o->tp_overlap = 0.0;
+        o->compute.fused_attention = false;
+    } else {
+        o->dp_overlap = true;
+        o->tp_overlap = CS_REFS_MCORE_TP_OVERLAP;
+        o->compute.fused_attention = true;
+    }
+}
+
+static double cs__metric(const struct cs_ref_case *c, const struct cs_step_result *r)
+{
+    switch (c->metric) {
+    case CS_REF_ITER_S: return r->time_s;
+    case CS_REF_TFLOPS_HW: return r->tflops_per_gpu;
+    case CS_REF_TFLOPS_MODEL:
+        return r->mfu * c->scen.cluster.gpu.peak_flops[c->scen.workload.precision] / 1e12;
+    }
+    return NAN;
+}
+
+cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_options *o,
+                          cs_diags *d, double *predicted, struct cs_step_result *r,
+                          struct cs_workload *chosen)
+{
+    static const int mbs[] = {1, 2, 4, 8};
+    static const enum cs_recompute rcs[] = {CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE,
+                                            CS_RECOMPUTE_FULL};
+    const struct cs_workload *base = &c->scen.workload;
+    int nmb = c->search_micro_batch ? 4 : 1;
+    int nrc = c->search_recompute ? 3 : 1;
+    bool found = false;
+    double best_tput = 0;
+    struct cs_step_result best;
+    struct cs_workload best_w;
+    memset(&best, 0, sizeof best);
+    memset(&best_w, 0, sizeof best_w);
+    cs_status last = CS_ENOFIT;
+    for (int i = 0; i < nmb; i++) {
+        struct cs_workload w = *base;
+        if (c->search_micro_batch) {
+            w.micro_batch = mbs[i];
+            long per = (long)w.par.dp * w.micro_batch;
+            if (w.global_batch % per != 0)
+                continue;
+            long m = w.global_batch / per;
+            if (w.par.vp > 1 && m % w.par.pp != 0)
+                continue;
+        }
+        for (int j = 0; j < nrc; j++) {
+            if (c->search_recompute)
+                w.recompute = rcs[j];
+            struct cs_step_result res;
+            cs_status st = cs_step_simulate(&c->scen.cluster, &w, o, d, &res);
+            if (st != CS_OK)
+                return st;
+            if (!res.fits)
+                continue;
+            if (!found || res.tokens_per_s > best_tput) {
+                found = true;
+                best_tput = res.tokens_per_s;
+                best = res;
+                best_w = w;
+            }
+            last = CS_OK;
+            break; /* the cheapest recomputation that fits */
+        }
+    }
+    if (!found)
+        return last;
+    *predicted = cs__metric(c, &best);
+    *r = best;
+    if (chosen)
+        *chosen = best_w;
+    return CS_OK;
+}
