@@ -7,12 +7,12 @@ set output 'tco_util.png'
 set title 'Cost per utilized GPU-hour'
 set xlabel 'utilization of the fleet'
 set ylabel 'USD per utilized GPU-hour'
-set xrange [0.05:1]
+set xrange [5:100]
 set logscale y
 set format x '%.0f%%'
 set key outside right top
 set grid
 set datafile missing 'NaN'
-plot for [c=2:7] 'tco_util.dat' using ($1*100):c with lines lw 2 title columnhead(c), \
+plot for [c=2:7] 'tco_util.dat' using ($1*100):c with lines lw 2 title word('on-prem colocation cloud-on-demand cloud-reserved-1y cloud-reserved-3y cloud-spot', c-1), \
      'tco_util_marks.dat' using ($1*100):2 with points pt 7 ps 1.5 lc rgb 'black' title 'break-even', \
      '' using ($1*100):2:3 with labels offset 1,1 left font ',8' notitle
