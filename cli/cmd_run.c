@@ -6,6 +6,7 @@
 #include "clustersim/config.h"
 #include "clustersim/report.h"
 #include "clustersim/step.h"
+#include "clustersim/report_run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,13 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     struct cs_step_result r;
     memset(&r, 0, sizeof r);
     bool have_step = false;
+    struct cs_data_result dres;
+    memset(&dres, 0, sizeof dres);
+    struct cs_run_result run;
+    memset(&run, 0, sizeof run);
+    struct cs_run_options ropt;
+    cs_run_options_default(&ropt);
+    ropt.threads = 2;
     if (s->has_workload) {
         struct cs_step_options opt;
         cs_step_options_default(&s->cluster.gpu, &opt);
@@ -50,6 +58,21 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_cli_print_diags_for(&d, path);
         cs_diags_fini(&d);
         have_step = true;
+        /* Data pipeline stall and run-level simulation (models/datapipe.c,
+         * models/run.c): only when the scenario asks for them. */
+        cs_diags_init(&d);
+        st = cs_data_evaluate(s, &r, &d, &dres);
+        if (st == CS_OK) {
+            cs_data_apply(&dres, &r);
+            if (r.fits && (s->run.enabled || s->workload.tokens > 0))
+                st = cs_run_simulate(s, &r, &ropt, &d, &run);
+        }
+        cs_cli_print_diags_for(&d, path);
+        cs_diags_fini(&d);
+        if (st != CS_OK) {
+            cs_cli_scenario_fini(&sc);
+            return CS_EXIT_BADINPUT;
+        }
     }
 
     const char *ext = fmt == CS_FMT_JSON ? "run.json" : fmt == CS_FMT_CSV ? "run.csv" : "run.txt";
@@ -68,6 +91,8 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (have_step) {
             cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));
             cs_out_step_json(root, &r);
+            cs_out_data_json(root, &dres);
+            cs_out_run_level_json(root, &run);
         }
         ok = cs_out_json_write(out.fp, root);
         cJSON_Delete(root);
@@ -85,6 +110,11 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cs_out_workload_text(out.fp, &s->workload);
             fputc('\n', out.fp);
             cs_out_step_text(out.fp, s, &r);
+            cs_out_data_text(out.fp, &dres);
+            if (run.enabled) {
+                fputc('\n', out.fp);
+                cs_out_run_level_text(out.fp, &run);
+            }
         } else {
             fprintf(out.fp, "\n(no workload: add a `workload:` section to simulate a step)\n");
         }

@@ -13,6 +13,7 @@
 #include "clustersim/workload.h"
 #include "clustersim/xmalloc.h"
 #include "cfg_cost.h"
+#include "cfg_run.h"
 #include "schema.h"
 
 #include <assert.h>
@@ -203,6 +204,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("checkpoint", "checkpointing"),
     F_CUSTOM("run", "run-level simulation"),
     F_CUSTOM("cost", "TCO inputs"),
+    F_CUSTOM("data", "input data pipeline (config/cfg_run.c)"),
 };
 
 /* struct cs_cluster_cfg */
@@ -318,6 +320,12 @@ static const struct cs_field component_fields[] = {
        .def = "exponential", .doc = "time-to-failure distribution"),
     F_("shape", CS_FT_NUM, struct cs_fail_component, shape, .min = 0, .max = 100,
        .flags = CS_F_MINEXCL, .def = "1", .doc = "Weibull shape"),
+    F_("replace", CS_FT_BOOL, struct cs_fail_component, replace, .def = "true",
+       .doc = "the unit's node leaves until repaired (ignored for job/switch scope)"),
+    F_("preemption", CS_FT_BOOL, struct cs_fail_component, preemption, .def = "false",
+       .doc = "spot reclaim, reported apart from failures"),
+    F_("repair", CS_FT_QTY, struct cs_fail_component, repair_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 3.2e8, .flags = CS_F_NULLABLE, .doc = "time out of service; default failures.repair"),
 };
 
 /* struct cs_failures_cfg */
@@ -327,6 +335,12 @@ static const struct cs_field failures_fields[] = {
        .min = 0, .max = 3.2e7, .def = "5min", .doc = "time to detect a failure"),
     F_("restart", CS_FT_QTY, struct cs_failures_cfg, restart_s, .unit = CS_UNIT_TIME, .min = 0,
        .max = 3.2e7, .def = "15min", .doc = "time to restart after detection"),
+    F_("spares", CS_FT_INT, struct cs_failures_cfg, spares, .min = -1, .max = 1000000,
+       .def = "-1", .doc = "hot-spare nodes; -1 = unlimited (instant swap)"),
+    F_("repair", CS_FT_QTY, struct cs_failures_cfg, repair_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 3.2e8, .def = "24h", .doc = "time a replaced node is out of service"),
+    F_("elastic", CS_FT_BOOL, struct cs_failures_cfg, elastic, .def = "false",
+       .doc = "resume on fewer nodes when no spare is left"),
 };
 
 /* struct cs_checkpoint_cfg */
@@ -337,6 +351,15 @@ static const struct cs_field checkpoint_fields[] = {
     F_("tier", CS_FT_STR, struct cs_checkpoint_cfg, tier,
        .size = MSIZE(struct cs_checkpoint_cfg, tier), .def = "nvme",
        .doc = "storage tier name or kind"),
+    F_("size", CS_FT_QTY, struct cs_checkpoint_cfg, size_bytes, .unit = CS_UNIT_BYTES, .min = 0,
+       .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE,
+       .doc = "checkpoint size; default from the model state"),
+    F_("upload", CS_FT_STR, struct cs_checkpoint_cfg, upload,
+       .size = MSIZE(struct cs_checkpoint_cfg, upload), .def = "",
+       .doc = "storage tier of a background copy; empty = none"),
+    F_("snapshot_bw", CS_FT_QTY, struct cs_checkpoint_cfg, snapshot_bw_bytes_per_s,
+       .unit = CS_UNIT_BANDWIDTH, .min = 0, .max = 1e15, .flags = CS_F_MINEXCL | CS_F_NULLABLE,
+       .doc = "async GPU-to-host copy per GPU; default the GPU's PCIe"),
 };
 
 static const struct cs_field interval_field =
@@ -1192,6 +1215,7 @@ static cs_status bind_doc(cs_ydoc *doc, const char *path, const cs_catalog *cat,
     bind_checkpoint(&b, root);
     bind_run(&b, root);
     bind_cost(&b, root);
+    cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);
         free(s);

@@ -58,6 +58,10 @@ struct cs_fail_component {
     double mtbf_s;                   /* per unit of scope */
     enum cs_fail_dist dist;
     double shape;                    /* Weibull shape; 1 for exponential */
+    /* Run-level model (models/failure.c): */
+    bool replace;                    /* the failed unit's node leaves until repaired */
+    bool preemption;                 /* spot reclaim: reported apart from failures */
+    double repair_s;                 /* NAN: failures.repair */
 };
 
 struct cs_failures_cfg {
@@ -66,6 +70,11 @@ struct cs_failures_cfg {
     struct cs_fail_component components[CS_MAX_FAIL_COMPONENTS];
     double detection_s;
     double restart_s;
+    /* Run-level model (models/failure.c): */
+    bool defaults;                   /* components from the Llama 3 table (none given) */
+    int spares;                      /* hot-spare nodes; -1 = unlimited (instant swap) */
+    double repair_s;                 /* a replaced node is out this long */
+    bool elastic;                    /* resume on fewer nodes when no spare is left */
 };
 
 enum cs_ckpt_mode { CS_CKPT_SYNC, CS_CKPT_ASYNC };
@@ -75,6 +84,23 @@ struct cs_checkpoint_cfg {
     double interval_s;
     enum cs_ckpt_mode mode;
     char tier[CS_NAME_MAX];          /* a storage tier name */
+    /* Run-level model (models/checkpoint.c): */
+    double size_bytes;               /* NAN: from the model state */
+    char upload[CS_NAME_MAX];        /* tier of the background copy; "" = none */
+    double snapshot_bw_bytes_per_s;  /* async GPU->host copy per GPU; NAN: PCIe of the GPU */
+};
+
+/* Input data pipeline (models/datapipe.c). */
+struct cs_data_cfg {
+    bool enabled;
+    double batch_time_s;             /* measured loader time per step; NAN: derive */
+    double sample_cpu_s;             /* CPU seconds to preprocess one sample */
+    int workers_per_gpu;             /* loader worker processes per GPU */
+    int prefetch;                    /* batches prefetched; 0 = loader runs in series */
+    double sample_bytes;             /* bytes read per sample */
+    bool gpu_decode;                 /* DALI-like: preprocessing on the GPU */
+    double gpu_sample_s;             /* GPU seconds per sample when gpu_decode */
+    char tier[CS_NAME_MAX];          /* dataset storage tier; "" = first tier */
 };
 
 struct cs_run_cfg {
@@ -157,6 +183,7 @@ struct cs_scenario {
     struct cs_checkpoint_cfg checkpoint;
     struct cs_run_cfg run;
     struct cs_cost_cfg cost;
+    struct cs_data_cfg data;         /* `data:`; enabled false when absent */
 };
 
 /* Total GPUs of the cluster. */

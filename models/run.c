@@ -1,0 +1,607 @@
+/* run.c: run-level discrete-event simulation of a training run with
+ * checkpoints and failures, and its Monte Carlo driver (models layer). The
+ * model is described in run.h and docs/run.md. */
+#define _POSIX_C_SOURCE 200809L
+#include "clustersim/run.h"
+
+#include "clustersim/failure.h"
+#include "clustersim/fabric.h"
+#include "clustersim/rng.h"
+#include "clustersim/sim.h"
+#include "clustersim/stats.h"
+#include "clustersim/storage.h"
+#include "clustersim/xmalloc.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cs_run_options_default(struct cs_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+    o->switches = -1;
+    o->max_wall_factor = 100;
+}
+
+uint64_t cs_run_replica_seed(uint64_t scenario_seed, int i)
+{
+    return cs_rng_mix64(scenario_seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1));
+}
+
+/* ---- one replica ---------------------------------------------------------- */
+
+enum run_state { ST_RUN, ST_BLOCK, ST_DOWN, ST_WAIT, ST_DONE };
+
+struct run_ctx {
+    const struct cs_scenario *s;
+    const struct cs_run_result *plan;
+    struct cs_run_replica *out;
+    cs_engine *e;
+    gsl_rng *rng;
+    int h_fail, h_mile, h_block_end, h_durable, h_uploaded, h_restarted, h_repaired, h_end;
+    enum run_state state;
+    cs_time t_last;           /* when W and since_ckpt were last brought up to date */
+    double rate;              /* work per second while running (1 = all nodes) */
+    double work;              /* W: full-speed training seconds done */
+    double durable;           /* W of the last durable checkpoint */
+    double uploaded;          /* W of the last checkpoint copied to the upload tier */
+    double since_ckpt;        /* running seconds since the last checkpoint started */
+    double target;            /* W to reach (tokens mode) */
+    cs_time bg_until;         /* async write in flight until then */
+    uint32_t gen;             /* bumped by every interruption */
+    cs_event_id mile_id, restart_id;
+    bool replaced_since;      /* a node was swapped: node-local checkpoint gone */
+    long nodes_needed, nodes_active, spares_free, node_block;
+    bool unlimited_spares, pending_rescale;
+    bool local_tier;          /* checkpoints on node-local NVMe */
+    cs_time block_start;
+    double max_wall;
+};
+
+struct ev_fail { int comp; };
+struct ev_w { double w; uint32_t gen; };
+
+static double now_s(const struct run_ctx *c) { return cs_time_to_s(cs_sim_now(c->e)); }
+
+/* Brings the work up to now. */
+static void advance(struct run_ctx *c)
+{
+    cs_time now = cs_sim_now(c->e);
+    double dt = cs_time_to_s(now - c->t_last);
+    if (c->state == ST_RUN) {
+        c->work += dt * c->rate;
+        c->since_ckpt += dt;
+    } else if (c->state == ST_BLOCK) {
+        c->out->ckpt_s += dt;
+    } else if (c->state == ST_DOWN || c->state == ST_WAIT) {
+        c->out->down_s += dt;
+    }
+    c->t_last = now;
+}
+
+static void sched(struct run_ctx *c, double delay_s, int h, const void *p, size_t n,
+                  cs_event_id *id)
+{
+    cs_time d = cs_time_from_s(delay_s > 0 ? delay_s : 0);
+    cs_status st = cs_sim_schedule_in(c->e, d, h, p, n, id);
+    (void)st; /* delays are bounded by max_wall, far inside cs_time */
+}
+
+/* Schedules the next progress milestone: a checkpoint due or the target. */
+static void plan_milestone(struct run_ctx *c)
+{
+    cs_sim_cancel(c->e, c->mile_id);
+    c->mile_id = CS_EVENT_NONE;
+    if (c->state != ST_RUN || c->rate <= 0)
+        return;
+    double t = INFINITY;
+    const struct cs_ckpt_plan *p = &c->plan->ckpt;
+    if (p->enabled && isfinite(p->interval_s))
+        t = p->interval_s - c->since_ckpt;
+    if (!c->plan->duration_mode)
+        t = fmin(t, (c->target - c->work) / c->rate);
+    if (isfinite(t))
+        sched(c, t, c->h_mile, NULL, 0, &c->mile_id);
+}
+
+/* Throughput fraction on nodes_active nodes: whole data-parallel replicas. */
+static double elastic_rate(const struct run_ctx *c)
+{
+    if (c->nodes_active >= c->nodes_needed)
+        return 1.0;
+    const struct cs_workload *w = &c->s->workload;
+    long per = (long)w->par.tp * w->par.pp * w->par.cp;
+    long gpn = c->s->cluster.gpus_per_node;
+    long nodes_per_rep = (per + gpn - 1) / gpn;
+    long reps_total = c->nodes_needed / nodes_per_rep;
+    long reps = c->nodes_active / nodes_per_rep;
+    return reps_total > 0 ? (double)reps / (double)reps_total : 0.0;
+}
+
+static void go_run(struct run_ctx *c)
+{
+    c->state = ST_RUN;
+    c->rate = elastic_rate(c);
+    plan_milestone(c);
+}
+
+/* Starts (or restarts) the recovery: detection + restart + restore, or a wait
+ * for a node when none is left and the job is not elastic. */
+static void begin_recovery(struct run_ctx *c, double extra_s)
+{
+    cs_sim_cancel(c->e, c->restart_id);
+    c->restart_id = CS_EVENT_NONE;
+    /* Take back repaired nodes from the pool. */
+    if (!c->unlimited_spares) {
+        while (c->nodes_active < c->nodes_needed && c->spares_free > 0) {
+            c->spares_free--;
+            c->nodes_active++;
+        }
+    }
+    const struct cs_failures_cfg *f = &c->s->failures;
+    bool can_run = c->nodes_active >= c->nodes_needed || (f->elastic && elastic_rate(c) > 0);
+    if (!can_run) {
+        c->state = ST_WAIT; /* h_repaired resumes the recovery */
+        return;
+    }
+    const struct cs_ckpt_plan *p = &c->plan->ckpt;
+    double restore = p->enabled ? p->restore_s : 0;
+    if (p->enabled && c->replaced_since && c->local_tier && p->upload[0] && p->upload_s > 0)
+        restore = p->restore_upload_s;
+    c->state = ST_DOWN;
+    sched(c, extra_s + restore, c->h_restarted, NULL, 0, &c->restart_id);
+}
+
+static void interrupt(struct run_ctx *c, const struct cs_fail_component *comp, bool replace)
+{
+    advance(c);
+    if (c->state == ST_DONE)
+        return;
+    c->gen++;
+    cs_sim_cancel(c->e, c->mile_id);
+    c->mile_id = CS_EVENT_NONE;
+    if (replace && !c->unlimited_spares) {
+        double rep = comp->repair_s >= 0 ? comp->repair_s : c->s->failures.repair_s;
+        if (c->spares_free > 0)
+            c->spares_free--;
+        else
+            c->nodes_active--;
+        sched(c, rep, c->h_repaired, NULL, 0, NULL);
+    }
+    if (replace)
+        c->replaced_since = true;
+    /* Roll back to the last checkpoint that survives: the upload tier's when
+     * a node (with its node-local checkpoint shard) was replaced. */
+    const struct cs_ckpt_plan *p = &c->plan->ckpt;
+    double back = c->durable;
+    if (p->enabled && c->replaced_since && c->local_tier && p->upload[0] && p->upload_s > 0)
+        back = c->uploaded;
+    if (c->state == ST_RUN || c->state == ST_BLOCK) {
+        c->out->lost_s += c->work - back;
+        c->work = back;
+        c->durable = back;
+        if (c->uploaded > back)
+            c->uploaded = back;
+    }
+    c->since_ckpt = 0;
+    c->bg_until = cs_sim_now(c->e);
+    c->pending_rescale = false;
+    const struct cs_failures_cfg *f = &c->s->failures;
+    begin_recovery(c, f->detection_s + f->restart_s);
+}
+
+static void on_fail(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct run_ctx *c = ctx;
+    struct ev_fail p;
+    memcpy(&p, ev->payload, sizeof p);
+    const struct cs_fail_component *comp = &c->s->failures.components[p.comp];
+    if (comp->preemption)
+        c->out->preemptions++;
+    else
+        c->out->interruptions++;
+    c->out->by_cause[p.comp]++;
+    bool replace = (comp->replace || comp->preemption) &&
+                   (comp->scope == CS_SCOPE_GPU || comp->scope == CS_SCOPE_NODE);
+    /* The next failure of this class: superposed Poisson processes for an
+     * exponential class (rate units / MTBF); Weibull units renew one by one,
+     * each unit holding its own event. */
+    long units = cs_fail_scope_units(comp->scope, c->plan->gpus, c->plan->nodes,
+                                     c->plan->switches);
+    if (comp->dist == CS_DIST_WEIBULL && comp->shape != 1.0)
+        sched(c, cs_fail_draw_s(comp, c->rng), c->h_fail, &p, sizeof p, NULL);
+    else
+        sched(c, gsl_ran_exponential(c->rng, comp->mtbf_s / (double)units), c->h_fail, &p,
+              sizeof p, NULL);
+    interrupt(c, comp, replace);
+    if (now_s(c) > c->max_wall) {
+        advance(c);
+        c->state = ST_DONE;
+        cs_sim_stop(e);
+    }
+}
+
+static void finish(struct run_ctx *c, bool completed)
+{
+    advance(c);
+    c->state = ST_DONE;
+    c->out->completed = completed;
+    cs_sim_stop(c->e);
+}
+
+static void start_checkpoint(struct run_ctx *c)
+{
+    const struct cs_ckpt_plan *p = &c->plan->ckpt;
+    c->state = ST_BLOCK;
+    c->block_start = cs_sim_now(c->e);
+    double wait = 0;
+    if (c->s->checkpoint.mode == CS_CKPT_ASYNC && c->bg_until > cs_sim_now(c->e))
+        wait = cs_time_to_s(c->bg_until - cs_sim_now(c->e)); /* previous write still going */
+    struct ev_w w = {c->work, c->gen};
+    sched(c, wait + p->blocking_s, c->h_block_end, &w, sizeof w, NULL);
+}
+
+static void on_mile(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    struct run_ctx *c = ctx;
+    c->mile_id = CS_EVENT_NONE;
+    advance(c);
+    if (!c->plan->duration_mode && c->work >= c->target - 1e-6) {
+        finish(c, true);
+        return;
+    }
+    c->since_ckpt = 0;
+    c->out->checkpoints++;
+    start_checkpoint(c);
+}
+
+static void on_block_end(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    struct run_ctx *c = ctx;
+    struct ev_w w;
+    memcpy(&w, ev->payload, sizeof w);
+    if (w.gen != c->gen || c->state != ST_BLOCK)
+        return;
+    advance(c);
+    const struct cs_ckpt_plan *p = &c->plan->ckpt;
+    if (c->s->checkpoint.mode == CS_CKPT_SYNC) {
+        c->durable = w.w;
+        if (p->upload[0] && p->upload_s > 0)
+            sched(c, p->upload_s, c->h_uploaded, &w, sizeof w, NULL);
+    } else {
+        sched(c, p->write_s, c->h_durable, &w, sizeof w, NULL);
+        c->bg_until = cs_sim_now(c->e) + cs_time_from_s(p->write_s);
+    }
+    if (c->pending_rescale) {
+        /* Repaired nodes rejoin an elastic job at a checkpoint: a planned
+         * restart that loses no work. */
+        c->pending_rescale = false;
+        c->durable = w.w;
+        begin_recovery(c, c->s->failures.restart_s);
+        return;
+    }
+    go_run(c);
+}
+
+static void on_durable(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    struct run_ctx *c = ctx;
+    struct ev_w w;
+    memcpy(&w, ev->payload, sizeof w);
+    if (w.gen != c->gen)
+        return; /* the snapshot died with the job */
+    if (w.w > c->durable)
+        c->durable = w.w;
+    const struct cs_ckpt_plan *p = &c->plan->ckpt;
+    if (p->upload[0] && p->upload_s > 0)
+        sched(c, p->upload_s, c->h_uploaded, &w, sizeof w, NULL);
+}
+
+static void on_uploaded(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    struct run_ctx *c = ctx;
+    struct ev_w w;
+    memcpy(&w, ev->payload, sizeof w);
+    /* The copy of a durable checkpoint survives interruptions. */
+    if (w.w > c->uploaded && w.w <= c->durable + 1e-9)
+        c->uploaded = w.w;
+}
+
+static void on_restarted(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    struct run_ctx *c = ctx;
+    c->restart_id = CS_EVENT_NONE;
+    advance(c);
+    c->replaced_since = false;
+    go_run(c);
+}
+
+static void on_repaired(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    struct run_ctx *c = ctx;
+    advance(c);
+    c->spares_free++;
+    if (c->state == ST_WAIT) {
+        const struct cs_failures_cfg *f = &c->s->failures;
+        begin_recovery(c, f->restart_s);
+    } else if (c->nodes_active < c->nodes_needed) {
+        c->pending_rescale = true;
+    }
+}
+
+static void on_end(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    finish((struct run_ctx *)ctx, true);
+}
+
+cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_run_result *r,
+                                  const struct cs_run_options *o, uint64_t seed,
+                                  struct cs_run_replica *out)
+{
+    (void)o;
+    memset(out, 0, sizeof *out);
+    if (!r->enabled)
+        return CS_EINVAL;
+    struct run_ctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.plan = r;
+    c.out = out;
+    c.e = cs_sim_create(seed);
+    c.rng = cs_sim_rng(c.e, CS_RNG_FAILURES);
+    c.h_fail = cs_sim_register(c.e, "run.fail", on_fail, &c);
+    c.h_mile = cs_sim_register(c.e, "run.milestone", on_mile, &c);
+    c.h_block_end = cs_sim_register(c.e, "run.ckpt_block_end", on_block_end, &c);
+    c.h_durable = cs_sim_register(c.e, "run.ckpt_durable", on_durable, &c);
+    c.h_uploaded = cs_sim_register(c.e, "run.ckpt_uploaded", on_uploaded, &c);
+    c.h_restarted = cs_sim_register(c.e, "run.restarted", on_restarted, &c);
+    c.h_repaired = cs_sim_register(c.e, "run.repaired", on_repaired, &c);
+    c.h_end = cs_sim_register(c.e, "run.end", on_end, &c);
+    c.target = r->target_s;
+    c.nodes_needed = r->nodes;
+    c.nodes_active = r->nodes;
+    c.unlimited_spares = s->failures.spares < 0;
+    c.spares_free = s->failures.spares > 0 ? s->failures.spares : 0;
+    const struct cs_storage_spec *ct = cs_storage_find(&s->cluster.storage, r->ckpt.tier);
+    c.local_tier = r->ckpt.enabled && ct && ct->kind == CS_STORAGE_NVME;
+    c.max_wall = r->target_s * (o && o->max_wall_factor > 0 ? o->max_wall_factor : 100);
+
+    if (r->failures) {
+        const struct cs_failures_cfg *f = &s->failures;
+        for (int i = 0; i < f->n_components; i++) {
+            const struct cs_fail_component *comp = &f->components[i];
+            struct ev_fail p = {i};
+            long units = cs_fail_scope_units(comp->scope, r->gpus, r->nodes, r->switches);
+            if (units <= 0)
+                continue;
+            if (comp->dist == CS_DIST_WEIBULL && comp->shape != 1.0) {
+                for (long u = 0; u < units; u++)
+                    sched(&c, cs_fail_draw_s(comp, c.rng), c.h_fail, &p, sizeof p, NULL);
+            } else {
+                sched(&c, gsl_ran_exponential(c.rng, comp->mtbf_s / (double)units), c.h_fail,
+                      &p, sizeof p, NULL);
+            }
+        }
+    }
+    if (r->duration_mode)
+        sched(&c, r->target_s, c.h_end, NULL, 0, NULL);
+    go_run(&c);
+    cs_status st = cs_sim_run(c.e, CS_SIM_FOREVER);
+    if (c.state != ST_DONE) /* safety: cannot happen while a milestone is pending */
+        finish(&c, false);
+    out->wall_s = cs_time_to_s(cs_sim_now(c.e));
+    out->work_s = c.work;
+    out->tokens = c.work * r->tokens_per_s;
+    out->events = cs_sim_events_processed(c.e);
+    cs_sim_destroy(c.e);
+    return st;
+}
+
+/* ---- Monte Carlo ---------------------------------------------------------- */
+
+static long count_switches(const struct cs_scenario *s)
+{
+    cs_fabric *f = NULL;
+    if (cs_fabric_create(&s->cluster, s->seed, &f) != CS_OK)
+        return 0;
+    struct cs_fabric_counts n;
+    cs_fabric_counts(f, &n);
+    cs_fabric_destroy(f);
+    return n.switches_by_tier[0] + n.switches_by_tier[1] + n.switches_by_tier[2];
+}
+
+cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_result *step,
+                         const struct cs_run_options *o, cs_diags *d, struct cs_run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    struct cs_run_options def;
+    if (!o) {
+        cs_run_options_default(&def);
+        o = &def;
+    }
+    r->duration_mode = s->run.enabled && s->run.duration_s > 0;
+    bool tokens = s->has_workload && s->workload.tokens > 0;
+    if (!r->duration_mode && !tokens)
+        return CS_OK;
+    if (!step || !step->fits || !(step->time_s > 0)) {
+        cs_diag_error(d, s->file, 0, 0,
+                      "run: the step was not simulated (it does not fit in memory or has no "
+                      "time), so the run cannot be");
+        return CS_EINVAL;
+    }
+    r->enabled = true;
+    r->failures = s->failures.enabled && s->failures.n_components > 0;
+    r->default_rates = s->failures.defaults;
+    r->replicas = o->replicas > 0 ? o->replicas : (s->run.replicas > 0 ? s->run.replicas : 1);
+    r->gpus = cs_scenario_gpus(s);
+    r->nodes = s->cluster.nodes;
+    r->switches = 0;
+    for (int i = 0; r->failures && i < s->failures.n_components; i++)
+        if (s->failures.components[i].scope == CS_SCOPE_SWITCH)
+            r->switches = o->switches >= 0 ? o->switches : count_switches(s);
+    r->step_time_s = step->time_s;
+    r->tokens_per_s = step->tokens_per_s;
+    r->target_s = r->duration_mode ? s->run.duration_s : s->workload.tokens / step->tokens_per_s;
+    r->mtbi_s = r->failures ? cs_fail_job_mtbi_s(&s->failures, r->gpus, r->nodes, r->switches)
+                            : INFINITY;
+    r->n_causes = r->failures ? s->failures.n_components : 0;
+    for (int i = 0; i < r->n_causes; i++)
+        memcpy(r->cause_name[i], s->failures.components[i].name, CS_NAME_MAX);
+    return cs_ckpt_plan_make(s, step, r->mtbi_s, d, &r->ckpt);
+}
+
+struct mc_job {
+    const struct cs_scenario *s;
+    const struct cs_run_result *r;
+    const struct cs_run_options *o;
+    struct cs_run_replica *reps;
+    int first, stride, n;
+    cs_status st;
+};
+
+static void *mc_worker(void *arg)
+{
+    struct mc_job *j = arg;
+    j->st = CS_OK;
+    for (int i = j->first; i < j->n; i += j->stride) {
+        cs_status st = cs_run_replica_simulate(j->s, j->r, j->o,
+                                               cs_run_replica_seed(j->s->seed, i), &j->reps[i]);
+        if (st != CS_OK)
+            j->st = st;
+    }
+    return NULL;
+}
+
+static struct cs_run_dist dist_of(struct cs_stat_sample *x)
+{
+    struct cs_run_dist dd = {NAN, NAN, NAN};
+    if (cs_stat_sample_count(x) == 0)
+        return dd;
+    dd.mean = cs_stat_sample_mean(x);
+    cs_stat_sample_quantile(x, 0.05, &dd.p05);
+    cs_stat_sample_quantile(x, 0.95, &dd.p95);
+    return dd;
+}
+
+/* Distribution of one double field over the replicas. */
+static struct cs_run_dist field_dist(const struct cs_run_replica *reps, int n, size_t off,
+                                     double scale)
+{
+    struct cs_stat_sample x;
+    cs_stat_sample_init(&x);
+    for (int i = 0; i < n; i++) {
+        double v;
+        memcpy(&v, (const char *)&reps[i] + off, sizeof v);
+        cs_stat_sample_add(&x, v * scale);
+    }
+    struct cs_run_dist dd = dist_of(&x);
+    cs_stat_sample_fini(&x);
+    return dd;
+}
+
+cs_status cs_run_simulate(const struct cs_scenario *s, const struct cs_step_result *step,
+                          const struct cs_run_options *o, cs_diags *d, struct cs_run_result *out)
+{
+    struct cs_run_options def;
+    if (!o) {
+        cs_run_options_default(&def);
+        o = &def;
+    }
+    struct cs_run_result r;
+    cs_status st = cs_run_prepare(s, step, o, d, &r);
+    if (st != CS_OK)
+        return st;
+    if (!r.enabled) {
+        *out = r;
+        return CS_OK;
+    }
+    int n = r.replicas;
+    struct cs_run_replica *reps = cs_xcalloc((size_t)n, sizeof *reps);
+    int threads = o->threads > 1 ? o->threads : 1;
+    if (threads > n)
+        threads = n;
+    struct mc_job jobs[64];
+    if (threads > 64)
+        threads = 64;
+    pthread_t tid[64];
+    bool started[64] = {false};
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (struct mc_job){s, &r, o, reps, t, threads, n, CS_OK};
+        if (t > 0 && pthread_create(&tid[t], NULL, mc_worker, &jobs[t]) == 0)
+            started[t] = true;
+    }
+    mc_worker(&jobs[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            mc_worker(&jobs[t]); /* no thread: run its share here */
+    }
+    for (int t = 0; t < threads; t++)
+        if (jobs[t].st != CS_OK)
+            st = jobs[t].st;
+    if (st != CS_OK) {
+        cs_diag_error(d, s->file, 0, 0, "run: the run-level simulation failed (%s)",
+                      cs_strerror(st));
+        free(reps);
+        return st;
+    }
+
+    struct cs_stat_sample x;
+    for (int i = 0; i < n; i++) {
+        r.events += reps[i].events;
+        if (reps[i].completed)
+            r.completed++;
+    }
+    r.time_to_train_s = r.duration_mode
+                            ? (struct cs_run_dist){NAN, NAN, NAN}
+                            : field_dist(reps, n, offsetof(struct cs_run_replica, wall_s), 1);
+    cs_stat_sample_init(&x);
+    for (int i = 0; i < n; i++)
+        cs_stat_sample_add(&x, reps[i].wall_s > 0 ? reps[i].work_s / reps[i].wall_s : NAN);
+    r.goodput = dist_of(&x);
+    cs_stat_sample_fini(&x);
+    cs_stat_sample_init(&x);
+    for (int i = 0; i < n; i++)
+        cs_stat_sample_add(&x, (double)reps[i].interruptions);
+    r.interruptions = dist_of(&x);
+    cs_stat_sample_fini(&x);
+    cs_stat_sample_init(&x);
+    for (int i = 0; i < n; i++)
+        cs_stat_sample_add(&x, (double)reps[i].preemptions);
+    r.preemptions = dist_of(&x);
+    cs_stat_sample_fini(&x);
+    cs_stat_sample_init(&x);
+    for (int i = 0; i < n; i++)
+        cs_stat_sample_add(&x, (double)r.gpus * (reps[i].wall_s - reps[i].work_s) / 3600.0);
+    r.lost_gpu_hours = dist_of(&x);
+    cs_stat_sample_fini(&x);
+    r.checkpoint_overhead_s = field_dist(reps, n, offsetof(struct cs_run_replica, ckpt_s), 1);
+    r.lost_work_s = field_dist(reps, n, offsetof(struct cs_run_replica, lost_s), 1);
+    r.downtime_s = field_dist(reps, n, offsetof(struct cs_run_replica, down_s), 1);
+    r.tokens = field_dist(reps, n, offsetof(struct cs_run_replica, tokens), 1);
+    for (int k = 0; k < r.n_causes; k++) {
+        cs_stat_sample_init(&x);
+        for (int i = 0; i < n; i++)
+            cs_stat_sample_add(&x, (double)reps[i].by_cause[k]);
+        r.cause[k] = dist_of(&x);
+        cs_stat_sample_fini(&x);
+    }
+    free(reps);
+    *out = r;
+    return CS_OK;
+}

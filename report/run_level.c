@@ -1,0 +1,168 @@
+/* run_level.c: run-level results (goodput, interruptions, checkpoints) and
+ * the data pipeline, as JSON and text (report layer). */
+#include "clustersim/report_run.h"
+
+#include <math.h>
+#include <string.h>
+
+static void num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static void dist(cJSON *o, const char *k, const struct cs_run_dist *d)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, k);
+    num(x, "mean", d->mean);
+    num(x, "p05", d->p05);
+    num(x, "p95", d->p95);
+}
+
+void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
+{
+    if (!r->enabled)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(root, "run");
+    cJSON_AddStringToObject(o, "mode", r->duration_mode ? "duration" : "tokens");
+    cJSON_AddNumberToObject(o, "replicas", r->replicas);
+    cJSON_AddNumberToObject(o, "replicas_completed", r->completed);
+    cJSON_AddBoolToObject(o, "failures_modelled", r->failures);
+    cJSON_AddBoolToObject(o, "failure_rates_llama3_default", r->default_rates);
+    num(o, "failure_free_s", r->target_s);
+    num(o, "mtbi_s", r->mtbi_s);
+    dist(o, "time_to_train_s", &r->time_to_train_s);
+    dist(o, "goodput", &r->goodput);
+    dist(o, "interruptions", &r->interruptions);
+    dist(o, "preemptions", &r->preemptions);
+    dist(o, "lost_gpu_hours", &r->lost_gpu_hours);
+    dist(o, "checkpoint_overhead_s", &r->checkpoint_overhead_s);
+    dist(o, "lost_work_s", &r->lost_work_s);
+    dist(o, "downtime_s", &r->downtime_s);
+    dist(o, "tokens", &r->tokens);
+    cJSON *bc = cJSON_AddObjectToObject(o, "interruptions_by_cause");
+    for (int i = 0; i < r->n_causes; i++)
+        dist(bc, r->cause_name[i], &r->cause[i]);
+    const struct cs_ckpt_plan *p = &r->ckpt;
+    cJSON *c = cJSON_AddObjectToObject(o, "checkpoint");
+    cJSON_AddBoolToObject(c, "enabled", p->enabled);
+    if (p->enabled) {
+        num(c, "size_bytes", p->size_bytes);
+        cJSON_AddBoolToObject(c, "size_from_model", p->size_from_model);
+        cJSON_AddStringToObject(c, "tier", p->tier);
+        cJSON_AddStringToObject(c, "upload", p->upload);
+        cJSON_AddNumberToObject(c, "writer_nodes", p->writer_nodes);
+        num(c, "write_s", p->write_s);
+        num(c, "snapshot_s", p->snapshot_s);
+        num(c, "blocking_s", p->blocking_s);
+        num(c, "durable_s", p->durable_s);
+        num(c, "upload_s", p->upload_s);
+        num(c, "restore_s", p->restore_s);
+        num(c, "host_bytes_per_node", p->host_bytes_per_node);
+        cJSON_AddBoolToObject(c, "host_memory_fits", p->host_fits);
+        cJSON_AddStringToObject(c, "interval_rule", cs_ckpt_rule_name(p->rule));
+        num(c, "interval_s", p->interval_s);
+        num(c, "interval_steps", p->interval_steps);
+        num(c, "young_s", p->young_s);
+        num(c, "daly_s", p->daly_s);
+    }
+}
+
+static void pdist(FILE *out, const char *label, const struct cs_run_dist *d, double scale,
+                  const char *unit)
+{
+    if (!isfinite(d->mean)) {
+        fprintf(out, "  %-28s -\n", label);
+        return;
+    }
+    fprintf(out, "  %-28s %12.4g %-6s [p05 %.4g, p95 %.4g]\n", label, d->mean * scale, unit,
+            d->p05 * scale, d->p95 * scale);
+}
+
+void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
+{
+    if (!r->enabled) {
+        fprintf(out, "run: not simulated (give workload.tokens or run.duration)\n");
+        return;
+    }
+    fprintf(out, "run (%s, %d Monte Carlo replica%s, %d completed):\n",
+            r->duration_mode ? "fixed duration" : "to the token target", r->replicas,
+            r->replicas == 1 ? "" : "s", r->completed);
+    if (!r->failures)
+        fprintf(out, "  no `failures:` section: the run has no failures\n");
+    else
+        fprintf(out, "  failures: %d classes%s; job MTBI %.3g h\n", r->n_causes,
+                r->default_rates ? " (rates derived from the Llama 3 405B table)" : "",
+                r->mtbi_s / 3600);
+    fprintf(out, "  failure-free %-15s %12.4g days\n", r->duration_mode ? "span" : "time",
+            r->target_s / 86400);
+    if (!r->duration_mode)
+        pdist(out, "time to train", &r->time_to_train_s, 1.0 / 86400, "days");
+    pdist(out, "goodput", &r->goodput, 100, "%");
+    pdist(out, "interruptions", &r->interruptions, 1, "");
+    if (r->preemptions.mean > 0)
+        pdist(out, "preemptions", &r->preemptions, 1, "");
+    pdist(out, "lost GPU-hours", &r->lost_gpu_hours, 1, "GPU-h");
+    pdist(out, "checkpoint overhead", &r->checkpoint_overhead_s, 1.0 / 3600, "h");
+    pdist(out, "work lost to interruptions", &r->lost_work_s, 1.0 / 3600, "h");
+    pdist(out, "down (detect/restart/wait)", &r->downtime_s, 1.0 / 3600, "h");
+    pdist(out, "tokens trained", &r->tokens, 1, "");
+    const struct cs_ckpt_plan *p = &r->ckpt;
+    if (p->enabled) {
+        fprintf(out, "  checkpoint: %.4g GB (%s) to %s by %d node%s: write %.3g s, GPUs blocked "
+                     "%.3g s, restore %.3g s",
+                p->size_bytes / 1e9, p->size_from_model ? "model state" : "given", p->tier,
+                p->writer_nodes, p->writer_nodes == 1 ? "" : "s", p->write_s, p->blocking_s,
+                p->restore_s);
+        if (p->upload[0])
+            fprintf(out, ", upload to %s %.3g s", p->upload, p->upload_s);
+        fputc('\n', out);
+        if (isfinite(p->interval_s))
+            fprintf(out, "  checkpoint interval: %.4g s (%.0f steps, %s)", p->interval_s,
+                    p->interval_steps, cs_ckpt_rule_name(p->rule));
+        else
+            fprintf(out, "  checkpoint interval: none (no failures to protect against)");
+        if (isfinite(p->young_s))
+            fprintf(out, "; Young %.4g s, Daly %.4g s", p->young_s, p->daly_s);
+        fputc('\n', out);
+        if (!p->host_fits)
+            fprintf(out, "  warning: the async snapshot (%.3g GB per node) exceeds host memory\n",
+                    p->host_bytes_per_node / 1e9);
+    } else {
+        fprintf(out, "  no `checkpoint:` section: an interruption loses all work since the "
+                     "start\n");
+    }
+    if (r->n_causes > 0) {
+        fprintf(out, "  interruptions by cause (mean per run):\n");
+        for (int i = 0; i < r->n_causes; i++)
+            if (r->cause[i].mean > 0)
+                fprintf(out, "    %-22s %8.2f\n", r->cause_name[i], r->cause[i].mean);
+    }
+}
+
+void cs_out_data_json(cJSON *root, const struct cs_data_result *dr)
+{
+    if (!dr->enabled)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(root, "data");
+    num(o, "samples_per_rank", dr->samples_per_rank);
+    num(o, "cpu_s", dr->cpu_s);
+    num(o, "read_s", dr->read_s);
+    num(o, "gpu_s", dr->gpu_s);
+    num(o, "load_s", dr->load_s);
+    num(o, "compute_s", dr->compute_s);
+    num(o, "stall_s", dr->stall_s);
+    num(o, "starved_fraction", dr->starved_fraction);
+}
+
+void cs_out_data_text(FILE *out, const struct cs_data_result *dr)
+{
+    if (!dr->enabled)
+        return;
+    fprintf(out, "data pipeline: load %.4g ms per step (cpu %.4g ms, read %.4g ms, gpu decode "
+                 "%.4g ms) against %.4g ms of step: stall %.4g ms, GPUs starved %.1f%%\n",
+            dr->load_s * 1e3, dr->cpu_s * 1e3, dr->read_s * 1e3, dr->gpu_s * 1e3,
+            dr->compute_s * 1e3, dr->stall_s * 1e3, dr->starved_fraction * 100);
+}
