@@ -238,6 +238,96 @@ START_TEST(test_fabric_placement)
 }
 END_TEST
 
+START_TEST(test_fabric_view_hand)
+{
+    struct cs_coll_fabric_view v;
+    /* 3:1 spine-leaf, radix 40: 30 down / 10 up ports, D = 30 / 8 = 3.75
+     * nodes per leaf, 32 nodes.
+     * Scattered 256-rank group: leaves ceil(32 / 3.75) = 9, job nodes per
+     * leaf min(3.75, 32 / 9) = 3.5556; cross = 1 - 2.5556 / 31 = 0.91756;
+     * up demand 3.5556 x 8 x 0.917563 = 26.0996 NIC rates on 10 uplinks:
+     * share 10 / 26.0996 = 0.383148; 3 hops. */
+    struct cs_cluster_cfg c = make_cluster(32, CS_TOPO_SPINE_LEAF, false, 3.0);
+    c.fabric.placement = CS_PLACEMENT_SCATTERED;
+    struct cs_coll_group g = {256, 8, 1, 0, 0};
+    ck_assert_int_eq(cs_coll_fabric_view(&c, &g, &v), CS_OK);
+    ck_assert_double_eq_tol(v.cross_frac, 0.91756, 1e-5);
+    ck_assert_double_eq_tol(v.bw_share, 0.383148, 1e-6);
+    ck_assert_int_eq(v.hops, 3);
+    /* Packed: 9 leaves, 9 of the ring's 32 inter-node edges cross (0.28125);
+     * demand 30 x 0.28125 = 8.44 < 10 uplinks: share 1. */
+    c.fabric.placement = CS_PLACEMENT_PACKED;
+    ck_assert_int_eq(cs_coll_fabric_view(&c, &g, &v), CS_OK);
+    ck_assert_int_eq(v.leaves, 9);
+    ck_assert_double_eq_tol(v.cross_frac, 0.28125, 1e-12);
+    ck_assert_double_eq(v.bw_share, 1.0);
+    /* The DP all_reduce of a scattered job on the 3:1 fabric is slower than
+     * on the non-blocking fat tree (tp = 8: 8 groups of 32 ranks per node,
+     * one NIC each). */
+    struct cs_coll_group dp = {32, 1, 8, 0, 0};
+    struct cs_cluster_cfg nb = make_cluster(32, CS_TOPO_FAT_TREE, false, 1.0);
+    c.fabric.placement = CS_PLACEMENT_SCATTERED;
+    double t_nb = cs_coll_time_s(&nb, CS_COLL_ALL_REDUCE, 160e6, &dp, CS_COLL_AUTO, NULL);
+    double t_os = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 160e6, &dp, CS_COLL_AUTO, NULL);
+    printf("DP all_reduce 160 MB over 32 nodes: non-blocking packed %.3f ms, 3:1 scattered %.3f ms (x%.2f)\n",
+           1e3 * t_nb, 1e3 * t_os, t_os / t_nb);
+    ck_assert(t_os > 1.5 * t_nb);
+
+    /* Two nodes on one radix-40 leaf (D = 2.5): 1 hop, nothing crosses. */
+    struct cs_cluster_cfg two = make_cluster(2, CS_TOPO_FAT_TREE, false, 1.0);
+    struct cs_coll_group g2 = {16, 8, 1, 0, 0};
+    ck_assert_int_eq(cs_coll_fabric_view(&two, &g2, &v), CS_OK);
+    ck_assert_int_eq(v.hops, 1);
+    ck_assert_double_eq(v.cross_frac, 0.0);
+
+    /* 3-tier fat tree, radix 64, 2048 nodes: 4 nodes per leaf, 32 leaves x 4
+     * = 128 nodes per pod: 16 packed nodes stay in a pod (3 hops), 256 cross
+     * the core (5 hops). */
+    struct cs_cluster_cfg big = make_cluster(2048, CS_TOPO_FAT_TREE, true, 1.0);
+    struct cs_coll_group g16 = {128, 8, 1, 0, 0}, g256 = {2048, 8, 1, 0, 0};
+    ck_assert_int_eq(cs_coll_fabric_view(&big, &g16, &v), CS_OK);
+    ck_assert_int_eq(v.hops, 3);
+    ck_assert_int_eq(cs_coll_fabric_view(&big, &g256, &v), CS_OK);
+    ck_assert_int_eq(v.hops, 5);
+
+    /* Rail-optimized, 64 nodes: a scalable unit of 32 nodes keeps each rail
+     * on one leaf (1 hop); 64 nodes span 2 units (3 hops, 2 of 64 edges). */
+    struct cs_cluster_cfg rail = make_cluster(64, CS_TOPO_RAIL_OPTIMIZED, true, 1.0);
+    struct cs_coll_group r32 = {32, 1, 8, 0, 0}, r64 = {64, 1, 8, 0, 0};
+    ck_assert_int_eq(cs_coll_fabric_view(&rail, &r32, &v), CS_OK);
+    ck_assert_int_eq(v.hops, 1);
+    ck_assert_int_eq(cs_coll_fabric_view(&rail, &r64, &v), CS_OK);
+    ck_assert_int_eq(v.hops, 3);
+    ck_assert_double_eq_tol(v.cross_frac, 2.0 / 64.0, 1e-12);
+    /* Bad group: ranks not a multiple of ranks per node. */
+    struct cs_coll_group bad = {12, 8, 1, 0, 0};
+    ck_assert_int_eq(cs_coll_fabric_view(&rail, &bad, &v), CS_EINVAL);
+}
+END_TEST
+
+/* The closed form's fabric share against the flow model for one scattered
+ * job on a 3:1 spine-leaf (contention from oversubscription only): the flow
+ * model also sees d-mod-k collisions, so agreement is looser than 2 %. */
+START_TEST(test_fabric_scattered_closed_vs_flow)
+{
+    struct cs_cluster_cfg c = make_cluster(32, CS_TOPO_SPINE_LEAF, false, 3.0);
+    c.fabric.placement = CS_PLACEMENT_SCATTERED;
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 42, &f), CS_OK);
+    int ids[256];
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 256, 42, NULL, ids), CS_OK);
+    double t_flow = 0;
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, 268435456.0, ids, 256, CS_COLL_HIER, &t_flow), CS_OK);
+    struct cs_coll_group g = {256, 8, 1, 0, 0};
+    double t_cf = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 268435456.0, &g, CS_COLL_HIER, NULL);
+    double err = (t_cf - t_flow) / t_flow;
+    printf("scattered 3:1 spine-leaf, 256 MiB hier all_reduce: flow %.3f ms, closed form %.3f ms (%+.1f%%)\n",
+           1e3 * t_flow, 1e3 * t_cf, 100 * err);
+    ck_assert_msg(fabs(err) <= 0.25, "closed form vs flow %.1f%%", 100 * err);
+    cs_fabric_destroy(f);
+}
+END_TEST
+
 static Suite *fabric_suite(void)
 {
     Suite *s = suite_create("fabric");
@@ -246,12 +336,14 @@ static Suite *fabric_suite(void)
     tcase_add_test(tc, test_fabric_counts);
     tcase_add_test(tc, test_fabric_route);
     tcase_add_test(tc, test_fabric_placement);
+    tcase_add_test(tc, test_fabric_view_hand);
     suite_add_tcase(s, tc);
     TCase *tf = tcase_create("flow");
     tcase_set_timeout(tf, 60);
     tcase_add_test(tf, test_fabric_maxmin_hand);
     tcase_add_test(tf, test_fabric_flow_matches_closed_form);
     tcase_add_test(tf, test_fabric_oversubscribed_contention);
+    tcase_add_test(tf, test_fabric_scattered_closed_vs_flow);
     suite_add_tcase(s, tf);
     return s;
 }
