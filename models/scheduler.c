@@ -355,7 +355,8 @@ static void cs__release(struct cs__sim *s, long ji)
 
 /* Run-time factor for a job of workload wl on the GPUs of `list`: one step
  * is compute (model FLOPs of one sequence per GPU, Narayanan et al. 2021,
- * at compute_efficiency of dense bf16 peak) plus a ring all-reduce of the
+ * at compute_efficiency of dense bf16 peak) plus an all-reduce (flow model,
+ * hierarchical when every node holds the same number of ranks, else ring) of the
  * bf16 gradients (2 bytes per parameter), not overlapped; the factor is
  * that step on the given GPUs over the same step on GPUs 0..n-1 (packed).
  * Cached per (workload, GPUs, nodes, leaves): placements of one shape cost
@@ -378,8 +379,8 @@ static double cs__wl_factor(struct cs__sim *s, int wl, const int *list, int n, i
     for (int i = 0; i < n; i++)
         ref[i] = i;
     double t_act = 0, t_ref = 0, factor = 1.0;
-    if (cs_flow_collective(s->cfg->fabric, CS_COLL_ALL_REDUCE, bytes, list, n, CS_COLL_RING, &t_act) == CS_OK &&
-        cs_flow_collective(s->cfg->fabric, CS_COLL_ALL_REDUCE, bytes, ref, n, CS_COLL_RING, &t_ref) == CS_OK &&
+    if (cs_flow_collective(s->cfg->fabric, CS_COLL_ALL_REDUCE, bytes, list, n, CS_COLL_AUTO, &t_act) == CS_OK &&
+        cs_flow_collective(s->cfg->fabric, CS_COLL_ALL_REDUCE, bytes, ref, n, CS_COLL_AUTO, &t_ref) == CS_OK &&
         isfinite(comp) && comp > 0)
         factor = (comp + t_act) / (comp + t_ref);
     free(ref);
@@ -794,6 +795,8 @@ static void cs__timeline(struct cs__sim *s, cs_time t0, cs_time t1, struct cs_sc
             z = span;
         while (a < z) {
             int b = (int)(a / r->bin_s);
+            while (b < nb && (b + 1) * r->bin_s <= a)  /* rounding put a on an edge */
+                b++;
             if (b >= nb)
                 break;
             double edge = (b + 1) * r->bin_s, e = z < edge ? z : edge, w = (e - a) / r->bin_s;

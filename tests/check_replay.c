@@ -1,0 +1,407 @@
+/* check_replay.c: the trace-replay scheduler (models/scheduler.c): invariants
+ * with answers derived by hand (ample capacity, one GPU FIFO, EASY backfill,
+ * quotas, preemption, MIG, gang placement, GPU-hour conservation), the
+ * placement slowdown of workload jobs on an oversubscribed fabric, and
+ * replays of the real traces in ../shared/traces with their statistics. */
+#include "clustersim/catalog.h"
+#include "clustersim/config.h"
+#include "clustersim/fabric.h"
+#include "clustersim/scheduler.h"
+#include "clustersim/trace.h"
+
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void trace_from(const char *csv, struct cs_trace *t)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_trace_init(t);
+    ck_assert_int_eq(cs_trace_load_buffer("t.csv", csv, strlen(csv), NULL, t, &d), CS_OK);
+    cs_diags_fini(&d);
+}
+
+static void one_group(struct cs_sched_config *c, int nodes, int gpn)
+{
+    cs_sched_config_default(c);
+    c->n_groups = 1;
+    snprintf(c->groups[0].gpu_type, sizeof c->groups[0].gpu_type, "H100-SXM5-80GB");
+    c->groups[0].nodes = nodes;
+    c->groups[0].gpus_per_node = gpn;
+    c->keep_jobs = true;
+}
+
+static void run(const struct cs_sched_config *c, const struct cs_trace *t, struct cs_sched_result *r)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(c, t, &d, r), CS_OK);
+    cs_diags_fini(&d);
+}
+
+START_TEST(test_replay_ample_capacity_no_queueing)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,8,100\nb,1,16,50\nc,2,1,30\nd,2,4,10\ne,3,64,5\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 128, 8);
+    for (int pol = 0; pol < 3; pol++) {
+        c.policy = (enum cs_sched_policy)pol;
+        struct cs_sched_result r;
+        run(&c, &t, &r);
+        ck_assert_int_eq(r.completed, 5);
+        ck_assert_double_eq(r.queue_s.mean, 0);
+        ck_assert_double_eq(r.queue_s.p95, 0);
+        /* JCT = duration: mean (100 + 50 + 30 + 10 + 5) / 5 = 39 */
+        ck_assert_double_eq_tol(r.jct_s.mean, 39, 1e-9);
+        ck_assert_double_eq_tol(r.makespan_s, 100, 1e-9);
+        cs_sched_result_fini(&r);
+    }
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_one_gpu_fifo_running_sums)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,10\nb,0,1,20\nc,0,1,30\nd,100,1,5\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 1);
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    /* starts 0, 10, 30 (running sums of the durations), d at 100 on an idle GPU.
+     * queue: 0, 10, 30, 0 -> mean 10; JCT: 10, 30, 60, 5 -> mean 26.25 */
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 10, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 30, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[3].start_s, 100, 1e-9);
+    ck_assert_double_eq_tol(r.queue_s.mean, 10, 1e-9);
+    ck_assert_double_eq_tol(r.jct_s.mean, 26.25, 1e-9);
+    ck_assert_double_eq_tol(r.makespan_s, 105, 1e-9);
+    /* busy 65 s of 105 s */
+    ck_assert_double_eq_tol(r.utilization, 65.0 / 105, 1e-9);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_backfill_vs_fifo)
+{
+    /* 2 GPUs. A (1 GPU, 100 s) at 0; B (2 GPUs, 10 s) at 1; C (1 GPU, 50 s) at 2.
+     * FIFO: B waits for A (starts 100), C waits behind B (starts 110).
+     * EASY: B's reservation is at 100; C ends at 52 <= 100, so it backfills at 2.
+     * SJF: at 2 the queue is B (10 s), C (50 s); B blocks: as FIFO. */
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\nA,0,1,100\nB,1,2,10\nC,2,1,50\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 2);
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 100, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 110, 1e-9);
+    cs_sched_result_fini(&r);
+    c.policy = CS_SCHED_BACKFILL;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 2, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 100, 1e-9);  /* the reservation held */
+    cs_sched_result_fini(&r);
+    c.policy = CS_SCHED_SJF;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 110, 1e-9);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_quota_caps_partition)
+{
+    /* 10 GPUs (10 nodes x 1): research 50%. Two 5-GPU research jobs at 0 for
+     * 100 s: the second waits for the first although 5 GPUs are free; the
+     * training job beside them starts at once. */
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition\n"
+               "r1,0,5,100,,research\nr2,0,5,100,,research\nt1,1,3,10,,training\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 10, 1);
+    c.policy = CS_SCHED_BACKFILL;
+    c.n_partitions = 2;
+    snprintf(c.partitions[0].name, 64, "research");
+    c.partitions[0].quota = 0.5;
+    snprintf(c.partitions[1].name, 64, "training");
+    c.partitions[1].quota = 0.5;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 100, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 1, 1e-9);
+    /* shares: research 1000 GPU-s, training 30 GPU-s of 1030 */
+    ck_assert_double_eq_tol(r.parts[0].share, 1000.0 / 1030, 1e-9);
+    cs_sched_result_fini(&r);
+    /* quotas over 100% are refused */
+    c.partitions[1].quota = 0.6;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_EINVAL);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "quotas"));
+    cs_diags_fini(&d);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_preemption)
+{
+    /* 4 GPUs: low (priority 0) takes all 4 for 100 s at 0; high (priority 5)
+     * asks for 4 at 10 for 10 s. With preemption high runs 10..20 and low
+     * resumes at 20 with 90 s left: ends at 110. Without, high waits to 100. */
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition,priority\nlow,0,4,100,,,0\nhigh,10,4,10,,,5\n",
+               &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 4);
+    c.preempt = true;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 10, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[0].end_s, 110, 1e-9);
+    ck_assert_int_eq(r.preemptions, 1);
+    /* GPU-hours are conserved across the eviction: 4 x 100 + 4 x 10 GPU-s */
+    ck_assert_double_eq_tol(r.allocated_gpu_h * 3600, 440, 1e-6);
+    cs_sched_result_fini(&r);
+    c.preempt = false;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 100, 1e-9);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_mig_slices)
+{
+    /* One GPU, seven 0.1-GPU jobs of 100 s at 0. MIG: ceil(0.1 x 7) = 1 slice
+     * each, all seven at once: makespan 100. Without MIG each holds the whole
+     * GPU: 700. Busy GPU-hours are 7 x 0.1 x 100 s either way. */
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,0.1,100\nb,0,0.1,100\nc,0,0.1,100\nd,0,0.1,100\n"
+               "e,0,0.1,100\nf,0,0.1,100\ng,0,0.1,100\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 1);
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.makespan_s, 700, 1e-9);
+    ck_assert_double_eq_tol(r.busy_gpu_h * 3600, 70, 1e-6);
+    double u_plain = r.busy_utilization;
+    cs_sched_result_fini(&r);
+    c.mig = true;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.makespan_s, 100, 1e-9);
+    ck_assert_double_eq_tol(r.busy_gpu_h * 3600, 70, 1e-6);
+    ck_assert_double_eq_tol(r.utilization, 1.0, 1e-9);  /* 7 of 7 slices */
+    ck_assert(r.busy_utilization > u_plain);            /* 0.7 vs 0.1 */
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_gang_and_types)
+{
+    /* 2 groups: 4 x 8 H100 and 2 x 4 T4. A 16-GPU job takes 2 whole H100
+     * nodes at once; a T4 job runs only on T4 nodes; an A100 job is rejected. */
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition,priority,gpu_type,workload\n"
+               "big,0,16,10,,,,,\nt4,0,4,10,,,,T4,\nnone,0,1,10,,,,A100,\nhuge,0,33,10,,,,H100-SXM5-80GB,\n",
+               &t);
+    struct cs_sched_config c;
+    one_group(&c, 4, 8);
+    c.n_groups = 2;
+    snprintf(c.groups[1].gpu_type, 64, "T4");
+    c.groups[1].nodes = 2;
+    c.groups[1].gpus_per_node = 4;
+    struct cs_sched_result r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_OK);
+    ck_assert_int_eq(r.rejected, 2);
+    ck_assert(d.n >= 1);  /* warnings name the rejected jobs */
+    ck_assert_int_eq(r.per_job[0].nodes, 2);
+    ck_assert_int_eq(r.per_job[1].nodes, 1);
+    ck_assert(r.per_job[2].rejected && r.per_job[3].rejected);
+    cs_sched_result_fini(&r);
+    cs_diags_fini(&d);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+START_TEST(test_replay_gpu_hours_conserved)
+{
+    /* A congested random-looking trace on 16 GPUs with backfill and MIG: the
+     * allocated GPU-hours equal the trace's (whole-GPU jobs), and the timeline
+     * integrates to the same total. */
+    char buf[65536];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "job_id,submit_s,gpus,duration_s\n");
+    unsigned x = 12345;
+    double want = 0;
+    for (int i = 0; i < 400; i++) {
+        x = x * 1103515245u + 12345u;
+        int g = 1 << (x >> 16) % 5;  /* 1..16 GPUs */
+        int dur = 10 + (int)((x >> 8) % 500);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "j%d,%d,%d,%d\n", i, i * 7, g, dur);
+        want += (double)g * dur;
+    }
+    struct cs_trace t;
+    trace_from(buf, &t);
+    struct cs_sched_config c;
+    one_group(&c, 2, 8);
+    c.policy = CS_SCHED_BACKFILL;
+    c.timeline_bins = 97;
+    for (int pl = 0; pl < 3; pl++) {
+        c.place = (enum cs_sched_place)pl;
+        struct cs_sched_result r;
+        run(&c, &t, &r);
+        ck_assert_int_eq(r.completed, 400);
+        ck_assert_double_eq_tol(r.allocated_gpu_h * 3600, want, 1e-6 * want);
+        double integral = 0;
+        for (int b = 0; b < r.n_bins; b++)
+            integral += r.alloc_gpus[b] * r.bin_s;
+        ck_assert_double_eq_tol(integral, want, 1e-6 * want);
+        ck_assert(r.utilization > 0 && r.utilization <= 1 + 1e-9);
+        cs_sched_result_fini(&r);
+    }
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* Workload jobs on a 2:1 oversubscribed spine-leaf: packed placement keeps
+ * a 32-GPU data-parallel job in one leaf (factor 1); scattered placement
+ * spreads it, its all-reduce crosses the oversubscribed uplinks and it runs
+ * longer. Claim N21 (network-aware placement reduces synchronization). */
+START_TEST(test_replay_scattered_placement_slows_workload)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat), CS_OK);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario(cs_test_path("scenarios/replay-2500.yaml"), cat, &d, &s, NULL), CS_OK);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&s.cluster, 1, &f), CS_OK);
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition,priority,gpu_type,workload\n"
+               "w,0,32,1000,,,,,llama3.1-8b\nfill,0,8,10,,,,,\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, s.cluster.nodes, s.cluster.gpus_per_node);
+    c.fabric = f;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[0].slowdown, 1.0, 1e-9);
+    ck_assert_int_eq(r.per_job[0].leaves, 1);
+    double packed = r.per_job[0].end_s - r.per_job[0].start_s;
+    cs_sched_result_fini(&r);
+    c.place = CS_SCHED_SCATTERED;
+    run(&c, &t, &r);
+    double scattered = r.per_job[0].end_s - r.per_job[0].start_s;
+    printf("llama3.1-8b on 32 GPUs: packed %.1f s, scattered %.1f s over %d leaves (slowdown %.3f)\n", packed,
+           scattered, r.per_job[0].leaves, r.per_job[0].slowdown);
+    ck_assert_int_gt(r.per_job[0].leaves, 1);
+    ck_assert(r.per_job[0].slowdown > 1.01);
+    ck_assert_double_eq_tol(scattered, 1000 * r.per_job[0].slowdown, 1e-3);
+    ck_assert_int_eq(r.workload_jobs, 1);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+    cs_fabric_destroy(f);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+static void replay_real(const char *path, struct cs_sched_config *c, long limit, const char *label)
+{
+    struct cs_trace_options o;
+    cs_trace_options_default(&o);
+    o.limit = limit;
+    struct cs_trace t;
+    cs_diags d;
+    cs_trace_init(&t);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load(path, &o, &t, &d), CS_OK);
+    struct cs_sched_result r;
+    ck_assert_int_eq(cs_sched_run(c, &t, &d, &r), CS_OK);
+    printf("%s: %ld jobs on %ld GPUs (%s): makespan %.2f d, utilization %.3f, queue mean/p50/p95 %.0f/%.0f/%.0f s, "
+           "JCT mean/p50/p95 %.0f/%.0f/%.0f s, fragmentation %.4f\n", label, r.completed, r.gpus,
+           cs_sched_policy_name(c->policy), r.makespan_s / 86400, r.utilization, r.queue_s.mean, r.queue_s.p50,
+           r.queue_s.p95, r.jct_s.mean, r.jct_s.p50, r.jct_s.p95, r.fragmentation);
+    ck_assert_int_eq(r.completed + r.rejected, (long)t.n);
+    ck_assert(r.utilization > 0 && r.utilization <= 1 + 1e-9);
+    ck_assert_double_eq_tol(r.busy_gpu_h, r.trace_gpu_h, 1e-6 * r.trace_gpu_h + 1e-9);
+    /* openb records its own queueing: print the difference */
+    double qrec = 0;
+    long nrec = 0;
+    for (size_t i = 0; i < t.n; i++)
+        if (!isnan(t.jobs[i].queue_s)) {
+            qrec += t.jobs[i].queue_s;
+            nrec++;
+        }
+    if (nrec)
+        printf("%s: recorded mean queue %.1f s, replayed %.1f s (difference %.1f s)\n", label, qrec / nrec,
+               r.queue_s.mean, r.queue_s.mean - qrec / nrec);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+    cs_diags_fini(&d);
+}
+
+START_TEST(test_replay_real_traces)
+{
+    struct cs_sched_config c;
+    /* ITP cluster04 on 1,024 GPUs (the ElasticFlow replay size); under ASan a
+     * 4,000-job prefix keeps the test fast */
+    one_group(&c, 128, 8);
+    c.keep_jobs = false;
+    c.policy = CS_SCHED_BACKFILL;
+    replay_real("/work/shared/traces/microsoft-itp-2021/raw-traces/cluster04.csv", &c, 4000, "itp cluster04");
+    replay_real("/work/shared/traces/microsoft-itp-2021/raw-traces/cluster10.csv", &c, 0, "itp cluster10");
+    /* openb pods on the openb node list (7 GPU types) with MIG-style sharing */
+    struct cs_trace_nodes nl;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes("/work/shared/traces/alibaba-openb-gpu-2023/openb_node_list_gpu_node.csv",
+                                         &nl, &d), CS_OK);
+    cs_diags_fini(&d);
+    cs_sched_config_default(&c);
+    c.n_groups = nl.n_groups;
+    for (int g = 0; g < nl.n_groups; g++) {
+        snprintf(c.groups[g].gpu_type, 64, "%s", nl.groups[g].gpu_type);
+        c.groups[g].nodes = nl.groups[g].nodes;
+        c.groups[g].gpus_per_node = nl.groups[g].gpus_per_node;
+    }
+    c.policy = CS_SCHED_FIFO;
+    replay_real("/work/shared/traces/alibaba-openb-gpu-2023/openb_pod_list_default.csv", &c, 0, "openb");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("replay");
+    TCase *tc = tcase_create("invariants");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_replay_ample_capacity_no_queueing);
+    tcase_add_test(tc, test_replay_one_gpu_fifo_running_sums);
+    tcase_add_test(tc, test_replay_backfill_vs_fifo);
+    tcase_add_test(tc, test_replay_quota_caps_partition);
+    tcase_add_test(tc, test_replay_preemption);
+    tcase_add_test(tc, test_replay_mig_slices);
+    tcase_add_test(tc, test_replay_gang_and_types);
+    tcase_add_test(tc, test_replay_gpu_hours_conserved);
+    suite_add_tcase(s, tc);
+    TCase *fab = tcase_create("fabric");
+    tcase_set_timeout(fab, 120);
+    tcase_add_test(fab, test_replay_scattered_placement_slows_workload);
+    suite_add_tcase(s, fab);
+    TCase *real = tcase_create("real");
+    tcase_set_timeout(real, 120);
+    tcase_add_test(real, test_replay_real_traces);
+    suite_add_tcase(s, real);
+    return s;
+}
+
+int main(void) { return cs_test_run(suite()); }
