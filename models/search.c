@@ -11,6 +11,7 @@
 
 #include "clustersim/xmalloc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ void cs_search_space_default(struct cs_search_space *sp)
     sp->max_vp = 8;
     sp->max_cp = 8;
     sp->include_unfit = false;
+    sp->threads = 1;
 }
 
 static int cs__cmp(const void *a, const void *b)
@@ -62,21 +64,84 @@ static void cs__add(struct cs__acc *a, const struct cs_workload *w, const struct
     a->n++;
 }
 
-cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload *base,
-                        const struct cs_step_options *o, const struct cs_search_space *sp,
-                        cs_search_progress progress, void *ctx, struct cs_search_result *out)
+/* One work item: a configuration with its recomputation choices (the
+ * cheapest that fits wins, so they are tried in order by one worker). */
+struct cs__item {
+    struct cs_workload w;
+    int nrc;
+    enum cs_recompute rc[3];
+};
+
+struct cs__work {
+    const struct cs_cluster_cfg *c;
+    const struct cs_step_options *o;
+    const struct cs_search_space *sp;
+    const struct cs__item *items;
+    size_t nitems;
+    int stride, first;
+    struct cs__acc acc;
+    size_t considered, invalid, unfit;
+};
+
+static void cs__eval(struct cs__work *wk, const struct cs__item *it)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    d.max_items = 1;
+    for (int j = 0; j < it->nrc; j++) {
+        struct cs_workload w = it->w;
+        w.recompute = it->rc[j];
+        wk->considered++;
+        if (cs_step_check(wk->c, &w, wk->o, &d) != CS_OK) {
+            wk->invalid++;
+            break;
+        }
+        struct cs_step_result r;
+        memset(&r, 0, sizeof r);
+        if (cs_memory_per_gpu_params(&w, &wk->c->gpu, &wk->o->compute, &r.memory) != CS_OK) {
+            wk->invalid++;
+            break;
+        }
+        if (!r.memory.fits) {
+            wk->unfit++;
+            if (wk->sp->include_unfit) {
+                r.fits = false;
+                cs__add(&wk->acc, &w, &r);
+            }
+            continue;
+        }
+        if (cs_step_simulate(wk->c, &w, wk->o, &d, &r) != CS_OK) {
+            wk->invalid++;
+            break;
+        }
+        cs__add(&wk->acc, &w, &r);
+        /* a cheaper recomputation that fits beats a costlier one */
+        break;
+    }
+    cs_diags_fini(&d);
+}
+
+static void *cs__worker(void *arg)
+{
+    struct cs__work *wk = arg;
+    for (size_t i = (size_t)wk->first; i < wk->nitems; i += (size_t)wk->stride)
+        cs__eval(wk, &wk->items[i]);
+    return NULL;
+}
+
+/* Enumerates the space into work items (cheap: no simulation). */
+static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
+                                      const struct cs_workload *base,
+                                      const struct cs_search_space *sp, size_t *nout)
 {
     long gpus = (long)c->nodes * c->gpus_per_node;
     const struct cs_model_shape *m = &base->model;
-    struct cs__acc acc = {NULL, 0, 0};
-    size_t considered = 0, invalid = 0, unfit = 0;
     static const enum cs_fsdp shard_all[] = {CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2,
                                              CS_FSDP_FULL, CS_FSDP_HYBRID};
     static const enum cs_recompute rc_all[] = {CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE,
                                                CS_RECOMPUTE_FULL};
-    cs_diags d;
-    cs_diags_init(&d);
-    d.max_items = 1;
+    struct cs__item *items = NULL;
+    size_t n = 0, cap = 0;
     for (int tp = 1; tp <= c->gpus_per_node; tp++) {
         if (!sp->vary_tp && tp != base->par.tp)
             continue;
@@ -85,7 +150,7 @@ cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload
         for (int pp = 1; pp <= m->layers && (long)tp * pp <= gpus; pp++) {
             if (!sp->vary_pp && pp != base->par.pp)
                 continue;
-            if (m->layers % pp || gpus % ((long)tp * pp))
+            if (gpus % ((long)tp * pp))
                 continue;
             for (int cp = 1; cp <= (sp->vary_cp ? sp->max_cp : base->par.cp); cp *= 2) {
                 if (!sp->vary_cp && cp != base->par.cp)
@@ -114,64 +179,90 @@ cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload
                                 continue;
                             if (dp == 1 && fs != CS_FSDP_NONE)
                                 continue;
-                            for (size_t ri = 0; ri < 3; ri++) {
-                                enum cs_recompute rc = rc_all[ri];
-                                if (!sp->vary_recompute && rc != base->recompute)
-                                    continue;
-                                struct cs_workload w = *base;
-                                w.par.tp = tp;
-                                w.par.pp = pp;
-                                w.par.cp = cp;
-                                w.par.dp = dp;
-                                w.par.vp = vp;
-                                w.par.sp = tp > 1;
-                                w.par.fsdp = fs;
-                                w.micro_batch = mb;
-                                w.recompute = rc;
-                                considered++;
-                                if (cs_step_check(c, &w, o, &d) != CS_OK) {
-                                    cs_diags_fini(&d);
-                                    cs_diags_init(&d);
-                                    d.max_items = 1;
-                                    invalid++;
-                                    continue;
-                                }
-                                struct cs_step_result r;
-                                memset(&r, 0, sizeof r);
-                                if (cs_memory_per_gpu_params(&w, &c->gpu, &o->compute,
-                                                             &r.memory) != CS_OK) {
-                                    invalid++;
-                                    continue;
-                                }
-                                if (!r.memory.fits) {
-                                    unfit++;
-                                    if (sp->include_unfit) {
-                                        r.fits = false;
-                                        cs__add(&acc, &w, &r);
-                                    }
-                                    continue;
-                                }
-                                if (cs_step_simulate(c, &w, o, &d, &r) != CS_OK) {
-                                    cs_diags_fini(&d);
-                                    cs_diags_init(&d);
-                                    d.max_items = 1;
-                                    invalid++;
-                                    continue;
-                                }
-                                cs__add(&acc, &w, &r);
-                                if (progress && considered % 256 == 0)
-                                    progress(considered, 0, ctx);
-                                /* a cheaper recomputation that fits beats a
-                                 * costlier one: stop at the first that fits */
-                                break;
+                            if (n == cap) {
+                                cap = cap ? 2 * cap : 1024;
+                                items = cs_xrealloc(items, cap, sizeof *items);
                             }
+                            struct cs__item *it = &items[n++];
+                            it->w = *base;
+                            it->w.par.tp = tp;
+                            it->w.par.pp = pp;
+                            it->w.par.cp = cp;
+                            it->w.par.dp = dp;
+                            it->w.par.vp = vp;
+                            it->w.par.sp = tp > 1;
+                            it->w.par.fsdp = fs;
+                            it->w.micro_batch = mb;
+                            it->nrc = 0;
+                            for (size_t ri = 0; ri < 3; ri++)
+                                if (sp->vary_recompute || rc_all[ri] == base->recompute)
+                                    it->rc[it->nrc++] = rc_all[ri];
                         }
                     }
                 }
             }
         }
     }
-    cs_diags_fini(&d);
+    *nout = n;
+    return items;
+}
+
+cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload *base,
+                        const struct cs_step_options *o, const struct cs_search_space *sp,
+                        cs_search_progress progress, void *ctx, struct cs_search_result *out)
+{
+    size_t nitems;
+    struct cs__item *items = cs__enumerate(c, base, sp, &nitems);
+    int nth = sp->threads > 0 ? sp->threads : 1;
+    if (nth > CS_SEARCH_MAX_THREADS)
+        nth = CS_SEARCH_MAX_THREADS;
+    if ((size_t)nth > nitems)
+        nth = nitems > 0 ? (int)nitems : 1;
+    struct cs__work wk[CS_SEARCH_MAX_THREADS];
+    memset(wk, 0, sizeof wk);
+    for (int t = 0; t < nth; t++) {
+        wk[t].c = c;
+        wk[t].o = o;
+        wk[t].sp = sp;
+        wk[t].items = items;
+        wk[t].nitems = nitems;
+        wk[t].stride = nth;
+        wk[t].first = t;
+    }
+    if (nth == 1) {
+        /* in the calling thread, with progress reports */
+        for (size_t i = 0; i < nitems; i++) {
+            cs__eval(&wk[0], &items[i]);
+            if (progress && i % 256 == 255)
+                progress(i + 1, nitems, ctx);
+        }
+    } else {
+        pthread_t th[CS_SEARCH_MAX_THREADS];
+        int started = 0;
+        for (int t = 1; t < nth; t++)
+            if (pthread_create(&th[t], NULL, cs__worker, &wk[t]) == 0)
+                started = t;
+            else
+                break;
+        /* threads that failed to start: their share runs here */
+        for (int t = started + 1; t < nth; t++)
+            cs__worker(&wk[t]);
+        cs__worker(&wk[0]);
+        for (int t = 1; t <= started; t++)
+            pthread_join(th[t], NULL);
+    }
+    free(items);
+    struct cs__acc acc = {NULL, 0, 0};
+    size_t considered = 0, invalid = 0, unfit = 0;
+    for (int t = 0; t < nth; t++) {
+        for (size_t i = 0; i < wk[t].acc.n; i++)
+            cs__add(&acc, &wk[t].acc.pts[i].w, &wk[t].acc.pts[i].r);
+        free(wk[t].acc.pts);
+        considered += wk[t].considered;
+        invalid += wk[t].invalid;
+        unfit += wk[t].unfit;
+    }
+    /* the sort's tie-break makes the order independent of the thread count */
     if (acc.n > 1)
         qsort(acc.pts, acc.n, sizeof *acc.pts, cs__cmp);
     out->points = acc.pts;
@@ -180,7 +271,7 @@ cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload
     out->invalid = invalid;
     out->unfit = unfit;
     if (progress)
-        progress(considered, considered, ctx);
+        progress(nitems, nitems, ctx);
     return CS_OK;
 }
 

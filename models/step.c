@@ -87,6 +87,8 @@ struct cs__sim {
     /* data parallel / FSDP */
     enum cs_fsdp fsdp;
     struct cs_coll_group dp_group, shard_group, repl_group;
+    double fsdp_ag_s, fsdp_rs_s;   /* one layer's FSDP gather / scatter */
+    double bucket_bytes, bucket_s; /* cached time of one full DP bucket */
     int dp;
     int h_done, h_arrive;
     cs_engine *e;
@@ -167,8 +169,9 @@ cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload
         cs_diag_error(d, NULL, 0, 0,
                       "parallelism.tp: %d key/value heads and tp=%d: one must divide the other",
                       m->kv_heads, p->tp);
-    if (m->layers % (p->pp * p->vp) != 0)
-        cs_diag_error(d, NULL, 0, 0, "parallelism: %d layers are not divisible by pp*vp = %d",
+    if ((p->vp > 1 && m->layers % (p->pp * p->vp) != 0) || m->layers < p->pp)
+        cs_diag_error(d, NULL, 0, 0,
+                      "parallelism: %d layers do not split into pp*vp = %d equal chunks",
                       m->layers, p->pp * p->vp);
     long per_step = (long)p->dp * w->micro_batch;
     if (w->micro_batch < 1 || w->global_batch % per_step != 0)
@@ -278,12 +281,12 @@ static bool cs__last_virtual(const struct cs__sim *S, int s, int chunk)
     return s == S->pp - 1 && chunk == S->vp - 1;
 }
 
-/* Pushes `bytes` of gradients ready at `ready_s` onto the stage's DP stream
- * as one collective. Returns the part of it that runs inside [win_lo, win_hi]
- * (the operation it overlaps with), for the interference charge. */
-static double cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double ready_s,
-                             double bytes, double win_lo, double win_hi)
+/* Time of the data-parallel reduction of `bytes` of gradients (cached for
+ * the full-size bucket, which is most of them). */
+static double cs__dp_time(struct cs__sim *S, double bytes)
 {
+    if (bytes == S->bucket_bytes && S->bucket_s >= 0)
+        return S->bucket_s;
     double t = 0.0;
     switch (S->fsdp) {
     case CS_FSDP_NONE:
@@ -301,6 +304,18 @@ static double cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double rea
         t = cs__coll(S, CS_COLL_ALL_REDUCE, bytes / S->shard_group.ranks, &S->repl_group);
         break;
     }
+    if (bytes == S->bucket_bytes)
+        S->bucket_s = t;
+    return t;
+}
+
+/* Pushes `bytes` of gradients ready at `ready_s` onto the stage's DP stream
+ * as one collective. Returns the part of it that runs inside [win_lo, win_hi]
+ * (the operation it overlaps with), for the interference charge. */
+static double cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double ready_s,
+                             double bytes, double win_lo, double win_hi)
+{
+    double t = cs__dp_time(S, bytes);
     if (t <= 0)
         return 0.0;
     double start = ready_s > st->comm_free_s ? ready_s : st->comm_free_s;
@@ -329,11 +344,7 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
         /* Layer by layer: parameters gathered one layer ahead on the comm
          * stream (PyTorch FSDP forward/backward prefetch); in backward each
          * layer's gradients are reduce-scattered after it. */
-        const struct cs_coll_group *sg = &S->shard_group;
-        double pbytes = S->layer.params * cs_precision_bytes(S->w->precision);
-        double gbytes = S->layer.params * S->grad_bytes;
-        double t_ag = cs__coll(S, CS_COLL_ALL_GATHER, pbytes, sg);
-        double t_rs = cs__coll(S, CS_COLL_REDUCE_SCATTER, gbytes, sg);
+        double t_ag = S->fsdp_ag_s, t_rs = S->fsdp_rs_s;
         int L = cc->layers;
         double per = L > 0 ? dur / L : dur;
         double t = now_s, issue = now_s;
@@ -518,10 +529,27 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double cpb = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
     /* Full recomputation reruns the forward, collectives included. */
     double rtp = keep * rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
-    int nl = S->w->model.layers / (S->pp * S->vp);
+    int nl_even = S->w->model.layers / (S->pp * S->vp);
+    /* Uneven stages (vp = 1 only): ceil(L/pp) layers per stage, and the
+     * layers that do not exist are taken alternately from the last and the
+     * first stage, which also carry the output layer and the embedding
+     * (as Llama 3 405B's 126 layers on 16 stages: 7, 8 x 14, 7). */
+    int ceil_l = (S->w->model.layers + S->pp - 1) / S->pp;
+    int deficit = ceil_l * S->pp - S->w->model.layers;
     for (int s = 0; s < S->pp; s++)
         for (int c = 0; c < S->vp; c++) {
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
+            int nl = nl_even;
+            if (S->vp == 1) {
+                nl = ceil_l;
+                /* stage k from the ends loses one layer while the deficit lasts:
+                 * order last, first, second to last, second, ... */
+                for (int k = 0; k < deficit; k++) {
+                    int victim = (k % 2 == 0) ? S->pp - 1 - k / 2 : k / 2;
+                    if (victim == s)
+                        nl--;
+                }
+            }
             cc->layers = nl;
             cc->f_compute_s = nl * L->fwd_s;
             cc->f_tp_s = nl * (tpf + cpf);
@@ -620,6 +648,14 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
         S.repl_group = cs__group(p->dp / shard, dp_stride * shard, g);
     }
 
+    S.bucket_bytes = o->dp_bucket_bytes;
+    S.bucket_s = -1.0;
+    if (p->fsdp == CS_FSDP_FULL || p->fsdp == CS_FSDP_HYBRID) {
+        S.fsdp_ag_s = cs__coll(&S, CS_COLL_ALL_GATHER,
+                               S.layer.params * cs_precision_bytes(w->precision), &S.shard_group);
+        S.fsdp_rs_s = cs__coll(&S, CS_COLL_REDUCE_SCATTER, S.layer.params * S.grad_bytes,
+                               &S.shard_group);
+    }
     S.st = cs_xcalloc((size_t)S.pp, sizeof *S.st);
     S.cc = cs_xcalloc((size_t)S.pp * S.vp, sizeof *S.cc);
     S.same_node_next = cs_xcalloc((size_t)S.pp, sizeof *S.same_node_next);

@@ -10,12 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define CS_SEARCH_MAX_THREADS 64
+
 struct cs_search_space {
     bool vary_tp, vary_pp, vary_dp_sharding, vary_cp, vary_vp, vary_micro_batch, vary_recompute;
     int max_micro_batch;      /* largest micro-batch tried (powers of two); default 16 */
     int max_vp;               /* largest interleaving tried; default 8 */
     int max_cp;               /* largest context parallelism tried; default 8 */
     bool include_unfit;       /* keep configurations that do not fit (ranked last) */
+    int threads;              /* worker threads (each simulation has its own engine); default 1 */
 };
 
 /* Everything varies, with the defaults above. */
@@ -34,8 +37,9 @@ struct cs_search_result {
     size_t unfit;                    /* valid but not fitting in memory */
 };
 
-/* Progress callback: called every few hundred points with (done, total
- * estimate); may be NULL. */
+/* Progress callback: called every few hundred configurations with (done,
+ * total) from the calling thread (single-threaded runs only, and once at the
+ * end); may be NULL. */
 typedef void (*cs_search_progress)(size_t done, size_t total, void *ctx);
 
 /* Searches around `base` (its model, global batch, precision and step

@@ -1,0 +1,99 @@
+/* bench_step.c: speed of the step model (issue 3): one step of Llama 3.1
+ * 405B on 16,384 H100 (tp 8, pp 16, dp 128; 2,048 sequences of 8,192 tokens
+ * per step as in the Llama 3 paper, so 16 micro-batches per pipeline), and
+ * the search's configurations per second (Llama 2 70B on 64 H100).
+ * Prints `name: value` lines. */
+#define _POSIX_C_SOURCE 200809L
+#include "clustersim/catalog.h"
+#include "clustersim/config.h"
+#include "clustersim/search.h"
+#include "clustersim/step.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int load(const cs_catalog *cat, const char *text, struct cs_scenario *s)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_cfg_load_scenario_buffer("bench.yaml", text, strlen(text), cat, &d, s, NULL);
+    for (size_t i = 0; i < d.n; i++)
+        fprintf(stderr, "bench: %s\n", d.items[i].msg);
+    cs_diags_fini(&d);
+    return st == CS_OK ? 0 : 1;
+}
+
+int main(void)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    if (cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat) != CS_OK) {
+        fprintf(stderr, "bench_step: cannot load the catalog\n");
+        return 1;
+    }
+    cs_diags_fini(&d);
+
+    struct cs_scenario s;
+    if (load(cat,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 2048, gpus_per_node: 8,"
+             " fabric: {topology: fat-tree, link: ib-ndr}}\n"
+             "workload: {model: {preset: llama3.1-405b}, global_batch: 2048, micro_batch: 1,"
+             " parallelism: {tp: 8, pp: 16, dp: 128, sp: true, fsdp: zero1},"
+             " recompute: full}\n",
+             &s))
+        return 1;
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    struct cs_step_result r;
+    int reps = 20;
+    double t0 = now_s();
+    for (int i = 0; i < reps; i++) {
+        cs_diags_init(&d);
+        if (cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r) != CS_OK) {
+            fprintf(stderr, "bench_step: simulation failed\n");
+            return 1;
+        }
+        cs_diags_fini(&d);
+    }
+    double per = (now_s() - t0) / reps;
+    printf("step_405b_16k_gpus_s: %.6f\n", per);
+    printf("step_405b_16k_events: %llu\n", (unsigned long long)r.events);
+    printf("step_405b_16k_simulated_step_s: %.3f\n", r.time_s);
+    printf("step_405b_16k_mfu: %.3f\n", r.mfu);
+    cs_scenario_fini(&s);
+
+    if (load(cat,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 8, gpus_per_node: 8}\n"
+             "workload: {model: {preset: llama2-70b}, global_batch: 512}\n",
+             &s))
+        return 1;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    struct cs_search_space sp;
+    cs_search_space_default(&sp);
+    sp.threads = 2;
+    struct cs_search_result res;
+    t0 = now_s();
+    cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res);
+    double dt = now_s() - t0;
+    printf("search_configs_considered: %zu\n", res.considered);
+    printf("search_configs_simulated: %zu\n", res.n);
+    printf("search_threads: %d\n", sp.threads);
+    printf("search_configs_per_s: %.0f\n", (double)res.considered / dt);
+    printf("search_simulated_per_s: %.0f\n", (double)res.n / dt);
+    cs_search_result_fini(&res);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+    return 0;
+}
