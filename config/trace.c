@@ -275,8 +275,8 @@ static int cs__next_line(struct cs__reader *r, const char **line, size_t *len, i
         return 1;
     }
     for (;;) {
-        char *s = r->buf + r->start;
-        char *nl = memchr(s, '\n', r->end - r->start);
+        char *s = r->buf ? r->buf + r->start : NULL;
+        char *nl = r->end > r->start ? memchr(s, '\n', r->end - r->start) : NULL;
         if (nl || (r->eof && r->end > r->start)) {
             size_t n = nl ? (size_t)(nl - s) : r->end - r->start;
             r->start += n + (nl != NULL);
@@ -1156,7 +1156,8 @@ static cs_status cs__load(const char *name, FILE *fp, const char *buf, size_t le
     cs_strtab_fini(&c.pai_jobs);
     free(c.pai_end);
     /* the rows were read in file order; replay needs submission order */
-    qsort(t->jobs, t->n, sizeof *t->jobs, cs__job_cmp);
+    if (t->n > 1)
+        qsort(t->jobs, t->n, sizeof *t->jobs, cs__job_cmp);
     return st;
 }
 
