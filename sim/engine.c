@@ -141,7 +141,7 @@ cs_status cs_sim_schedule_at(cs_engine *e, cs_time t, int handler,
         return CS_EINVAL;
     if (len > CS_SIM_PAYLOAD_MAX || (len > 0 && !payload))
         return CS_EINVAL;
-    cs_event_id id = cs_sim__queue_push(&e->q, t, handler, payload, len);
+    cs_event_id id = cs_sim__queue_push(&e->q, e->now, t, handler, payload, len);
     if (id == CS_EVENT_NONE)
         return CS_EFULL;
     if (id_out)

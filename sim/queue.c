@@ -1,17 +1,14 @@
-/* queue.c: the engine's pending-event queue (sim/ layer, internal): a 4-ary
- * min-heap of (time, seq, slot) entries over a pool of event records.
+/* queue.c: the engine's pending-event queue (sim/ layer, internal): a
+ * monotone multi-level radix queue of (time, seq) keys in pooled chunk
+ * chains, over a pool of 64-byte event records. The design, its invariants
+ * and its complexity are documented in queue.h.
  *
- * Why 4-ary: the four children of a node are adjacent, so one sift-down level
- * reads one or two cache lines and the tree is half as deep as a binary
- * heap's (LaMarca & Ladner, "The influence of caches on the performance of
- * heaps", JEA 1996). Sifts move a hole instead of swapping, so each level
- * writes one entry and one position. A pop leaves the root as a hole that the
- * next push fills with a single sift-down (the common "handler schedules its
- * successor" case), comparisons are branch-free, and the next level's family
- * and the next events' records are prefetched. With 1M pending events the
- * heap (24 MB) and pool (64 MB) exceed the caches, so the time per event is
- * set by the two or three dependent DRAM misses of the lower heap levels; see
- * bench/bench_engine.c. */
+ * History: this replaced a pooled 4-ary min-heap whose operations each paid
+ * two or three dependent cache misses once the heap (24 MB) and pool (64 MB)
+ * outgrew the caches at 1M pending events (about 2 M events/s in
+ * bench/bench_engine.c). Here the keys are appended and rescanned
+ * sequentially, and the single random access per event (the record) is
+ * prefetched when its key reaches level 0. */
 #include "queue.h"
 
 #include <stdlib.h>
@@ -19,43 +16,109 @@
 
 #include "clustersim/xmalloc.h"
 
-#define CS_SIM__QARITY 4
 #define CS_SIM__QINITIAL 64
+/* Compaction runs when dead keys exceed both the live ones and this. */
+#define CS_SIM__QCOMPACT_MIN 4096u
+/* Records are prefetched when a redistribution moves a key to level 0 only
+ * if the source bucket is at most this big, so the prefetched lines (64 bytes
+ * each, 256 KiB at most) stay in L2 until their events fire. */
+#define CS_SIM__QPREFETCH_MAX 4096u
+
+/* Where the settled minimum is (q->fstate). */
+enum { CS_SIM__FUNKNOWN = 0, CS_SIM__FEARLY = 1, CS_SIM__FBUCKET = 2 };
 
 _Static_assert(sizeof(struct cs_sim__qrec) == 64,
                "a pool record is one cache line");
+_Static_assert(sizeof(struct cs_sim__qkey) == 24, "a key is 24 bytes");
+_Static_assert(CS_SIM__QDIGITS % 64 == 0, "bitmap words");
 
-/* A read prefetch hint; a no-op where the compiler has none. */
 #if defined(__GNUC__)
 #define CS_SIM__PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#define CS_SIM__LIKELY(x) __builtin_expect(!!(x), 1)
+#define CS_SIM__UNLIKELY(x) __builtin_expect(!!(x), 0)
+static inline unsigned cs_sim__clz64(uint64_t x) { return (unsigned)__builtin_clzll(x); }
+static inline unsigned cs_sim__ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
 #else
 #define CS_SIM__PREFETCH(p) ((void)(p))
+#define CS_SIM__LIKELY(x) (x)
+#define CS_SIM__UNLIKELY(x) (x)
+static inline unsigned cs_sim__clz64(uint64_t x)
+{
+    unsigned n = 0;
+    while (!(x & ((uint64_t)1 << 63))) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+static inline unsigned cs_sim__ctz64(uint64_t x)
+{
+    unsigned n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
 #endif
 
-static inline bool cs_sim__qless(const struct cs_sim__qent *a,
-                                 const struct cs_sim__qent *b)
+/* ---- keys ---------------------------------------------------------------- */
+
+static inline bool cs_sim__qless(const struct cs_sim__qkey *a,
+                                 const struct cs_sim__qkey *b)
 {
-    /* Bitwise, not short-circuit: the compiler emits flag arithmetic instead
-     * of two data-dependent branches, which random keys mispredict half the
-     * time (measured: -12% time per event at 10k pending). */
+    /* Bitwise, not short-circuit: no data-dependent branches. */
     return (a->time < b->time) | ((a->time == b->time) & (a->seq < b->seq));
 }
+
+/* Order-preserving map of a signed time to unsigned (flips the sign bit), so
+ * digits compare like times. */
+static inline uint64_t cs_sim__qu(cs_time t)
+{
+    return (uint64_t)t ^ ((uint64_t)1 << 63);
+}
+
+/* Level of time t relative to `last` (t >= last): the index of the highest
+ * 8-bit digit in which they differ, 0 when equal. */
+static inline unsigned cs_sim__qlevel(cs_time t, cs_time last)
+{
+    uint64_t x = (uint64_t)t ^ (uint64_t)last;
+    return (63u - cs_sim__clz64(x | 1)) / CS_SIM__QDBITS;
+}
+
+static inline unsigned cs_sim__qdigit(cs_time t, unsigned level)
+{
+    return (unsigned)(cs_sim__qu(t) >> (level * CS_SIM__QDBITS)) &
+           (CS_SIM__QDIGITS - 1);
+}
+
+static inline bool cs_sim__qlive(const struct cs_sim__queue *q,
+                                 const struct cs_sim__qkey *k)
+{
+    return q->rec[k->slot].gen == k->gen;
+}
+
+/* ---- lifetime and pools -------------------------------------------------- */
 
 void cs_sim__queue_init(struct cs_sim__queue *q)
 {
     memset(q, 0, sizeof *q);
-    q->free_head = CS_SIM__QFREE;
+    for (unsigned l = 0; l < CS_SIM__QLEVELS; l++)
+        for (unsigned d = 0; d < CS_SIM__QDIGITS; d++)
+            q->b[l][d].head = q->b[l][d].tail = CS_SIM__QNONE;
+    q->freechunk = CS_SIM__QNONE;
+    q->free_head = CS_SIM__QNONE;
 }
 
 void cs_sim__queue_fini(struct cs_sim__queue *q)
 {
-    free(q->heap);
+    free(q->early);
+    free(q->chunk);
     free(q->rec);
-    free(q->meta);
     cs_sim__queue_init(q);
 }
 
-/* Doubles every array. Returns false when the pool is at its cap. */
+/* Doubles the record pool. Returns false when it is at its cap. */
 static bool cs_sim__queue_grow(struct cs_sim__queue *q)
 {
     size_t cap = q->cap ? (size_t)q->cap * 2 : CS_SIM__QINITIAL;
@@ -63,8 +126,6 @@ static bool cs_sim__queue_grow(struct cs_sim__queue *q)
         cap = CS_SIM_MAX_PENDING;
     if (cap <= q->cap)
         return false;
-    q->heap = cs_xrealloc(q->heap, cap, sizeof *q->heap);
-    q->meta = cs_xrealloc(q->meta, cap, sizeof *q->meta);
     /* C11 aligned_alloc keeps each record on its own cache line; realloc
      * could not promise the alignment, so copy by hand. The size is a
      * multiple of the alignment, as C11 requires. */
@@ -75,121 +136,251 @@ static bool cs_sim__queue_grow(struct cs_sim__queue *q)
         memcpy(rec, q->rec, (size_t)q->cap * sizeof *rec);
     free(q->rec);
     q->rec = rec;
-    for (size_t i = q->cap; i < cap; i++) {
-        q->meta[i].pos = CS_SIM__QFREE;
-        q->meta[i].gen = 1;
-    }
     q->cap = (uint32_t)cap;
     return true;
 }
 
 /* Returns a free slot (LIFO, so a just-freed, cache-hot record is reused
- * first), or CS_SIM__QFREE when full. While a slot is free its record's
- * `len` field links the free list. */
-static inline uint32_t cs_sim__queue_alloc(struct cs_sim__queue *q)
+ * first), or CS_SIM__QNONE when full. */
+static inline uint32_t cs_sim__slot_alloc(struct cs_sim__queue *q)
 {
-    if (q->free_head != CS_SIM__QFREE) {
+    if (q->free_head != CS_SIM__QNONE) {
         uint32_t s = q->free_head;
-        q->free_head = q->rec[s].len;
+        q->free_head = q->rec[s].next;
         return s;
     }
     if (q->used == q->cap && !cs_sim__queue_grow(q))
-        return CS_SIM__QFREE;
+        return CS_SIM__QNONE;
+    q->rec[q->used].gen = 1;
     return q->used++;
 }
 
-static inline void cs_sim__queue_release(struct cs_sim__queue *q, uint32_t s)
+static inline void cs_sim__slot_release(struct cs_sim__queue *q, uint32_t s)
 {
-    struct cs_sim__qmeta *m = &q->meta[s];
-    m->pos = CS_SIM__QFREE;
-    /* A new generation makes every id issued for this slot stale. Skipping 0
-     * keeps ids nonzero; a stale id can only match again after 2^32 - 1
-     * reuses of the same slot. */
-    if (++m->gen == 0)
-        m->gen = 1;
-    q->rec[s].len = q->free_head;
+    struct cs_sim__qrec *r = &q->rec[s];
+    r->handler = -1;
+    /* A new generation makes the id and the key of the freed event stale.
+     * Skipping 0 keeps ids nonzero; a stale id or key can only match again
+     * after 2^32 - 1 reuses of the same slot. */
+    if (++r->gen == 0)
+        r->gen = 1;
+    r->next = q->free_head;
     q->free_head = s;
 }
 
-/* Moves the hole at i up until x fits, then stores x there. */
-static inline void cs_sim__sift_up(struct cs_sim__queue *q, uint32_t i,
-                                   struct cs_sim__qent x)
+/* Makes sure `need` chunks can be allocated without moving the chunk array,
+ * so callers may hold chunk pointers across cs_sim__chunk_alloc. */
+static void cs_sim__chunk_reserve(struct cs_sim__queue *q, size_t need)
 {
-    struct cs_sim__qent *h = q->heap;
+    size_t avail = (size_t)(q->capchunk - q->usedchunk) + q->nfreechunk;
+    if (avail >= need)
+        return;
+    size_t cap = q->capchunk ? (size_t)q->capchunk : 16;
+    while (cap - q->usedchunk + q->nfreechunk < need)
+        cap *= 2;
+    if (cap >= CS_SIM__QNONE) /* indices are uint32 with NONE reserved */
+        cap = CS_SIM__QNONE - 1;
+    if (cap - q->usedchunk + q->nfreechunk < need)
+        q->chunk = cs_xmalloc(SIZE_MAX); /* reports and aborts */
+    q->chunk = cs_xrealloc(q->chunk, cap, sizeof *q->chunk);
+    q->capchunk = (uint32_t)cap;
+}
+
+static inline uint32_t cs_sim__chunk_alloc(struct cs_sim__queue *q)
+{
+    if (q->freechunk != CS_SIM__QNONE) {
+        uint32_t c = q->freechunk;
+        q->freechunk = q->chunk[c].next;
+        q->nfreechunk--;
+        return c;
+    }
+    if (CS_SIM__UNLIKELY(q->usedchunk == q->capchunk))
+        cs_sim__chunk_reserve(q, 1);
+    return q->usedchunk++;
+}
+
+static inline void cs_sim__chunk_free(struct cs_sim__queue *q, uint32_t c)
+{
+    q->chunk[c].next = q->freechunk;
+    q->freechunk = c;
+    q->nfreechunk++;
+}
+
+/* ---- buckets ------------------------------------------------------------- */
+
+static inline void cs_sim__bucket_mark(struct cs_sim__queue *q, unsigned l,
+                                       unsigned d)
+{
+    q->bits[l][d >> 6] |= (uint64_t)1 << (d & 63);
+    q->levels |= 1u << l;
+}
+
+static inline void cs_sim__bucket_unmark(struct cs_sim__queue *q, unsigned l,
+                                         unsigned d)
+{
+    uint64_t *w = q->bits[l];
+    w[d >> 6] &= ~((uint64_t)1 << (d & 63));
+    uint64_t any = 0;
+    for (unsigned i = 0; i < CS_SIM__QDIGITS / 64; i++)
+        any |= w[i];
+    if (!any)
+        q->levels &= ~(1u << l);
+}
+
+/* Lowest non-empty digit of level l, which must have one. */
+static inline unsigned cs_sim__bucket_first(const struct cs_sim__queue *q,
+                                            unsigned l)
+{
+    const uint64_t *w = q->bits[l];
+    unsigned i = 0;
+    while (!w[i])
+        i++;
+    return i * 64 + cs_sim__ctz64(w[i]);
+}
+
+/* Appends a copy of *k to bucket (l, d). May allocate a chunk. */
+static inline void cs_sim__bucket_append(struct cs_sim__queue *q, unsigned l,
+                                         unsigned d,
+                                         const struct cs_sim__qkey *k)
+{
+    struct cs_sim__qbucket *b = &q->b[l][d];
+    if (b->count == 0) {
+        uint32_t c = cs_sim__chunk_alloc(q);
+        b->head = b->tail = c;
+        b->hpos = b->tpos = 0;
+        b->min = k->time;
+        cs_sim__bucket_mark(q, l, d);
+    } else {
+        if (b->tpos == CS_SIM__QCHUNK) {
+            uint32_t c = cs_sim__chunk_alloc(q);
+            q->chunk[b->tail].next = c;
+            b->tail = c;
+            b->tpos = 0;
+        }
+        if (k->time < b->min)
+            b->min = k->time;
+    }
+    q->chunk[b->tail].k[b->tpos++] = *k;
+    b->count++;
+}
+
+/* Removes the first key of level-0 bucket d (which must have one). */
+static inline void cs_sim__bucket_drop_front(struct cs_sim__queue *q,
+                                             unsigned d)
+{
+    struct cs_sim__qbucket *b = &q->b[0][d];
+    if (--b->count == 0) {
+        cs_sim__chunk_free(q, b->head);
+        b->head = b->tail = CS_SIM__QNONE;
+        cs_sim__bucket_unmark(q, 0, d);
+        return;
+    }
+    if (++b->hpos == CS_SIM__QCHUNK) {
+        uint32_t next = q->chunk[b->head].next;
+        cs_sim__chunk_free(q, b->head);
+        b->head = next;
+        b->hpos = 0;
+    }
+}
+
+/* Moves every key of bucket (l, d), l > 0, the lowest non-empty bucket, to
+ * lower levels relative to its minimum, which becomes `last`. */
+static void cs_sim__redistribute(struct cs_sim__queue *q, unsigned l,
+                                 unsigned d)
+{
+    struct cs_sim__qbucket *src = &q->b[l][d];
+    uint32_t c = src->head, tail = src->tail, tpos = src->tpos;
+    uint32_t i = src->hpos, count = src->count;
+    bool prefetch = count <= CS_SIM__QPREFETCH_MAX;
+    /* The targets (all of the levels below l) are empty, so each needs at
+     * most one chunk beyond its share of the keys; reserving that up front
+     * keeps the chunk pointers below valid. */
+    size_t targets = (size_t)l * CS_SIM__QDIGITS;
+    cs_sim__chunk_reserve(q, (size_t)count / CS_SIM__QCHUNK + 1 +
+                                 (count < targets ? count : targets));
+    const cs_time last = src->min;
+    q->last = last;
+    src->head = src->tail = CS_SIM__QNONE;
+    src->count = src->hpos = src->tpos = 0;
+    cs_sim__bucket_unmark(q, l, d);
+
+    for (;;) {
+        const struct cs_sim__qchunk *ch = &q->chunk[c];
+        uint32_t n = c == tail ? tpos : CS_SIM__QCHUNK;
+        for (; i < n; i++) {
+            const struct cs_sim__qkey *k = &ch->k[i];
+            unsigned kl = cs_sim__qlevel(k->time, last);
+            if (kl == 0 && prefetch)
+                CS_SIM__PREFETCH(&q->rec[k->slot]);
+            cs_sim__bucket_append(q, kl, cs_sim__qdigit(k->time, kl), k);
+        }
+        uint32_t next = ch->next;
+        /* Freed after reading, so the appends reuse it while it is hot. */
+        cs_sim__chunk_free(q, c);
+        if (c == tail)
+            break;
+        c = next;
+        i = 0;
+    }
+}
+
+/* ---- the early heap (keys below `last`) ---------------------------------- */
+
+static void cs_sim__early_push(struct cs_sim__queue *q,
+                               const struct cs_sim__qkey *k)
+{
+    if (q->nearly == q->capearly) {
+        q->capearly = q->capearly ? q->capearly * 2 : 16;
+        q->early = cs_xrealloc(q->early, q->capearly, sizeof *q->early);
+    }
+    struct cs_sim__qkey *h = q->early;
+    uint32_t i = q->nearly++;
     while (i > 0) {
-        uint32_t p = (i - 1) / CS_SIM__QARITY;
-        if (!cs_sim__qless(&x, &h[p]))
+        uint32_t p = (i - 1) / 2;
+        if (!cs_sim__qless(k, &h[p]))
             break;
         h[i] = h[p];
-        q->meta[h[i].slot].pos = i;
         i = p;
     }
-    h[i] = x;
-    q->meta[x.slot].pos = i;
+    h[i] = *k;
 }
 
-/* Moves the hole at i down (towards the smallest child) until x fits, then
- * stores x there. */
-static inline void cs_sim__sift_down(struct cs_sim__queue *q, uint32_t i,
-                                     struct cs_sim__qent x)
+static void cs_sim__early_sift_down(struct cs_sim__queue *q, uint32_t i)
 {
-    struct cs_sim__qent *h = q->heap;
-    const uint32_t n = q->n;
+    struct cs_sim__qkey *h = q->early;
+    const uint32_t n = q->nearly;
+    struct cs_sim__qkey x = h[i];
     for (;;) {
-        uint32_t c = CS_SIM__QARITY * i + 1;
+        uint32_t c = 2 * i + 1;
         if (c >= n)
             break;
-        uint32_t m = c;
-        /* Start loading the 16 grandchildren (384 bytes) now, so that the
-         * next level's family is in flight while this level compares: in a
-         * large heap the lower levels miss every cache. */
-        uint32_t g = CS_SIM__QARITY * c + 1;
-        if (g < n) {
-            const char *p = (const char *)&h[g];
-            for (size_t k = 0; k < CS_SIM__QARITY * CS_SIM__QARITY * sizeof *h;
-                 k += 64)
-                CS_SIM__PREFETCH(p + k);
-        }
-        if (c + CS_SIM__QARITY <= n) {
-            /* Full family: a tournament of two pairs. */
-            uint32_t a = cs_sim__qless(&h[c + 1], &h[c]) ? c + 1 : c;
-            uint32_t b = cs_sim__qless(&h[c + 3], &h[c + 2]) ? c + 3 : c + 2;
-            m = cs_sim__qless(&h[b], &h[a]) ? b : a;
-        } else {
-            for (uint32_t k = c + 1; k < n; k++)
-                if (cs_sim__qless(&h[k], &h[m]))
-                    m = k;
-        }
-        if (!cs_sim__qless(&h[m], &x))
+        if (c + 1 < n && cs_sim__qless(&h[c + 1], &h[c]))
+            c++;
+        if (!cs_sim__qless(&h[c], &x))
             break;
-        h[i] = h[m];
-        q->meta[h[i].slot].pos = i;
-        i = m;
+        h[i] = h[c];
+        i = c;
     }
     h[i] = x;
-    q->meta[x.slot].pos = i;
 }
 
-/* Starts loading the records of the root and of its children: the next
- * events to fire, whose records would otherwise be a cache miss each (the
- * pool is far larger than the caches when many events are pending). */
-static inline void cs_sim__prefetch_next(const struct cs_sim__queue *q)
+static void cs_sim__early_pop(struct cs_sim__queue *q)
 {
-    uint32_t end = q->n < 1 + CS_SIM__QARITY ? q->n : 1 + CS_SIM__QARITY;
-    for (uint32_t k = 0; k < end; k++)
-        CS_SIM__PREFETCH(&q->rec[q->heap[k].slot]);
+    if (--q->nearly > 0) {
+        q->early[0] = q->early[q->nearly];
+        cs_sim__early_sift_down(q, 0);
+    }
 }
 
-cs_event_id cs_sim__queue_push(struct cs_sim__queue *q, cs_time t,
-                               int32_t handler, const void *payload,
-                               size_t len)
+/* ---- operations ---------------------------------------------------------- */
+
+cs_event_id cs_sim__queue_push(struct cs_sim__queue *q, cs_time now,
+                               cs_time t, int32_t handler,
+                               const void *payload, size_t len)
 {
-    uint32_t s = cs_sim__queue_alloc(q);
-    if (s == CS_SIM__QFREE)
+    uint32_t s = cs_sim__slot_alloc(q);
+    if (s == CS_SIM__QNONE)
         return CS_EVENT_NONE;
-    cs_event_id id = ((uint64_t)q->meta[s].gen << 32) | s;
-    uint64_t seq = q->next_seq++;
-
     struct cs_sim__qrec *r = &q->rec[s];
     r->handler = handler;
     r->len = (uint32_t)len;
@@ -199,61 +390,154 @@ cs_event_id cs_sim__queue_push(struct cs_sim__queue *q, cs_time t,
     if (len)
         memcpy(r->payload, payload, len);
 
-    struct cs_sim__qent x = {t, seq, s};
-    if (q->hole) {
-        /* Replace the removed root by x: one sift-down does both. */
-        q->hole = 0;
-        cs_sim__sift_down(q, 0, x);
-        cs_sim__prefetch_next(q);
-    } else {
-        cs_sim__sift_up(q, q->n++, x);
+    struct cs_sim__qkey k = {t, q->next_seq++, s, r->gen};
+    if (q->nkeys == 0) {
+        /* Nothing stored, not even dead keys: restart the radix from the
+         * clock, a lower bound of every later push. */
+        q->last = now;
+        q->fstate = CS_SIM__FUNKNOWN;
     }
-    return id;
+    q->nkeys++;
+    q->live++;
+    if (CS_SIM__LIKELY(t >= q->last)) {
+        unsigned l = cs_sim__qlevel(t, q->last);
+        unsigned d = cs_sim__qdigit(t, l);
+        /* Only a smaller level-0 digit can precede the settled front; a key
+         * in the front's own bucket comes after it (larger seq). */
+        if (l == 0 && q->fstate == CS_SIM__FBUCKET && d < q->fdigit)
+            q->fstate = CS_SIM__FUNKNOWN;
+        cs_sim__bucket_append(q, l, d, &k);
+    } else {
+        cs_sim__early_push(q, &k);
+        q->fstate = CS_SIM__FUNKNOWN;
+    }
+    return ((uint64_t)k.gen << 32) | s;
 }
 
-void cs_sim__queue_settle(struct cs_sim__queue *q)
+/* Brings the smallest live key to the front, dropping dead keys and
+ * redistributing as needed, and records where it is in q->fstate (and
+ * q->fdigit). Returns false when no event is pending. */
+static bool cs_sim__settle(struct cs_sim__queue *q)
 {
-    if (!q->hole)
-        return;
-    q->hole = 0;
-    if (--q->n > 0) {
-        cs_sim__sift_down(q, 0, q->heap[q->n]);
-        cs_sim__prefetch_next(q);
+    if (CS_SIM__LIKELY(q->fstate != CS_SIM__FUNKNOWN))
+        return true;
+    for (;;) {
+        if (CS_SIM__UNLIKELY(q->nearly > 0)) {
+            if (cs_sim__qlive(q, &q->early[0])) {
+                q->fstate = CS_SIM__FEARLY;
+                return true;
+            }
+            cs_sim__early_pop(q);
+            q->nkeys--;
+            continue;
+        }
+        if (!q->levels)
+            return false;
+        unsigned l = cs_sim__ctz64(q->levels);
+        unsigned d = cs_sim__bucket_first(q, l);
+        if (l > 0) {
+            cs_sim__redistribute(q, l, d);
+            continue;
+        }
+        const struct cs_sim__qbucket *b = &q->b[0][d];
+        if (cs_sim__qlive(q, &q->chunk[b->head].k[b->hpos])) {
+            q->fstate = CS_SIM__FBUCKET;
+            q->fdigit = d;
+            return true;
+        }
+        cs_sim__bucket_drop_front(q, d);
+        q->nkeys--;
     }
+}
+
+/* The settled front key. */
+static inline const struct cs_sim__qkey *
+cs_sim__front(const struct cs_sim__queue *q)
+{
+    if (q->fstate == CS_SIM__FEARLY)
+        return &q->early[0];
+    const struct cs_sim__qbucket *b = &q->b[0][q->fdigit];
+    return &q->chunk[b->head].k[b->hpos];
 }
 
 cs_time cs_sim__queue_peek_time(struct cs_sim__queue *q)
 {
-    cs_sim__queue_settle(q);
-    return q->heap[0].time;
+    if (!cs_sim__settle(q))
+        return CS_TIME_MAX;
+    return cs_sim__front(q)->time;
 }
 
 cs_time cs_sim__queue_min_time(const struct cs_sim__queue *q)
 {
-    if (!q->hole)
-        return q->heap[0].time;
-    /* The minimum is the smallest child of the hole (n >= 2 here). */
-    const struct cs_sim__qent *m = &q->heap[1];
-    for (uint32_t k = 2; k <= CS_SIM__QARITY && k < q->n; k++)
-        if (cs_sim__qless(&q->heap[k], m))
-            m = &q->heap[k];
-    return m->time;
+    if (q->fstate != CS_SIM__FUNKNOWN)
+        return cs_sim__front(q)->time;
+    /* Early keys precede every bucketed one. */
+    bool found = false;
+    struct cs_sim__qkey best = {CS_TIME_MAX, UINT64_MAX, 0, 0};
+    for (uint32_t i = 0; i < q->nearly; i++)
+        if (cs_sim__qlive(q, &q->early[i]) &&
+            (!found || cs_sim__qless(&q->early[i], &best))) {
+            best = q->early[i];
+            found = true;
+        }
+    if (found)
+        return best.time;
+    /* Buckets in increasing key order; the first with a live key has the
+     * minimum (a level-0 bucket is in key order, so its first live key). */
+    for (unsigned l = 0; l < CS_SIM__QLEVELS; l++) {
+        if (!(q->levels & (1u << l)))
+            continue;
+        for (unsigned d = 0; d < CS_SIM__QDIGITS; d++) {
+            if (!(q->bits[l][d >> 6] & ((uint64_t)1 << (d & 63))))
+                continue;
+            const struct cs_sim__qbucket *b = &q->b[l][d];
+            uint32_t c = b->head, i = b->hpos;
+            for (uint32_t left = b->count; left > 0; left--) {
+                if (i == CS_SIM__QCHUNK) {
+                    c = q->chunk[c].next;
+                    i = 0;
+                }
+                const struct cs_sim__qkey *k = &q->chunk[c].k[i++];
+                if (cs_sim__qlive(q, k) && (!found || k->time < best.time)) {
+                    best = *k;
+                    found = true;
+                    if (l == 0)
+                        break;
+                }
+            }
+            if (found)
+                return best.time;
+        }
+    }
+    return CS_TIME_MAX; /* only dead keys: the caller said non-empty */
 }
 
 void cs_sim__queue_pop(struct cs_sim__queue *q, struct cs_event *out)
 {
-    cs_sim__queue_settle(q);
-    const struct cs_sim__qent *top = &q->heap[0];
-    uint32_t s = top->slot;
+    if (!cs_sim__settle(q))
+        return; /* empty: the caller checks cs_sim__queue_size first */
+    const struct cs_sim__qkey *k = cs_sim__front(q);
+    uint32_t s = k->slot;
     const struct cs_sim__qrec *r = &q->rec[s];
-    out->time = top->time;
-    out->seq = top->seq;
-    out->id = ((uint64_t)q->meta[s].gen << 32) | s;
+    out->time = k->time;
+    out->seq = k->seq;
+    out->id = ((uint64_t)k->gen << 32) | s;
     out->handler = r->handler;
     out->len = r->len;
     memcpy(out->payload, r->payload, sizeof out->payload);
-    cs_sim__queue_release(q, s);
-    q->hole = 1;
+    cs_sim__slot_release(q, s);
+    if (q->fstate == CS_SIM__FEARLY) {
+        cs_sim__early_pop(q);
+    } else {
+        const struct cs_sim__qbucket *b = &q->b[0][q->fdigit];
+        /* The next key of this bucket is the likely next event. */
+        if (b->count > 1 && b->hpos + 1 < CS_SIM__QCHUNK)
+            CS_SIM__PREFETCH(&q->rec[q->chunk[b->head].k[b->hpos + 1].slot]);
+        cs_sim__bucket_drop_front(q, q->fdigit);
+    }
+    q->fstate = CS_SIM__FUNKNOWN;
+    q->nkeys--;
+    q->live--;
 }
 
 bool cs_sim__queue_cancel(struct cs_sim__queue *q, cs_event_id id)
@@ -262,37 +546,211 @@ bool cs_sim__queue_cancel(struct cs_sim__queue *q, cs_event_id id)
     uint32_t gen = (uint32_t)(id >> 32);
     if (s >= q->used)
         return false;
-    const struct cs_sim__qmeta *m = &q->meta[s];
-    if (m->pos == CS_SIM__QFREE || m->gen != gen)
+    const struct cs_sim__qrec *r = &q->rec[s];
+    if (r->handler < 0 || r->gen != gen)
         return false;
-
-    cs_sim__queue_settle(q); /* may move the entry: read pos after */
-    uint32_t i = m->pos;
-    cs_sim__queue_release(q, s);
-    if (i == --q->n)
-        return true; /* it was the last entry: nothing to refill */
-    struct cs_sim__qent x = q->heap[q->n];
-    if (i > 0 && cs_sim__qless(&x, &q->heap[(i - 1) / CS_SIM__QARITY]))
-        cs_sim__sift_up(q, i, x);
-    else
-        cs_sim__sift_down(q, i, x);
+    cs_sim__slot_release(q, s); /* its key is now dead */
+    q->live--;
+    q->fstate = CS_SIM__FUNKNOWN;
+    uint64_t dead = q->nkeys - q->live;
+    if (dead > q->live && dead > CS_SIM__QCOMPACT_MIN)
+        cs_sim__queue_compact(q);
     return true;
 }
 
+/* Drops the dead keys of bucket (l, d) in place (a writer trailing the
+ * reader along the same chain) and recomputes its minimum. */
+static void cs_sim__bucket_compact(struct cs_sim__queue *q, unsigned l,
+                                   unsigned d)
+{
+    struct cs_sim__qbucket *b = &q->b[l][d];
+    uint32_t rc = b->head, ri = b->hpos;
+    uint32_t wc = b->head, wi = 0, kept = 0;
+    cs_time min = CS_TIME_MAX;
+    for (uint32_t left = b->count; left > 0; left--) {
+        if (ri == CS_SIM__QCHUNK) {
+            rc = q->chunk[rc].next;
+            ri = 0;
+        }
+        const struct cs_sim__qkey k = q->chunk[rc].k[ri++];
+        if (!cs_sim__qlive(q, &k))
+            continue;
+        if (wi == CS_SIM__QCHUNK) {
+            wc = q->chunk[wc].next;
+            wi = 0;
+        }
+        q->chunk[wc].k[wi++] = k;
+        kept++;
+        if (k.time < min)
+            min = k.time;
+    }
+    q->nkeys -= b->count - kept;
+    if (kept == 0) {
+        wc = CS_SIM__QNONE; /* free the whole chain below */
+        rc = b->head;
+    } else {
+        rc = q->chunk[wc].next; /* chunks after the writer's are surplus */
+    }
+    /* Free the surplus chunks: from rc up to and including the old tail. */
+    if (kept == 0 || wc != b->tail) {
+        for (;;) {
+            uint32_t next = q->chunk[rc].next;
+            bool end = rc == b->tail;
+            cs_sim__chunk_free(q, rc);
+            if (end)
+                break;
+            rc = next;
+        }
+    }
+    if (kept == 0) {
+        b->head = b->tail = CS_SIM__QNONE;
+        b->count = b->hpos = b->tpos = 0;
+        cs_sim__bucket_unmark(q, l, d);
+        return;
+    }
+    b->tail = wc;
+    b->tpos = wi;
+    b->hpos = 0;
+    b->count = kept;
+    b->min = min;
+}
+
+void cs_sim__queue_compact(struct cs_sim__queue *q)
+{
+    for (unsigned l = 0; l < CS_SIM__QLEVELS; l++)
+        for (unsigned w = 0; w < CS_SIM__QDIGITS / 64; w++) {
+            uint64_t bits = q->bits[l][w];
+            while (bits) {
+                unsigned d = w * 64 + cs_sim__ctz64(bits);
+                bits &= bits - 1;
+                cs_sim__bucket_compact(q, l, d);
+            }
+        }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < q->nearly; i++)
+        if (cs_sim__qlive(q, &q->early[i]))
+            q->early[n++] = q->early[i];
+    q->nkeys -= q->nearly - n;
+    q->nearly = n;
+    for (uint32_t i = n / 2; i-- > 0;)
+        cs_sim__early_sift_down(q, i);
+    q->fstate = CS_SIM__FUNKNOWN;
+}
+
+/* ---- invariant check (tests) --------------------------------------------- */
+
 bool cs_sim__queue_check(const struct cs_sim__queue *q)
 {
-    if (q->hole || q->n > q->used || q->used > q->cap)
+    bool ok = true;
+    uint64_t nkeys = 0, live = 0;
+    struct cs_sim__qkey best = {CS_TIME_MAX, UINT64_MAX, 0, 0};
+    /* How often each slot's live key was seen; chunk ownership. */
+    unsigned char *seen = calloc((size_t)q->used + 1, 1);
+    unsigned char *owned = calloc((size_t)q->usedchunk + 1, 1);
+    if (!seen || !owned) {
+        free(seen);
+        free(owned);
         return false;
-    for (uint32_t i = 0; i < q->n; i++) {
-        const struct cs_sim__qent *x = &q->heap[i];
-        if (x->slot >= q->used || q->meta[x->slot].pos != i)
-            return false;
-        if (i > 0 && cs_sim__qless(x, &q->heap[(i - 1) / CS_SIM__QARITY]))
-            return false;
     }
-    uint32_t live = 0;
-    for (uint32_t s = 0; s < q->used; s++)
-        if (q->meta[s].pos != CS_SIM__QFREE)
+    for (unsigned l = 0; l < CS_SIM__QLEVELS && ok; l++) {
+        uint64_t any = 0;
+        for (unsigned d = 0; d < CS_SIM__QDIGITS && ok; d++) {
+            const struct cs_sim__qbucket *b = &q->b[l][d];
+            bool bit = (q->bits[l][d >> 6] >> (d & 63)) & 1;
+            any |= bit;
+            if (bit != (b->count > 0)) {
+                ok = false;
+                break;
+            }
+            if (!b->count) {
+                ok = b->head == CS_SIM__QNONE;
+                continue;
+            }
+            uint32_t c = b->head, i = b->hpos;
+            cs_time min = CS_TIME_MAX;
+            uint64_t prev_seq = 0;
+            if (c >= q->usedchunk || owned[c]++)
+                ok = false;
+            for (uint32_t left = b->count; left > 0 && ok; left--) {
+                if (i == CS_SIM__QCHUNK) {
+                    if (c == b->tail) {
+                        ok = false;
+                        break;
+                    }
+                    c = q->chunk[c].next;
+                    i = 0;
+                    if (c >= q->usedchunk || owned[c]++) {
+                        ok = false;
+                        break;
+                    }
+                }
+                const struct cs_sim__qkey *k = &q->chunk[c].k[i++];
+                if (k->time < q->last || cs_sim__qlevel(k->time, q->last) != l ||
+                    cs_sim__qdigit(k->time, l) != d || k->slot >= q->used ||
+                    (left != b->count && k->seq <= prev_seq))
+                    ok = false;
+                prev_seq = k->seq;
+                if (k->time < min)
+                    min = k->time;
+                nkeys++;
+                if (cs_sim__qlive(q, k)) {
+                    live++;
+                    if (seen[k->slot]++)
+                        ok = false;
+                    if (cs_sim__qless(k, &best))
+                        best = *k;
+                }
+            }
+            if (ok && (c != b->tail || i != b->tpos ||
+                       (l > 0 && b->min != min) || (l == 0 && b->min > min)))
+                ok = false;
+        }
+        if (ok && (any != 0) != ((q->levels >> l) & 1))
+            ok = false;
+    }
+    for (uint32_t i = 0; i < q->nearly && ok; i++) {
+        const struct cs_sim__qkey *k = &q->early[i];
+        if (k->time >= q->last || k->slot >= q->used ||
+            (i > 0 && cs_sim__qless(k, &q->early[(i - 1) / 2])))
+            ok = false;
+        nkeys++;
+        if (cs_sim__qlive(q, k)) {
             live++;
-    return live == q->n;
+            if (seen[k->slot]++)
+                ok = false;
+            if (cs_sim__qless(k, &best))
+                best = *k;
+        }
+    }
+    /* Slots: live ones have a live key; the free list holds the rest. */
+    uint64_t live_slots = 0;
+    for (uint32_t s = 0; s < q->used && ok; s++)
+        if (q->rec[s].handler >= 0) {
+            live_slots++;
+            ok = seen[s] == 1;
+        } else {
+            ok = seen[s] == 0;
+        }
+    uint64_t nfree = 0;
+    for (uint32_t s = q->free_head; s != CS_SIM__QNONE && ok; s = q->rec[s].next)
+        if (s >= q->used || q->rec[s].handler >= 0 || ++nfree > q->used)
+            ok = false;
+    for (uint32_t c = q->freechunk; c != CS_SIM__QNONE && ok; c = q->chunk[c].next)
+        if (c >= q->usedchunk || owned[c]++)
+            ok = false;
+    for (uint32_t c = 0; c < q->usedchunk && ok; c++)
+        ok = owned[c] == 1;
+    ok = ok && nkeys == q->nkeys && live == q->live && live_slots == live &&
+         nfree + live == q->used;
+    /* A settled front is the smallest live key, and the const lookahead
+     * finds the same time whether settled or not. */
+    if (ok && q->fstate != CS_SIM__FUNKNOWN) {
+        const struct cs_sim__qkey *f = cs_sim__front(q);
+        ok = f->time == best.time && f->seq == best.seq;
+    }
+    if (ok && live > 0)
+        ok = cs_sim__queue_min_time(q) == best.time;
+    free(seen);
+    free(owned);
+    return ok;
 }

@@ -220,8 +220,8 @@ START_TEST(test_sim_random_schedule_cancel_matches_reference)
             REQUIRE(cs_sim_now(e) == want.time);
         }
         REQUIRE(cs_sim_pending(e) == nref);
-        /* Right after a step the root removal is still deferred: the const
-         * lookahead must see through it. */
+        /* Right after a step the front is not settled: the const lookahead
+         * must find the minimum anyway. */
         REQUIRE(cs_sim_next_time(e) ==
                 (nref ? ref[nref - 1].time : CS_TIME_MAX));
         if (bad_op >= 0)
@@ -258,44 +258,49 @@ START_TEST(test_sim_random_schedule_cancel_matches_reference)
 }
 END_TEST
 
-START_TEST(test_sim_queue_heap_invariants_hold)
+START_TEST(test_sim_queue_invariants_hold)
 {
-    /* Drive the queue directly and check the heap property and position
-     * table after every operation while it grows, shrinks and reuses slots. */
+    /* Drive the queue directly and check every structural invariant (bucket
+     * placement, bitmaps, counts, minima, seq order, early heap, slot and
+     * chunk accounting) while it grows, shrinks and reuses slots. Delays mix
+     * tiny (same bucket), medium and huge (top levels) values. */
     struct cs_sim__queue q;
     cs_sim__queue_init(&q);
     uint64_t rs = 99;
     cs_event_id ids[4096];
     size_t nids = 0;
-    cs_time last = INT64_MIN;
+    cs_time last = 0;
     for (int op = 0; op < 20000; op++) {
         uint64_t r = test_rand(&rs) % 10;
         if (r < 5 && nids < 4096) {
-            cs_time t = (cs_time)(test_rand(&rs) % 1000) + (last > 0 ? last : 0);
-            ids[nids++] = cs_sim__queue_push(&q, t, 0, NULL, 0);
+            uint64_t kind = test_rand(&rs) % 8;
+            cs_time span = kind < 5 ? 1000 : kind < 7 ? 1000000000 : INT64_MAX / 4;
+            if (span > INT64_MAX - last) /* saturate near the end of time */
+                span = INT64_MAX - last;
+            cs_time t = last + (cs_time)(test_rand(&rs) % ((uint64_t)span + 1));
+            ids[nids++] = cs_sim__queue_push(&q, last, t, 0, NULL, 0);
         } else if (r < 7 && nids > 0) {
             size_t k = test_rand(&rs) % nids;
             cs_sim__queue_cancel(&q, ids[k]);
             ids[k] = ids[--nids];
         } else if (cs_sim__queue_size(&q) > 0) {
             struct cs_event ev;
+            /* The const lookahead agrees with the settling one, and with
+             * what pops next. */
+            cs_time m = cs_sim__queue_min_time(&q);
+            ck_assert_int_eq(m, cs_sim__queue_peek_time(&q));
             cs_sim__queue_pop(&q, &ev);
+            ck_assert_int_eq(ev.time, m);
             ck_assert_int_ge(ev.time, last);
             last = ev.time;
-            /* While the root removal is deferred, the const minimum must
-             * agree with the settled one. */
-            if (op % 5 == 0 && cs_sim__queue_size(&q) > 0) {
-                cs_time m = cs_sim__queue_min_time(&q);
-                ck_assert_int_eq(m, cs_sim__queue_peek_time(&q));
-            }
         }
-        if (op % 97 == 0 || q.n < 8) {
-            cs_sim__queue_settle(&q);
+        if (op % 97 == 0 || cs_sim__queue_size(&q) < 8)
             ck_assert(cs_sim__queue_check(&q));
-        }
     }
-    cs_sim__queue_settle(&q);
     ck_assert(cs_sim__queue_check(&q));
+    cs_sim__queue_compact(&q);
+    ck_assert(cs_sim__queue_check(&q));
+    ck_assert_uint_eq(q.nkeys, cs_sim__queue_size(&q));
     cs_sim__queue_fini(&q);
 }
 END_TEST
@@ -866,7 +871,7 @@ static Suite *sim_suite(void)
     tcase_set_timeout(engine, 60);
     tcase_add_test(engine, test_sim_time_units_and_conversion);
     tcase_add_test(engine, test_sim_random_schedule_cancel_matches_reference);
-    tcase_add_test(engine, test_sim_queue_heap_invariants_hold);
+    tcase_add_test(engine, test_sim_queue_invariants_hold);
     tcase_add_test(engine, test_sim_fifo_for_equal_times);
     tcase_add_test(engine,
                    test_sim_fifo_events_scheduled_for_now_run_after_queued_ones);
