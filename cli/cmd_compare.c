@@ -272,7 +272,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
             hdr[i + 1] = names[i];
         }
         cs_table *t = cs_table_create(n + 1, hdr);
-        char (*cells)[64] = cs_xcalloc((size_t)n, sizeof *cells);
+        char (*cells)[160] = cs_xcalloc((size_t)n, sizeof *cells);
         const char **row = cs_xcalloc((size_t)n + 1, sizeof *row);
 #define CS__ROW(label, expr)                                                                                          \
     do {                                                                                                              \
@@ -284,26 +284,26 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         }                                                                                                             \
         cs_table_add_row(t, row);                                                                                     \
     } while (0)
-        CS__ROW("GPUs", snprintf(cells[i], 64, "%ld", r->gpus));
-        CS__ROW("fabric", snprintf(cells[i], 64, "%s %s", r->topology, r->link));
-        CS__ROW("oversubscription", snprintf(cells[i], 64, "%g:1", r->oversub));
-        CS__ROW("placement", snprintf(cells[i], 64, "%s", r->placement));
-        CS__ROW("step time (s)", cs__cell(cells[i], 64, "%.4f", r->step_s));
-        CS__ROW("MFU", cs__cell(cells[i], 64, "%.3f", r->mfu));
-        CS__ROW("tokens/s", cs__cell(cells[i], 64, "%.0f", r->tokens_per_s));
-        CS__ROW("exposed comm (s)", cs__cell(cells[i], 64, "%.4f", r->exposed_comm_s));
-        CS__ROW("DP ranks / msg (MB)", snprintf(cells[i], 64, "%d / %.1f", r->dp_ranks, r->dp_msg_bytes / 1e6));
-        CS__ROW("DP busbw (GB/s)", cs__cell(cells[i], 64, "%.1f", r->dp_busbw / 1e9));
-        CS__ROW("DP algorithm", snprintf(cells[i], 64, "%s", r->dp_algo));
-        CS__ROW("TP ranks / msg (MB)", snprintf(cells[i], 64, "%d / %.1f", r->tp_ranks, r->tp_msg_bytes / 1e6));
-        CS__ROW("TP busbw (GB/s)", cs__cell(cells[i], 64, "%.1f", r->tp_busbw / 1e9));
+        CS__ROW("GPUs", snprintf(cells[i], sizeof cells[i], "%ld", r->gpus));
+        CS__ROW("fabric", snprintf(cells[i], sizeof cells[i], "%s %s", r->topology, r->link));
+        CS__ROW("oversubscription", snprintf(cells[i], sizeof cells[i], "%g:1", r->oversub));
+        CS__ROW("placement", snprintf(cells[i], sizeof cells[i], "%s", r->placement));
+        CS__ROW("step time (s)", cs__cell(cells[i], sizeof cells[i], "%.4f", r->step_s));
+        CS__ROW("MFU", cs__cell(cells[i], sizeof cells[i], "%.3f", r->mfu));
+        CS__ROW("tokens/s", cs__cell(cells[i], sizeof cells[i], "%.0f", r->tokens_per_s));
+        CS__ROW("exposed comm (s)", cs__cell(cells[i], sizeof cells[i], "%.4f", r->exposed_comm_s));
+        CS__ROW("DP ranks / msg (MB)", snprintf(cells[i], sizeof cells[i], "%d / %.1f", r->dp_ranks, r->dp_msg_bytes / 1e6));
+        CS__ROW("DP busbw (GB/s)", cs__cell(cells[i], sizeof cells[i], "%.1f", r->dp_busbw / 1e9));
+        CS__ROW("DP algorithm", snprintf(cells[i], sizeof cells[i], "%s", r->dp_algo));
+        CS__ROW("TP ranks / msg (MB)", snprintf(cells[i], sizeof cells[i], "%d / %.1f", r->tp_ranks, r->tp_msg_bytes / 1e6));
+        CS__ROW("TP busbw (GB/s)", cs__cell(cells[i], sizeof cells[i], "%.1f", r->tp_busbw / 1e9));
         CS__ROW("leaf / spine / core switches",
-                snprintf(cells[i], 64, "%ld / %ld / %ld", r->counts.switches_by_tier[0], r->counts.switches_by_tier[1],
+                snprintf(cells[i], sizeof cells[i], "%ld / %ld / %ld", r->counts.switches_by_tier[0], r->counts.switches_by_tier[1],
                          r->counts.switches_by_tier[2]));
-        CS__ROW("switch ports", snprintf(cells[i], 64, "%ld", r->counts.switch_ports));
-        CS__ROW("cables", snprintf(cells[i], 64, "%ld", r->counts.cables));
-        CS__ROW("optics", snprintf(cells[i], 64, "%ld", r->counts.optics));
-        CS__ROW("NICs", snprintf(cells[i], 64, "%ld", r->counts.nics));
+        CS__ROW("switch ports", snprintf(cells[i], sizeof cells[i], "%ld", r->counts.switch_ports));
+        CS__ROW("cables", snprintf(cells[i], sizeof cells[i], "%ld", r->counts.cables));
+        CS__ROW("optics", snprintf(cells[i], sizeof cells[i], "%ld", r->counts.optics));
+        CS__ROW("NICs", snprintf(cells[i], sizeof cells[i], "%ld", r->counts.nics));
 #undef CS__ROW
         fprintf(out.fp, "clustersim %s: compare %d scenarios (one training step each; collectives at the job's "
                         "message sizes, closed-form model)\n\n",
