@@ -271,7 +271,7 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
             cs__fmt(r->dp_comm_total_s - r->dp_comm_s, CS_UNIT_TIME, b, sizeof b));
     cs_table_destroy(st);
     fprintf(out, "\nThroughput\n");
-    fprintf(out, "  tokens/s      %.4g\n", r->tokens_per_s);
+    fprintf(out, "  tokens/s      %.0f\n", r->tokens_per_s);
     fprintf(out, "  TFLOP/s/GPU   %.1f (Narayanan et al. count, recomputation included)\n",
             r->tflops_per_gpu);
     fprintf(out, "  MFU           %.1f%% (model FLOPs without recomputation / %s peak)\n",
