@@ -8,7 +8,7 @@
  * outgrew the caches at 1M pending events (about 2 M events/s in
  * bench/bench_engine.c). Here the keys are appended and rescanned
  * sequentially, and the single random access per event (the record) is
- * prefetched when its key reaches level 0. */
+ * prefetched a few events before it fires. */
 #include "queue.h"
 
 #include <stdlib.h>
@@ -19,13 +19,19 @@
 #define CS_SIM__QINITIAL 64
 /* Compaction runs when dead keys exceed both the live ones and this. */
 #define CS_SIM__QCOMPACT_MIN 4096u
-/* Records are prefetched when a redistribution moves a key to level 0 only
- * if the source bucket is at most this big, so the prefetched lines (64 bytes
- * each, 256 KiB at most) stay in L2 until their events fire. */
-#define CS_SIM__QPREFETCH_MAX 4096u
+/* The record of the event this many places behind the front of the level-0
+ * run is prefetched at each pop: enough to cover a DRAM miss. */
+#define CS_SIM__QLOOKAHEAD 16u
+/* A run this short is sorted by insertion rather than by counting. */
+#define CS_SIM__QSMALLRUN 16u
 
 /* Where the settled minimum is (q->fstate). */
-enum { CS_SIM__FUNKNOWN = 0, CS_SIM__FEARLY = 1, CS_SIM__FBUCKET = 2 };
+enum {
+    CS_SIM__FUNKNOWN = 0,
+    CS_SIM__FEARLY = 1,
+    CS_SIM__FRUN = 2,
+    CS_SIM__FBUCKET = 3
+};
 
 _Static_assert(sizeof(struct cs_sim__qrec) == 64,
                "a pool record is one cache line");
@@ -113,7 +119,10 @@ void cs_sim__queue_init(struct cs_sim__queue *q)
 void cs_sim__queue_fini(struct cs_sim__queue *q)
 {
     free(q->early);
+    free(q->run);
+    free(q->stage);
     free(q->chunk);
+    free(q->cnext);
     free(q->rec);
     cs_sim__queue_init(q);
 }
@@ -183,6 +192,7 @@ static void cs_sim__chunk_reserve(struct cs_sim__queue *q, size_t need)
     if (cap - q->usedchunk + q->nfreechunk < need)
         q->chunk = cs_xmalloc(SIZE_MAX); /* reports and aborts */
     q->chunk = cs_xrealloc(q->chunk, cap, sizeof *q->chunk);
+    q->cnext = cs_xrealloc(q->cnext, cap, sizeof *q->cnext);
     q->capchunk = (uint32_t)cap;
 }
 
@@ -190,7 +200,7 @@ static inline uint32_t cs_sim__chunk_alloc(struct cs_sim__queue *q)
 {
     if (q->freechunk != CS_SIM__QNONE) {
         uint32_t c = q->freechunk;
-        q->freechunk = q->chunk[c].next;
+        q->freechunk = q->cnext[c];
         q->nfreechunk--;
         return c;
     }
@@ -201,7 +211,7 @@ static inline uint32_t cs_sim__chunk_alloc(struct cs_sim__queue *q)
 
 static inline void cs_sim__chunk_free(struct cs_sim__queue *q, uint32_t c)
 {
-    q->chunk[c].next = q->freechunk;
+    q->cnext[c] = q->freechunk;
     q->freechunk = c;
     q->nfreechunk++;
 }
@@ -253,7 +263,7 @@ static inline void cs_sim__bucket_append(struct cs_sim__queue *q, unsigned l,
     } else {
         if (b->tpos == CS_SIM__QCHUNK) {
             uint32_t c = cs_sim__chunk_alloc(q);
-            q->chunk[b->tail].next = c;
+            q->cnext[b->tail] = c;
             b->tail = c;
             b->tpos = 0;
         }
@@ -276,45 +286,120 @@ static inline void cs_sim__bucket_drop_front(struct cs_sim__queue *q,
         return;
     }
     if (++b->hpos == CS_SIM__QCHUNK) {
-        uint32_t next = q->chunk[b->head].next;
+        uint32_t next = q->cnext[b->head];
         cs_sim__chunk_free(q, b->head);
         b->head = next;
         b->hpos = 0;
     }
 }
 
-/* Moves every key of bucket (l, d), l > 0, the lowest non-empty bucket, to
- * lower levels relative to its minimum, which becomes `last`. */
+/* Grows *arr to hold at least n keys. */
+static void cs_sim__keys_reserve(struct cs_sim__qkey **arr, uint32_t *cap,
+                                 size_t n)
+{
+    if (n <= *cap)
+        return;
+    size_t c = *cap ? *cap : 64;
+    while (c < n)
+        c *= 2;
+    *arr = cs_xrealloc(*arr, c, sizeof **arr);
+    *cap = (uint32_t)c;
+}
+
+/* Sorts the n staged level-0 keys into the run (stable, by time; their seqs
+ * are already in order within each time) and prefetches the records of the
+ * first ones. Level 0 must be empty. */
+static void cs_sim__run_build(struct cs_sim__queue *q, uint32_t n)
+{
+    cs_sim__keys_reserve(&q->run, &q->caprun, n);
+    const struct cs_sim__qkey *in = q->stage;
+    struct cs_sim__qkey *out = q->run;
+    if (n <= CS_SIM__QSMALLRUN) {
+        for (uint32_t i = 0; i < n; i++) {
+            struct cs_sim__qkey x = in[i];
+            uint32_t j = i;
+            for (; j > 0 && out[j - 1].time > x.time; j--)
+                out[j] = out[j - 1];
+            out[j] = x;
+        }
+    } else {
+        /* Counting sort on the last digit: all keys share the others. */
+        uint32_t pos[CS_SIM__QDIGITS];
+        memset(pos, 0, sizeof pos);
+        for (uint32_t i = 0; i < n; i++)
+            pos[cs_sim__qdigit(in[i].time, 0)]++;
+        uint32_t sum = 0;
+        for (unsigned d = 0; d < CS_SIM__QDIGITS; d++) {
+            uint32_t c = pos[d];
+            pos[d] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            out[pos[cs_sim__qdigit(in[i].time, 0)]++] = in[i];
+    }
+    q->ri = 0;
+    q->nrun = n;
+    uint32_t ahead = n < CS_SIM__QLOOKAHEAD ? n : CS_SIM__QLOOKAHEAD;
+    for (uint32_t i = 0; i < ahead; i++)
+        CS_SIM__PREFETCH(&q->rec[out[i].slot]);
+}
+
+/* Removes the front key of the run. */
+static inline void cs_sim__run_advance(struct cs_sim__queue *q)
+{
+    if (++q->ri == q->nrun) {
+        q->ri = q->nrun = 0;
+        return;
+    }
+    /* Keep the records of the next events on their way into the cache. */
+    uint32_t ahead = q->ri + CS_SIM__QLOOKAHEAD - 1;
+    if (ahead < q->nrun)
+        CS_SIM__PREFETCH(&q->rec[q->run[ahead].slot]);
+}
+
+/* Moves every key of bucket (l, d), l > 0, the lowest non-empty bucket while
+ * level 0 is empty, to lower levels relative to its minimum, which becomes
+ * `last`: keys for level 0 into the run, the others into buckets. */
 static void cs_sim__redistribute(struct cs_sim__queue *q, unsigned l,
                                  unsigned d)
 {
     struct cs_sim__qbucket *src = &q->b[l][d];
     uint32_t c = src->head, tail = src->tail, tpos = src->tpos;
     uint32_t i = src->hpos, count = src->count;
-    bool prefetch = count <= CS_SIM__QPREFETCH_MAX;
-    /* The targets (all of the levels below l) are empty, so each needs at
-     * most one chunk beyond its share of the keys; reserving that up front
-     * keeps the chunk pointers below valid. */
-    size_t targets = (size_t)l * CS_SIM__QDIGITS;
+    /* The targets (all of the levels from 1 to l - 1) are empty, so each
+     * needs at most one chunk beyond its share of the keys; reserving that
+     * up front keeps the chunk pointers below valid. */
+    size_t targets = (size_t)(l - 1) * CS_SIM__QDIGITS;
     cs_sim__chunk_reserve(q, (size_t)count / CS_SIM__QCHUNK + 1 +
                                  (count < targets ? count : targets));
+    cs_sim__keys_reserve(&q->stage, &q->capstage, count);
     const cs_time last = src->min;
     q->last = last;
     src->head = src->tail = CS_SIM__QNONE;
     src->count = src->hpos = src->tpos = 0;
     cs_sim__bucket_unmark(q, l, d);
 
+    struct cs_sim__qkey *stage = q->stage;
+    uint32_t nstage = 0;
     for (;;) {
         const struct cs_sim__qchunk *ch = &q->chunk[c];
         uint32_t n = c == tail ? tpos : CS_SIM__QCHUNK;
+        if (c != tail) {
+            /* Chunks of a big bucket were written long ago and are scattered:
+             * start loading the next one while this one is processed. */
+            const char *p = (const char *)&q->chunk[q->cnext[c]];
+            for (size_t o = 0; o < sizeof *ch; o += 64)
+                CS_SIM__PREFETCH(p + o);
+        }
         for (; i < n; i++) {
             const struct cs_sim__qkey *k = &ch->k[i];
             unsigned kl = cs_sim__qlevel(k->time, last);
-            if (kl == 0 && prefetch)
-                CS_SIM__PREFETCH(&q->rec[k->slot]);
-            cs_sim__bucket_append(q, kl, cs_sim__qdigit(k->time, kl), k);
+            if (kl == 0)
+                stage[nstage++] = *k;
+            else
+                cs_sim__bucket_append(q, kl, cs_sim__qdigit(k->time, kl), k);
         }
-        uint32_t next = ch->next;
+        uint32_t next = q->cnext[c];
         /* Freed after reading, so the appends reuse it while it is hot. */
         cs_sim__chunk_free(q, c);
         if (c == tail)
@@ -322,6 +407,7 @@ static void cs_sim__redistribute(struct cs_sim__queue *q, unsigned l,
         c = next;
         i = 0;
     }
+    cs_sim__run_build(q, nstage); /* nstage >= 1: the minimum itself */
 }
 
 /* ---- the early heap (keys below `last`) ---------------------------------- */
@@ -374,6 +460,18 @@ static void cs_sim__early_pop(struct cs_sim__queue *q)
 
 /* ---- operations ---------------------------------------------------------- */
 
+/* The settled front key. */
+static inline const struct cs_sim__qkey *
+cs_sim__front(const struct cs_sim__queue *q)
+{
+    if (CS_SIM__LIKELY(q->fstate == CS_SIM__FRUN))
+        return &q->run[q->ri];
+    if (q->fstate == CS_SIM__FEARLY)
+        return &q->early[0];
+    const struct cs_sim__qbucket *b = &q->b[0][q->fdigit];
+    return &q->chunk[b->head].k[b->hpos];
+}
+
 cs_event_id cs_sim__queue_push(struct cs_sim__queue *q, cs_time now,
                                cs_time t, int32_t handler,
                                const void *payload, size_t len)
@@ -402,9 +500,10 @@ cs_event_id cs_sim__queue_push(struct cs_sim__queue *q, cs_time now,
     if (CS_SIM__LIKELY(t >= q->last)) {
         unsigned l = cs_sim__qlevel(t, q->last);
         unsigned d = cs_sim__qdigit(t, l);
-        /* Only a smaller level-0 digit can precede the settled front; a key
-         * in the front's own bucket comes after it (larger seq). */
-        if (l == 0 && q->fstate == CS_SIM__FBUCKET && d < q->fdigit)
+        /* Only an earlier time can precede the settled front: at an equal
+         * time the new key comes after it (larger seq). */
+        if (l == 0 && q->fstate != CS_SIM__FUNKNOWN &&
+            t < cs_sim__front(q)->time)
             q->fstate = CS_SIM__FUNKNOWN;
         cs_sim__bucket_append(q, l, d, &k);
     } else {
@@ -431,33 +530,34 @@ static bool cs_sim__settle(struct cs_sim__queue *q)
             q->nkeys--;
             continue;
         }
+        bool in_run = q->ri < q->nrun, in_b0 = q->levels & 1;
+        if (in_run || in_b0) {
+            /* Level 0: the run, or a level-0 bucket when its time is
+             * earlier (at equal times the run's keys are older). */
+            unsigned d = in_b0 ? cs_sim__bucket_first(q, 0) : 0;
+            if (in_run && (!in_b0 || q->run[q->ri].time <= q->b[0][d].min)) {
+                if (cs_sim__qlive(q, &q->run[q->ri])) {
+                    q->fstate = CS_SIM__FRUN;
+                    return true;
+                }
+                cs_sim__run_advance(q);
+            } else {
+                const struct cs_sim__qbucket *b = &q->b[0][d];
+                if (cs_sim__qlive(q, &q->chunk[b->head].k[b->hpos])) {
+                    q->fstate = CS_SIM__FBUCKET;
+                    q->fdigit = d;
+                    return true;
+                }
+                cs_sim__bucket_drop_front(q, d);
+            }
+            q->nkeys--;
+            continue;
+        }
         if (!q->levels)
             return false;
         unsigned l = cs_sim__ctz64(q->levels);
-        unsigned d = cs_sim__bucket_first(q, l);
-        if (l > 0) {
-            cs_sim__redistribute(q, l, d);
-            continue;
-        }
-        const struct cs_sim__qbucket *b = &q->b[0][d];
-        if (cs_sim__qlive(q, &q->chunk[b->head].k[b->hpos])) {
-            q->fstate = CS_SIM__FBUCKET;
-            q->fdigit = d;
-            return true;
-        }
-        cs_sim__bucket_drop_front(q, d);
-        q->nkeys--;
+        cs_sim__redistribute(q, l, cs_sim__bucket_first(q, l));
     }
-}
-
-/* The settled front key. */
-static inline const struct cs_sim__qkey *
-cs_sim__front(const struct cs_sim__queue *q)
-{
-    if (q->fstate == CS_SIM__FEARLY)
-        return &q->early[0];
-    const struct cs_sim__qbucket *b = &q->b[0][q->fdigit];
-    return &q->chunk[b->head].k[b->hpos];
 }
 
 cs_time cs_sim__queue_peek_time(struct cs_sim__queue *q)
@@ -467,49 +567,65 @@ cs_time cs_sim__queue_peek_time(struct cs_sim__queue *q)
     return cs_sim__front(q)->time;
 }
 
+/* The smallest live key of a bucket (its first live one at level 0, where
+ * keys are in order), or NULL. */
+static const struct cs_sim__qkey *
+cs_sim__bucket_min_live(const struct cs_sim__queue *q, unsigned l, unsigned d)
+{
+    const struct cs_sim__qbucket *b = &q->b[l][d];
+    const struct cs_sim__qkey *best = NULL;
+    uint32_t c = b->head, i = b->hpos;
+    for (uint32_t left = b->count; left > 0; left--) {
+        if (i == CS_SIM__QCHUNK) {
+            c = q->cnext[c];
+            i = 0;
+        }
+        const struct cs_sim__qkey *k = &q->chunk[c].k[i++];
+        if (cs_sim__qlive(q, k) && (!best || cs_sim__qless(k, best))) {
+            best = k;
+            if (l == 0)
+                break;
+        }
+    }
+    return best;
+}
+
 cs_time cs_sim__queue_min_time(const struct cs_sim__queue *q)
 {
     if (q->fstate != CS_SIM__FUNKNOWN)
         return cs_sim__front(q)->time;
-    /* Early keys precede every bucketed one. */
-    bool found = false;
-    struct cs_sim__qkey best = {CS_TIME_MAX, UINT64_MAX, 0, 0};
+    /* Early keys precede every other one. */
+    const struct cs_sim__qkey *best = NULL;
     for (uint32_t i = 0; i < q->nearly; i++)
         if (cs_sim__qlive(q, &q->early[i]) &&
-            (!found || cs_sim__qless(&q->early[i], &best))) {
-            best = q->early[i];
-            found = true;
-        }
-    if (found)
-        return best.time;
-    /* Buckets in increasing key order; the first with a live key has the
-     * minimum (a level-0 bucket is in key order, so its first live key). */
+            (!best || cs_sim__qless(&q->early[i], best)))
+            best = &q->early[i];
+    if (best)
+        return best->time;
+    /* Level 0: the run's first live key against the level-0 buckets. */
+    for (uint32_t i = q->ri; i < q->nrun && !best; i++)
+        if (cs_sim__qlive(q, &q->run[i]))
+            best = &q->run[i];
+    /* Then buckets in increasing key order: the first one with a live key
+     * holds the minimum of the buckets; any level-0 key precedes the higher
+     * levels. */
     for (unsigned l = 0; l < CS_SIM__QLEVELS; l++) {
+        if (l > 0 && best)
+            break;
         if (!(q->levels & (1u << l)))
             continue;
         for (unsigned d = 0; d < CS_SIM__QDIGITS; d++) {
             if (!(q->bits[l][d >> 6] & ((uint64_t)1 << (d & 63))))
                 continue;
-            const struct cs_sim__qbucket *b = &q->b[l][d];
-            uint32_t c = b->head, i = b->hpos;
-            for (uint32_t left = b->count; left > 0; left--) {
-                if (i == CS_SIM__QCHUNK) {
-                    c = q->chunk[c].next;
-                    i = 0;
-                }
-                const struct cs_sim__qkey *k = &q->chunk[c].k[i++];
-                if (cs_sim__qlive(q, k) && (!found || k->time < best.time)) {
-                    best = *k;
-                    found = true;
-                    if (l == 0)
-                        break;
-                }
+            const struct cs_sim__qkey *k = cs_sim__bucket_min_live(q, l, d);
+            if (k) {
+                if (!best || cs_sim__qless(k, best))
+                    best = k;
+                return best->time;
             }
-            if (found)
-                return best.time;
         }
     }
-    return CS_TIME_MAX; /* only dead keys: the caller said non-empty */
+    return best ? best->time : CS_TIME_MAX; /* CS_TIME_MAX: only dead keys */
 }
 
 void cs_sim__queue_pop(struct cs_sim__queue *q, struct cs_event *out)
@@ -526,15 +642,12 @@ void cs_sim__queue_pop(struct cs_sim__queue *q, struct cs_event *out)
     out->len = r->len;
     memcpy(out->payload, r->payload, sizeof out->payload);
     cs_sim__slot_release(q, s);
-    if (q->fstate == CS_SIM__FEARLY) {
+    if (CS_SIM__LIKELY(q->fstate == CS_SIM__FRUN))
+        cs_sim__run_advance(q);
+    else if (q->fstate == CS_SIM__FEARLY)
         cs_sim__early_pop(q);
-    } else {
-        const struct cs_sim__qbucket *b = &q->b[0][q->fdigit];
-        /* The next key of this bucket is the likely next event. */
-        if (b->count > 1 && b->hpos + 1 < CS_SIM__QCHUNK)
-            CS_SIM__PREFETCH(&q->rec[q->chunk[b->head].k[b->hpos + 1].slot]);
+    else
         cs_sim__bucket_drop_front(q, q->fdigit);
-    }
     q->fstate = CS_SIM__FUNKNOWN;
     q->nkeys--;
     q->live--;
@@ -569,14 +682,14 @@ static void cs_sim__bucket_compact(struct cs_sim__queue *q, unsigned l,
     cs_time min = CS_TIME_MAX;
     for (uint32_t left = b->count; left > 0; left--) {
         if (ri == CS_SIM__QCHUNK) {
-            rc = q->chunk[rc].next;
+            rc = q->cnext[rc];
             ri = 0;
         }
         const struct cs_sim__qkey k = q->chunk[rc].k[ri++];
         if (!cs_sim__qlive(q, &k))
             continue;
         if (wi == CS_SIM__QCHUNK) {
-            wc = q->chunk[wc].next;
+            wc = q->cnext[wc];
             wi = 0;
         }
         q->chunk[wc].k[wi++] = k;
@@ -589,12 +702,12 @@ static void cs_sim__bucket_compact(struct cs_sim__queue *q, unsigned l,
         wc = CS_SIM__QNONE; /* free the whole chain below */
         rc = b->head;
     } else {
-        rc = q->chunk[wc].next; /* chunks after the writer's are surplus */
+        rc = q->cnext[wc]; /* chunks after the writer's are surplus */
     }
     /* Free the surplus chunks: from rc up to and including the old tail. */
     if (kept == 0 || wc != b->tail) {
         for (;;) {
-            uint32_t next = q->chunk[rc].next;
+            uint32_t next = q->cnext[rc];
             bool end = rc == b->tail;
             cs_sim__chunk_free(q, rc);
             if (end)
@@ -627,6 +740,13 @@ void cs_sim__queue_compact(struct cs_sim__queue *q)
             }
         }
     uint32_t n = 0;
+    for (uint32_t i = q->ri; i < q->nrun; i++)
+        if (cs_sim__qlive(q, &q->run[i]))
+            q->run[n++] = q->run[i];
+    q->nkeys -= q->nrun - q->ri - n;
+    q->ri = 0;
+    q->nrun = n;
+    n = 0;
     for (uint32_t i = 0; i < q->nearly; i++)
         if (cs_sim__qlive(q, &q->early[i]))
             q->early[n++] = q->early[i];
@@ -677,7 +797,7 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
                         ok = false;
                         break;
                     }
-                    c = q->chunk[c].next;
+                    c = q->cnext[c];
                     i = 0;
                     if (c >= q->usedchunk || owned[c]++) {
                         ok = false;
@@ -708,6 +828,28 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
         if (ok && (any != 0) != ((q->levels >> l) & 1))
             ok = false;
     }
+    /* The run: sorted level-0 keys, older than any level-0 bucket key of
+     * the same time. */
+    if (q->ri > q->nrun || (q->ri == q->nrun && q->nrun != 0))
+        ok = false;
+    for (uint32_t i = q->ri; i < q->nrun && ok; i++) {
+        const struct cs_sim__qkey *k = &q->run[i];
+        if (k->time < q->last || cs_sim__qlevel(k->time, q->last) != 0 ||
+            k->slot >= q->used ||
+            (i > q->ri && !cs_sim__qless(&q->run[i - 1], k)))
+            ok = false;
+        const struct cs_sim__qbucket *b = &q->b[0][cs_sim__qdigit(k->time, 0)];
+        if (b->count && q->chunk[b->head].k[b->hpos].seq < k->seq)
+            ok = false;
+        nkeys++;
+        if (cs_sim__qlive(q, k)) {
+            live++;
+            if (seen[k->slot]++)
+                ok = false;
+            if (cs_sim__qless(k, &best))
+                best = *k;
+        }
+    }
     for (uint32_t i = 0; i < q->nearly && ok; i++) {
         const struct cs_sim__qkey *k = &q->early[i];
         if (k->time >= q->last || k->slot >= q->used ||
@@ -735,7 +877,7 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
     for (uint32_t s = q->free_head; s != CS_SIM__QNONE && ok; s = q->rec[s].next)
         if (s >= q->used || q->rec[s].handler >= 0 || ++nfree > q->used)
             ok = false;
-    for (uint32_t c = q->freechunk; c != CS_SIM__QNONE && ok; c = q->chunk[c].next)
+    for (uint32_t c = q->freechunk; c != CS_SIM__QNONE && ok; c = q->cnext[c])
         if (c >= q->usedchunk || owned[c]++)
             ok = false;
     for (uint32_t c = 0; c < q->usedchunk && ok; c++)

@@ -24,10 +24,16 @@
  *   most 7 times over its life, usually 2 or 3; this is what adapts the
  *   structure to the event density without any tuning: dense regions are
  *   split digit by digit, sparse ones are jumped over by the bitmaps.
+ * - The keys a redistribution sends to level 0 do not go into level-0
+ *   buckets but into one sorted array, the "run" (a stable counting sort on
+ *   the last digit), popped from the front. Level-0 buckets then only take
+ *   pushes within the current 256 ns window, which come after the run's keys
+ *   of the same time. The run is what makes the next events' order known in
+ *   advance, so their records can be prefetched.
  * - Keys reach a bucket either by a push (its seq is the largest so far) or
  *   by a redistribution into lower levels, which are empty at that moment and
  *   receive keys in their source bucket's order; so every bucket is in seq
- *   order and equal times fire FIFO without sorting.
+ *   order and equal times fire FIFO without comparing seqs.
  * - A push earlier than `last` (possible only after a peek moved `last`
  *   beyond a cs_sim_run `until` and the clock was set back to `until`) goes
  *   into a small binary "early" heap, which is drained first: all its keys are
@@ -39,8 +45,9 @@
  * reuses the chunks it has just freed while they are in cache. The 64-byte
  * event records (handler, payload) live in a separate pool and are touched
  * only at push (the slot just freed by the previous pop, usually in cache)
- * and at pop; records of keys that reach level 0 by a redistribution are
- * prefetched then, well before they fire.
+ * and at pop; the record of the event 16 places behind the front of the run
+ * is prefetched at each pop, so that DRAM miss overlaps the work on the
+ * events before it.
  *
  * Cancel is lazy: it frees the record slot at once (bumping the slot's
  * generation, so the id becomes stale and the slot is reused) and leaves the
@@ -49,12 +56,14 @@
  * (and exceed a small constant) all buckets are compacted, so memory stays
  * within about twice the live events.
  *
- * Complexity (n pending events, w = 64-bit key width, 8-bit digits):
- * push O(1); pop O(1) amortized plus the key's at most w/8 - 1 = 7 moves,
- * paid once each; cancel O(1) amortized (the compaction is O(n) per >= n/2
- * cancels); peek O(1) amortized; memory O(n). Worst cases stay bounded:
- * all-equal times are one FIFO bucket; times near INT64_MAX use the top
- * level; the early heap is O(log m) for its m keys.
+ * Complexity (n pending events, 64-bit keys, 8-bit digits): push O(1); pop
+ * O(1) amortized, paying for the key's at most 7 moves between levels and
+ * its place in a counting sort (O(1) per key plus O(256) per run); cancel
+ * O(1) amortized (the compaction is O(n) per >= n/2 cancels); peek O(1)
+ * amortized; memory O(n). Worst cases stay bounded: all-equal times are one
+ * FIFO bucket or run; times near INT64_MAX use the top level; times spread
+ * over the whole range cost at most the 7 moves; the early heap is O(log m)
+ * for its m keys.
  *
  * Versus the previous pooled 4-ary heap (O(log n), 2-3 dependent DRAM misses
  * per operation at 1M pending), the hot path here is sequential, and the one
@@ -95,9 +104,11 @@ struct cs_sim__qrec {
     _Alignas(16) unsigned char payload[CS_SIM_PAYLOAD_MAX];
 };
 
+/* A chunk of keys; its link to the next chunk of its bucket (or of the free
+ * list) is kept apart in cs_sim__queue.cnext, so a chunk is exactly 1.5 KiB
+ * and following the free list does not touch the chunks themselves. */
 struct cs_sim__qchunk {
     struct cs_sim__qkey k[CS_SIM__QCHUNK];
-    uint32_t next; /* next chunk of the bucket, or free-list link */
 };
 
 /* A bucket: a chain of chunks, consumed from the head (level 0 only) and
@@ -121,10 +132,18 @@ struct cs_sim__queue {
     uint32_t fstate;  /* where the settled minimum is; 0: not settled */
     uint32_t fdigit;  /* its level-0 digit when it is in a bucket */
 
+    /* Level 0 as built by a redistribution: keys run[ri..nrun), sorted.
+     * Level-0 buckets then only hold keys pushed later (larger seq). */
+    struct cs_sim__qkey *run;
+    uint32_t ri, nrun, caprun;
+    struct cs_sim__qkey *stage; /* scratch for building the run */
+    uint32_t capstage;
+
     struct cs_sim__qkey *early; /* binary heap of keys < last */
     uint32_t nearly, capearly;
 
     struct cs_sim__qchunk *chunk; /* [capchunk] */
+    uint32_t *cnext;              /* [capchunk] chain links */
     uint32_t capchunk, usedchunk, freechunk, nfreechunk;
 
     struct cs_sim__qrec *rec; /* [cap], 64-byte aligned */
