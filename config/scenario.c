@@ -14,6 +14,7 @@
 #include "clustersim/xmalloc.h"
 #include "cfg_cost.h"
 #include "cfg_run.h"
+#include "override.h"
 #include "schema.h"
 
 #include <assert.h>
@@ -1191,10 +1192,11 @@ static void bind_top(struct cs_bind *b, const struct cs_ynode *root, const char 
     }
 }
 
-static cs_status bind_doc(cs_ydoc *doc, const char *path, const cs_catalog *cat, cs_diags *d,
-                          struct cs_scenario *out, struct cs_provenance *prov)
+/* Tree-level entry point (declared in config/override.h): sweeps bind a
+ * tree with overrides applied (config/override.c). */
+cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const cs_catalog *cat,
+                            cs_diags *d, struct cs_scenario *out, struct cs_provenance *prov)
 {
-    const struct cs_ynode *root = cs_ydoc_root(doc);
     if (!root) {
         cs_diag_error(d, path, 1, 1,
                       "empty scenario: expected a mapping that starts with `schema_version: %d`",
@@ -1240,6 +1242,12 @@ static cs_status bind_doc(cs_ydoc *doc, const char *path, const cs_catalog *cat,
         cs_provenance_fini(&b.prov);
     }
     return CS_OK;
+}
+
+static cs_status bind_doc(cs_ydoc *doc, const char *path, const cs_catalog *cat, cs_diags *d,
+                          struct cs_scenario *out, struct cs_provenance *prov)
+{
+    return cs_cfg__bind_root(cs_ydoc_root(doc), path, cat, d, out, prov);
 }
 
 cs_status cs_cfg_load_scenario(const char *path, const cs_catalog *cat, cs_diags *d,

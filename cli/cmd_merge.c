@@ -1,0 +1,37 @@
+/* cmd_merge.c: `clustersim merge -o DIR SHARD_DIR...`: joins the outputs of
+ * `clustersim sweep --shard K/N` runs, refusing missing or repeated points. */
+#include "cli.h"
+
+#include "clustersim/sweep.h"
+
+static const struct cs_cli_opt cs__merge_opts[] = {
+    {"output", 'o', "DIR", "directory for the merged results.csv and results.jsonl (required)"},
+};
+
+static int cs__merge(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    const char *dir = cs_cli_get(cmd, a, "output");
+    if (!dir || a->npos < 1) {
+        fprintf(stderr, "clustersim merge: usage: clustersim merge -o DIR SHARD_DIR...\n");
+        return CS_EXIT_BADINPUT;
+    }
+    char err[1024];
+    cs_status st = cs_sweep_merge(dir, a->pos, (size_t)a->npos, err, sizeof err);
+    if (st != CS_OK) {
+        fprintf(stderr, "clustersim merge: %s\n", err);
+        return st == CS_EIO ? CS_EXIT_FAIL : CS_EXIT_BADINPUT;
+    }
+    return CS_EXIT_OK;
+}
+
+const struct cs_cli_cmd cs_cmd_merge = {
+    "merge",
+    "merge -o DIR SHARD_DIR...",
+    "join the result directories of a sharded sweep",
+    "Every point of the sweep must be in exactly one shard directory, and all\n"
+    "shards must come from the same sweep file and base scenario; otherwise\n"
+    "nothing is written and the missing or repeated point is named.",
+    cs__merge_opts,
+    (int)(sizeof cs__merge_opts / sizeof cs__merge_opts[0]),
+    cs__merge,
+};

@@ -1,0 +1,161 @@
+/* cmd_sweep.c: `clustersim sweep FILE -j N -o DIR [--shard K/N]`: runs the
+ * points of a sweep file on N threads into DIR/results.{csv,jsonl}, with a
+ * progress bar on a terminal; restarting the same command resumes. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include "clustersim/sweep.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct cs_cli_opt cs__sweep_opts[] = {
+    {"jobs", 'j', "N", "points evaluated in parallel, one thread each (default 1)"},
+    {"output", 'o', "DIR", "directory for results.csv, results.jsonl and sweep.json (required)"},
+    {"shard", 0, "K/N", "run only the K-th of N interleaved parts (points with index % N == K-1)"},
+    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    {"quiet", 'q', NULL, "no progress bar even on a terminal"},
+};
+
+struct cs__progress {
+    double t0, last;
+};
+
+static double cs__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Progress bar: done/total, points per second, ETA; at most 10 updates/s. */
+static void cs__progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+    struct cs__progress *p = ctx;
+    double now = cs__now();
+    if (done < total && now - p->last < 0.1)
+        return;
+    p->last = now;
+    double el = now - p->t0, rate = el > 0 ? (double)done / el : 0;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0;
+    int w = 30, fill = total ? (int)((double)w * (double)done / (double)total) : w;
+    char bar[32];
+    for (int i = 0; i < w; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[w] = '\0';
+    fprintf(stderr, "\r[%s] %llu/%llu  %.1f points/s  ETA %.0fs   ", bar, (unsigned long long)done,
+            (unsigned long long)total, rate, eta);
+    if (done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static bool cs__parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int cs__sweep(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    if (a->npos != 1) {
+        fprintf(stderr, "clustersim sweep: expected one sweep FILE (see 'clustersim help sweep')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    const char *dir = cs_cli_get(cmd, a, "output");
+    if (!dir) {
+        fprintf(stderr, "clustersim sweep: -o DIR is required (results go to DIR/results.csv "
+                        "and DIR/results.jsonl)\n");
+        return CS_EXIT_BADINPUT;
+    }
+    long jobs = 1;
+    const char *js = cs_cli_get(cmd, a, "jobs");
+    if (js && !cs__parse_int(js, 1, 1024, &jobs)) {
+        fprintf(stderr, "clustersim sweep: -j: expected 1 to 1024 threads, got \"%s\"\n", js);
+        return CS_EXIT_BADINPUT;
+    }
+    long sk = 1, sn = 1;
+    const char *ss = cs_cli_get(cmd, a, "shard");
+    if (ss) {
+        const char *slash = strchr(ss, '/');
+        char kbuf[32];
+        size_t kl = slash ? (size_t)(slash - ss) : 0;
+        bool ok = slash && kl > 0 && kl < sizeof kbuf;
+        if (ok) {
+            memcpy(kbuf, ss, kl);
+            kbuf[kl] = '\0';
+            ok = cs__parse_int(kbuf, 1, 1000000, &sk) && cs__parse_int(slash + 1, 1, 1000000, &sn) &&
+                 sk <= sn;
+        }
+        if (!ok) {
+            fprintf(stderr, "clustersim sweep: --shard: expected K/N with 1 <= K <= N (like "
+                            "2/8), got \"%s\"\n", ss);
+            return CS_EXIT_BADINPUT;
+        }
+    }
+    const char *path = a->pos[0];
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    const char *cdir = cs_cli_get(cmd, a, "catalog");
+    if (cs_catalog_load_dir(cdir ? cdir : cs_catalog_default_dir(), &d, &cat) != CS_OK) {
+        cs_cli_print_diags(&d);
+        cs_diags_fini(&d);
+        return CS_EXIT_BADINPUT;
+    }
+    cs_sweep *sw = NULL;
+    if (cs_sweep_load(path, &d, &sw) != CS_OK || cs_sweep_check(sw, cat, &d) != CS_OK) {
+        cs_sweep_destroy(sw);
+        cs_cli_print_diags_for(&d, path);
+        cs_diags_fini(&d);
+        cs_catalog_destroy(cat);
+        return CS_EXIT_BADINPUT;
+    }
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    struct cs__progress pr = {cs__now(), 0};
+    struct cs_sweep_run_opts o = {(int)jobs, (int)sk, (int)sn, NULL, &pr};
+    if (isatty(STDERR_FILENO) && !cs_cli_get(cmd, a, "quiet"))
+        o.progress = cs__progress_cb;
+    struct cs_sweep_run_stats stats;
+    char err[1024];
+    cs_status st = cs_sweep_run(sw, cat, dir, &o, &stats, err, sizeof err);
+    cs_sweep_destroy(sw);
+    cs_catalog_destroy(cat);
+    if (st != CS_OK) {
+        fprintf(stderr, "clustersim sweep: %s\n", err);
+        return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+    }
+    if (o.progress || stats.ran == 0)
+        fprintf(stderr, "clustersim sweep: %llu points (%llu resumed, %llu run, %llu skipped) in "
+                        "%s\n", (unsigned long long)stats.total,
+                (unsigned long long)stats.resumed, (unsigned long long)stats.ran,
+                (unsigned long long)stats.skipped, dir);
+    return CS_EXIT_OK;
+}
+
+const struct cs_cli_cmd cs_cmd_sweep = {
+    "sweep",
+    "sweep [options] -o DIR FILE",
+    "run every point of a sweep file into DIR/results.csv and results.jsonl",
+    "A sweep file names a base scenario and axes of key paths (see docs/sweep.md):\n"
+    "  base: ../default.yaml\n"
+    "  mode: grid            # or zip\n"
+    "  axes: {cluster.nodes: {from: 1, to: 64, factor: 2}}\n"
+    "  derive: {workload.parallelism.dp: \"gpus / (tp * pp)\"}\n"
+    "  constraints: [\"gpus >= tp * pp\"]\n"
+    "Each point is its own scenario and simulation; rows are appended as points\n"
+    "finish and rewritten sorted by point at the end, so the results do not depend\n"
+    "on -j. Run the same command again after a kill to finish the rest.",
+    cs__sweep_opts,
+    (int)(sizeof cs__sweep_opts / sizeof cs__sweep_opts[0]),
+    cs__sweep,
+};

@@ -1,0 +1,365 @@
+/* check_sweep.c: sweep files (config/sweep.c), the expression evaluator,
+ * and running, resuming, sharding and merging sweeps
+ * (report/sweep_report.c). */
+#define _POSIX_C_SOURCE 200809L
+#include "clustersim/catalog.h"
+#include "clustersim/sweep.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static cs_catalog *cat;
+
+static void setup(void)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    cs_diags_fini(&d);
+}
+
+static void teardown(void) { cs_catalog_destroy(cat); }
+
+static cs_sweep *load_ok(const char *rel)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_sweep *sw = NULL;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", cs_test_path(rel));
+    cs_status st = cs_sweep_load(path, &d, &sw);
+    for (size_t i = 0; i < d.n; i++)
+        fprintf(stderr, "%s:%d: %s\n", d.items[i].file, d.items[i].line, d.items[i].msg);
+    ck_assert_int_eq(st, CS_OK);
+    cs_diags_fini(&d);
+    return sw;
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "rb");
+    ck_assert_ptr_nonnull(f);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void spit(const char *dir, const char *name, const char *text)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void rmtree(const char *dir)
+{
+    static const char *const names[] = {"results.csv", "results.jsonl", "sweep.json"};
+    for (int i = 0; i < 3; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static void tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/check_sweep.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(buf));
+}
+
+START_TEST(test_sweep_grid_points_ranges_derive_constraints)
+{
+    /* grid.yaml: nodes {1..8 factor 2} = 1, 2, 4, 8 (slowest) x tp [4, 8];
+     * 8 points. dp = gpus / (tp * pp): point 3 = nodes 2, tp 8 -> 16 / 8 = 2.
+     * Point 0 (nodes 1, tp 4) fails "nodes > 1 || tp == 8". */
+    cs_sweep *sw = load_ok("tests/data/sweep/grid.yaml");
+    ck_assert_uint_eq(cs_sweep_points(sw), 8);
+    ck_assert_uint_eq(cs_sweep_ncols(sw), 3);
+    ck_assert_str_eq(cs_sweep_col(sw, 2), "workload.parallelism.dp");
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_sweep_point pt;
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_sweep_point_build(sw, 0, cat, &d, &pt, &s), CS_OK);
+    ck_assert(pt.skipped);
+    ck_assert_ptr_nonnull(strstr(pt.reason, "is false"));
+    ck_assert_ptr_nonnull(strstr(pt.reason, "grid.yaml:11"));
+    cs_sweep_point_fini(&pt);
+    ck_assert_int_eq(cs_sweep_point_build(sw, 3, cat, &d, &pt, &s), CS_OK);
+    ck_assert(!pt.skipped);
+    ck_assert_str_eq(pt.values[0], "2");
+    ck_assert_str_eq(pt.values[1], "8");
+    ck_assert_str_eq(pt.values[2], "2");
+    ck_assert_int_eq(s.cluster.nodes, 2);
+    ck_assert_int_eq(s.workload.par.tp, 8);
+    ck_assert_int_eq(s.workload.par.dp, 2);
+    ck_assert_uint_eq(pt.key, cs_sweep_point_key(sw, 3));
+    ck_assert_uint_ne(pt.key, cs_sweep_point_key(sw, 2));
+    cs_scenario_fini(&s);
+    cs_sweep_point_fini(&pt);
+    /* Point 7: nodes 8 (the range's last value, 1 x 2^3), tp 8 -> dp 8. */
+    ck_assert_int_eq(cs_sweep_point_build(sw, 7, cat, &d, &pt, &s), CS_OK);
+    ck_assert_int_eq(s.cluster.nodes, 8);
+    ck_assert_int_eq(s.workload.par.dp, 8);
+    cs_scenario_fini(&s);
+    cs_sweep_point_fini(&pt);
+    cs_diags_fini(&d);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
+START_TEST(test_sweep_zip_mode)
+{
+    /* zip.yaml: (nodes, global_batch) = (1,16), (2,32), (4,64); dp = gpus/tp:
+     * point 2 -> 32 / 8 = 4. */
+    cs_sweep *sw = load_ok("tests/data/sweep/zip.yaml");
+    ck_assert_uint_eq(cs_sweep_points(sw), 3);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_sweep_point pt;
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_sweep_point_build(sw, 2, cat, &d, &pt, &s), CS_OK);
+    ck_assert_int_eq(s.cluster.nodes, 4);
+    ck_assert_int_eq(s.workload.global_batch, 64);
+    ck_assert_int_eq(s.workload.par.dp, 4);
+    cs_scenario_fini(&s);
+    cs_sweep_point_fini(&pt);
+    cs_diags_fini(&d);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
+static void expect_bad(const char *rel, int line, const char *text, bool at_check)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_sweep *sw = NULL;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", cs_test_path(rel));
+    cs_status st = cs_sweep_load(path, &d, &sw);
+    if (at_check) {
+        ck_assert_int_eq(st, CS_OK);
+        st = cs_sweep_check(sw, cat, &d);
+        cs_sweep_destroy(sw);
+    }
+    ck_assert_int_eq(st, CS_ECONFIG);
+    bool found = false;
+    for (size_t i = 0; i < d.n; i++)
+        if (d.items[i].line == line && strstr(d.items[i].msg, text) &&
+            strstr(d.items[i].file, rel))
+            found = true;
+    if (!found)
+        for (size_t i = 0; i < d.n; i++)
+            fprintf(stderr, "got %s:%d: %s\n", d.items[i].file, d.items[i].line, d.items[i].msg);
+    ck_assert_msg(found, "%s: expected \"%s\" at line %d", rel, text, line);
+    cs_diags_fini(&d);
+}
+
+START_TEST(test_sweep_bad_files_name_file_line_key)
+{
+    expect_bad("tests/data/sweep/bad_zip.yaml", 5, "zip mode needs every axis", false);
+    expect_bad("tests/data/sweep/bad_top.yaml", 2, "did you mean \"axes\"", false);
+    expect_bad("tests/data/sweep/bad_expr.yaml", 5, "expression ends too early", false);
+    expect_bad("tests/data/sweep/bad_axis_key.yaml", 3, "did you mean \"nodes\"", true);
+    expect_bad("tests/data/sweep/bad_through_scalar.yaml", 3, "cluster.gpu is a scalar", true);
+}
+END_TEST
+
+static bool names(void *ctx, const char *name, size_t len, double *out)
+{
+    (void)ctx;
+    if (len == 1 && name[0] == 'x') {
+        *out = 6;
+        return true;
+    }
+    return false;
+}
+
+START_TEST(test_sweep_expr_eval)
+{
+    double v;
+    char err[256];
+    ck_assert(cs_sweep_expr_eval("2 + 3 * 4", names, NULL, &v, err, sizeof err));
+    ck_assert_double_eq(v, 14);
+    ck_assert(cs_sweep_expr_eval("(2 + 3) * 4 - -1", names, NULL, &v, err, sizeof err));
+    ck_assert_double_eq(v, 21);
+    ck_assert(cs_sweep_expr_eval("x / (1 + 2) % 4", names, NULL, &v, err, sizeof err));
+    ck_assert_double_eq(v, 2); /* 6 / 3 = 2; 2 % 4 = 2 */
+    ck_assert(cs_sweep_expr_eval("x >= 6 && !(x == 5) || 0", names, NULL, &v, err, sizeof err));
+    ck_assert_double_eq(v, 1);
+    ck_assert(!cs_sweep_expr_eval("x / (x - 6)", names, NULL, &v, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "division by zero"));
+    ck_assert(!cs_sweep_expr_eval("y + 1", names, NULL, &v, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "y"));
+    ck_assert(!cs_sweep_expr_eval("system(1)", names, NULL, &v, err, sizeof err));
+    ck_assert(!cs_sweep_expr_eval("2 3", names, NULL, &v, err, sizeof err));
+    char deep[300];
+    memset(deep, '(', 100);
+    deep[100] = '1';
+    memset(deep + 101, ')', 100);
+    deep[201] = '\0';
+    ck_assert(!cs_sweep_expr_eval(deep, names, NULL, &v, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "deep"));
+}
+END_TEST
+
+static void run_into(cs_sweep *sw, const char *dir, int threads, int k, int n,
+                     struct cs_sweep_run_stats *st)
+{
+    struct cs_sweep_run_opts o = {threads, k, n, NULL, NULL};
+    char err[512] = "";
+    cs_status rc = cs_sweep_run(sw, cat, dir, &o, st, err, sizeof err);
+    ck_assert_msg(rc == CS_OK, "cs_sweep_run: %s", err);
+}
+
+START_TEST(test_sweep_results_identical_whatever_jobs)
+{
+    cs_sweep *sw = load_ok("tests/data/sweep/grid.yaml");
+    char a[64], b[64];
+    tmpdir(a, sizeof a);
+    tmpdir(b, sizeof b);
+    struct cs_sweep_run_stats st;
+    run_into(sw, a, 1, 1, 1, &st);
+    ck_assert_uint_eq(st.total, 8);
+    ck_assert_uint_eq(st.ran, 8);
+    ck_assert_uint_eq(st.skipped, 1);
+    run_into(sw, b, 4, 1, 1, &st);
+    char *ja = slurp(a, "results.jsonl"), *jb = slurp(b, "results.jsonl");
+    char *ca = slurp(a, "results.csv"), *cb = slurp(b, "results.csv");
+    ck_assert_str_eq(ja, jb);
+    ck_assert_str_eq(ca, cb);
+    /* One header and 8 rows; rows in point order. */
+    int lines = 0;
+    for (char *p = ca; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, 9);
+    ck_assert_ptr_nonnull(strstr(ca, "point,key,status,reason,cluster.nodes"));
+    ck_assert(strstr(ja, "\"point\":0,") < strstr(ja, "\"point\":7,"));
+    free(ja);
+    free(jb);
+    free(ca);
+    free(cb);
+    rmtree(a);
+    rmtree(b);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
+START_TEST(test_sweep_resume_after_kill_loses_nothing)
+{
+    /* A full run, then a directory holding what a killed run leaves: three
+     * complete rows (out of order) and half a row. Running again skips the
+     * three, reruns the rest and gives the same files as the full run. */
+    cs_sweep *sw = load_ok("tests/data/sweep/grid.yaml");
+    char a[64], c[64];
+    tmpdir(a, sizeof a);
+    tmpdir(c, sizeof c);
+    struct cs_sweep_run_stats st;
+    run_into(sw, a, 2, 1, 1, &st);
+    char *ja = slurp(a, "results.jsonl");
+    char *man = slurp(a, "sweep.json");
+    /* rows 5, 1, 2 complete, then the first half of row 6 */
+    char *rows[8];
+    char *p = ja;
+    for (int i = 0; i < 8; i++) {
+        char *nl = strchr(p, '\n');
+        rows[i] = strndup(p, (size_t)(nl - p + 1));
+        p = nl + 1;
+    }
+    char partial[8192];
+    snprintf(partial, sizeof partial, "%s%s%s%.*s", rows[5], rows[1], rows[2],
+             (int)(strlen(rows[6]) / 2), rows[6]);
+    spit(c, "sweep.json", man);
+    spit(c, "results.jsonl", partial);
+    run_into(sw, c, 2, 1, 1, &st);
+    ck_assert_uint_eq(st.resumed, 3);
+    ck_assert_uint_eq(st.ran, 5);
+    char *jc = slurp(c, "results.jsonl");
+    ck_assert_str_eq(ja, jc);
+    char *ca = slurp(a, "results.csv"), *cc = slurp(c, "results.csv");
+    ck_assert_str_eq(ca, cc);
+    /* A third start has nothing left to do. */
+    run_into(sw, c, 2, 1, 1, &st);
+    ck_assert_uint_eq(st.ran, 0);
+    ck_assert_uint_eq(st.resumed, 8);
+    for (int i = 0; i < 8; i++)
+        free(rows[i]);
+    free(ja);
+    free(jc);
+    free(ca);
+    free(cc);
+    free(man);
+    rmtree(a);
+    rmtree(c);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
+START_TEST(test_sweep_shards_merge_and_refusals)
+{
+    cs_sweep *sw = load_ok("tests/data/sweep/grid.yaml");
+    char a[64], s1[64], s2[64], m[64];
+    tmpdir(a, sizeof a);
+    tmpdir(s1, sizeof s1);
+    tmpdir(s2, sizeof s2);
+    tmpdir(m, sizeof m);
+    struct cs_sweep_run_stats st;
+    run_into(sw, a, 1, 1, 1, &st);
+    run_into(sw, s1, 1, 1, 2, &st);
+    ck_assert_uint_eq(st.total, 4); /* points 0, 2, 4, 6 */
+    run_into(sw, s2, 2, 2, 2, &st);
+    ck_assert_uint_eq(st.total, 4); /* points 1, 3, 5, 7 */
+    char err[512];
+    const char *both[] = {s1, s2};
+    ck_assert_int_eq(cs_sweep_merge(m, both, 2, err, sizeof err), CS_OK);
+    char *ja = slurp(a, "results.jsonl"), *jm = slurp(m, "results.jsonl");
+    ck_assert_str_eq(ja, jm);
+    const char *one[] = {s1};
+    ck_assert_int_eq(cs_sweep_merge(m, one, 1, err, sizeof err), CS_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(err, "point 1 is missing"));
+    const char *dup[] = {s1, s2, s1};
+    ck_assert_int_eq(cs_sweep_merge(m, dup, 3, err, sizeof err), CS_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(err, "in two shards"));
+    /* The directory of shard 1 refuses shard 2's run. */
+    struct cs_sweep_run_opts o = {1, 2, 2, NULL, NULL};
+    ck_assert_int_eq(cs_sweep_run(sw, cat, s1, &o, &st, err, sizeof err), CS_ECONFIG);
+    free(ja);
+    free(jm);
+    rmtree(a);
+    rmtree(s1);
+    rmtree(s2);
+    rmtree(m);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
+static Suite *sweep_suite(void)
+{
+    Suite *s = suite_create("sweep");
+    TCase *tc = tcase_create("sweep");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_sweep_grid_points_ranges_derive_constraints);
+    tcase_add_test(tc, test_sweep_zip_mode);
+    tcase_add_test(tc, test_sweep_bad_files_name_file_line_key);
+    tcase_add_test(tc, test_sweep_expr_eval);
+    tcase_add_test(tc, test_sweep_results_identical_whatever_jobs);
+    tcase_add_test(tc, test_sweep_resume_after_kill_loses_nothing);
+    tcase_add_test(tc, test_sweep_shards_merge_and_refusals);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return cs_test_run(sweep_suite()); }
