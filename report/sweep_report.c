@@ -535,7 +535,8 @@ static bool write_file(const char *path, const char *const *parts, size_t n, cha
 static bool write_sorted(const char *dir, const struct cs_sweep_table *t, struct rset *rows,
                          char *err, size_t errlen)
 {
-    qsort(rows->v, rows->n, sizeof *rows->v, cmp_rows);
+    if (rows->n > 1) /* qsort(NULL, 0) is undefined */
+        qsort(rows->v, rows->n, sizeof *rows->v, cmp_rows);
     const char **parts = cs_xcalloc(rows->n + 1, sizeof *parts);
     for (size_t i = 0; i < rows->n; i++)
         parts[i] = rows->v[i].line;
@@ -858,7 +859,8 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
         }
     }
     if (st == CS_OK) {
-        qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
+        if (rows.n > 1)
+            qsort(rows.v, rows.n, sizeof *rows.v, cmp_rows);
         uint64_t want = 0;
         for (size_t r = 0; r < rows.n && st == CS_OK; r++) {
             if (r > 0 && rows.v[r].index == rows.v[r - 1].index) {
