@@ -289,6 +289,8 @@ static const struct cs_field par_fields[] = {
        .max = CS_CFG_MAX_GPUS, .def = "0", .doc = "hybrid shard group; 0 = one node"),
     F_("optimizer_offload", CS_FT_BOOL, struct cs_parallel, optimizer_offload, .def = "false",
        .doc = "optimizer state and step on the CPU"),
+    F_("tp_across_nodes", CS_FT_BOOL, struct cs_parallel, tp_across_nodes, .def = "false",
+       .doc = "allow tensor parallelism beyond one node"),
 };
 
 /* struct cs_workload */

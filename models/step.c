@@ -191,13 +191,15 @@ cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload
     if (m->seq_len % p->cp != 0 || (p->cp > 1 && (m->seq_len / p->cp) % 2 != 0))
         cs_diag_error(d, NULL, 0, 0, "parallelism.cp: seq_len %d is not divisible by 2*cp = %d",
                       m->seq_len, 2 * p->cp);
-    if (!o->tp_across_nodes_ok && p->tp > c->gpus_per_node)
+    if (!o->tp_across_nodes_ok && !p->tp_across_nodes && p->tp > c->gpus_per_node)
         cs_diag_error(d, NULL, 0, 0,
                       "parallelism.tp: tp=%d spans nodes of %d GPUs (tensor parallelism needs the "
-                      "scale-up network)",
+                      "scale-up network; set parallelism.tp_across_nodes: true to allow it)",
                       p->tp, c->gpus_per_node);
-    if (c->gpus_per_node % p->tp != 0 && p->tp < c->gpus_per_node)
-        cs_diag_error(d, NULL, 0, 0, "parallelism.tp: tp=%d does not divide %d GPUs per node",
+    if ((p->tp < c->gpus_per_node && c->gpus_per_node % p->tp != 0) ||
+        (p->tp > c->gpus_per_node && p->tp % c->gpus_per_node != 0))
+        cs_diag_error(d, NULL, 0, 0,
+                      "parallelism.tp: tp=%d and %d GPUs per node: one must divide the other",
                       p->tp, c->gpus_per_node);
     if (p->fsdp == CS_FSDP_HYBRID && p->fsdp_shard_group > 0 && p->dp % p->fsdp_shard_group != 0)
         cs_diag_error(d, NULL, 0, 0,

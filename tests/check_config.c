@@ -255,7 +255,8 @@ START_TEST(test_config_default_scenario)
     ck_assert_double_eq_tol(s.cost.gpu_price_usd, 31905, 1e-9);
     ck_assert_str_eq(s.cost.cloud_offer, "gcp-a3-highgpu-8g");
     ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 88.49 / 8, 1e-9);
-    ck_assert(!s.run.enabled);
+    ck_assert(s.run.enabled); /* run: {replicas: 200}, trained to workload.tokens */
+    ck_assert_int_eq(s.run.replicas, 200);
     ck_assert(isnan(s.run.duration_s));
     cs_scenario_fini(&s);
     cs_catalog_destroy(cat);

@@ -35,6 +35,7 @@ struct cs_parallel {
     enum cs_fsdp fsdp;
     int fsdp_shard_group;     /* hybrid shard: GPUs per shard group; 0 = one node */
     bool optimizer_offload;   /* optimizer state and step on the CPU */
+    bool tp_across_nodes;     /* allow tp > GPUs per node (tensor parallelism over the NICs) */
 };
 
 struct cs_workload {
