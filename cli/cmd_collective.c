@@ -7,6 +7,7 @@
  * per-op getCollByteCount and getBw): GB = 1e9 bytes. */
 #include "cli.h"
 
+#include "clustersim/calib.h"
 #include "clustersim/collective.h"
 #include "clustersim/fabric.h"
 #include "clustersim/flow.h"
@@ -294,7 +295,9 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     int m = (int)(n / ppn);
     struct cs_coll_group grp = {(int)n, ppn, 1, 0, m};
     struct cs_coll_params par;
-    cs_coll_params_default(&par);
+    cs_calib_coll_params(&sc.scenario, &par); /* defaults + the scenario's calibration */
+    const struct cs_calib_curve *curve =
+        use_flow ? NULL : cs_calib_find_curve(&sc.scenario.calibration, op, (int)n, m, algo);
 
     /* Flow model: build the fabric and place the ranks once. */
     cs_fabric *fab = NULL;
@@ -341,6 +344,8 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         } else {
             t = cs_coll_time_ex_s(&c, &par, op, r->size, &grp, algo, &r->algo, &r->proto);
             r->has_proto = true;
+            if (curve && !isnan(t)) /* a measured curve for this (op, ranks, nodes): calib.h */
+                t = cs_calib_curve_time_s(curve, r->size);
             if (isnan(t)) {
                 fprintf(stderr, "%s: %s with --algo %s is not available on this cluster (%d ranks, %d per node; "
                                 "NVLS needs an NVSwitch with NVLS and one node, SHARP needs "

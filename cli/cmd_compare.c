@@ -4,6 +4,7 @@
  * and the network hardware counted from the built fabric. */
 #include "cli.h"
 
+#include "clustersim/calib.h"
 #include "clustersim/collective.h"
 #include "clustersim/compute.h"
 #include "clustersim/fabric.h"
@@ -100,7 +101,7 @@ static bool cs__evaluate(const struct cs_scenario *s, const char *path, struct c
     if (!s->has_workload)
         return true;
     struct cs_step_options opt;
-    cs_step_options_default(&c->gpu, &opt);
+    cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
     cs_diags d;
     cs_diags_init(&d);
     struct cs_step_result res;

@@ -2,6 +2,7 @@
  * training step and report it (text, JSON or CSV). */
 #include "cli.h"
 
+#include "clustersim/calib.h"
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
 #include "clustersim/report.h"
@@ -45,7 +46,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     ropt.threads = 2;
     if (s->has_workload) {
         struct cs_step_options opt;
-        cs_step_options_default(&s->cluster.gpu, &opt);
+        cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
         cs_diags d;
         cs_diags_init(&d);
         cs_status st = cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &r);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/calib.h"
 #include "clustersim/report.h"
 
 #include "clustersim/search.h"
@@ -97,7 +98,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_BADINPUT;
     }
     struct cs_step_options o;
-    cs_step_options_default(&s->cluster.gpu, &o);
+    cs_step_options_from_scenario(s, &o); /* calib.h: defaults + calibration */
     struct cs_search_result res;
     bool tty = isatty(2);
     cs_search_run(&s->cluster, &s->workload, &o, &sp, tty ? cs__progress : NULL, NULL, &res);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/calib.h"
 #include "clustersim/cost.h"
 #include "clustersim/cost_report.h"
 #include "clustersim/report.h"
@@ -155,7 +156,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (s->has_workload && isfinite(s->workload.tokens)) {
         struct cs_step_options opt;
         struct cs_step_result sr;
-        cs_step_options_default(&s->cluster.gpu, &opt);
+        cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
         if (cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &sr) == CS_OK && sr.fits &&
             sr.tokens_per_s > 0) {
             step_s = sr.time_s;

@@ -13,6 +13,7 @@
 #include "clustersim/workload.h"
 #include "clustersim/xmalloc.h"
 #include "cfg_cost.h"
+#include "cfg_calib.h"
 #include "cfg_run.h"
 #include "override.h"
 #include "schema.h"
@@ -206,6 +207,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("run", "run-level simulation"),
     F_CUSTOM("cost", "TCO inputs"),
     F_CUSTOM("data", "input data pipeline (config/cfg_run.c)"),
+    F_CUSTOM("calibration", "fitted parameters (config/cfg_calib.c)"),
 };
 
 /* struct cs_cluster_cfg */
@@ -1223,6 +1225,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     bind_run(&b, root);
     bind_cost(&b, root);
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
+    cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);
         free(s);

@@ -171,6 +171,37 @@ struct cs_cost_cfg {
     struct cs_cost_ext ext;               /* config/cfg_cost.c */
 };
 
+/* `calibration:` (config/cfg_calib.c; written by `clustersim calibrate`,
+ * docs/calibration.md): parameters fitted to measurements. NAN = not
+ * calibrated. A curve is the fitted nccl-tests time of one (op, ranks,
+ * nodes, algorithm): t(S) = smoothmax(launch, min over regimes of
+ * lat + S x busbw_factor / busbw). Enums are stored as int (collective.h
+ * includes this header). */
+#define CS_CALIB_MAX_CURVES 48
+struct cs_calib_curve {
+    int op;                          /* enum cs_coll_op */
+    int algo;                        /* enum cs_coll_algo measured with (AUTO: NCCL's choice) */
+    int ranks, nodes;
+    int n_regimes;                   /* 1 or 2 (protocol regimes) */
+    double launch_s;                 /* host launch floor; 0 = none */
+    double lat_s[2];
+    double busbw_bytes_per_s[2];
+    double min_bytes, max_bytes;     /* measured size range */
+    double mape, max_err;            /* busbw residuals of the fit (fractions) */
+};
+struct cs_calib_cfg {
+    bool enabled;
+    double intra_efficiency;         /* applied to cluster.intra.efficiency at load */
+    double net_efficiency;           /* applied to cluster.fabric.link.efficiency at load */
+    double nvls_efficiency;          /* struct cs_coll_params */
+    double launch_floor_s;           /* struct cs_coll_params (nccl-tests only) */
+    double gemm_eff_max, gemm_dim_half;   /* struct cs_compute_params */
+    double compute_scale;            /* multiplies gemm_eff_max, attn_eff, mem_eff */
+    double overlap_slowdown;         /* struct cs_step_options */
+    int n_curves;
+    struct cs_calib_curve curves[CS_CALIB_MAX_CURVES];
+};
+
 struct cs_scenario {
     int schema_version;
     char name[128];
@@ -184,6 +215,7 @@ struct cs_scenario {
     struct cs_run_cfg run;
     struct cs_cost_cfg cost;
     struct cs_data_cfg data;         /* `data:`; enabled false when absent */
+    struct cs_calib_cfg calibration; /* `calibration:`; enabled false when absent */
 };
 
 /* Total GPUs of the cluster. */

@@ -1,0 +1,302 @@
+/* calib.h: calibration from measured microbenchmarks (docs/calibration.md).
+ *
+ * Three parts share this header:
+ * - inputs (config/nccl.c, config/calib_inputs.c): nccl-tests logs, a GEMM
+ *   CSV, fio JSON and a CSV of measured step times become plain data;
+ *   errors name the file and line (and column or key);
+ * - fits (models/calibrate.c): GSL nonlinear least squares
+ *   (gsl_multifit_nlinear, Levenberg-Marquardt) of the collective, compute,
+ *   storage and step models to those data, with per-point residuals;
+ * - the overlay (report/calib_report.c writes it, config/cfg_calib.c reads
+ *   it back as `calibration:` of a scenario) and its application to the
+ *   options the simulators take (cs_step_options_from_scenario).
+ *
+ * Residuals are relative: err = fitted / measured - 1 of the quantity a user
+ * reads (busbw, TFLOP/s, bandwidth, step time); the least-squares objective
+ * is the sum of squared log ratios, so that a 1 GB/s miss at 8 KB weighs as
+ * much as a 100 GB/s miss at 8 GB. A fit with fewer points than parameters
+ * + 1 is refused (CS_ERANGE) with a message. */
+#ifndef CLUSTERSIM_CALIB_H
+#define CLUSTERSIM_CALIB_H
+
+#include "clustersim/catalog.h"
+#include "clustersim/collective.h"
+#include "clustersim/compute.h"
+#include "clustersim/diag.h"
+#include "clustersim/refs.h"
+#include "clustersim/scenario.h"
+#include "clustersim/step.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---------------------------------------------------------------- inputs */
+
+/* One row of an nccl-tests table: [0] out-of-place, [1] in-place (NAN when
+ * the log has no in-place half). wrong is -1 for "N/A". */
+struct cs_nccl_row {
+    int line;
+    double size_bytes, count;
+    double time_us[2], algbw_gbps[2], busbw_gbps[2];
+    long wrong[2];
+};
+
+/* One run (one table) of a log. */
+struct cs_nccl_run {
+    char file[256];
+    int line;                 /* where the run's header starts */
+    enum cs_coll_op op;
+    enum cs_coll_algo algo;   /* "NCCL_ALGO=X" seen in the log, else AUTO */
+    int n_threads, n_gpus;    /* "# nThread T nGpus G" (0: not given) */
+    int ranks;                /* "Rank" lines of "Using devices", else T x G */
+    int nodes;                /* distinct host names of those lines, else 1 */
+    char gpu[64];             /* device model of rank 0 ("" unknown) */
+    char dtype[16];
+    size_t n_rows;
+    struct cs_nccl_row *rows; /* owned */
+};
+
+struct cs_nccl_log {
+    size_t n_runs;
+    struct cs_nccl_run *runs; /* owned */
+};
+
+/* Parses nccl-tests output (all_reduce_perf, all_gather_perf,
+ * reduce_scatter_perf, alltoall_perf, broadcast_perf, sendrecv_perf and
+ * the others that print the same table). A run starts at "# nThread" or
+ * "# Collective test starting:"; several runs may follow one another. The
+ * operation comes from "Collective test starting: X_perf" or any "X_perf"
+ * on a line before the table (the command line); otherwise from op_hint
+ * (pass CS_COLL_OP_COUNT for none: a run whose op cannot be told is an
+ * error). Lines that start with '#' and lines that do not start with a
+ * number (NCCL INFO, "NCCL version") are skipped; a line that starts with a
+ * number must be a full row (9 or 13 fields with a root column, 8 or 12
+ * without). `name` (borrowed) is the file name of diagnostics. Returns
+ * CS_OK with *out filled (caller frees with cs_nccl_log_fini); CS_ECONFIG
+ * with diagnostics (file:line:col) for a malformed log or one without any
+ * row; *out untouched then. */
+cs_status cs_nccl_parse_buffer(const char *name, const char *buf, size_t len, enum cs_coll_op op_hint,
+                               cs_diags *d, struct cs_nccl_log *out);
+/* Same from a file; CS_EIO when it cannot be read. */
+cs_status cs_nccl_parse_file(const char *path, enum cs_coll_op op_hint, cs_diags *d, struct cs_nccl_log *out);
+void cs_nccl_log_fini(struct cs_nccl_log *l);
+
+/* Catalog GPU name for an nvidia-smi / rocm device name ("NVIDIA H100 80GB
+ * HBM3" -> "H100-SXM5-80GB"); NULL when unknown. Static strings. */
+const char *cs_calib_gpu_catalog_name(const char *device);
+
+/* GEMM CSV: a header naming the columns m, n, k, dtype (fp32 tf32 bf16 fp16
+ * fp8; default bf16), and seconds or tflops (one of them), optionally
+ * batch and name; '#' comments. One row per GEMM (m x k) * (k x n). */
+struct cs_gemm_row {
+    int line;
+    double m, n, k, batch;
+    enum cs_precision dtype;
+    double seconds;           /* per call; from tflops when that was given */
+    double tflops;            /* achieved: 2 m n k batch / seconds / 1e12 */
+    char name[48];
+};
+cs_status cs_gemm_csv_parse(const char *name, const char *buf, size_t len, cs_diags *d,
+                            struct cs_gemm_row **rows, size_t *n);
+cs_status cs_gemm_csv_load(const char *path, cs_diags *d, struct cs_gemm_row **rows, size_t *n);
+
+/* fio JSON (--output-format=json): one entry per job and direction that
+ * moved data (read, write). */
+struct cs_fio_job {
+    char jobname[64];
+    bool write;
+    double bs_bytes;          /* block size ("bs" of the job or global options); NAN unknown */
+    double iodepth;           /* NAN unknown */
+    double bw_bytes_per_s;
+    double iops;
+    double clat_mean_s;       /* completion latency mean; NAN when absent */
+    double io_bytes;
+};
+cs_status cs_fio_json_parse(const char *name, const char *buf, size_t len, cs_diags *d,
+                            struct cs_fio_job **jobs, size_t *n);
+cs_status cs_fio_json_load(const char *path, cs_diags *d, struct cs_fio_job **jobs, size_t *n);
+
+/* Measured step times CSV: columns `scenario` (optional: a scenario path
+ * relative to the CSV; default the base scenario), `step_time_s` (required;
+ * also `measured_s`), `label` (optional) and any number of override columns
+ * named by a key path (`cluster.nodes`, `workload.parallelism.tp`) whose
+ * cells hold plain scalars (empty: not overridden). */
+#define CS_STEPS_MAX_OVERRIDES 32
+struct cs_steps_row {
+    int line;
+    char label[96];
+    char *scenario;           /* owned; NULL: the base */
+    int n_over;
+    char *keys[CS_STEPS_MAX_OVERRIDES];   /* owned */
+    char *values[CS_STEPS_MAX_OVERRIDES]; /* owned */
+    double measured_s;
+};
+cs_status cs_steps_csv_parse(const char *name, const char *buf, size_t len, cs_diags *d,
+                             struct cs_steps_row **rows, size_t *n);
+cs_status cs_steps_csv_load(const char *path, cs_diags *d, struct cs_steps_row **rows, size_t *n);
+void cs_steps_rows_free(struct cs_steps_row *rows, size_t n);
+
+/* Resolves a steps row to a scenario: its scenario file (or `base`, a path;
+ * NULL with no scenario column is an error) with the overrides applied
+ * through the normal loader (a YAML document that includes the file and
+ * sets the keys), so every value is checked as a scenario's would be.
+ * `csv_path` locates relative scenario paths. Caller finalizes *out with
+ * cs_scenario_fini. */
+cs_status cs_steps_row_scenario(const struct cs_steps_row *row, const char *csv_path, const char *base,
+                                const cs_catalog *cat, cs_diags *d, struct cs_scenario *out);
+
+/* The cluster an nccl-tests run measured: `base` (a scenario path, or NULL
+ * for the catalog GPU named by the run's devices) with nodes and
+ * gpus_per_node set from the run (ranks / nodes per node). */
+cs_status cs_nccl_run_scenario(const struct cs_nccl_run *run, const char *base, const cs_catalog *cat,
+                               cs_diags *d, struct cs_scenario *out);
+
+/* Reads a whole file (at most max_bytes) into a NUL-terminated heap buffer. */
+cs_status cs_calib_read_file(const char *path, size_t max_bytes, char **buf, size_t *len);
+
+/* ------------------------------------------------------------------ fits */
+
+/* SHA-256 (FIPS 180-4) of len bytes; hex is 64 characters + NUL. */
+void cs_sha256(const void *data, size_t len, uint8_t digest[32]);
+void cs_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* One residual. */
+struct cs_calib_point {
+    char label[64];           /* "8 ranks 1 node 1073741824 B", a GEMM shape, a step row */
+    double x;                 /* size in bytes, or 0 */
+    double measured, fitted;  /* in the unit of the fit (GB/s, TFLOP/s, s) */
+    double err;               /* fitted / measured - 1 */
+};
+
+#define CS_CALIB_MAX_PARAMS 8
+struct cs_calib_fit {
+    char kind[12];            /* curve, collective, gemm, storage, steps */
+    char name[96];            /* what was fitted */
+    char unit[16];            /* of measured/fitted */
+    bool ok;                  /* false: refused or failed; see msg */
+    char msg[256];
+    int n_params;
+    char param_names[CS_CALIB_MAX_PARAMS][32];
+    double params[CS_CALIB_MAX_PARAMS];
+    size_t n;
+    struct cs_calib_point *pts;   /* owned; free with cs_calib_fit_fini */
+    double mape, max_err;     /* mean and max of |err| */
+};
+void cs_calib_fit_fini(struct cs_calib_fit *f);
+
+/* Fits the nccl-tests time curve of one run (out-of-place columns, rows
+ * with size > 0): t(S) = smoothmax_4(L, min_r(a_r + x / B_r)), x = S x
+ * busbw factor. Three nested models are tried: one regime (a, B), one
+ * regime with a launch floor, two regimes (LL-like and Simple-like
+ * protocols) with a launch floor; the one with the lowest corrected AIC
+ * among those the data can support wins. Fewer than 3 points: CS_ERANGE,
+ * fit->msg says why. */
+cs_status cs_calib_fit_curve(const struct cs_nccl_run *run, struct cs_calib_curve *curve,
+                             struct cs_calib_fit *fit);
+
+/* Time (s) of a curve at `bytes` (nccl-tests convention). */
+double cs_calib_curve_time_s(const struct cs_calib_curve *c, double bytes);
+/* The curve of `cal` for (op, ranks, nodes) measured with `algo` (AUTO
+ * matches any), or NULL. Borrowed. */
+const struct cs_calib_curve *cs_calib_find_curve(const struct cs_calib_cfg *cal, enum cs_coll_op op, int ranks,
+                                                 int nodes, enum cs_coll_algo algo);
+
+/* A run with the cluster it ran on (both borrowed). */
+struct cs_calib_coll_input {
+    const struct cs_nccl_run *run;
+    const struct cs_cluster_cfg *cluster;
+};
+/* Fits the physical parameters of the closed-form model (collective.h) to
+ * every run at once: intra-node efficiency (when a one-node run uses ring or
+ * tree), network efficiency (when a run spans nodes), NVLS efficiency (when
+ * the model picks NVLS for a point) and the launch floor (when a run has
+ * sizes below 1 MiB). Stores them in cal (other fields untouched). `base`
+ * gives the other parameters. */
+cs_status cs_calib_fit_collective(const struct cs_calib_coll_input *in, size_t n, const struct cs_coll_params *base,
+                                  struct cs_calib_cfg *cal, struct cs_calib_fit *fit);
+/* Busbw (B/s) the closed form predicts for a run's row with the calibrated
+ * efficiencies of cal applied to a copy of cluster; NAN when unavailable. */
+double cs_calib_predict_busbw(const struct cs_cluster_cfg *cluster, const struct cs_coll_params *base,
+                              const struct cs_calib_cfg *cal, const struct cs_nccl_run *run, double bytes);
+
+/* Fits gemm_eff_max and gemm_dim_half of cs_compute_params to measured
+ * GEMMs on `gpu` (cs_compute_gemm_s with batch); stores them in cal. */
+cs_status cs_calib_fit_gemm(const struct cs_gemm_row *rows, size_t n, const struct cs_gpu_spec *gpu,
+                            const struct cs_compute_params *base, struct cs_calib_cfg *cal, struct cs_calib_fit *fit);
+
+/* Storage tier figures from fio: per direction, bw(bs) = bs x q / (lat +
+ * bs / BW) fitted (q = iodepth) when there are >= 3 jobs with distinct block
+ * sizes, else the best measured bandwidth. NAN where nothing was measured. */
+struct cs_calib_storage {
+    char tier[CS_NAME_MAX];
+    double read_bw_bytes_per_s, write_bw_bytes_per_s, latency_s;
+};
+cs_status cs_calib_fit_storage(const struct cs_fio_job *jobs, size_t n, struct cs_calib_storage *out,
+                               struct cs_calib_fit *fit);
+
+/* A measured step: either a reference case (ref, its metric) or a cluster +
+ * workload with measured seconds per step. opts are the options before the
+ * global factors (they are applied on top). All borrowed. */
+struct cs_calib_step_case {
+    char label[64];
+    const struct cs_ref_case *ref;          /* or NULL */
+    const struct cs_cluster_cfg *cluster;   /* when ref is NULL */
+    const struct cs_workload *workload;     /* when ref is NULL */
+    struct cs_step_options opts;
+    double measured;                        /* ref: its metric; else seconds */
+};
+/* Applies the global factors to o: gemm_eff_max, attn_eff and mem_eff times
+ * scale (each capped at 1), overlap_slowdown = slowdown (NAN: unchanged). */
+void cs_calib_apply_factors(struct cs_step_options *o, double scale, double slowdown);
+/* Predicts one case with factors (NAN when it cannot be simulated). */
+double cs_calib_step_predict(const struct cs_calib_step_case *c, double scale, double slowdown);
+/* Fits compute_scale and overlap_slowdown to the cases; stores them in cal. */
+cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, struct cs_calib_cfg *cal,
+                             struct cs_calib_fit *fit);
+
+/* ------------------------------------------------------- applying it */
+
+/* Step options for a scenario: cs_step_options_default for its GPU, then
+ * its calibration (GEMM parameters, compute scale, overlap slowdown, NVLS
+ * efficiency) when it has one. The efficiencies of the cluster were applied
+ * at load time. */
+void cs_step_options_from_scenario(const struct cs_scenario *s, struct cs_step_options *o);
+/* Collective parameters as nccl-tests sees them (launch floor on):
+ * cs_coll_params_default, then the scenario's calibration. */
+void cs_calib_coll_params(const struct cs_scenario *s, struct cs_coll_params *p);
+
+/* --------------------------------------------------------- the overlay */
+
+struct cs_calib_input {
+    char kind[8];             /* nccl, gemm, fio, steps, base */
+    char file[512];
+    char sha256[65];
+};
+struct cs_calib_overlay {
+    char date[32];            /* ISO 8601 UTC */
+    size_t n_inputs;
+    struct cs_calib_input *inputs;   /* owned */
+    struct cs_calib_cfg cal;
+    bool has_storage;
+    struct cs_calib_storage storage;
+    size_t n_fits;
+    struct cs_calib_fit *fits;       /* owned */
+};
+void cs_calib_overlay_fini(struct cs_calib_overlay *o);
+
+/* report/calib_report.c. The overlay as YAML a scenario can include
+ * (`include: OUT.yaml`): a `calibration:` mapping with the date, the inputs
+ * and their sha256, the fitted parameters and a fit-quality summary.
+ * Returns false on a write error. */
+bool cs_calib_write_overlay(FILE *f, const struct cs_calib_overlay *o);
+/* Text report: per fit its parameters, each point's residual and MAPE/max. */
+bool cs_calib_write_report(FILE *f, const struct cs_calib_overlay *o, bool points);
+/* Gnuplot data (one block per collective curve: size, measured busbw,
+ * fitted busbw) and a script that plots it to `png` from `data` (names
+ * written into the script as given, quoted). */
+bool cs_calib_write_plot_data(FILE *f, const struct cs_calib_overlay *o);
+bool cs_calib_write_plot_script(FILE *f, const struct cs_calib_overlay *o, const char *data, const char *png);
+
+#endif

@@ -1,0 +1,355 @@
+/* check_nccl.c: the calibration input parsers (config/nccl.c,
+ * config/calib_inputs.c): nccl-tests logs (hand-made fixtures in
+ * tests/data/calib/ and every reference log), GEMM CSV, fio JSON, the
+ * measured-steps CSV and the scenarios they resolve to; malformed inputs
+ * give errors naming file, line and column. */
+#include "clustersim/calib.h"
+#include "clustersim/config.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char g_path[4096];
+static const char *data(const char *name)
+{
+    snprintf(g_path, sizeof g_path, "%s", cs_test_path("tests/data/calib"));
+    size_t l = strlen(g_path);
+    snprintf(g_path + l, sizeof g_path - l, "/%s", name);
+    return g_path;
+}
+
+/* True when some diagnostic, formatted "file:line:col: error: msg", contains `needle`. */
+static bool has_diag(const cs_diags *d, const char *needle)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        char *s = cs_diag_format(&d->items[i]);
+        bool hit = strstr(s, needle) != NULL;
+        if (!hit)
+            fprintf(stderr, "  diag: %s\n", s);
+        free(s);
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
+START_TEST(test_nccl_two_runs)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(data("two_runs.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.n_runs, 2);
+    const struct cs_nccl_run *r = &log.runs[0];
+    ck_assert_int_eq(r->op, CS_COLL_ALL_GATHER);
+    ck_assert_int_eq(r->ranks, 4);   /* four Rank lines */
+    ck_assert_int_eq(r->nodes, 2);   /* hosts nodeA and nodeB */
+    ck_assert_str_eq(r->gpu, "NVIDIA H100 80GB HBM3");
+    ck_assert_str_eq(r->dtype, "float");
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_double_eq(r->rows[0].size_bytes, 1048576);
+    ck_assert_double_eq_tol(r->rows[0].time_us[0], 50.0, 1e-12);
+    ck_assert_double_eq_tol(r->rows[0].busbw_gbps[0], 15.73, 1e-12);
+    ck_assert_double_eq_tol(r->rows[0].time_us[1], 49.0, 1e-12);
+    ck_assert_double_eq_tol(r->rows[2].busbw_gbps[1], 22.63, 1e-12);
+    ck_assert_int_eq(r->rows[0].line, 14);
+    const struct cs_nccl_run *b = &log.runs[1];
+    ck_assert_int_eq(b->op, CS_COLL_BROADCAST);
+    ck_assert_int_eq(b->ranks, 4);
+    ck_assert_uint_eq(b->n_rows, 2);
+    ck_assert_int_eq(b->rows[1].wrong[1], -1); /* N/A */
+    ck_assert_double_eq_tol(b->rows[1].time_us[0], 100.0, 1e-12);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+START_TEST(test_nccl_old_format)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(data("old_format.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.n_runs, 1);
+    const struct cs_nccl_run *r = &log.runs[0];
+    ck_assert_int_eq(r->op, CS_COLL_ALLTOALL);   /* from the command line */
+    ck_assert_int_eq(r->algo, CS_COLL_TREE);     /* NCCL INFO ... NCCL_ALGO set by environment to Tree */
+    ck_assert_int_eq(r->ranks, 8);               /* nThread 1 x nGpus 8, no device list */
+    ck_assert_int_eq(r->nodes, 1);
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_double_eq_tol(r->rows[2].time_us[0], 340.0, 1e-12);
+    ck_assert(isnan(r->rows[2].time_us[1]));     /* no in-place half */
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+START_TEST(test_nccl_op_hint)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(data("no_op.txt"), CS_COLL_OP_COUNT, &d, &log), CS_ECONFIG);
+    ck_assert(has_diag(&d, "no_op.txt:1:1: error: cannot tell which collective"));
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_nccl_parse_file(data("no_op.txt"), CS_COLL_ALL_REDUCE, &d, &log), CS_OK);
+    ck_assert_int_eq(log.runs[0].op, CS_COLL_ALL_REDUCE);
+    ck_assert_uint_eq(log.runs[0].n_rows, 2);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+START_TEST(test_nccl_malformed)
+{
+    struct { const char *file, *needle; } cases[] = {
+        /* "          16             4     float     sum      -1    " is 56 characters: "fast" at column 57. */
+        {"bad_number.txt", "bad_number.txt:4:57: error: out-of-place time (us): expected a non-negative number, got \"fast\""},
+        {"bad_fields.txt", "bad_fields.txt:2:1: error: expected an nccl-tests row"},
+        {"empty.txt", "empty.txt:3:1: error: no nccl-tests result rows"},
+        {"unsupported.txt", "unsupported.txt:1:1: error: gather_perf: clustersim does not model"},
+        {"does-not-exist.txt", "cannot read the file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_nccl_log log;
+        memset(&log, 0x5a, sizeof log);
+        cs_status st = cs_nccl_parse_file(data(cases[i].file), CS_COLL_OP_COUNT, &d, &log);
+        ck_assert_msg(st != CS_OK, "%s parsed", cases[i].file);
+        ck_assert_msg(has_diag(&d, cases[i].needle), "%s: no diagnostic containing %s", cases[i].file,
+                      cases[i].needle);
+        cs_diags_fini(&d);
+    }
+    /* A NUL byte: refused as binary. */
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_buffer("bin", "  8 2 float\0", 12, CS_COLL_ALL_REDUCE, &d, &log), CS_ECONFIG);
+    ck_assert(has_diag(&d, "bin:1:1: error: expected nccl-tests text output, found a NUL byte"));
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* Every reference log parses, with the shape its header states. */
+START_TEST(test_nccl_reference_logs)
+{
+    struct { const char *file; enum cs_coll_op op; enum cs_coll_algo algo; int ranks, nodes, rows; const char *cat; } refs[] = {
+        {"nccl-a100sxm4-16gpu-2node-allreduce.txt", CS_COLL_ALL_REDUCE, CS_COLL_AUTO, 16, 2, 6, "A100-SXM4-80GB"},
+        {"nccl-a100sxm4-8gpu-1node-allreduce.txt", CS_COLL_ALL_REDUCE, CS_COLL_AUTO, 8, 1, 6, "A100-SXM4-80GB"},
+        {"nccl-h100sxm-8gpu-1node-nvls-allreduce.txt", CS_COLL_ALL_REDUCE, CS_COLL_AUTO, 8, 1, 10, "H100-SXM5-80GB"},
+        {"nccl-h100sxm-8gpu-1node-nvswitch-allgather.txt", CS_COLL_ALL_GATHER, CS_COLL_AUTO, 8, 1, 31, "H100-SXM5-80GB"},
+        /* Its header says "NCCL_ALGO=Ring per the repo's naming". */
+        {"nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt", CS_COLL_ALL_REDUCE, CS_COLL_RING, 8, 1, 31, "H100-SXM5-80GB"},
+        {"nccl-h100sxm-8gpu-1node-nvswitch-reducescatter.txt", CS_COLL_REDUCE_SCATTER, CS_COLL_AUTO, 8, 1, 31,
+         "H100-SXM5-80GB"},
+    };
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", cs_test_path("../shared/reference/nccl"));
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, refs[i].file);
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_nccl_log log;
+        ck_assert_msg(cs_nccl_parse_file(path, CS_COLL_OP_COUNT, &d, &log) == CS_OK, "%s", refs[i].file);
+        ck_assert_uint_eq(log.n_runs, 1);
+        const struct cs_nccl_run *r = &log.runs[0];
+        ck_assert_int_eq(r->op, refs[i].op);
+        ck_assert_int_eq(r->algo, refs[i].algo);
+        ck_assert_int_eq(r->ranks, refs[i].ranks);
+        ck_assert_int_eq(r->nodes, refs[i].nodes);
+        ck_assert_int_eq((int)r->n_rows, refs[i].rows);
+        ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), refs[i].cat);
+        /* busbw as printed = algbw x factor (nccl-tests), within the 2-decimal rounding. */
+        const struct cs_nccl_row *last = &r->rows[r->n_rows - 1];
+        double f = cs_coll_busbw_factor(r->op, r->ranks);
+        ck_assert_double_eq_tol(last->busbw_gbps[0], last->algbw_gbps[0] * f, 0.02);
+        ck_assert_double_eq_tol(last->algbw_gbps[0], last->size_bytes / last->time_us[0] / 1e3,
+                                0.01 * last->algbw_gbps[0]);
+        cs_nccl_log_fini(&log);
+        cs_diags_fini(&d);
+    }
+    /* The first A100 row: 33554432 B, 650.2 us, busbw 96.76. */
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, refs[0].file);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(path, CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_double_eq(log.runs[0].rows[0].size_bytes, 33554432);
+    ck_assert_double_eq_tol(log.runs[0].rows[0].time_us[0], 650.2, 1e-9);
+    ck_assert_double_eq_tol(log.runs[0].rows[0].busbw_gbps[1], 97.03, 1e-9);
+    /* Its cluster from the catalog: 2 nodes x 8 A100. */
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_nccl_run_scenario(&log.runs[0], NULL, cat, &d, &s), CS_OK);
+    ck_assert_int_eq(s.cluster.nodes, 2);
+    ck_assert_int_eq(s.cluster.gpus_per_node, 8);
+    ck_assert_str_eq(s.cluster.gpu.name, "A100-SXM4-80GB");
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+START_TEST(test_nccl_gpu_names)
+{
+    ck_assert_str_eq(cs_calib_gpu_catalog_name("NVIDIA H100 80GB HBM3"), "H100-SXM5-80GB");
+    ck_assert_str_eq(cs_calib_gpu_catalog_name("NVIDIA H100 PCIe"), "H100-PCIe-80GB");
+    ck_assert_str_eq(cs_calib_gpu_catalog_name("NVIDIA A100-SXM4-40GB"), "A100-SXM4-40GB");
+    ck_assert_str_eq(cs_calib_gpu_catalog_name("NVIDIA H200"), "H200-SXM-141GB");
+    ck_assert_ptr_null(cs_calib_gpu_catalog_name("Tesla V100-SXM2-32GB"));
+}
+END_TEST
+
+START_TEST(test_nccl_gemm_csv)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_gemm_row *rows = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(cs_gemm_csv_load(data("gemm_good.csv"), &d, &rows, &n), CS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_double_eq(rows[0].m, 8192);
+    ck_assert_int_eq(rows[0].dtype, CS_PREC_BF16);
+    ck_assert_str_eq(rows[0].name, "square");
+    /* 2 x 8192^3 / 0.0016 s = 1.0995e12 / 0.0016 = 687.19 TFLOP/s. */
+    ck_assert_double_eq_tol(rows[0].tflops, 687.194767, 1e-5);
+    ck_assert_int_eq(rows[1].line, 4);
+    free(rows);
+    ck_assert_int_eq(cs_gemm_csv_load(data("gemm_tflops.csv"), &d, &rows, &n), CS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_double_eq(rows[0].m, 2048); /* a quoted field */
+    /* 2 x 2048 x 3072 x 1024 / 500e12 = 12.885e9 / 500e12 = 2.5770e-5 s. */
+    ck_assert_double_eq_tol(rows[0].seconds, 2.0 * 2048 * 3072 * 1024 / 500e12, 1e-15);
+    /* batched: 2 x 128 x 128 x 64 x 32 / 40e12 = 6.7109e7 / 4e13 = 1.6777e-6 s. */
+    ck_assert_double_eq(rows[1].batch, 32);
+    ck_assert_double_eq_tol(rows[1].seconds, 1.6777216e-6, 1e-12);
+    free(rows);
+    struct { const char *file, *needle; } bad[] = {
+        {"gemm_bad_dtype.csv", "gemm_bad_dtype.csv:3:16: error: dtype: expected fp32, tf32, bf16, fp16 or fp8, got \"int4\""},
+        {"gemm_missing.csv", "gemm_missing.csv:1:1: error: header: expected columns m, n and k"},
+        {"gemm_both.csv", "gemm_both.csv:1:1: error: header: expected exactly one of the columns seconds and tflops"},
+        {"gemm_bad_number.csv", "gemm_bad_number.csv:3:6: error: n: expected a whole number from 1 to 1e9, got \"-3\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rows = NULL;
+        ck_assert_int_eq(cs_gemm_csv_load(data(bad[i].file), &d, &rows, &n), CS_ECONFIG);
+        ck_assert_ptr_null(rows);
+        ck_assert_msg(has_diag(&d, bad[i].needle), "%s", bad[i].needle);
+    }
+    cs_diags_fini(&d);
+}
+END_TEST
+
+START_TEST(test_nccl_fio_json)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_fio_job *jobs = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(cs_fio_json_load(data("fio_good.json"), &d, &jobs, &n), CS_OK);
+    ck_assert_uint_eq(n, 2); /* the zero-byte directions are skipped */
+    ck_assert_str_eq(jobs[0].jobname, "seqread");
+    ck_assert(!jobs[0].write);
+    ck_assert_double_eq(jobs[0].bw_bytes_per_s, 6442450944.0);
+    ck_assert_double_eq(jobs[0].bs_bytes, 1048576.0);  /* "1M" */
+    ck_assert_double_eq(jobs[0].iodepth, 32.0);        /* from the global options */
+    ck_assert_double_eq_tol(jobs[0].clat_mean_s, 5.2e-3, 1e-12);
+    ck_assert(jobs[1].write);
+    ck_assert_double_eq(jobs[1].bw_bytes_per_s, 3221225472.0);
+    free(jobs);
+    jobs = NULL;
+    ck_assert_int_eq(cs_fio_json_load(data("fio_sweep.json"), &d, &jobs, &n), CS_ECONFIG);
+    ck_assert(has_diag(&d, "fio_sweep.json:5: error: jobs[1].read.bw_bytes: expected a positive bandwidth"));
+    ck_assert_int_eq(cs_fio_json_load(data("fio_malformed.json"), &d, &jobs, &n), CS_ECONFIG);
+    ck_assert(has_diag(&d, "fio_malformed.json:3:"));
+    ck_assert(has_diag(&d, "malformed JSON"));
+    ck_assert_ptr_null(jobs);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+START_TEST(test_nccl_steps_csv)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_steps_row *rows = NULL;
+    size_t n = 0;
+    const char *csv = data("steps_good.csv");
+    char csv_path[4096];
+    snprintf(csv_path, sizeof csv_path, "%s", csv);
+    ck_assert_int_eq(cs_steps_csv_load(csv_path, &d, &rows, &n), CS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(rows[0].label, "tp8");
+    ck_assert_str_eq(rows[0].scenario, "step_base.yaml");
+    ck_assert_double_eq(rows[0].measured_s, 10.5);
+    ck_assert_int_eq(rows[0].n_over, 2);
+    ck_assert_int_eq(rows[1].n_over, 1); /* the empty micro_batch cell is not an override */
+    ck_assert_str_eq(rows[1].keys[0], "workload.parallelism.tp");
+    ck_assert_str_eq(rows[1].values[0], "4");
+    /* Resolved through the loader: the override takes effect. */
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_steps_row_scenario(&rows[1], csv_path, NULL, cat, &d, &s), CS_OK);
+    ck_assert_int_eq(s.workload.par.tp, 4);
+    ck_assert_int_eq(s.workload.par.dp, 4); /* 16 GPUs / (tp 4 x pp 1) */
+    cs_scenario_fini(&s);
+    ck_assert_int_eq(cs_steps_row_scenario(&rows[0], csv_path, NULL, cat, &d, &s), CS_OK);
+    ck_assert_int_eq(s.workload.par.tp, 8);
+    cs_scenario_fini(&s);
+    cs_steps_rows_free(rows, n);
+    /* An override the scenario loader refuses names the CSV line. */
+    struct cs_steps_row bad;
+    memset(&bad, 0, sizeof bad);
+    bad.line = 7;
+    bad.scenario = "step_base.yaml";
+    bad.n_over = 1;
+    bad.keys[0] = "workload.parallelism.tp";
+    bad.values[0] = "3";
+    ck_assert_int_ne(cs_steps_row_scenario(&bad, csv_path, NULL, cat, &d, &s), CS_OK);
+    ck_assert(has_diag(&d, "steps_good.csv#line7"));
+    cs_catalog_destroy(cat);
+
+    rows = NULL;
+    ck_assert_int_eq(cs_steps_csv_load(data("steps_bad.csv"), &d, &rows, &n), CS_ECONFIG);
+    ck_assert(has_diag(&d, "steps_bad.csv:3:3: error: step_time_s: expected a positive number of seconds, got \"-1\""));
+    ck_assert(has_diag(&d, "steps_bad.csv:4:8: error: workload.parallelism.tp: expected a plain value"));
+    ck_assert_int_eq(cs_steps_csv_load(data("steps_badcol.csv"), &d, &rows, &n), CS_ECONFIG);
+    ck_assert(has_diag(&d, "steps_badcol.csv:1:19: error: column \"tp\""));
+    ck_assert_ptr_null(rows);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+static Suite *nccl_suite(void)
+{
+    Suite *s = suite_create("nccl");
+    TCase *tc = tcase_create("parsers");
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, test_nccl_two_runs);
+    tcase_add_test(tc, test_nccl_old_format);
+    tcase_add_test(tc, test_nccl_op_hint);
+    tcase_add_test(tc, test_nccl_malformed);
+    tcase_add_test(tc, test_nccl_reference_logs);
+    tcase_add_test(tc, test_nccl_gpu_names);
+    tcase_add_test(tc, test_nccl_gemm_csv);
+    tcase_add_test(tc, test_nccl_fio_json);
+    tcase_add_test(tc, test_nccl_steps_csv);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(nccl_suite());
+}
