@@ -274,7 +274,9 @@ START_TEST(test_sim_queue_invariants_hold)
         uint64_t r = test_rand(&rs) % 10;
         if (r < 5 && nids < 4096) {
             uint64_t kind = test_rand(&rs) % 8;
-            cs_time span = kind < 5 ? 1000 : kind < 7 ? 1000000000 : INT64_MAX / 4;
+            cs_time span = kind < 5   ? 1000
+                           : kind < 7 ? 1000000000
+                                      : INT64_MAX / 4;
             if (span > INT64_MAX - last) /* saturate near the end of time */
                 span = INT64_MAX - last;
             cs_time t = last + (cs_time)(test_rand(&rs) % ((uint64_t)span + 1));
@@ -643,6 +645,431 @@ START_TEST(test_sim_pool_grows_and_destroy_frees_pending)
 }
 END_TEST
 
+/* ---- queue structure: levels, run, early heap, equal times, cancel -------------- */
+
+/* Pops everything left in q; fails unless keys come out in strictly
+ * increasing (time, seq) order. Returns how many were popped. */
+static size_t queue_drain_in_order(struct cs_sim__queue *q, cs_time *now)
+{
+    size_t n = 0, bad = 0;
+    cs_time pt = INT64_MIN;
+    uint64_t ps = 0;
+    while (cs_sim__queue_size(q) > 0) {
+        struct cs_event ev;
+        cs_time m = cs_sim__queue_min_time(q);
+        bad += m != cs_sim__queue_peek_time(q);
+        cs_sim__queue_pop(q, &ev);
+        bad += ev.time != m;
+        bad += n > 0 && (ev.time < pt || (ev.time == pt && ev.seq <= ps));
+        pt = ev.time;
+        ps = ev.seq;
+        n++;
+    }
+    ck_assert_uint_eq(bad, 0);
+    if (n)
+        *now = pt;
+    return n;
+}
+
+START_TEST(test_sim_queue_keys_at_every_level_pop_in_order)
+{
+    /* Keys 2^k ns after the reference time for every k (so every level and
+     * many digits), the end of time, and ties, pushed in a scrambled order;
+     * then the same again relative to a later clock, so that `last` moves
+     * through every level. Invariants are checked after every pop. */
+    struct cs_sim__queue q;
+    cs_sim__queue_init(&q);
+    cs_time now = 0;
+    for (int round = 0; round < 2; round++) {
+        cs_time t[70];
+        size_t n = 0;
+        for (int k = 0; k < 62; k++)
+            t[n++] = now + ((cs_time)1 << k);
+        t[n++] = CS_TIME_MAX;
+        t[n++] = CS_TIME_MAX - 1;
+        t[n++] = CS_TIME_MAX;
+        t[n++] = now;
+        t[n++] = now + 300;
+        t[n++] = now + 300;
+        uint64_t rs = 4242 + (uint64_t)round;
+        for (size_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
+            size_t j = test_rand(&rs) % (i + 1);
+            cs_time x = t[i];
+            t[i] = t[j];
+            t[j] = x;
+        }
+        for (size_t i = 0; i < n; i++)
+            ck_assert_uint_ne(cs_sim__queue_push(&q, now, t[i], 0, NULL, 0),
+                              CS_EVENT_NONE);
+        ck_assert(cs_sim__queue_check(&q));
+        /* Pop half one by one with checks, then drain the rest. */
+        cs_time pt = now;
+        for (size_t i = 0; i < n / 2; i++) {
+            struct cs_event ev;
+            cs_sim__queue_pop(&q, &ev);
+            ck_assert_int_ge(ev.time, pt);
+            pt = ev.time;
+            ck_assert(cs_sim__queue_check(&q));
+        }
+        /* `last` has moved past the low levels: keys pushed now at the
+         * current time must still come first, in FIFO order. */
+        cs_event_id a = cs_sim__queue_push(&q, pt, pt, 0, NULL, 0);
+        cs_event_id b = cs_sim__queue_push(&q, pt, pt, 0, NULL, 0);
+        struct cs_event ev;
+        cs_sim__queue_pop(&q, &ev);
+        ck_assert_uint_eq(ev.id, a);
+        cs_sim__queue_pop(&q, &ev);
+        ck_assert_uint_eq(ev.id, b);
+        ck_assert_uint_eq(queue_drain_in_order(&q, &now), n - n / 2);
+        ck_assert_int_eq(now, CS_TIME_MAX);
+        ck_assert(cs_sim__queue_check(&q));
+        cs_sim__queue_fini(&q);
+        cs_sim__queue_init(&q);
+        now = round == 0 ? 123456789 : 0;
+    }
+    cs_sim__queue_fini(&q);
+}
+END_TEST
+
+START_TEST(test_sim_queue_cancel_in_every_tier)
+{
+    /* Builds a queue with a key in each tier and cancels one in each:
+     * times in ns, clock at 0 so `last` starts at 0. */
+    struct cs_sim__queue q;
+    cs_sim__queue_init(&q);
+    cs_event_id a = cs_sim__queue_push(&q, 0, 1000, 1, NULL, 0);
+    cs_event_id b = cs_sim__queue_push(&q, 0, 5000, 2, NULL, 0);
+    cs_event_id g = cs_sim__queue_push(&q, 0, 1000000000000, 3, NULL, 0);
+    /* 1000 = 0x3e8 and 5000 = 0x1388 differ from 0 above bit 7: level 1;
+     * 1e12 (bit 39): level 4. Peeking redistributes 1000's bucket, so 1000
+     * becomes `last` and its key moves to the run. */
+    ck_assert(q.levels == ((1u << 1) | (1u << 4)));
+    ck_assert_int_eq(cs_sim__queue_peek_time(&q), 1000);
+    ck_assert_int_eq(q.last, 1000);
+    ck_assert_uint_eq(q.nrun - q.ri, 1);
+    /* As after cs_sim_run(until = 500): the clock is before `last`, so a
+     * push at 600 goes to the early heap. */
+    cs_event_id c = cs_sim__queue_push(&q, 500, 600, 4, NULL, 0);
+    ck_assert_uint_eq(q.nearly, 1);
+    ck_assert_int_eq(cs_sim__queue_min_time(&q), 600);
+    /* 1010 = 0x3f2 and 1000 share all but the last digit: level-0 bucket;
+     * so does a second key at 1000, which must follow the run's one. */
+    cs_event_id d = cs_sim__queue_push(&q, 500, 1010, 5, NULL, 0);
+    cs_event_id f = cs_sim__queue_push(&q, 500, 1000, 6, NULL, 0);
+    ck_assert(q.levels & 1u);
+    /* 1300 = 0x514 differs from 0x3e8 in bit 10: level 1. */
+    cs_event_id e = cs_sim__queue_push(&q, 500, 1300, 7, NULL, 0);
+    ck_assert(cs_sim__queue_check(&q));
+    ck_assert_uint_eq(cs_sim__queue_size(&q), 7);
+
+    cs_event_id dead[] = {c, a, d, e, g}; /* early, run, L0, L1, L4 */
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert(cs_sim__queue_cancel(&q, dead[i]));
+        ck_assert(!cs_sim__queue_cancel(&q, dead[i]));
+        ck_assert(cs_sim__queue_check(&q));
+    }
+    ck_assert_uint_eq(cs_sim__queue_size(&q), 2);
+    ck_assert_uint_eq(q.nkeys, 7); /* the dead keys wait to be dropped */
+    ck_assert_int_eq(cs_sim__queue_min_time(&q), 1000);
+    struct cs_event ev;
+    cs_sim__queue_pop(&q, &ev);
+    ck_assert_uint_eq(ev.id, f);
+    ck_assert_int_eq(ev.handler, 6);
+    ck_assert(cs_sim__queue_check(&q));
+    cs_sim__queue_pop(&q, &ev);
+    ck_assert_uint_eq(ev.id, b);
+    ck_assert_int_eq(ev.time, 5000);
+    ck_assert_uint_eq(cs_sim__queue_size(&q), 0);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert(!cs_sim__queue_cancel(&q, dead[i]));
+    ck_assert(!cs_sim__queue_cancel(&q, f));
+    /* Only the far dead key is left; compaction drops it. */
+    ck_assert(cs_sim__queue_check(&q));
+    cs_sim__queue_compact(&q);
+    ck_assert_uint_eq(q.nkeys, 0);
+    ck_assert(cs_sim__queue_check(&q));
+    cs_sim__queue_fini(&q);
+}
+END_TEST
+
+START_TEST(test_sim_queue_cancel_compaction_bounds_dead_keys)
+{
+    /* 20000 keys, 15000 cancelled in random order: once dead keys exceed
+     * the live ones and 4096, compaction drops them, so the queue never
+     * holds more than 2 * live + 4096 keys; the rest still pop in order. */
+    enum { N = 20000, CANCEL = 15000 };
+    struct cs_sim__queue q;
+    cs_sim__queue_init(&q);
+    cs_event_id *ids = malloc(N * sizeof *ids);
+    ck_assert_ptr_nonnull(ids);
+    uint64_t rs = 31337;
+    for (size_t i = 0; i < N; i++)
+        ids[i] = cs_sim__queue_push(&q, 0, (cs_time)(test_rand(&rs) % 1000000),
+                                    0, NULL, 0);
+    size_t worst = 0, bad = 0;
+    for (size_t i = N - 1; i > 0; i--) {
+        size_t j = test_rand(&rs) % (i + 1);
+        cs_event_id x = ids[i];
+        ids[i] = ids[j];
+        ids[j] = x;
+    }
+    for (size_t i = 0; i < CANCEL; i++) {
+        bad += !cs_sim__queue_cancel(&q, ids[i]);
+        size_t excess = (size_t)q.nkeys - 2 * (size_t)q.live;
+        if (q.nkeys > 2 * (size_t)q.live && excess > worst)
+            worst = excess;
+    }
+    ck_assert_uint_eq(bad, 0);
+    ck_assert_uint_le(worst, 4096);
+    ck_assert_uint_lt(q.nkeys, N); /* compaction did run */
+    ck_assert(cs_sim__queue_check(&q));
+    for (size_t i = 0; i < CANCEL; i++)
+        bad += cs_sim__queue_cancel(&q, ids[i]);
+    ck_assert_uint_eq(bad, 0);
+    cs_time now = 0;
+    ck_assert_uint_eq(queue_drain_in_order(&q, &now), N - CANCEL);
+    cs_sim__queue_fini(&q);
+    free(ids);
+}
+END_TEST
+
+/* Engine-level model: every firing must have a strictly larger (time, seq)
+ * than the one before (seq grows with every schedule call, so this is the
+ * total order, FIFO ties included), no cancelled event may fire, and
+ * handlers schedule at the current time, a little later and much later,
+ * and cancel, while the run goes on. */
+enum { MODEL_MAX = 60000 };
+
+struct model_ctx {
+    uint64_t rs;
+    cs_time mean_ns;       /* typical delay: sets the event density */
+    int handler;
+    uint32_t scheduled, budget;
+    cs_event_id id[MODEL_MAX];
+    unsigned char alive[MODEL_MAX];
+    uint64_t fired, cancelled, cancel_false;
+    cs_time pt;
+    uint64_t ps;
+    /* Violations: firing order, a firing that should not happen (cancelled,
+     * wrong id or time), a refused schedule, a wrong cancel result. */
+    size_t bad_order, bad_fire, bad_status, bad_cancel;
+};
+
+static void model_schedule(cs_engine *e, struct model_ctx *m, cs_time delay)
+{
+    if (m->scheduled >= m->budget)
+        return;
+    uint32_t tag = m->scheduled++;
+    cs_status st = cs_sim_schedule_in(e, delay, m->handler, &tag, sizeof tag,
+                                      &m->id[tag]);
+    m->bad_status += st != CS_OK;
+    m->alive[tag] = 1;
+}
+
+static void model_handler(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    struct model_ctx *m = ctx;
+    uint32_t tag;
+    memcpy(&tag, ev->payload, sizeof tag);
+    if (m->fired > 0 &&
+        (ev->time < m->pt || (ev->time == m->pt && ev->seq <= m->ps)))
+        m->bad_order++;
+    if (tag >= MODEL_MAX || !m->alive[tag] || ev->id != m->id[tag] ||
+        ev->time != cs_sim_now(e))
+        m->bad_fire++;
+    m->pt = ev->time;
+    m->ps = ev->seq;
+    m->fired++;
+    if (tag < MODEL_MAX)
+        m->alive[tag] = 0;
+    uint64_t r = test_rand(&m->rs) % 100;
+    if (r < 15) { /* at the current time, behind the events already due now */
+        model_schedule(e, m, 0);
+        model_schedule(e, m, 0);
+    } else if (r < 70) {
+        model_schedule(e, m,
+                       (cs_time)(test_rand(&m->rs) %
+                                 (uint64_t)(2 * m->mean_ns + 1)));
+    } else if (r < 80) {
+        model_schedule(e, m, (cs_time)(test_rand(&m->rs) % 1000)); /* same window */
+    } else if (r < 85) { /* far ahead, halfway to the end of time at most */
+        cs_time far = m->mean_ns * 1000000 + (cs_time)(test_rand(&m->rs) % 97);
+        cs_time room = (CS_TIME_MAX - cs_sim_now(e)) / 2;
+        model_schedule(e, m, far < room ? far : room);
+    }
+    if (r % 4 == 0 && m->scheduled > 0) { /* cancel a random one */
+        uint32_t t = (uint32_t)(test_rand(&m->rs) % m->scheduled);
+        bool want = m->alive[t] != 0;
+        if (cs_sim_cancel(e, m->id[t]) != want)
+            m->bad_cancel++;
+        if (want) {
+            m->alive[t] = 0;
+            m->cancelled++;
+        } else {
+            m->cancel_false++;
+        }
+    }
+}
+
+START_TEST(test_sim_handlers_schedule_now_later_and_cancel_at_any_density)
+{
+    /* The same model at mean delays from 1 ns (many equal times, everything
+     * in the lowest levels) to 1 hour (sparse, the top levels): the queue
+     * has no width to tune, and the order must hold at every density. */
+    const cs_time means[] = {1, 1000, 1000000, CS_HOUR};
+    for (size_t k = 0; k < sizeof means / sizeof means[0]; k++) {
+        struct model_ctx *m = calloc(1, sizeof *m);
+        ck_assert_ptr_nonnull(m);
+        m->rs = 0xfeedu + k;
+        m->mean_ns = means[k];
+        m->budget = MODEL_MAX;
+        cs_engine *e = cs_sim_create(9);
+        m->handler = cs_sim_register(e, "model", model_handler, m);
+        /* 2000 initial events, some sharing times. */
+        for (int i = 0; i < 2000; i++)
+            model_schedule(e, m,
+                           (cs_time)(test_rand(&m->rs) %
+                                     (uint64_t)(means[k] * 50 + 1)));
+        ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+        ck_assert_msg(m->bad_order + m->bad_fire + m->bad_status +
+                              m->bad_cancel == 0,
+                      "mean %lld ns: order %zu, fired %zu, status %zu, "
+                      "cancel %zu violations",
+                      (long long)means[k], m->bad_order, m->bad_fire,
+                      m->bad_status, m->bad_cancel);
+        ck_assert_uint_eq(m->scheduled, MODEL_MAX); /* the budget was used */
+        ck_assert_uint_eq(m->fired + m->cancelled, m->scheduled);
+        ck_assert_uint_eq(cs_sim_events_processed(e), m->fired);
+        ck_assert_uint_eq(cs_sim_pending(e), 0);
+        ck_assert_uint_gt(m->cancelled, 1000);
+        ck_assert_uint_gt(m->cancel_false, 1000);
+        cs_sim_destroy(e);
+        free(m);
+    }
+}
+END_TEST
+
+START_TEST(test_sim_equal_times_fifo_across_run_and_later_pushes)
+{
+    /* 3000 events at T = 1 ms mixed with 3000 at other times; the first 100
+     * of them schedule one more event at T (delay 0) when they fire. FIFO:
+     * at T, tags 0..2999 in order, then the 100 late ones in order. */
+    const cs_time T = CS_MS;
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(2);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    uint64_t rs = 808;
+    for (uint32_t i = 0; i < 3000; i++) {
+        ck_assert_int_eq(toy_schedule(e, h, T, i, NULL), CS_OK);
+        cs_time t = (cs_time)(test_rand(&rs) % (uint64_t)(2 * T));
+        if (t == T)
+            t++;
+        ck_assert_int_eq(toy_schedule(e, h, t, 100000 + i, NULL), CS_OK);
+    }
+    /* Run to just before T, then fire the T events one by one, pushing the
+     * late ones from outside (same as from a handler: the clock is T). */
+    ck_assert_int_eq(cs_sim_run(e, T - 1), CS_OK);
+    size_t before = log.n, late = 0;
+    for (uint32_t i = 0; i < 3000; i++) {
+        ck_assert(cs_sim_step(e));
+        ck_assert_int_eq(cs_sim_now(e), T);
+        ck_assert_uint_eq(log.items[log.n - 1].tag, i);
+        if (i < 100) {
+            ck_assert_int_eq(toy_schedule(e, h, T, 50000 + i, NULL), CS_OK);
+            late++;
+        }
+    }
+    for (uint32_t i = 0; i < late; i++) {
+        ck_assert(cs_sim_step(e));
+        ck_assert_int_eq(cs_sim_now(e), T);
+        ck_assert_uint_eq(log.items[log.n - 1].tag, 50000 + i);
+    }
+    ck_assert_uint_eq(log.n, before + 3000 + late);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 6000 + late);
+    ck_assert_int_eq(log.went_back, 0);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+START_TEST(test_sim_events_at_the_end_of_time)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    ck_assert_int_eq(toy_schedule(e, h, CS_TIME_MAX, 1, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, CS_TIME_MAX - 1, 2, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, CS_TIME_MAX, 3, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, INT64_C(1) << 60, 4, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 0, 5, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_next_time(e), 0);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    uint32_t want[] = {5, 4, 2, 1, 3};
+    ck_assert_uint_eq(log.n, 5);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_uint_eq(log.items[i].tag, want[i]);
+    ck_assert_int_eq(cs_sim_now(e), CS_TIME_MAX);
+    /* At the end of time, delay 0 still works and 1 overflows. */
+    struct toy_payload p = {6, 0, {0, 0}};
+    ck_assert_int_eq(cs_sim_schedule_in(e, 0, h, &p, sizeof p, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_schedule_in(e, 1, h, &p, sizeof p, NULL),
+                     CS_ERANGE);
+    ck_assert_int_eq(cs_sim_next_time(e), CS_TIME_MAX);
+    ck_assert(cs_sim_step(e));
+    ck_assert_uint_eq(log.items[5].tag, 6);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
+START_TEST(test_sim_schedule_between_run_until_and_next_event)
+{
+    /* cs_sim_run(until) looks at the next event (1000) and stops at 500;
+     * events then scheduled between 500 and 1000 must fire first. */
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    ck_assert_int_eq(toy_schedule(e, h, 1000, 1, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 5000, 2, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, 500), CS_OK);
+    ck_assert_uint_eq(log.n, 0);
+    ck_assert_int_eq(cs_sim_now(e), 500);
+    ck_assert_int_eq(toy_schedule(e, h, 700, 3, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 600, 4, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 1000, 5, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 600, 6, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_next_time(e), 600);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    uint32_t want[] = {4, 6, 3, 1, 5, 2};
+    ck_assert_uint_eq(log.n, 6);
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_uint_eq(log.items[i].tag, want[i]);
+
+    /* The same one tick before the next event, with a cancelled event
+     * before it: 10000 (cancelled) and 10005 pending; run to 10003 (the
+     * lookahead settles on 10005); then 10004 and 10003 must fire first. */
+    cs_event_id x = CS_EVENT_NONE;
+    ck_assert_int_eq(toy_schedule(e, h, 10000, 7, &x), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 10005, 8, NULL), CS_OK);
+    ck_assert(cs_sim_cancel(e, x));
+    ck_assert_int_eq(cs_sim_run(e, 10003), CS_OK);
+    ck_assert_uint_eq(log.n, 6);
+    ck_assert_int_eq(cs_sim_next_time(e), 10005);
+    ck_assert_int_eq(toy_schedule(e, h, 10004, 9, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_next_time(e), 10004);
+    ck_assert_int_eq(toy_schedule(e, h, 10003, 10, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_next_time(e), 10003);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 9);
+    ck_assert_uint_eq(log.items[6].tag, 10);
+    ck_assert_uint_eq(log.items[7].tag, 9);
+    ck_assert_uint_eq(log.items[8].tag, 8);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
 /* ---- RNG ------------------------------------------------------------------------ */
 
 START_TEST(test_sim_rng_streams_are_deterministic_and_independent)
@@ -882,6 +1309,14 @@ static Suite *sim_suite(void)
     tcase_add_test(engine, test_sim_stop_from_handler);
     tcase_add_test(engine, test_sim_register_is_bounded_and_checked);
     tcase_add_test(engine, test_sim_pool_grows_and_destroy_frees_pending);
+    tcase_add_test(engine, test_sim_queue_keys_at_every_level_pop_in_order);
+    tcase_add_test(engine, test_sim_queue_cancel_in_every_tier);
+    tcase_add_test(engine, test_sim_queue_cancel_compaction_bounds_dead_keys);
+    tcase_add_test(engine,
+                   test_sim_handlers_schedule_now_later_and_cancel_at_any_density);
+    tcase_add_test(engine, test_sim_equal_times_fifo_across_run_and_later_pushes);
+    tcase_add_test(engine, test_sim_events_at_the_end_of_time);
+    tcase_add_test(engine, test_sim_schedule_between_run_until_and_next_event);
     suite_add_tcase(s, engine);
 
     TCase *rng = tcase_create("rng");
