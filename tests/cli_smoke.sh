@@ -100,5 +100,23 @@ YAML
 expect 0 "search" -- "$bin" search "$tmp/search.yaml" --top 5 --format csv
 if [ "$(wc -l <"$tmp/out")" -eq 6 ]; then ok; else ko "search: expected header + 5 rows"; fi
 
+
+# collective: nccl-tests' flags and columns; JSON rows per the contract.
+expect 0 "collective" -- "$bin" collective scenarios/default.yaml -b 1M -e 64M -f 4 -g 8 --op all_reduce
+has "$tmp/out" "out-of-place" "collective prints nccl-tests columns"
+if [ "$(grep -c '^ *[0-9]' "$tmp/out")" -eq 4 ]; then ok; else ko "collective: expected 4 size rows (1M 4M 16M 64M)"; fi
+expect 0 "collective json" -- "$bin" collective scenarios/default.yaml -b 1M -e 4M -f 4 --format json
+for key in '"rows"' '"size_bytes"' '"time_us"' '"algbw_gb_per_s"' '"busbw_gb_per_s"'; do
+    has "$tmp/out" "$key" "collective json"
+done
+expect 2 "collective bad size" -- "$bin" collective scenarios/default.yaml -b 8X
+expect 2 "collective bad op" -- "$bin" collective scenarios/default.yaml --op all_reduse
+expect 0 "compare" -- "$bin" compare scenarios/claims/net-n4-nvswitch.yaml scenarios/claims/net-n4-pcie.yaml
+has "$tmp/out" "switches" "compare shows network hardware"
+expect 0 "tco json" -- "$bin" tco scenarios/default.yaml --format json --no-plots
+for key in '"options"' '"on-prem"' '"cloud-spot"' '"hybrid"' '"total_usd"' '"break_even"'; do
+    has "$tmp/out" "$key" "tco json"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
