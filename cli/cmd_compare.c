@@ -31,7 +31,7 @@ struct cs__cmp {
     char name[128];
     long gpus;
     bool has_step, fits;
-    double step_s, mfu, tokens_per_s, exposed_comm_s, dp_comm_total_s;
+    double step_s, mfu, tokens_per_s, exposed_comm_s, dp_comm_total_s, busy_s;
     double dp_msg_bytes, dp_busbw, dp_time_s;
     double tp_msg_bytes, tp_busbw, tp_time_s;
     char dp_algo[16], tp_algo[16];
@@ -40,6 +40,8 @@ struct cs__cmp {
     bool has_counts;
     char topology[32], link[CS_NAME_MAX], placement[16];
     double oversub;
+    struct cs_claim_cfg claim;  /* the scenario's `claim:` */
+    double claim_metric;        /* its metric, simulated */
 };
 
 /* The communicator of `size` ranks `stride` ranks apart in Megatron's rank
@@ -89,6 +91,7 @@ static bool cs__evaluate(const struct cs_scenario *s, const char *path, struct c
              c->fabric.placement == CS_PLACEMENT_SCATTERED ? "scattered" : "packed");
     r->oversub = c->fabric.oversubscription;
     r->step_s = r->mfu = r->tokens_per_s = r->exposed_comm_s = r->dp_comm_total_s = NAN;
+    r->busy_s = NAN;
     r->dp_msg_bytes = r->dp_busbw = r->dp_time_s = r->tp_msg_bytes = r->tp_busbw = r->tp_time_s = NAN;
     snprintf(r->dp_algo, sizeof r->dp_algo, "-");
     snprintf(r->tp_algo, sizeof r->tp_algo, "-");
@@ -115,12 +118,15 @@ static bool cs__evaluate(const struct cs_scenario *s, const char *path, struct c
     }
     r->has_step = true;
     r->fits = res.fits;
+    r->claim = s->claim;
+    r->claim_metric = cs_claim_metric_value(&s->claim, &res);
     if (res.fits) {
         r->step_s = res.time_s;
         r->mfu = res.mfu;
         r->tokens_per_s = res.tokens_per_s;
         r->exposed_comm_s = res.exposed_comm_s;
         r->dp_comm_total_s = res.dp_comm_total_s;
+        r->busy_s = res.compute_s;
     }
     /* The job's collectives at their message sizes, as the step model sends
      * them: DP gradients in buckets (all_reduce, or reduce_scatter with
@@ -155,6 +161,21 @@ static void cs__num(cJSON *o, const char *k, double v)
         cJSON_AddNumberToObject(o, k, v);
     else
         cJSON_AddNullToObject(o, k);
+}
+
+/* The metric of claim `c` for scenario r (for ratio claims: the baseline). */
+static double cs_claim_metric_value_of(const struct cs_claim_cfg *c, const struct cs__cmp *r)
+{
+    if (!r->has_step || !r->fits)
+        return NAN;
+    switch ((enum cs_claim_metric)c->metric) {
+    case CS_CLAIM_MFU: return r->mfu;
+    case CS_CLAIM_TOKENS_PER_S: return r->tokens_per_s;
+    case CS_CLAIM_STEP_TIME_S: return r->step_s;
+    case CS_CLAIM_EXPOSED_COMM_FRACTION: return r->exposed_comm_s / r->step_s;
+    case CS_CLAIM_GPU_BUSY_FRACTION: return r->busy_s / r->step_s;
+    }
+    return NAN;
 }
 
 static void cs__cell(char *buf, size_t len, const char *fmt, double v)
@@ -244,6 +265,12 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                 cJSON_AddNumberToObject(hw, "optics", (double)r->counts.optics);
                 cJSON_AddNumberToObject(hw, "nics", (double)r->counts.nics);
             }
+            if (r->claim.enabled) {
+                /* ratio claims are judged against the first scenario */
+                double base = cs_claim_metric_value_of(&r->claim, &rs[0]);
+                struct cs_claim_verdict v = cs_claim_judge(&r->claim, r->claim_metric, base);
+                cs_out_claim_json(o, &r->claim, &v);
+            }
             cJSON_AddItemToArray(arr, o);
         }
         ok = cs_out_json_write(out.fp, root);
@@ -314,6 +341,14 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
             if (rs[i].has_step && !rs[i].fits)
                 fprintf(out.fp, "\n%s: does not fit in GPU memory (see 'clustersim run %s')\n", rs[i].name,
                         rs[i].file);
+        for (int i = 0; i < n; i++) {
+            if (!rs[i].claim.enabled)
+                continue;
+            double base = cs_claim_metric_value_of(&rs[i].claim, &rs[0]);
+            struct cs_claim_verdict v = cs_claim_judge(&rs[i].claim, rs[i].claim_metric, base);
+            fprintf(out.fp, "\n%s:", rs[i].name);
+            cs_out_claim_text(out.fp, &rs[i].claim, &v);
+        }
         cs_table_destroy(t);
         for (int i = 0; i < n; i++)
             free(names[i]);

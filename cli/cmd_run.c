@@ -9,6 +9,7 @@
 #include "clustersim/step.h"
 #include "clustersim/report_run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,8 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_FAIL;
     }
     bool ok = true;
+    struct cs_claim_verdict verdict =
+        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value(&s->claim, &r) : NAN, NAN);
     if (fmt == CS_FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
@@ -95,6 +98,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cs_out_data_json(root, &dres);
             cs_out_run_level_json(root, &run);
         }
+        cs_out_claim_json(root, &s->claim, &verdict);
         ok = cs_out_json_write(out.fp, root);
         cJSON_Delete(root);
     } else if (fmt == CS_FMT_CSV) {
@@ -116,6 +120,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 fputc('\n', out.fp);
                 cs_out_run_level_text(out.fp, &run);
             }
+            cs_out_claim_text(out.fp, &s->claim, &verdict);
         } else {
             fprintf(out.fp, "\n(no workload: add a `workload:` section to simulate a step)\n");
         }

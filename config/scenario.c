@@ -206,6 +206,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("checkpoint", "checkpointing"),
     F_CUSTOM("run", "run-level simulation"),
     F_CUSTOM("cost", "TCO inputs"),
+    F_CUSTOM("claim", "a published claim to test"),
     F_CUSTOM("data", "input data pipeline (config/cfg_run.c)"),
     F_CUSTOM("calibration", "fitted parameters (config/cfg_calib.c)"),
 };
@@ -377,6 +378,26 @@ static const struct cs_field run_fields[] = {
        .max = 3.2e9, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "simulated span"),
     F_("replicas", CS_FT_INT, struct cs_run_cfg, replicas, .min = 1, .max = 100000, .def = "1",
        .doc = "Monte Carlo replicas"),
+};
+
+/* struct cs_claim_cfg */
+static const char *const claim_metric_names[] = {"mfu", "tokens_per_s", "step_time_s",
+                                                 "exposed_comm_fraction",
+                                                 "gpu_busy_fraction", NULL};
+static const struct cs_field claim_fields[] = {
+    F_("text", CS_FT_STR, struct cs_claim_cfg, text, .size = MSIZE(struct cs_claim_cfg, text),
+       .flags = CS_F_REQUIRED, .doc = "the claim, quoted"),
+    F_("source", CS_FT_STR, struct cs_claim_cfg, source,
+       .size = MSIZE(struct cs_claim_cfg, source), .def = "", .doc = "where it was claimed"),
+    F_("metric", CS_FT_ENUM, struct cs_claim_cfg, metric, .names = claim_metric_names,
+       .def = "mfu", .doc = "the figure the claim states"),
+    F_("value", CS_FT_NUM, struct cs_claim_cfg, value, .min = 0, .max = 1e18,
+       .flags = CS_F_NULLABLE, .doc = "claimed value for this scenario"),
+    F_("ratio", CS_FT_NUM, struct cs_claim_cfg, ratio, .min = 0, .max = 1e9,
+       .flags = CS_F_MINEXCL | CS_F_NULLABLE,
+       .doc = "claimed metric ratio to the first scenario of a compare"),
+    F_("tolerance", CS_FT_NUM, struct cs_claim_cfg, tolerance, .min = 0, .max = 10,
+       .def = "0.15", .doc = "relative tolerance of the verdict"),
 };
 
 /* struct cs_cost_cfg; the keys derived from the catalog site entry have the
@@ -1040,6 +1061,20 @@ static void bind_checkpoint(struct cs_bind *b, const struct cs_ynode *root)
     }
 }
 
+static void bind_claim(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_claim_cfg *c = &b->s->claim;
+    const struct cs_ynode *cv = cs_ynode_map_get(root, "claim");
+    const struct cs_ynode *cm = section(b, cv, "claim");
+    c->enabled = cm != NULL;
+    c->value = c->ratio = NAN;
+    if (!cm)
+        return;
+    walk(b, claim_fields, NELEM(claim_fields), cm, cv, "claim", c, NULL);
+    if (c->enabled && isnan(c->value) && isnan(c->ratio))
+        cs_cfg__error(b->d, cv, "claim: expected `value` or `ratio` (what the claim states)");
+}
+
 static void bind_run(struct cs_bind *b, const struct cs_ynode *root)
 {
     struct cs_run_cfg *r = &b->s->run;
@@ -1223,6 +1258,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     bind_failures(&b, root);
     bind_checkpoint(&b, root);
     bind_run(&b, root);
+    bind_claim(&b, root);
     bind_cost(&b, root);
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */

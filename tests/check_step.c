@@ -5,6 +5,7 @@
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
 #include "clustersim/refs.h"
+#include "clustersim/report.h"
 #include "clustersim/search.h"
 #include "clustersim/step.h"
 
@@ -300,6 +301,39 @@ START_TEST(test_step_validation_against_references)
 }
 END_TEST
 
+/* Claim verdicts by hand: a value claim of MFU 0.40 with tolerance 0.1 is
+ * supported by 0.42 (+5%) and not by 0.30 (-25%); a ratio claim of 1.23
+ * (23% faster than the baseline) with tolerance 0.05: 115.4/100 = 1.154 is
+ * -6.2% off but on the same side of 1 ("direction holds"), 0.9 is
+ * contradicted, 1.25 (+1.6%) supported; without a baseline it is not
+ * evaluated. */
+START_TEST(test_step_claim_verdicts)
+{
+    struct cs_claim_cfg c;
+    memset(&c, 0, sizeof c);
+    c.enabled = true;
+    c.metric = CS_CLAIM_MFU;
+    c.value = 0.40;
+    c.ratio = NAN;
+    c.tolerance = 0.1;
+    struct cs_claim_verdict v = cs_claim_judge(&c, 0.42, NAN);
+    ck_assert_str_eq(v.verdict, "supported");
+    ck_assert_double_eq_tol(v.error, 0.05, 1e-12);
+    v = cs_claim_judge(&c, 0.30, NAN);
+    ck_assert_str_eq(v.verdict, "not supported");
+    ck_assert_double_eq_tol(v.error, -0.25, 1e-12);
+    c.value = NAN;
+    c.ratio = 1.23;
+    c.tolerance = 0.05;
+    v = cs_claim_judge(&c, 115.4, 100.0);
+    ck_assert_str_eq(v.verdict, "direction holds, magnitude does not");
+    ck_assert_double_eq_tol(v.simulated, 1.154, 1e-12);
+    ck_assert_str_eq(cs_claim_judge(&c, 90.0, 100.0).verdict, "contradicted");
+    ck_assert_str_eq(cs_claim_judge(&c, 125.0, 100.0).verdict, "supported");
+    ck_assert_str_eq(cs_claim_judge(&c, 125.0, NAN).verdict, "not evaluated");
+}
+END_TEST
+
 static Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -315,6 +349,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);
     tcase_add_test(tc, test_step_validation_against_references);
+    tcase_add_test(tc, test_step_claim_verdicts);
     suite_add_tcase(s, tc);
     return s;
 }

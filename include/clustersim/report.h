@@ -38,6 +38,22 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
 void cs_out_run_csv(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r,
                     int header);
 
+/* Verdict on a scenario's `claim:` (report/claim.c). */
+struct cs_claim_verdict {
+    bool is_ratio;        /* the claim is a ratio to a baseline scenario */
+    double claimed;       /* NAN: not evaluated (no baseline for a ratio claim) */
+    double simulated;
+    double error;         /* simulated / claimed - 1 */
+    const char *verdict;  /* "supported", "not supported", "direction holds, ...", ... */
+};
+/* The claim's metric from a step result (NAN when nothing was simulated). */
+double cs_claim_metric_value(const struct cs_claim_cfg *c, const struct cs_step_result *r);
+/* Judges the simulated metric (and, for ratio claims, the baseline's). */
+struct cs_claim_verdict cs_claim_judge(const struct cs_claim_cfg *c, double simulated,
+                                       double baseline);
+void cs_out_claim_text(FILE *out, const struct cs_claim_cfg *c, const struct cs_claim_verdict *v);
+void cs_out_claim_json(cJSON *root, const struct cs_claim_cfg *c, const struct cs_claim_verdict *v);
+
 /* Writes `root` as pretty JSON plus a newline; returns false on error. */
 bool cs_out_json_write(FILE *out, const cJSON *root);
 

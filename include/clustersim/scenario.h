@@ -202,6 +202,22 @@ struct cs_calib_cfg {
     struct cs_calib_curve curves[CS_CALIB_MAX_CURVES];
 };
 
+/* A published claim the scenario puts to the test (`claim:`): the figure
+ * `metric` the claim states for this scenario (`value`), or its ratio to
+ * the first scenario of a `clustersim compare` (`ratio`), within a relative
+ * `tolerance`. run and compare print clustersim's verdict. */
+enum cs_claim_metric { CS_CLAIM_MFU, CS_CLAIM_TOKENS_PER_S, CS_CLAIM_STEP_TIME_S,
+                       CS_CLAIM_EXPOSED_COMM_FRACTION, CS_CLAIM_GPU_BUSY_FRACTION };
+struct cs_claim_cfg {
+    bool enabled;
+    char text[512];
+    char source[128];
+    int metric;                      /* enum cs_claim_metric */
+    double value;                    /* NAN when not stated */
+    double ratio;                    /* NAN when not stated */
+    double tolerance;                /* relative */
+};
+
 struct cs_scenario {
     int schema_version;
     char name[128];
@@ -214,6 +230,7 @@ struct cs_scenario {
     struct cs_checkpoint_cfg checkpoint;
     struct cs_run_cfg run;
     struct cs_cost_cfg cost;
+    struct cs_claim_cfg claim;       /* `claim:`; enabled false when absent */
     struct cs_data_cfg data;         /* `data:`; enabled false when absent */
     struct cs_calib_cfg calibration; /* `calibration:`; enabled false when absent */
 };
