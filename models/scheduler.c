@@ -6,9 +6,9 @@
  * slices) so that "does it fit?" costs O(GPUs per node), not O(nodes). */
 #include "clustersim/scheduler.h"
 
-#include "clustersim/flow.h"
 #include "clustersim/sim.h"
 #include "clustersim/stats.h"
+#include "clustersim/step.h"
 #include "clustersim/workload.h"
 #include "clustersim/xmalloc.h"
 
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S7 CS_SCHED_MIG_SLICES
+#define S7 (s->S) /* slices per GPU of this replay */
 #define CS__MAX_GPN 72
 
 static const char *const cs__policy_names[] = {"fifo", "backfill", "sjf"};
@@ -66,7 +66,6 @@ void cs_sched_config_default(struct cs_sched_config *c)
     c->place = CS_SCHED_PACKED;
     c->backfill_depth = 1000;
     c->timeline_bins = 200;
-    c->compute_efficiency = 0.4;
     c->seed = 1;
 }
 
@@ -86,7 +85,12 @@ struct cs__job {
     uint32_t groups;      /* allowed groups, bitmask */
     cs_time submit, first_start, start, end;
     cs_time remaining;    /* run time still to do (ns) */
-    double slowdown;
+    double slowdown;      /* current run-time factor (workload jobs) */
+    double step1_s;       /* workload jobs: step time alone at share 1; 0 otherwise */
+    double share_min;     /* smallest bandwidth share seen */
+    bool cross;           /* running, workload job whose ring leaves a leaf */
+    cs_time seg_start;    /* start of the current constant-rate segment */
+    cs_time ran;          /* wall time run in finished segments */
     cs_event_id fin;
     int group;            /* placed group */
     int n_gpu;            /* GPUs in the placement */
@@ -96,7 +100,13 @@ struct cs__job {
 
 struct cs__change { cs_time t; double alloc, busy; };
 
-struct cs__wl_cache { int wl, n, nodes, leaves; double factor; };
+struct cs__wl_cache {
+    int wl, n;
+    double share;
+    double step_s;                 /* NAN: no parallelism fits */
+    struct cs_parallel par;        /* the rule's choice at share 1 */
+    enum cs_recompute recompute;
+};
 
 struct cs__sim {
     const struct cs_sched_config *cfg;
@@ -135,12 +145,24 @@ struct cs__sim {
     long nchg, chgcap;
     double *part_chg;      /* per change: allocated GPUs per partition */
     gsl_rng *rng;
-    int *scratch;          /* nodes */
+    int *scratch, *scratch2; /* nodes */
+    int S;                 /* slices per GPU */
     long rejected_type, rejected_size;
     /* workload model */
     struct cs_model_shape *wl;   /* per trace workload index; NULL when no fabric */
     struct cs__wl_cache *wcache;
     int nwcache, wcap;
+    struct cs_fabric_geom geo;   /* of the fabric (group 0) */
+    int ports_per_node;          /* NIC ports a node drives into its leaf */
+    long *leaf_dem;              /* uplink demand per leaf (ports), cross jobs running */
+    int *xjobs;                  /* running cross jobs */
+    long nx;
+    long wl_unfit;               /* workload jobs the step model could not run */
+    /* EASY reservation scratch (cs__reserve) */
+    unsigned stamp;
+    unsigned *gpu_stamp, *node_stamp;
+    int *tmp_node;
+    unsigned char *tmp_gpu;
     cs_status err;
 };
 
@@ -351,45 +373,193 @@ static void cs__release(struct cs__sim *s, long ji)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Workload model: slowdown of the DP all-reduce on the given GPUs.          */
+/* Workload model: step time from the step model, slowed by the share of    */
+/* leaf-uplink bandwidth the job gets beside the jobs running with it.      */
 
-/* Run-time factor for a job of workload wl on the GPUs of `list`: one step
- * is compute (model FLOPs of one sequence per GPU, Narayanan et al. 2021,
- * at compute_efficiency of dense bf16 peak) plus an all-reduce (flow model,
- * hierarchical when every node holds the same number of ranks, else ring) of the
- * bf16 gradients (2 bytes per parameter), not overlapped; the factor is
- * that step on the given GPUs over the same step on GPUs 0..n-1 (packed).
- * Cached per (workload, GPUs, nodes, leaves): placements of one shape cost
- * the same on a symmetric fabric. */
-static double cs__wl_factor(struct cs__sim *s, int wl, const int *list, int n, int nodes, int leaves)
+/* The largest divisor of n that is at most cap. */
+static int cs__divisor_le(int n, int cap)
 {
-    if (n < 2 || !s->cfg->fabric)
-        return 1.0;
+    for (int k = cap < n ? cap : n; k > 1; k--)
+        if (n % k == 0)
+            return k;
+    return 1;
+}
+
+/* The step-model cluster of a job of n GPUs on the fabric's cluster: the
+ * largest divisor of n that fits in one node as GPUs per node, n / that as
+ * nodes, a non-blocking fabric (oversubscription 1, packed: the placement
+ * and the contention enter through the bandwidth share) whose link rate is
+ * scaled by `share`. */
+static void cs__wl_cluster(const struct cs__sim *s, int n, double share, struct cs_cluster_cfg *c)
+{
+    *c = *cs_fabric_cluster(s->cfg->fabric);
+    c->gpus_per_node = cs__divisor_le(n, c->gpus_per_node);
+    c->nodes = n / c->gpus_per_node;
+    c->fabric.oversubscription = 1;
+    c->fabric.placement = CS_PLACEMENT_PACKED;
+    c->fabric.link.bw_bytes_per_s *= share;
+}
+
+/* One step of workload wl on n GPUs at bandwidth share `share`, with the
+ * parallelism of the documented rule (docs/replay.md): micro-batch 1, one
+ * sequence per data-parallel replica per step, bf16, no FSDP; of the
+ * power-of-two tp (dividing the heads, at most the node's GPUs) with
+ * recompute none or full and pp = 1, the fastest step whose memory fits;
+ * if none fits, tp = the node's GPUs and the smallest pp (dividing the
+ * layers) that fits with full recompute.
+ * For share < 1 the parallelism found at share 1 is reused. Returns NAN when
+ * nothing fits or the step model refuses every choice. Cached. */
+static double cs__wl_step(struct cs__sim *s, int wl, int n, double share)
+{
+    share = round(share * 1024.0) / 1024.0;  /* cache key: 1/1024 steps */
+    if (share < 1.0 / 1024)
+        share = 1.0 / 1024;
     for (int i = 0; i < s->nwcache; i++) {
         const struct cs__wl_cache *c = &s->wcache[i];
-        if (c->wl == wl && c->n == n && c->nodes == nodes && c->leaves == leaves)
-            return c->factor;
+        if (c->wl == wl && c->n == n && c->share == share)
+            return c->step_s;
     }
-    const struct cs_model_shape *m = &s->wl[wl];
-    const struct cs_cluster_cfg *cc = cs_fabric_cluster(s->cfg->fabric);
-    double peak = cc->gpu.peak_flops[CS_PREC_BF16];
-    double comp = cs_workload_flops_per_iter(m, 1.0, CS_RECOMPUTE_NONE) / (peak * s->cfg->compute_efficiency);
-    double bytes = 2.0 * cs_workload_params(m);
-    int *ref = cs_xmalloc((size_t)n * sizeof *ref);
-    for (int i = 0; i < n; i++)
-        ref[i] = i;
-    double t_act = 0, t_ref = 0, factor = 1.0;
-    if (cs_flow_collective(s->cfg->fabric, CS_COLL_ALL_REDUCE, bytes, list, n, CS_COLL_AUTO, &t_act) == CS_OK &&
-        cs_flow_collective(s->cfg->fabric, CS_COLL_ALL_REDUCE, bytes, ref, n, CS_COLL_AUTO, &t_ref) == CS_OK &&
-        isfinite(comp) && comp > 0)
-        factor = (comp + t_act) / (comp + t_ref);
-    free(ref);
+    struct cs__wl_cache e;
+    memset(&e, 0, sizeof e);
+    e.wl = wl;
+    e.n = n;
+    e.share = share;
+    e.step_s = NAN;
+    struct cs_cluster_cfg cc;
+    cs__wl_cluster(s, n, share, &cc);
+    struct cs_step_options o;
+    cs_step_options_default(&cc.gpu, &o);
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    w.model = s->wl[wl];
+    w.micro_batch = 1;
+    w.precision = CS_PREC_BF16;
+    w.tokens = NAN;
+    w.par.cp = w.par.vp = 1;
+    w.par.fsdp = CS_FSDP_NONE;
+    /* the parallelism found at share 1 (same wl and n) */
+    const struct cs__wl_cache *base = NULL;
+    for (int i = 0; i < s->nwcache && !base; i++)
+        if (s->wcache[i].wl == wl && s->wcache[i].n == n && s->wcache[i].share == 1.0)
+            base = &s->wcache[i];
+    struct cs_parallel tries[64];
+    enum cs_recompute rtry[64];
+    int nt = 0;
+    if (base && base->par.tp > 0) {
+        tries[nt] = base->par;
+        rtry[nt++] = base->recompute;
+    } else if (!base) {
+        for (int tp = 1; tp <= cc.gpus_per_node && nt < 40; tp *= 2)
+            for (int r = 0; r < 2; r++) {
+                memset(&tries[nt], 0, sizeof tries[nt]);
+                tries[nt].tp = tp;
+                tries[nt].pp = 1;
+                rtry[nt++] = r ? CS_RECOMPUTE_FULL : CS_RECOMPUTE_NONE;
+            }
+        int tpn = 1;
+        while (tpn * 2 <= cc.gpus_per_node && cc.gpus_per_node % (tpn * 2) == 0)
+            tpn *= 2;
+        for (int pp = 2; pp <= n / tpn && nt < 64; pp *= 2) {
+            memset(&tries[nt], 0, sizeof tries[nt]);
+            tries[nt].tp = tpn;
+            tries[nt].pp = pp;
+            rtry[nt++] = CS_RECOMPUTE_FULL;
+        }
+    }
+    for (int i = 0; i < nt; i++) {
+        struct cs_parallel p = tries[i];
+        if (n % (p.tp * p.pp) != 0 || w.model.heads % p.tp != 0 || w.model.layers % p.pp != 0)
+            continue;
+        p.cp = p.vp = 1;
+        p.dp = n / (p.tp * p.pp);
+        w.par = p;
+        w.recompute = rtry[i];
+        w.global_batch = p.dp;
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_step_result r;
+        cs_status st = cs_step_simulate(&cc, &w, &o, &d, &r);
+        cs_diags_fini(&d);
+        if (st == CS_OK && r.fits && r.time_s > 0 && !(r.time_s >= e.step_s)) {
+            e.step_s = r.time_s;
+            e.par = p;
+            e.recompute = rtry[i];
+        }
+        if (p.pp > 1 && e.step_s > 0)
+            break;  /* the smallest pp that fits */
+        if (i + 1 < nt && tries[i + 1].pp > 1 && e.step_s > 0)
+            break;  /* pp = 1 fits: no pipeline */
+    }
     if (s->nwcache == s->wcap) {
         s->wcap = s->wcap ? 2 * s->wcap : 64;
         s->wcache = cs_xrealloc(s->wcache, (size_t)s->wcap, sizeof *s->wcache);
     }
-    s->wcache[s->nwcache++] = (struct cs__wl_cache){wl, n, nodes, leaves, factor};
-    return factor;
+    s->wcache[s->nwcache++] = e;
+    return e.step_s;
+}
+
+/* Node sequence of job ji's placement (gpu_list is grouped by node, in the
+ * order the placement took them: the order of its ranks and of its ring).
+ * Writes the nodes to out (room for n_gpu) and returns their count. */
+static int cs__job_nodes(const struct cs__sim *s, long ji, int *out)
+{
+    const struct cs__job *j = &s->jobs[ji];
+    const int *list = s->gpu_list + s->gpu_off[ji];
+    int g = j->group, gpn = s->cfg->groups[g].gpus_per_node, n0 = s->grp_node0[g], cnt = 0;
+    for (int i = 0; i < j->n_gpu; i++) {
+        int v = n0 + (list[i] - s->node_gpu0[n0]) / gpn;
+        if (cnt == 0 || out[cnt - 1] != v)
+            out[cnt++] = v;
+    }
+    return cnt;
+}
+
+/* Ring edges of job ji that leave a leaf, counted per source leaf into
+ * dem[] (NIC ports of demand: each edge carries its node's whole egress).
+ * Returns the job's number of such edges. */
+static int cs__cross_edges(struct cs__sim *s, long ji, long *dem, int sign)
+{
+    int m = cs__job_nodes(s, ji, s->scratch2), x = 0;
+    if (m < 2)
+        return 0;
+    for (int i = 0; i < m; i++) {
+        int a = s->node_leaf[s->scratch2[i]], b = s->node_leaf[s->scratch2[(i + 1) % m]];
+        if (a != b) {
+            if (dem)
+                dem[a] += sign * s->ports_per_node;
+            x++;
+        }
+    }
+    return x;
+}
+
+/* The bandwidth share of job ji given the leaf demand dem[]: the smallest
+ * uplinks / demand over the leaves its ring leaves from, at most 1. */
+static double cs__job_share(struct cs__sim *s, long ji, const long *dem)
+{
+    int m = cs__job_nodes(s, ji, s->scratch2);
+    double share = 1.0;
+    for (int i = 0; i < m && m > 1; i++) {
+        int a = s->node_leaf[s->scratch2[i]], b = s->node_leaf[s->scratch2[(i + 1) % m]];
+        if (a != b && dem[a] > s->geo.up) {
+            double f = (double)s->geo.up / (double)dem[a];
+            if (f < share)
+                share = f;
+        }
+    }
+    return share;
+}
+
+/* Slowdown of running workload job ji at bandwidth share `share`: step time
+ * at that share over step time at share 1 (the trace duration is the run
+ * time at share 1). 1 when the step model cannot run it. */
+static double cs__wl_slowdown(struct cs__sim *s, long ji, double share)
+{
+    struct cs__job *j = &s->jobs[ji];
+    if (!(j->step1_s > 0) || share >= 1.0)
+        return 1.0;
+    double t = cs__wl_step(s, s->tr->jobs[ji].workload, j->n_gpu, share);
+    return t > 0 ? t / j->step1_s : 1.0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -467,50 +637,127 @@ static void cs__record(struct cs__sim *s)
     s->nchg++;
 }
 
-static void cs__start(struct cs__sim *s, long ji, int g)
+static void cs__run_insert(struct cs__sim *s, long ji)
 {
-    struct cs__job *j = &s->jobs[ji];
-    cs_time now = cs_sim_now(s->e);
-    cs__place(s, ji, g);
-    if (j->state == JS_QUEUED && j->first_start < 0)
-        j->first_start = now;
-    if (j->first_start < 0)
-        j->first_start = now;
-    const struct cs_trace_job *tj = &s->tr->jobs[ji];
-    if (tj->workload >= 0 && s->wl) {
-        double f = cs__wl_factor(s, tj->workload, s->gpu_list + s->gpu_off[ji], j->n_gpu, j->nodes, j->leaves);
-        /* the remaining work stretches by the new factor over the old */
-        j->remaining = cs_time_from_s(cs_time_to_s(j->remaining) * f / j->slowdown);
-        j->slowdown = f;
-    }
-    j->start = now;
-    j->end = now + j->remaining;
-    j->state = JS_RUNNING;
-    s->used_slices += j->need;
-    s->part_used[j->part] += j->need;
-    s->busy += j->busy;
     long at = cs__rfind(s, ji);
     memmove(s->running + at + 1, s->running + at, (size_t)(s->rlen - at) * sizeof *s->running);
     s->running[at] = (int)ji;
     s->rlen++;
+}
+
+static void cs__run_remove(struct cs__sim *s, long ji)
+{
+    long at = cs__rfind(s, ji);
+    assert(at < s->rlen && s->running[at] == ji);
+    memmove(s->running + at, s->running + at + 1, (size_t)(s->rlen - at - 1) * sizeof *s->running);
+    s->rlen--;
+}
+
+/* Running job ji changes its run-time factor to `slow` now: the wall time
+ * left stretches by slow / old factor; its finish event moves. */
+static void cs__retime(struct cs__sim *s, long ji, double slow)
+{
+    struct cs__job *j = &s->jobs[ji];
+    if (fabs(slow - j->slowdown) <= 1e-12 * slow)
+        return;
+    cs_time now = cs_sim_now(s->e);
+    cs__run_remove(s, ji);
+    double left = (double)(j->end - now) * slow / j->slowdown;
+    j->ran += now - j->seg_start;
+    j->seg_start = now;
+    j->remaining = (cs_time)llround(left);
+    if (j->remaining < 1)
+        j->remaining = 1;
+    j->slowdown = slow;
+    j->end = now + j->remaining;
+    cs__run_insert(s, ji);
+    cs_sim_cancel(s->e, j->fin);
     uint32_t payload = (uint32_t)ji;
     cs_status st = cs_sim_schedule_at(s->e, j->end, s->h_finish, &payload, sizeof payload, &j->fin);
     if (st != CS_OK)
         s->err = st;
 }
 
-/* Stops a running job (finish or eviction): frees its GPUs. */
+/* Recomputes every running cross job's bandwidth share from the leaf
+ * demand (docs/replay.md, "Contention") and retimes those whose share
+ * changed. O(cross jobs x their nodes). */
+static void cs__recontend(struct cs__sim *s)
+{
+    for (long k = 0; k < s->nx; k++) {
+        long ji = s->xjobs[k];
+        struct cs__job *j = &s->jobs[ji];
+        double share = cs__job_share(s, ji, s->leaf_dem);
+        if (share < j->share_min)
+            j->share_min = share;
+        cs__retime(s, ji, cs__wl_slowdown(s, ji, share));
+    }
+}
+
+static void cs__start(struct cs__sim *s, long ji, int g)
+{
+    struct cs__job *j = &s->jobs[ji];
+    cs_time now = cs_sim_now(s->e);
+    cs__place(s, ji, g);
+    if (j->first_start < 0)
+        j->first_start = now;
+    const struct cs_trace_job *tj = &s->tr->jobs[ji];
+    bool recontend = false;
+    if (tj->workload >= 0 && s->wl && g == 0) {
+        if (j->step1_s == 0) {
+            double t1 = cs__wl_step(s, tj->workload, j->n_gpu, 1.0);
+            j->step1_s = t1 > 0 ? t1 : -1;
+            if (!(t1 > 0))
+                s->wl_unfit++;
+        }
+        if (j->step1_s > 0 && s->geo.tiers > 1 && cs__cross_edges(s, ji, s->leaf_dem, +1) > 0) {
+            j->cross = true;
+            s->xjobs[s->nx++] = (int)ji;
+            recontend = true;
+        }
+        /* alone or in one leaf the job runs at share 1 until recontend says otherwise */
+        j->remaining = (cs_time)llround((double)j->remaining / j->slowdown);
+        j->slowdown = 1.0;
+    }
+    j->start = j->seg_start = now;
+    j->end = now + j->remaining;
+    j->state = JS_RUNNING;
+    s->used_slices += j->need;
+    s->part_used[j->part] += j->need;
+    s->busy += j->busy;
+    cs__run_insert(s, ji);
+    uint32_t payload = (uint32_t)ji;
+    cs_status st = cs_sim_schedule_at(s->e, j->end, s->h_finish, &payload, sizeof payload, &j->fin);
+    if (st != CS_OK)
+        s->err = st;
+    if (recontend)
+        cs__recontend(s);
+}
+
+/* Stops a running job (finish or eviction): frees its GPUs, and if its ring
+ * crossed leaves, gives its uplink bandwidth back to the others. */
 static void cs__stop(struct cs__sim *s, long ji)
 {
     struct cs__job *j = &s->jobs[ji];
-    long at = cs__rfind(s, ji);
-    assert(at < s->rlen && s->running[at] == ji);
-    memmove(s->running + at, s->running + at + 1, (size_t)(s->rlen - at - 1) * sizeof *s->running);
-    s->rlen--;
+    cs__run_remove(s, ji);
+    j->ran += cs_sim_now(s->e) - j->seg_start;
+    j->seg_start = cs_sim_now(s->e);
+    bool recontend = false;
+    if (j->cross) {
+        cs__cross_edges(s, ji, s->leaf_dem, -1);
+        for (long k = 0; k < s->nx; k++)
+            if (s->xjobs[k] == ji) {
+                s->xjobs[k] = s->xjobs[--s->nx];
+                break;
+            }
+        j->cross = false;
+        recontend = true;
+    }
     cs__release(s, ji);
     s->used_slices -= j->need;
     s->part_used[j->part] -= j->need;
     s->busy -= j->busy;
+    if (recontend)
+        cs__recontend(s);
 }
 
 /* Evicts lower-priority running jobs (lowest priority, latest start first)
@@ -561,23 +808,67 @@ static int cs__preempt(struct cs__sim *s, long ji)
     return g;
 }
 
-/* EASY reservation for blocked job r: the earliest time (by the running
- * jobs' expected ends) when enough GPUs of its groups are free, and how many
- * slices are spare at that time. Counted on GPUs, not node shapes. */
+/* EASY reservation for blocked job r: the earliest time, by the running
+ * jobs' expected ends, when r fits by shape (a node with enough whole free
+ * GPUs for a one-node job, a GPU with enough free slices for a MIG job,
+ * enough whole free GPUs for a multi-node job, which takes them on any
+ * nodes), and how many slices of its groups are spare then (counted in
+ * slices, not shapes: a backfilled job that ends after the shadow time may
+ * still take a node the reservation would have used; docs/replay.md).
+ * Releases are replayed on lazily copied per-node and per-GPU counters:
+ * O(GPUs released before the shadow time). */
 static void cs__reserve(struct cs__sim *s, const struct cs__job *r, cs_time *shadow, long *extra)
 {
-    long avail = 0;
-    for (int g = 0; g < s->cfg->n_groups; g++)
-        if (r->groups >> g & 1u)
-            avail += r->whole ? s->grp_free_whole[g] * S7 : s->grp_free_slices[g];
+    long avail = 0, fit = 0, whole = 0;
+    int G = s->cfg->n_groups;
+    bool multi = false;  /* a group where r spans nodes */
+    for (int g = 0; g < G; g++) {
+        if (!(r->groups >> g & 1u))
+            continue;
+        avail += r->whole ? s->grp_free_whole[g] * S7 : s->grp_free_slices[g];
+        whole += s->grp_free_whole[g];
+        multi = multi || (r->whole > cs__gpn(s, g));
+        if (r->whole == 0)
+            for (int k = r->slices; k <= S7; k++)
+                fit += cs__gbs(s, g)[k];
+        else if (r->whole <= cs__gpn(s, g))
+            for (int k = r->whole; k <= cs__gpn(s, g); k++)
+                fit += cs__nbf(s, g)[k];
+    }
     *shadow = CS_TIME_MAX;
     *extra = 0;
+    unsigned stamp = ++s->stamp;
     for (long i = 0; i < s->rlen; i++) {
-        const struct cs__job *x = &s->jobs[s->running[i]];
+        long xi = s->running[i];
+        const struct cs__job *x = &s->jobs[xi];
         if (!(r->groups >> x->group & 1u))
             continue;
         avail += x->need;
-        if (avail >= r->need) {
+        int g = x->group, gpn = cs__gpn(s, g), n0 = s->grp_node0[g];
+        const int *list = s->gpu_list + s->gpu_off[xi];
+        for (int k = 0; k < x->n_gpu; k++) {
+            int gp = list[k], v = n0 + (gp - s->node_gpu0[n0]) / gpn;
+            if (s->gpu_stamp[gp] != stamp) {
+                s->gpu_stamp[gp] = stamp;
+                s->tmp_gpu[gp] = s->gpu_free[gp];
+            }
+            if (s->node_stamp[v] != stamp) {
+                s->node_stamp[v] = stamp;
+                s->tmp_node[v] = s->node_free[v];
+            }
+            int old = s->tmp_gpu[gp], now = old + x->slices;
+            s->tmp_gpu[gp] = now;
+            if (r->whole == 0 && old < r->slices && now >= r->slices)
+                fit++;
+            if (now == S7 && old < S7) {
+                int nf = ++s->tmp_node[v];
+                whole++;
+                if (r->whole > 0 && r->whole <= gpn && nf == r->whole)
+                    fit++;
+            }
+        }
+        bool fits = fit > 0 || (multi && whole >= r->whole);
+        if (fits && avail >= r->need) {
             *shadow = x->end;
             *extra = avail - r->need;
             return;
@@ -722,9 +1013,9 @@ static cs_status cs__check(const struct cs_sched_config *c, cs_diags *d)
         bad = 1;
     }
     if (c->backfill_depth < 1 || c->timeline_bins < 1 || c->timeline_bins > 100000 ||
-        !(c->compute_efficiency > 0 && c->compute_efficiency <= 1)) {
-        cs_diag_error(d, NULL, 0, 0, "replay: backfill depth >= 1, 1..100000 timeline bins and a compute "
-                      "efficiency in (0, 1] are required");
+        c->mig_slices < 0 || c->mig_slices > CS_SCHED_MIG_SLICES) {
+        cs_diag_error(d, NULL, 0, 0, "replay: backfill depth >= 1, 1..100000 timeline bins and 0..%d MIG "
+                      "slices per GPU are required", CS_SCHED_MIG_SLICES);
         bad = 1;
     }
     if (c->fabric && (long)cs_fabric_gpus(c->fabric) !=
@@ -766,6 +1057,13 @@ static void cs__free_sim(struct cs__sim *s)
     free(s->chg);
     free(s->part_chg);
     free(s->scratch);
+    free(s->scratch2);
+    free(s->leaf_dem);
+    free(s->xjobs);
+    free(s->gpu_stamp);
+    free(s->node_stamp);
+    free(s->tmp_node);
+    free(s->tmp_gpu);
     free(s->wl);
     free(s->wcache);
     if (s->rng)
@@ -822,6 +1120,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     s.cfg = cfg;
     s.tr = t;
     s.d = d;
+    s.S = cfg->mig_slices > 0 ? cfg->mig_slices : CS_SCHED_MIG_SLICES;
     /* workloads: each name must be a model preset */
     if (t->workloads.n > 0) {
         if (!cfg->fabric)
@@ -859,8 +1158,9 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     s.node_free = cs_xmalloc((size_t)s.n_nodes * sizeof *s.node_free);
     s.node_gpu0 = cs_xmalloc((size_t)s.n_nodes * sizeof *s.node_gpu0);
     s.scratch = cs_xmalloc((size_t)s.n_nodes * sizeof *s.scratch);
+    s.scratch2 = cs_xmalloc((size_t)s.n_nodes * sizeof *s.scratch2);
     s.nodes_by_free = cs_xcalloc((size_t)G * (CS__MAX_GPN + 1), sizeof *s.nodes_by_free);
-    s.gpus_by_slices = cs_xcalloc((size_t)G * (S7 + 1), sizeof *s.gpus_by_slices);
+    s.gpus_by_slices = cs_xcalloc((size_t)G * (s.S + 1), sizeof *s.gpus_by_slices);
     int npl = cfg->nodes_per_leaf > 0 ? cfg->nodes_per_leaf : 16;
     for (int g = 0; g < G; g++) {
         int gpn = cfg->groups[g].gpus_per_node;
@@ -881,15 +1181,26 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
                 maxleaf = s.node_leaf[s.grp_node0[g] + k] + 1;
         s.n_leaves = maxleaf;
         cs__nbf(&s, g)[gpn] = cfg->groups[g].nodes;
-        cs__gbs(&s, g)[S7] = (long)cfg->groups[g].nodes * gpn;
+        cs__gbs(&s, g)[s.S] = (long)cfg->groups[g].nodes * gpn;
         s.grp_free_whole[g] = (long)cfg->groups[g].nodes * gpn;
-        s.grp_free_slices[g] = s.grp_free_whole[g] * S7;
+        s.grp_free_slices[g] = s.grp_free_whole[g] * s.S;
         s.grp_total_slices[g] = s.grp_free_slices[g];
         s.total_slices += s.grp_free_slices[g];
     }
     s.gpu_free = cs_xmalloc((size_t)s.n_gpus);
-    memset(s.gpu_free, S7, (size_t)s.n_gpus);
+    memset(s.gpu_free, s.S, (size_t)s.n_gpus);
     s.leaf_free = cs_xcalloc((size_t)s.n_leaves + 1, sizeof *s.leaf_free);
+    s.gpu_stamp = cs_xcalloc((size_t)s.n_gpus + 1, sizeof *s.gpu_stamp);
+    s.node_stamp = cs_xcalloc((size_t)s.n_nodes + 1, sizeof *s.node_stamp);
+    s.tmp_node = cs_xcalloc((size_t)s.n_nodes + 1, sizeof *s.tmp_node);
+    s.tmp_gpu = cs_xcalloc((size_t)s.n_gpus + 1, sizeof *s.tmp_gpu);
+    s.leaf_dem = cs_xcalloc((size_t)s.n_leaves + 1, sizeof *s.leaf_dem);
+    if (cfg->fabric) {
+        const struct cs_cluster_cfg *fc = cs_fabric_cluster(cfg->fabric);
+        if (cs_fabric_geometry(fc, &s.geo) != CS_OK)
+            s.geo.tiers = 1;  /* no uplink model: shares stay 1 */
+        s.ports_per_node = s.geo.rail ? 1 : (fc->fabric.nics_per_node > 0 ? fc->fabric.nics_per_node : 1);
+    }
     for (int v = 0; v < s.n_nodes; v++)
         s.leaf_free[s.node_leaf[v]] += s.node_free[v];
     int NP = cfg->n_partitions;
@@ -900,6 +1211,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     s.gpu_off = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.gpu_off);
     s.queue = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.queue);
     s.running = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.running);
+    s.xjobs = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.xjobs);
     int part_of_trace[4096];
     size_t ntp = t->partitions.n < 4096 ? t->partitions.n : 4096;
     for (size_t p = 0; p < ntp; p++) {
@@ -926,12 +1238,13 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
             t_first = tj->submit_s;
         j->first_start = -1;
         j->slowdown = 1.0;
+        j->share_min = 1.0;
         j->remaining = cs_time_from_s(tj->duration_s);
         if (j->remaining < 1)
             j->remaining = 1;
         if (tj->gpus < 1 && cfg->mig) {
             j->whole = 0;
-            j->slices = (int)ceil(tj->gpus * S7 - 1e-9);
+            j->slices = (int)ceil(tj->gpus * s.S - 1e-9);
             if (j->slices < 1)
                 j->slices = 1;
             j->need = j->slices;
@@ -939,8 +1252,8 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
             j->whole = (int)ceil(tj->gpus - 1e-9);
             if (j->whole < 1)
                 j->whole = 1;
-            j->slices = S7;
-            j->need = j->whole * S7;
+            j->slices = s.S;
+            j->need = j->whole * s.S;
         }
         j->busy = tj->gpus;
         j->part = tj->partition >= 0 && (size_t)tj->partition < ntp ? part_of_trace[tj->partition] : NP;
@@ -1019,7 +1332,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     cs_stat_sample_init(&q);
     cs_stat_sample_init(&jct);
     cs_time last = 0;
-    double alloc_h = 0, busy_h = 0, trace_h = 0, slow_sum = 0;
+    double alloc_h = 0, busy_h = 0, trace_h = 0, slow_sum = 0, wl_jct = 0;
     double part_h[CS_SCHED_MAX_PARTITIONS + 1] = {0}, part_q[CS_SCHED_MAX_PARTITIONS + 1] = {0};
     long part_n[CS_SCHED_MAX_PARTITIONS + 1] = {0};
     if (cfg->keep_jobs)
@@ -1036,8 +1349,10 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
                 pj->start_s = t_first + cs_time_to_s(j->first_start);
                 pj->end_s = t_first + cs_time_to_s(j->end);
             }
-            pj->run_s = tj->duration_s * j->slowdown;
-            pj->slowdown = j->slowdown;
+            pj->run_s = cs_time_to_s(j->ran);
+            pj->slowdown = j->state == JS_DONE ? pj->run_s / tj->duration_s : NAN;
+            pj->share_min = j->share_min;
+            pj->step_s = j->step1_s > 0 ? j->step1_s : NAN;
             pj->nodes = j->nodes;
             pj->leaves = j->leaves;
             pj->preemptions = j->preempt;
@@ -1046,21 +1361,22 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
             continue;
         r.completed++;
         r.preemptions += j->preempt;
-        double run = tj->duration_s * j->slowdown;
+        double run = cs_time_to_s(j->ran);
         double qs = cs_time_to_s(j->first_start - j->submit);
         cs_stat_sample_add(&q, qs);
         cs_stat_sample_add(&jct, cs_time_to_s(j->end - j->submit));
         if (j->end > last)
             last = j->end;
-        alloc_h += run * j->need / (double)S7;
+        alloc_h += run * j->need / (double)s.S;
         busy_h += run * j->busy;
         trace_h += tj->duration_s * tj->gpus;
-        part_h[j->part] += run * j->need / (double)S7;
+        part_h[j->part] += run * j->need / (double)s.S;
         part_q[j->part] += qs;
         part_n[j->part]++;
-        if (tj->workload >= 0 && s.wl) {
+        if (tj->workload >= 0 && s.wl && j->step1_s > 0) {
             r.workload_jobs++;
-            slow_sum += j->slowdown;
+            slow_sum += run / tj->duration_s;
+            wl_jct += cs_time_to_s(j->end - j->submit);
         }
     }
     r.makespan_s = cs_time_to_s(last);
@@ -1071,6 +1387,8 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     r.utilization = cap > 0 ? alloc_h / cap : 0;
     r.busy_utilization = cap > 0 ? busy_h / cap : 0;
     r.workload_slowdown_mean = r.workload_jobs ? slow_sum / r.workload_jobs : NAN;
+    r.workload_jct_mean_s = r.workload_jobs ? wl_jct / r.workload_jobs : NAN;
+    r.workload_unfit = s.wl_unfit;
     cs__summary(&q, &r.queue_s);
     cs__summary(&jct, &r.jct_s);
     double fr = 0;

@@ -74,7 +74,7 @@ struct cs_sched_config {
     int timeline_bins;       /* default 200 */
     uint64_t seed;           /* scattered placement */
     const cs_fabric *fabric; /* borrowed, nullable; must describe group 0 when given */
-    double compute_efficiency; /* workload jobs: achieved fraction of dense bf16 peak (default 0.4) */
+    int mig_slices;          /* slices per GPU (1..7); 0 = CS_SCHED_MIG_SLICES */
     bool keep_jobs;          /* fill result.per_job */
 };
 
@@ -98,6 +98,8 @@ struct cs_sched_job_result {
     double run_s;                    /* time actually run (after any slowdown) */
     double slowdown;                 /* run_s / trace duration (1 without a workload) */
     int nodes, leaves;               /* of the (last) placement */
+    double share_min;                /* workload jobs: smallest leaf-uplink bandwidth share seen (1 = none lost) */
+    double step_s;                   /* workload jobs: step-model step time at share 1; NAN otherwise */
     int preemptions;
     bool rejected;                   /* asked for more than any allowed group holds */
 };
@@ -118,7 +120,9 @@ struct cs_sched_result {
     double fragmentation;       /* time average of free GPUs while jobs wait, / gpus */
     long max_queue;             /* longest queue seen */
     long workload_jobs;         /* jobs whose run time came from the workload model */
-    double workload_slowdown_mean;
+    double workload_slowdown_mean;  /* mean of run time / trace duration over those jobs */
+    double workload_jct_mean_s;     /* mean JCT of those jobs */
+    long workload_unfit;            /* workload jobs whose model fits no parallelism of the rule: trace durations */
     int n_parts;
     struct cs_sched_part_result parts[CS_SCHED_MAX_PARTITIONS + 1];
     /* Timeline: bin i covers [t_s[i], t_s[i] + bin_s) from the first arrival,
