@@ -28,6 +28,10 @@ static const struct cs_cli_opt cs__tco_opts[] = {
     {"samples", 0, "N", "Monte Carlo samples over cost.ranges (default cost.monte_carlo)"},
     {"only-priced", 0, NULL, "leave out the options whose prices are missing instead of failing"},
     {"no-plots", 0, NULL, "with -o: write no figures"},
+    {"no-run-model", 0, NULL, "cost per run from the step model alone (goodput 1): skip the "
+                              "run model's failures and checkpoints"},
+    {"table", 0, NULL, "FILE... : one row per scenario: relative throughput, cost per hour, "
+                       "per year and per run beside cost.reference"},
 };
 
 /* Copies plots/NAME (the template) into dir. */
@@ -101,13 +105,29 @@ static void figures(const char *dir, const struct cs_tco_report *r)
     }
 }
 
+/* cs_cost_run_estimate with the scenario's step options (defaults +
+ * calibration) on 2 threads. */
+static cs_status estimate_run(const struct cs_scenario *s, bool use_run_model, cs_diags *d,
+                              struct cs_cost_run *out)
+{
+    struct cs_step_options opt;
+    cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
+    return cs_cost_run_estimate(s, &opt, use_run_model, 2, d, out);
+}
+
+static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
+                     enum cs_cli_format fmt);
+
 static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
     enum cs_cli_format fmt;
     if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
         return CS_EXIT_BADINPUT;
+    if (cs_cli_get(cmd, a, "table"))
+        return tco_table(cmd, a, fmt);
     if (a->npos != 1) {
-        fprintf(stderr, "clustersim tco: expected one scenario FILE (see 'clustersim help tco')\n");
+        fprintf(stderr, "clustersim tco: expected one scenario FILE, or --table FILE... (see "
+                        "'clustersim help tco')\n");
         return CS_EXIT_BADINPUT;
     }
     const char *path = a->pos[0];
@@ -148,25 +168,19 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_FAIL;
     }
 
-    /* Time to train from the step model (goodput 1: the run model is not
-     * used here yet). */
-    double run_hours = NAN, step_s = NAN, tps = NAN;
+    /* Time per training run: step model, data pipeline and run model. */
     cs_diags d;
     cs_diags_init(&d);
-    if (s->has_workload && isfinite(s->workload.tokens)) {
-        struct cs_step_options opt;
-        struct cs_step_result sr;
-        cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
-        if (cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &sr) == CS_OK && sr.fits &&
-            sr.tokens_per_s > 0) {
-            step_s = sr.time_s;
-            tps = sr.tokens_per_s;
-            run_hours = s->workload.tokens / tps / 3600.0;
-        } else {
-            fprintf(stderr, "clustersim tco: warning: %s: the workload does not simulate (see "
-                            "above): no cost per run\n", path);
-        }
+    struct cs_cost_run run;
+    if (estimate_run(s, cs_cli_get(cmd, a, "no-run-model") == NULL, &d, &run) != CS_OK) {
+        cs_cli_print_diags_for(&d, path);
+        cs_diags_fini(&d);
+        free(r);
+        free(in);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_BADINPUT;
     }
+    double run_hours = run.has_step ? run.ideal_hours : NAN;
     cs_status st = cs_cost_inputs_from_scenario(s, run_hours, cs_cli_get(cmd, a, "only-priced") != NULL,
                                                 &d, in);
     cs_cli_print_diags_for(&d, path);
@@ -180,12 +194,10 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_cli_scenario_fini(&sc);
         return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
     }
+    in->run_goodput = run.goodput;
     cs_out_tco_compute(r, s, in, isfinite(step) ? step : s->cost.ext.sensitivity);
-    r->has_step = isfinite(run_hours);
-    r->step_time_s = step_s;
-    r->tokens_per_s = tps;
-    r->goodput = 1.0;
-    r->run_hours = run_hours;
+    r->has_step = run.has_step;
+    r->run = run;
     int n_mc = samples >= 0 ? (int)samples : s->cost.ext.monte_carlo;
     if (n_mc > 0 && s->cost.ext.n_ranges > 0) {
         if (cs_cost_monte_carlo(in, s->cost.ext.ranges, s->cost.ext.n_ranges, n_mc, s->seed,
@@ -236,21 +248,104 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     return ok ? CS_EXIT_OK : CS_EXIT_FAIL;
 }
 
+/* `tco --table A.yaml B.yaml ...`: missing prices leave cells empty
+ * (warnings), as --only-priced. */
+static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
+                     enum cs_cli_format fmt)
+{
+    if (a->npos < 1) {
+        fprintf(stderr, "clustersim tco: --table: expected one or more scenario FILEs\n");
+        return CS_EXIT_BADINPUT;
+    }
+    int n = a->npos;
+    struct cs_cli_scenario *sc = calloc((size_t)n, sizeof *sc);
+    struct cs_tco_table_row *rows = calloc((size_t)n, sizeof *rows);
+    if (!sc || !rows) {
+        fprintf(stderr, "clustersim tco: out of memory\n");
+        free(sc);
+        free(rows);
+        return CS_EXIT_FAIL;
+    }
+    bool use_run = cs_cli_get(cmd, a, "no-run-model") == NULL;
+    int loaded = 0, rc = CS_EXIT_OK;
+    for (int i = 0; i < n && rc == CS_EXIT_OK; i++) {
+        const char *path = a->pos[i];
+        rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc[i]);
+        if (rc != CS_EXIT_OK)
+            break;
+        loaded++;
+        const struct cs_scenario *s = &sc[i].scenario;
+        struct cs_tco_table_row *r = &rows[i];
+        r->s = s;
+        r->file = path;
+        cs_diags d;
+        cs_diags_init(&d);
+        cs_status st = estimate_run(s, use_run, &d, &r->run);
+        if (st == CS_OK)
+            st = cs_cost_inputs_from_scenario(s, r->run.has_step ? r->run.ideal_hours : NAN, true,
+                                              &d, &r->in);
+        cs_cli_print_diags_for(&d, path);
+        cs_diags_fini(&d);
+        if (st != CS_OK) {
+            rc = st == CS_ECONFIG || st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+            break;
+        }
+        r->in.run_goodput = r->run.goodput;
+        cs_cost_evaluate(&r->in, &r->res);
+    }
+    if (rc == CS_EXIT_OK) {
+        cs_out_tco_table_fill(rows, n);
+        const char *name = fmt == CS_FMT_JSON ? "tco_table.json"
+                           : fmt == CS_FMT_CSV ? "tco_table.csv"
+                                               : "tco_table.txt";
+        struct cs_cli_out out;
+        bool ok = cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), name);
+        if (ok) {
+            if (fmt == CS_FMT_JSON) {
+                cJSON *root = cJSON_CreateObject();
+                cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
+                cs_out_tco_table_json(root, rows, n);
+                ok = cs_out_json_write(out.fp, root);
+                cJSON_Delete(root);
+            } else if (fmt == CS_FMT_CSV) {
+                cs_out_tco_table_csv(out.fp, rows, n);
+            } else {
+                fprintf(out.fp, "clustersim %s: %d scenarios\n\n", CLUSTERSIM_VERSION, n);
+                cs_out_tco_table_text(out.fp, rows, n);
+            }
+            if (ferror(out.fp))
+                ok = false;
+            ok = cs_cli_out_close(&out, ok) && ok;
+        }
+        if (!ok)
+            rc = CS_EXIT_FAIL;
+    }
+    for (int i = 0; i < loaded; i++)
+        cs_cli_scenario_fini(&sc[i]);
+    free(sc);
+    free(rows);
+    return rc;
+}
+
 const struct cs_cli_cmd cs_cmd_tco = {
     "tco",
-    "tco [options] FILE",
+    "tco [options] FILE | tco --table [options] FILE...",
     "total cost of ownership: on-prem, colocation, cloud and hybrid",
     "Prices the scenario's cluster (bill of materials counted from the built\n"
     "fabric, catalog prices unless `cost:` overrides them) over cost.years for\n"
     "on-prem, colocation, cloud on-demand, reserved 1y/3y, spot and a hybrid of an\n"
     "owned baseline plus cloud burst. Prints totals by category and year, $ per\n"
     "GPU-hour available and utilized, $ per training run (workload.tokens at the\n"
-    "step model's tokens/s), break-even utilizations, a ranked sensitivity table,\n"
+    "step model's tokens/s, over the run model's goodput unless --no-run-model),\n"
+    "break-even utilizations, a ranked sensitivity table,\n"
     "Monte Carlo percentiles over cost.ranges, and a verdict when the scenario has\n"
     "cost.claim. With -o DIR also writes tco_*.dat, tco_*.gp and, when gnuplot is\n"
     "installed, tco_bars.png, tco_util.png and tco_tornado.png. A price that\n"
     "neither the catalog nor the scenario gives is an error naming its key\n"
-    "(exit 2) unless --only-priced. Equations: docs/cost.md.",
+    "(exit 2) unless --only-priced. With --table, one row per scenario: relative\n"
+    "throughput of the same workload, cost per hour, per year, per run and per\n"
+    "unit of throughput, beside the scenario's cost.reference figures.\n"
+    "Equations: docs/cost.md.",
     cs__tco_opts,
     (int)(sizeof cs__tco_opts / sizeof cs__tco_opts[0]),
     cs__tco,

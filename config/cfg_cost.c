@@ -1,6 +1,7 @@
 /* cfg_cost.c: the TCO keys of `cost:` that scenario.c's cost table does not
  * hold (staff, cooling, cost of capital, cloud egress/storage/spot losses,
- * hybrid demand profile, sensitivity, Monte Carlo ranges, a seed claim).
+ * hybrid demand profile, sensitivity, Monte Carlo ranges, a seed claim,
+ * published reference figures).
  * Config layer: YAML nodes in, struct cs_cost_ext and diagnostics out. The
  * keys and their defaults are documented in docs/cost.md. */
 #include "cfg_cost.h"
@@ -308,6 +309,62 @@ static void bind_claim(const struct cs_ynode *cv, struct cs_cost_ext *x, cs_diag
         cs_cfg__error(d, cv, "cost.claim: expected `claimed: VALUE` or both `low:` and `high:`");
 }
 
+/* `cost.reference:` published figures of the whole cluster. */
+static void bind_reference(const struct cs_ynode *rv, struct cs_cost_ext *x, cs_diags *d)
+{
+    struct cs_cost_reference *r = &x->reference;
+    r->on_demand_usd_per_h = r->reserved_usd_per_year = r->owned_usd = r->throughput = NAN;
+    r->tolerance = 0.25;
+    if (!rv || cs_ynode_is_null(rv))
+        return;
+    if (rv->kind != CS_YNODE_MAP) {
+        cs_cfg__error(d, rv, "cost.reference: expected a mapping {id, on_demand_per_hour, "
+                             "reserved_per_year, owned_total, throughput, tolerance}, got %s",
+                      cs_ynode_describe(rv));
+        return;
+    }
+    static const struct {
+        const char *key;
+        enum cs_unit_kind unit;
+        size_t off;
+    } keys[] = {
+        {"on_demand_per_hour", CS_UNIT_MONEY, offsetof(struct cs_cost_reference, on_demand_usd_per_h)},
+        {"reserved_per_year", CS_UNIT_MONEY,
+         offsetof(struct cs_cost_reference, reserved_usd_per_year)},
+        {"owned_total", CS_UNIT_MONEY, offsetof(struct cs_cost_reference, owned_usd)},
+        {"throughput", CS_UNIT_COUNT, offsetof(struct cs_cost_reference, throughput)},
+        {"tolerance", CS_UNIT_RATIO, offsetof(struct cs_cost_reference, tolerance)},
+    };
+    for (size_t i = 0; i < rv->n; i++) {
+        const struct cs_ynode *k = rv->pairs[i].key, *v = rv->pairs[i].value;
+        char p[96];
+        snprintf(p, sizeof p, "cost.reference.%s", k->scalar);
+        if (!strcmp(k->scalar, "id")) {
+            if (v->kind == CS_YNODE_SCALAR)
+                snprintf(r->id, sizeof r->id, "%s", v->scalar);
+            else
+                cs_cfg__error(d, v, "%s: expected a name, got %s", p, cs_ynode_describe(v));
+            continue;
+        }
+        size_t j = 0;
+        while (j < NELEM(keys) && strcmp(keys[j].key, k->scalar) != 0)
+            j++;
+        if (j == NELEM(keys)) {
+            cs_cfg__error(d, k, "%s: unknown key (expected id, on_demand_per_hour, "
+                                "reserved_per_year, owned_total, throughput, tolerance)", p);
+            continue;
+        }
+        double val;
+        if (!parse_qty(v, keys[j].unit, p, &val, d))
+            continue;
+        if (!(val >= 0)) {
+            cs_cfg__error(d, v, "%s: expected a value >= 0, got %s", p, v->scalar);
+            continue;
+        }
+        *(double *)(void *)((char *)r + keys[j].off) = val;
+    }
+}
+
 void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
                       struct cs_scenario *s, cs_diags *d)
 {
@@ -325,6 +382,7 @@ void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
         s->failures.enabled ? s->failures.detection_s + s->failures.restart_s : 1200.0;
     x->hybrid_baseline_gpus = -1;
     x->sensitivity = 0.2;
+    bind_reference(NULL, x, d);
     if (!cost || cost->kind != CS_YNODE_MAP)
         return;
     walk_scalars(ext_fields, NELEM(ext_fields), cost, "cost", x, d);
@@ -334,4 +392,5 @@ void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
     bind_hybrid(cs_ynode_map_get(cost, "hybrid"), s, d);
     bind_ranges(cs_ynode_map_get(cost, "ranges"), x, d);
     bind_claim(cs_ynode_map_get(cost, "claim"), x, d);
+    bind_reference(cs_ynode_map_get(cost, "reference"), x, d);
 }

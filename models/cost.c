@@ -4,7 +4,9 @@
  * and their sources are in docs/cost.md; cost.h states the API. */
 #include "clustersim/cost.h"
 
+#include "clustersim/datapipe.h"
 #include "clustersim/rng.h"
+#include "clustersim/run.h"
 #include "clustersim/xmalloc.h"
 
 #include <gsl/gsl_statistics_double.h>
@@ -113,6 +115,7 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
     in->gpus_per_node = s->cluster.gpus_per_node;
     in->gpu_tdp_w = s->cluster.gpu.tdp_w;
     in->run_hours = run_hours;
+    in->run_goodput = 1.0;
     in->liquid_cooling = x->cooling == 1;
     in->hybrid_baseline_gpus = x->hybrid_baseline_gpus;
     in->hybrid_owned = x->hybrid_owned == 1 ? CS_OPT_ONPREM : CS_OPT_COLO;
@@ -275,6 +278,82 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
     }
     *out = *in;
     free(in);
+    return CS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Time per training run.                                                    */
+
+cs_status cs_cost_run_estimate(const struct cs_scenario *s, const struct cs_step_options *opt,
+                               bool use_run_model, int threads, cs_diags *d,
+                               struct cs_cost_run *out)
+{
+    struct cs_cost_run r;
+    memset(&r, 0, sizeof r);
+    r.step_time_s = r.tokens_per_s = r.ideal_hours = r.wall_hours = NAN;
+    r.goodput = 1.0;
+    r.goodput_mean = r.goodput_p05 = r.goodput_p95 = r.interruptions = NAN;
+    if (!s->has_workload || !(s->workload.tokens > 0)) {
+        *out = r;
+        return CS_OK;
+    }
+    struct cs_step_result *sr = cs_xcalloc(1, sizeof *sr);
+    cs_status st = cs_step_simulate(&s->cluster, &s->workload, opt, d, sr);
+    if (st != CS_OK) {
+        free(sr);
+        return st;
+    }
+    if (!sr->fits || !(sr->tokens_per_s > 0)) {
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cost: the workload does not fit in GPU memory (see `clustersim run`): no "
+                    "cost per training run");
+        free(sr);
+        *out = r;
+        return CS_OK;
+    }
+    /* The data pipeline's stall lengthens the step (models/datapipe.c). */
+    struct cs_data_result dr;
+    st = cs_data_evaluate(s, sr, d, &dr);
+    if (st != CS_OK) {
+        free(sr);
+        return st;
+    }
+    cs_data_apply(&dr, sr);
+    r.has_step = true;
+    r.step_time_s = sr->time_s;
+    r.tokens_per_s = sr->tokens_per_s;
+    r.ideal_hours = s->workload.tokens / sr->tokens_per_s / 3600.0;
+    r.wall_hours = r.ideal_hours;
+    if (use_run_model) {
+        struct cs_run_options ro;
+        cs_run_options_default(&ro);
+        ro.threads = threads > 0 ? threads : 1;
+        struct cs_run_result *rr = cs_xcalloc(1, sizeof *rr);
+        st = cs_run_simulate(s, sr, &ro, d, rr);
+        if (st != CS_OK) {
+            free(rr);
+            free(sr);
+            return st;
+        }
+        /* Tokens mode only: a fixed run.duration has no time to train. */
+        if (rr->enabled && !rr->duration_mode && isfinite(rr->time_to_train_s.mean) &&
+            rr->time_to_train_s.mean > 0) {
+            r.run_model = true;
+            r.replicas = rr->replicas;
+            r.wall_hours = rr->time_to_train_s.mean / 3600.0;
+            /* Goodput consistent with the mean wall time: the failure-free
+             * time over it, so ideal / goodput = mean time to train. */
+            r.ideal_hours = rr->target_s / 3600.0;
+            r.goodput = fmin(1.0, r.ideal_hours / r.wall_hours);
+            r.goodput_mean = rr->goodput.mean;
+            r.goodput_p05 = rr->goodput.p05;
+            r.goodput_p95 = rr->goodput.p95;
+            r.interruptions = rr->interruptions.mean;
+        }
+        free(rr);
+    }
+    free(sr);
+    *out = r;
     return CS_OK;
 }
 
@@ -505,8 +584,11 @@ void cs_cost_evaluate(const struct cs_cost_inputs *in, struct cs_cost_result *ou
         r->usd_per_gpu_hour = r->gpu_hours > 0 ? r->total_usd / r->gpu_hours : NAN;
         r->usd_per_utilized_gpu_hour =
             r->utilized_gpu_hours > 0 ? r->total_usd / r->utilized_gpu_hours : NAN;
+        /* The run holds the cluster for its wall-clock time, the ideal
+         * time over the goodput (failures, checkpoints, restarts). */
+        double g = in->run_goodput > 0 && in->run_goodput <= 1 ? in->run_goodput : 1.0;
         if (isfinite(in->run_hours))
-            r->usd_per_run = r->usd_per_utilized_gpu_hour * N * in->run_hours;
+            r->usd_per_run = r->usd_per_utilized_gpu_hour * N * in->run_hours / g;
     }
 }
 

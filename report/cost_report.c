@@ -68,11 +68,19 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
     num(bom, "it_power_w", r->res.it_power_kw * 1000);
     num(bom, "avg_power_w", r->res.avg_power_kw * 1000);
     if (r->has_step) {
+        const struct cs_cost_run *cr = &r->run;
         cJSON *run = cJSON_AddObjectToObject(t, "run");
-        num(run, "step_time_s", r->step_time_s);
-        num(run, "tokens_per_s", r->tokens_per_s);
-        num(run, "goodput", r->goodput);
-        num(run, "time_to_train_s", r->run_hours * 3600);
+        num(run, "step_time_s", cr->step_time_s);
+        num(run, "tokens_per_s", cr->tokens_per_s);
+        cJSON_AddBoolToObject(run, "run_model", cr->run_model);
+        num(run, "goodput", cr->goodput);
+        num(run, "goodput_mean", cr->goodput_mean);
+        num(run, "goodput_p05", cr->goodput_p05);
+        num(run, "goodput_p95", cr->goodput_p95);
+        num(run, "interruptions", cr->interruptions);
+        num(run, "replicas", cr->replicas);
+        num(run, "failure_free_s", cr->ideal_hours * 3600);
+        num(run, "time_to_train_s", cr->wall_hours * 3600);
     }
     cJSON *opts = cJSON_AddArrayToObject(t, "options");
     for (int o = 0; o < CS_OPT_COUNT; o++) {
@@ -261,10 +269,22 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
                       r->res.avg_power_kw);
     cs_table_write(t, out, 2);
     cs_table_destroy(t);
-    if (r->has_step)
-        fprintf(out, "\nTraining run: step %.3f s, %.0f tokens/s, goodput %.2f, time to train "
-                     "%.1f h\n",
-                r->step_time_s, r->tokens_per_s, r->goodput, r->run_hours);
+    if (r->has_step) {
+        const struct cs_cost_run *cr = &r->run;
+        fprintf(out, "\nTraining run (workload.tokens on the whole cluster): step %.3f s, %.0f "
+                     "tokens/s, %.1f h without losses\n",
+                cr->step_time_s, cr->tokens_per_s, cr->ideal_hours);
+        if (cr->run_model)
+            fprintf(out, "  run model (%d replicas): mean time to train %.1f h, %.2f "
+                         "interruptions; goodput per replica %.4f [p05 %.4f, p95 %.4f]\n"
+                         "  $/run pays the mean time to train: effective goodput %.4f "
+                         "(failure-free / mean time to train)\n",
+                    cr->replicas, cr->wall_hours, cr->interruptions, cr->goodput_mean,
+                    cr->goodput_p05, cr->goodput_p95, cr->goodput);
+        else
+            fprintf(out, "  run model not used (--no-run-model or nothing to simulate): goodput "
+                         "taken as 1\n");
+    }
 
     fprintf(out, "\nOptions (totals over %g years)\n", in->years);
     text_options(out, r);
@@ -504,4 +524,218 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
         }
     }
     return close_ok(fp, "tco_tornado.dat", err, errlen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cost-per-throughput table across scenarios (tco --table).                 */
+
+void cs_out_tco_table_fill(struct cs_tco_table_row *rows, int n)
+{
+    double base = NAN, ref_base = NAN;
+    for (int i = 0; i < n; i++) {
+        struct cs_tco_table_row *r = &rows[i];
+        const struct cs_cost_inputs *in = &r->in;
+        const struct cs_cost_reference *ref = &r->s->cost.ext.reference;
+        r->effective_tokens_per_s =
+            r->run.has_step ? r->s->workload.tokens / (r->run.wall_hours * 3600.0) : NAN;
+        if (i == 0) {
+            base = r->effective_tokens_per_s;
+            ref_base = ref->throughput;
+        }
+        r->rel_throughput = r->effective_tokens_per_s / base;
+        r->ref_rel_throughput = ref->throughput / ref_base;
+        r->on_demand_usd_per_h = in->available[CS_OPT_ON_DEMAND]
+                                     ? in->gpus * in->v[CS_CIN_ON_DEMAND]
+                                     : NAN;
+        r->reserved_usd_per_year = in->available[CS_OPT_RESERVED_1Y]
+                                       ? in->gpus * 8760.0 * in->v[CS_CIN_RESERVED_1Y]
+                                       : NAN;
+        r->owned_usd = r->res.opt[CS_OPT_ONPREM].available ? r->res.opt[CS_OPT_ONPREM].total_usd
+                                                           : NAN;
+        r->usd_per_h_per_throughput = r->on_demand_usd_per_h / r->rel_throughput;
+        r->ref_usd_per_h_per_throughput = ref->on_demand_usd_per_h / r->ref_rel_throughput;
+        r->has_verdict = i > 0 && isfinite(r->rel_throughput) && isfinite(r->ref_rel_throughput);
+        r->verdict = CS_VERDICT_UNDECIDED;
+        if (r->has_verdict)
+            r->verdict = fabs(r->rel_throughput - r->ref_rel_throughput) <=
+                                 ref->tolerance * r->ref_rel_throughput
+                             ? CS_VERDICT_SUPPORTED
+                             : CS_VERDICT_NOT_SUPPORTED;
+    }
+}
+
+/* "A (B)": clustersim's figure and the reference's in parentheses. */
+static void pair_money(double v, double ref, char *buf, size_t n)
+{
+    char a[24], b[24];
+    money(v, a, sizeof a);
+    if (isfinite(ref))
+        snprintf(buf, n, "%s (%s)", a, money(ref, b, sizeof b));
+    else
+        snprintf(buf, n, "%s", a);
+}
+
+static void pair_num(double v, double ref, const char *fmt, char *buf, size_t n)
+{
+    char a[24], b[24];
+    if (isfinite(v))
+        snprintf(a, sizeof a, fmt, v);
+    else
+        snprintf(a, sizeof a, "-");
+    if (isfinite(ref)) {
+        snprintf(b, sizeof b, fmt, ref);
+        snprintf(buf, n, "%s (%s)", a, b);
+    } else {
+        snprintf(buf, n, "%s", a);
+    }
+}
+
+void cs_out_tco_table_text(FILE *out, const struct cs_tco_table_row *rows, int n)
+{
+    fprintf(out, "Cost per throughput: the same workload on each cluster; throughput relative "
+                 "to the first row;\nthe reference's figures (cost.reference) in parentheses\n");
+    static const char *const h[] = {"scenario", ">GPUs", ">tokens/s", ">goodput",
+                                    ">rel. throughput", ">on-demand $/h", ">reserved-1y $/yr",
+                                    ">on-prem total", ">$/h per throughput", ">on-demand $/run",
+                                    ">on-prem $/run", "throughput verdict"};
+    cs_table *t = cs_table_create(12, h);
+    for (int i = 0; i < n; i++) {
+        const struct cs_tco_table_row *r = &rows[i];
+        const struct cs_cost_reference *ref = &r->s->cost.ext.reference;
+        char c[12][136];
+        const char *cells[12];
+        snprintf(c[0], sizeof c[0], "%s", r->s->name);
+        snprintf(c[1], sizeof c[1], "%.0f", r->in.gpus);
+        if (r->run.has_step)
+            snprintf(c[2], sizeof c[2], "%.0f", r->run.tokens_per_s);
+        else
+            snprintf(c[2], sizeof c[2], "-");
+        if (r->run.has_step)
+            snprintf(c[3], sizeof c[3], "%.4f%s", r->run.goodput, r->run.run_model ? "" : "*");
+        else
+            snprintf(c[3], sizeof c[3], "-");
+        pair_num(r->rel_throughput, r->ref_rel_throughput, "%.2fx", c[4], sizeof c[4]);
+        pair_money(r->on_demand_usd_per_h, ref->on_demand_usd_per_h, c[5], sizeof c[5]);
+        pair_money(r->reserved_usd_per_year, ref->reserved_usd_per_year, c[6], sizeof c[6]);
+        pair_money(r->owned_usd, ref->owned_usd, c[7], sizeof c[7]);
+        pair_money(r->usd_per_h_per_throughput, r->ref_usd_per_h_per_throughput, c[8],
+                   sizeof c[8]);
+        money(r->res.opt[CS_OPT_ON_DEMAND].available ? r->res.opt[CS_OPT_ON_DEMAND].usd_per_run
+                                                      : NAN,
+              c[9], sizeof c[9]);
+        money(r->res.opt[CS_OPT_ONPREM].available ? r->res.opt[CS_OPT_ONPREM].usd_per_run : NAN,
+              c[10], sizeof c[10]);
+        if (i == 0)
+            snprintf(c[11], sizeof c[11], "baseline");
+        else if (r->has_verdict)
+            snprintf(c[11], sizeof c[11], "%s (+-%.0f%%)", cs_cost_verdict_name(r->verdict),
+                     100 * ref->tolerance);
+        else
+            snprintf(c[11], sizeof c[11], "-");
+        for (int k = 0; k < 12; k++)
+            cells[k] = c[k];
+        cs_table_add_row(t, cells);
+    }
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+    int sup = 0, dec = 0;
+    bool any_star = false;
+    for (int i = 0; i < n; i++) {
+        if (rows[i].has_verdict) {
+            dec++;
+            sup += rows[i].verdict == CS_VERDICT_SUPPORTED;
+        }
+        any_star |= rows[i].run.has_step && !rows[i].run.run_model;
+    }
+    fprintf(out, "\nrel. throughput: workload.tokens / time to train (step model, data "
+                 "pipeline%s) over the first row's.\n",
+            any_star ? "; * = run model not used, goodput 1" : ", run model");
+    fprintf(out, "$/h per throughput: on-demand $/h / rel. throughput. On-prem and on-demand "
+                 "over cost.years at cost.utilization; $/run at the time to train.\n");
+    if (dec > 0)
+        fprintf(out, "Verdict: relative throughput within tolerance of the reference in %d of %d "
+                     "rows\n",
+                sup, dec);
+}
+
+void cs_out_tco_table_json(cJSON *root, const struct cs_tco_table_row *rows, int n)
+{
+    cJSON *t = cJSON_AddObjectToObject(root, "tco_table");
+    cJSON *a = cJSON_AddArrayToObject(t, "rows");
+    for (int i = 0; i < n; i++) {
+        const struct cs_tco_table_row *r = &rows[i];
+        const struct cs_cost_reference *ref = &r->s->cost.ext.reference;
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "scenario", r->s->name);
+        cJSON_AddStringToObject(j, "file", r->file);
+        cJSON_AddStringToObject(j, "gpu", r->s->cluster.gpu.name);
+        num(j, "gpus", r->in.gpus);
+        num(j, "tokens_per_s", r->run.has_step ? r->run.tokens_per_s : NAN);
+        num(j, "goodput", r->run.has_step ? r->run.goodput : NAN);
+        cJSON_AddBoolToObject(j, "run_model", r->run.run_model);
+        num(j, "time_to_train_s", r->run.has_step ? r->run.wall_hours * 3600 : NAN);
+        num(j, "effective_tokens_per_s", r->effective_tokens_per_s);
+        num(j, "relative_throughput", r->rel_throughput);
+        num(j, "on_demand_usd_per_h", r->on_demand_usd_per_h);
+        num(j, "reserved_1y_usd_per_year", r->reserved_usd_per_year);
+        num(j, "on_prem_total_usd", r->owned_usd);
+        num(j, "usd_per_h_per_throughput", r->usd_per_h_per_throughput);
+        for (int o = 0; o < CS_OPT_HYBRID; o++) {
+            char k[64];
+            snprintf(k, sizeof k, "%s_usd_per_run", cs_cost_option_name((enum cs_cost_option)o));
+            num(j, k, r->res.opt[o].available ? r->res.opt[o].usd_per_run : NAN);
+        }
+        cJSON *rf = cJSON_AddObjectToObject(j, "reference");
+        cJSON_AddStringToObject(rf, "id", ref->id);
+        num(rf, "on_demand_usd_per_h", ref->on_demand_usd_per_h);
+        num(rf, "reserved_usd_per_year", ref->reserved_usd_per_year);
+        num(rf, "owned_total_usd", ref->owned_usd);
+        num(rf, "throughput", ref->throughput);
+        num(rf, "relative_throughput", r->ref_rel_throughput);
+        num(rf, "usd_per_h_per_throughput", r->ref_usd_per_h_per_throughput);
+        if (r->has_verdict)
+            cJSON_AddStringToObject(j, "throughput_verdict", cs_cost_verdict_name(r->verdict));
+        else
+            cJSON_AddNullToObject(j, "throughput_verdict");
+        cJSON_AddItemToArray(a, j);
+    }
+}
+
+static void csv_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.6g", v);
+    else
+        fputc(',', out);
+}
+
+void cs_out_tco_table_csv(FILE *out, const struct cs_tco_table_row *rows, int n)
+{
+    fprintf(out, "scenario,gpus,tokens_per_s,goodput,relative_throughput,on_demand_usd_per_h,"
+                 "reserved_1y_usd_per_year,on_prem_total_usd,usd_per_h_per_throughput,"
+                 "on_demand_usd_per_run,on_prem_usd_per_run,ref_relative_throughput,"
+                 "ref_on_demand_usd_per_h,ref_reserved_usd_per_year,ref_owned_total_usd,"
+                 "throughput_verdict\n");
+    for (int i = 0; i < n; i++) {
+        const struct cs_tco_table_row *r = &rows[i];
+        const struct cs_cost_reference *ref = &r->s->cost.ext.reference;
+        fprintf(out, "\"%s\"", r->s->name);
+        csv_num(out, r->in.gpus);
+        csv_num(out, r->run.has_step ? r->run.tokens_per_s : NAN);
+        csv_num(out, r->run.has_step ? r->run.goodput : NAN);
+        csv_num(out, r->rel_throughput);
+        csv_num(out, r->on_demand_usd_per_h);
+        csv_num(out, r->reserved_usd_per_year);
+        csv_num(out, r->owned_usd);
+        csv_num(out, r->usd_per_h_per_throughput);
+        csv_num(out, r->res.opt[CS_OPT_ON_DEMAND].available
+                         ? r->res.opt[CS_OPT_ON_DEMAND].usd_per_run : NAN);
+        csv_num(out, r->res.opt[CS_OPT_ONPREM].available ? r->res.opt[CS_OPT_ONPREM].usd_per_run
+                                                         : NAN);
+        csv_num(out, r->ref_rel_throughput);
+        csv_num(out, ref->on_demand_usd_per_h);
+        csv_num(out, ref->reserved_usd_per_year);
+        csv_num(out, ref->owned_usd);
+        fprintf(out, ",%s\n", r->has_verdict ? cs_cost_verdict_name(r->verdict) : "");
+    }
 }

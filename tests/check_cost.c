@@ -6,6 +6,7 @@
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
 #include "clustersim/cost.h"
+#include "clustersim/step.h"
 
 #include <check.h>
 #include <math.h>
@@ -267,6 +268,191 @@ START_TEST(test_cost_missing_price_names_key)
 }
 END_TEST
 
+/* Loads small_yaml with `extra` in cost: and keeps the scenario (caller
+ * finis it); resolves the inputs. */
+static void load_keep(const char *extra, cs_catalog *cat, struct cs_scenario *s,
+                      struct cs_cost_inputs *in)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, small_yaml, extra);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_cfg_load_scenario_buffer("small.yaml", buf, strlen(buf), cat, &d, s, NULL);
+    ck_assert_int_eq(st, CS_OK);
+    ck_assert_int_eq(cs_cost_inputs_from_scenario(s, NAN, false, &d, in), CS_OK);
+    cs_diags_fini(&d);
+}
+
+/* $/run = $/utilized GPU-h x GPUs x run hours / goodput. On-prem:
+ * 685,112.8 / 105,120 = $6.517437 per utilized GPU-h; a 100 h run on 8
+ * GPUs = 6.517437 x 800 = $5,213.95; at goodput 0.8 the cluster is held
+ * 125 h: $6,517.44, 1.25x; at 0.5, 2x. */
+START_TEST(test_cost_goodput_scales_run_cost)
+{
+    struct cs_cost_inputs in;
+    ck_assert(load_inputs("", &in, NULL, 0) == CS_OK);
+    ck_assert_double_eq(in.run_goodput, 1.0);
+    in.run_hours = 100;
+    struct cs_cost_result a, b, c;
+    cs_cost_evaluate(&in, &a);
+    ck_assert_double_eq_tol(a.opt[CS_OPT_ONPREM].usd_per_run, 685112.8 / 105120 * 800, 1e-6);
+    ck_assert_double_eq_tol(a.opt[CS_OPT_ONPREM].usd_per_run, 5213.95, 0.01);
+    in.run_goodput = 0.8;
+    cs_cost_evaluate(&in, &b);
+    in.run_goodput = 0.5;
+    cs_cost_evaluate(&in, &c);
+    ck_assert_double_eq_tol(b.opt[CS_OPT_ONPREM].usd_per_run, 6517.44, 0.01);
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        ck_assert_double_eq_tol(b.opt[o].usd_per_run, 1.25 * a.opt[o].usd_per_run, 1e-6);
+        ck_assert_double_eq_tol(c.opt[o].usd_per_run, 2.0 * a.opt[o].usd_per_run, 1e-6);
+        /* the totals do not depend on the run */
+        ck_assert_double_eq_tol(c.opt[o].total_usd, a.opt[o].total_usd, 1e-9);
+    }
+}
+END_TEST
+
+/* The run estimate: a tiny workload (4 layers, hidden 1024) on 8 H100
+ * with a GPU MTBF of 20 h per GPU (job MTBI 2.5 h) and no checkpoints:
+ * interruptions lose work, so the run model's mean time to train exceeds
+ * the failure-free tokens / tokens/s, and $/run grows by exactly
+ * wall / ideal = 1 / goodput over the estimate without the run model. */
+START_TEST(test_cost_run_estimate_goodput)
+{
+    static const char yaml[] =
+        "schema_version: 1\n"
+        "seed: 3\n"
+        "cluster: {gpu: H100-SXM5-80GB, nodes: 1, fabric: {topology: single-switch, link: "
+        "ib-ndr}}\n"
+        "workload:\n"
+        "  model: {layers: 4, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096, "
+        "activation: gelu, vocab: 32000, seq_len: 1024}\n"
+        "  global_batch: 64\n"
+        "  micro_batch: 1\n"
+        "  parallelism: {tp: 1, pp: 1, dp: 8}\n"
+        "  tokens: 20B\n"
+        "failures:\n"
+        "  components: [{name: gpu, scope: gpu, mtbf: 20h, distribution: exponential}]\n"
+        "  detection: 5min\n"
+        "  restart: 15min\n"
+        "run: {replicas: 40}\n"
+        "cost: {gpu_price: $30000, electricity: $0.1/kWh, utilization: 0.5, cloud: {on_demand: "
+        "$4/GPU-h, reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, spot: $1.5/GPU-h}}\n";
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("run.yaml", yaml, strlen(yaml), cat, &d, &s,
+                                                 NULL),
+                     CS_OK);
+    struct cs_step_options opt;
+    cs_step_options_default(&s.cluster.gpu, &opt);
+    struct cs_cost_run with, without;
+    ck_assert_int_eq(cs_cost_run_estimate(&s, &opt, true, 2, &d, &with), CS_OK);
+    ck_assert_int_eq(cs_cost_run_estimate(&s, &opt, false, 1, &d, &without), CS_OK);
+    ck_assert(with.has_step && with.run_model);
+    ck_assert_int_eq(with.replicas, 40);
+    ck_assert(without.has_step && !without.run_model);
+    ck_assert_double_eq(without.goodput, 1.0);
+    /* failure-free time = tokens / tokens/s, the same in both */
+    ck_assert_double_eq_tol(without.ideal_hours, 20e9 / without.tokens_per_s / 3600, 1e-9);
+    ck_assert_double_eq_tol(with.ideal_hours, without.ideal_hours, 1e-6 * without.ideal_hours);
+    printf("cost run estimate: ideal %.3f h, mean time to train %.3f h, goodput %.4f, "
+           "%.2f interruptions\n",
+           with.ideal_hours, with.wall_hours, with.goodput, with.interruptions);
+    ck_assert(with.interruptions > 0.1); /* a 1.5 h run against a 2.5 h job MTBI */
+    ck_assert(with.goodput < 0.99 && with.goodput > 0.2);
+    ck_assert_double_eq_tol(with.wall_hours, with.ideal_hours / with.goodput, 1e-9);
+
+    struct cs_cost_inputs in;
+    ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, with.ideal_hours, false, &d, &in), CS_OK);
+    struct cs_cost_result a, b;
+    cs_cost_evaluate(&in, &a);
+    in.run_goodput = with.goodput;
+    cs_cost_evaluate(&in, &b);
+    ck_assert_double_eq_tol(b.opt[CS_OPT_ON_DEMAND].usd_per_run,
+                            a.opt[CS_OPT_ON_DEMAND].usd_per_run / with.goodput, 1e-6);
+    /* on-demand $4 / utilized GPU-h x 8 GPUs x mean time to train */
+    ck_assert_double_eq_tol(b.opt[CS_OPT_ON_DEMAND].usd_per_run, 4.0 * 8 * with.wall_hours, 1e-6);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* Claim `total`: on-prem over 3 years is $685,112.80 (by hand above). */
+START_TEST(test_cost_claim_total)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    struct cs_cost_inputs in;
+    struct cs_cost_claim_result r;
+    cs_diags d;
+    cs_diags_init(&d);
+    load_keep("  claim: {id: T, text: t, metric: total, owned: on-prem, claimed: $685K, "
+              "tolerance: 1%}\n",
+              cat, &s, &in);
+    ck_assert_int_eq(cs_cost_claim_evaluate(&s, &in, &d, &r), CS_OK);
+    ck_assert_double_eq_tol(r.computed, 685112.8, 1e-6);
+    ck_assert_int_eq(r.verdict, CS_VERDICT_SUPPORTED);
+    cs_scenario_fini(&s);
+    /* The seed's $280K for one 8-GPU node is off by 2.4x: not supported;
+     * a range [$600K, $700K] holds it. */
+    load_keep("  claim: {id: T, text: t, metric: total, owned: on-prem, claimed: $280K}\n", cat,
+              &s, &in);
+    ck_assert_int_eq(cs_cost_claim_evaluate(&s, &in, &d, &r), CS_OK);
+    ck_assert_int_eq(r.verdict, CS_VERDICT_NOT_SUPPORTED);
+    cs_scenario_fini(&s);
+    load_keep("  claim: {id: T, text: t, metric: total, owned: colocation, low: $600K, high: "
+              "$700K}\n",
+              cat, &s, &in);
+    ck_assert_int_eq(cs_cost_claim_evaluate(&s, &in, &d, &r), CS_OK);
+    ck_assert_double_eq_tol(r.computed, 613432.8, 1e-6);
+    ck_assert_int_eq(r.verdict, CS_VERDICT_SUPPORTED);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* Claim `cheaper_below_gpus`: per node on-prem costs capex 300,000 +
+ * power 33,112.8 + site 112,000 + support 90,000 = $535,112.80, plus the
+ * fixed staff 3 x $50,000 = $150,000; reserved 1y costs $630,720 per node.
+ * On-prem wins when 535,112.8 n + 150,000 < 630,720 n, n > 1.569: from 2
+ * nodes = 16 GPUs. Against reserved 3y ($420,480 per node) it never wins. */
+START_TEST(test_cost_claim_cheaper_below_gpus)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    struct cs_cost_inputs in;
+    struct cs_cost_claim_result r;
+    cs_diags d;
+    cs_diags_init(&d);
+    load_keep("  claim: {id: C, text: t, metric: cheaper_below_gpus, owned: on-prem, cloud: "
+              "cloud-reserved-1y, claimed: 32, tolerance: 10%}\n",
+              cat, &s, &in);
+    ck_assert_int_eq(cs_cost_claim_evaluate(&s, &in, &d, &r), CS_OK);
+    ck_assert_double_eq(r.computed, 16);
+    ck_assert_int_eq(r.verdict, CS_VERDICT_NOT_SUPPORTED);
+    cs_scenario_fini(&s);
+    load_keep("  claim: {id: C, text: t, metric: cheaper_below_gpus, owned: on-prem, cloud: "
+              "cloud-reserved-1y, low: 9, high: 16}\n",
+              cat, &s, &in);
+    ck_assert_int_eq(cs_cost_claim_evaluate(&s, &in, &d, &r), CS_OK);
+    ck_assert_int_eq(r.verdict, CS_VERDICT_SUPPORTED);
+    cs_scenario_fini(&s);
+    load_keep("  claim: {id: C, text: t, metric: cheaper_below_gpus, owned: on-prem, cloud: "
+              "cloud-reserved-3y, claimed: 32}\n",
+              cat, &s, &in);
+    ck_assert_int_eq(cs_cost_claim_evaluate(&s, &in, &d, &r), CS_OK);
+    ck_assert(isnan(r.computed));
+    ck_assert_int_eq(r.verdict, CS_VERDICT_NOT_SUPPORTED);
+    ck_assert_msg(strstr(r.explanation, "stays cheaper") != NULL, "%s", r.explanation);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
     Suite *s = suite_create("cost");
@@ -278,6 +464,10 @@ static Suite *cost_suite(void)
     tcase_add_test(tc, test_cost_monotonic);
     tcase_add_test(tc, test_cost_monte_carlo);
     tcase_add_test(tc, test_cost_missing_price_names_key);
+    tcase_add_test(tc, test_cost_goodput_scales_run_cost);
+    tcase_add_test(tc, test_cost_run_estimate_goodput);
+    tcase_add_test(tc, test_cost_claim_total);
+    tcase_add_test(tc, test_cost_claim_cheaper_below_gpus);
     suite_add_tcase(s, tc);
     return s;
 }

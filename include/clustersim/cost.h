@@ -16,6 +16,7 @@
 #include "clustersim/fabric.h"
 #include "clustersim/scenario.h"
 #include "clustersim/status.h"
+#include "clustersim/step.h"
 
 #include <stdbool.h>
 
@@ -70,7 +71,9 @@ struct cs_cost_inputs {
     bool liquid_cooling;
     double egress_usd_per_year;       /* cloud egress + cloud storage; NAN when not priced */
     double spot_loss_fraction;        /* preempted share of spot GPU-hours, 0 .. <1 */
-    double run_hours;                 /* one training run on the whole cluster; NAN */
+    double run_hours;                 /* one training run at full speed (tokens / tokens/s); NAN */
+    double run_goodput;               /* useful share of the run's wall-clock time, (0, 1];
+                                       * 1 unless the caller sets it (cs_cost_run_estimate) */
     int hybrid_baseline_gpus;         /* -1 = cheapest */
     enum cs_cost_option hybrid_owned, hybrid_burst;
     int n_demand;
@@ -88,6 +91,32 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
                                        bool skip_unpriced, cs_diags *d,
                                        struct cs_cost_inputs *out);
 
+/* Time per training run for the cost per run: the step model's tokens/s
+ * (after the data pipeline's stall) and, unless skipped, the run model's
+ * time to train and goodput (failures, checkpoints, restarts). */
+struct cs_cost_run {
+    bool has_step;              /* the workload simulated, fits, and has tokens */
+    bool run_model;             /* time and goodput from cs_run_simulate */
+    double step_time_s, tokens_per_s;
+    double ideal_hours;         /* tokens / tokens_per_s: the run without losses */
+    double wall_hours;          /* mean time to train (run model), else ideal_hours */
+    double goodput;             /* ideal_hours / wall_hours; 1 without the run model */
+    double goodput_mean, goodput_p05, goodput_p95; /* per replica (run model); NAN */
+    double interruptions;       /* mean per run; NAN without the run model */
+    int replicas;               /* Monte Carlo replicas of the run model; 0 */
+};
+
+/* Estimates one training run of s's workload (workload.tokens) on the whole
+ * cluster: cs_step_simulate with `opt` (borrowed), the data pipeline
+ * (cs_data_evaluate/apply), then, when use_run_model and the run level has
+ * something to simulate, cs_run_simulate with `threads` threads and the
+ * scenario's run.replicas. out->has_step is false (CS_OK, a warning in d)
+ * when there is no workload, no tokens, or the configuration does not fit.
+ * Returns CS_EINVAL for an invalid configuration (diagnostics in d). */
+cs_status cs_cost_run_estimate(const struct cs_scenario *s, const struct cs_step_options *opt,
+                               bool use_run_model, int threads, cs_diags *d,
+                               struct cs_cost_run *out);
+
 struct cs_cost_option_result {
     bool available;
     double total_usd;
@@ -100,7 +129,8 @@ struct cs_cost_option_result {
     double utilized_gpu_hours;
     double usd_per_gpu_hour;
     double usd_per_utilized_gpu_hour;
-    double usd_per_run;               /* NAN without a run time */
+    double usd_per_run;               /* $/utilized GPU-h x GPUs x run_hours / run_goodput;
+                                       * NAN without a run time */
     int hybrid_baseline_gpus;         /* hybrid only */
 };
 

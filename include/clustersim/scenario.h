@@ -124,6 +124,16 @@ struct cs_cost_claim {
     double claimed, low, high;       /* a value, or a range [low, high] */
     double tolerance;                /* relative, for values */
 };
+/* Published figures a scenario reproduces (`cost.reference:`), printed
+ * beside clustersim's by `clustersim tco --table`. NAN = not given. */
+struct cs_cost_reference {
+    char id[32];
+    double on_demand_usd_per_h;      /* whole cluster */
+    double reserved_usd_per_year;    /* whole cluster */
+    double owned_usd;                /* owned total over cost.years */
+    double throughput;               /* relative effective throughput */
+    double tolerance;                /* relative, for the throughput verdict */
+};
 struct cs_cost_ext {
     double staff_usd_per_year;
     int cooling;                     /* 0 air, 1 liquid */
@@ -144,6 +154,7 @@ struct cs_cost_ext {
     int n_ranges;
     struct cs_cost_range ranges[CS_COST_MAX_RANGES];
     struct cs_cost_claim claim;
+    struct cs_cost_reference reference;
 };
 
 struct cs_cost_cfg {
