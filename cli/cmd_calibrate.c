@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include "clustersim/calib.h"
+#include "clustersim/gnuplot.h"
 #include "clustersim/xmalloc.h"
 
 #include <errno.h>
@@ -79,26 +80,6 @@ static void cs__report_fit(const struct cs_calib_fit *f, cs_status st)
 {
     if (st != CS_OK)
         fprintf(stderr, "clustersim calibrate: warning: %s: %s\n", f->name, f->msg);
-}
-
-/* `gnuplot SCRIPT` in dir: 0 ok, 127 not installed, else its status. */
-static int cs__gnuplot(const char *dir, const char *script)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        char *const argv[] = {"gnuplot", (char *)script, NULL};
-        execvp("gnuplot", argv);
-        _exit(errno == ENOENT ? 127 : 126);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* Splits "dir/name.yaml" into dir ("." when none) and the stem "name". */
@@ -258,7 +239,14 @@ static int cs__calibrate(const struct cs_cli_cmd *cmd, const struct cs_cli_args 
                         if (cal->curves[q].op == cv.op && cal->curves[q].ranks == cv.ranks &&
                             cal->curves[q].nodes == cv.nodes && cal->curves[q].algo == cv.algo)
                             slot = q;
-                    if (slot < CS_CALIB_MAX_CURVES) {
+                    if (slot < cal->n_curves)
+                        fprintf(stderr, "clustersim calibrate: warning: %s:%d: a later run of %s replaces the "
+                                        "earlier curve (one curve per op, ranks, nodes and algorithm)\n",
+                                run->file, run->line, f->name);
+                    if (slot >= CS_CALIB_MAX_CURVES)
+                        fprintf(stderr, "clustersim calibrate: warning: more than %d curves; %s:%d ignored\n",
+                                CS_CALIB_MAX_CURVES, run->file, run->line);
+                    else {
                         cal->curves[slot] = cv;
                         if (slot == cal->n_curves)
                             cal->n_curves++;
@@ -390,7 +378,7 @@ static int cs__calibrate(const struct cs_cli_cmd *cmd, const struct cs_cli_args 
                 pok = false;
             }
             if (pok) {
-                int g = cs__gnuplot(dir, gp);
+                int g = cs_gnuplot_run(dir, gp);
                 if (g == 127)
                     fprintf(stderr, "clustersim calibrate: warning: gnuplot not found: wrote %s/%s and its data "
                                     "but no PNG\n", dir, gp);

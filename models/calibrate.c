@@ -112,7 +112,7 @@ static int cs__lm_f(const gsl_vector *x, void *params, gsl_vector *f)
 
 /* Minimizes sum r_i(theta)^2 from theta (updated in place). Returns the sum
  * of squares at the end, or NAN when GSL failed outright. */
-static double cs__lm(size_t n, size_t p, double *theta, cs__resid_fn fn, void *ctx)
+static double cs__lm(size_t n, size_t p, double *theta, cs__resid_fn fn, void *ctx, size_t maxiter)
 {
     cs_rng_gsl_errors_off();
     struct cs__lm_ctx c = {fn, ctx, p, cs_xmalloc(n * sizeof(double))};
@@ -137,7 +137,7 @@ static double cs__lm(size_t n, size_t p, double *theta, cs__resid_fn fn, void *c
         int info = 0;
         /* Convergence or the iteration cap both end the fit; what counts is
          * the residual, which the caller reports. */
-        (void)gsl_multifit_nlinear_driver(200, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
+        (void)gsl_multifit_nlinear_driver(maxiter, 1e-8, 1e-10, 1e-10, NULL, NULL, &info, w);
         gsl_vector *x = gsl_multifit_nlinear_position(w);
         gsl_vector *f = gsl_multifit_nlinear_residual(w);
         double chisq = 0;
@@ -170,13 +170,18 @@ const struct cs_calib_curve *cs_calib_find_curve(const struct cs_calib_cfg *cal,
 {
     if (!cal || !cal->enabled)
         return NULL;
+    /* An exact algorithm match first; for AUTO, then any measured curve. */
+    const struct cs_calib_curve *any = NULL;
     for (int i = 0; i < cal->n_curves && i < CS_CALIB_MAX_CURVES; i++) {
         const struct cs_calib_curve *c = &cal->curves[i];
-        if (c->op == (int)op && c->ranks == ranks && c->nodes == nodes &&
-            (algo == CS_COLL_AUTO || c->algo == (int)algo))
+        if (c->op != (int)op || c->ranks != ranks || c->nodes != nodes)
+            continue;
+        if (c->algo == (int)algo)
             return c;
+        if (algo == CS_COLL_AUTO && !any)
+            any = c;
     }
-    return NULL;
+    return any;
 }
 
 struct cs__curve_ctx {
@@ -264,7 +269,9 @@ cs_status cs_calib_fit_curve(const struct cs_nccl_run *run, struct cs_calib_curv
     int best = 0;
     for (int m = 1; m <= 3; m++) {
         int p = np[m];
-        if ((int)n < p + 2)
+        /* AICc needs n >= p + 2; the one-regime model is also fitted (and
+         * compared by plain AIC) when n = p + 1, the fewest points allowed. */
+        if ((int)n < p + 2 && !(m == 1 && (int)n == p + 1))
             continue;
         double th[5];
         double a0 = log(fmax(tmin * 0.5, 1e-9)), b0 = log(bmax * 1.05);
@@ -276,10 +283,11 @@ cs_status cs_calib_fit_curve(const struct cs_nccl_run *run, struct cs_calib_curv
             th[0] = log(tmin), th[1] = log(tmin * 0.3), th[2] = log(bmax * 0.25), th[3] = log(tmin), th[4] = b0;
         }
         struct cs__curve_ctx ctx = {n, x, t, m};
-        double rss = cs__lm(n, (size_t)p, th, cs__curve_resid, &ctx);
+        double rss = cs__lm(n, (size_t)p, th, cs__curve_resid, &ctx, 200);
         if (!isfinite(rss))
             continue;
-        double aicc = (double)n * log(rss / (double)n + 1e-30) + 2.0 * p + 2.0 * p * (p + 1) / (double)(n - p - 1);
+        double corr = (int)n > p + 1 ? 2.0 * p * (p + 1) / (double)(n - p - 1) : 0.0;
+        double aicc = (double)n * log(rss / (double)n + 1e-30) + 2.0 * p + corr;
         if (aicc < best_aicc) {
             best_aicc = aicc;
             best = m;
@@ -471,7 +479,7 @@ cs_status cs_calib_fit_collective(const struct cs_calib_coll_input *in, size_t n
         free(pts);
         return cs__refuse(fit, m, p > 0 ? p : 1);
     }
-    double rss = cs__lm(m, (size_t)p, th, cs__coll_resid, &ctx);
+    double rss = cs__lm(m, (size_t)p, th, cs__coll_resid, &ctx, 100);
     if (!isfinite(rss)) {
         free(pts);
         snprintf(fit->msg, sizeof fit->msg, "the least-squares solver failed");
@@ -555,7 +563,7 @@ cs_status cs_calib_fit_gemm(const struct cs_gemm_row *rows, size_t n, const stru
     }
     struct cs__gemm_ctx ctx = {rows, n, gpu, *base};
     double th[2] = {cs__logit(base->gemm_eff_max), log(base->gemm_dim_half > 0 ? base->gemm_dim_half : 128)};
-    double rss = cs__lm(n, 2, th, cs__gemm_resid, &ctx);
+    double rss = cs__lm(n, 2, th, cs__gemm_resid, &ctx, 200);
     if (!isfinite(rss)) {
         snprintf(fit->msg, sizeof fit->msg, "the least-squares solver failed");
         return CS_ERANGE;
@@ -640,7 +648,7 @@ cs_status cs_calib_fit_storage(const struct cs_fio_job *jobs, size_t n, struct c
         if (m >= 3 && distinct >= 2) {
             double th[2] = {log(best), log(1e-4)};
             struct cs__io_ctx ctx = {sel, m};
-            if (isfinite(cs__lm(m, 2, th, cs__io_resid, &ctx))) {
+            if (isfinite(cs__lm(m, 2, th, cs__io_resid, &ctx, 200))) {
                 bw = exp(th[0]);
                 lat = exp(th[1]);
             }
@@ -752,7 +760,7 @@ cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, s
     }
     struct cs__step_ctx ctx = {cases, n};
     double th[2] = {0.0, cs__logit(fmin(fmax(s0, 0.01), CS__SLOWDOWN_MAX - 0.01) / CS__SLOWDOWN_MAX)};
-    double rss = cs__lm(n, 2, th, cs__step_resid, &ctx);
+    double rss = cs__lm(n, 2, th, cs__step_resid, &ctx, 25) /* each evaluation simulates every step */;
     if (!isfinite(rss)) {
         snprintf(fit->msg, sizeof fit->msg, "the least-squares solver failed");
         return CS_ERANGE;

@@ -1,6 +1,7 @@
 /* check_collective.c: the closed-form collective model (models/collective.c):
  * names, bus-bandwidth factors, formulas against hand-derived values, and
  * validation against every nccl-tests log in ../shared/reference/nccl/. */
+#include "clustersim/calib.h"
 #include "clustersim/collective.h"
 #include "clustersim/xmalloc.h"
 #include "test_util.h"
@@ -189,7 +190,7 @@ START_TEST(test_collective_availability)
 }
 END_TEST
 
-/* ---- nccl-tests log parser (tests only; config/ will own the real one) ---- */
+/* ---- nccl-tests logs, read with the calibration parser (config/nccl.c) ---- */
 
 struct nccl_row { double size, time_us, busbw; };
 struct nccl_log {
@@ -201,32 +202,24 @@ struct nccl_log {
 
 static int parse_nccl_log(const char *path, struct nccl_log *log)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
     memset(log, 0, sizeof *log);
-    char line[1024];
-    while (fgets(line, sizeof line, f)) {
-        const char *k = strstr(line, "Collective test starting: ");
-        if (k) {
-            char name[64] = "";
-            if (sscanf(k + strlen("Collective test starting: "), "%63s", name) == 1 &&
-                cs_coll_op_parse(name, &log->op) == CS_OK)
-                log->op_known = true;
-            continue;
-        }
-        if (line[0] == '#')
-            continue;
-        double size, count, t, algbw, busbw;
-        char type[32], redop[32];
-        int root;
-        if (sscanf(line, "%lf %lf %31s %31s %d %lf %lf %lf", &size, &count, type, redop, &root, &t, &algbw,
-                   &busbw) == 8 &&
-            log->n_rows < 64) {
-            log->rows[log->n_rows++] = (struct nccl_row){size, t, busbw};
-        }
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log l;
+    cs_status st = cs_nccl_parse_file(path, CS_COLL_OP_COUNT, &d, &l);
+    cs_diags_fini(&d);
+    if (st != CS_OK || l.n_runs != 1) {
+        if (st == CS_OK)
+            cs_nccl_log_fini(&l);
+        return -1;
     }
-    fclose(f);
+    log->op = l.runs[0].op;
+    log->op_known = true;
+    for (size_t i = 0; i < l.runs[0].n_rows && log->n_rows < 64; i++) {
+        const struct cs_nccl_row *r = &l.runs[0].rows[i];
+        log->rows[log->n_rows++] = (struct nccl_row){r->size_bytes, r->time_us[0], r->busbw_gbps[0]};
+    }
+    cs_nccl_log_fini(&l);
     return 0;
 }
 

@@ -198,8 +198,8 @@ cs_status cs_calib_fit_curve(const struct cs_nccl_run *run, struct cs_calib_curv
 
 /* Time (s) of a curve at `bytes` (nccl-tests convention). */
 double cs_calib_curve_time_s(const struct cs_calib_curve *c, double bytes);
-/* The curve of `cal` for (op, ranks, nodes) measured with `algo` (AUTO
- * matches any), or NULL. Borrowed. */
+/* The curve of `cal` for (op, ranks, nodes) measured with `algo` (for
+ * AUTO: a curve measured with AUTO, else any), or NULL. Borrowed. */
 const struct cs_calib_curve *cs_calib_find_curve(const struct cs_calib_cfg *cal, enum cs_coll_op op, int ranks,
                                                  int nodes, enum cs_coll_algo algo);
 
