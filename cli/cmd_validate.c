@@ -2,6 +2,7 @@
  * every resolved value with where it came from (file:line, catalog, default). */
 #include "cli.h"
 
+#include "clustersim/calib.h"
 #include "clustersim/step.h"
 #include "clustersim/table.h"
 
@@ -79,7 +80,7 @@ static int cs__validate(const struct cs_cli_cmd *cmd, const struct cs_cli_args *
         /* The parallelism must also be valid for the step model. */
         if (sc.scenario.has_workload) {
             struct cs_step_options o;
-            cs_step_options_default(&sc.scenario.cluster.gpu, &o);
+            cs_step_options_from_scenario(&sc.scenario, &o);
             cs_diags d;
             cs_diags_init(&d);
             if (cs_step_check(&sc.scenario.cluster, &sc.scenario.workload, &o, &d) != CS_OK)
