@@ -1,0 +1,87 @@
+/* gnuplot.c: starts gnuplot on a script with fork + execvp (no shell) and
+ * copies the bundled templates of plots/ next to their data files. Shared by
+ * every command that draws figures (see include/clustersim/gnuplot.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "clustersim/gnuplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Forks, optionally enters dir, execs gnuplot with argv and waits. */
+static int cs__gnuplot_exec(const char *dir, char *const argv[], bool quiet)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        /* Only async-signal-safe calls between fork and exec. */
+        if (dir && chdir(dir) != 0)
+            _exit(126);
+        if (quiet) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+                close(fd);
+            }
+        }
+        execvp("gnuplot", argv);
+        _exit(errno == ENOENT ? CS_GNUPLOT_MISSING : 126);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int cs_gnuplot_run(const char *dir, const char *script)
+{
+    char *const argv[] = {"gnuplot", (char *)script, NULL};
+    return cs__gnuplot_exec(dir, argv, false);
+}
+
+bool cs_gnuplot_available(void)
+{
+    char *const argv[] = {"gnuplot", "--version", NULL};
+    return cs__gnuplot_exec(NULL, argv, true) == 0;
+}
+
+const char *cs_gnuplot_template_dir(void)
+{
+    return CLUSTERSIM_SOURCE_DIR "/plots";
+}
+
+bool cs_gnuplot_copy_template(const char *dir, const char *name, char *err, size_t errlen)
+{
+    char src[4096], dst[4096];
+    snprintf(src, sizeof src, "%s/%s", cs_gnuplot_template_dir(), name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    FILE *in = fopen(src, "r");
+    if (!in) {
+        snprintf(err, errlen, "%s: %s", src, strerror(errno));
+        return false;
+    }
+    FILE *out = fopen(dst, "w");
+    if (!out) {
+        snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+        fclose(in);
+        return false;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    bool ok = !ferror(in) && !ferror(out);
+    fclose(in);
+    if (fclose(out) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(err, errlen, "%s: write error", dst);
+    return ok;
+}
