@@ -24,6 +24,10 @@
 #define CS_SIM__QLOOKAHEAD 16u
 /* A run this short is sorted by insertion rather than by counting. */
 #define CS_SIM__QSMALLRUN 16u
+/* The run is refilled to at least this many keys when possible ... */
+#define CS_SIM__QMINRUN 32u
+/* ... taking whole buckets of at most this many keys without splitting. */
+#define CS_SIM__QABSORB 64u
 
 /* Where the settled minimum is (q->fstate). */
 enum {
@@ -306,15 +310,16 @@ static void cs_sim__keys_reserve(struct cs_sim__qkey **arr, uint32_t *cap,
     *cap = (uint32_t)c;
 }
 
-/* Sorts the n staged level-0 keys into the run (stable, by time; their seqs
- * are already in order within each time) and prefetches the records of the
- * first ones. Level 0 must be empty. */
-static void cs_sim__run_build(struct cs_sim__queue *q, uint32_t n)
+/* Appends the n staged keys to the run, sorted by time (stably: staged keys
+ * are in seq order within each time). `level0`: they all share every digit
+ * but the last, so a counting sort on that digit sorts them. */
+static void cs_sim__run_append(struct cs_sim__queue *q, uint32_t n,
+                               bool level0)
 {
-    cs_sim__keys_reserve(&q->run, &q->caprun, n);
+    cs_sim__keys_reserve(&q->run, &q->caprun, (size_t)q->nrun + n);
     const struct cs_sim__qkey *in = q->stage;
-    struct cs_sim__qkey *out = q->run;
-    if (n <= CS_SIM__QSMALLRUN) {
+    struct cs_sim__qkey *out = q->run + q->nrun;
+    if (n <= CS_SIM__QSMALLRUN || !level0) {
         for (uint32_t i = 0; i < n; i++) {
             struct cs_sim__qkey x = in[i];
             uint32_t j = i;
@@ -323,7 +328,6 @@ static void cs_sim__run_build(struct cs_sim__queue *q, uint32_t n)
             out[j] = x;
         }
     } else {
-        /* Counting sort on the last digit: all keys share the others. */
         uint32_t pos[CS_SIM__QDIGITS];
         memset(pos, 0, sizeof pos);
         for (uint32_t i = 0; i < n; i++)
@@ -337,11 +341,7 @@ static void cs_sim__run_build(struct cs_sim__queue *q, uint32_t n)
         for (uint32_t i = 0; i < n; i++)
             out[pos[cs_sim__qdigit(in[i].time, 0)]++] = in[i];
     }
-    q->ri = 0;
-    q->nrun = n;
-    uint32_t ahead = n < CS_SIM__QLOOKAHEAD ? n : CS_SIM__QLOOKAHEAD;
-    for (uint32_t i = 0; i < ahead; i++)
-        CS_SIM__PREFETCH(&q->rec[out[i].slot]);
+    q->nrun += n;
 }
 
 /* Removes the front key of the run. */
@@ -357,24 +357,29 @@ static inline void cs_sim__run_advance(struct cs_sim__queue *q)
         CS_SIM__PREFETCH(&q->rec[q->run[ahead].slot]);
 }
 
-/* Moves every key of bucket (l, d), l > 0, the lowest non-empty bucket while
- * level 0 is empty, to lower levels relative to its minimum, which becomes
- * `last`: keys for level 0 into the run, the others into buckets. */
-static void cs_sim__redistribute(struct cs_sim__queue *q, unsigned l,
-                                 unsigned d)
+/* Empties bucket (l, d), l > 0, the lowest non-empty bucket, whose keys all
+ * follow the run's: a small bucket is sorted onto the end of the run and
+ * its largest time becomes `last`; a big one is redistributed relative to
+ * its minimum, which becomes `last`, its keys for level 0 going onto the end
+ * of the run and the others to the (empty) levels 1 to l - 1. Either way
+ * every other bucket keeps its place relative to the new `last`, since it
+ * lies above (l, d). */
+static void cs_sim__take_bucket(struct cs_sim__queue *q, unsigned l,
+                                unsigned d)
 {
     struct cs_sim__qbucket *src = &q->b[l][d];
     uint32_t c = src->head, tail = src->tail, tpos = src->tpos;
     uint32_t i = src->hpos, count = src->count;
-    /* The targets (all of the levels from 1 to l - 1) are empty, so each
-     * needs at most one chunk beyond its share of the keys; reserving that
-     * up front keeps the chunk pointers below valid. */
+    bool absorb = count <= CS_SIM__QABSORB;
+    /* The targets need at most one chunk each beyond their share of the
+     * keys; reserving that up front keeps the chunk pointers below valid. */
     size_t targets = (size_t)(l - 1) * CS_SIM__QDIGITS;
-    cs_sim__chunk_reserve(q, (size_t)count / CS_SIM__QCHUNK + 1 +
-                                 (count < targets ? count : targets));
+    if (!absorb)
+        cs_sim__chunk_reserve(q, (size_t)count / CS_SIM__QCHUNK + 1 +
+                                     (count < targets ? count : targets));
     cs_sim__keys_reserve(&q->stage, &q->capstage, count);
     const cs_time last = src->min;
-    q->last = last;
+    cs_time max = last;
     src->head = src->tail = CS_SIM__QNONE;
     src->count = src->hpos = src->tpos = 0;
     cs_sim__bucket_unmark(q, l, d);
@@ -391,13 +396,22 @@ static void cs_sim__redistribute(struct cs_sim__queue *q, unsigned l,
             for (size_t o = 0; o < sizeof *ch; o += 64)
                 CS_SIM__PREFETCH(p + o);
         }
-        for (; i < n; i++) {
-            const struct cs_sim__qkey *k = &ch->k[i];
-            unsigned kl = cs_sim__qlevel(k->time, last);
-            if (kl == 0)
-                stage[nstage++] = *k;
-            else
-                cs_sim__bucket_append(q, kl, cs_sim__qdigit(k->time, kl), k);
+        if (absorb) {
+            for (; i < n; i++) {
+                stage[nstage++] = ch->k[i];
+                if (ch->k[i].time > max)
+                    max = ch->k[i].time;
+            }
+        } else {
+            for (; i < n; i++) {
+                const struct cs_sim__qkey *k = &ch->k[i];
+                unsigned kl = cs_sim__qlevel(k->time, last);
+                if (kl == 0)
+                    stage[nstage++] = *k;
+                else
+                    cs_sim__bucket_append(q, kl, cs_sim__qdigit(k->time, kl),
+                                          k);
+            }
         }
         uint32_t next = q->cnext[c];
         /* Freed after reading, so the appends reuse it while it is hot. */
@@ -407,7 +421,25 @@ static void cs_sim__redistribute(struct cs_sim__queue *q, unsigned l,
         c = next;
         i = 0;
     }
-    cs_sim__run_build(q, nstage); /* nstage >= 1: the minimum itself */
+    q->last = absorb ? max : last;
+    cs_sim__run_append(q, nstage, !absorb);
+}
+
+/* Refills the run, which is empty like level 0 and the early heap, from the
+ * lowest buckets until it holds CS_SIM__QMINRUN keys or nothing is left, so
+ * that the records of the next events can be prefetched even when events
+ * are sparse; then prefetches the first records. */
+static void cs_sim__refill(struct cs_sim__queue *q)
+{
+    q->ri = q->nrun = 0;
+    while (q->nrun < CS_SIM__QMINRUN && q->levels) {
+        /* Level 0 stays empty: taking a bucket never fills it. */
+        unsigned l = cs_sim__ctz64(q->levels);
+        cs_sim__take_bucket(q, l, cs_sim__bucket_first(q, l));
+    }
+    uint32_t ahead = q->nrun < CS_SIM__QLOOKAHEAD ? q->nrun : CS_SIM__QLOOKAHEAD;
+    for (uint32_t i = 0; i < ahead; i++)
+        CS_SIM__PREFETCH(&q->rec[q->run[i].slot]);
 }
 
 /* ---- the early heap (keys below `last`) ---------------------------------- */
@@ -521,42 +553,54 @@ static bool cs_sim__settle(struct cs_sim__queue *q)
     if (CS_SIM__LIKELY(q->fstate != CS_SIM__FUNKNOWN))
         return true;
     for (;;) {
+        /* The minimum is the smallest of the early heap's top, the run's
+         * front and the first level-0 bucket's front, when any exists:
+         * all three precede every key of the higher levels. */
+        const struct cs_sim__qkey *best = NULL;
+        uint32_t where = CS_SIM__FUNKNOWN, d = 0;
         if (CS_SIM__UNLIKELY(q->nearly > 0)) {
-            if (cs_sim__qlive(q, &q->early[0])) {
-                q->fstate = CS_SIM__FEARLY;
-                return true;
+            if (!cs_sim__qlive(q, &q->early[0])) {
+                cs_sim__early_pop(q);
+                q->nkeys--;
+                continue;
             }
-            cs_sim__early_pop(q);
-            q->nkeys--;
-            continue;
+            best = &q->early[0];
+            where = CS_SIM__FEARLY;
         }
-        bool in_run = q->ri < q->nrun, in_b0 = q->levels & 1;
-        if (in_run || in_b0) {
-            /* Level 0: the run, or a level-0 bucket when its time is
-             * earlier (at equal times the run's keys are older). */
-            unsigned d = in_b0 ? cs_sim__bucket_first(q, 0) : 0;
-            if (in_run && (!in_b0 || q->run[q->ri].time <= q->b[0][d].min)) {
-                if (cs_sim__qlive(q, &q->run[q->ri])) {
-                    q->fstate = CS_SIM__FRUN;
-                    return true;
-                }
+        if (CS_SIM__LIKELY(q->ri < q->nrun)) {
+            const struct cs_sim__qkey *k = &q->run[q->ri];
+            if (!cs_sim__qlive(q, k)) {
                 cs_sim__run_advance(q);
-            } else {
-                const struct cs_sim__qbucket *b = &q->b[0][d];
-                if (cs_sim__qlive(q, &q->chunk[b->head].k[b->hpos])) {
-                    q->fstate = CS_SIM__FBUCKET;
-                    q->fdigit = d;
-                    return true;
-                }
-                cs_sim__bucket_drop_front(q, d);
+                q->nkeys--;
+                continue;
             }
-            q->nkeys--;
-            continue;
+            if (!best || cs_sim__qless(k, best)) {
+                best = k;
+                where = CS_SIM__FRUN;
+            }
+        }
+        if (q->levels & 1u) {
+            d = cs_sim__bucket_first(q, 0);
+            const struct cs_sim__qbucket *b = &q->b[0][d];
+            const struct cs_sim__qkey *k = &q->chunk[b->head].k[b->hpos];
+            if (!cs_sim__qlive(q, k)) {
+                cs_sim__bucket_drop_front(q, d);
+                q->nkeys--;
+                continue;
+            }
+            if (!best || cs_sim__qless(k, best)) {
+                best = k;
+                where = CS_SIM__FBUCKET;
+            }
+        }
+        if (best) {
+            q->fstate = where;
+            q->fdigit = d;
+            return true;
         }
         if (!q->levels)
             return false;
-        unsigned l = cs_sim__ctz64(q->levels);
-        cs_sim__redistribute(q, l, cs_sim__bucket_first(q, l));
+        cs_sim__refill(q);
     }
 }
 
@@ -594,21 +638,20 @@ cs_time cs_sim__queue_min_time(const struct cs_sim__queue *q)
 {
     if (q->fstate != CS_SIM__FUNKNOWN)
         return cs_sim__front(q)->time;
-    /* Early keys precede every other one. */
+    /* The smallest live key among the early heap, the run and the level-0
+     * buckets (in digit order, so the first with a live key), as in
+     * cs_sim__settle; failing those, the first higher bucket with one. */
     const struct cs_sim__qkey *best = NULL;
     for (uint32_t i = 0; i < q->nearly; i++)
         if (cs_sim__qlive(q, &q->early[i]) &&
             (!best || cs_sim__qless(&q->early[i], best)))
             best = &q->early[i];
-    if (best)
-        return best->time;
-    /* Level 0: the run's first live key against the level-0 buckets. */
-    for (uint32_t i = q->ri; i < q->nrun && !best; i++)
-        if (cs_sim__qlive(q, &q->run[i]))
-            best = &q->run[i];
-    /* Then buckets in increasing key order: the first one with a live key
-     * holds the minimum of the buckets; any level-0 key precedes the higher
-     * levels. */
+    for (uint32_t i = q->ri; i < q->nrun; i++)
+        if (cs_sim__qlive(q, &q->run[i])) {
+            if (!best || cs_sim__qless(&q->run[i], best))
+                best = &q->run[i];
+            break;
+        }
     for (unsigned l = 0; l < CS_SIM__QLEVELS; l++) {
         if (l > 0 && best)
             break;
@@ -621,7 +664,7 @@ cs_time cs_sim__queue_min_time(const struct cs_sim__queue *q)
             if (k) {
                 if (!best || cs_sim__qless(k, best))
                     best = k;
-                return best->time;
+                break;
             }
         }
     }
@@ -764,6 +807,7 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
     bool ok = true;
     uint64_t nkeys = 0, live = 0;
     struct cs_sim__qkey best = {CS_TIME_MAX, UINT64_MAX, 0, 0};
+    struct cs_sim__qkey high = best; /* smallest key of levels >= 1 */
     /* How often each slot's live key was seen; chunk ownership. */
     unsigned char *seen = calloc((size_t)q->used + 1, 1);
     unsigned char *owned = calloc((size_t)q->usedchunk + 1, 1);
@@ -812,6 +856,8 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
                 prev_seq = k->seq;
                 if (k->time < min)
                     min = k->time;
+                if (l > 0 && cs_sim__qless(k, &high))
+                    high = *k;
                 nkeys++;
                 if (cs_sim__qlive(q, k)) {
                     live++;
@@ -828,18 +874,15 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
         if (ok && (any != 0) != ((q->levels >> l) & 1))
             ok = false;
     }
-    /* The run: sorted level-0 keys, older than any level-0 bucket key of
-     * the same time. */
+    /* The run: sorted, and before every key of levels >= 1. */
     if (q->ri > q->nrun || (q->ri == q->nrun && q->nrun != 0))
+        ok = false;
+    if (ok && q->nrun > 0 && !cs_sim__qless(&q->run[q->nrun - 1], &high))
         ok = false;
     for (uint32_t i = q->ri; i < q->nrun && ok; i++) {
         const struct cs_sim__qkey *k = &q->run[i];
-        if (k->time < q->last || cs_sim__qlevel(k->time, q->last) != 0 ||
-            k->slot >= q->used ||
+        if (k->slot >= q->used ||
             (i > q->ri && !cs_sim__qless(&q->run[i - 1], k)))
-            ok = false;
-        const struct cs_sim__qbucket *b = &q->b[0][cs_sim__qdigit(k->time, 0)];
-        if (b->count && q->chunk[b->head].k[b->hpos].seq < k->seq)
             ok = false;
         nkeys++;
         if (cs_sim__qlive(q, k)) {

@@ -18,26 +18,35 @@
  *   lower level, or the same level and a lower digit, are all smaller.
  * - A level-0 bucket holds a single time value. Its keys are in seq order
  *   (see below), so the minimum is its first key: pops take it in O(1).
- * - When level 0 is empty, the lowest non-empty bucket (L > 0) is
- *   redistributed: `last` becomes its minimum time (kept per bucket on
- *   append) and every key moves to a level < L. A key therefore moves at
- *   most 7 times over its life, usually 2 or 3; this is what adapts the
- *   structure to the event density without any tuning: dense regions are
- *   split digit by digit, sparse ones are jumped over by the bitmaps.
- * - The keys a redistribution sends to level 0 do not go into level-0
- *   buckets but into one sorted array, the "run" (a stable counting sort on
- *   the last digit), popped from the front. Level-0 buckets then only take
- *   pushes within the current 256 ns window, which come after the run's keys
- *   of the same time. The run is what makes the next events' order known in
- *   advance, so their records can be prefetched.
+ * - The next events to fire sit in one sorted array, the "run", popped from
+ *   the front. When the run, level 0 and the early heap (below) are empty,
+ *   the run is refilled from the lowest non-empty buckets (L > 0), one at a
+ *   time, until it holds 32 keys or nothing is left:
+ *   - a big bucket (> 64 keys) is redistributed: `last` becomes its minimum
+ *     time (kept per bucket on append) and every key moves to a level < L,
+ *     the level-0 ones straight onto the run (a stable counting sort on the
+ *     last digit, as they share all the others);
+ *   - a small bucket is sorted (insertion, stable) onto the run whole, and
+ *     `last` becomes its largest time.
+ *   Either way the other buckets keep their places relative to the new
+ *   `last`, because they all lie above the bucket taken. A key therefore
+ *   moves at most 7 times over its life, usually 2 or 3. This is what adapts
+ *   the structure to the event density without any tuning: dense regions
+ *   are split digit by digit, sparse ones are taken whole (so the run still
+ *   holds enough upcoming events to prefetch for), empty ranges are jumped
+ *   over by the bitmaps.
+ * - The minimum is the smallest (by time, then seq) of the run's front, the
+ *   first level-0 bucket's front and the early heap's top; all three
+ *   precede every key of levels >= 1.
  * - Keys reach a bucket either by a push (its seq is the largest so far) or
  *   by a redistribution into lower levels, which are empty at that moment and
  *   receive keys in their source bucket's order; so every bucket is in seq
  *   order and equal times fire FIFO without comparing seqs.
- * - A push earlier than `last` (possible only after a peek moved `last`
- *   beyond a cs_sim_run `until` and the clock was set back to `until`) goes
- *   into a small binary "early" heap, which is drained first: all its keys are
- *   below `last`, hence below every bucketed key.
+ * - A push earlier than `last` (possible when a refill moved `last` past the
+ *   clock: into the middle of the run, or beyond a cs_sim_run `until`) goes
+ *   into a small binary "early" heap. Its keys are below `last`, hence below
+ *   every bucketed key; the merge above orders them against the run. It
+ *   only receives events due before the run's last one, a short window.
  *
  * Storage: a key is 24 bytes (time, seq, slot, generation). Buckets are
  * chains of fixed-size chunks from one pooled array with a LIFO free list, so
@@ -45,9 +54,9 @@
  * reuses the chunks it has just freed while they are in cache. The 64-byte
  * event records (handler, payload) live in a separate pool and are touched
  * only at push (the slot just freed by the previous pop, usually in cache)
- * and at pop; the record of the event 16 places behind the front of the run
- * is prefetched at each pop, so that DRAM miss overlaps the work on the
- * events before it.
+ * and at pop; the record of the event 15 places behind the front of the run
+ * is prefetched at each pop (the first 16 when the run is refilled), so that
+ * DRAM miss overlaps the work on the events before it.
  *
  * Cancel is lazy: it frees the record slot at once (bumping the slot's
  * generation, so the id becomes stale and the slot is reused) and leaves the
@@ -58,7 +67,8 @@
  *
  * Complexity (n pending events, 64-bit keys, 8-bit digits): push O(1); pop
  * O(1) amortized, paying for the key's at most 7 moves between levels and
- * its place in a counting sort (O(1) per key plus O(256) per run); cancel
+ * its place in a sort (O(1) per key plus O(256) per counting sort; O(64)
+ * per key at most in the insertion sort of a small bucket); cancel
  * O(1) amortized (the compaction is O(n) per >= n/2 cancels); peek O(1)
  * amortized; memory O(n). Worst cases stay bounded: all-equal times are one
  * FIFO bucket or run; times near INT64_MAX use the top level; times spread
@@ -132,14 +142,13 @@ struct cs_sim__queue {
     uint32_t fstate;  /* where the settled minimum is; 0: not settled */
     uint32_t fdigit;  /* its level-0 digit when it is in a bucket */
 
-    /* Level 0 as built by a redistribution: keys run[ri..nrun), sorted.
-     * Level-0 buckets then only hold keys pushed later (larger seq). */
+    /* The run: the next keys, run[ri..nrun), sorted by (time, seq). */
     struct cs_sim__qkey *run;
     uint32_t ri, nrun, caprun;
     struct cs_sim__qkey *stage; /* scratch for building the run */
     uint32_t capstage;
 
-    struct cs_sim__qkey *early; /* binary heap of keys < last */
+    struct cs_sim__qkey *early; /* binary heap of keys pushed below last */
     uint32_t nearly, capearly;
 
     struct cs_sim__qchunk *chunk; /* [capchunk] */
@@ -178,9 +187,11 @@ static inline uint32_t cs_sim__queue_size(const struct cs_sim__queue *q)
 cs_time cs_sim__queue_peek_time(struct cs_sim__queue *q);
 
 /* The minimum's time without modifying the queue; the queue must not be
- * empty. O(1) when the front is settled (as it is after a peek, or a pop
- * followed by pushes at or after the popped time); otherwise it scans the
- * lowest non-empty bucket, O(its size). */
+ * empty. O(1) when the front is settled (after a peek); otherwise it looks
+ * at the early heap (all of it: usually empty), the run and the level-0
+ * buckets up to their first live keys and, when those are empty, the lowest
+ * bucket with a live key: usually O(1), at worst O(size of that bucket +
+ * dead keys passed). */
 cs_time cs_sim__queue_min_time(const struct cs_sim__queue *q);
 
 /* Removes the minimum and copies it into *out; the queue must not be empty.

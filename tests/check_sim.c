@@ -733,49 +733,68 @@ END_TEST
 
 START_TEST(test_sim_queue_cancel_in_every_tier)
 {
-    /* Builds a queue with a key in each tier and cancels one in each:
-     * times in ns, clock at 0 so `last` starts at 0. */
+    /* Builds a queue with keys in each tier and cancels one in each. Times
+     * in ns; the clock starts at 0, so `last` starts at 0. */
     struct cs_sim__queue q;
     cs_sim__queue_init(&q);
-    cs_event_id a = cs_sim__queue_push(&q, 0, 1000, 1, NULL, 0);
+    /* 40 keys at 2000..2039 (0x7d0..0x7f7: all differ from 0 first in
+     * digit 1, and share digit 1 = 7): one level-1 bucket. 5000 = 0x1388:
+     * another level-1 bucket; 1e12 (bit 39): level 4. */
+    cs_event_id run[40];
+    for (int i = 0; i < 40; i++)
+        run[i] = cs_sim__queue_push(&q, 0, 2000 + i, 1, NULL, 0);
     cs_event_id b = cs_sim__queue_push(&q, 0, 5000, 2, NULL, 0);
     cs_event_id g = cs_sim__queue_push(&q, 0, 1000000000000, 3, NULL, 0);
-    /* 1000 = 0x3e8 and 5000 = 0x1388 differ from 0 above bit 7: level 1;
-     * 1e12 (bit 39): level 4. Peeking redistributes 1000's bucket, so 1000
-     * becomes `last` and its key moves to the run. */
     ck_assert(q.levels == ((1u << 1) | (1u << 4)));
-    ck_assert_int_eq(cs_sim__queue_peek_time(&q), 1000);
-    ck_assert_int_eq(q.last, 1000);
-    ck_assert_uint_eq(q.nrun - q.ri, 1);
+    /* Peeking refills the run: the 40-key bucket is small enough to be
+     * sorted into the run whole (no split), which then holds >= 32 keys, so
+     * refilling stops there and `last` is its largest time, 2039. */
+    ck_assert_int_eq(cs_sim__queue_peek_time(&q), 2000);
+    ck_assert_uint_eq(q.nrun - q.ri, 40);
+    ck_assert_int_eq(q.last, 2039);
     /* As after cs_sim_run(until = 500): the clock is before `last`, so a
-     * push at 600 goes to the early heap. */
+     * push at 600 goes to the early heap, and so does one at 2020, which
+     * must be merged with the run's keys. */
     cs_event_id c = cs_sim__queue_push(&q, 500, 600, 4, NULL, 0);
-    ck_assert_uint_eq(q.nearly, 1);
+    cs_event_id m = cs_sim__queue_push(&q, 500, 2020, 8, NULL, 0);
+    ck_assert_uint_eq(q.nearly, 2);
     ck_assert_int_eq(cs_sim__queue_min_time(&q), 600);
-    /* 1010 = 0x3f2 and 1000 share all but the last digit: level-0 bucket;
-     * so does a second key at 1000, which must follow the run's one. */
-    cs_event_id d = cs_sim__queue_push(&q, 500, 1010, 5, NULL, 0);
-    cs_event_id f = cs_sim__queue_push(&q, 500, 1000, 6, NULL, 0);
+    /* 2044 = 0x7fc and 2039 = 0x7f7 differ only in the last digit: a
+     * level-0 bucket; so does a key at 2039 itself, which must follow the
+     * run's key of the same time. 2339 = 0x923: level 1. */
+    cs_event_id d = cs_sim__queue_push(&q, 500, 2044, 5, NULL, 0);
+    cs_event_id f = cs_sim__queue_push(&q, 500, 2039, 6, NULL, 0);
     ck_assert(q.levels & 1u);
-    /* 1300 = 0x514 differs from 0x3e8 in bit 10: level 1. */
-    cs_event_id e = cs_sim__queue_push(&q, 500, 1300, 7, NULL, 0);
+    cs_event_id e = cs_sim__queue_push(&q, 500, 2339, 7, NULL, 0);
     ck_assert(cs_sim__queue_check(&q));
-    ck_assert_uint_eq(cs_sim__queue_size(&q), 7);
+    ck_assert_uint_eq(cs_sim__queue_size(&q), 47);
 
-    cs_event_id dead[] = {c, a, d, e, g}; /* early, run, L0, L1, L4 */
+    cs_event_id dead[] = {c, run[10], d, e, g}; /* early, run, L0, L1, L4 */
     for (size_t i = 0; i < 5; i++) {
         ck_assert(cs_sim__queue_cancel(&q, dead[i]));
         ck_assert(!cs_sim__queue_cancel(&q, dead[i]));
         ck_assert(cs_sim__queue_check(&q));
     }
-    ck_assert_uint_eq(cs_sim__queue_size(&q), 2);
-    ck_assert_uint_eq(q.nkeys, 7); /* the dead keys wait to be dropped */
-    ck_assert_int_eq(cs_sim__queue_min_time(&q), 1000);
+    ck_assert_uint_eq(cs_sim__queue_size(&q), 42);
+    ck_assert_uint_eq(q.nkeys, 47); /* the dead keys wait to be dropped */
+    ck_assert_int_eq(cs_sim__queue_min_time(&q), 2000);
+    /* 2000..2020 (without 2010), the early 2020 after the run's 2020, the
+     * rest of the run, then 2039's bucket key, then 5000. */
     struct cs_event ev;
+    for (int i = 0; i < 40; i++) {
+        if (i == 10)
+            continue;
+        cs_sim__queue_pop(&q, &ev);
+        ck_assert_uint_eq(ev.id, run[i]);
+        if (i == 20) {
+            cs_sim__queue_pop(&q, &ev);
+            ck_assert_uint_eq(ev.id, m);
+        }
+        ck_assert(cs_sim__queue_check(&q));
+    }
     cs_sim__queue_pop(&q, &ev);
     ck_assert_uint_eq(ev.id, f);
     ck_assert_int_eq(ev.handler, 6);
-    ck_assert(cs_sim__queue_check(&q));
     cs_sim__queue_pop(&q, &ev);
     ck_assert_uint_eq(ev.id, b);
     ck_assert_int_eq(ev.time, 5000);
@@ -783,7 +802,8 @@ START_TEST(test_sim_queue_cancel_in_every_tier)
     for (size_t i = 0; i < 5; i++)
         ck_assert(!cs_sim__queue_cancel(&q, dead[i]));
     ck_assert(!cs_sim__queue_cancel(&q, f));
-    /* Only the far dead key is left; compaction drops it. */
+    ck_assert(!cs_sim__queue_cancel(&q, run[0]));
+    /* Dead keys may be left; compaction drops them. */
     ck_assert(cs_sim__queue_check(&q));
     cs_sim__queue_compact(&q);
     ck_assert_uint_eq(q.nkeys, 0);
