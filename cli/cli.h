@@ -96,5 +96,6 @@ extern const struct cs_cli_cmd cs_cmd_replay;
 extern const struct cs_cli_cmd cs_cmd_calibrate;
 extern const struct cs_cli_cmd cs_cmd_sweep;
 extern const struct cs_cli_cmd cs_cmd_merge;
+extern const struct cs_cli_cmd cs_cmd_plot;
 
 #endif

@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include "clustersim/fabric.h"
+#include "clustersim/gnuplot.h"
 #include "clustersim/replay_report.h"
 #include "clustersim/report.h"
 #include "clustersim/scheduler.h"
@@ -115,50 +116,14 @@ static bool cs__partitions(const char *s, struct cs_sched_config *c)
     return ok;
 }
 
+/* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
 static bool cs__copy_template(const char *dir, const char *name)
 {
-    char src[4096], dst[4096];
-    snprintf(src, sizeof src, "%s/plots/%s", CLUSTERSIM_SOURCE_DIR, name);
-    snprintf(dst, sizeof dst, "%s/%s", dir, name);
-    FILE *in = fopen(src, "r");
-    if (!in) {
-        fprintf(stderr, "clustersim replay: warning: %s: %s: figure skipped\n", src, strerror(errno));
-        return false;
-    }
-    FILE *out = fopen(dst, "w");
-    if (!out) {
-        fprintf(stderr, "clustersim replay: %s: %s\n", dst, strerror(errno));
-        fclose(in);
-        return false;
-    }
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, n, out);
-    bool ok = !ferror(in) && !ferror(out);
-    fclose(in);
-    ok = fclose(out) == 0 && ok;
-    return ok;
-}
-
-/* `gnuplot SCRIPT` in dir, fork + execvp: 0 ok, 127 not installed. */
-static int cs__gnuplot(const char *dir, const char *script)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        char *const argv[] = {"gnuplot", (char *)script, NULL};
-        execvp("gnuplot", argv);
-        _exit(errno == ENOENT ? 127 : 126);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    char err[8300];
+    if (cs_gnuplot_copy_template(dir, name, err, sizeof err))
+        return true;
+    fprintf(stderr, "clustersim replay: warning: %s: figure skipped\n", err);
+    return false;
 }
 
 static void cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_sched_result *r)
@@ -172,7 +137,7 @@ static void cs__figures(const char *dir, const struct cs_sched_config *c, const 
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         if (!cs__copy_template(dir, scripts[i]))
             continue;
-        int rc = cs__gnuplot(dir, scripts[i]);
+        int rc = cs_gnuplot_run(dir, scripts[i]);
         if (rc == 127) {
             fprintf(stderr, "clustersim replay: warning: gnuplot not found: wrote %s/%s and its data "
                             "but no PNG\n", dir, scripts[i]);

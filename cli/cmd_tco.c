@@ -8,6 +8,7 @@
 #include "clustersim/calib.h"
 #include "clustersim/cost.h"
 #include "clustersim/cost_report.h"
+#include "clustersim/gnuplot.h"
 #include "clustersim/report.h"
 #include "clustersim/step.h"
 #include "clustersim/units.h"
@@ -34,53 +35,14 @@ static const struct cs_cli_opt cs__tco_opts[] = {
                        "per year and per run beside cost.reference"},
 };
 
-/* Copies plots/NAME (the template) into dir. */
+/* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
 static bool copy_template(const char *dir, const char *name)
 {
-    char src[4096], dst[4096];
-    snprintf(src, sizeof src, "%s/plots/%s", CLUSTERSIM_SOURCE_DIR, name);
-    snprintf(dst, sizeof dst, "%s/%s", dir, name);
-    FILE *in = fopen(src, "r");
-    if (!in) {
-        fprintf(stderr, "clustersim tco: warning: %s: %s: figure skipped\n", src, strerror(errno));
-        return false;
-    }
-    FILE *out = fopen(dst, "w");
-    if (!out) {
-        fprintf(stderr, "clustersim tco: %s: %s\n", dst, strerror(errno));
-        fclose(in);
-        return false;
-    }
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        fwrite(buf, 1, n, out);
-    bool ok = !ferror(in) && !ferror(out);
-    fclose(in);
-    if (fclose(out) != 0)
-        ok = false;
-    return ok;
-}
-
-/* Runs `gnuplot SCRIPT` in dir with fork + execvp (no shell). Returns 0 on
- * success, 127 when gnuplot is not installed, else its exit status. */
-static int run_gnuplot(const char *dir, const char *script)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        char *const argv[] = {"gnuplot", (char *)script, NULL};
-        execvp("gnuplot", argv);
-        _exit(errno == ENOENT ? 127 : 126);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    char err[8300];
+    if (cs_gnuplot_copy_template(dir, name, err, sizeof err))
+        return true;
+    fprintf(stderr, "clustersim tco: warning: %s: figure skipped\n", err);
+    return false;
 }
 
 static void figures(const char *dir, const struct cs_tco_report *r)
@@ -94,7 +56,7 @@ static void figures(const char *dir, const struct cs_tco_report *r)
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         if (!copy_template(dir, scripts[i]))
             continue;
-        int rc = run_gnuplot(dir, scripts[i]);
+        int rc = cs_gnuplot_run(dir, scripts[i]);
         if (rc == 127) {
             fprintf(stderr, "clustersim tco: warning: gnuplot not found: wrote %s/%s and its "
                             "data but no PNG\n", dir, scripts[i]);

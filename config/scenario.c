@@ -59,10 +59,17 @@ const struct cs_prov_entry *cs_provenance_find(const struct cs_provenance *p, co
     return NULL;
 }
 
+/* A binder's list with this capacity records nothing: the caller passed
+ * prov == NULL (sweeps do, for every point), so the linear search and the
+ * copies below would be wasted. Provenance never feeds a scenario value. */
+#define CS__PROV_OFF SIZE_MAX
+
 /* Sets (replacing) the entry for path. All strings are copied. */
 static void prov_set(struct cs_provenance *p, const char *path, const char *value,
                      const char *origin)
 {
+    if (p->cap == CS__PROV_OFF)
+        return;
     for (size_t i = 0; i < p->n; i++) {
         if (!strcmp(p->items[i].path, path)) {
             free(p->items[i].value);
@@ -94,6 +101,8 @@ struct cs_bind {
 
 static void prov_node(struct cs_bind *b, const char *path, const struct cs_ynode *v)
 {
+    if (b->prov.cap == CS__PROV_OFF)
+        return;
     char origin[1024];
     snprintf(origin, sizeof origin, "%s:%d:%d", v->file, v->line, v->col);
     prov_set(&b->prov, path, cs_ynode_is_null(v) ? "null" : v->scalar, origin);
@@ -102,6 +111,8 @@ static void prov_node(struct cs_bind *b, const char *path, const struct cs_ynode
 static void prov_field(struct cs_bind *b, const char *path, const struct cs_field *f,
                        const void *base, const char *origin)
 {
+    if (b->prov.cap == CS__PROV_OFF)
+        return;
     char *val = cs_cfg__format(f, base);
     prov_set(&b->prov, path, val, origin);
     free(val);
@@ -1252,6 +1263,8 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     struct cs_scenario *s = cs_xcalloc(1, sizeof *s);
     struct cs_bind b = {.cat = cat, .d = d, .s = s};
     cs_provenance_init(&b.prov);
+    if (!prov)
+        b.prov.cap = CS__PROV_OFF; /* record nothing; fini frees nothing */
     bind_top(&b, root, path);
     bind_cluster(&b, root);
     bind_workload(&b, root);

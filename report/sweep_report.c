@@ -133,8 +133,11 @@ void cs_sweep_table_init(struct cs_sweep_table *t, const cs_sweep *sw)
     add_col(t, &cap, cs_xstrdup("key"));
     add_col(t, &cap, cs_xstrdup("status"));
     add_col(t, &cap, cs_xstrdup("reason"));
-    for (size_t i = 0; i < cs_sweep_ncols(sw); i++)
+    for (size_t i = 0; i < cs_sweep_ncols(sw); i++) {
         add_col(t, &cap, cs_xstrdup(cs_sweep_col(sw, i)));
+        t->naxes += !cs_sweep_col_derived(sw, i);
+    }
+    t->nvars = cs_sweep_ncols(sw);
     for (size_t i = 0; i < N_STEP_COLS; i++)
         add_col(t, &cap, cs_xstrdup(step_cols[i]));
     if (cs_sweep_sets(sw, "run") || cs_sweep_sets(sw, "workload.tokens")) {
@@ -571,6 +574,8 @@ static char *manifest_text(const struct cs_sweep_table *t, int k, int n)
     cJSON_AddNumberToObject(m, "points", (double)t->points);
     cJSON_AddNumberToObject(m, "shard_k", k);
     cJSON_AddNumberToObject(m, "shard_n", n);
+    cJSON_AddNumberToObject(m, "axes", (double)t->naxes);
+    cJSON_AddNumberToObject(m, "variables", (double)t->nvars);
     cJSON *cols = cJSON_AddArrayToObject(m, "columns");
     for (size_t i = 0; i < t->ncols; i++)
         cJSON_AddItemToArray(cols, cJSON_CreateString(t->cols[i]));
@@ -841,6 +846,12 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
         } else if (s == 0) {
             snprintf(hash, sizeof hash, "%s", h->valuestring);
             points = p->valuedouble;
+            const cJSON *na = cJSON_GetObjectItemCaseSensitive(m, "axes");
+            const cJSON *nv = cJSON_GetObjectItemCaseSensitive(m, "variables");
+            if (cJSON_IsNumber(na) && cJSON_IsNumber(nv)) {
+                t.naxes = (size_t)na->valuedouble;
+                t.nvars = (size_t)nv->valuedouble;
+            }
             const cJSON *c;
             cJSON_ArrayForEach(c, cols)
             {

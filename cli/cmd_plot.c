@@ -1,0 +1,76 @@
+/* cmd_plot.c: `clustersim plot DIR`: figures of a sweep's results (scaling
+ * efficiency, throughput per topology, cost against utilization, goodput
+ * against checkpoint interval, chosen by the columns present) as gnuplot
+ * data, scripts, PNG and SVG; gnuplot runs directly, never through a shell. */
+#include "cli.h"
+
+#include "clustersim/sweep.h"
+
+#include <string.h>
+
+static const struct cs_cli_opt cs__plot_opts[] = {
+    {"output", 'o', "DIR", "write the figures into DIR (default: the sweep directory)"},
+};
+
+static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    if (a->npos != 1) {
+        fprintf(stderr, "clustersim plot: expected one sweep output DIR (see 'clustersim help "
+                        "plot')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    const char *dir = a->pos[0];
+    const char *out = cs_cli_get(cmd, a, "output");
+    if (!out)
+        out = dir;
+    struct cs_sweep_results r;
+    char err[1024];
+    cs_status st = cs_sweep_results_load(dir, &r, err, sizeof err);
+    if (st != CS_OK) {
+        fprintf(stderr, "clustersim plot: %s\n", err);
+        return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+    }
+    bool made[CS_SWEEP_FIG_COUNT], rendered[CS_SWEEP_FIG_COUNT], no_gnuplot = false;
+    st = cs_sweep_plot_render(&r, out, made, rendered, &no_gnuplot, err, sizeof err);
+    cs_sweep_results_fini(&r);
+    if (st != CS_OK) {
+        fprintf(stderr, "clustersim plot: %s\n", err);
+        return CS_EXIT_FAIL;
+    }
+    size_t n = 0;
+    for (int f = 0; f < CS_SWEEP_FIG_COUNT; f++) {
+        if (!made[f])
+            continue;
+        n++;
+        const char *stem = cs_sweep_fig_name((enum cs_sweep_fig)f);
+        if (rendered[f])
+            printf("%s/%s.png  %s/%s.svg  (%s)\n", out, stem, out, stem,
+                   cs_sweep_fig_title((enum cs_sweep_fig)f));
+        else if (!no_gnuplot)
+            fprintf(stderr, "clustersim plot: warning: gnuplot failed on %s/%s.gp\n", out, stem);
+    }
+    if (no_gnuplot)
+        fprintf(stderr, "clustersim plot: warning: gnuplot not found: wrote the data (*.dat) and "
+                        "scripts (*.gp) in %s but no PNG or SVG (install gnuplot-nox)\n", out);
+    if (n == 0)
+        fprintf(stderr, "clustersim plot: warning: %s has no columns for a figure (an axis "
+                        "cluster.nodes, cluster.fabric.topology/oversubscription, "
+                        "checkpoint.interval with run.goodput, or tco.* columns) or no ok "
+                        "point\n", dir);
+    return CS_EXIT_OK;
+}
+
+const struct cs_cli_cmd cs_cmd_plot = {
+    "plot",
+    "plot [-o OUT] DIR",
+    "draw a sweep's results (DIR of clustersim sweep) as PNG and SVG figures",
+    "Chooses the figures by the columns present: scaling efficiency against GPUs\n"
+    "(axis cluster.nodes), tokens/s per GPU per topology and oversubscription,\n"
+    "cost per utilized GPU-hour against utilization (tco.* columns) and goodput\n"
+    "against the checkpoint interval (run.goodput). Writes sweep_*.dat, the\n"
+    "templates sweep_*.gp (from plots/) and, with gnuplot installed,\n"
+    "sweep_*.png and sweep_*.svg. Without gnuplot it warns and exits 0.",
+    cs__plot_opts,
+    (int)(sizeof cs__plot_opts / sizeof cs__plot_opts[0]),
+    cs__plot,
+};
