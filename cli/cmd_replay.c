@@ -117,6 +117,42 @@ static bool cs__partitions(const char *s, struct cs_sched_config *c)
 }
 
 /* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
+/* The scenario's `scheduler:` section, for every setting whose flag was
+ * not given (flags override the scenario). */
+static void cs__apply_scheduler(const struct cs_scn_scheduler *sc, const struct cs_cli_cmd *cmd,
+                                const struct cs_cli_args *a, struct cs_sched_config *c)
+{
+    if (!sc->enabled)
+        return;
+    if (sc->policy >= 0 && !cs_cli_get(cmd, a, "policy"))
+        c->policy = (enum cs_sched_policy)sc->policy;
+    if (sc->placement >= 0 && !cs_cli_get(cmd, a, "placement"))
+        c->place = (enum cs_sched_place)sc->placement;
+    if (sc->preempt >= 0 && !cs_cli_get(cmd, a, "preempt"))
+        c->preempt = sc->preempt != 0;
+    if (sc->mig_slices >= 0 && !cs_cli_get(cmd, a, "mig")) {
+        c->mig = sc->mig_slices > 0;
+        c->mig_slices = sc->mig_slices;
+    }
+    if (sc->backfill_depth > 0 && !cs_cli_get(cmd, a, "backfill-depth"))
+        c->backfill_depth = sc->backfill_depth;
+    if (sc->n_partitions > 0 && !cs_cli_get(cmd, a, "partitions")) {
+        c->n_partitions = sc->n_partitions;
+        for (int p = 0; p < sc->n_partitions; p++) {
+            const struct cs_scn_partition *in = &sc->partitions[p];
+            struct cs_sched_partition *o = &c->partitions[p];
+            memset(o, 0, sizeof *o);
+            snprintf(o->name, sizeof o->name, "%s", in->name);
+            o->quota = in->quota;
+            o->priority = in->priority;
+            o->rule = in->rule;
+            o->min_gpus = in->min_gpus;
+            o->max_gpus = in->max_gpus;
+            o->max_duration_s = in->max_duration_s;
+        }
+    }
+}
+
 static bool cs__copy_template(const char *dir, const char *name)
 {
     char err[8300];
@@ -266,7 +302,10 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             fab = NULL;
         }
         cfg.fabric = fab;
+        cs__apply_scheduler(&sc.scenario.scheduler, cmd, a, &cfg);
     }
+    const struct cs_scn_scheduler *claim =
+        have_sc && sc.scenario.scheduler.enabled && sc.scenario.scheduler.claim_id[0] ? &sc.scenario.scheduler : NULL;
 
     /* trace */
     struct cs_trace tr;
@@ -276,9 +315,11 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     size_t nerr = cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     cs_diags_init(&d);
-    struct cs_sched_result res;
+    struct cs_sched_result res, res2;
     memset(&res, 0, sizeof res);
-    bool have_res = false;
+    memset(&res2, 0, sizeof res2);
+    struct cs_sched_config cfg2 = cfg;
+    bool have_res = false, have_res2 = false;
     if (st != CS_OK || nerr > 0) {
         rc = CS_EXIT_BADINPUT;
         goto done;
@@ -290,6 +331,23 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         goto done;
     }
     have_res = true;
+    if (claim && claim->claim_compare != CS_SCN_COMPARE_NONE) {
+        /* the other side of the comparison: the other placement, or MIG toggled */
+        cfg2 = cfg;
+        if (claim->claim_compare == CS_SCN_COMPARE_PLACEMENT)
+            cfg2.place = cfg.place == CS_SCHED_SCATTERED ? CS_SCHED_PACKED : CS_SCHED_SCATTERED;
+        else
+            cfg2.mig = !cfg.mig;
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+        st = cs_sched_run(&cfg2, &tr, &d, &res2);
+        nerr = cs_cli_print_diags_for(&d, path);
+        if (st != CS_OK || nerr > 0) {
+            rc = st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+            goto done;
+        }
+        have_res2 = true;
+    }
     {
         const char *outdir = cs_cli_get(cmd, a, "output");
         const char *name = fmt == CS_FMT_JSON ? "replay.json" : fmt == CS_FMT_CSV ? "replay.csv" : "replay.txt";
@@ -306,7 +364,11 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cJSON_AddStringToObject(root, "cluster_file", cluster);
             else
                 cJSON_AddStringToObject(root, "nodes_file", nodes);
-            cJSON_AddItemToObject(root, "replay", cs_out_replay_json(&cfg, &tr, &res));
+            cJSON *rj = cs_out_replay_json(&cfg, &tr, &res);
+            if (claim)
+                cJSON_AddItemToObject(rj, "claim", cs_out_replay_claim_json(claim, &cfg, &res, have_res2 ? &cfg2 : NULL,
+                                                                            have_res2 ? &res2 : NULL));
+            cJSON_AddItemToObject(root, "replay", rj);
             ok = cs_out_json_write(out.fp, root);
             cJSON_Delete(root);
         } else if (fmt == CS_FMT_CSV) {
@@ -314,6 +376,9 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         } else {
             fprintf(out.fp, "clustersim %s: replay\n\n", CLUSTERSIM_VERSION);
             cs_out_replay_text(out.fp, &cfg, &tr, &res);
+            if (claim)
+                cs_out_replay_claim_text(out.fp, claim, &cfg, &res, have_res2 ? &cfg2 : NULL,
+                                         have_res2 ? &res2 : NULL, 10);
         }
         if (ferror(out.fp))
             ok = false;
@@ -325,6 +390,8 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 done:
     if (have_res)
         cs_sched_result_fini(&res);
+    if (have_res2)
+        cs_sched_result_fini(&res2);
     cs_diags_fini(&d);
     cs_trace_fini(&tr);
     cs_fabric_destroy(fab);
@@ -344,9 +411,11 @@ const struct cs_cli_cmd cs_cmd_replay = {
     "with GPU types) and reports utilization, allocated and busy GPU-hours,\n"
     "queueing delay and JCT (mean, p50, p95), fragmentation and partition shares.\n"
     "Jobs naming a workload (a model preset) run longer when their placement\n"
-    "slows the data-parallel all-reduce. With -o DIR, gnuplot figures of\n"
-    "utilization over time and the JCT CDF are written (and rendered when gnuplot\n"
-    "is installed). See docs/replay.md.",
+    "or contention on leaf uplinks slows them (step model). Settings come from\n"
+    "the scenario's `scheduler:` section when it has one; flags override it. A\n"
+    "`scheduler.claim` is answered with its figures and a verdict. With -o DIR,\n"
+    "gnuplot figures of utilization over time and the JCT CDF are written (and\n"
+    "rendered when gnuplot is installed). See docs/replay.md.",
     cs__replay_opts,
     (int)(sizeof cs__replay_opts / sizeof cs__replay_opts[0]),
     cs__replay,

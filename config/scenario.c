@@ -15,6 +15,7 @@
 #include "cfg_cost.h"
 #include "cfg_calib.h"
 #include "cfg_run.h"
+#include "cfg_scheduler.h"
 #include "override.h"
 #include "schema.h"
 
@@ -219,6 +220,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("cost", "TCO inputs"),
     F_CUSTOM("claim", "a published claim to test"),
     F_CUSTOM("data", "input data pipeline (config/cfg_run.c)"),
+    F_CUSTOM("scheduler", "trace replay settings (config/cfg_scheduler.c)"),
     F_CUSTOM("calibration", "fitted parameters (config/cfg_calib.c)"),
 };
 
@@ -1274,6 +1276,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     bind_claim(&b, root);
     bind_cost(&b, root);
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
+    cs_cfg__bind_scheduler(root, b.s, b.d); /* scheduler: (config/cfg_scheduler.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);

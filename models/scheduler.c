@@ -1257,6 +1257,12 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         }
         j->busy = tj->gpus;
         j->part = tj->partition >= 0 && (size_t)tj->partition < ntp ? part_of_trace[tj->partition] : NP;
+        for (int q = 0; j->part == NP && q < NP; q++) {
+            const struct cs_sched_partition *pp = &cfg->partitions[q];
+            if (pp->rule && !(tj->gpus < pp->min_gpus) && !(tj->gpus > pp->max_gpus) &&
+                !(tj->duration_s > pp->max_duration_s))
+                j->part = q;
+        }
         j->prio = tj->priority + (j->part < NP ? cfg->partitions[j->part].priority : 0);
         j->groups = tj->gpu_type >= 0 && (size_t)tj->gpu_type < ntt ? type_mask_cache[tj->gpu_type] : all;
         s.gpu_off[i] = off;
@@ -1335,6 +1341,9 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     double alloc_h = 0, busy_h = 0, trace_h = 0, slow_sum = 0, wl_jct = 0;
     double part_h[CS_SCHED_MAX_PARTITIONS + 1] = {0}, part_q[CS_SCHED_MAX_PARTITIONS + 1] = {0};
     long part_n[CS_SCHED_MAX_PARTITIONS + 1] = {0};
+    struct cs_stat_sample part_qs[CS_SCHED_MAX_PARTITIONS + 1];
+    for (int p = 0; p <= cfg->n_partitions; p++)
+        cs_stat_sample_init(&part_qs[p]);
     if (cfg->keep_jobs)
         r.per_job = cs_xcalloc((size_t)s.n_jobs + 1, sizeof *r.per_job);
     for (long i = 0; i < s.n_jobs; i++) {
@@ -1372,6 +1381,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         trace_h += tj->duration_s * tj->gpus;
         part_h[j->part] += run * j->need / (double)s.S;
         part_q[j->part] += qs;
+        cs_stat_sample_add(&part_qs[j->part], qs);
         part_n[j->part]++;
         if (tj->workload >= 0 && s.wl && j->step1_s > 0) {
             r.workload_jobs++;
@@ -1404,6 +1414,10 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         pr->gpu_hours = part_h[p] / 3600;
         pr->share = alloc_h > 0 ? part_h[p] / alloc_h : 0;
         pr->queue_mean_s = part_n[p] ? part_q[p] / part_n[p] : NAN;
+        pr->queue_p95_s = NAN;
+        if (part_n[p])
+            cs_stat_sample_quantile(&part_qs[p], 0.95, &pr->queue_p95_s);
+        cs_stat_sample_fini(&part_qs[p]);
     }
     cs__timeline(&s, 0, last, &r);
     r.n_jct = (long)cs_stat_sample_count(&jct);

@@ -39,8 +39,11 @@ cJSON *cs_out_replay_json(const struct cs_sched_config *c, const struct cs_trace
     cJSON_AddNumberToObject(o, "max_queue", (double)r->max_queue);
     cJSON_AddNumberToObject(o, "preemptions", (double)r->preemptions);
     cJSON_AddNumberToObject(o, "workload_jobs", (double)r->workload_jobs);
-    if (r->workload_jobs)
+    if (r->workload_jobs) {
         cJSON_AddNumberToObject(o, "workload_slowdown_mean", r->workload_slowdown_mean);
+        cJSON_AddNumberToObject(o, "workload_jct_mean_s", r->workload_jct_mean_s);
+    }
+    cJSON_AddNumberToObject(o, "workload_unfit", (double)r->workload_unfit);
     cJSON *tr = cJSON_AddObjectToObject(o, "trace");
     cJSON_AddStringToObject(tr, "file", t->file ? t->file : "");
     cJSON_AddStringToObject(tr, "format", cs_trace_format_name(t->format));
@@ -69,6 +72,7 @@ cJSON *cs_out_replay_json(const struct cs_sched_config *c, const struct cs_trace
         cJSON_AddNumberToObject(x, "gpu_hours", pr->gpu_hours);
         cJSON_AddNumberToObject(x, "share", pr->share);
         cJSON_AddNumberToObject(x, "queue_mean_s", isfinite(pr->queue_mean_s) ? pr->queue_mean_s : 0);
+        cJSON_AddNumberToObject(x, "queue_p95_s", isfinite(pr->queue_p95_s) ? pr->queue_p95_s : 0);
         cJSON_AddItemToArray(parts, x);
     }
     return o;
@@ -113,8 +117,11 @@ void cs_out_replay_text(FILE *out, const struct cs_sched_config *c, const struct
     fprintf(out, "  longest queue              %12ld jobs\n", r->max_queue);
     fprintf(out, "  preemptions                %12ld\n", r->preemptions);
     if (r->workload_jobs)
-        fprintf(out, "  workload jobs              %12ld (mean slowdown from placement %.4f)\n",
-                r->workload_jobs, r->workload_slowdown_mean);
+        fprintf(out, "  workload jobs              %12ld (mean slowdown from placement and contention %.4f, "
+                "mean JCT %.1f s)\n", r->workload_jobs, r->workload_slowdown_mean, r->workload_jct_mean_s);
+    if (r->workload_unfit)
+        fprintf(out, "  workload jobs not modelled %12ld (no parallelism of the rule fits: trace durations)\n",
+                r->workload_unfit);
     fprintf(out, "\n  %-26s %12s %12s %12s\n", "(seconds)", "mean", "p50", "p95");
     cs__dur(out, "queueing delay", &r->queue_s);
     cs__dur(out, "job completion time", &r->jct_s);
@@ -193,4 +200,194 @@ bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
     if (!ok)
         snprintf(err, errlen, "%s: write error", dir);
     return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Claims.                                                                   */
+
+static const char *const cs__compare_names[] = {"none", "placement", "mig"};
+
+/* Orders the two replays of a comparison: *a the one with the setting the
+ * claim favours (packed placement, MIG on), *b the other. */
+static void cs__pair(const struct cs_scn_scheduler *cl, const struct cs_sched_config *c,
+                     const struct cs_sched_result *r, const struct cs_sched_config *c2,
+                     const struct cs_sched_result *r2, const struct cs_sched_config **ca,
+                     const struct cs_sched_result **ra, const struct cs_sched_config **cb,
+                     const struct cs_sched_result **rb)
+{
+    bool first = cl->claim_compare == CS_SCN_COMPARE_PLACEMENT ? c->place != CS_SCHED_SCATTERED : c->mig;
+    *ca = first ? c : c2;
+    *ra = first ? r : r2;
+    *cb = first ? c2 : c;
+    *rb = first ? r2 : r;
+}
+
+void cs_out_replay_verdict(const struct cs_scn_scheduler *cl, const struct cs_sched_config *c,
+                           const struct cs_sched_result *r, const struct cs_sched_config *c2,
+                           const struct cs_sched_result *r2, struct cs_replay_verdict *v)
+{
+    double tol = cl->claim_tolerance;
+    v->holds = false;
+    if (cl->claim_compare == CS_SCN_COMPARE_NONE || !c2 || !r2) {
+        /* shares of allocated GPU-hours against quotas */
+        bool all = true;
+        int n = 0, len = 0;
+        len += snprintf(v->line + len, sizeof v->line - (size_t)len, "shares");
+        for (int p = 0; p < r->n_parts && len < (int)sizeof v->line - 64; p++) {
+            const struct cs_sched_part_result *pr = &r->parts[p];
+            if (!isfinite(pr->quota))
+                continue;
+            n++;
+            bool ok = fabs(pr->share - pr->quota) <= tol + 1e-12;
+            all = all && ok;
+            len += snprintf(v->line + len, sizeof v->line - (size_t)len, " %s %.1f%% (quota %.0f%%)%s",
+                            pr->name, 100 * pr->share, 100 * pr->quota, ok ? "" : " off");
+        }
+        v->holds = n > 0 && all;
+        if (len < (int)sizeof v->line - 64)
+            snprintf(v->line + len, sizeof v->line - (size_t)len, ": %s (tolerance %.0f points)",
+                     n == 0 ? "no partition has a quota: nothing to judge"
+                     : v->holds ? "HOLDS, each partition got its quota's share"
+                                : "DOES NOT HOLD, not every partition got its quota's share",
+                     100 * tol);
+        return;
+    }
+    const struct cs_sched_config *ca, *cb;
+    const struct cs_sched_result *ra, *rb;
+    cs__pair(cl, c, r, c2, r2, &ca, &ra, &cb, &rb);
+    if (cl->claim_compare == CS_SCN_COMPARE_PLACEMENT) {
+        if (ra->workload_jobs == 0 || rb->workload_jobs == 0) {
+            snprintf(v->line, sizeof v->line, "no job names a workload: placement cannot change run times "
+                     "(NOT EVALUATED)");
+            return;
+        }
+        double gain = (rb->workload_jct_mean_s - ra->workload_jct_mean_s) / rb->workload_jct_mean_s;
+        v->holds = gain > tol;
+        snprintf(v->line, sizeof v->line,
+                 "workload-job mean JCT %s %.0f s vs %s %.0f s (%.1f%% shorter; mean slowdown %.3f vs %.3f): "
+                 "%s (threshold %.0f%%)", cs_sched_place_name(ca->place), ra->workload_jct_mean_s,
+                 cs_sched_place_name(cb->place), rb->workload_jct_mean_s, 100 * gain, ra->workload_slowdown_mean,
+                 rb->workload_slowdown_mean, v->holds ? "HOLDS" : "DOES NOT HOLD", 100 * tol);
+        return;
+    }
+    /* the busy share of allocated GPU time: what MIG changes directly */
+    double ea = ra->allocated_gpu_h > 0 ? ra->busy_gpu_h / ra->allocated_gpu_h : 0;
+    double eb = rb->allocated_gpu_h > 0 ? rb->busy_gpu_h / rb->allocated_gpu_h : 0;
+    double gain = eb > 0 ? ea / eb - 1 : 0;
+    double cl_gain = rb->busy_utilization > 0 ? ra->busy_utilization / rb->busy_utilization - 1 : 0;
+    v->holds = gain > tol;
+    snprintf(v->line, sizeof v->line,
+             "busy share of allocated GPU time with MIG %.1f%% vs without %.1f%% (%+.1f%% relative); cluster busy "
+             "utilization %.2f%% vs %.2f%% (%+.1f%%), mean queue %.0f s vs %.0f s: %s (threshold %.0f%%)",
+             100 * ea, 100 * eb, 100 * gain, 100 * ra->busy_utilization, 100 * rb->busy_utilization,
+             100 * cl_gain, ra->queue_s.mean, rb->queue_s.mean, v->holds ? "HOLDS" : "DOES NOT HOLD", 100 * tol);
+}
+
+static void cs__side(FILE *out, const char *label, const struct cs_sched_config *c, const struct cs_sched_result *r)
+{
+    fprintf(out, "  %-22s %10.2f%% %10.2f%% %12.0f %12.0f %12.0f %12.4f\n", label, 100 * r->utilization,
+            100 * r->busy_utilization, r->makespan_s, r->queue_s.mean, r->jct_s.mean,
+            r->workload_jobs ? r->workload_slowdown_mean : 1.0);
+    (void)c;
+}
+
+void cs_out_replay_claim_text(FILE *out, const struct cs_scn_scheduler *cl, const struct cs_sched_config *c,
+                              const struct cs_sched_result *r, const struct cs_sched_config *c2,
+                              const struct cs_sched_result *r2, int windows)
+{
+    struct cs_replay_verdict v;
+    cs_out_replay_verdict(cl, c, r, c2, r2, &v);
+    fprintf(out, "\nclaim %s: %s\n", cl->claim_id, cl->claim_text[0] ? cl->claim_text : "(no text)");
+    if (cl->claim_compare == CS_SCN_COMPARE_NONE || !c2 || !r2) {
+        /* shares over time: the allocated GPUs of each partition as a share
+         * of all allocated GPUs, per window of the timeline */
+        if (windows < 1)
+            windows = 1;
+        if (windows > r->n_bins)
+            windows = r->n_bins;
+        fprintf(out, "  share of allocated GPUs over time (%d windows of %.2f days)\n", windows,
+                windows > 0 ? r->n_bins * r->bin_s / windows / 86400 : 0.0);
+        fprintf(out, "  %-10s", "day");
+        for (int p = 0; p < r->n_parts; p++)
+            if (r->parts[p].jobs > 0 || isfinite(r->parts[p].quota))
+                fprintf(out, " %12s", r->parts[p].name);
+        fprintf(out, " %12s\n", "cluster use");
+        for (int w = 0; w < windows; w++) {
+            int b0 = (int)((long)w * r->n_bins / windows), b1 = (int)((long)(w + 1) * r->n_bins / windows);
+            double tot = 0, part[CS_SCHED_MAX_PARTITIONS + 1] = {0};
+            for (int b = b0; b < b1; b++)
+                for (int p = 0; p < r->n_parts; p++) {
+                    part[p] += r->part_gpus[(long)b * r->n_parts + p];
+                    tot += r->part_gpus[(long)b * r->n_parts + p];
+                }
+            fprintf(out, "  %-10.2f", b0 < r->n_bins ? r->t_s[b0] / 86400 : 0.0);
+            for (int p = 0; p < r->n_parts; p++)
+                if (r->parts[p].jobs > 0 || isfinite(r->parts[p].quota))
+                    fprintf(out, " %11.1f%%", tot > 0 ? 100 * part[p] / tot : 0.0);
+            fprintf(out, " %11.1f%%\n", b1 > b0 && r->gpus > 0 ? 100 * tot / ((b1 - b0) * (double)r->gpus) : 0.0);
+        }
+        fprintf(out, "  %-16s %8s %8s %10s %14s %14s\n", "partition", "quota", "share", "jobs", "mean queue s",
+                "p95 queue s");
+        for (int p = 0; p < r->n_parts; p++) {
+            const struct cs_sched_part_result *pr = &r->parts[p];
+            if (pr->jobs == 0 && !isfinite(pr->quota))
+                continue;
+            char q[16];
+            snprintf(q, sizeof q, isfinite(pr->quota) ? "%.0f%%" : "-", 100 * pr->quota);
+            fprintf(out, "  %-16s %8s %7.1f%% %10ld %14.1f %14.1f\n", pr->name, q, 100 * pr->share, pr->jobs,
+                    pr->queue_mean_s, pr->queue_p95_s);
+        }
+    } else {
+        const struct cs_sched_config *ca, *cb;
+        const struct cs_sched_result *ra, *rb;
+        cs__pair(cl, c, r, c2, r2, &ca, &ra, &cb, &rb);
+        fprintf(out, "  %-22s %11s %11s %12s %12s %12s %12s\n", "replay", "alloc util", "busy util", "makespan s",
+                "mean queue s", "mean JCT s", "wl slowdown");
+        char la[64], lb[64];
+        if (cl->claim_compare == CS_SCN_COMPARE_PLACEMENT) {
+            snprintf(la, sizeof la, "placement %s", cs_sched_place_name(ca->place));
+            snprintf(lb, sizeof lb, "placement %s", cs_sched_place_name(cb->place));
+        } else {
+            snprintf(la, sizeof la, "MIG (%d slices)", ca->mig_slices ? ca->mig_slices : CS_SCHED_MIG_SLICES);
+            snprintf(lb, sizeof lb, "no MIG");
+        }
+        cs__side(out, la, ca, ra);
+        cs__side(out, lb, cb, rb);
+        if (cl->claim_compare == CS_SCN_COMPARE_PLACEMENT)
+            fprintf(out, "  workload jobs: %ld, mean JCT %.1f s (%s) vs %.1f s (%s)\n", ra->workload_jobs,
+                    ra->workload_jct_mean_s, cs_sched_place_name(ca->place), rb->workload_jct_mean_s,
+                    cs_sched_place_name(cb->place));
+    }
+    fprintf(out, "  verdict: %s\n", v.line);
+}
+
+cJSON *cs_out_replay_claim_json(const struct cs_scn_scheduler *cl, const struct cs_sched_config *c,
+                                const struct cs_sched_result *r, const struct cs_sched_config *c2,
+                                const struct cs_sched_result *r2)
+{
+    struct cs_replay_verdict v;
+    cs_out_replay_verdict(cl, c, r, c2, r2, &v);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", cl->claim_id);
+    cJSON_AddStringToObject(o, "text", cl->claim_text);
+    int k = cl->claim_compare >= 0 && cl->claim_compare < 3 ? cl->claim_compare : 0;
+    cJSON_AddStringToObject(o, "compare", cs__compare_names[k]);
+    cJSON_AddNumberToObject(o, "tolerance", cl->claim_tolerance);
+    cJSON_AddBoolToObject(o, "holds", v.holds);
+    cJSON_AddStringToObject(o, "verdict", v.line);
+    if (c2 && r2 && cl->claim_compare != CS_SCN_COMPARE_NONE) {
+        cJSON *alt = cJSON_AddObjectToObject(o, "other");
+        cJSON_AddStringToObject(alt, "placement", cs_sched_place_name(c2->place));
+        cJSON_AddBoolToObject(alt, "mig", c2->mig);
+        cJSON_AddNumberToObject(alt, "utilization", r2->utilization);
+        cJSON_AddNumberToObject(alt, "busy_utilization", r2->busy_utilization);
+        cJSON_AddNumberToObject(alt, "makespan_s", r2->makespan_s);
+        cJSON_AddItemToObject(alt, "queue_s", cs__sum(&r2->queue_s));
+        cJSON_AddItemToObject(alt, "jct_s", cs__sum(&r2->jct_s));
+        if (r2->workload_jobs) {
+            cJSON_AddNumberToObject(alt, "workload_jct_mean_s", r2->workload_jct_mean_s);
+            cJSON_AddNumberToObject(alt, "workload_slowdown_mean", r2->workload_slowdown_mean);
+        }
+    }
+    return o;
 }

@@ -301,6 +301,140 @@ START_TEST(test_replay_backfill_reserves_by_shape)
 }
 END_TEST
 
+/* --- the `scheduler:` scenario section (config/cfg_scheduler.c) --------- */
+
+static const char *k_base = "schema_version: 1\nname: t\ncluster:\n  gpu: H100-SXM5-80GB\n  nodes: 4\n"
+                            "  gpus_per_node: 8\n  intra_node: nvswitch\n"
+                            "  fabric: {topology: spine-leaf, link: roce-400g, nics_per_node: 8}\n";
+
+/* Loads k_base + section from memory as "sched.yaml"; returns the status
+ * and leaves the diagnostics in d. */
+static cs_status load_sched(const char *section, struct cs_scenario *s, cs_diags *d)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s", k_base, section);
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), d, &cat), CS_OK);
+    cs_status st = cs_cfg_load_scenario_buffer("sched.yaml", buf, strlen(buf), cat, d, s, NULL);
+    cs_catalog_destroy(cat);
+    return st;
+}
+
+START_TEST(test_replay_scheduler_section)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(load_sched("scheduler:\n  policy: backfill\n  placement: scattered\n  preemption: true\n"
+                                "  mig_slices: 4\n  backfill_depth: 50\n  partitions:\n"
+                                "    - {name: training, quota: 50%, priority: 1, match: {min_gpus: 8}}\n"
+                                "    - {name: inference, quota: 0.1, match: {max_gpus: 1, max_duration: 1h}}\n"
+                                "  claim: {id: N19, text: shares, compare: none, tolerance: 0.1}\n", &s, &d),
+                     CS_OK);
+    const struct cs_scn_scheduler *c = &s.scheduler;
+    ck_assert(c->enabled);
+    ck_assert_int_eq(c->policy, CS_SCHED_BACKFILL);
+    ck_assert_int_eq(c->placement, CS_SCHED_SCATTERED);
+    ck_assert_int_eq(c->preempt, 1);
+    ck_assert_int_eq(c->mig_slices, 4);
+    ck_assert_int_eq(c->backfill_depth, 50);
+    ck_assert_int_eq(c->n_partitions, 2);
+    ck_assert_str_eq(c->partitions[0].name, "training");
+    ck_assert_double_eq_tol(c->partitions[0].quota, 0.5, 1e-12);
+    ck_assert_int_eq(c->partitions[0].priority, 1);
+    ck_assert(c->partitions[0].rule && c->partitions[0].min_gpus == 8 && isnan(c->partitions[0].max_gpus));
+    ck_assert_double_eq_tol(c->partitions[1].quota, 0.1, 1e-12);
+    ck_assert_double_eq_tol(c->partitions[1].max_duration_s, 3600, 1e-9);
+    ck_assert_str_eq(c->claim_id, "N19");
+    ck_assert_int_eq(c->claim_compare, CS_SCN_COMPARE_NONE);
+    ck_assert_double_eq_tol(c->claim_tolerance, 0.1, 1e-12);
+    cs_scenario_fini(&s);
+    /* absent: not enabled, nothing given */
+    ck_assert_int_eq(load_sched("", &s, &d), CS_OK);
+    ck_assert(!s.scheduler.enabled);
+    ck_assert_int_eq(s.scheduler.policy, -1);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* Bad input: each case must fail with an error at the given line of
+ * sched.yaml (the base has 8 lines; the section starts on line 9) whose
+ * message names the key path and what was expected. */
+START_TEST(test_replay_scheduler_bad_input)
+{
+    static const struct { const char *yaml; int line; const char *want1, *want2; } cases[] = {
+        {"scheduler:\n  policy: lifo\n", 10, "scheduler.policy", "backfill"},
+        {"scheduler:\n  placment: packed\n", 10, "placment", "placement"},
+        {"scheduler:\n  mig_slices: 9\n", 10, "scheduler.mig_slices", "7"},
+        {"scheduler:\n  partitions:\n    - {name: a, quota: 140%}\n", 11, "partitions[0].quota", "[0, 1]"},
+        {"scheduler:\n  partitions:\n    - {name: a, quota: lots}\n", 11, "quota", "percentage"},
+        {"scheduler:\n  partitions:\n    - {name: a, quota: 0.6}\n    - {name: b, quota: 0.6}\n", 11,
+         "scheduler.partitions", "add up to 1.2"},
+        {"scheduler:\n  partitions:\n    - {name: a}\n    - {name: a}\n", 12, "partitions[1].name",
+         "already defined"},
+        {"scheduler:\n  partitions:\n    - {quota: 0.2}\n", 11, "partitions[0]", "\"name\""},
+        {"scheduler:\n  partitions: research\n", 10, "scheduler.partitions", "sequence"},
+        {"scheduler:\n  partitions:\n    - {name: a, match: {min_gpus: 8, max_gpus: 2}}\n", 11, "max_gpus",
+         "less than min_gpus"},
+        {"scheduler:\n  partitions:\n    - {name: a, match: {max_duration: soon}}\n", 11, "match.max_duration", "duration"},
+        {"scheduler:\n  claim: {id: N21, compare: sideways}\n", 10, "scheduler.claim.compare", "placement"},
+        {"scheduler:\n  claim: {text: x}\n", 10, "scheduler.claim", "\"id\""},
+        {"scheduler: fast\n", 9, "scheduler", "mapping"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_scenario s;
+        cs_status st = load_sched(cases[i].yaml, &s, &d);
+        ck_assert_msg(st == CS_ECONFIG, "case %zu accepted", i);
+        bool found = false;
+        for (size_t k = 0; k < d.n && !found; k++) {
+            const struct cs_diag *g = &d.items[k];
+            found = g->sev == CS_SEV_ERROR && g->file && strcmp(g->file, "sched.yaml") == 0 &&
+                    g->line == cases[i].line && strstr(g->msg, cases[i].want1) && strstr(g->msg, cases[i].want2);
+        }
+        if (!found)
+            for (size_t k = 0; k < d.n; k++)
+                printf("case %zu: %s:%d: %s\n", i, d.items[k].file ? d.items[k].file : "-", d.items[k].line,
+                       d.items[k].msg);
+        ck_assert_msg(found, "case %zu: no error at line %d naming %s / %s", i, cases[i].line, cases[i].want1,
+                      cases[i].want2);
+        cs_diags_fini(&d);
+    }
+}
+END_TEST
+
+/* Partition match rules (scheduler.h): a job without a configured
+ * partition goes to the first partition whose rule it satisfies. 1 node of
+ * 8 GPUs: "big" (min 4 GPUs, quota 50% = 4 GPUs) and "small" (max 1 GPU,
+ * max 1 h). Jobs: A 4 GPUs 100 s -> big; B 1 GPU 10 s -> small; C 1 GPU
+ * 2 h -> neither (no partition); D 4 GPUs at t=0 -> big, but big holds 4
+ * of its 4 GPUs until A ends: D starts at 100 although 3 GPUs are free. */
+START_TEST(test_replay_partition_rules)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition,priority,gpu_type,workload\n"
+               "A,0,4,100,,,,,\nB,0,1,10,,,,,\nC,0,1,7200,,,,,\nD,0,4,50,,,,,\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 8);
+    c.policy = CS_SCHED_BACKFILL;
+    c.n_partitions = 2;
+    c.partitions[0] = (struct cs_sched_partition){"big", 0.5, 0, true, 4, NAN, NAN};
+    c.partitions[1] = (struct cs_sched_partition){"small", NAN, 0, true, NAN, 1, 3600};
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_int_eq(r.parts[0].jobs, 2);
+    ck_assert_int_eq(r.parts[1].jobs, 1);
+    ck_assert_int_eq(r.parts[2].jobs, 1);
+    ck_assert_double_eq_tol(r.per_job[3].start_s, 100.0, 1e-9);
+    /* big: 4 x 100 + 4 x 50 GPU-s = 600 of 600 + 10 + 7200 = 7810 */
+    ck_assert_double_eq_tol(r.parts[0].share, 600.0 / 7810.0, 1e-9);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
 /* Loads a scenario of the repository and builds its fabric. */
 static void load_fabric(const char *rel, struct cs_scenario *s, cs_fabric **f)
 {
@@ -515,6 +649,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_gang_and_types);
     tcase_add_test(tc, test_replay_gpu_hours_conserved);
     tcase_add_test(tc, test_replay_backfill_reserves_by_shape);
+    tcase_add_test(tc, test_replay_scheduler_section);
+    tcase_add_test(tc, test_replay_scheduler_bad_input);
+    tcase_add_test(tc, test_replay_partition_rules);
     suite_add_tcase(s, tc);
     TCase *fab = tcase_create("fabric");
     tcase_set_timeout(fab, 120);

@@ -229,6 +229,35 @@ struct cs_claim_cfg {
     double tolerance;                /* relative */
 };
 
+/* `scheduler:` (config/cfg_scheduler.c, docs/replay.md): the settings of
+ * `clustersim replay`. Enums as int (scheduler.h includes this header):
+ * policy enum cs_sched_policy, placement enum cs_sched_place; -1 = not
+ * given. A partition's match rule (min_gpus, max_gpus, max_duration_s)
+ * assigns jobs that name no configured partition. */
+#define CS_SCN_MAX_PARTITIONS 16
+struct cs_scn_partition {
+    char name[CS_NAME_MAX];
+    double quota;                    /* fraction of all GPUs; NAN: none */
+    int priority;
+    bool rule;                       /* any match bound given */
+    double min_gpus, max_gpus;       /* match bounds; NAN: none */
+    double max_duration_s;           /* match bound; NAN: none */
+};
+enum cs_scn_claim_compare { CS_SCN_COMPARE_NONE, CS_SCN_COMPARE_PLACEMENT, CS_SCN_COMPARE_MIG };
+struct cs_scn_scheduler {
+    bool enabled;
+    int policy, placement;           /* -1: not given */
+    int preempt;                     /* -1: not given; 0/1 */
+    int mig_slices;                  /* -1: not given; 0: MIG off; 1..7 */
+    int backfill_depth;              /* 0: not given */
+    int n_partitions;
+    struct cs_scn_partition partitions[CS_SCN_MAX_PARTITIONS];
+    char claim_id[32];               /* "" = no claim */
+    char claim_text[512];
+    int claim_compare;               /* enum cs_scn_claim_compare */
+    double claim_tolerance;          /* absolute share / relative figure; default 0.05 */
+};
+
 struct cs_scenario {
     int schema_version;
     char name[128];
@@ -244,6 +273,7 @@ struct cs_scenario {
     struct cs_claim_cfg claim;       /* `claim:`; enabled false when absent */
     struct cs_data_cfg data;         /* `data:`; enabled false when absent */
     struct cs_calib_cfg calibration; /* `calibration:`; enabled false when absent */
+    struct cs_scn_scheduler scheduler; /* `scheduler:`; enabled false when absent */
 };
 
 /* Total GPUs of the cluster. */

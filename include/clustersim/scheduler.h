@@ -58,6 +58,11 @@ struct cs_sched_partition {
     char name[64];
     double quota;
     int priority;
+    /* Match rule for jobs whose trace partition is none of the configured
+     * ones: the first partition with a rule the job satisfies takes it
+     * (bounds inclusive; NAN = no bound). */
+    bool rule;
+    double min_gpus, max_gpus, max_duration_s;
 };
 
 struct cs_sched_config {
@@ -91,6 +96,7 @@ struct cs_sched_part_result {
     double gpu_hours;        /* allocated */
     double share;            /* gpu_hours / all allocated GPU-hours */
     double queue_mean_s;
+    double queue_p95_s;
 };
 
 struct cs_sched_job_result {
