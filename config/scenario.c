@@ -484,6 +484,7 @@ static const struct cs_field cost_fields[] = {
     F_CUSTOM("hybrid", "owned baseline + cloud burst"), F_CUSTOM("sensitivity", "relative step"),
     F_CUSTOM("monte_carlo", "samples"), F_CUSTOM("ranges", "low/high inputs"),
     F_CUSTOM("claim", "a seed claim to evaluate"),
+    F_CUSTOM("reference", "published figures to compare (tco --table)"),
 };
 
 /* ------------------------------------------------------------------------ */

@@ -192,11 +192,29 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
         missing(&n, M_OWNED, "cost.network_cost_fraction",
                 "or the link's nic/switch/optic/cable prices");
     }
+    /* Switch and optic power: the catalog gives them only where sourced
+     * (network.yaml: no switch power figure is sourced for any link).
+     * Never a silent 0: a warning names the key, and the report repeats it. */
     double pw = 0;
     if (isfinite(l->switch_power_w))
         pw += (double)b->switches * l->switch_power_w;
+    else if (b->switches > 0) {
+        b->unpowered_switches = b->switches;
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cluster.fabric.link_overrides.switch_power: link %s has no sourced switch "
+                    "power in the catalog: its %ld switches draw 0 W in the power and site "
+                    "costs; give the figure (e.g. from the switch's data sheet) to count them",
+                    l->name, b->switches);
+    }
     if (isfinite(l->optic_power_w))
         pw += (double)b->fabric.optics * l->optic_power_w;
+    else if (b->fabric.optics > 0) {
+        b->unpowered_optics = b->fabric.optics;
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cluster.fabric.link_overrides.optic_power: link %s has no sourced optic "
+                    "power in the catalog: its %ld optics draw 0 W; give the figure to count them",
+                    l->name, b->fabric.optics);
+    }
     b->network_power_w = pw;
 
     for (int i = 0; i < s->cluster.storage.n_tiers; i++) {
@@ -204,8 +222,22 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
         double bytes = t->kind == CS_STORAGE_NVME
                            ? t->capacity_bytes * t->devices_per_node * s->cluster.nodes
                            : t->capacity_bytes;
-        if (!isfinite(bytes) || bytes <= 0)
-            continue; /* not sized: nothing to buy */
+        if (!isfinite(bytes) || bytes <= 0) {
+            /* Local NVMe without a size ships in the server; a shared tier
+             * without a size cannot be priced: say so, naming the key. */
+            if (t->kind != CS_STORAGE_NVME) {
+                char key[64];
+                snprintf(key, sizeof key, "cluster.storage[%d].capacity", i);
+                cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                            "%s: tier %s has no capacity, so its cost is left out (give its size, "
+                            "e.g. {name: %s, capacity: 1PB, price_per_tb: $...})",
+                            key, t->name, t->name);
+                size_t len = strlen(b->unsized_storage);
+                snprintf(b->unsized_storage + len, sizeof b->unsized_storage - len, "%s%s",
+                         len ? ", " : "", t->name);
+            }
+            continue;
+        }
         if (!isfinite(t->price_usd_per_tb)) {
             if (t->kind == CS_STORAGE_NVME)
                 continue; /* local NVMe ships in the server (DGX BasePOD RA) */

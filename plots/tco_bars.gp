@@ -1,8 +1,10 @@
-# tco_bars.gp: TCO per option as stacked bars by category (clustersim tco -o DIR).
-# Data: tco_bars.dat (option, then capex power site operations cloud in $M).
+# tco_bars.gp: TCO per option as stacked bars by category, the total on
+# top (clustersim tco -o DIR). Data: tco_bars.dat (option, then capex power
+# site operations cloud and the total in $M); tco_meta.gp (cluster size).
+load 'tco_meta.gp'
 set terminal pngcairo size 1000,600 noenhanced
 set output 'tco_bars.png'
-set title 'Total cost of ownership by option'
+set title sprintf('Total cost of ownership by option: %d GPUs over %g years at %.0f%% utilization', scenario_gpus, scenario_years, 100*utilization)
 set ylabel 'USD (millions)'
 set style data histograms
 set style histogram rowstacked
@@ -10,9 +12,12 @@ set style fill solid 0.85 border -1
 set boxwidth 0.7
 set key outside right top
 set grid ytics
+set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
 set xtics rotate by -25
 plot 'tco_bars.dat' using 2:xtic(1) title 'capex', \
      '' using 3 title 'power', \
      '' using 4 title 'site', \
      '' using 5 title 'operations', \
-     '' using 6 title 'cloud'
+     '' using 6 title 'cloud', \
+     '' using 0:7:(sprintf('%.2f', $7)) with labels offset 0,0.7 notitle

@@ -1,18 +1,25 @@
 # tco_util.gp: cost per utilized GPU-hour against utilization, with the
-# break-even points marked (clustersim tco -o DIR).
-# Data: tco_util.dat (utilization, then one column per option, $/GPU-h);
-# tco_util_marks.dat (utilization, $/GPU-h, label) for the crossovers.
+# break-even points marked (clustersim tco -o DIR). Owned options solid,
+# cloud options dashed; the scenario's utilization as a dotted line.
+# Data: tco_util.dat (utilization, then one column per available option,
+# named in tco_meta.gp); tco_util_marks.dat (utilization, $/GPU-h, label
+# height, label) for the crossovers.
+load 'tco_meta.gp'
 set terminal pngcairo size 1000,600 noenhanced
 set output 'tco_util.png'
-set title 'Cost per utilized GPU-hour'
+set title sprintf('Cost per utilized GPU-hour: %d GPUs over %g years', scenario_gpus, scenario_years)
 set xlabel 'utilization of the fleet'
 set ylabel 'USD per utilized GPU-hour'
-set xrange [5:100]
+set xrange [util_xmin:100]
 set logscale y
 set format x '%.0f%%'
 set key outside right top
 set grid
 set datafile missing 'NaN'
-plot for [c=2:7] 'tco_util.dat' using ($1*100):c with lines lw 2 title word('on-prem colocation cloud-on-demand cloud-reserved-1y cloud-reserved-3y cloud-spot', c-1), \
-     'tco_util_marks.dat' using ($1*100):2 with points pt 7 ps 1.5 lc rgb 'black' title 'break-even', \
-     '' using ($1*100):2:3 with labels offset 1,1 left font ',8' notitle
+set arrow from 100*utilization, graph 0 to 100*utilization, graph 1 nohead dt 3 lc rgb 'gray30'
+set label sprintf('scenario %.0f%%', 100*utilization) at 100*utilization, graph 0.03 left offset 0.5,0 font ',9' tc rgb 'gray30'
+# No crossover in (0, 100%]: plot no marks (an empty file would warn).
+marks = util_nmarks > 0 ? ", 'tco_util_marks.dat' using ($1*100):2 with points pt 7 ps 1.3 lc rgb 'black' title 'break-even', '' using ($1*100):3:4 with labels left offset 0.8,0 font ',9' notitle" : ""
+plot for [c=2:util_nowned+1] 'tco_util.dat' using ($1*100):c with lines lw (c == 2 ? 5 : 2) lc c-1 dt 1 title word(util_names, c-1), \
+     for [c=util_nowned+2:util_ncurves+1] 'tco_util.dat' using ($1*100):c with lines lw 2 lc c-1 dt 2 title word(util_names, c-1) \
+     @marks

@@ -67,6 +67,9 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
     num(bom, "capex_hw_usd", r->res.capex_hw_usd);
     num(bom, "it_power_w", r->res.it_power_kw * 1000);
     num(bom, "avg_power_w", r->res.avg_power_kw * 1000);
+    num(bom, "switches_without_power", (double)in->bom.unpowered_switches);
+    num(bom, "optics_without_power", (double)in->bom.unpowered_optics);
+    cJSON_AddStringToObject(bom, "storage_without_capacity", in->bom.unsized_storage);
     if (r->has_step) {
         const struct cs_cost_run *cr = &r->run;
         cJSON *run = cJSON_AddObjectToObject(t, "run");
@@ -383,6 +386,15 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
                                                          : in->v[CS_CIN_POWER_UTIL]),
             in->v[CS_CIN_PUE], in->v[CS_CIN_ELECTRICITY]);
     fprintf(out, "  cooling: %s\n", in->liquid_cooling ? "liquid" : "air");
+    if (in->bom.unpowered_switches > 0 || in->bom.unpowered_optics > 0)
+        fprintf(out, "  NOT COUNTED: power of %ld switches and %ld optics (no sourced figure in "
+                     "the catalog; give cluster.fabric.link_overrides.switch_power / "
+                     "optic_power)\n",
+                in->bom.unpowered_switches, in->bom.unpowered_optics);
+    if (in->bom.unsized_storage[0])
+        fprintf(out, "  NOT COUNTED: storage tiers without a capacity: %s (give "
+                     "cluster.storage[i].capacity and price_per_tb)\n",
+                in->bom.unsized_storage);
     if (in->spot_loss_fraction > 0)
         fprintf(out, "  spot: %.1f%% of GPU-hours lost to preemptions\n",
                 100 * in->spot_loss_fraction);
@@ -439,48 +451,121 @@ static bool close_ok(FILE *fp, const char *name, char *err, size_t errlen)
     return ok;
 }
 
+/* Break-even marks of the cost-vs-utilization figure with their label
+ * heights: a label sits above its point, raised by a factor 1.35 (the y
+ * axis is logarithmic) per earlier label it would otherwise overlap (within
+ * 12 points of utilization and a factor 1.35 in height), so that labels of
+ * nearly equal crossovers (on-prem and colocation against the same cloud
+ * option) stack instead of printing over each other. */
+static int util_marks(const struct cs_tco_report *r, double denom_h, double *mu, double *my,
+                      double *ly, int *idx)
+{
+    const struct cs_cost_inputs *in = r->in;
+    int n = 0;
+    for (int i = 0; i < r->n_be; i++) {
+        double u = r->be[i].utilization;
+        if (!isfinite(u))
+            continue;
+        mu[n] = u;
+        my[n] = cs_cost_option_total(in, r->be[i].owned, u) / (denom_h * u);
+        double y = my[n] * 1.35;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int k = 0; k < n; k++)
+                if (fabs(mu[k] - u) < 0.12 && fmax(ly[k], y) / fmin(ly[k], y) < 1.35) {
+                    y = ly[k] * 1.35;
+                    moved = true;
+                }
+        }
+        ly[n] = y;
+        idx[n++] = i;
+    }
+    return n;
+}
+
 bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *err, size_t errlen)
 {
     const struct cs_cost_inputs *in = r->in;
-    /* Stacked bars: one row per option, one column per category, $M. */
-    FILE *fp = open_in(dir, "tco_bars.dat", err, errlen);
+    /* Tornado option: on-prem, else the first available option. */
+    int opt = CS_OPT_ONPREM;
+    while (opt < CS_OPT_COUNT && !r->res.opt[opt].available)
+        opt++;
+
+    /* Values the templates read (plots/tco_*.gp `load 'tco_meta.gp'`):
+     * which options have columns, the scenario's utilization, the
+     * tornado's option and step. */
+    FILE *fp = open_in(dir, "tco_meta.gp", err, errlen);
+    if (!fp)
+        return false;
+    char names[256] = "";
+    int ncurve = 0, nowned = 0;
+    for (int o = 0; o < CS_OPT_HYBRID; o++)
+        if (in->available[o]) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", len ? " " : "",
+                     cs_cost_option_name((enum cs_cost_option)o));
+            ncurve++;
+            nowned += cs_cost_option_owned((enum cs_cost_option)o);
+        }
+    char base[32];
+    fprintf(fp, "# written by clustersim tco: values for the tco_*.gp templates\n");
+    fprintf(fp, "util_names = \"%s\"\nutil_ncurves = %d\nutil_nowned = %d\n", names, ncurve,
+            nowned);
+    fprintf(fp, "utilization = %.6f\n", in->v[CS_CIN_UTILIZATION]);
+    /* The x axis starts at 5% unless a crossover lies below (down to 1%). */
+    int nmarks = 0;
+    double xmin = 5;
+    for (int i = 0; i < r->n_be; i++)
+        if (isfinite(r->be[i].utilization)) {
+            nmarks++;
+            xmin = fmin(xmin, fmax(1, floor(80 * r->be[i].utilization)));
+        }
+    fprintf(fp, "util_nmarks = %d\nutil_xmin = %g\n", nmarks, xmin);
+    fprintf(fp, "tornado_option = \"%s\"\ntornado_base = \"%s\"\ntornado_step_pct = %.0f\n",
+            opt < CS_OPT_COUNT ? cs_cost_option_name((enum cs_cost_option)opt) : "none",
+            opt < CS_OPT_COUNT ? money(r->res.opt[opt].total_usd, base, sizeof base) : "-",
+            100 * r->sens_step);
+    fprintf(fp, "scenario_gpus = %.0f\nscenario_years = %g\n", in->gpus, in->years);
+    if (!close_ok(fp, "tco_meta.gp", err, errlen))
+        return false;
+
+    /* Stacked bars: one row per option, one column per category, then the
+     * total, $M. The hybrid's label names its owned baseline. */
+    fp = open_in(dir, "tco_bars.dat", err, errlen);
     if (!fp)
         return false;
     fprintf(fp, "# option");
     for (int c = 0; c < CS_CAT_COUNT; c++)
         fprintf(fp, " %s_musd", cs_cost_cat_name((enum cs_cost_cat)c));
-    fputc('\n', fp);
+    fprintf(fp, " total_musd\n");
     for (int o = 0; o < CS_OPT_COUNT; o++) {
         if (!r->res.opt[o].available)
             continue;
-        fprintf(fp, "%s", cs_cost_option_name((enum cs_cost_option)o));
+        if (o == CS_OPT_HYBRID)
+            fprintf(fp, "\"hybrid (%d owned)\"", r->res.opt[o].hybrid_baseline_gpus);
+        else
+            fprintf(fp, "\"%s\"", cs_cost_option_name((enum cs_cost_option)o));
         for (int c = 0; c < CS_CAT_COUNT; c++)
             fprintf(fp, " %.6f", r->res.opt[o].by_cat_usd[c] / 1e6);
-        fputc('\n', fp);
+        fprintf(fp, " %.6f\n", r->res.opt[o].total_usd / 1e6);
     }
     if (!close_ok(fp, "tco_bars.dat", err, errlen))
         return false;
 
     /* Cost per utilized GPU-hour against utilization: one column per
-     * owned/cloud option ("NaN" where unavailable). */
+     * available owned/cloud option, owned first (tco_meta.gp names them). */
     fp = open_in(dir, "tco_util.dat", err, errlen);
     if (!fp)
         return false;
-    fprintf(fp, "# utilization");
-    for (int o = 0; o < CS_OPT_HYBRID; o++)
-        fprintf(fp, " %s", cs_cost_option_name((enum cs_cost_option)o));
-    fputc('\n', fp);
+    fprintf(fp, "# utilization %s\n", names);
     double denom_h = in->gpus * in->years * 8760.0;
     for (int k = 1; k <= 100; k++) {
         double u = k / 100.0;
         fprintf(fp, "%.2f", u);
-        for (int o = 0; o < CS_OPT_HYBRID; o++) {
-            if (!in->available[o] || u < 0.05)
-                fprintf(fp, " NaN");
-            else
+        for (int o = 0; o < CS_OPT_HYBRID; o++)
+            if (in->available[o])
                 fprintf(fp, " %.6f",
                         cs_cost_option_total(in, (enum cs_cost_option)o, u) / (denom_h * u));
-        }
         fputc('\n', fp);
     }
     if (!close_ok(fp, "tco_util.dat", err, errlen))
@@ -488,24 +573,20 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
     fp = open_in(dir, "tco_util_marks.dat", err, errlen);
     if (!fp)
         return false;
-    fprintf(fp, "# utilization usd_per_utilized_gpu_hour label\n");
-    for (int i = 0; i < r->n_be; i++) {
-        double u = r->be[i].utilization;
-        if (!isfinite(u))
-            continue;
-        double y = cs_cost_option_total(in, r->be[i].owned, u) / (denom_h * u);
-        fprintf(fp, "%.6f %.6f \"%s/%s %.0f%%\"\n", u, y, cs_cost_option_name(r->be[i].owned),
-                cs_cost_option_name(r->be[i].cloud), 100 * u);
+    fprintf(fp, "# utilization usd_per_utilized_gpu_hour label_y label\n");
+    double mu[8], my[8], ly[8];
+    int idx[8];
+    int nm = util_marks(r, denom_h, mu, my, ly, idx);
+    for (int k = 0; k < nm; k++) {
+        const struct cs_cost_break_even *b = &r->be[idx[k]];
+        fprintf(fp, "%.6f %.6f %.6f \"%s = %s at %.1f%%\"\n", mu[k], my[k], ly[k],
+                cs_cost_option_name(b->owned), cs_cost_option_name(b->cloud), 100 * mu[k]);
     }
     if (!close_ok(fp, "tco_util_marks.dat", err, errlen))
         return false;
 
-    /* Tornado of the on-prem total (else the first available option):
-     * largest swing at the top. Columns: rank, input, low delta, high
-     * delta ($M, relative to the base total). */
-    int opt = CS_OPT_ONPREM;
-    while (opt < CS_OPT_COUNT && !r->res.opt[opt].available)
-        opt++;
+    /* Tornado: largest swing at the top. Columns: rank, input, low delta,
+     * high delta ($M, relative to the base total). */
     fp = open_in(dir, "tco_tornado.dat", err, errlen);
     if (!fp)
         return false;
@@ -513,14 +594,14 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
             opt < CS_OPT_COUNT ? cs_cost_option_name((enum cs_cost_option)opt) : "none",
             100 * r->sens_step);
     if (opt < CS_OPT_COUNT) {
-        double base = r->res.opt[opt].total_usd;
+        double b0 = r->res.opt[opt].total_usd;
         int rank = 0;
         for (int i = 0; i < r->n_sens && rank < 12; i++) {
-            const struct cs_cost_sens_row *s = &r->sens[i];
-            double lo = (s->low_usd[opt] - base) / 1e6, hi = (s->high_usd[opt] - base) / 1e6;
+            const struct cs_cost_sens_row *sr = &r->sens[i];
+            double lo = (sr->low_usd[opt] - b0) / 1e6, hi = (sr->high_usd[opt] - b0) / 1e6;
             if (fabs(lo) < 1e-9 && fabs(hi) < 1e-9)
                 continue;
-            fprintf(fp, "%d %s %.6f %.6f\n", rank++, cs_cost_input_name(s->input), lo, hi);
+            fprintf(fp, "%d %s %.6f %.6f\n", rank++, cs_cost_input_name(sr->input), lo, hi);
         }
     }
     return close_ok(fp, "tco_tornado.dat", err, errlen);

@@ -1,11 +1,13 @@
 /* check_cost.c: the TCO model (models/cost.c) and its config keys
  * (config/cfg_cost.c): a small cluster's totals per option by hand,
  * break-even against the analytic solution, monotonicity, missing prices. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "test_util.h"
 
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
 #include "clustersim/cost.h"
+#include "clustersim/cost_report.h"
 #include "clustersim/step.h"
 
 #include <check.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One node of 8 H100 (700 W TDP) on a single switch; optic power off so
  * the IT load is the servers only. Every price is given. */
@@ -453,6 +456,102 @@ START_TEST(test_cost_claim_cheaper_below_gpus)
 }
 END_TEST
 
+/* Prices nothing silently: a link without switch power and a shared tier
+ * without a capacity are warnings naming the key (status CS_OK), and the
+ * bill of materials keeps what was left out. Single switch: 1 switch. */
+START_TEST(test_cost_unpriced_items_warn)
+{
+    static const char yaml[] =
+        "schema_version: 1\n"
+        "cluster:\n"
+        "  gpu: H100-SXM5-80GB\n"
+        "  nodes: 1\n"
+        "  fabric: {topology: single-switch, link: ib-ndr}\n"
+        "  storage: [nvme-gen4, lustre]\n"
+        "cost: {gpu_price: $30000, electricity: $0.1/kWh, cloud: {on_demand: $4/GPU-h, "
+        "reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, spot: $1.5/GPU-h}}\n";
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("w.yaml", yaml, strlen(yaml), cat, &d, &s, NULL),
+                     CS_OK);
+    struct cs_cost_inputs in;
+    ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, NAN, false, &d, &in), CS_OK);
+    ck_assert_int_eq(in.bom.switches, 1);
+    ck_assert_int_eq(in.bom.unpowered_switches, 1);
+    ck_assert_int_eq(in.bom.unpowered_optics, 0); /* ib-ndr optics: 9 W, sourced */
+    ck_assert_str_eq(in.bom.unsized_storage, "lustre");
+    bool sw = false, cap = false;
+    for (size_t i = 0; i < d.n; i++) {
+        ck_assert_int_eq(d.items[i].sev, CS_SEV_WARNING);
+        sw |= strstr(d.items[i].msg, "cluster.fabric.link_overrides.switch_power") != NULL;
+        cap |= strstr(d.items[i].msg, "cluster.storage[1].capacity") != NULL;
+    }
+    ck_assert(sw && cap);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* Break-even labels do not overlap: in the small cluster both owned
+ * options cross on-demand at $4 per utilized GPU-hour (0.8147 and 0.7294,
+ * 8.5 points apart), so the second label is raised one step: heights
+ * 4 x 1.35 = 5.4 and 5.4 x 1.35 = 7.29 (log y axis); the spot rows have
+ * no crossing. The meta file names the six curves, two owned. */
+START_TEST(test_cost_plot_labels_stack)
+{
+    struct cs_cost_inputs in;
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_keep("", cat, &s, &in);
+    struct cs_tco_report *r = calloc(1, sizeof *r);
+    cs_out_tco_compute(r, &s, &in, 0.2);
+    char dir[] = "/tmp/check_cost_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char err[256];
+    ck_assert_msg(cs_out_tco_plot_data(dir, r, err, sizeof err), "%s", err);
+    char path[512], line[256];
+    snprintf(path, sizeof path, "%s/tco_util_marks.dat", dir);
+    FILE *fp = fopen(path, "r");
+    ck_assert_ptr_nonnull(fp);
+    double u[4], y[4], ly[4];
+    int n = 0;
+    while (fgets(line, sizeof line, fp))
+        if (line[0] != '#' && n < 4 && sscanf(line, "%lf %lf %lf", &u[n], &y[n], &ly[n]) == 3)
+            n++;
+    fclose(fp);
+    ck_assert_int_eq(n, 2);
+    ck_assert_double_eq_tol(u[0], 685112.8 / 840960, 1e-6);
+    ck_assert_double_eq_tol(y[0], 4.0, 1e-6);
+    ck_assert_double_eq_tol(y[1], 4.0, 1e-6);
+    ck_assert_double_eq_tol(ly[0], 5.4, 1e-6);
+    ck_assert_double_eq_tol(ly[1], 7.29, 1e-6);
+    snprintf(path, sizeof path, "%s/tco_meta.gp", dir);
+    fp = fopen(path, "r");
+    ck_assert_ptr_nonnull(fp);
+    bool names = false, owned = false, marks = false;
+    while (fgets(line, sizeof line, fp)) {
+        names |= !strcmp(line, "util_ncurves = 6\n");
+        owned |= !strcmp(line, "util_nowned = 2\n");
+        marks |= !strcmp(line, "util_nmarks = 2\n");
+    }
+    fclose(fp);
+    ck_assert(names && owned && marks);
+    static const char *const files[] = {"tco_meta.gp", "tco_bars.dat", "tco_util.dat",
+                                        "tco_util_marks.dat", "tco_tornado.dat"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        ck_assert_int_eq(remove(path), 0);
+    }
+    ck_assert_int_eq(rmdir(dir), 0);
+    free(r);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
     Suite *s = suite_create("cost");
@@ -468,6 +567,8 @@ static Suite *cost_suite(void)
     tcase_add_test(tc, test_cost_run_estimate_goodput);
     tcase_add_test(tc, test_cost_claim_total);
     tcase_add_test(tc, test_cost_claim_cheaper_below_gpus);
+    tcase_add_test(tc, test_cost_unpriced_items_warn);
+    tcase_add_test(tc, test_cost_plot_labels_stack);
     suite_add_tcase(s, tc);
     return s;
 }

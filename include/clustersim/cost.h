@@ -59,6 +59,9 @@ struct cs_cost_bom {
     double storage_usd;               /* capital, priced storage tiers */
     double storage_usd_per_month;     /* object tiers */
     double network_power_w;           /* switches + optics (+ NICs when given) */
+    long unpowered_switches;          /* switches counted at 0 W: the link lacks switch_power */
+    long unpowered_optics;            /* optics counted at 0 W: the link lacks optic_power */
+    char unsized_storage[160];        /* shared tiers left out for want of a capacity */
 };
 
 struct cs_cost_inputs {

@@ -70,7 +70,8 @@ void cs_out_tco_table_text(FILE *out, const struct cs_tco_table_row *rows, int n
 void cs_out_tco_table_json(cJSON *root, const struct cs_tco_table_row *rows, int n);
 void cs_out_tco_table_csv(FILE *out, const struct cs_tco_table_row *rows, int n);
 
-/* Writes tco_bars.dat, tco_util.dat, tco_util_marks.dat and tco_tornado.dat
+/* Writes tco_meta.gp (values the templates load), tco_bars.dat, tco_util.dat,
+ * tco_util_marks.dat and tco_tornado.dat
  * into dir (which must exist). Returns false and sets errno-style text in
  * err on a write error. */
 bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *err, size_t errlen);
