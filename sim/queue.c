@@ -19,8 +19,8 @@
 #define CS_SIM__QINITIAL 64
 /* Compaction runs when dead keys exceed both the live ones and this. */
 #define CS_SIM__QCOMPACT_MIN 4096u
-/* The record of the event this many places behind the front of the level-0
- * run is prefetched at each pop: enough to cover a DRAM miss. */
+/* Records are prefetched this many events ahead of the front of the run: at
+ * some 50-100 ns of work per event, enough to cover a DRAM miss. */
 #define CS_SIM__QLOOKAHEAD 16u
 /* A run this short is sorted by insertion rather than by counting. */
 #define CS_SIM__QSMALLRUN 16u
@@ -46,8 +46,15 @@ _Static_assert(CS_SIM__QDIGITS % 64 == 0, "bitmap words");
 #define CS_SIM__PREFETCH(p) __builtin_prefetch((p), 0, 3)
 #define CS_SIM__LIKELY(x) __builtin_expect(!!(x), 1)
 #define CS_SIM__UNLIKELY(x) __builtin_expect(!!(x), 0)
-static inline unsigned cs_sim__clz64(uint64_t x) { return (unsigned)__builtin_clzll(x); }
-static inline unsigned cs_sim__ctz64(uint64_t x) { return (unsigned)__builtin_ctzll(x); }
+/* Leading / trailing zero bits of x != 0. */
+static inline unsigned cs_sim__clz64(uint64_t x)
+{
+    return (unsigned)__builtin_clzll(x);
+}
+static inline unsigned cs_sim__ctz64(uint64_t x)
+{
+    return (unsigned)__builtin_ctzll(x);
+}
 #else
 #define CS_SIM__PREFETCH(p) ((void)(p))
 #define CS_SIM__LIKELY(x) (x)
@@ -437,7 +444,8 @@ static void cs_sim__refill(struct cs_sim__queue *q)
         unsigned l = cs_sim__ctz64(q->levels);
         cs_sim__take_bucket(q, l, cs_sim__bucket_first(q, l));
     }
-    uint32_t ahead = q->nrun < CS_SIM__QLOOKAHEAD ? q->nrun : CS_SIM__QLOOKAHEAD;
+    uint32_t ahead =
+        q->nrun < CS_SIM__QLOOKAHEAD ? q->nrun : CS_SIM__QLOOKAHEAD;
     for (uint32_t i = 0; i < ahead; i++)
         CS_SIM__PREFETCH(&q->rec[q->run[i].slot]);
 }
@@ -849,7 +857,8 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
                     }
                 }
                 const struct cs_sim__qkey *k = &q->chunk[c].k[i++];
-                if (k->time < q->last || cs_sim__qlevel(k->time, q->last) != l ||
+                if (k->time < q->last ||
+                    cs_sim__qlevel(k->time, q->last) != l ||
                     cs_sim__qdigit(k->time, l) != d || k->slot >= q->used ||
                     (left != b->count && k->seq <= prev_seq))
                     ok = false;
@@ -917,7 +926,8 @@ bool cs_sim__queue_check(const struct cs_sim__queue *q)
             ok = seen[s] == 0;
         }
     uint64_t nfree = 0;
-    for (uint32_t s = q->free_head; s != CS_SIM__QNONE && ok; s = q->rec[s].next)
+    for (uint32_t s = q->free_head; s != CS_SIM__QNONE && ok;
+         s = q->rec[s].next)
         if (s >= q->used || q->rec[s].handler >= 0 || ++nfree > q->used)
             ok = false;
     for (uint32_t c = q->freechunk; c != CS_SIM__QNONE && ok; c = q->cnext[c])

@@ -911,7 +911,8 @@ static void model_handler(cs_engine *e, const struct cs_event *ev, void *ctx)
                        (cs_time)(test_rand(&m->rs) %
                                  (uint64_t)(2 * m->mean_ns + 1)));
     } else if (r < 80) {
-        model_schedule(e, m, (cs_time)(test_rand(&m->rs) % 1000)); /* same window */
+        /* within the same few windows of the last digit */
+        model_schedule(e, m, (cs_time)(test_rand(&m->rs) % 1000));
     } else if (r < 85) { /* far ahead, halfway to the end of time at most */
         cs_time far = m->mean_ns * 1000000 + (cs_time)(test_rand(&m->rs) % 97);
         cs_time room = (CS_TIME_MAX - cs_sim_now(e)) / 2;
