@@ -764,6 +764,9 @@ void cs_out_tco_table_json(cJSON *root, const struct cs_tco_table_row *rows, int
         for (int o = 0; o < CS_OPT_HYBRID; o++) {
             char k[64];
             snprintf(k, sizeof k, "%s_usd_per_run", cs_cost_option_name((enum cs_cost_option)o));
+            for (char *c = k; *c; c++)
+                if (*c == '-')
+                    *c = '_'; /* snake_case keys: on_prem_usd_per_run */
             num(j, k, r->res.opt[o].available ? r->res.opt[o].usd_per_run : NAN);
         }
         cJSON *rf = cJSON_AddObjectToObject(j, "reference");
