@@ -8,7 +8,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev check gnuplot-nox
+DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev check gnuplot-nox chromium
 SCENARIO ?= scenarios/default.yaml
 
 .PHONY: all deps build run test bench asan clean

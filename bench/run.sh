@@ -19,7 +19,7 @@ if [ ! -d "$dir" ]; then
 fi
 
 # Known benchmarks first, in this order; then any other bench_* by name.
-known="bench_engine bench_step bench_search bench_flow"
+known="bench_engine bench_step bench_search bench_flow bench_sweep"
 list=""
 for b in $known; do
     if [ -f "$dir/$b" ] && [ -x "$dir/$b" ]; then

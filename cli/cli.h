@@ -97,5 +97,6 @@ extern const struct cs_cli_cmd cs_cmd_calibrate;
 extern const struct cs_cli_cmd cs_cmd_sweep;
 extern const struct cs_cli_cmd cs_cmd_merge;
 extern const struct cs_cli_cmd cs_cmd_plot;
+extern const struct cs_cli_cmd cs_cmd_report;
 
 #endif

@@ -20,6 +20,7 @@ static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_sweep,
     &cs_cmd_merge,
     &cs_cmd_plot,
+    &cs_cmd_report,
 };
 #define CS__NCMDS (sizeof cs__cmds / sizeof cs__cmds[0])
 
