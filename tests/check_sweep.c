@@ -345,6 +345,137 @@ START_TEST(test_sweep_shards_merge_and_refusals)
 }
 END_TEST
 
+/* ---- results read back and figure data (report/sweep_plot.c) ---- */
+
+static void rm_plot_dir(const char *dir)
+{
+    static const char *const names[] = {"results.jsonl", "sweep.json", "sweep_scaling.dat",
+                                        "sweep_topology.dat", "sweep_cost.dat",
+                                        "sweep_goodput.dat"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+START_TEST(test_sweep_plot_scaling_efficiency_by_hand)
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    /* One axis (nodes) and one derived value (dp): the derived column must
+     * not split the series. A skipped row is left out, and the partial last
+     * line (a sweep killed mid-write) is ignored. */
+    spit(dir, "sweep.json",
+         "{\"sweep_hash\": \"0\", \"points\": 5, \"shard_k\": 1, \"shard_n\": 1, \"axes\": 1,"
+         " \"variables\": 2, \"columns\": [\"point\", \"key\", \"status\", \"reason\","
+         " \"cluster.nodes\", \"workload.parallelism.dp\", \"gpus\", \"tokens_per_s_per_gpu\","
+         " \"mfu\"]}\n");
+    spit(dir, "results.jsonl",
+         "{\"point\":0,\"key\":\"a\",\"status\":\"ok\",\"reason\":\"\",\"cluster.nodes\":4,"
+         "\"workload.parallelism.dp\":4,\"gpus\":32,\"tokens_per_s_per_gpu\":750,\"mfu\":0.3}\n"
+         "{\"point\":1,\"key\":\"b\",\"status\":\"ok\",\"reason\":\"\",\"cluster.nodes\":1,"
+         "\"workload.parallelism.dp\":1,\"gpus\":8,\"tokens_per_s_per_gpu\":1000,\"mfu\":0.4}\n"
+         "{\"point\":2,\"key\":\"c\",\"status\":\"skipped\",\"reason\":\"tp > gpus\","
+         "\"cluster.nodes\":3}\n"
+         "{\"point\":3,\"key\":\"d\",\"status\":\"ok\",\"reason\":\"\",\"cluster.nodes\":2,"
+         "\"workload.parallelism.dp\":2,\"gpus\":16,\"tokens_per_s_per_gpu\":900,\"mfu\":0.36}\n"
+         "{\"point\":4,\"key\":\"e\",\"sta");
+    struct cs_sweep_results r;
+    char err[512];
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_OK);
+    ck_assert_uint_eq(r.nrows, 4);
+    ck_assert_uint_eq(r.naxes, 1);
+    ck_assert_uint_eq(r.nvars, 2);
+    ck_assert_str_eq(cs_sweep_results_get(&r, 2, "reason"), "tp > gpus");
+    ck_assert_ptr_null(cs_sweep_results_get(&r, 2, "gpus"));
+    bool made[CS_SWEEP_FIG_COUNT];
+    ck_assert_int_eq(cs_sweep_plot_data(&r, dir, made, err, sizeof err), CS_OK);
+    ck_assert(made[CS_SWEEP_FIG_SCALING]);
+    ck_assert(!made[CS_SWEEP_FIG_TOPOLOGY] && !made[CS_SWEEP_FIG_COST] &&
+              !made[CS_SWEEP_FIG_GOODPUT]);
+    /* Efficiency = tokens/s per GPU over that of the smallest point (8
+     * GPUs, 1000): 16 GPUs 900/1000 = 90%, 32 GPUs 750/1000 = 75%; rows
+     * sorted by GPUs though written 32, 8, 16; one series. */
+    char *dat = slurp(dir, "sweep_scaling.dat");
+    ck_assert_ptr_nonnull(strstr(dat, "gpus \"all points\" tokens_per_s_per_gpu mfu\n"
+                                      "8 100 1000 0.4\n16 90 900 0.36\n32 75 750 0.3\n"));
+    ck_assert_ptr_null(strstr(dat, "\n\n")); /* a single block */
+    free(dat);
+    cs_sweep_results_fini(&r);
+    rm_plot_dir(dir);
+}
+END_TEST
+
+START_TEST(test_sweep_plot_series_topology_cost_goodput)
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    spit(dir, "sweep.json",
+         "{\"axes\": 3, \"variables\": 3, \"columns\": [\"point\", \"key\", \"status\","
+         " \"reason\", \"cluster.fabric.topology\", \"cluster.fabric.oversubscription\","
+         " \"checkpoint.interval\", \"gpus\", \"tokens_per_s_per_gpu\", \"run.goodput\","
+         " \"run.checkpoint_interval_s\"]}\n");
+    /* Two topologies x two oversubscriptions, rows out of order. */
+    spit(dir, "results.jsonl",
+         "{\"status\":\"ok\",\"cluster.fabric.topology\":\"spine-leaf\","
+         "\"cluster.fabric.oversubscription\":2,\"checkpoint.interval\":\"30min\",\"gpus\":8,"
+         "\"tokens_per_s_per_gpu\":400,\"run.goodput\":0.9,\"run.checkpoint_interval_s\":1800}\n"
+         "{\"status\":\"ok\",\"cluster.fabric.topology\":\"fat-tree\","
+         "\"cluster.fabric.oversubscription\":2,\"checkpoint.interval\":\"30min\",\"gpus\":8,"
+         "\"tokens_per_s_per_gpu\":450,\"run.goodput\":0.9,\"run.checkpoint_interval_s\":1800}\n"
+         "{\"status\":\"ok\",\"cluster.fabric.topology\":\"fat-tree\","
+         "\"cluster.fabric.oversubscription\":1,\"checkpoint.interval\":\"30min\",\"gpus\":8,"
+         "\"tokens_per_s_per_gpu\":500,\"run.goodput\":0.9,\"run.checkpoint_interval_s\":1800}\n"
+         "{\"status\":\"ok\",\"cluster.fabric.topology\":\"spine-leaf\","
+         "\"cluster.fabric.oversubscription\":1,\"checkpoint.interval\":\"30min\",\"gpus\":8,"
+         "\"tokens_per_s_per_gpu\":480,\"run.goodput\":0.9,\"run.checkpoint_interval_s\":1800}\n");
+    struct cs_sweep_results r;
+    char err[512];
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_OK);
+    bool made[CS_SWEEP_FIG_COUNT];
+    ck_assert_int_eq(cs_sweep_plot_data(&r, dir, made, err, sizeof err), CS_OK);
+    ck_assert(made[CS_SWEEP_FIG_TOPOLOGY] && made[CS_SWEEP_FIG_GOODPUT]);
+    ck_assert(!made[CS_SWEEP_FIG_SCALING] && !made[CS_SWEEP_FIG_COST]);
+    char *dat = slurp(dir, "sweep_topology.dat");
+    /* Series by first appearance (spine-leaf first), x sorted inside. */
+    const char *sl = strstr(dat, "\"topology=spine-leaf, interval=30min\"");
+    const char *ft = strstr(dat, "\"topology=fat-tree, interval=30min\"");
+    ck_assert(sl && ft && sl < ft);
+    ck_assert_ptr_nonnull(strstr(sl, "1 480 NaN NaN \"1\"\n2 400 NaN NaN \"2\"\n"));
+    ck_assert_ptr_nonnull(strstr(ft, "1 500 NaN NaN \"1\"\n2 450 NaN NaN \"2\"\n"));
+    free(dat);
+    /* Goodput: 1800 s = 30 min, 0.9 = 90%, one series per (topology,
+     * oversubscription): four blocks. */
+    dat = slurp(dir, "sweep_goodput.dat");
+    ck_assert_ptr_nonnull(strstr(dat, "30 90 NaN NaN\n"));
+    size_t blocks = 0;
+    for (const char *p = dat; (p = strstr(p, "interval_min \"")); p++)
+        blocks++;
+    ck_assert_uint_eq(blocks, 4);
+    free(dat);
+    cs_sweep_results_fini(&r);
+    rm_plot_dir(dir);
+}
+END_TEST
+
+START_TEST(test_sweep_results_load_refuses_non_sweep_dirs)
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    struct cs_sweep_results r;
+    char err[512];
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_EIO);
+    ck_assert_ptr_nonnull(strstr(err, "sweep.json"));
+    spit(dir, "sweep.json", "{\"columns\": [\"point\", \"key\", \"status\", \"reason\"]}\n");
+    spit(dir, "results.jsonl", "{\"point\": 0}\nnot json\n");
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(err, "results.jsonl:2:"));
+    rm_plot_dir(dir);
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -358,6 +489,9 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_results_identical_whatever_jobs);
     tcase_add_test(tc, test_sweep_resume_after_kill_loses_nothing);
     tcase_add_test(tc, test_sweep_shards_merge_and_refusals);
+    tcase_add_test(tc, test_sweep_plot_scaling_efficiency_by_hand);
+    tcase_add_test(tc, test_sweep_plot_series_topology_cost_goodput);
+    tcase_add_test(tc, test_sweep_results_load_refuses_non_sweep_dirs);
     suite_add_tcase(s, tc);
     return s;
 }
