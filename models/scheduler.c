@@ -15,6 +15,7 @@
 #include <gsl/gsl_rng.h>
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -813,21 +814,24 @@ static int cs__preempt(struct cs__sim *s, long ji)
  * GPUs for a one-node job, a GPU with enough free slices for a MIG job,
  * enough whole free GPUs for a multi-node job, which takes them on any
  * nodes), and how many slices of its groups are spare then (counted in
- * slices, not shapes: a backfilled job that ends after the shadow time may
- * still take a node the reservation would have used; docs/replay.md).
+ * slices; for a one-node job, *node is the node it waits for, which jobs
+ * backfilled past the shadow time may not use; -1 otherwise).
  * Releases are replayed on lazily copied per-node and per-GPU counters:
  * O(GPUs released before the shadow time). */
-static void cs__reserve(struct cs__sim *s, const struct cs__job *r, cs_time *shadow, long *extra)
+static void cs__reserve(struct cs__sim *s, const struct cs__job *r, cs_time *shadow, long *extra, int *node)
 {
+    *node = -1;
     long avail = 0, fit = 0, whole = 0;
     int G = s->cfg->n_groups;
     bool multi = false;  /* a group where r spans nodes */
+    bool single = false; /* a group where r fits in one node */
     for (int g = 0; g < G; g++) {
         if (!(r->groups >> g & 1u))
             continue;
         avail += r->whole ? s->grp_free_whole[g] * S7 : s->grp_free_slices[g];
         whole += s->grp_free_whole[g];
         multi = multi || (r->whole > cs__gpn(s, g));
+        single = single || (r->whole <= cs__gpn(s, g));
         if (r->whole == 0)
             for (int k = r->slices; k <= S7; k++)
                 fit += cs__gbs(s, g)[k];
@@ -846,6 +850,9 @@ static void cs__reserve(struct cs__sim *s, const struct cs__job *r, cs_time *sha
         avail += x->need;
         int g = x->group, gpn = cs__gpn(s, g), n0 = s->grp_node0[g];
         const int *list = s->gpu_list + s->gpu_off[xi];
+        if (x->whole > 0 && r->whole > 0 && (r->whole > gpn || !single)) {
+            whole += x->n_gpu;  /* whole GPUs back; no node of this group can hold r alone */
+        } else
         for (int k = 0; k < x->n_gpu; k++) {
             int gp = list[k], v = n0 + (gp - s->node_gpu0[n0]) / gpn;
             if (s->gpu_stamp[gp] != stamp) {
@@ -863,8 +870,8 @@ static void cs__reserve(struct cs__sim *s, const struct cs__job *r, cs_time *sha
             if (now == S7 && old < S7) {
                 int nf = ++s->tmp_node[v];
                 whole++;
-                if (r->whole > 0 && r->whole <= gpn && nf == r->whole)
-                    fit++;
+                if (r->whole > 0 && r->whole <= gpn && nf == r->whole && fit++ == 0)
+                    *node = v;
             }
         }
         bool fits = fit > 0 || (multi && whole >= r->whole);
@@ -882,7 +889,15 @@ static void cs__pass(struct cs__sim *s)
     cs_time shadow = 0;
     long extra = 0;
     uint32_t res_groups = 0;
+    int res_node = -1;
     cs_time now = cs_sim_now(s->e);
+    /* Within a pass free capacity only shrinks (without preemption), so on
+     * one node group a job no smaller than one that did not fit does not
+     * fit either (one-node, multi-node and MIG shapes kept apart): skip
+     * the fit test for it. */
+    bool memo = s->cfg->n_groups == 1 && !s->cfg->preempt;
+    int gpn0 = s->cfg->groups[0].gpus_per_node;
+    int fail_single = INT_MAX, fail_multi = INT_MAX, fail_slices = INT_MAX;
     long qi = 0, scanned = 0;
     while (qi < s->qlen && scanned < s->cfg->backfill_depth) {
         long ji = s->queue[qi];
@@ -892,7 +907,24 @@ static void cs__pass(struct cs__sim *s)
             qi++;
             continue;
         }
+        if (memo && (j->whole == 0 ? j->slices >= fail_slices
+                                   : j->whole <= gpn0 ? j->whole >= fail_single : j->whole >= fail_multi)) {
+            if (s->cfg->policy != CS_SCHED_BACKFILL)
+                break;
+            qi++;  /* a reservation exists already: the first blocked job made it */
+            continue;
+        }
         int g = cs__fit_group(s, j);
+        if (g < 0 && memo) {
+            if (j->whole == 0)
+                fail_slices = j->slices < fail_slices ? j->slices : fail_slices;
+            else if (j->whole <= gpn0)
+                fail_single = j->whole < fail_single ? j->whole : fail_single;
+            else
+                fail_multi = j->whole < fail_multi ? j->whole : fail_multi;
+        }
+        bool hidden = false;
+        unsigned char saved[CS__MAX_GPN];
         if (g >= 0 && have_res && (res_groups >> g & 1u)) {
             cs_time est_end = now + cs_time_from_s(s->tr->jobs[ji].duration_s * j->slowdown);
             if (est_end > shadow) {
@@ -900,8 +932,26 @@ static void cs__pass(struct cs__sim *s)
                     qi++;
                     continue;
                 }
-                extra -= j->need;
+                if (res_node >= 0) {
+                    /* keep the reserved node out of its reach: hide its GPUs while it is placed */
+                    int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
+                    for (int k = 0; k < gpn; k++) {
+                        saved[k] = s->gpu_free[g0 + k];
+                        cs__gpu_set(s, res_node, g0 + k, 0);
+                    }
+                    hidden = true;
+                    g = cs__fit_group(s, j);
+                }
+                if (g >= 0)
+                    extra -= j->need;
             }
+        }
+        if (hidden && g < 0) {
+            int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
+            for (int k = 0; k < gpn; k++)
+                cs__gpu_set(s, res_node, g0 + k, saved[k]);
+            qi++;
+            continue;
         }
         if (g < 0 && s->cfg->preempt && !have_res)
             g = cs__preempt(s, ji);
@@ -909,12 +959,17 @@ static void cs__pass(struct cs__sim *s)
             memmove(s->queue + qi, s->queue + qi + 1, (size_t)(s->qlen - qi - 1) * sizeof *s->queue);
             s->qlen--;
             cs__start(s, ji, g);
+            if (hidden) {
+                int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
+                for (int k = 0; k < gpn; k++)
+                    cs__gpu_set(s, res_node, g0 + k, saved[k]);
+            }
             continue;
         }
         if (s->cfg->policy != CS_SCHED_BACKFILL)
             break;
         if (!have_res) {
-            cs__reserve(s, j, &shadow, &extra);
+            cs__reserve(s, j, &shadow, &extra, &res_node);
             res_groups = j->groups;
             have_res = true;
         }

@@ -280,9 +280,9 @@ END_TEST
  * node 0 at 600 (P ends), with 4 + 4 + 6 = 14 GPUs free, 6 spare. F (2 GPUs,
  * 1000 s) at t=2 ends after 600 but fits in the 6 spare GPUs: it backfills
  * at once (with the GPU-count reservation, 100 s and 0 spare, it would have
- * waited until R ended). F lands on node 0 (packed: lowest node with 2
- * free), so node 0 is not whole at 600: the spare is counted in GPUs, not
- * shapes (docs/replay.md), and E starts when Q frees node 1, at 700. */
+ * waited until R ended). Node 0 is the one E waits for, so F, which ends
+ * after 600, may not use it: F lands on node 1 (packed would have taken
+ * node 0, the lowest with 2 free), and E starts at 600 on node 0. */
 START_TEST(test_replay_backfill_reserves_by_shape)
 {
     struct cs_trace t;
@@ -295,7 +295,8 @@ START_TEST(test_replay_backfill_reserves_by_shape)
     struct cs_sched_result r;
     run(&c, &t, &r);
     ck_assert_double_eq_tol(r.per_job[5].start_s, 2.0, 1e-9);
-    ck_assert_double_eq_tol(r.per_job[4].start_s, 700.0, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[4].start_s, 600.0, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[4].end_s, 650.0, 1e-9);
     cs_sched_result_fini(&r);
     cs_trace_fini(&t);
 }
