@@ -28,7 +28,7 @@ static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cs_status st = cs_sweep_results_load(dir, &r, err, sizeof err);
     if (st != CS_OK) {
         fprintf(stderr, "clustersim plot: %s\n", err);
-        return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+        return CS_EXIT_BADINPUT; /* not a (readable) sweep directory */
     }
     bool made[CS_SWEEP_FIG_COUNT], rendered[CS_SWEEP_FIG_COUNT], no_gnuplot = false;
     st = cs_sweep_plot_render(&r, out, made, rendered, &no_gnuplot, err, sizeof err);

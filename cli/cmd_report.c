@@ -202,7 +202,7 @@ static int cs__sweep_page(FILE *f, const char *dir)
     cs_status st = cs_sweep_results_load(dir, &r, err, sizeof err);
     if (st != CS_OK) {
         fprintf(stderr, "clustersim report: %s\n", err);
-        return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+        return CS_EXIT_BADINPUT; /* not a (readable) sweep directory */
     }
     char *title = cs_xasprintf("clustersim sweep: %s", dir);
     cs_html_begin(f, title);

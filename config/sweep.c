@@ -837,6 +837,20 @@ void cs_sweep_point_fini(struct cs_sweep_point *pt)
     memset(pt, 0, sizeof *pt);
 }
 
+/* The skip reason, truncated to fit (it is for people; the row stays). */
+static void set_reason(struct cs_sweep_point *pt, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void set_reason(struct cs_sweep_point *pt, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pt->reason, sizeof pt->reason, fmt, ap);
+    va_end(ap);
+}
+
 cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog *cat, cs_diags *d,
                                struct cs_sweep_point *pt, struct cs_scenario *out)
 {
@@ -882,7 +896,7 @@ cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog 
         char err[256];
         if (!cs_sweep_expr_eval(dv->expr->scalar, lookup_name, &lc, &v, err, sizeof err)) {
             pt->skipped = true;
-            snprintf(pt->reason, sizeof pt->reason, "derive.%s (%s:%d): %s", dv->path,
+            set_reason(pt, "derive.%s (%s:%d): %s", dv->path,
                      dv->key->file, dv->key->line, lc.detail[0] ? lc.detail : err);
             pt->values[pt->nvalues++] = cs_xstrdup("");
             continue;
@@ -905,11 +919,11 @@ cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog 
         char err[256];
         if (!cs_sweep_expr_eval(c->scalar, lookup_name, &lc, &v, err, sizeof err)) {
             pt->skipped = true;
-            snprintf(pt->reason, sizeof pt->reason, "constraint \"%s\" (%s:%d): %s", c->scalar,
+            set_reason(pt, "constraint \"%s\" (%s:%d): %s", c->scalar,
                      c->file, c->line, lc.detail[0] ? lc.detail : err);
         } else if (v == 0) {
             pt->skipped = true;
-            snprintf(pt->reason, sizeof pt->reason, "constraint \"%s\" (%s:%d) is false",
+            set_reason(pt, "constraint \"%s\" (%s:%d) is false",
                      c->scalar, c->file, c->line);
         }
     }
@@ -919,12 +933,12 @@ cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog 
         for (size_t k = items_before; k < d->n; k++)
             if (d->items[k].sev == CS_SEV_ERROR) {
                 const struct cs_diag *dg = &d->items[k];
-                snprintf(pt->reason, sizeof pt->reason, "%s:%d: %s", dg->file ? dg->file : "",
+                set_reason(pt, "%s:%d: %s", dg->file ? dg->file : "",
                          dg->line, dg->msg);
                 break;
             }
         if (!pt->reason[0])
-            snprintf(pt->reason, sizeof pt->reason, "the scenario does not load: %s",
+            set_reason(pt, "the scenario does not load: %s",
                      cs_strerror(st));
     }
     cs_ovl_fini(&o);
