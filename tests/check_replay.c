@@ -6,6 +6,7 @@
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
 #include "clustersim/fabric.h"
+#include "clustersim/replay_report.h"
 #include "clustersim/scheduler.h"
 #include "clustersim/step.h"
 #include "clustersim/trace.h"
@@ -436,6 +437,59 @@ START_TEST(test_replay_partition_rules)
 }
 END_TEST
 
+/* Claim verdicts (report/replay_report.c) on results filled by hand. */
+START_TEST(test_replay_claim_verdicts)
+{
+    struct cs_scn_scheduler cl;
+    memset(&cl, 0, sizeof cl);
+    snprintf(cl.claim_id, sizeof cl.claim_id, "N19");
+    cl.claim_tolerance = 0.05;
+    struct cs_sched_config c;
+    one_group(&c, 1, 8);
+    struct cs_sched_result r;
+    memset(&r, 0, sizeof r);
+    r.n_parts = 3;
+    r.parts[0] = (struct cs_sched_part_result){"a", 0.4, 1, 1, 0.43, 0, 0};
+    r.parts[1] = (struct cs_sched_part_result){"b", 0.6, 1, 1, 0.57, 0, 0};
+    r.parts[2] = (struct cs_sched_part_result){"(none)", NAN, 0, 0, 0, 0, 0};
+    struct cs_replay_verdict v;
+    cs_out_replay_verdict(&cl, &c, &r, NULL, NULL, &v);
+    ck_assert(v.holds);  /* |0.43 - 0.4| = 0.03 <= 0.05, |0.57 - 0.6| = 0.03 */
+    r.parts[0].share = 0.30;
+    r.parts[1].share = 0.70;
+    cs_out_replay_verdict(&cl, &c, &r, NULL, NULL, &v);
+    ck_assert(!v.holds);  /* 0.10 off */
+    ck_assert(strstr(v.line, "DOES NOT HOLD") != NULL);
+    /* placement: the packed replay's workload JCT 100 s, scattered 120 s:
+     * 1 - 100/120 = 16.7% shorter > 5% */
+    cl.claim_compare = CS_SCN_COMPARE_PLACEMENT;
+    struct cs_sched_config c2 = c;
+    c2.place = CS_SCHED_SCATTERED;
+    struct cs_sched_result r2 = r;
+    r.workload_jobs = r2.workload_jobs = 3;
+    r.workload_jct_mean_s = 100;
+    r2.workload_jct_mean_s = 120;
+    cs_out_replay_verdict(&cl, &c2, &r2, &c, &r, &v);  /* either order */
+    ck_assert(v.holds);
+    ck_assert(strstr(v.line, "16.7% shorter") != NULL);
+    r.workload_jct_mean_s = 118;  /* 1.7% < 5% */
+    cs_out_replay_verdict(&cl, &c, &r, &c2, &r2, &v);
+    ck_assert(!v.holds);
+    /* mig: busy / allocated 90/100 with MIG, 80/100 without: +12.5% */
+    cl.claim_compare = CS_SCN_COMPARE_MIG;
+    c.mig = true;
+    c2 = c;
+    c2.mig = false;
+    r.busy_gpu_h = 90;
+    r.allocated_gpu_h = 100;
+    r2.busy_gpu_h = 80;
+    r2.allocated_gpu_h = 100;
+    cs_out_replay_verdict(&cl, &c, &r, &c2, &r2, &v);
+    ck_assert(v.holds);
+    ck_assert(strstr(v.line, "+12.5% relative") != NULL);
+}
+END_TEST
+
 /* Loads a scenario of the repository and builds its fabric. */
 static void load_fabric(const char *rel, struct cs_scenario *s, cs_fabric **f)
 {
@@ -653,6 +707,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_scheduler_section);
     tcase_add_test(tc, test_replay_scheduler_bad_input);
     tcase_add_test(tc, test_replay_partition_rules);
+    tcase_add_test(tc, test_replay_claim_verdicts);
     suite_add_tcase(s, tc);
     TCase *fab = tcase_create("fabric");
     tcase_set_timeout(fab, 120);

@@ -3,8 +3,10 @@
  * queue ordered by priority and policy, and start as a gang (all GPUs at
  * once) when the placement finds room; each runs for its trace duration,
  * or, when it names a workload and a fabric is given, for that duration
- * scaled by how much slower its data-parallel all-reduce is on the GPUs it
- * was given than on a packed set (flow-level model, flow.h). Outputs are
+ * stretched by its step time (step.h, on its GPU count, parallelism by the
+ * rule of docs/replay.md) at the leaf-uplink bandwidth share it gets beside
+ * the other running workload jobs over its step time at full share;
+ * shares are recomputed whenever such a job starts or ends. Outputs are
  * the figures operators look at: utilization, queueing delay, JCT,
  * fragmentation, per-partition shares and a utilization timeline.
  *
