@@ -437,6 +437,65 @@ START_TEST(test_replay_partition_rules)
 }
 END_TEST
 
+/* MIG with 4 slices per GPU (an A30): a 0.3-GPU job takes ceil(4 x 0.3) =
+ * 2 slices, so one GPU holds two of them; the third of three 100-s jobs
+ * submitted at 0 waits for the first to end and starts at 100. With 7
+ * slices each takes ceil(2.1) = 3 and two fit again (6 of 7). */
+START_TEST(test_replay_mig_slices_per_gpu)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition,priority,gpu_type,workload\n"
+               "a,0,0.3,100,,,,,\nb,0,0.3,100,,,,,\nc,0,0.3,100,,,,,\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 1);
+    c.mig = true;
+    c.mig_slices = 4;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 0.0, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 100.0, 1e-9);
+    /* allocated: 3 jobs x 100 s x 2/4 GPU = 150 GPU-s */
+    ck_assert_double_eq_tol(r.allocated_gpu_h * 3600, 150.0, 1e-6);
+    cs_sched_result_fini(&r);
+    c.mig_slices = 7;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 100.0, 1e-9);
+    ck_assert_double_eq_tol(r.allocated_gpu_h * 3600, 3 * 100 * 3.0 / 7, 1e-6);
+    cs_sched_result_fini(&r);
+    c.mig_slices = 8;  /* more than MIG has */
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_EINVAL);
+    cs_diags_fini(&d);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* The bundled claim scenarios load and carry their claims. */
+START_TEST(test_replay_claim_scenarios_load)
+{
+    static const struct { const char *file, *id; int compare; } k[] = {
+        {"scenarios/claims/replay-n19-partitions.yaml", "N19", CS_SCN_COMPARE_NONE},
+        {"scenarios/claims/replay-n21-placement.yaml", "N21", CS_SCN_COMPARE_PLACEMENT},
+        {"scenarios/claims/replay-n23-mig.yaml", "N23", CS_SCN_COMPARE_MIG},
+    };
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat), CS_OK);
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        struct cs_scenario s;
+        ck_assert_int_eq(cs_cfg_load_scenario(cs_test_path(k[i].file), cat, &d, &s, NULL), CS_OK);
+        ck_assert(s.scheduler.enabled);
+        ck_assert_str_eq(s.scheduler.claim_id, k[i].id);
+        ck_assert_int_eq(s.scheduler.claim_compare, k[i].compare);
+        cs_scenario_fini(&s);
+    }
+    cs_catalog_destroy(cat);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 /* Claim verdicts (report/replay_report.c) on results filled by hand. */
 START_TEST(test_replay_claim_verdicts)
 {
@@ -708,6 +767,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_scheduler_bad_input);
     tcase_add_test(tc, test_replay_partition_rules);
     tcase_add_test(tc, test_replay_claim_verdicts);
+    tcase_add_test(tc, test_replay_mig_slices_per_gpu);
+    tcase_add_test(tc, test_replay_claim_scenarios_load);
     suite_add_tcase(s, tc);
     TCase *fab = tcase_create("fabric");
     tcase_set_timeout(fab, 120);
