@@ -8,7 +8,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev check gnuplot-nox chromium
+DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev check gnuplot-nox chromium libopenmpi-dev openmpi-bin
 SCENARIO ?= scenarios/default.yaml
 
 .PHONY: all deps build run test bench asan clean
