@@ -51,6 +51,7 @@ struct cs__stage {
     struct cs__op *ops;
     int nops, next;
     bool busy;
+    bool wake_pending;       /* a wake-up event for the next input is scheduled */
     cs_time last_end;        /* when the compute stream last became free */
     cs_time *f_in, *b_in;    /* arrival time of input activation / gradient; -1 if not yet */
     cs_time *f_in_prod, *b_in_prod;  /* when the producer finished */
@@ -95,12 +96,6 @@ struct cs__sim {
     bool failed;
 };
 
-struct cs__arrive {
-    int stage;
-    int idx;
-    int dir;
-    cs_time producer_end;
-};
 
 static double cs__coll(const struct cs__sim *S, enum cs_coll_op op, double bytes,
                        const struct cs_coll_group *g)
@@ -426,9 +421,20 @@ static void cs__send(struct cs__sim *S, int s, const struct cs__op *op)
     cs_time start = now > *link ? now : *link;
     cs_time arrive = start + cs_time_from_s(dur);
     *link = arrive;
-    struct cs__arrive a = {dest, op->mb * S->vp + chunk, op->dir, now};
-    if (cs_sim_schedule_at(S->e, arrive, S->h_arrive, &a, sizeof a, NULL) != CS_OK)
-        S->failed = true;
+    /* The arrival time is known now (nothing else uses the link), so it is
+     * recorded at once; an event is needed only to wake the receiver if it
+     * will be idle, waiting for exactly this input, when it arrives. */
+    int idx = op->mb * S->vp + chunk;
+    struct cs__stage *d = &S->st[dest];
+    if (op->dir == CS__F) {
+        d->f_in[idx] = arrive;
+        d->f_in_prod[idx] = now;
+    } else {
+        d->b_in[idx] = arrive;
+        d->b_in_prod[idx] = now;
+    }
+    if (!d->busy)
+        cs__try_start(S, dest);
 }
 
 static void cs__on_done(cs_engine *e, const struct cs_event *ev, void *ctx)
@@ -444,20 +450,15 @@ static void cs__on_done(cs_engine *e, const struct cs_event *ev, void *ctx)
     cs__try_start(S, s);
 }
 
-static void cs__on_arrive(cs_engine *e, const struct cs_event *ev, void *ctx)
+/* The receiver's input has arrived: try again. */
+static void cs__on_wake(cs_engine *e, const struct cs_event *ev, void *ctx)
 {
+    (void)e;
     struct cs__sim *S = ctx;
-    struct cs__arrive a;
-    memcpy(&a, ev->payload, sizeof a);
-    struct cs__stage *st = &S->st[a.stage];
-    if (a.dir == CS__F) {
-        st->f_in[a.idx] = cs_sim_now(e);
-        st->f_in_prod[a.idx] = a.producer_end;
-    } else {
-        st->b_in[a.idx] = cs_sim_now(e);
-        st->b_in_prod[a.idx] = a.producer_end;
-    }
-    cs__try_start(S, a.stage);
+    int s;
+    memcpy(&s, ev->payload, sizeof s);
+    S->st[s].wake_pending = false;
+    cs__try_start(S, s);
 }
 
 static void cs__try_start(struct cs__sim *S, int s)
@@ -484,6 +485,15 @@ static void cs__try_start(struct cs__sim *S, int s)
         }
     }
     cs_time now = cs_sim_now(S->e);
+    if (ready > now) {
+        /* the input is on its way: sleep until it lands */
+        if (!st->wake_pending) {
+            st->wake_pending = true;
+            if (cs_sim_schedule_at(S->e, ready, S->h_arrive, &s, sizeof s, NULL) != CS_OK)
+                S->failed = true;
+        }
+        return;
+    }
     if (ready >= 0 && now > st->last_end) {
         /* idle from last_end to now: until the producer finished it is a
          * bubble, after that the transfer was in flight */
@@ -688,7 +698,7 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
 
     S.e = cs_sim_create(0);
     S.h_done = cs_sim_register(S.e, "step.op_done", cs__on_done, &S);
-    S.h_arrive = cs_sim_register(S.e, "step.arrive", cs__on_arrive, &S);
+    S.h_arrive = cs_sim_register(S.e, "step.wake", cs__on_wake, &S);
     for (int s = 0; s < S.pp; s++)
         cs__try_start(&S, s);
     cs_sim_run(S.e, CS_SIM_FOREVER);
