@@ -44,28 +44,6 @@ struct cs__cmp {
     double claim_metric;        /* its metric, simulated */
 };
 
-/* The communicator of `size` ranks `stride` ranks apart in Megatron's rank
- * order on nodes of g GPUs (the same shape models/step.c gives its groups). */
-static struct cs_coll_group cs__group(int size, long stride, int g)
-{
-    struct cs_coll_group grp;
-    memset(&grp, 0, sizeof grp);
-    grp.ranks = size;
-    grp.span_nodes = (int)(((long)(size - 1) * stride) / g + 1);
-    if (stride >= g) {
-        grp.ranks_per_node = 1;
-    } else {
-        long per = g / stride;
-        grp.ranks_per_node = (int)(per < size ? per : size);
-    }
-    if (grp.ranks_per_node < 1)
-        grp.ranks_per_node = 1;
-    grp.groups_per_node = g / grp.ranks_per_node;
-    if (grp.groups_per_node < 1)
-        grp.groups_per_node = 1;
-    return grp;
-}
-
 static void cs__coll_at(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
                         double bytes, const struct cs_coll_group *g, double *time_s, double *busbw, char *algo,
                         size_t alen)
@@ -133,8 +111,8 @@ static bool cs__evaluate(const struct cs_scenario *s, const char *path, struct c
      * ZeRO/FSDP), TP activations per layer (all_reduce). */
     const struct cs_parallel *p = &s->workload.par;
     int g = c->gpus_per_node;
-    struct cs_coll_group dpg = cs__group(p->dp, (long)p->tp * p->cp, g);
-    struct cs_coll_group tpg = cs__group(p->tp, 1, g);
+    struct cs_coll_group dpg = cs_step_group(p->dp, (long)p->tp * p->cp, g);
+    struct cs_coll_group tpg = cs_step_group(p->tp, 1, g);
     r->dp_ranks = p->dp;
     r->tp_ranks = p->tp;
     double grad = cs_memory_grad_bytes_per_param(&s->workload);

@@ -2,11 +2,24 @@
 #include "clustersim/suggest.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define CS__SUGGEST_MAXLEN 256
 
+static size_t cs__distance(const char *a, const char *b, bool fold);
+
 size_t cs_edit_distance(const char *a, const char *b)
+{
+    return cs__distance(a, b, true);
+}
+
+size_t cs_edit_distance_exact(const char *a, const char *b)
+{
+    return cs__distance(a, b, false);
+}
+
+static size_t cs__distance(const char *a, const char *b, bool fold)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > CS__SUGGEST_MAXLEN || lb > CS__SUGGEST_MAXLEN)
@@ -19,7 +32,8 @@ size_t cs_edit_distance(const char *a, const char *b)
         row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t up = row[j];
-            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            int same = fold ? tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1])
+                            : a[i - 1] == b[j - 1];
             size_t best = diag + (same ? 0 : 1);
             if (row[j] + 1 < best)
                 best = row[j] + 1;

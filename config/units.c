@@ -242,35 +242,6 @@ static const struct cs__unit *cs__find(const struct cs__kind_info *k, const char
     return NULL;
 }
 
-/* Case-sensitive Levenshtein distance for breaking ties between candidates
- * that cs_suggest (case-insensitive) finds equally close: "GBs" is nearer
- * "GB/s" than "Gbps". Units are short; longer strings compare as far. */
-static size_t cs__cs_distance(const char *a, const char *b)
-{
-    enum { MAXLEN = 32 };
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > MAXLEN || lb > MAXLEN)
-        return (size_t)-1;
-    size_t row[MAXLEN + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* The canonical unit of kind k closest to `word`, or NULL. */
 static const char *cs__suggest_unit(const struct cs__kind_info *k, const char *word)
 {
@@ -285,11 +256,11 @@ static const char *cs__suggest_unit(const struct cs__kind_info *k, const char *w
         return NULL;
     size_t d = cs_edit_distance(word, first);
     const char *best = first;
-    size_t best_cs = cs__cs_distance(word, first);
+    size_t best_cs = cs_edit_distance_exact(word, first);
     for (size_t i = 0; i < n; i++) {
         if (cs_edit_distance(word, cands[i]) != d)
             continue;
-        size_t c = cs__cs_distance(word, cands[i]);
+        size_t c = cs_edit_distance_exact(word, cands[i]);
         if (c < best_cs) {
             best_cs = c;
             best = cands[i];

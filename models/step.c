@@ -105,9 +105,7 @@ static double cs__coll(const struct cs__sim *S, enum cs_coll_op op, double bytes
     return cs_coll_time_ex_s(S->c, &S->o->coll, op, bytes, g, CS_COLL_AUTO, NULL, NULL);
 }
 
-/* A group of `size` ranks whose members are `stride` ranks apart in the
- * Megatron rank order (tp fastest, then cp, dp, pp), on nodes of g GPUs. */
-static struct cs_coll_group cs__group(int size, long stride, int g)
+struct cs_coll_group cs_step_group(int size, long stride, int g)
 {
     struct cs_coll_group grp;
     memset(&grp, 0, sizeof grp);
@@ -521,8 +519,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     const struct cs_layer_cost *L = &S->layer;
     const struct cs_parallel *p = &S->w->par;
     int g = S->c->gpus_per_node;
-    struct cs_coll_group tpg = cs__group(p->tp, 1, g);
-    struct cs_coll_group cpg = cs__group(p->cp, p->tp, g);
+    struct cs_coll_group tpg = cs_step_group(p->tp, 1, g);
+    struct cs_coll_group cpg = cs_step_group(p->cp, p->tp, g);
     double msg = L->tp_msg_bytes;
     double ar = cs__coll(S, CS_COLL_ALL_REDUCE, msg, &tpg);
     double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
@@ -649,15 +647,15 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
 
     int g = c->gpus_per_node;
     long dp_stride = (long)p->tp * p->cp;
-    S.dp_group = cs__group(p->dp, dp_stride, g);
+    S.dp_group = cs_step_group(p->dp, dp_stride, g);
     if (p->fsdp == CS_FSDP_FULL) {
         S.shard_group = S.dp_group;
     } else if (p->fsdp == CS_FSDP_HYBRID) {
         int shard = cs_memory_shard_degree(w, &c->gpu);
         if (shard < 1)
             shard = 1;
-        S.shard_group = cs__group(shard, dp_stride, g);
-        S.repl_group = cs__group(p->dp / shard, dp_stride * shard, g);
+        S.shard_group = cs_step_group(shard, dp_stride, g);
+        S.repl_group = cs_step_group(p->dp / shard, dp_stride * shard, g);
     }
 
     S.bucket_bytes = o->dp_bucket_bytes;
@@ -679,7 +677,7 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
         S.same_node_next[s] = a / g == b / g;
     }
     double act = S.layer.act_msg_bytes;
-    struct cs_coll_group inter = cs__group(2, g, g), intra = cs__group(2, 1, g);
+    struct cs_coll_group inter = cs_step_group(2, g, g), intra = cs_step_group(2, 1, g);
     intra.groups_per_node = g / 2 > 0 ? g / 2 : 1;
     S.fwd_p2p_s[0] = S.bwd_p2p_s[0] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &inter) : 0;
     S.fwd_p2p_s[1] = S.bwd_p2p_s[1] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &intra) : 0;

@@ -70,6 +70,12 @@ struct cs_step_result {
     uint64_t events;                    /* engine events fired */
 };
 
+/* The communicator of `size` ranks whose members are `stride` ranks apart in
+ * Megatron's rank order (tp fastest, then cp, dp, pp) on nodes of g GPUs:
+ * ranks per node, groups sharing each node's NICs, nodes spanned. The step
+ * model builds its TP (stride 1), CP (tp), DP (tp*cp) groups with it. */
+struct cs_coll_group cs_step_group(int size, long stride, int g);
+
 /* Checks that `w`'s parallelism is valid on `c` (degrees multiply to the GPU
  * count, heads/layers/batch divisibility, tp inside a node unless allowed).
  * Appends one error per problem to d (no file) and returns CS_EINVAL, or

@@ -12,5 +12,7 @@ const char *cs_suggest(const char *word, const char *const *candidates, size_t n
 /* Levenshtein distance, case-insensitive; O(len(a)*len(b)) time, strings
  * longer than 256 bytes compare as very distant. */
 size_t cs_edit_distance(const char *a, const char *b);
+/* The same, case-sensitive (units, where case carries meaning). */
+size_t cs_edit_distance_exact(const char *a, const char *b);
 
 #endif
