@@ -22,6 +22,7 @@ static const struct cs_cli_opt cs__search_opts[] = {
     {"output", 'o', "DIR", "write search.txt / search.json / search.csv into DIR"},
     {"unfit", 0, NULL, "also list configurations that do not fit in memory"},
     {"fix", 0, "KEYS", "keep these of the scenario fixed: comma list of tp,pp,cp,vp,mb,fsdp,recompute"},
+    {"jobs", 'j', "N", "simulate on N threads (default 1; results do not depend on N)"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
 };
 
@@ -85,6 +86,17 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     struct cs_search_space sp;
     cs_search_space_default(&sp);
     sp.include_unfit = cs_cli_get(cmd, a, "unfit") != NULL;
+    const char *js = cs_cli_get(cmd, a, "jobs");
+    if (js) {
+        char *end;
+        long j = strtol(js, &end, 10);
+        if (*end || end == js || j < 1 || j > CS_SEARCH_MAX_THREADS) {
+            fprintf(stderr, "clustersim search: --jobs: expected a whole number from 1 to %d, got \"%s\"\n",
+                    CS_SEARCH_MAX_THREADS, js);
+            return CS_EXIT_BADINPUT;
+        }
+        sp.threads = (int)j;
+    }
     if (cs_cli_get(cmd, a, "fix") && !cs__fix(cs_cli_get(cmd, a, "fix"), &sp))
         return CS_EXIT_BADINPUT;
     struct cs_cli_scenario sc;
@@ -101,7 +113,8 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cs_step_options_from_scenario(s, &o); /* calib.h: defaults + calibration */
     struct cs_search_result res;
     bool tty = isatty(2);
-    cs_search_run(&s->cluster, &s->workload, &o, &sp, tty ? cs__progress : NULL, NULL, &res);
+    cs_search_run(&s->cluster, &s->workload, &o, &sp, tty && sp.threads == 1 ? cs__progress : NULL,
+                  NULL, &res);
 
     const char *name = fmt == CS_FMT_JSON ? "search.json" : fmt == CS_FMT_CSV ? "search.csv"
                                                                                : "search.txt";
@@ -164,7 +177,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cs_units_format(p->r.time_s, CS_UNIT_TIME, step, sizeof step);
             else
                 snprintf(step, sizeof step, "no fit");
-            cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.4g\t%.1f%%",
+            cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%.1f%%",
                               i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
                               cs_fsdp_name(q->fsdp), cs_recompute_name(p->w.recompute), mem, step,
                               p->r.fits ? p->r.tokens_per_s : 0.0,
