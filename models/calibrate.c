@@ -657,8 +657,9 @@ cs_status cs_calib_fit_storage(const struct cs_fio_job *jobs, size_t n, struct c
             if (jobs[i].write != (w == 1))
                 continue;
             struct cs_calib_point *o = &fit->pts[fit->n++];
-            snprintf(o->label, sizeof o->label, "%s %s bs=%.0f", jobs[i].jobname, w ? "write" : "read",
-                     jobs[i].bs_bytes);
+            /* the job name is cut so the label always fits (64 bytes) */
+            snprintf(o->label, sizeof o->label, "%.24s %s bs=%.0f", jobs[i].jobname,
+                     w ? "write" : "read", jobs[i].bs_bytes);
             o->x = jobs[i].bs_bytes;
             o->measured = jobs[i].bw_bytes_per_s / 1e9;
             o->fitted = (!isnan(lat) && jobs[i].bs_bytes > 0 ? cs__io_bw(bw, lat, &jobs[i]) : bw) / 1e9;
