@@ -202,6 +202,7 @@ static const char *const activation_names[] = {"gelu", "swiglu", NULL};
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
 static const char *const fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
+static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
 static const char *const scope_names[] = {"gpu", "node", "switch", "job", NULL};
 static const char *const dist_names[] = {"exponential", "weibull", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", NULL};
@@ -324,6 +325,16 @@ static const struct cs_field workload_fields[] = {
        .def = "bf16", .doc = "training precision"),
     F_("tokens", CS_FT_QTY, struct cs_workload, tokens, .unit = CS_UNIT_COUNT, .min = 0,
        .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "tokens to train"),
+    F_("tp_comm_overlap", CS_FT_QTY, struct cs_workload, tp_comm_overlap, .unit = CS_UNIT_RATIO,
+       .min = 0, .max = 1, .def = "0",
+       .doc = "share of TP collectives hidden behind GEMMs (Megatron-Core + TE: 0.8)"),
+    F_("dp_overlap", CS_FT_BOOL, struct cs_workload, dp_overlap, .def = "true",
+       .doc = "overlap the DP gradient reduction with backward (buckets)"),
+    F_("dp_bucket", CS_FT_QTY, struct cs_workload, dp_bucket_bytes, .unit = CS_UNIT_BYTES,
+       .min = 1, .max = 1e12, .def = "160MB", .doc = "gradient bucket size"),
+    F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
+       .names = fused_attention_names, .def = "auto",
+       .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
 };
 
 /* struct cs_fail_component */

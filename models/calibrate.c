@@ -791,6 +791,19 @@ cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, s
 void cs_step_options_from_scenario(const struct cs_scenario *s, struct cs_step_options *o)
 {
     cs_step_options_default(&s->cluster.gpu, o);
+    if (s->has_workload) {
+        /* the software stack the scenario describes (workload keys) */
+        const struct cs_workload *w = &s->workload;
+        if (isfinite(w->tp_comm_overlap))
+            o->tp_overlap = w->tp_comm_overlap;
+        o->dp_overlap = w->dp_overlap;
+        if (isfinite(w->dp_bucket_bytes) && w->dp_bucket_bytes > 0)
+            o->dp_bucket_bytes = w->dp_bucket_bytes;
+        if (w->fused_attention == 1)
+            o->compute.fused_attention = true;
+        else if (w->fused_attention == 2)
+            o->compute.fused_attention = false;
+    }
     const struct cs_calib_cfg *c = &s->calibration;
     if (!c->enabled)
         return;

@@ -3,6 +3,7 @@
  * merging shard directories (report layer; contract in clustersim/sweep.h,
  * file format and fsync policy in docs/sweep.md). */
 #define _POSIX_C_SOURCE 200809L
+#include "clustersim/calib.h"
 #include "clustersim/sweep.h"
 
 #include "clustersim/cost.h"
@@ -237,7 +238,7 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
         snprintf(reason, sizeof reason, "the scenario has no workload: nothing to simulate");
     } else {
         struct cs_step_options opt;
-        cs_step_options_default(&s.cluster.gpu, &opt);
+        cs_step_options_from_scenario(&s, &opt);
         cs_diags_fini(&d);
         cs_diags_init(&d);
         if (cs_step_simulate(&s.cluster, &s.workload, &opt, &d, &r) != CS_OK) {

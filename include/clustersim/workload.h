@@ -46,6 +46,11 @@ struct cs_workload {
     enum cs_recompute recompute;
     enum cs_precision precision;
     double tokens;            /* tokens to train; NAN when not given */
+    /* How the software stack runs the step (cs_step_options_from_scenario). */
+    double tp_comm_overlap;   /* share of TP collectives hidden behind GEMMs (TE userbuffers); 0 */
+    bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
+    double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
+    int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
 };
 
 /* Looks up a named model preset (e.g. "llama3.1-70b"). Returns CS_ENOTFOUND
