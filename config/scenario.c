@@ -933,13 +933,13 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
         cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "model"), "hidden", mn),
                       "workload.model.hidden: %d is not divisible by heads = %d", m->hidden,
                       m->heads);
-    /* Without interleaving the stages may be uneven (Llama 3 405B: 126 layers
-     * on 16 stages, the first and last with one layer fewer); every stage
-     * still needs a layer. Interleaving needs equal chunks. */
-    if ((p->vp > 1 && m->layers % (p->pp * p->vp) != 0) || m->layers < p->pp) {
+    /* Stages (and interleaved chunks) may be uneven (Llama 3 405B: 126 layers
+     * on 16 stages, the first and last with one layer fewer); every chunk
+     * still needs a layer. */
+    if (m->layers < p->pp * p->vp) {
         if (p->vp > 1)
             cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "vp", pn),
-                          "workload.parallelism: layers = %d is not divisible by pp*vp = %d*%d",
+                          "workload.parallelism: %d layers cannot fill pp*vp = %d*%d chunks",
                           m->layers, p->pp, p->vp);
         else
             cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "pp", pn),

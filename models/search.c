@@ -161,7 +161,7 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                 for (int vp = 1; vp <= (sp->vary_vp ? sp->max_vp : base->par.vp); vp++) {
                     if (!sp->vary_vp && vp != base->par.vp)
                         continue;
-                    if (vp > 1 && (pp < 2 || m->layers % (pp * vp)))
+                    if (vp > 1 && (pp < 2 || m->layers < pp * vp))
                         continue;
                     for (int mb = 1; mb <= (sp->vary_micro_batch ? sp->max_micro_batch
                                                                  : base->micro_batch);

@@ -162,10 +162,10 @@ cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload
         cs_diag_error(d, NULL, 0, 0,
                       "parallelism.tp: %d key/value heads and tp=%d: one must divide the other",
                       m->kv_heads, p->tp);
-    if ((p->vp > 1 && m->layers % (p->pp * p->vp) != 0) || m->layers < p->pp)
+    if (m->layers < p->pp * p->vp)
         cs_diag_error(d, NULL, 0, 0,
-                      "parallelism: %d layers do not split into pp*vp = %d equal chunks",
-                      m->layers, p->pp * p->vp);
+                      "parallelism: %d layers cannot fill pp*vp = %d model chunks", m->layers,
+                      p->pp * p->vp);
     long per_step = (long)p->dp * w->micro_batch;
     if (w->micro_batch < 1 || w->global_batch % per_step != 0)
         cs_diag_error(d, NULL, 0, 0,
@@ -539,26 +539,25 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double cpb = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
     /* Full recomputation reruns the forward, collectives included. */
     double rtp = keep * rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
-    int nl_even = S->w->model.layers / (S->pp * S->vp);
-    /* Uneven stages (vp = 1 only): ceil(L/pp) layers per stage, and the
-     * layers that do not exist are taken alternately from the last and the
-     * first stage, which also carry the output layer and the embedding
-     * (as Llama 3 405B's 126 layers on 16 stages: 7, 8 x 14, 7). */
-    int ceil_l = (S->w->model.layers + S->pp - 1) / S->pp;
-    int deficit = ceil_l * S->pp - S->w->model.layers;
+    /* Uneven splits: ceil(L / (pp vp)) layers per virtual stage (virtual
+     * stage k = chunk * pp + stage, Megatron's order), and the layers that do
+     * not exist are taken alternately from the last and the first virtual
+     * stage, which also carry the output layer and the embedding (Llama 3
+     * 405B's 126 layers on 16 stages: 7, 8 x 14, 7). Even splits are the
+     * special case with no deficit. */
+    int nvirt = S->pp * S->vp;
+    int ceil_l = (S->w->model.layers + nvirt - 1) / nvirt;
+    int deficit = ceil_l * nvirt - S->w->model.layers;
     for (int s = 0; s < S->pp; s++)
         for (int c = 0; c < S->vp; c++) {
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
-            int nl = nl_even;
-            if (S->vp == 1) {
-                nl = ceil_l;
-                /* stage k from the ends loses one layer while the deficit lasts:
-                 * order last, first, second to last, second, ... */
-                for (int k = 0; k < deficit; k++) {
-                    int victim = (k % 2 == 0) ? S->pp - 1 - k / 2 : k / 2;
-                    if (victim == s)
-                        nl--;
-                }
+            int vstage = c * S->pp + s;
+            int nl = ceil_l;
+            /* order: last, first, second to last, second, ... */
+            for (int k = 0; k < deficit; k++) {
+                int victim = (k % 2 == 0) ? nvirt - 1 - k / 2 : k / 2;
+                if (victim == vstage)
+                    nl--;
             }
             cc->layers = nl;
             cc->f_compute_s = nl * L->fwd_s;

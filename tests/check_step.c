@@ -180,8 +180,8 @@ START_TEST(test_step_invalid_is_reported)
     snprintf(text, sizeof text, pipe_yaml, 1);
     load(text, &s);
     struct cs_workload w = s.workload;
-    w.par.pp = 3; /* 16 layers in 3 x 2 chunks, and 1*3*2 != 8 GPUs */
-    w.par.vp = 2;
+    w.par.pp = 3; /* 1*3*2 != 8 GPUs */
+    w.par.vp = 8; /* 24 chunks for 16 layers */
     struct cs_step_options o;
     cs_step_options_default(&s.cluster.gpu, &o);
     cs_diags d;
