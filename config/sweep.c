@@ -2,6 +2,7 @@
  * constraints) -> numbered points, each a scenario built by overriding the
  * base tree (config layer; contract in clustersim/sweep.h, docs/sweep.md).
  * The safe arithmetic evaluator for derive: and constraints: is here too. */
+#include "clustersim/strbuf.h"
 #include "clustersim/sweep.h"
 
 #include "clustersim/suggest.h"
@@ -16,38 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a growing string ---- */
-struct sbuf {
-    char *s;
-    size_t n, cap;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap : 64;
-        while (c < b->n + n + 1)
-            c *= 2;
-        b->s = cs_xrealloc(b->s, c, 1);
-        b->cap = c;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
 /* Flow-style text of a node: scalars as written (double-quoted when they
  * hold characters that flow style would misread), {k: v, ...}, [a, b]. */
-static void render(struct sbuf *b, const struct cs_ynode *n, int depth)
+static void render(struct cs_strbuf *b, const struct cs_ynode *n, int depth)
 {
     if (!n) {
-        sb_puts(b, "null");
+        cs_strbuf_puts(b, "null");
         return;
     }
     if (depth > CS_YAML_MAX_DEPTH) {
-        sb_puts(b, "...");
+        cs_strbuf_puts(b, "...");
         return;
     }
     if (n->kind == CS_YNODE_SCALAR) {
@@ -56,43 +35,43 @@ static void render(struct sbuf *b, const struct cs_ynode *n, int depth)
             if (strchr(",:[]{}#\"'\\\n\r\t", n->scalar[i]) || (unsigned char)n->scalar[i] < 0x20)
                 quote = true;
         if (!quote) {
-            sb_putn(b, n->scalar, n->len);
+            cs_strbuf_putn(b, n->scalar, n->len);
             return;
         }
-        sb_putn(b, "\"", 1);
+        cs_strbuf_putn(b, "\"", 1);
         for (size_t i = 0; i < n->len; i++) {
             unsigned char c = (unsigned char)n->scalar[i];
             char esc[8];
             if (c == '"' || c == '\\') {
                 esc[0] = '\\';
                 esc[1] = (char)c;
-                sb_putn(b, esc, 2);
+                cs_strbuf_putn(b, esc, 2);
             } else if (c < 0x20) {
                 snprintf(esc, sizeof esc, "\\x%02x", c);
-                sb_puts(b, esc);
+                cs_strbuf_puts(b, esc);
             } else {
-                sb_putn(b, (const char *)&n->scalar[i], 1);
+                cs_strbuf_putn(b, (const char *)&n->scalar[i], 1);
             }
         }
-        sb_putn(b, "\"", 1);
+        cs_strbuf_putn(b, "\"", 1);
     } else if (n->kind == CS_YNODE_MAP) {
-        sb_puts(b, "{");
+        cs_strbuf_puts(b, "{");
         for (size_t i = 0; i < n->n; i++) {
             if (i)
-                sb_puts(b, ", ");
+                cs_strbuf_puts(b, ", ");
             render(b, n->pairs[i].key, depth + 1);
-            sb_puts(b, ": ");
+            cs_strbuf_puts(b, ": ");
             render(b, n->pairs[i].value, depth + 1);
         }
-        sb_puts(b, "}");
+        cs_strbuf_puts(b, "}");
     } else {
-        sb_puts(b, "[");
+        cs_strbuf_puts(b, "[");
         for (size_t i = 0; i < n->n; i++) {
             if (i)
-                sb_puts(b, ", ");
+                cs_strbuf_puts(b, ", ");
             render(b, n->items[i], depth + 1);
         }
-        sb_puts(b, "]");
+        cs_strbuf_puts(b, "]");
     }
 }
 
@@ -715,12 +694,12 @@ cs_status cs_sweep_load(const char *path, cs_diags *d, cs_sweep **out)
         cs_sweep_destroy(sw);
         return st == CS_EIO ? CS_ECONFIG : st;
     }
-    struct sbuf b = {0};
+    struct cs_strbuf b = {0};
     render(&b, cs_ydoc_root(sw->base), 0);
-    sb_puts(&b, "\n");
+    cs_strbuf_puts(&b, "\n");
     render(&b, cs_ydoc_root(sw->doc), 0);
     for (size_t i = 0; i < sw->naxes; i++) {
-        sb_puts(&b, "\n");
+        cs_strbuf_puts(&b, "\n");
         for (size_t j = 0; j < sw->axes[i].n; j++)
             render(&b, sw->axes[i].values[j], 0);
     }
@@ -872,7 +851,7 @@ cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog 
     cs_status st = CS_OK;
     size_t items_before = d->n;
     uint64_t h = FNV_OFFSET;
-    struct sbuf b = {0};
+    struct cs_strbuf b = {0};
     for (size_t a = 0; a < sw->naxes; a++) {
         const struct cs_ynode *v = sw->axes[a].values[idx[a]];
         b.n = 0;
@@ -966,7 +945,7 @@ uint64_t cs_sweep_point_key(const cs_sweep *sw, uint64_t i)
         if (sw->mode != CS_SWEEP_ZIP)
             rest /= sw->axes[a].n;
     }
-    struct sbuf b = {0};
+    struct cs_strbuf b = {0};
     for (size_t a = 0; a < sw->naxes; a++) {
         b.n = 0;
         render(&b, sw->axes[a].values[idx[a]], 0);

@@ -3,6 +3,7 @@
  * merging shard directories (report layer; contract in clustersim/sweep.h,
  * file format and fsync policy in docs/sweep.md). */
 #define _POSIX_C_SOURCE 200809L
+#include "clustersim/strbuf.h"
 #include "clustersim/calib.h"
 #include "clustersim/sweep.h"
 
@@ -25,28 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- strings ---- */
-struct sb {
-    char *s;
-    size_t n, cap;
-};
-
-static void sb_putn(struct sb *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap : 256;
-        while (c < b->n + n + 1)
-            c *= 2;
-        b->s = cs_xrealloc(b->s, c, 1);
-        b->cap = c;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct sb *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
 /* Shortest of %.15g / %.17g that reads back as v (as cJSON prints). */
 static void fmt_double(char *buf, size_t n, double v)
 {
@@ -55,23 +34,23 @@ static void fmt_double(char *buf, size_t n, double v)
         snprintf(buf, n, "%.17g", v);
 }
 
-static void json_str(struct sb *b, const char *s)
+static void json_str(struct cs_strbuf *b, const char *s)
 {
-    sb_putn(b, "\"", 1);
+    cs_strbuf_putn(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         char esc[8];
         if (*p == '"' || *p == '\\') {
             esc[0] = '\\';
             esc[1] = (char)*p;
-            sb_putn(b, esc, 2);
+            cs_strbuf_putn(b, esc, 2);
         } else if (*p < 0x20) {
             snprintf(esc, sizeof esc, "\\u%04x", *p);
-            sb_puts(b, esc);
+            cs_strbuf_puts(b, esc);
         } else {
-            sb_putn(b, (const char *)p, 1);
+            cs_strbuf_putn(b, (const char *)p, 1);
         }
     }
-    sb_putn(b, "\"", 1);
+    cs_strbuf_putn(b, "\"", 1);
 }
 
 /* JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
@@ -170,28 +149,28 @@ void cs_sweep_table_fini(struct cs_sweep_table *t)
 
 /* ---- one row ---- */
 struct row {
-    struct sb b;
+    struct cs_strbuf b;
     bool first;
 };
 
 static void row_key(struct row *r, const char *k)
 {
-    sb_puts(&r->b, r->first ? "{" : ",");
+    cs_strbuf_puts(&r->b, r->first ? "{" : ",");
     r->first = false;
     json_str(&r->b, k);
-    sb_putn(&r->b, ":", 1);
+    cs_strbuf_putn(&r->b, ":", 1);
 }
 
 static void row_num(struct row *r, const char *k, double v)
 {
     row_key(r, k);
     if (!isfinite(v)) {
-        sb_puts(&r->b, "null");
+        cs_strbuf_puts(&r->b, "null");
         return;
     }
     char buf[64];
     fmt_double(buf, sizeof buf, v);
-    sb_puts(&r->b, buf);
+    cs_strbuf_puts(&r->b, buf);
 }
 
 static void row_str(struct row *r, const char *k, const char *v)
@@ -200,7 +179,7 @@ static void row_str(struct row *r, const char *k, const char *v)
     if (v)
         json_str(&r->b, v);
     else
-        sb_puts(&r->b, "null");
+        cs_strbuf_puts(&r->b, "null");
 }
 
 static void first_error(const cs_diags *d, char *buf, size_t n)
@@ -295,16 +274,16 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
         const char *v = c < pt.nvalues ? pt.values[c] : "";
         row_key(&w, cs_sweep_col(sw, c));
         if (!v[0])
-            sb_puts(&w.b, "null");
+            cs_strbuf_puts(&w.b, "null");
         else if (is_json_number(v))
-            sb_puts(&w.b, v);
+            cs_strbuf_puts(&w.b, v);
         else
             json_str(&w.b, v);
     }
     long gpus = loaded ? cs_scenario_gpus(&s) : 0;
     row_num(&w, "gpus", loaded ? (double)gpus : NAN);
     row_key(&w, "fits");
-    sb_puts(&w.b, have_step ? (r.fits ? "true" : "false") : "null");
+    cs_strbuf_puts(&w.b, have_step ? (r.fits ? "true" : "false") : "null");
     bool ok = have_step && r.fits;
     row_num(&w, "step_time_s", ok ? r.time_s : NAN);
     row_num(&w, "tokens_per_s", ok ? r.tokens_per_s : NAN);
@@ -334,7 +313,7 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
             row_num(&w, k2, av ? cost->opt[o].usd_per_utilized_gpu_hour : NAN);
         }
     }
-    sb_puts(&w.b, "}\n");
+    cs_strbuf_puts(&w.b, "}\n");
     free(cost);
     if (loaded)
         cs_scenario_fini(&s);
@@ -344,53 +323,53 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
 }
 
 /* ---- CSV ---- */
-static void csv_field(struct sb *b, const char *s)
+static void csv_field(struct cs_strbuf *b, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
-        sb_puts(b, s);
+        cs_strbuf_puts(b, s);
         return;
     }
-    sb_putn(b, "\"", 1);
+    cs_strbuf_putn(b, "\"", 1);
     for (const char *p = s; *p; p++) {
         if (*p == '"')
-            sb_putn(b, "\"", 1);
-        sb_putn(b, p, 1);
+            cs_strbuf_putn(b, "\"", 1);
+        cs_strbuf_putn(b, p, 1);
     }
-    sb_putn(b, "\"", 1);
+    cs_strbuf_putn(b, "\"", 1);
 }
 
 char *cs_sweep_csv_header(const struct cs_sweep_table *t)
 {
-    struct sb b = {0};
+    struct cs_strbuf b = {0};
     for (size_t i = 0; i < t->ncols; i++) {
         if (i)
-            sb_putn(&b, ",", 1);
+            cs_strbuf_putn(&b, ",", 1);
         csv_field(&b, t->cols[i]);
     }
-    sb_puts(&b, "\n");
+    cs_strbuf_puts(&b, "\n");
     return b.s;
 }
 
 static char *csv_from_obj(const struct cs_sweep_table *t, const cJSON *o)
 {
-    struct sb b = {0};
+    struct cs_strbuf b = {0};
     for (size_t i = 0; i < t->ncols; i++) {
         if (i)
-            sb_putn(&b, ",", 1);
+            cs_strbuf_putn(&b, ",", 1);
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, t->cols[i]);
         if (cJSON_IsNumber(v)) {
             char buf[64];
             fmt_double(buf, sizeof buf, v->valuedouble);
-            sb_puts(&b, buf);
+            cs_strbuf_puts(&b, buf);
         } else if (cJSON_IsString(v)) {
             csv_field(&b, v->valuestring);
         } else if (cJSON_IsBool(v)) {
-            sb_puts(&b, cJSON_IsTrue(v) ? "true" : "false");
+            cs_strbuf_puts(&b, cJSON_IsTrue(v) ? "true" : "false");
         }
     }
-    sb_puts(&b, "\n");
+    cs_strbuf_puts(&b, "\n");
     if (!b.s)
-        sb_puts(&b, "");
+        cs_strbuf_puts(&b, "");
     return b.s;
 }
 
@@ -592,11 +571,11 @@ static cJSON *read_json_file(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    struct sb b = {0};
+    struct cs_strbuf b = {0};
     char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.n < ((size_t)16 << 20))
-        sb_putn(&b, buf, n);
+        cs_strbuf_putn(&b, buf, n);
     fclose(f);
     cJSON *o = b.s ? cJSON_Parse(b.s) : NULL;
     free(b.s);
