@@ -747,8 +747,7 @@ cs_status cs_catalog_kind_parse(const char *name, enum cs_catalog_kind *out)
     return CS_ENOTFOUND;
 }
 
-/* Human kind names for messages. */
-static const char *kind_label(enum cs_catalog_kind k)
+const char *cs_catalog__kind_label(enum cs_catalog_kind k)
 {
     switch (k) {
     case CS_CATALOG_GPU: return "GPU";
@@ -1055,7 +1054,7 @@ static void load_entry(cs_catalog *c, enum cs_catalog_kind k, const struct cs_yn
     const struct cs_cat_entry *dup = find_entry(c, k, kn->scalar);
     if (dup) {
         cs_cfg__error(d, kn, "%s: duplicate catalog %s \"%s\" (first defined at %s:%d:%d)", path,
-                      kind_label(k), kn->scalar, dup->file, dup->line, dup->col);
+                      cs_catalog__kind_label(k), kn->scalar, dup->file, dup->line, dup->col);
         free(path);
         return;
     }

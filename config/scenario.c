@@ -501,20 +501,6 @@ static const struct cs_field cost_fields[] = {
 /* ------------------------------------------------------------------------ */
 /* Catalog references.                                                       */
 
-static const char *kind_label(enum cs_catalog_kind k)
-{
-    switch (k) {
-    case CS_CATALOG_GPU: return "GPU";
-    case CS_CATALOG_LINK: return "link";
-    case CS_CATALOG_INTRA: return "intra-node interconnect";
-    case CS_CATALOG_STORAGE: return "storage tier";
-    case CS_CATALOG_SITE: return "site";
-    case CS_CATALOG_CLOUD: return "cloud offer";
-    case CS_CATALOG_KIND_COUNT: break;
-    }
-    return "entry";
-}
-
 static const void *catalog_spec(const cs_catalog *c, enum cs_catalog_kind k, const char *name)
 {
     switch (k) {
@@ -551,16 +537,16 @@ static void unknown_name(struct cs_bind *b, enum cs_catalog_kind k, const struct
     snprintf(shown, sizeof shown, "%.60s", name);
     if (sug)
         cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (did you mean \"%s\"?)", path,
-                      kind_label(k), shown, sug);
+                      cs_catalog__kind_label(k), shown, sug);
     else if (names && n <= 12) {
         char list[512];
         size_t o = 0;
         for (size_t i = 0; i < n && o < sizeof list; i++)
             o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "", names[i]);
-        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (known: %s)", path, kind_label(k), shown,
+        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (known: %s)", path, cs_catalog__kind_label(k), shown,
                       list);
     } else
-        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\"", path, kind_label(k), shown);
+        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\"", path, cs_catalog__kind_label(k), shown);
     free(names);
 }
 
@@ -663,7 +649,7 @@ static bool bind_ref(struct cs_bind *b, enum cs_catalog_kind k, const struct cs_
         char *ovpath = cs_cfg__path(parent, ovkey);
         if (ov->kind != CS_YNODE_MAP)
             cs_cfg__error(b->d, ov, "%s: expected a mapping of %s fields, got %s", ovpath,
-                          kind_label(k), cs_ynode_describe(ov));
+                          cs_catalog__kind_label(k), cs_ynode_describe(ov));
         else
             apply_overrides(b, k, ov, ovpath, path, dst, NULL);
         free(ovpath);

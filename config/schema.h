@@ -77,6 +77,9 @@ void cs_cfg__error(cs_diags *d, const struct cs_ynode *at, const char *fmt, ...)
 #endif
     ;
 
+/* Human name of a catalog kind for messages ("GPU", "storage tier"). */
+const char *cs_catalog__kind_label(enum cs_catalog_kind k);
+
 /* The field table of a catalog kind (also used for `<thing>_overrides:`). */
 const struct cs_field *cs_catalog__table(enum cs_catalog_kind k, size_t *n);
 
