@@ -626,7 +626,7 @@ cs_status cs_steps_csv_parse(const char *name, const char *buf, size_t len, cs_d
         memset(&r, 0, sizeof r);
         r.line = lineno;
         bool ok = true;
-        double v;
+        double v = NAN; /* stays NAN when the field does not parse */
         if (!cs__parse_num(L.f[c_meas], &v) || !(v > 0) || v > 1e7) {
             cs_diag_error(d, name, lineno, L.col[c_meas], "step_time_s: expected a positive number of seconds, got \"%s\"",
                           L.f[c_meas]);

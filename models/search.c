@@ -81,6 +81,7 @@ struct cs__work {
     int stride, first;
     struct cs__acc acc;
     size_t considered, invalid, unfit;
+    cs_engine *engine;   /* reused by every simulation of this worker */
 };
 
 static void cs__eval(struct cs__work *wk, const struct cs__item *it)
@@ -110,7 +111,9 @@ static void cs__eval(struct cs__work *wk, const struct cs__item *it)
             }
             continue;
         }
-        if (cs_step_simulate(wk->c, &w, wk->o, &d, &r) != CS_OK) {
+        if (!wk->engine)
+            wk->engine = cs_sim_create(0);
+        if (cs_step_simulate_on(wk->c, &w, wk->o, wk->engine, &d, &r) != CS_OK) {
             wk->invalid++;
             break;
         }
@@ -258,6 +261,7 @@ cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload
         for (size_t i = 0; i < wk[t].acc.n; i++)
             cs__add(&acc, &wk[t].acc.pts[i].w, &wk[t].acc.pts[i].r);
         free(wk[t].acc.pts);
+        cs_sim_destroy(wk[t].engine);
         considered += wk[t].considered;
         invalid += wk[t].invalid;
         unfit += wk[t].unfit;

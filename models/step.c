@@ -93,6 +93,7 @@ struct cs__sim {
     int dp;
     int h_done, h_arrive;
     cs_engine *e;
+    bool own_engine;   /* created here (else the caller's scratch engine) */
     bool failed;
 };
 
@@ -593,12 +594,20 @@ static void cs__free(struct cs__sim *S)
     free(S->st);
     free(S->cc);
     free(S->same_node_next);
-    cs_sim_destroy(S->e);
+    if (S->own_engine)
+        cs_sim_destroy(S->e);
 }
 
 cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
                            const struct cs_step_options *o, cs_diags *d,
                            struct cs_step_result *out)
+{
+    return cs_step_simulate_on(c, w, o, NULL, d, out);
+}
+
+cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                              const struct cs_step_options *o, cs_engine *scratch,
+                              cs_diags *d, struct cs_step_result *out)
 {
     cs_status st = cs_step_check(c, w, o, d);
     if (st != CS_OK)
@@ -693,7 +702,13 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
             sg->f_in[i] = sg->b_in[i] = sg->f_in_prod[i] = sg->b_in_prod[i] = -1;
     }
 
-    S.e = cs_sim_create(0);
+    if (scratch) {
+        cs_sim_reset(scratch, 0);
+        S.e = scratch;
+    } else {
+        S.e = cs_sim_create(0);
+        S.own_engine = true;
+    }
     S.h_done = cs_sim_register(S.e, "step.op_done", cs__on_done, &S);
     S.h_arrive = cs_sim_register(S.e, "step.wake", cs__on_wake, &S);
     for (int s = 0; s < S.pp; s++)

@@ -85,6 +85,31 @@ void cs_sim_destroy(cs_engine *e)
     free(e);
 }
 
+void cs_sim_reset(cs_engine *e, uint64_t seed)
+{
+    cs_sim__queue_clear(&e->q);
+    for (int i = 0; i < e->n_handlers; i++) {
+        free(e->handlers[i].name);
+        e->handlers[i].name = NULL;
+    }
+    e->n_handlers = 0;
+    for (size_t i = 0; i < CS_SIM__RNG_DIRECT; i++)
+        if (e->rng_direct[i]) {
+            gsl_rng_free(e->rng_direct[i]);
+            e->rng_direct[i] = NULL;
+        }
+    for (size_t i = 0; i < e->n_rng_more; i++)
+        gsl_rng_free(e->rng_more[i].r);
+    free(e->rng_more);
+    e->rng_more = NULL;
+    e->n_rng_more = 0;
+    e->now = 0;
+    e->processed = 0;
+    e->stop_requested = false;
+    e->in_handler = false;
+    e->seed = seed;
+}
+
 uint64_t cs_sim_seed(const cs_engine *e) { return e->seed; }
 
 /* ---- handlers ------------------------------------------------------------ */

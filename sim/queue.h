@@ -164,6 +164,8 @@ struct cs_sim__queue {
 
 void cs_sim__queue_init(struct cs_sim__queue *q);
 void cs_sim__queue_fini(struct cs_sim__queue *q);
+/* Empties the queue as init does, keeping its allocated arrays. */
+void cs_sim__queue_clear(struct cs_sim__queue *q);
 
 /* Inserts an event at time t >= now, where `now` is the engine clock: the
  * caller guarantees that no push, now or later, is before `now` (and that

@@ -309,6 +309,46 @@ END_TEST
 
 /* ---- ordering and clock ---------------------------------------------------- */
 
+/* Reset: an engine with pending events (in several buckets, one cancelled)
+ * and handlers is reset; it then has no events, time 0, no handlers, and a
+ * fresh run orders new events exactly as a new engine would. */
+START_TEST(test_sim_reset_reuses_engine)
+{
+    struct toy_log log = {0};
+    cs_engine *e = cs_sim_create(7);
+    int h = cs_sim_register(e, "toy", toy_handler, &log);
+    cs_event_id id;
+    for (uint32_t i = 0; i < 500; i++)
+        ck_assert_int_eq(toy_schedule(e, h, (cs_time)(i * 7919 % 100000), i, &id), CS_OK);
+    ck_assert(cs_sim_cancel(e, id));
+    ck_assert_int_eq(cs_sim_run(e, 50000), CS_OK);
+    ck_assert_uint_gt(cs_sim_pending(e), 0);
+    cs_sim_reset(e, 8);
+    ck_assert_uint_eq(cs_sim_pending(e), 0);
+    ck_assert_int_eq(cs_sim_now(e), 0);
+    ck_assert_uint_eq(cs_sim_events_processed(e), 0);
+    ck_assert_uint_eq(cs_sim_seed(e), 8);
+    ck_assert_int_eq(cs_sim_handler_find(e, "toy"), -CS_ENOTFOUND);
+    log.n = 0;
+    h = cs_sim_register(e, "toy", toy_handler, &log);
+    ck_assert_int_eq(h, 0);
+    /* times 30, 10, 20, 10: fire as 10 (tag 1), 10 (tag 3), 20, 30 */
+    ck_assert_int_eq(toy_schedule(e, h, 30, 0, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 10, 1, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 20, 2, NULL), CS_OK);
+    ck_assert_int_eq(toy_schedule(e, h, 10, 3, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_uint_eq(log.n, 4);
+    ck_assert_uint_eq(log.items[0].tag, 1);
+    ck_assert_uint_eq(log.items[1].tag, 3);
+    ck_assert_uint_eq(log.items[2].tag, 2);
+    ck_assert_uint_eq(log.items[3].tag, 0);
+    ck_assert_int_eq(cs_sim_now(e), 30);
+    cs_sim_destroy(e);
+    free(log.items);
+}
+END_TEST
+
 START_TEST(test_sim_fifo_for_equal_times)
 {
     struct toy_log log = {0};
@@ -1343,6 +1383,7 @@ static Suite *sim_suite(void)
     TCase *rng = tcase_create("rng");
     tcase_set_timeout(rng, 30);
     tcase_add_test(rng, test_sim_rng_streams_are_deterministic_and_independent);
+    tcase_add_test(rng, test_sim_reset_reuses_engine);
     suite_add_tcase(s, rng);
 
     TCase *stats = tcase_create("stats");

@@ -173,6 +173,32 @@ START_TEST(test_step_deterministic)
 }
 END_TEST
 
+/* A reused (reset) engine gives exactly the result of a fresh one. */
+START_TEST(test_step_scratch_engine_same_result)
+{
+    char text[1024];
+    snprintf(text, sizeof text, pipe_yaml, 2);
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result a, b, c;
+    cs_engine *e = cs_sim_create(0);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &a), CS_OK);
+    ck_assert_int_eq(cs_step_simulate_on(&s.cluster, &s.workload, &o, e, &d, &b), CS_OK);
+    ck_assert_int_eq(cs_step_simulate_on(&s.cluster, &s.workload, &o, e, &d, &c), CS_OK);
+    ck_assert(memcmp(&a.time_s, &b.time_s, sizeof a.time_s) == 0);
+    ck_assert(memcmp(&a.time_s, &c.time_s, sizeof a.time_s) == 0);
+    ck_assert(memcmp(&a.bubble_s, &c.bubble_s, sizeof a.bubble_s) == 0);
+    ck_assert_uint_eq(a.events, c.events);
+    cs_sim_destroy(e);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 START_TEST(test_step_invalid_is_reported)
 {
     struct cs_scenario s;
@@ -345,6 +371,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_interleaving_shrinks_bubble);
     tcase_add_test(tc, test_step_dp_overlap_hides_comm);
     tcase_add_test(tc, test_step_deterministic);
+    tcase_add_test(tc, test_step_scratch_engine_same_result);
     tcase_add_test(tc, test_step_invalid_is_reported);
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);

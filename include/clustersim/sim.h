@@ -108,6 +108,13 @@ cs_engine *cs_sim_create(uint64_t seed);
  * Accepts NULL. */
 void cs_sim_destroy(cs_engine *e);
 
+/* Returns the engine to the state cs_sim_create(seed) gives (time 0, no
+ * events, no handlers, no RNG streams) but keeps its allocated memory, so
+ * that many short simulations on one thread do not pay for allocation.
+ * Every id and handler id from before the reset is invalid afterwards (an
+ * old id may name a new event). Not callable from a handler. */
+void cs_sim_reset(cs_engine *e, uint64_t seed);
+
 /* The seed the engine was created with. */
 uint64_t cs_sim_seed(const cs_engine *e);
 

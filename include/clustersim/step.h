@@ -20,6 +20,7 @@
 #include "clustersim/diag.h"
 #include "clustersim/memory.h"
 #include "clustersim/scenario.h"
+#include "clustersim/sim.h"
 #include "clustersim/workload.h"
 
 #include <stdbool.h>
@@ -89,5 +90,12 @@ cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload
 cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
                            const struct cs_step_options *o, cs_diags *d,
                            struct cs_step_result *out);
+
+/* The same on a caller's engine, which is reset first and left reset-able
+ * (not destroyed): for many simulations on one thread (search, sweeps) it
+ * saves the engine's allocation. `scratch` NULL: an engine of its own. */
+cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                              const struct cs_step_options *o, cs_engine *scratch,
+                              cs_diags *d, struct cs_step_result *out);
 
 #endif
