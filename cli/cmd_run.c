@@ -141,8 +141,12 @@ const struct cs_cli_cmd cs_cmd_run = {
     "Resolves the scenario (file, catalog, defaults), checks the parallelism and\n"
     "the memory fit, simulates one optimizer step on the discrete-event engine\n"
     "and prints the cluster, the step breakdown, throughput (tokens/s, TFLOP/s\n"
-    "per GPU, MFU) and the memory per GPU. Exit status 1 when the configuration\n"
-    "does not fit in GPU memory (the report says so and shows the breakdown).",
+    "per GPU, MFU) and the memory per GPU. With a `data:` section the data\n"
+    "pipeline's stall is added; with `run:` or `workload.tokens` the whole run is\n"
+    "simulated with failures and checkpoints (Monte Carlo over `run.replicas`);\n"
+    "with `claim:` clustersim's verdict is printed. Exit status 1 when the\n"
+    "configuration does not fit in GPU memory (the report says so and shows the\n"
+    "breakdown).",
     cs__run_opts,
     (int)(sizeof cs__run_opts / sizeof cs__run_opts[0]),
     cs__run,
