@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/gnuplot.h"
 #include "clustersim/xmalloc.h"
@@ -59,8 +60,9 @@ static bool cs__input(struct cs__cal *c, const char *kind, const char *path)
 {
     char *buf;
     size_t len;
-    if (cs_calib_read_file(path, (size_t)1 << 30, &buf, &len) != CS_OK) {
-        fprintf(stderr, "%s: cannot read the file: %s\n", path, strerror(errno));
+    char why[256];
+    if (cs_file_slurp_why(path, (size_t)1 << 30, &buf, &len, why, sizeof why) != CS_OK) {
+        fprintf(stderr, "%s: cannot read the file: %s\n", cs_path_display(path), why);
         return false;
     }
     if (c->ov.n_inputs == c->cap_inputs) {

@@ -2,6 +2,7 @@
  * `clustersim calibrate` -> plain data (config layer; calib.h), and the
  * scenarios the measurements ran on, resolved through the normal loader. */
 #define _POSIX_C_SOURCE 200809L /* getcwd */
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/config.h"
 #include "clustersim/units.h"
@@ -131,9 +132,12 @@ static bool cs__check_binary(const char *name, const char *buf, size_t len, cs_d
 
 static cs_status cs__load(const char *path, cs_diags *d, char **buf, size_t *len)
 {
-    cs_status st = cs_calib_read_file(path, CS__CSV_MAX_BYTES, buf, len);
+    char why[256];
+    cs_status st = cs_file_slurp_why(path, CS__CSV_MAX_BYTES, buf, len, why, sizeof why);
     if (st != CS_OK) {
-        cs_diag_error(d, path, 0, 0, "%s", st == CS_ERANGE ? "file larger than 16 MiB" : "cannot read the file");
+        cs_diag_error(d, cs_path_display(path), 0, 0, "%s%s",
+                      st == CS_ERANGE ? "file larger than 16 MiB" : "cannot read the file: ",
+                      st == CS_ERANGE ? "" : why);
         return st == CS_ERANGE ? CS_ECONFIG : CS_EIO;
     }
     return CS_OK;

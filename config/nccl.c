@@ -2,6 +2,7 @@
  * The table layout follows nccl-tests src/common.cu (PrintHeader and
  * TimeTest's per-row print): size, count, type, redop, root (since 2.10),
  * then time/algbw/busbw/#wrong out-of-place and, for most tests, in-place. */
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/xmalloc.h"
 
@@ -442,51 +443,19 @@ cs_status cs_nccl_parse_buffer(const char *name, const char *buf, size_t len, en
     return CS_OK;
 }
 
-cs_status cs_calib_read_file(const char *path, size_t max_bytes, char **buf, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return CS_EIO;
-    size_t cap = 4096, n = 0;
-    char *b = cs_xmalloc(cap + 1);
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max_bytes) {
-                free(b);
-                fclose(f);
-                return CS_ERANGE;
-            }
-            cap *= 2;
-            b = cs_xrealloc(b, cap + 1, 1);
-        }
-        size_t r = fread(b + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    bool err = ferror(f) != 0;
-    fclose(f);
-    if (err || n > max_bytes) {
-        free(b);
-        return err ? CS_EIO : CS_ERANGE;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return CS_OK;
-}
-
 cs_status cs_nccl_parse_file(const char *path, enum cs_coll_op op_hint, cs_diags *d, struct cs_nccl_log *out)
 {
     char *buf;
     size_t len;
-    cs_status st = cs_calib_read_file(path, CS__NCCL_MAX_BYTES, &buf, &len);
+    char why[256];
+    cs_status st = cs_file_slurp_why(path, CS__NCCL_MAX_BYTES, &buf, &len, why, sizeof why);
     if (st != CS_OK) {
-        cs_diag_error(d, path, 0, 0, "%s", st == CS_ERANGE ? "file larger than 64 MiB: not an nccl-tests log?"
-                                                         : "cannot read the file");
+        cs_diag_error(d, cs_path_display(path), 0, 0, "%s%s",
+                      st == CS_ERANGE ? "file larger than 64 MiB: not an nccl-tests log? " : "cannot read the file: ",
+                      st == CS_ERANGE ? "" : why);
         return st == CS_ERANGE ? CS_ECONFIG : CS_EIO;
     }
-    st = cs_nccl_parse_buffer(path, buf, len, op_hint, d, out);
+    st = cs_nccl_parse_buffer(cs_path_display(path), buf, len, op_hint, d, out);
     free(buf);
     return st;
 }

@@ -5,6 +5,7 @@
  * trace's own rules (what "never ran" means, units of GPU shares); the
  * mapping of every format is documented in docs/replay.md. */
 #include "clustersim/trace.h"
+#include "clustersim/fileio.h"
 
 #include "clustersim/xmalloc.h"
 
@@ -245,7 +246,7 @@ cs_status cs_trace_parse_datetime(const char *s, size_t len, double *out)
 /* Line reader: a growing buffer over a FILE or a memory block.             */
 
 struct cs__reader {
-    FILE *fp;
+    cs_infile *fp;
     const char *mem;
     size_t mem_len, mem_pos;
     char *buf;
@@ -301,13 +302,13 @@ static int cs__next_line(struct cs__reader *r, const char **line, size_t *len, i
             r->cap = r->cap ? 2 * r->cap : 65536;
             r->buf = cs_xrealloc(r->buf, r->cap, 1);
         }
-        size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
+        size_t got = 0;
+        char why[256];
+        if (cs_infile_read_why(r->fp, r->buf + r->end, r->cap - r->end, &got, why, sizeof why) != CS_OK)
+            return -1;
         r->end += got;
-        if (got == 0) {
-            if (ferror(r->fp))
-                return -1;
+        if (got == 0)
             r->eof = 1;
-        }
     }
 }
 
@@ -1095,7 +1096,7 @@ static void cs__pai_finish(struct cs__ctx *c)
     t->n = w;
 }
 
-static cs_status cs__load(const char *name, FILE *fp, const char *buf, size_t len,
+static cs_status cs__load(const char *name, cs_infile *fp, const char *buf, size_t len,
                           const struct cs_trace_options *o, struct cs_trace *t, cs_diags *d)
 {
     struct cs_trace_options def;
@@ -1116,23 +1117,25 @@ static cs_status cs__load(const char *name, FILE *fp, const char *buf, size_t le
     cs_status st;
     if (c.fmt == CS_TRACE_AUTO) {  /* a JSON array is Philly's cluster_job_log */
         size_t n = strlen(name);
-        if (n >= 5 && strcmp(name + n - 5, ".json") == 0)
+        if (n >= 3 && strcmp(name + n - 3, ".gz") == 0)
+            n -= 3;  /* cluster_job_log.json.gz is JSON too */
+        if (n >= 5 && strncmp(name + n - 5, ".json", 5) == 0)
             c.fmt = CS_TRACE_PHILLY;
     }
     if (c.fmt == CS_TRACE_PHILLY) {
         t->format = CS_TRACE_PHILLY;
         char *whole = NULL;
         if (fp) {  /* JSON is parsed whole: read the file into memory */
-            size_t cap = 1 << 16, got = 0, k;
+            size_t cap = 1 << 16, got = 0, k = 0;
             whole = cs_xmalloc(cap);
-            while ((k = fread(whole + got, 1, cap - got, fp)) > 0) {
+            cs_status rs;
+            while ((rs = cs_infile_read(fp, whole + got, cap - got, &k, d)) == CS_OK && k > 0) {
                 got += k;
                 if (got == cap)
                     whole = cs_xrealloc(whole, cap *= 2, 1);
             }
-            if (ferror(fp)) {
+            if (rs != CS_OK) {
                 free(whole);
-                cs_diag_error(d, name, 0, 0, "read error");
                 return CS_EIO;
             }
             buf = whole;
@@ -1164,13 +1167,14 @@ static cs_status cs__load(const char *name, FILE *fp, const char *buf, size_t le
 cs_status cs_trace_load(const char *path, const struct cs_trace_options *o, struct cs_trace *out,
                         cs_diags *d)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        cs_diag_error(d, path, 0, 0, "cannot open the trace: %s", strerror(errno));
+    cs_infile *fp;
+    char why[256];
+    if (cs_infile_open_why(path, &fp, why, sizeof why) != CS_OK) {
+        cs_diag_error(d, cs_path_display(path), 0, 0, "cannot open the trace: %s", why);
         return CS_EIO;
     }
-    cs_status st = cs__load(path, fp, NULL, 0, o, out, d);
-    fclose(fp);
+    cs_status st = cs__load(cs_path_display(path), fp, NULL, 0, o, out, d);
+    cs_infile_close(fp);
     return st;
 }
 
@@ -1185,9 +1189,10 @@ cs_status cs_trace_load_buffer(const char *name, const char *buf, size_t len,
 
 cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_diags *d)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        cs_diag_error(d, path, 0, 0, "cannot open the node list: %s", strerror(errno));
+    cs_infile *fp;
+    char why[256];
+    if (cs_infile_open_why(path, &fp, why, sizeof why) != CS_OK) {
+        cs_diag_error(d, cs_path_display(path), 0, 0, "cannot open the node list: %s", why);
         return CS_EIO;
     }
     struct cs_trace_nodes res;
@@ -1265,7 +1270,7 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
         res.groups[k].nodes++;
     }
     free(r.buf);
-    fclose(fp);
+    cs_infile_close(fp);
     if (rc < 0) {
         cs_diag_error(d, path, (int)r.line + 1, 0, "read error or overlong line");
         return CS_EIO;

@@ -5,6 +5,7 @@
  * All nodes and strings of a document live in one arena freed at once. */
 #include "yamltree.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/xmalloc.h"
 
 #include <yaml.h>
@@ -519,65 +520,6 @@ static cs_status cs__parse(struct cs__loader *L, const char *file, const char *b
 
 /* ---- files and paths ---- */
 
-/* Reads a whole file of at most CS_YAML_MAX_FILE_BYTES. Returns 0 and a heap
- * buffer, -1 when the file is larger (refused without reading it all when
- * its size is known up front), or an errno value. */
-static int cs__read_file(const char *path, char **buf_out, size_t *len_out)
-{
-    errno = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno ? errno : EIO;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long sz = ftell(f);
-        if (sz > 0 && (unsigned long)sz > CS_YAML_MAX_FILE_BYTES) {
-            /* A directory can claim any size; only a readable file is "too big". */
-            int e = 0;
-            errno = 0;
-            if (fseek(f, 0, SEEK_SET) != 0 || (getc(f) == EOF && ferror(f)))
-                e = errno ? errno : EIO;
-            fclose(f);
-            return e ? e : -1;
-        }
-        if (fseek(f, 0, SEEK_SET) != 0) {
-            fclose(f);
-            return EIO;
-        }
-    }
-    size_t cap = 64 * 1024, len = 0;
-    char *buf = cs_xmalloc(cap);
-    for (;;) {
-        if (len == cap) {
-            if (cap > CS_YAML_MAX_FILE_BYTES) {
-                free(buf);
-                fclose(f);
-                return -1;
-            }
-            cap *= 2;
-            buf = cs_xrealloc(buf, cap, 1);
-        }
-        errno = 0;
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            int e = ferror(f) ? (errno ? errno : EIO) : 0;
-            fclose(f);
-            if (e) {
-                free(buf);
-                return e;
-            }
-            break;
-        }
-    }
-    if (len > CS_YAML_MAX_FILE_BYTES) {
-        free(buf);
-        return -1;
-    }
-    *buf_out = buf;
-    *len_out = len;
-    return 0;
-}
-
 /* Lexical normalization: drops "." and empty components and folds "x/..";
  * keeps a leading "/" and leading ".." of relative paths. Caller frees. */
 static char *cs__normalize(const char *path)
@@ -725,13 +667,14 @@ static struct cs_ynode *cs__include_one(struct cs__loader *L, const struct cs_yn
     }
     char *buf = NULL;
     size_t len = 0;
-    int rc = cs__read_file(path, &buf, &len);
-    if (rc != 0) {
-        if (rc < 0)
+    char why[256];
+    cs_status rst = cs_file_slurp_why(path, CS_YAML_MAX_FILE_BYTES, &buf, &len, why, sizeof why);
+    if (rst != CS_OK) {
+        if (rst == CS_ERANGE)
             CS__ERRN(L, pn, "included file \"%s\" is larger than %zu bytes (16 MiB)", path,
                      CS_YAML_MAX_FILE_BYTES);
         else
-            CS__ERRN(L, pn, "cannot read included file \"%s\": %s", path, strerror(rc));
+            CS__ERRN(L, pn, "cannot read included file \"%s\": %s", path, why);
         free(path);
         return NULL;
     }
@@ -877,19 +820,20 @@ cs_status cs_ydoc_load_file(const char *path, cs_diags *d, cs_ydoc **out)
 {
     char *buf = NULL;
     size_t len = 0;
-    int rc = cs__read_file(path, &buf, &len);
-    if (rc < 0) {
+    char why[256];
+    cs_status rst = cs_file_slurp_why(path, CS_YAML_MAX_FILE_BYTES, &buf, &len, why, sizeof why);
+    if (rst == CS_ERANGE) {
         if (d)
-            cs_diag_error(d, path, 0, 0, "file is larger than %zu bytes (16 MiB)",
+            cs_diag_error(d, cs_path_display(path), 0, 0, "file is larger than %zu bytes (16 MiB)",
                           CS_YAML_MAX_FILE_BYTES);
         return CS_ECONFIG;
     }
-    if (rc > 0) {
+    if (rst != CS_OK) {
         if (d)
-            cs_diag_error(d, path, 0, 0, "cannot read file: %s", strerror(rc));
+            cs_diag_error(d, cs_path_display(path), 0, 0, "cannot read file: %s", why);
         return CS_EIO;
     }
-    cs_status st = cs_ydoc_load_buffer(path, buf, len, d, out);
+    cs_status st = cs_ydoc_load_buffer(cs_path_display(path), buf, len, d, out);
     free(buf);
     return st;
 }

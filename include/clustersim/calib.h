@@ -153,9 +153,6 @@ cs_status cs_steps_row_scenario(const struct cs_steps_row *row, const char *csv_
 cs_status cs_nccl_run_scenario(const struct cs_nccl_run *run, const char *base, const cs_catalog *cat,
                                cs_diags *d, struct cs_scenario *out);
 
-/* Reads a whole file (at most max_bytes) into a NUL-terminated heap buffer. */
-cs_status cs_calib_read_file(const char *path, size_t max_bytes, char **buf, size_t *len);
-
 /* ------------------------------------------------------------------ fits */
 
 /* SHA-256 (FIPS 180-4) of len bytes; hex is 64 characters + NUL. */
