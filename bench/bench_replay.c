@@ -1,7 +1,7 @@
 /* bench_replay.c: trace-replay speed: 100,000 jobs with EASY backfill on a
  * 2,504-GPU cluster (313 nodes x 8), offered load about 1.05 (a queue builds up, so backfill has work). Job sizes
  * follow the Microsoft ITP 2021 mix (83% 1 GPU, 10% 8 GPUs, the rest 2-64;
- * ../shared/traces/README.md), durations are log-normal (median 1 h).
+ * validation/traces/README.md), durations are log-normal (median 1 h).
  * Prints `replay_jobs_per_s: N` and the replay's own figures. */
 #include "clustersim/scheduler.h"
 #include "clustersim/trace.h"

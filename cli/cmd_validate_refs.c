@@ -3,6 +3,7 @@
  * predicted against measured, with the error per row and per file. */
 #include "cli.h"
 
+#include "clustersim/datadir.h"
 #include "clustersim/refs.h"
 #include "clustersim/table.h"
 #include "clustersim/xmalloc.h"
@@ -50,11 +51,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_BADINPUT;
     }
     if (a->npos == 0) {
-        const char *dir = getenv("CLUSTERSIM_REFERENCE_DIR");
         for (size_t i = 0; i < sizeof cs__default_refs / sizeof *cs__default_refs; i++)
-            paths[np++] = dir && *dir ? cs_xasprintf("%s/throughput/%s", dir, cs__default_refs[i])
-                                      : cs_xasprintf("%s/../shared/reference/throughput/%s",
-                                                     CLUSTERSIM_SOURCE_DIR, cs__default_refs[i]);
+            paths[np++] = cs_xasprintf("%s/validation/step/%s", cs_data_dir(), cs__default_refs[i]);
     } else {
         for (int i = 0; i < a->npos; i++)
             paths[np++] = cs_xstrdup(a->pos[i]);
@@ -183,9 +181,10 @@ const struct cs_cli_cmd cs_cmd_validate_refs = {
     "validate-refs",
     "validate-refs [options] [CSV...]",
     "compare the step model with published step-time measurements",
-    "Without files: the three tables of ../shared/reference/throughput/ (Megatron\n"
-    "SC21 Table 1, Korthikanti et al. 2022 Table 5, Megatron-Core H100), or\n"
-    "$CLUSTERSIM_REFERENCE_DIR/throughput/. Unstated settings follow one policy\n"
+    "Without files: the three tables of validation/step/ in the data directory\n"
+    "(Megatron SC21 Table 1, Korthikanti et al. 2022 Table 5, Megatron-Core H100;\n"
+    "clustersim --version names the directory, $CLUSTERSIM_DATA overrides it).\n"
+    "Unstated settings follow one policy\n"
     "per file (docs/step.md): micro-batch searched over 1,2,4,8, and for the\n"
     "H100 table the cheapest recomputation that fits.",
     cs__vr_opts,

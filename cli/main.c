@@ -1,6 +1,7 @@
 /* main.c: clustersim's entry point: global options and the subcommand table. */
 #include "cli.h"
 
+#include "clustersim/datadir.h"
 #include "clustersim/suggest.h"
 
 #include <stdio.h>
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
         return CS_EXIT_OK;
     }
     if (strcmp(first, "--version") == 0 || strcmp(first, "-V") == 0) {
-        printf("clustersim %s\n", CLUSTERSIM_VERSION);
+        printf("clustersim %s\ndata: %s (%s)\n", CLUSTERSIM_VERSION, cs_data_dir(), cs_data_dir_origin());
         return CS_EXIT_OK;
     }
     if (strcmp(first, "help") == 0) {

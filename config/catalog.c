@@ -1,6 +1,7 @@
 /* catalog.c: the hardware and price catalog (see catalog.h), and the
  * generic table-driven validator of schema.h that both the catalog and the
  * scenario loader use (config layer). */
+#include "clustersim/datadir.h"
 #include "clustersim/catalog.h"
 
 #include "clustersim/suggest.h"
@@ -930,7 +931,7 @@ const char *cs_catalog_default_dir(void)
     const char *env = getenv("CLUSTERSIM_CATALOG");
     if (env && *env)
         return env;
-    return CLUSTERSIM_SOURCE_DIR "/scenarios/catalog";
+    return cs_data_catalog_dir();
 }
 
 /* ---- loading ----------------------------------------------------------- */

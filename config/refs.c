@@ -1,4 +1,4 @@
-/* refs.c: reads the published step-time tables of ../shared/reference/
+/* refs.c: reads the published step-time tables of validation/
  * throughput/ into validation cases (see refs.h). Each row is turned into a
  * small scenario text and resolved by the ordinary scenario loader, so the
  * catalog's GPU and network figures are the ones every user gets. */

@@ -2,6 +2,7 @@
  * copies the bundled templates of plots/ next to their data files. Shared by
  * every command that draws figures (see include/clustersim/gnuplot.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "clustersim/datadir.h"
 #include "clustersim/gnuplot.h"
 
 #include <errno.h>
@@ -54,7 +55,7 @@ bool cs_gnuplot_available(void)
 
 const char *cs_gnuplot_template_dir(void)
 {
-    return CLUSTERSIM_SOURCE_DIR "/plots";
+    return cs_data_plots_dir();
 }
 
 bool cs_gnuplot_copy_template(const char *dir, const char *name, char *err, size_t errlen)

@@ -2,7 +2,7 @@
  * known parameters, refusals), SHA-256 against FIPS 180-4 examples, the
  * overlay round trip through the scenario loader (a calibrated scenario
  * reproduces the measured busbw within the reported residuals), and the
- * held-out validation on ../shared/reference (nccl-tests and step times). */
+ * held-out validation on validation/ (nccl-tests and step times). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "clustersim/calib.h"
 #include "clustersim/config.h"
@@ -18,7 +18,7 @@
 static char g_path[4096];
 static const char *ref(const char *rel)
 {
-    snprintf(g_path, sizeof g_path, "%s", cs_test_path(rel));
+    snprintf(g_path, sizeof g_path, "%s", cs_test_data(rel));
     return g_path;
 }
 
@@ -35,7 +35,7 @@ static cs_catalog *load_catalog(void)
 static void parse_ref(const char *file, struct cs_nccl_log *log)
 {
     char p[4200];
-    snprintf(p, sizeof p, "%s/%s", ref("../shared/reference/nccl"), file);
+    snprintf(p, sizeof p, "%s/%s", ref("validation/collectives"), file);
     cs_diags d;
     cs_diags_init(&d);
     ck_assert_msg(cs_nccl_parse_file(p, CS_COLL_OP_COUNT, &d, log) == CS_OK, "%s", file);
@@ -464,7 +464,7 @@ START_TEST(test_calibrate_holdout_steps)
     size_t n = 0;
     for (size_t i = 0; i < 3; i++) {
         char p[4200];
-        snprintf(p, sizeof p, "%s/%s", ref("../shared/reference/throughput"), files[i]);
+        snprintf(p, sizeof p, "%s/%s", ref("validation/step"), files[i]);
         ck_assert_int_eq(cs_refs_load(p, cat, &d, &cases, &n), CS_OK);
     }
     struct cs_calib_step_case *tr = cs_xcalloc(n, sizeof *tr), *te = cs_xcalloc(n, sizeof *te);

@@ -1,5 +1,5 @@
 /* check_checkpoint.c: tests of models/checkpoint.c: Young and Daly against
- * the worked example of ../shared/reference/reliability/, checkpoint size
+ * the worked example of validation/failures/, checkpoint size
  * from the model state (BLOOM), sync/async plans, and BLOOM's 2.3 TB
  * checkpoint in about 40 s on a matching storage scenario. */
 #include "clustersim/checkpoint.h"

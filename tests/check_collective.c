@@ -1,6 +1,6 @@
 /* check_collective.c: the closed-form collective model (models/collective.c):
  * names, bus-bandwidth factors, formulas against hand-derived values, and
- * validation against every nccl-tests log in ../shared/reference/nccl/. */
+ * validation against every nccl-tests log in validation/collectives/. */
 #include "clustersim/calib.h"
 #include "clustersim/collective.h"
 #include "clustersim/xmalloc.h"
@@ -230,7 +230,7 @@ static int cmp_str(const void *a, const void *b)
 
 START_TEST(test_collective_validate_nccl_tests)
 {
-    const char *dir = cs_test_path("../shared/reference/nccl");
+    const char *dir = cs_test_data("validation/collectives");
     char dirpath[4096];
     snprintf(dirpath, sizeof dirpath, "%s", dir);
     DIR *d = opendir(dirpath);

@@ -12,7 +12,7 @@
 /* The built-in table equals the reference CSV row by row. */
 START_TEST(test_failure_llama3_table_matches_csv)
 {
-    FILE *fp = fopen(cs_test_path("../shared/reference/reliability/llama3-405b-interruptions.csv"),
+    FILE *fp = fopen(cs_test_data("validation/failures/llama3-405b-interruptions.csv"),
                      "r");
     ck_assert_ptr_nonnull(fp);
     int n;

@@ -150,7 +150,7 @@ START_TEST(test_nccl_reference_logs)
          "H100-SXM5-80GB"},
     };
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s", cs_test_path("../shared/reference/nccl"));
+    snprintf(dir, sizeof dir, "%s", cs_test_data("validation/collectives"));
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         char path[4400];
         snprintf(path, sizeof path, "%s/%s", dir, refs[i].file);

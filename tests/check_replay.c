@@ -2,7 +2,7 @@
  * with answers derived by hand (ample capacity, one GPU FIFO, EASY backfill,
  * quotas, preemption, MIG, gang placement, GPU-hour conservation), the
  * placement slowdown of workload jobs on an oversubscribed fabric, and
- * replays of the real traces in ../shared/traces with their statistics. */
+ * replays of the real traces in validation/traces with their statistics. */
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
 #include "clustersim/fabric.h"
@@ -694,7 +694,7 @@ static void replay_real(const char *path, struct cs_sched_config *c, long limit,
     cs_diags d;
     cs_trace_init(&t);
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_trace_load(path, &o, &t, &d), CS_OK);
+    ck_assert_int_eq(cs_trace_load(cs_test_data(path), &o, &t, &d), CS_OK);
     struct cs_sched_result r;
     ck_assert_int_eq(cs_sched_run(c, &t, &d, &r), CS_OK);
     printf("%s: %ld jobs on %ld GPUs (%s): makespan %.2f d, utilization %.3f, queue mean/p50/p95 %.0f/%.0f/%.0f s, "
@@ -728,13 +728,13 @@ START_TEST(test_replay_real_traces)
     one_group(&c, 128, 8);
     c.keep_jobs = false;
     c.policy = CS_SCHED_BACKFILL;
-    replay_real("/work/shared/traces/microsoft-itp-2021/raw-traces/cluster04.csv", &c, 4000, "itp cluster04");
-    replay_real("/work/shared/traces/microsoft-itp-2021/raw-traces/cluster10.csv", &c, 0, "itp cluster10");
+    replay_real("validation/traces/microsoft-itp-2021/cluster04.csv.gz", &c, 4000, "itp cluster04");
+    replay_real("validation/traces/microsoft-itp-2021/cluster10.csv.gz", &c, 0, "itp cluster10");
     /* openb pods on the openb node list (7 GPU types) with MIG-style sharing */
     struct cs_trace_nodes nl;
     cs_diags d;
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_trace_load_nodes("/work/shared/traces/alibaba-openb-gpu-2023/openb_node_list_gpu_node.csv",
+    ck_assert_int_eq(cs_trace_load_nodes(cs_test_data("validation/traces/alibaba-openb-gpu-2023/openb_node_list_gpu_node.csv"),
                                          &nl, &d), CS_OK);
     cs_diags_fini(&d);
     cs_sched_config_default(&c);
@@ -745,7 +745,7 @@ START_TEST(test_replay_real_traces)
         c.groups[g].gpus_per_node = nl.groups[g].gpus_per_node;
     }
     c.policy = CS_SCHED_FIFO;
-    replay_real("/work/shared/traces/alibaba-openb-gpu-2023/openb_pod_list_default.csv", &c, 0, "openb");
+    replay_real("validation/traces/alibaba-openb-gpu-2023/openb_pod_list_default.csv.gz", &c, 0, "openb");
 }
 END_TEST
 

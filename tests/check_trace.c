@@ -1,7 +1,7 @@
 /* check_trace.c: the job-trace importers (config/trace.c): native CSV and
  * its errors, the published formats on small fixtures written from each
  * trace's documented schema (tests/data/traces/), and the real traces in
- * ../shared/traces with the job counts their README states. */
+ * validation/traces with the job counts their README states. */
 #include "clustersim/trace.h"
 
 #include "test_util.h"
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SHARED_TRACES "/work/shared/traces"
+#define TRACES "validation/traces"
 
 static cs_status load(const char *rel, enum cs_trace_format f, struct cs_trace *t, cs_diags *d)
 {
@@ -20,7 +20,7 @@ static cs_status load(const char *rel, enum cs_trace_format f, struct cs_trace *
     o.format = f;
     cs_trace_init(t);
     cs_diags_init(d);
-    return cs_trace_load(rel[0] == '/' ? rel : cs_test_path(rel), &o, t, d);
+    return cs_trace_load(cs_test_data(rel), &o, t, d);
 }
 
 static const struct cs_trace_job *find(const struct cs_trace *t, const char *id)
@@ -244,7 +244,7 @@ START_TEST(test_trace_philly_fixture)
 }
 END_TEST
 
-/* Microsoft ITP 2021 (README of ../shared/traces): per-cluster job counts and
+/* Microsoft ITP 2021 (README of validation/traces): per-cluster job counts and
  * 1,632,719.7 GPU-hours in total. */
 START_TEST(test_trace_itp_counts)
 {
@@ -253,7 +253,7 @@ START_TEST(test_trace_itp_counts)
     double gh = 0;
     for (int c = 0; c < 10; c++) {
         char path[256];
-        snprintf(path, sizeof path, SHARED_TRACES "/microsoft-itp-2021/raw-traces/cluster%02d.csv", c + 1);
+        snprintf(path, sizeof path, TRACES "/microsoft-itp-2021/cluster%02d.csv.gz", c + 1);
         struct cs_trace t;
         cs_diags d;
         ck_assert_int_eq(load(path, CS_TRACE_AUTO, &t, &d), CS_OK);
@@ -277,7 +277,7 @@ START_TEST(test_trace_openb_counts)
 {
     struct cs_trace t;
     cs_diags d;
-    ck_assert_int_eq(load(SHARED_TRACES "/alibaba-openb-gpu-2023/openb_pod_list_default.csv", CS_TRACE_AUTO, &t,
+    ck_assert_int_eq(load(TRACES "/alibaba-openb-gpu-2023/openb_pod_list_default.csv.gz", CS_TRACE_AUTO, &t,
                           &d), CS_OK);
     ck_assert_int_eq(t.format, CS_TRACE_OPENB);
     const struct cs_trace_counts *k = &t.counts;
@@ -307,7 +307,7 @@ START_TEST(test_trace_node_lists)
     struct cs_trace_nodes n;
     cs_diags d;
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_trace_load_nodes(SHARED_TRACES "/alibaba-openb-gpu-2023/openb_node_list_all_node.csv", &n,
+    ck_assert_int_eq(cs_trace_load_nodes(cs_test_data(TRACES "/alibaba-openb-gpu-2023/openb_node_list_all_node.csv"), &n,
                                          &d), CS_OK);
     /* README: 1,523 nodes, 310 CPU-only, 6,212 GPUs; G2 549 nodes / 4,392 GPUs */
     ck_assert_int_eq(n.nodes, 1523);

@@ -1,8 +1,10 @@
 /* test_util.c: helpers shared by the Check suites. */
+#define _POSIX_C_SOURCE 200809L /* access */
 #include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 const char *cs_test_path(const char *rel)
 {
@@ -12,6 +14,15 @@ const char *cs_test_path(const char *rel)
         root = CLUSTERSIM_SOURCE_DIR;
     snprintf(buf, sizeof buf, "%s/%s", root, rel);
     return buf;
+}
+
+const char *cs_test_data(const char *rel)
+{
+    const char *p = cs_test_path(rel);
+    if (access(p, R_OK) != 0)
+        ck_abort_msg("data file missing or unreadable: %s (%s); it is part of the repository, "
+                     "restore it with git checkout", rel, p);
+    return p;
 }
 
 int cs_test_run(Suite *s)

@@ -8,6 +8,11 @@
  * default); returns a static buffer valid until the next call. */
 const char *cs_test_path(const char *rel);
 
+/* Like cs_test_path for a data file the test cannot do without (under
+ * validation/ or tests/data/): fails the running test with a message naming
+ * the file when it is missing or unreadable, so missing data never passes. */
+const char *cs_test_data(const char *rel);
+
 /* Runs a suite with CK_NORMAL output; returns the process exit code. */
 int cs_test_run(Suite *s);
 

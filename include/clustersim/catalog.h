@@ -58,8 +58,9 @@ cs_status cs_catalog_kind_parse(const char *name, enum cs_catalog_kind *out);
 cs_status cs_catalog_load_dir(const char *dir, cs_diags *d, cs_catalog **out);
 
 /* The default directory: $CLUSTERSIM_CATALOG when set and not empty, else
- * CLUSTERSIM_SOURCE_DIR "/scenarios/catalog". Returns a pointer into the
- * environment or a static string; do not free. */
+ * the data directory's scenarios/catalog (datadir.h: $CLUSTERSIM_DATA, the
+ * installed share/clustersim, or the source tree). Returns a pointer into
+ * the environment or a process-lifetime string; do not free. */
 const char *cs_catalog_default_dir(void);
 
 /* Frees the catalog; accepts NULL. */

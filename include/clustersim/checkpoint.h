@@ -3,7 +3,7 @@
  * whole write; asynchronous: a snapshot to host memory, then a background
  * write), when it is durable, its background copy to another tier, its
  * restore time, and the interval (fixed, or optimal by Young's or Daly's
- * formula; ../shared/reference/reliability/checkpoint-and-failure-facts.md). */
+ * formula; validation/failures/checkpoint-and-failure-facts.md). */
 #ifndef CLUSTERSIM_CHECKPOINT_H
 #define CLUSTERSIM_CHECKPOINT_H
 

@@ -3,7 +3,7 @@
  * node, switch or the whole job) with an exponential or Weibull time to
  * failure, and the default classes derived from the Llama 3 405B
  * interruption table (Dubey et al. 2024, "The Llama 3 Herd of Models",
- * arXiv 2407.21783, Table 5; ../shared/reference/reliability/).
+ * arXiv 2407.21783, Table 5; validation/failures/).
  *
  * A job fails when any of its units fails ("nodes in series", Kokolis et
  * al., HPCA 2025): with exponential classes the job's interruption rate is

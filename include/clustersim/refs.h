@@ -1,7 +1,7 @@
 /* refs.h: published step-time measurements as validation cases
  * (config/refs.c reads them; models/validate.c predicts them).
  *
- * Each row of a reference CSV (../shared/reference/throughput/) becomes a
+ * Each row of a reference CSV (validation/step/) becomes a
  * resolved scenario (cluster + workload built through the normal scenario
  * loader and catalog) plus the measured figure. What a row does not state is
  * filled by a documented policy, the same for every row of a file, never
