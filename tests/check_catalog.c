@@ -20,7 +20,7 @@ static cs_catalog *load_catalog(void)
     cs_diags d;
     cs_diags_init(&d);
     cs_catalog *cat = NULL;
-    cs_status st = cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat);
+    cs_status st = cs_catalog_load_dir(cs_test_data("scenarios/catalog"), &d, &cat);
     for (size_t i = 0; i < d.n; i++) {
         char *m = cs_diag_format(&d.items[i]);
         fprintf(stderr, "%s\n", m);

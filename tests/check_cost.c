@@ -48,7 +48,7 @@ static cs_catalog *load_catalog(void)
     cs_diags d;
     cs_diags_init(&d);
     cs_catalog *c = NULL;
-    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &c), CS_OK);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_data("scenarios/catalog"), &d, &c), CS_OK);
     cs_diags_fini(&d);
     return c;
 }

@@ -316,7 +316,7 @@ static cs_status load_sched(const char *section, struct cs_scenario *s, cs_diags
     char buf[4096];
     snprintf(buf, sizeof buf, "%s%s", k_base, section);
     cs_catalog *cat = NULL;
-    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), d, &cat), CS_OK);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_data("scenarios/catalog"), d, &cat), CS_OK);
     cs_status st = cs_cfg_load_scenario_buffer("sched.yaml", buf, strlen(buf), cat, d, s, NULL);
     cs_catalog_destroy(cat);
     return st;
@@ -482,7 +482,7 @@ START_TEST(test_replay_claim_scenarios_load)
     cs_diags d;
     cs_diags_init(&d);
     cs_catalog *cat = NULL;
-    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat), CS_OK);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_data("scenarios/catalog"), &d, &cat), CS_OK);
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         struct cs_scenario s;
         ck_assert_int_eq(cs_cfg_load_scenario(cs_test_path(k[i].file), cat, &d, &s, NULL), CS_OK);
@@ -555,7 +555,7 @@ static void load_fabric(const char *rel, struct cs_scenario *s, cs_fabric **f)
     cs_diags d;
     cs_diags_init(&d);
     cs_catalog *cat = NULL;
-    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat), CS_OK);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_data("scenarios/catalog"), &d, &cat), CS_OK);
     ck_assert_int_eq(cs_cfg_load_scenario(cs_test_path(rel), cat, &d, s, NULL), CS_OK);
     ck_assert_int_eq(cs_fabric_create(&s->cluster, 1, f), CS_OK);
     cs_catalog_destroy(cat);

@@ -20,7 +20,7 @@ static void setup(void)
 {
     cs_diags d;
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_catalog_load_dir(cs_test_path("scenarios/catalog"), &d, &cat), CS_OK);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_test_data("scenarios/catalog"), &d, &cat), CS_OK);
     cs_diags_fini(&d);
 }
 
