@@ -6,6 +6,7 @@
 #include "clustersim/datadir.h"
 #include "clustersim/refs.h"
 #include "clustersim/table.h"
+#include "clustersim/valindex.h"
 #include "clustersim/xmalloc.h"
 
 #include <cjson/cJSON.h>
@@ -19,13 +20,37 @@ static const struct cs_cli_opt cs__vr_opts[] = {
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
 };
 
-static const char *const cs__default_refs[] = {
-    "megatron-sc21-a100-weak-scaling.csv",
-    "korthikanti-2022-a100-iteration-times.csv",
-    "megatron-core-h100-weak-scaling.csv",
+#define CS__MAX_FILES 64
+
+/* Rows compared, sum of |error| and worst |error| of one role. */
+struct cs__agg {
+    int rows, files;
+    double sum, worst;
 };
 
-#define CS__MAX_FILES 16
+static void cs__agg_json(cJSON *parent, const char *name, const struct cs__agg *g)
+{
+    cJSON *o = cJSON_AddObjectToObject(parent, name);
+    cJSON_AddNumberToObject(o, "files", g->files);
+    cJSON_AddNumberToObject(o, "rows", g->rows);
+    if (g->rows) {
+        cJSON_AddNumberToObject(o, "mape", g->sum / g->rows);
+        cJSON_AddNumberToObject(o, "worst", g->worst);
+    } else {
+        cJSON_AddNullToObject(o, "mape");
+        cJSON_AddNullToObject(o, "worst");
+    }
+}
+
+static void cs__agg_text(const char *name, const struct cs__agg *g)
+{
+    if (g->rows)
+        printf("%-8s %2d tables, %3d rows: MAPE %.1f%%, worst %.1f%%\n", name, g->files, g->rows,
+               100 * g->sum / g->rows, 100 * g->worst);
+    else
+        printf("%-8s no tables%s\n", name,
+               strcmp(name, "holdout:") == 0 ? " (every figure above is in-sample)" : "");
+}
 
 static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
@@ -50,9 +75,28 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_catalog_destroy(cat);
         return CS_EXIT_BADINPUT;
     }
+    /* The index gives each table its role; with no files, its step tables
+     * are the ones compared. */
+    struct cs_valindex ix;
+    memset(&ix, 0, sizeof ix);
+    char *ixpath = cs_data_path("validation/INDEX.yaml");
+    bool have_ix = cs_valindex_load(ixpath, &d, &ix) == CS_OK;
+    if (!have_ix && a->npos == 0) {
+        cs_cli_print_diags(&d);
+        cs_diags_fini(&d);
+        free(ixpath);
+        cs_catalog_destroy(cat);
+        return CS_EXIT_BADINPUT;
+    }
+    if (!have_ix) {  /* explicit files: the roles are only a label */
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
+    free(ixpath);
     if (a->npos == 0) {
-        for (size_t i = 0; i < sizeof cs__default_refs / sizeof *cs__default_refs; i++)
-            paths[np++] = cs_xasprintf("%s/validation/step/%s", cs_data_dir(), cs__default_refs[i]);
+        for (size_t i = 0; i < ix.n && np < CS__MAX_FILES; i++)
+            if (strcmp(ix.tables[i].kind, "step") == 0)
+                paths[np++] = cs_xasprintf("%s/%s", ix.dir, ix.tables[i].file);
     } else {
         for (int i = 0; i < a->npos; i++)
             paths[np++] = cs_xstrdup(a->pos[i]);
@@ -69,20 +113,24 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_refs_free(cases, n);
         for (int i = 0; i < np; i++)
             free(paths[i]);
+        cs_valindex_fini(&ix);
         cs_catalog_destroy(cat);
         return rc;
     }
+    struct cs__agg agg[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};  /* fit, holdout */
 
     cJSON *root = cJSON_CreateObject();
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     const char *hdr[] = {"file:line", "case", "metric", ">measured", ">predicted", ">error",
-                         "mb", "recompute"};
-    cs_table *t = cs_table_create(8, hdr);
+                         "mb", "recompute", "role"};
+    cs_table *t = cs_table_create(9, hdr);
     if (fmt == CS_FMT_CSV)
-        printf("file,line,case,metric,measured,predicted,error,micro_batch,recompute\n");
+        printf("file,line,case,metric,measured,predicted,error,micro_batch,recompute,role\n");
     bool ok = true;
     for (int f = 0; f < np; f++) {
         const char *base = strrchr(paths[f], '/') ? strrchr(paths[f], '/') + 1 : paths[f];
+        const struct cs_val_table *vt = cs_valindex_find(&ix, base);
+        const char *role = vt ? cs_val_role_name(vt->role) : "unlisted";
         double sum = 0, worst = 0;
         int cnt = 0;
         for (size_t i = 0; i < n; i++) {
@@ -116,12 +164,12 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 snprintf(es, sizeof es, "%s", cs_strerror(st));
             snprintf(mb, sizeof mb, "%d", w.micro_batch);
             const char *cells[] = {fl, c->label, cs_ref_metric_name(c->metric), ms, ps, es, mb,
-                                   cs_recompute_name(w.recompute)};
+                                   cs_recompute_name(w.recompute), role};
             cs_table_add_row(t, cells);
             if (fmt == CS_FMT_CSV)
-                printf("%s,%d,\"%s\",%s,%.6g,%.6g,%.6g,%d,%s\n", c->file, c->line, c->label,
+                printf("%s,%d,\"%s\",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", c->file, c->line, c->label,
                        cs_ref_metric_name(c->metric), c->measured, pred, err, w.micro_batch,
-                       cs_recompute_name(w.recompute));
+                       cs_recompute_name(w.recompute), role);
             cJSON *o2 = cJSON_CreateObject();
             cJSON_AddStringToObject(o2, "file", c->file);
             cJSON_AddNumberToObject(o2, "line", c->line);
@@ -137,6 +185,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             }
             cJSON_AddNumberToObject(o2, "micro_batch", w.micro_batch);
             cJSON_AddStringToObject(o2, "recompute", cs_recompute_name(w.recompute));
+            cJSON_AddStringToObject(o2, "role", role);
             cJSON_AddItemToArray(rows, o2);
         }
         double mape = cnt ? sum / cnt : NAN;
@@ -146,10 +195,18 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         snprintf(ms, sizeof ms, "%.1f%%", 100 * mape);
         snprintf(ws, sizeof ws, "%.1f%%", 100 * worst);
         snprintf(cn, sizeof cn, "%d rows", cnt);
-        const char *cells[] = {base, "MAPE (mean |error|)", cn, "", "", ms, "worst", ws};
+        const char *cells[] = {base, "MAPE (mean |error|)", cn, "", "", ms, "worst", ws, role};
         cs_table_add_row(t, cells);
+        if (vt) {
+            struct cs__agg *g = &agg[vt->role == CS_VAL_HOLDOUT];
+            g->files++;
+            g->rows += cnt;
+            g->sum += sum;
+            g->worst = worst > g->worst ? worst : g->worst;
+        }
         cJSON *fo = cJSON_CreateObject();
         cJSON_AddStringToObject(fo, "file", base);
+        cJSON_AddStringToObject(fo, "role", role);
         cJSON_AddNumberToObject(fo, "rows", cnt);
         cJSON_AddNumberToObject(fo, "mape", mape);
         cJSON_AddNumberToObject(fo, "worst", worst);
@@ -158,9 +215,16 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (fmt == CS_FMT_TEXT) {
         printf("Step model against published measurements (error = predicted/measured - 1)\n\n");
         cs_table_write(t, stdout, 0);
+        printf("\nroles from %s (fit: global parameters were fitted on it; holdout: never)\n",
+               have_ix ? ix.path : "no index");
+        cs__agg_text("fit:", &agg[0]);
+        cs__agg_text("holdout:", &agg[1]);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
                ok ? "met" : "NOT met");
     } else if (fmt == CS_FMT_JSON) {
+        cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+        cs__agg_json(sum, "fit", &agg[0]);
+        cs__agg_json(sum, "holdout", &agg[1]);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);
@@ -171,6 +235,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cs_refs_free(cases, n);
     for (int i = 0; i < np; i++)
         free(paths[i]);
+    cs_valindex_fini(&ix);
     cs_catalog_destroy(cat);
     if (cs_cli_get(cmd, a, "check") && !ok)
         return CS_EXIT_FAIL;
@@ -181,9 +246,11 @@ const struct cs_cli_cmd cs_cmd_validate_refs = {
     "validate-refs",
     "validate-refs [options] [CSV...]",
     "compare the step model with published step-time measurements",
-    "Without files: the three tables of validation/step/ in the data directory\n"
-    "(Megatron SC21 Table 1, Korthikanti et al. 2022 Table 5, Megatron-Core H100;\n"
-    "clustersim --version names the directory, $CLUSTERSIM_DATA overrides it).\n"
+    "Without files: every step table that validation/INDEX.yaml in the data\n"
+    "directory lists (clustersim --version names the directory, $CLUSTERSIM_DATA\n"
+    "overrides it). Each table's role comes from the index: fit (global\n"
+    "parameters were fitted on it) or holdout (never); a summary line is printed\n"
+    "for each, and only the holdout line says how the model generalizes.\n"
     "Unstated settings follow one policy\n"
     "per file (docs/step.md): micro-batch searched over 1,2,4,8, and for the\n"
     "H100 table the cheapest recomputation that fits.",

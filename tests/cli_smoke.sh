@@ -118,5 +118,15 @@ for key in '"options"' '"on-prem"' '"cloud-spot"' '"hybrid"' '"total_usd"' '"bre
     has "$tmp/out" "$key" "tco json"
 done
 
+# validate-refs with no files: the index's step tables, a summary per role.
+expect 0 "validate-refs" -- "$bin" validate-refs --check
+has "$tmp/out" "megatron-sc21-a100-weak-scaling.csv" "validate-refs reads the SC21 table"
+has "$tmp/out" "3 tables,  27 rows" "validate-refs summarizes the fit tables"
+has "$tmp/out" "holdout:" "validate-refs prints a holdout line"
+CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without data" -- "$bin" validate-refs
+has "$tmp/err" "$tmp/nowhere/scenarios/catalog" "a missing data directory is named"
+CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without an index" -- "$bin" validate-refs --catalog scenarios/catalog
+has "$tmp/err" "$tmp/nowhere/validation/INDEX.yaml" "a missing index is named"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
