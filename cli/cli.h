@@ -26,11 +26,22 @@ struct cs_cli_opt {
 };
 
 #define CS_CLI_MAX_POS 64
+#define CS_CLI_MAX_SETS 64
+
+/* The option every command that takes a scenario has: `--set KEY=VALUE`,
+ * repeatable (the parser collects every occurrence into args.sets, in
+ * order), applied to the scenario's YAML tree by cs_cli_load_scenario with
+ * the sweep axes' mechanism (cs_cfg_load_scenario_with). */
+#define CS_CLI_OPT_SET                                                                         \
+    {"set", 0, "KEY=VALUE", "override a scenario value, e.g. cluster.nodes=4 (repeatable; "     \
+                            "key paths as in sweep axes)"}
 
 struct cs_cli_args {
     const char *values[32];   /* per option index: its value, "1" for a set flag, NULL if absent */
     const char *pos[CS_CLI_MAX_POS];
     int npos;
+    const char *sets[CS_CLI_MAX_SETS]; /* every --set value, in order */
+    int nsets;
 };
 
 struct cs_cli_cmd {
@@ -44,7 +55,10 @@ struct cs_cli_cmd {
 };
 
 /* Parses argv (argv[0] is the subcommand name) against cmd->opts. On error
- * prints a message and returns false. "--help" sets *help. */
+ * prints a message and returns false. "--help" sets *help. "-" alone is a
+ * positional argument (standard input); standard input can be read once, so
+ * a second "-" among the positional arguments and the values of options
+ * whose metavar names a FILE (other than --output) is refused here. */
 bool cs_cli_parse(const struct cs_cli_cmd *cmd, int argc, char **argv, struct cs_cli_args *a,
                   bool *help);
 void cs_cli_print_help(const struct cs_cli_cmd *cmd, FILE *out);
@@ -57,9 +71,9 @@ size_t cs_cli_print_diags(const cs_diags *d);
 /* Parses --format; prints an error and returns false for a bad value. */
 bool cs_cli_format(const char *s, enum cs_cli_format *out);
 
-/* Output sink: stdout, or DIR/NAME written atomically (a temporary file in
- * DIR renamed over NAME on success, removed on failure), so nothing the user
- * asked for is left half-written. */
+/* Output sink: stdout (dir NULL or "-"), or DIR/NAME written atomically (a
+ * temporary file in DIR renamed over NAME on success, removed on failure),
+ * so nothing the user asked for is left half-written. */
 struct cs_cli_out {
     FILE *fp;
     char *final_path;   /* NULL for stdout */
@@ -78,9 +92,19 @@ struct cs_cli_scenario {
     struct cs_scenario scenario;
     struct cs_provenance prov;
 };
-/* Loads the catalog (catalog_dir or the default) and the scenario at path,
- * printing diagnostics. Returns CS_EXIT_OK or the exit code to return. */
-int cs_cli_load_scenario(const char *path, const char *catalog_dir, struct cs_cli_scenario *out);
+/* Loads the catalog (catalog_dir or the default) and the scenario at path
+ * ("-": standard input; its `include:`s are relative to the current
+ * directory), with the --set overrides of `a` (may be NULL) applied, printing
+ * diagnostics. Returns CS_EXIT_OK or the exit code to return (2 for a bad
+ * scenario or a bad --set, whose message names the key). */
+int cs_cli_load_scenario(const char *path, const char *catalog_dir, const struct cs_cli_args *a,
+                         struct cs_cli_scenario *out);
+/* The same for a scenario already read into memory (`name` for messages). */
+int cs_cli_load_scenario_buffer(const char *name, const char *buf, size_t len,
+                                const char *catalog_dir, const struct cs_cli_args *a,
+                                struct cs_cli_scenario *out);
+/* True when `dir` (an -o value) means standard output. */
+bool cs_cli_out_is_stdout(const char *dir);
 void cs_cli_scenario_fini(struct cs_cli_scenario *sc);
 
 /* Subcommands. */

@@ -39,6 +39,7 @@ static const struct cs_cli_opt cs__coll_opts[] = {
     {"format", 0, "FMT", "text (nccl-tests table, default), json or csv"},
     {"output", 'O', "DIR", "write collective.txt / .json / .csv into DIR instead of stdout"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
     {"iters", 'n', "N", "accepted for nccl-tests compatibility; no effect on a model"},
     {"warmup_iters", 'w', "N", "accepted for compatibility; no effect"},
     {"check", 'c', "N", "accepted for compatibility; no effect (#wrong is always 0)"},
@@ -266,7 +267,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
 
     const char *path = a->pos[0];
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc);
+    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     struct cs_cluster_cfg c = sc.scenario.cluster;

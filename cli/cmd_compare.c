@@ -23,6 +23,7 @@ static const struct cs_cli_opt cs__cmp_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write compare.txt / compare.json / compare.csv into DIR instead of stdout"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
 };
 
 /* What one scenario contributes to the comparison; NAN where not applicable. */
@@ -177,7 +178,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
     struct cs__cmp *rs = cs_xcalloc((size_t)n, sizeof *rs);
     for (int i = 0; i < n; i++) {
         struct cs_cli_scenario sc;
-        int rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), &sc);
+        int rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), a, &sc);
         if (rc != CS_EXIT_OK) {
             free(rs);
             return rc;

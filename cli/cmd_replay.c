@@ -41,6 +41,7 @@ static const struct cs_cli_opt cs__replay_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write replay.txt / .json / .csv and the figures into DIR"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
     {"no-plots", 0, NULL, "with -o: write no figures"},
 };
 
@@ -281,7 +282,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (cluster)
             fprintf(stderr, "clustersim replay: warning: --nodes given: --cluster %s is not used\n", cluster);
     } else {
-        rc = cs_cli_load_scenario(cluster, cs_cli_get(cmd, a, "catalog"), &sc);
+        rc = cs_cli_load_scenario(cluster, cs_cli_get(cmd, a, "catalog"), a, &sc);
         if (rc != CS_EXIT_OK) {
             cs_diags_fini(&d);
             return rc;

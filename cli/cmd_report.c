@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "clustersim/calib.h"
+#include "clustersim/fileio.h"
 #include "clustersim/html.h"
 #include "clustersim/report.h"
 #include "clustersim/report_run.h"
@@ -20,40 +21,41 @@
 static const struct cs_cli_opt cs__report_opts[] = {
     {"output", 'o', "DIR", "write DIR/report.html (default: the page on stdout)"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
 };
 
 /* A scenario (YAML) evaluated like `clustersim run --format json`, or a
  * JSON file written by it. NULL after printing why. */
-static cJSON *cs__run_json(const char *path, const char *catalog, int *rc)
+static cJSON *cs__run_json(const char *path, const char *catalog, const struct cs_cli_args *a,
+                           int *rc)
 {
-    FILE *fp = fopen(path, "rb");
-    int c0 = fp ? fgetc(fp) : EOF;
-    while (fp && (c0 == ' ' || c0 == '\n' || c0 == '\t' || c0 == '\r'))
-        c0 = fgetc(fp);
-    if (fp && c0 == '{') { /* run JSON */
-        rewind(fp);
-        size_t cap = 1 << 16, n = 0, k;
-        char *b = cs_xmalloc(cap);
-        while ((k = fread(b + n, 1, cap - n - 1, fp)) > 0)
-            if ((n += k) + 1 == cap)
-                b = cs_xrealloc(b, cap *= 2, 1);
-        b[n] = '\0';
-        fclose(fp);
+    /* Read once (standard input cannot be read twice), then sniff. */
+    char *b = NULL;
+    size_t n = 0;
+    char why[256];
+    if (cs_file_slurp_why(path, (size_t)64 << 20, &b, &n, why, sizeof why) != CS_OK) {
+        fprintf(stderr, "clustersim report: %s: cannot read: %s\n", cs_path_display(path), why);
+        *rc = CS_EXIT_BADINPUT;
+        return NULL;
+    }
+    size_t i0 = 0;
+    while (i0 < n && (b[i0] == ' ' || b[i0] == '\n' || b[i0] == '\t' || b[i0] == '\r'))
+        i0++;
+    if (i0 < n && b[i0] == '{') { /* run JSON */
         cJSON *o = cJSON_Parse(b);
         free(b);
         if (!cJSON_IsObject(o)) {
             fprintf(stderr, "clustersim report: %s: expected the JSON of `clustersim run "
-                            "--format json` or a scenario YAML\n", path);
+                            "--format json` or a scenario YAML\n", cs_path_display(path));
             cJSON_Delete(o);
             *rc = CS_EXIT_BADINPUT;
             return NULL;
         }
         return o;
     }
-    if (fp)
-        fclose(fp);
     struct cs_cli_scenario sc;
-    *rc = cs_cli_load_scenario(path, catalog, &sc);
+    *rc = cs_cli_load_scenario_buffer(cs_path_display(path), b, n, catalog, a, &sc);
+    free(b);
     if (*rc != CS_EXIT_OK)
         return NULL;
     const struct cs_scenario *s = &sc.scenario;
@@ -291,7 +293,7 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cJSON **docs = cs_xcalloc(n, sizeof *docs);
     int rc = CS_EXIT_OK;
     for (size_t i = 0; i < n && !sw && rc == CS_EXIT_OK; i++)
-        docs[i] = cs__run_json(a->pos[i + 1], catalog, &rc);
+        docs[i] = cs__run_json(a->pos[i + 1], catalog, a, &rc);
     struct cs_cli_out out;
     if (rc == CS_EXIT_OK && !cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), "report.html"))
         rc = CS_EXIT_FAIL;

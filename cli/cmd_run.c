@@ -17,6 +17,7 @@ static const struct cs_cli_opt cs__run_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write run.txt / run.json / run.csv into DIR instead of stdout"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
 };
 
 static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
@@ -30,7 +31,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     const char *path = a->pos[0];
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc);
+    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     const struct cs_scenario *s = &sc.scenario;

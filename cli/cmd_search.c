@@ -24,6 +24,7 @@ static const struct cs_cli_opt cs__search_opts[] = {
     {"fix", 0, "KEYS", "keep these of the scenario fixed: comma list of tp,pp,cp,vp,mb,fsdp,recompute"},
     {"jobs", 'j', "N", "simulate on N threads (default 1; results do not depend on N)"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
 };
 
 static void cs__progress(size_t done, size_t total, void *ctx)
@@ -100,7 +101,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (cs_cli_get(cmd, a, "fix") && !cs__fix(cs_cli_get(cmd, a, "fix"), &sp))
         return CS_EXIT_BADINPUT;
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), &sc);
+    int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     const struct cs_scenario *s = &sc.scenario;

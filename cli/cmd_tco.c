@@ -25,6 +25,7 @@ static const struct cs_cli_opt cs__tco_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write tco.txt / tco.json / tco.csv and the figures into DIR"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
     {"sensitivity", 0, "STEP", "relative step of the sensitivity table (default cost.sensitivity, 20%)"},
     {"samples", 0, "N", "Monte Carlo samples over cost.ranges (default cost.monte_carlo)"},
     {"only-priced", 0, NULL, "leave out the options whose prices are missing instead of failing"},
@@ -116,7 +117,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         }
     }
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc);
+    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     const struct cs_scenario *s = &sc.scenario;
@@ -232,7 +233,7 @@ static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
     int loaded = 0, rc = CS_EXIT_OK;
     for (int i = 0; i < n && rc == CS_EXIT_OK; i++) {
         const char *path = a->pos[i];
-        rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), &sc[i]);
+        rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc[i]);
         if (rc != CS_EXIT_OK)
             break;
         loaded++;

@@ -13,6 +13,7 @@ static const struct cs_cli_opt cs__val_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"quiet", 'q', NULL, "only check; print nothing but errors"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_SET,
 };
 
 static void cs__print(const struct cs_provenance *p, enum cs_cli_format fmt, const char *path)
@@ -72,7 +73,7 @@ static int cs__validate(const struct cs_cli_cmd *cmd, const struct cs_cli_args *
     int worst = CS_EXIT_OK;
     for (int i = 0; i < a->npos; i++) {
         struct cs_cli_scenario sc;
-        int rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), &sc);
+        int rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), a, &sc);
         if (rc != CS_EXIT_OK) {
             worst = rc;
             continue;

@@ -2,6 +2,8 @@
  * files shared by the subcommands. */
 #include "cli.h"
 
+#include "clustersim/fileio.h"
+#include "clustersim/sweep.h"
 #include "clustersim/xmalloc.h"
 
 #include <assert.h>
@@ -89,10 +91,34 @@ bool cs_cli_parse(const struct cs_cli_cmd *cmd, int argc, char **argv, struct cs
                 }
                 val = argv[++i];
             }
+            if (strcmp(cmd->opts[idx].lng, "set") == 0) {
+                if (a->nsets >= CS_CLI_MAX_SETS) {
+                    fprintf(stderr, "clustersim %s: too many --set options (at most %d)\n", cmd->name,
+                            CS_CLI_MAX_SETS);
+                    return false;
+                }
+                a->sets[a->nsets++] = val;
+            }
             a->values[idx] = val;
         } else {
             a->values[idx] = "1";
         }
+    }
+    /* Standard input can be read once: a second "-" would read nothing. */
+    char first[64] = "", second[64] = "";
+    for (int i = 0; i < a->npos && !second[0]; i++)
+        if (strcmp(a->pos[i], "-") == 0)
+            snprintf(first[0] ? second : first, sizeof first, "'-' as argument %d", i + 1);
+    for (int i = 0; i < cmd->nopts && !second[0]; i++) {
+        const struct cs_cli_opt *o = &cmd->opts[i];
+        if (o->metavar && strstr(o->metavar, "FILE") && strcmp(o->lng, "output") != 0 &&
+            a->values[i] && strcmp(a->values[i], "-") == 0)
+            snprintf(first[0] ? second : first, sizeof first, "--%s -", o->lng);
+    }
+    if (second[0]) {
+        fprintf(stderr, "clustersim %s: standard input is named twice (%s and %s); it can be read "
+                        "only once\n", cmd->name, first, second);
+        return false;
     }
     return true;
 }
@@ -157,10 +183,15 @@ bool cs_cli_format(const char *s, enum cs_cli_format *out)
     return true;
 }
 
+bool cs_cli_out_is_stdout(const char *dir)
+{
+    return !dir || strcmp(dir, "-") == 0;
+}
+
 bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name)
 {
     memset(o, 0, sizeof *o);
-    if (!dir) {
+    if (cs_cli_out_is_stdout(dir)) {
         o->fp = stdout;
         return true;
     }
@@ -231,9 +262,27 @@ size_t cs_cli_print_diags_for(const cs_diags *d, const char *file)
     return d->n_errors;
 }
 
-int cs_cli_load_scenario(const char *path, const char *catalog_dir, struct cs_cli_scenario *out)
+static int cs__load(const char *path, const char *buf, size_t len, const char *catalog_dir,
+                    const struct cs_cli_args *a, struct cs_cli_scenario *out)
 {
     memset(out, 0, sizeof *out);
+    int nsets = a ? a->nsets : 0;
+    /* --set KEY=VALUE: checked before anything is loaded. */
+    struct cs_cfg_override ov[CS_CLI_MAX_SETS];
+    char *names[CS_CLI_MAX_SETS];
+    for (int i = 0; i < nsets; i++) {
+        const char *arg = a->sets[i];
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            fprintf(stderr, "clustersim: --set %s: expected KEY=VALUE with a key path, like "
+                            "--set cluster.nodes=4\n", arg);
+            for (int j = 0; j < i; j++)
+                free((char *)ov[j].path), free(names[j]);
+            return CS_EXIT_BADINPUT;
+        }
+        names[i] = cs_xasprintf("--set %s", arg);
+        ov[i] = (struct cs_cfg_override){cs_xstrndup(arg, (size_t)(eq - arg)), eq + 1, names[i], 0, 0};
+    }
     cs_diags d;
     cs_diags_init(&d);
     const char *dir = catalog_dir ? catalog_dir : cs_catalog_default_dir();
@@ -243,21 +292,41 @@ int cs_cli_load_scenario(const char *path, const char *catalog_dir, struct cs_cl
         fprintf(stderr, "clustersim: cannot load the hardware catalog from %s: %s\n", dir,
                 cs_strerror(st));
         cs_diags_fini(&d);
+        for (int i = 0; i < nsets; i++)
+            free((char *)ov[i].path), free(names[i]);
         return CS_EXIT_BADINPUT;
     }
     cs_provenance_init(&out->prov);
-    st = cs_cfg_load_scenario(path, out->catalog, &d, &out->scenario, &out->prov);
-    cs_cli_print_diags_for(&d, path);
+    st = buf ? cs_cfg_load_scenario_buffer_with(path, buf, len, ov, (size_t)nsets, out->catalog, &d,
+                                                &out->scenario, &out->prov)
+             : cs_cfg_load_scenario_with(path, ov, (size_t)nsets, out->catalog, &d, &out->scenario,
+                                         &out->prov);
+    cs_cli_print_diags_for(&d, cs_path_display(path));
     cs_diags_fini(&d);
+    for (int i = 0; i < nsets; i++)
+        free((char *)ov[i].path), free(names[i]);
     if (st != CS_OK) {
         if (st == CS_EIO)
-            fprintf(stderr, "clustersim: cannot read %s\n", path);
+            fprintf(stderr, "clustersim: cannot read %s\n", cs_path_display(path));
         cs_provenance_fini(&out->prov);
         cs_catalog_destroy(out->catalog);
         out->catalog = NULL;
         return CS_EXIT_BADINPUT;
     }
     return CS_EXIT_OK;
+}
+
+int cs_cli_load_scenario(const char *path, const char *catalog_dir, const struct cs_cli_args *a,
+                         struct cs_cli_scenario *out)
+{
+    return cs__load(path, NULL, 0, catalog_dir, a, out);
+}
+
+int cs_cli_load_scenario_buffer(const char *name, const char *buf, size_t len,
+                                const char *catalog_dir, const struct cs_cli_args *a,
+                                struct cs_cli_scenario *out)
+{
+    return cs__load(name, buf, len, catalog_dir, a, out);
 }
 
 void cs_cli_scenario_fini(struct cs_cli_scenario *sc)

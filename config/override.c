@@ -285,14 +285,22 @@ static void remark(struct cs_ynode *n, const char *file, int line, int col, int 
             remark(n->items[i], file, line, col, depth + 1);
 }
 
-cs_status cs_cfg_load_scenario_with(const char *path, const struct cs_cfg_override *ov, size_t n,
-                                    const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
-                                    struct cs_provenance *prov)
+bool cs_cfg_key_path_ok(const char *s, size_t len)
 {
-    cs_ydoc *base = NULL;
-    cs_status st = cs_ydoc_load_file(path, d, &base);
-    if (st != CS_OK)
-        return st;
+    bool ok = len > 0 && len < 256 && s[0] != '.' && s[len - 1] != '.';
+    for (size_t i = 0; ok && i < len; i++)
+        ok = (s[i] == '.' && s[i + 1] != '.') || s[i] == '_' || s[i] == '-' ||
+             (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+             (s[i] >= '0' && s[i] <= '9');
+    return ok;
+}
+
+/* Applies the overrides to the loaded `base` and binds; destroys base. */
+static cs_status load_with(cs_ydoc *base, const char *path, const struct cs_cfg_override *ov,
+                           size_t n, const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                           struct cs_provenance *prov)
+{
+    cs_status st;
     cs_ydoc **vals = cs_xcalloc(n ? n : 1, sizeof *vals);
     struct cs_ovl o;
     cs_ovl_init(&o);
@@ -301,6 +309,13 @@ cs_status cs_cfg_load_scenario_with(const char *path, const struct cs_cfg_overri
     for (size_t i = 0; i < n; i++) {
         const char *file = ov[i].file ? ov[i].file : "<override>";
         const char *text = ov[i].value ? ov[i].value : "";
+        const char *p = ov[i].path ? ov[i].path : "";
+        if (!cs_cfg_key_path_ok(p, strlen(p))) {
+            cs_diag_error(d, file, ov[i].line, ov[i].col,
+                          "\"%.60s\": expected a key path like cluster.nodes or "
+                          "workload.parallelism.tp", p);
+            continue;
+        }
         if (cs_ydoc_load_buffer(file, text, strlen(text), d, &vals[i]) != CS_OK)
             continue;
         /* The root of a document we loaded ourselves: its nodes are ours to
@@ -322,4 +337,27 @@ cs_status cs_cfg_load_scenario_with(const char *path, const struct cs_cfg_overri
     free(vals);
     cs_ydoc_destroy(base);
     return st;
+}
+
+cs_status cs_cfg_load_scenario_with(const char *path, const struct cs_cfg_override *ov, size_t n,
+                                    const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                                    struct cs_provenance *prov)
+{
+    cs_ydoc *base = NULL;
+    cs_status st = cs_ydoc_load_file(path, d, &base);
+    if (st != CS_OK)
+        return st;
+    return load_with(base, path, ov, n, cat, d, out, prov);
+}
+
+cs_status cs_cfg_load_scenario_buffer_with(const char *name, const char *buf, size_t len,
+                                           const struct cs_cfg_override *ov, size_t n,
+                                           const cs_catalog *cat, cs_diags *d,
+                                           struct cs_scenario *out, struct cs_provenance *prov)
+{
+    cs_ydoc *base = NULL;
+    cs_status st = cs_ydoc_load_buffer(name, buf, len, d, &base);
+    if (st != CS_OK)
+        return st;
+    return load_with(base, name, ov, n, cat, d, out, prov);
 }

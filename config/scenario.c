@@ -11,6 +11,7 @@
 #include "clustersim/suggest.h"
 #include "clustersim/units.h"
 #include "clustersim/workload.h"
+#include "clustersim/fileio.h"
 #include "clustersim/xmalloc.h"
 #include "cfg_cost.h"
 #include "cfg_calib.h"
@@ -105,7 +106,10 @@ static void prov_node(struct cs_bind *b, const char *path, const struct cs_ynode
     if (b->prov.cap == CS__PROV_OFF)
         return;
     char origin[1024];
-    snprintf(origin, sizeof origin, "%s:%d:%d", v->file, v->line, v->col);
+    if (v->line > 0) /* line 0: a --set on the command line, named by its file */
+        snprintf(origin, sizeof origin, "%s:%d:%d", v->file, v->line, v->col);
+    else
+        snprintf(origin, sizeof origin, "%s", v->file);
     prov_set(&b->prov, path, cs_ynode_is_null(v) ? "null" : v->scalar, origin);
 }
 
@@ -1231,6 +1235,8 @@ static void bind_top(struct cs_bind *b, const struct cs_ynode *root, const char 
     if (!cs_ynode_map_get(root, "name")) {
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
+        if (cs_path_is_stdin(path) || strcmp(path, "<stdin>") == 0)
+            base = "stdin";
         size_t len = strlen(base);
         if (len > 5 && !strcmp(base + len - 5, ".yaml"))
             len -= 5;

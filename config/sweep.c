@@ -498,15 +498,10 @@ void cs_sweep_destroy(cs_sweep *sw)
 
 static bool valid_path(const struct cs_ynode *k, const char *what, cs_diags *d)
 {
-    const char *s = k->scalar;
-    bool ok = k->len > 0 && k->len < 256 && s[0] != '.' && s[k->len - 1] != '.' &&
-              !strstr(s, "..");
-    for (size_t i = 0; ok && i < k->len; i++)
-        ok = s[i] == '.' || s[i] == '_' || s[i] == '-' || (s[i] >= 'a' && s[i] <= 'z') ||
-             (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9');
+    bool ok = cs_cfg_key_path_ok(k->scalar, k->len); /* the rule --set uses too */
     if (!ok)
         err_at(d, k, "%s: \"%.60s\": expected a key path like cluster.nodes or "
-               "workload.parallelism.tp", what, s);
+               "workload.parallelism.tp", what, k->scalar);
     return ok;
 }
 

@@ -45,16 +45,28 @@ struct cs_cfg_override {
     int line, col;
 };
 
+/* True when s[0..len) is a key path as sweep axes and --set take them: 1 to
+ * 255 bytes of letters, digits, '_', '-' and '.', no empty segment
+ * ("cluster.nodes", "failures.components.0.mtbf"). */
+bool cs_cfg_key_path_ok(const char *s, size_t len);
+
 /* Loads the scenario at `path` with the n overrides applied, in order, to
  * its YAML tree before binding (missing mappings are created; a later
  * override of the same path wins). Errors: a path through a scalar, an
- * empty path segment, a value that is not YAML; unknown keys and bad values
+ * empty path segment, a path cs_cfg_key_path_ok refuses, a value that is
+ * not YAML; unknown keys and bad values
  * are caught by the normal binder, at the override's file:line. Same
  * contract as cs_cfg_load_scenario otherwise. Thread-safe for distinct
  * outputs (cat is only read). */
 cs_status cs_cfg_load_scenario_with(const char *path, const struct cs_cfg_override *ov, size_t n,
                                     const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
                                     struct cs_provenance *prov);
+/* The same for a scenario already in memory (cs_cfg_load_scenario_buffer's
+ * `name`, `buf` and `len`). */
+cs_status cs_cfg_load_scenario_buffer_with(const char *name, const char *buf, size_t len,
+                                           const struct cs_cfg_override *ov, size_t n,
+                                           const cs_catalog *cat, cs_diags *d,
+                                           struct cs_scenario *out, struct cs_provenance *prov);
 
 /* ---- sweep files ---- */
 
