@@ -7,6 +7,7 @@
  * per-op getCollByteCount and getBw): GB = 1e9 bytes. */
 #include "cli.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/collective.h"
 #include "clustersim/fabric.h"
@@ -265,9 +266,9 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     }
     bool use_flow = cs_cli_get(cmd, a, "flow") != NULL;
 
-    const char *path = a->pos[0];
+    const char *path = cs_path_display(a->pos[0]);
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc);
+    int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     struct cs_cluster_cfg c = sc.scenario.cluster;

@@ -2,6 +2,7 @@
  * training step and report it (text, JSON or CSV). */
 #include "cli.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/catalog.h"
 #include "clustersim/config.h"
@@ -29,9 +30,9 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         fprintf(stderr, "clustersim run: expected one scenario FILE (see 'clustersim help run')\n");
         return CS_EXIT_BADINPUT;
     }
-    const char *path = a->pos[0];
+    const char *path = cs_path_display(a->pos[0]);
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc);
+    int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     const struct cs_scenario *s = &sc.scenario;

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/report.h"
 
@@ -106,7 +107,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return rc;
     const struct cs_scenario *s = &sc.scenario;
     if (!s->has_workload) {
-        fprintf(stderr, "%s: error: search needs a `workload:` section\n", a->pos[0]);
+        fprintf(stderr, "%s: error: search needs a `workload:` section\n", cs_path_display(a->pos[0]));
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_BADINPUT;
     }
@@ -190,9 +191,18 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             fprintf(out.fp, "\nNo configuration fits: the model needs more GPUs or memory.\n");
     }
     bool ok = cs_cli_out_close(&out, !ferror(out.fp));
+    size_t nfit = 0;
+    for (size_t i = 0; i < res.n; i++)
+        nfit += res.points[i].r.fits;
+    if (ok && nfit == 0)
+        fprintf(stderr, "clustersim search: no configuration of %s fits on %ld x %s (%zu considered, "
+                        "%zu invalid, %zu do not fit)\n",
+                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res.considered,
+                res.invalid, res.unfit);
     cs_search_result_fini(&res);
     cs_cli_scenario_fini(&sc);
-    return ok ? CS_EXIT_OK : CS_EXIT_FAIL;
+    /* Nothing fits is a failed search (exit 1), like `run` on an unfit scenario. */
+    return ok && nfit > 0 ? CS_EXIT_OK : CS_EXIT_FAIL;
 }
 
 const struct cs_cli_cmd cs_cmd_search = {
@@ -202,7 +212,11 @@ const struct cs_cli_cmd cs_cmd_search = {
     "Keeps the scenario's cluster, model, global batch and precision; varies\n"
     "tp, pp, cp, dp, vp, micro-batch, ZeRO/FSDP sharding and recomputation (the\n"
     "cheapest recomputation that fits), checks validity and memory fit, and\n"
-    "simulates one step of each configuration that fits.",
+    "simulates one step of each configuration that fits.\n"
+    "Exit status: 0 when at least one configuration fits, 1 when none does (the\n"
+    "report is still written, and says so), 2 for bad input.\n"
+    "FILE may be - (standard input); --set KEY=VALUE overrides the scenario\n"
+    "(repeatable); -o - writes to standard output.",
     cs__search_opts,
     (int)(sizeof cs__search_opts / sizeof cs__search_opts[0]),
     cs__search,

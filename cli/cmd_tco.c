@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/cost.h"
 #include "clustersim/cost_report.h"
@@ -93,7 +94,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                         "'clustersim help tco')\n");
         return CS_EXIT_BADINPUT;
     }
-    const char *path = a->pos[0];
+    const char *path = cs_path_display(a->pos[0]);
     double step = NAN;
     const char *sv = cs_cli_get(cmd, a, "sensitivity");
     if (sv) {
@@ -117,7 +118,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         }
     }
     struct cs_cli_scenario sc;
-    int rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc);
+    int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     const struct cs_scenario *s = &sc.scenario;
@@ -232,8 +233,8 @@ static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
     bool use_run = cs_cli_get(cmd, a, "no-run-model") == NULL;
     int loaded = 0, rc = CS_EXIT_OK;
     for (int i = 0; i < n && rc == CS_EXIT_OK; i++) {
-        const char *path = a->pos[i];
-        rc = cs_cli_load_scenario(path, cs_cli_get(cmd, a, "catalog"), a, &sc[i]);
+        const char *path = cs_path_display(a->pos[i]);
+        rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), a, &sc[i]);
         if (rc != CS_EXIT_OK)
             break;
         loaded++;

@@ -2,6 +2,7 @@
  * every resolved value with where it came from (file:line, catalog, default). */
 #include "cli.h"
 
+#include "clustersim/fileio.h"
 #include "clustersim/calib.h"
 #include "clustersim/step.h"
 #include "clustersim/table.h"
@@ -86,11 +87,11 @@ static int cs__validate(const struct cs_cli_cmd *cmd, const struct cs_cli_args *
             cs_diags_init(&d);
             if (cs_step_check(&sc.scenario.cluster, &sc.scenario.workload, &o, &d) != CS_OK)
                 worst = CS_EXIT_BADINPUT;
-            cs_cli_print_diags_for(&d, a->pos[i]);
+            cs_cli_print_diags_for(&d, cs_path_display(a->pos[i]));
             cs_diags_fini(&d);
         }
         if (!quiet && worst == CS_EXIT_OK)
-            cs__print(&sc.prov, fmt, a->pos[i]);
+            cs__print(&sc.prov, fmt, cs_path_display(a->pos[i]));
         cs_cli_scenario_fini(&sc);
     }
     return worst;
