@@ -27,8 +27,9 @@ static const struct cs_cli_opt cs__coll_opts[] = {
     {"maxbytes", 'e', "SIZE", "largest size; default 32M"},
     {"stepfactor", 'f', "N", "multiply the size by N each row (default 1: add --stepbytes)"},
     {"stepbytes", 'i', "SIZE", "add SIZE each row when the factor is 1 (default 1M)"},
-    {"ngpus", 'g', "N", "ranks in the communicator (default: every GPU of the cluster)"},
-    {"nthreads", 't', "N", "nccl-tests threads: ranks = N x ngpus (default 1)"},
+    {"ngpus", 'g', "N", "nccl-tests: GPUs per thread (per process); does not set the rank count (default 1)"},
+    {"nthreads", 't', "N", "nccl-tests: threads per process; does not set the rank count (default 1)"},
+    {"ranks", 0, "N", "ranks in the communicator (default: every GPU of the cluster; nccl-tests: nprocs x t x g)"},
     {"op", 'o', "OP", "collective (all_reduce, all_gather, reduce_scatter, alltoall, broadcast, sendrecv; "
                       "default all_reduce) or an nccl-tests reduction op (sum, prod, max, min, avg)"},
     {"redop", 0, "OP", "reduction op shown in the redop column (default sum)"},
@@ -162,7 +163,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     }
     /* Flags first: a bad flag is reported before the scenario is loaded. */
     double minb = 33554432.0, maxb = 33554432.0, stepb = 1048576.0;
-    long factor = 1, ngpus = 0, nthreads = 1, root = 0;
+    long factor = 1, ngpus = 1, nthreads = 1, root = 0, ranks = 0;
     const char *v;
     if ((v = cs_cli_get(cmd, a, "minbytes")) && !cs__parse_size(v, &minb)) {
         fprintf(stderr, "clustersim collective: -b: expected a size like 8, 64K, 8G (K/M/G = 2^10/2^20/2^30 "
@@ -183,6 +184,10 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     }
     if ((v = cs_cli_get(cmd, a, "ngpus")) && !cs__parse_int(v, 1, 100000000L, &ngpus)) {
         fprintf(stderr, "clustersim collective: -g: expected a number of GPUs >= 1, got \"%s\"\n", v);
+        return CS_EXIT_BADINPUT;
+    }
+    if ((v = cs_cli_get(cmd, a, "ranks")) && !cs__parse_int(v, 1, 100000000L, &ranks)) {
+        fprintf(stderr, "clustersim collective: --ranks: expected a number of ranks >= 1, got \"%s\"\n", v);
         return CS_EXIT_BADINPUT;
     }
     if ((v = cs_cli_get(cmd, a, "nthreads")) && !cs__parse_int(v, 1, 4096, &nthreads)) {
@@ -275,20 +280,38 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     if (have_place)
         c.fabric.placement = place;
     long total = (long)c.nodes * c.gpus_per_node;
-    long n = ngpus > 0 ? ngpus * nthreads : total;
     int gpn = c.gpus_per_node;
+    /* The rank count: --ranks, else every GPU of the cluster. nccl-tests'
+     * -g and -t are per process (ranks = nprocs x t x g, nprocs from
+     * mpirun, which clustersim does not have), so they never set it. */
+    long n = ranks > 0 ? ranks : total;
+    char ranks_why[160];
+    if (ranks > 0)
+        snprintf(ranks_why, sizeof ranks_why, "--ranks %ld", ranks);
+    else
+        snprintf(ranks_why, sizeof ranks_why, "every GPU of the cluster (%d nodes x %d GPUs)", c.nodes, gpn);
     if (n > total) {
-        fprintf(stderr, "%s: -g %ld: the cluster has only %ld GPUs (%d nodes x %d)\n", path, n, total, c.nodes, gpn);
+        fprintf(stderr, "%s: --ranks %ld: the cluster has only %ld GPUs (%d nodes x %d)\n", path, n, total, c.nodes,
+                gpn);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_BADINPUT;
     }
     int ppn = n < gpn ? (int)n : gpn;
     if (n % ppn != 0) {
-        fprintf(stderr, "%s: -g %ld: expected a multiple of the %d GPUs per node (whole nodes), or fewer\n", path,
+        fprintf(stderr, "%s: --ranks %ld: expected a multiple of the %d GPUs per node (whole nodes), or fewer\n", path,
                 n, gpn);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_BADINPUT;
     }
+    if (n % (ngpus * nthreads) != 0) {
+        fprintf(stderr, "%s: -t %ld x -g %ld = %ld ranks per process does not divide the %ld ranks (%s)\n", path,
+                nthreads, ngpus, nthreads * ngpus, n, ranks_why);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_BADINPUT;
+    }
+    long nprocs = n / (ngpus * nthreads);
+    if (fmt == CS_FMT_CSV) /* text and JSON carry it in the output itself */
+        fprintf(stderr, "clustersim collective: %ld ranks from %s\n", n, ranks_why);
     if (op == CS_COLL_BROADCAST && root >= n) {
         fprintf(stderr, "clustersim collective: -r %ld: root must be below the %ld ranks\n", root, n);
         cs_cli_scenario_fini(&sc);
@@ -393,6 +416,11 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         cJSON_AddStringToObject(root_js, "redop", redop_col);
         cJSON_AddStringToObject(root_js, "datatype", type->name);
         cJSON_AddNumberToObject(root_js, "ranks", (double)n);
+        cJSON_AddStringToObject(root_js, "ranks_from", ranks > 0 ? "--ranks" : "cluster");
+        cJSON_AddStringToObject(root_js, "ranks_why", ranks_why);
+        cJSON_AddNumberToObject(root_js, "processes", (double)nprocs);
+        cJSON_AddNumberToObject(root_js, "threads_per_process", (double)nthreads);
+        cJSON_AddNumberToObject(root_js, "gpus_per_thread", (double)ngpus);
         cJSON_AddNumberToObject(root_js, "nodes", m);
         cJSON_AddNumberToObject(root_js, "ranks_per_node", ppn);
         cJSON_AddStringToObject(root_js, "model", model);
@@ -431,7 +459,9 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         fprintf(o, "# cluster: %d nodes x %d %s, %s intra-node, %s %s x %d per node, %s placement\n", c.nodes, gpn,
                 c.gpu.name, c.intra.name, cs_topology_name(c.fabric.topology), c.fabric.link.name,
                 c.fabric.nics_per_node, placement);
-        fprintf(o, "# nThread %ld nGpus %ld minBytes %.0f maxBytes %.0f step: ", nthreads, n / nthreads, minb, maxb);
+        fprintf(o, "# clustersim: %ld ranks from %s; %ld processes x %ld threads x %ld GPUs (nccl-tests -t/-g are "
+                   "per process)\n", n, ranks_why, nprocs, nthreads, ngpus);
+        fprintf(o, "# nThread %ld nGpus %ld minBytes %.0f maxBytes %.0f step: ", nthreads, ngpus, minb, maxb);
         if (factor > 1)
             fprintf(o, "%ld(factor)", factor);
         else
@@ -489,8 +519,16 @@ const struct cs_cli_cmd cs_cmd_collective = {
     "simulate an nccl-tests run (all_reduce_perf & co.) on a scenario's cluster",
     "Prints nccl-tests' table for the collective chosen by -o/--op, from the\n"
     "closed-form NCCL model (default) or the flow-level model (--flow). Flags are\n"
-    "nccl-tests': -b/-e/-f/-i sizes (K/M/G are 2^10 multiples), -g ranks (here the\n"
-    "total; default every GPU of the cluster), -d type, -r root. In nccl-tests -o\n"
+    "nccl-tests', with nccl-tests' meaning: -b/-e/-f/-i sizes (K/M/G are 2^10\n"
+    "multiples), -d type, -r root, -n/-w/... iterations (no effect on a model),\n"
+    "-g GPUs per thread and -t threads per process. nccl-tests' rank count is\n"
+    "nprocs x t x g with nprocs from mpirun; clustersim has no mpirun, so the\n"
+    "rank count is every GPU of the cluster, or --ranks N, and -t x -g must\n"
+    "divide it (a pasted `-g 1` keeps all ranks). The output says which rank\n"
+    "count was used and why (text: a `# clustersim:` line; JSON: ranks,\n"
+    "ranks_from \"cluster\" or \"--ranks\", ranks_why, processes; CSV: on\n"
+    "standard error). FILE may be - (standard input); --set KEY=VALUE\n"
+    "overrides the scenario; -O - writes to standard output. In nccl-tests -o\n"
     "is the reduction op (sum, ...); here -o takes either a reduction op or the\n"
     "collective, which nccl-tests picks by binary name. -O/--output is the output\n"
     "directory (-o is taken). Time is what nccl-tests would report (host launch\n"

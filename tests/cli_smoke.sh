@@ -102,7 +102,7 @@ if [ "$(wc -l <"$tmp/out")" -eq 6 ]; then ok; else ko "search: expected header +
 
 
 # collective: nccl-tests' flags and columns; JSON rows per the contract.
-expect 0 "collective" -- "$bin" collective scenarios/default.yaml -b 1M -e 64M -f 4 -g 8 --op all_reduce
+expect 0 "collective" -- "$bin" collective scenarios/default.yaml -b 1M -e 64M -f 4 --ranks 8 --op all_reduce
 has "$tmp/out" "out-of-place" "collective prints nccl-tests columns"
 if [ "$(grep -c '^ *[0-9]' "$tmp/out")" -eq 4 ]; then ok; else ko "collective: expected 4 size rows (1M 4M 16M 64M)"; fi
 expect 0 "collective json" -- "$bin" collective scenarios/default.yaml -b 1M -e 4M -f 4 --format json
