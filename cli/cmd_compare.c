@@ -261,9 +261,9 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                         "switch_ports,cables,optics,nics\n");
         for (int i = 0; i < n; i++) {
             const struct cs__cmp *r = &rs[i];
-            fprintf(out.fp, "%s,%s,%ld,%s,%s,%s,%g,%d,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,%s,%d,%.0f,%.6g,%s,%ld,%ld,%ld,"
+            fprintf(out.fp, "%s,%s,%ld,%s,%s,%s,%g,%s,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,%s,%d,%.0f,%.6g,%s,%ld,%ld,%ld,"
                             "%ld,%ld,%ld,%ld\n",
-                    r->file, r->name, r->gpus, r->topology, r->link, r->placement, r->oversub, r->fits ? 1 : 0,
+                    r->file, r->name, r->gpus, r->topology, r->link, r->placement, r->oversub, r->fits ? "true" : "false",
                     r->step_s, r->mfu, r->tokens_per_s, r->exposed_comm_s, r->dp_ranks, r->dp_msg_bytes,
                     r->dp_busbw / 1e9, r->dp_algo, r->tp_ranks, r->tp_msg_bytes, r->tp_busbw / 1e9, r->tp_algo,
                     r->counts.switches_by_tier[0], r->counts.switches_by_tier[1], r->counts.switches_by_tier[2],

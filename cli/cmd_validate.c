@@ -41,7 +41,14 @@ static void cs__print(const struct cs_provenance *p, enum cs_cli_format fmt, con
         printf("key,value,origin\n");
         for (size_t i = 0; i < p->n; i++) {
             printf("%s,\"", p->items[i].path);
-            for (const char *c = p->items[i].value ? p->items[i].value : ""; *c; c++)
+            const char *val = p->items[i].value ? p->items[i].value : "";
+            /* Booleans as every CSV writes them: true / false (the YAML
+             * reader also takes True and TRUE). */
+            if (!strcmp(val, "True") || !strcmp(val, "TRUE"))
+                val = "true";
+            else if (!strcmp(val, "False") || !strcmp(val, "FALSE"))
+                val = "false";
+            for (const char *c = val; *c; c++)
                 printf(*c == '"' ? "\"\"" : "%c", *c);
             printf("\",\"");
             for (const char *c = p->items[i].origin ? p->items[i].origin : ""; *c; c++)

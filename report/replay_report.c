@@ -150,9 +150,9 @@ void cs_out_replay_csv(FILE *out, const struct cs_sched_config *c, const struct 
         fprintf(out, "trace,format,policy,placement,mig,gpus,jobs,completed,rejected,makespan_s,utilization,"
                      "busy_utilization,allocated_gpu_hours,busy_gpu_hours,queue_mean_s,queue_p50_s,"
                      "queue_p95_s,jct_mean_s,jct_p50_s,jct_p95_s,fragmentation,preemptions\n");
-    fprintf(out, "%s,%s,%s,%s,%d,%ld,%ld,%ld,%ld,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,%ld\n",
+    fprintf(out, "%s,%s,%s,%s,%s,%ld,%ld,%ld,%ld,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,%ld\n",
             t->file ? t->file : "", cs_trace_format_name(t->format), cs_sched_policy_name(c->policy),
-            cs_sched_place_name(c->place), c->mig ? 1 : 0, r->gpus, r->jobs, r->completed, r->rejected,
+            cs_sched_place_name(c->place), c->mig ? "true" : "false", r->gpus, r->jobs, r->completed, r->rejected,
             r->makespan_s, r->utilization, r->busy_utilization, r->allocated_gpu_h, r->busy_gpu_h,
             r->queue_s.mean, r->queue_s.p50, r->queue_s.p95, r->jct_s.mean, r->jct_s.p50, r->jct_s.p95,
             r->fragmentation, r->preemptions);
