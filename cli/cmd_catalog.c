@@ -76,18 +76,18 @@ static int cs__show(const cs_catalog *c, const char *name, enum cs_cli_format fm
         cs_table_destroy(t);
         return CS_EXIT_OK;
     }
-    /* Not found: suggest across every kind. */
-    const char *best = NULL;
-    for (int k = 0; k < CS_CATALOG_KIND_COUNT && !best; k++) {
+    /* Not found: suggest across every kind (a family first: "H100"). */
+    char best[512];
+    bool have = false;
+    for (int k = 0; k < CS_CATALOG_KIND_COUNT && !have; k++) {
         size_t n;
         const char **names = cs_catalog_names(c, (enum cs_catalog_kind)k, &n);
         if (names)
-            best = cs_suggest(name, names, n);
+            have = cs_suggest_phrase(name, names, n, best, sizeof best);
         free(names);
     }
-    if (best)
-        fprintf(stderr, "clustersim catalog: no entry named \"%s\" (did you mean \"%s\"?)\n", name,
-                best);
+    if (have)
+        fprintf(stderr, "clustersim catalog: no entry named \"%s\" (%s)\n", name, best);
     else
         fprintf(stderr, "clustersim catalog: no entry named \"%s\" (run 'clustersim catalog' "
                         "for the list)\n", name);

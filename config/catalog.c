@@ -1290,10 +1290,9 @@ static void check_refs(cs_catalog *c, cs_diags *d)
                 col = e->fields[j].col;
             }
         }
-        const char *sug = cand ? cs_suggest(ref, cand, nc) : NULL;
-        if (sug)
-            cs_diag_error(d, e->file, line, col,
-                          "%s.%s.%s: unknown %s \"%s\" (did you mean \"%s\"?)",
+        char sug[512];
+        if (cand && cs_suggest_phrase(ref, cand, nc, sug, sizeof sug))
+            cs_diag_error(d, e->file, line, col, "%s.%s.%s: unknown %s \"%s\" (%s)",
                           section_names[e->kind], e->name, key, what, ref, sug);
         else
             cs_diag_error(d, e->file, line, col, "%s.%s.%s: unknown %s \"%s\"",

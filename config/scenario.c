@@ -536,12 +536,13 @@ static void unknown_name(struct cs_bind *b, enum cs_catalog_kind k, const struct
 {
     size_t n;
     const char **names = cs_catalog_names(b->cat, k, &n);
-    const char *sug = names ? cs_suggest(name, names, n) : NULL;
+    char sug[512];
+    bool have = names && cs_suggest_phrase(name, names, n, sug, sizeof sug);
     char shown[128];
     snprintf(shown, sizeof shown, "%.60s", name);
-    if (sug)
-        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (did you mean \"%s\"?)", path,
-                      cs_catalog__kind_label(k), shown, sug);
+    if (have)
+        cs_cfg__error(b->d, at, "%s: unknown %s \"%s\" (%s)", path, cs_catalog__kind_label(k), shown,
+                      sug);
     else if (names && n <= 12) {
         char list[512];
         size_t o = 0;
@@ -859,14 +860,13 @@ static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struc
             size_t n = 0;
             while (names[n])
                 n++;
-            const char *sug = cs_suggest(name, names, n);
+            char sug[512];
+            bool have = cs_suggest_phrase(name, names, n, sug, sizeof sug);
             char shown[128];
             cs_cfg__show(pv, shown, sizeof shown);
-            if (sug)
-                cs_cfg__error(b->d, pv,
-                              "workload.model.preset: unknown model preset %s (did you mean "
-                              "\"%s\"?)",
-                              shown, sug);
+            if (have)
+                cs_cfg__error(b->d, pv, "workload.model.preset: unknown model preset %s (%s)", shown,
+                              sug);
             else
                 cs_cfg__error(b->d, pv, "workload.model.preset: unknown model preset %s", shown);
             return;
