@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
 #include "clustersim/config.h"
 
+#include "clustersim/suggest.h"
 #include "test_util.h"
 
 #include <dirent.h>
@@ -447,6 +448,77 @@ START_TEST(test_config_pcie_and_preset_override)
 }
 END_TEST
 
+
+/* Did-you-mean for the names people type: the family a name denotes, not
+ * the nearest string (edit distance alone maps "llama3-70b" to
+ * "llama2-70b", 1 edit, over "llama3.1-70b", 2, and "GH200" to "GB200"). */
+START_TEST(test_suggest_families)
+{
+    const char *const gpus[] = {"A100-SXM4-40GB", "A100-SXM4-80GB", "H100-SXM5-80GB",
+                                "H100-PCIe-80GB", "H200-SXM-141GB", "B200",
+                                "GB200", "MI300X", "MI325X", "L40S"};
+    const size_t ng = sizeof gpus / sizeof gpus[0];
+    const char *const models[] = {"llama2-7b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
+                                  "llama3.1-405b", "gpt3-175b"};
+    const size_t nm = sizeof models / sizeof models[0];
+    char b[512];
+    ck_assert(cs_suggest_phrase("H100", gpus, ng, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean one of \"H100-SXM5-80GB\", \"H100-PCIe-80GB\"?");
+    ck_assert(cs_suggest_phrase("h100", gpus, ng, b, sizeof b)); /* case does not matter */
+    ck_assert_str_eq(b, "did you mean one of \"H100-SXM5-80GB\", \"H100-PCIe-80GB\"?");
+    ck_assert(cs_suggest_phrase("A100", gpus, ng, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean one of \"A100-SXM4-40GB\", \"A100-SXM4-80GB\"?");
+    ck_assert(cs_suggest_phrase("H200", gpus, ng, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean \"H200-SXM-141GB\"?");
+    ck_assert(cs_suggest_phrase("MI300", gpus, ng, b, sizeof b)); /* not MI325X */
+    ck_assert_str_eq(b, "did you mean \"MI300X\"?");
+    ck_assert(cs_suggest_phrase("H100-SXM", gpus, ng, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean \"H100-SXM5-80GB\"?");
+    ck_assert(cs_suggest_phrase("GH200", gpus, ng, b, sizeof b));
+    ck_assert_ptr_nonnull(strstr(b, "GH200 is not in the catalog"));
+    ck_assert_ptr_nonnull(strstr(b, "closest: \"H200-SXM-141GB\", \"H100-SXM5-80GB\""));
+    ck_assert_ptr_null(strstr(b, "GB200"));
+    /* "H10" is not the H100 family (a digit after a digit is no boundary),
+     * and no name is within 2 edits of it. */
+    ck_assert(!cs_suggest_phrase("H10", gpus, ng, b, sizeof b));
+    ck_assert_str_eq(b, "");
+    ck_assert(cs_suggest_phrase("llama3-70b", models, nm, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean \"llama3.1-70b\"?");
+    ck_assert(cs_suggest_phrase("Llama-3.1-8B", models, nm, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean \"llama3.1-8b\"?");
+    ck_assert(cs_suggest_phrase("llama3", models, nm, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean one of \"llama3.1-8b\", \"llama3.1-70b\", \"llama3.1-405b\"?");
+    /* No family: the nearest string, as before. */
+    ck_assert(cs_suggest_phrase("gpt3-175", models, nm, b, sizeof b));
+    ck_assert_str_eq(b, "did you mean \"gpt3-175b\"?");
+}
+END_TEST
+
+/* The same through the scenario binder, on the bundled catalog. */
+START_TEST(test_suggest_in_scenarios)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const char *y = "schema_version: 1\ncluster: {gpu: H100}\n"
+                    "workload: {model: {preset: llama3-70b}, global_batch: 8}\n";
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    bool gpu = false, preset = false;
+    for (size_t i = 0; i < d.n; i++) {
+        gpu = gpu || strstr(d.items[i].msg, "cluster.gpu: unknown GPU \"H100\" (did you mean one "
+                                            "of \"H100-SXM5-80GB\", \"H100-PCIe-80GB\"?)");
+        preset = preset || strstr(d.items[i].msg, "\"llama3-70b\" (did you mean \"llama3.1-70b\"?)");
+    }
+    ck_assert(gpu);
+    ck_assert(preset);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -462,6 +534,8 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_include_merges);
     tcase_add_test(tc, test_config_defaults);
     tcase_add_test(tc, test_config_pcie_and_preset_override);
+    tcase_add_test(tc, test_suggest_families);
+    tcase_add_test(tc, test_suggest_in_scenarios);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -120,6 +120,34 @@ START_TEST(test_override_bad_value_and_empty_segment)
 }
 END_TEST
 
+
+/* --set's rule is the sweep axes' rule (cs_cfg_key_path_ok), and a bad path
+ * is reported naming the key, at the override's own place. */
+START_TEST(test_override_key_path_rule)
+{
+    ck_assert(cs_cfg_key_path_ok("cluster.nodes", 13));
+    ck_assert(cs_cfg_key_path_ok("failures.components.0.mtbf", 26));
+    ck_assert(!cs_cfg_key_path_ok("cluster..nodes", 14));
+    ck_assert(!cs_cfg_key_path_ok(".cluster", 8));
+    ck_assert(!cs_cfg_key_path_ok("cluster.", 8));
+    ck_assert(!cs_cfg_key_path_ok("cluster nodes", 13));
+    ck_assert(!cs_cfg_key_path_ok("", 0));
+    struct cs_cfg_override ov[] = {{"cluster.no des", "4", "--set cluster.no des=4", 0, 0}};
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(load(ov, 1, &d, &s), CS_ECONFIG);
+    ck_assert(has_diag(&d, "\"cluster.no des\": expected a key path", "--set cluster.no des=4", 0));
+    cs_diags_fini(&d);
+    /* A bad value: the binder's message names the key, at the override. */
+    struct cs_cfg_override ov2[] = {{"cluster.nodes", "abc", "--set cluster.nodes=abc", 0, 0}};
+    cs_diags_init(&d);
+    ck_assert_int_eq(load(ov2, 1, &d, &s), CS_ECONFIG);
+    ck_assert(has_diag(&d, "cluster.nodes: expected an integer", "--set cluster.nodes=abc", 0));
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *override_suite(void)
 {
     Suite *s = suite_create("override");
@@ -131,6 +159,7 @@ static Suite *override_suite(void)
     tcase_add_test(tc, test_override_through_scalar_is_an_error);
     tcase_add_test(tc, test_override_unknown_key_did_you_mean_at_override_line);
     tcase_add_test(tc, test_override_bad_value_and_empty_segment);
+    tcase_add_test(tc, test_override_key_path_rule);
     suite_add_tcase(s, tc);
     return s;
 }
