@@ -128,5 +128,107 @@ has "$tmp/err" "$tmp/nowhere/scenarios/catalog" "a missing data directory is nam
 CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without an index" -- "$bin" validate-refs --catalog scenarios/catalog
 has "$tmp/err" "$tmp/nowhere/validation/INDEX.yaml" "a missing index is named"
 
+# ---- conventions: '-' for standard input, --set, exit codes, CSV booleans ----
+abin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" # for commands run elsewhere
+# field FILE KEY: the value column of `validate --format csv` for KEY.
+field() { grep "^$2," "$1" | cut -d, -f2 | tr -d '"'; }
+cat >"$tmp/one.yaml" <<'YAML'
+schema_version: 1
+cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}
+workload: {model: {preset: llama2-7b}, global_batch: 64, parallelism: {tp: 8}}
+YAML
+# A scenario on standard input: the same result as the file, named "stdin".
+expect 0 "run - (stdin)" -- bash -c "cat '$tmp/one.yaml' | '$bin' run - --format csv"
+if [ "$(cut -d, -f1 "$tmp/out" | tail -1)" = '"stdin"' ]; then ok; else ko "stdin scenario named stdin"; fi
+cut -d, -f2- "$tmp/out" >"$tmp/stdin.csv"
+"$bin" run "$tmp/one.yaml" --format csv | cut -d, -f2- >"$tmp/file.csv"
+if cmp -s "$tmp/stdin.csv" "$tmp/file.csv"; then ok; else ko "run - and run FILE differ"; fi
+# include: in a stdin scenario is relative to the current directory.
+mkdir -p "$tmp/inc"
+printf 'cluster: {gpu: A100-SXM4-80GB, nodes: 2, gpus_per_node: 8}\n' >"$tmp/inc/hw.yaml"
+printf 'schema_version: 1\ninclude: hw.yaml\n' >"$tmp/inc/main.yaml"
+expect 0 "stdin include" -- bash -c "cd '$tmp/inc' && '$abin' validate - --format csv <main.yaml"
+if [ "$(field "$tmp/out" cluster.gpu)" = A100-SXM4-80GB ]; then ok; else ko "stdin include read hw.yaml"; fi
+expect 2 "two '-'" -- "$bin" compare - - </dev/null
+has "$tmp/err" "standard input is named twice" "two '-' refused"
+# -o - is standard output, not a directory named "-".
+expect 0 "run -o -" -- bash -c "cd '$tmp' && '$abin' run one.yaml -o - --format json"
+has "$tmp/out" '"step"' "-o - writes the JSON to stdout"
+if [ -e "$tmp/-" ]; then ko "-o - created a directory"; else ok; fi
+
+# --set: 1 node -> 4 nodes = 32 GPUs; tp 8 with dp defaulted: dp = 32 / 8 = 4.
+expect 0 "--set" -- "$bin" validate "$tmp/one.yaml" --set cluster.nodes=4 --format csv
+if [ "$(field "$tmp/out" cluster.nodes)" = 4 ]; then ok; else ko "--set cluster.nodes=4"; fi
+if [ "$(field "$tmp/out" workload.parallelism.dp)" = 4 ]; then ok; else ko "--set: dp follows (4)"; fi
+has "$tmp/out" "--set cluster.nodes=4" "--set is the value's origin"
+# repeatable, later wins; with stdin.
+expect 0 "--set twice" -- bash -c "'$bin' validate - --set cluster.nodes=3 --set cluster.nodes=2 --format csv <'$tmp/one.yaml'"
+if [ "$(field "$tmp/out" cluster.nodes)" = 2 ]; then ok; else ko "--set: the later one wins"; fi
+expect 2 "--set unknown key" -- "$bin" run "$tmp/one.yaml" --set cluster.nodez=4
+has "$tmp/err" 'cluster.nodez: unknown key (did you mean "nodes"?)' "--set unknown key named"
+expect 2 "--set bad value" -- "$bin" run "$tmp/one.yaml" --set cluster.nodes=many
+has "$tmp/err" "--set cluster.nodes=many: error: cluster.nodes: expected an integer" "--set bad value named"
+expect 2 "--set without =" -- "$bin" tco "$tmp/one.yaml" --set cluster.nodes
+has "$tmp/err" "--set cluster.nodes: expected KEY=VALUE" "--set without = named"
+expect 2 "--set bad path" -- "$bin" search "$tmp/one.yaml" --set 'cluster.no des=4'
+has "$tmp/err" "expected a key path" "--set bad path"
+for c in run validate collective compare search tco replay report; do
+    "$bin" help "$c" >"$tmp/out" 2>&1
+    has "$tmp/out" "--set KEY=VALUE" "help $c shows --set"
+done
+
+# search: exit 1 when nothing fits (175B parameters on one 40 GB GPU).
+cat >"$tmp/nofit.yaml" <<'YAML'
+schema_version: 1
+cluster: {gpu: A100-SXM4-40GB, nodes: 1, gpus_per_node: 1}
+workload: {model: {preset: gpt3-175b}, global_batch: 8}
+YAML
+expect 1 "search nothing fits" -- "$bin" search "$tmp/nofit.yaml"
+has "$tmp/out" "No configuration fits" "search still reports"
+has "$tmp/err" "no configuration of gpt3-175b fits" "search says why it failed"
+expect 0 "search something fits" -- "$bin" search "$tmp/one.yaml" --top 1
+
+# collective: -g 1 pasted from `mpirun -np 16 all_reduce_perf -g 1` keeps
+# every GPU of the cluster (2 nodes x 8 = 16 ranks), and says so.
+expect 0 "collective -g 1" -- "$bin" collective "$tmp/one.yaml" --set cluster.nodes=2 -g 1 -b 1M -e 1M --format json
+has "$tmp/out" '"ranks":	16' "collective -g 1: 16 ranks"
+has "$tmp/out" '"ranks_from":	"cluster"' "collective -g 1: ranks from the cluster"
+has "$tmp/out" '"processes":	16' "collective -g 1: 16 processes"
+expect 0 "collective -g 1 text" -- "$bin" collective "$tmp/one.yaml" --set cluster.nodes=2 -g 1 -b 1M -e 1M
+has "$tmp/out" "# clustersim: 16 ranks from every GPU of the cluster (2 nodes x 8 GPUs)" "collective text says why"
+expect 0 "collective --ranks" -- "$bin" collective "$tmp/one.yaml" --set cluster.nodes=2 -g 2 --ranks 8 -b 1M -e 1M --format json
+has "$tmp/out" '"ranks":	8' "--ranks 8"
+has "$tmp/out" '"ranks_from":	"--ranks"' "--ranks named"
+has "$tmp/out" '"processes":	4' "--ranks 8 -g 2: 4 processes"
+expect 2 "collective -g 3" -- "$bin" collective "$tmp/one.yaml" -g 3
+has "$tmp/err" "does not divide the 8 ranks" "-g that does not divide the ranks"
+expect 0 "collective -n iters" -- "$bin" collective "$tmp/one.yaml" -n 20 -b 1M -e 1M --format json
+has "$tmp/out" '"ranks":	8' "-n is nccl-tests' iterations, not ranks"
+
+# CSV booleans: true / false in every CSV.
+expect 0 "compare csv" -- "$bin" compare "$tmp/one.yaml" --format csv
+if [ "$(sed -n 2p "$tmp/out" | cut -d, -f8)" = true ]; then ok; else ko "compare csv fits = true"; fi
+printf 'job_id,submit_s,gpus,duration_s\na,0,8,100\n' >"$tmp/trace.csv"
+expect 0 "replay csv" -- "$bin" replay "$tmp/trace.csv" --cluster "$tmp/one.yaml" --format csv
+if [ "$(sed -n 2p "$tmp/out" | cut -d, -f5)" = false ]; then ok; else ko "replay csv mig = false"; fi
+printf 'schema_version: 1\ncluster: {fabric: {in_network_reduction: True}}\n' >"$tmp/bool.yaml"
+expect 0 "validate csv bool" -- "$bin" validate "$tmp/bool.yaml" --format csv
+if [ "$(field "$tmp/out" cluster.fabric.in_network_reduction)" = true ]; then ok; else ko "validate csv True -> true"; fi
+
+# did-you-mean: the family, not the nearest string.
+expect 2 "catalog H100" -- "$bin" catalog H100
+has "$tmp/err" 'did you mean one of "H100-SXM5-80GB", "H100-PCIe-80GB"?' "H100 family"
+expect 2 "catalog A100" -- "$bin" catalog A100
+has "$tmp/err" '"A100-SXM4-40GB", "A100-SXM4-80GB"' "A100 family"
+expect 2 "catalog H200" -- "$bin" catalog H200
+has "$tmp/err" 'did you mean "H200-SXM-141GB"?' "H200 family"
+expect 2 "gpu MI300" -- "$bin" run "$tmp/one.yaml" --set cluster.gpu=MI300
+has "$tmp/err" 'unknown GPU "MI300" (did you mean "MI300X"?)' "MI300 -> MI300X"
+expect 2 "gpu GH200" -- "$bin" run "$tmp/one.yaml" --set cluster.gpu=GH200
+has "$tmp/err" 'GH200 is not in the catalog' "GH200 absent"
+has "$tmp/err" 'closest: "H200-SXM-141GB"' "GH200 closest"
+expect 2 "preset llama3-70b" -- "$bin" run "$tmp/one.yaml" --set workload.model.preset=llama3-70b
+has "$tmp/err" '(did you mean "llama3.1-70b"?)' "llama3-70b -> llama3.1-70b"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
