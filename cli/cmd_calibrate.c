@@ -148,6 +148,11 @@ static bool cs__nccl_files(struct cs__cal *c, char **files, int nf, struct cs_nc
 static int cs__calibrate(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
     const char *out_path = cs_cli_get(cmd, a, "output");
+    if (out_path && strcmp(out_path, "-") == 0) {
+        fprintf(stderr, "clustersim calibrate: -o -: the overlay is a file that scenarios include: "
+                        "and its figure goes next to it; name a file\n");
+        return CS_EXIT_BADINPUT;
+    }
     if (!out_path) {
         fprintf(stderr, "clustersim calibrate: -o OUT.yaml is required (see 'clustersim help calibrate')\n");
         return CS_EXIT_BADINPUT;

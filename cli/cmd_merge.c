@@ -4,6 +4,8 @@
 
 #include "clustersim/sweep.h"
 
+#include <string.h>
+
 static const struct cs_cli_opt cs__merge_opts[] = {
     {"output", 'o', "DIR", "directory for the merged results.csv and results.jsonl (required)"},
 };
@@ -11,6 +13,11 @@ static const struct cs_cli_opt cs__merge_opts[] = {
 static int cs__merge(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
     const char *dir = cs_cli_get(cmd, a, "output");
+    if (dir && strcmp(dir, "-") == 0) {
+        fprintf(stderr, "clustersim merge: -o -: merge writes results.csv and results.jsonl; name a "
+                        "directory\n");
+        return CS_EXIT_BADINPUT;
+    }
     if (!dir || a->npos < 1) {
         fprintf(stderr, "clustersim merge: usage: clustersim merge -o DIR SHARD_DIR...\n");
         return CS_EXIT_BADINPUT;

@@ -23,6 +23,10 @@ static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     const char *out = cs_cli_get(cmd, a, "output");
     if (!out)
         out = dir;
+    if (strcmp(out, "-") == 0) {
+        fprintf(stderr, "clustersim plot: -o -: plot writes several figures; name a directory\n");
+        return CS_EXIT_BADINPUT;
+    }
     struct cs_sweep_results r;
     char err[1024];
     cs_status st = cs_sweep_results_load(dir, &r, err, sizeof err);

@@ -385,7 +385,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             ok = false;
         if (!cs_cli_out_close(&out, ok))
             rc = CS_EXIT_FAIL;
-        if (outdir && !cs_cli_get(cmd, a, "no-plots"))
+        if (!cs_cli_out_is_stdout(outdir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
             cs__figures(outdir, &cfg, &res);
     }
 done:

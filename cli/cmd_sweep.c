@@ -81,6 +81,11 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
         return CS_EXIT_BADINPUT;
     }
     const char *dir = cs_cli_get(cmd, a, "output");
+    if (dir && strcmp(dir, "-") == 0) {
+        fprintf(stderr, "clustersim sweep: -o -: a sweep writes several files (results.csv, "
+                        "results.jsonl, sweep.json); name a directory\n");
+        return CS_EXIT_BADINPUT;
+    }
     if (!dir) {
         fprintf(stderr, "clustersim sweep: -o DIR is required (results go to DIR/results.csv "
                         "and DIR/results.jsonl)\n");

@@ -204,7 +204,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             ok = false;
         ok = cs_cli_out_close(&out, ok) && ok;
     }
-    if (ok && dir && !cs_cli_get(cmd, a, "no-plots"))
+    if (ok && !cs_cli_out_is_stdout(dir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
         figures(dir, r);
     free(r);
     free(in);

@@ -128,6 +128,18 @@ void cs_cli_print_help(const struct cs_cli_cmd *cmd, FILE *out)
     fprintf(out, "usage: clustersim %s\n\n%s\n", cmd->usage, cmd->summary);
     if (cmd->details)
         fprintf(out, "\n%s\n", cmd->details);
+    bool takes_scenario = false;
+    for (int i = 0; i < cmd->nopts; i++)
+        takes_scenario = takes_scenario || strcmp(cmd->opts[i].lng, "set") == 0;
+    if (takes_scenario)
+        fprintf(out, "\nconventions:\n"
+                     "  A scenario FILE may be - (standard input, read once; its include: paths are\n"
+                     "  relative to the current directory). --set KEY=VALUE sets a key path of the\n"
+                     "  scenario as sweep axes do (cluster.nodes=4, workload.parallelism.tp=8,\n"
+                     "  failures.components.0.mtbf=2000h); repeatable, applied in order, a later one\n"
+                     "  wins; a bad key or value is an error naming the key (exit 2). Where the\n"
+                     "  command writes a file into -o DIR, -o - writes it to standard output (no\n"
+                     "  figures). CSV booleans are true/false.\n");
     fprintf(out, "\noptions:\n");
     for (int i = 0; i < cmd->nopts; i++) {
         const struct cs_cli_opt *o = &cmd->opts[i];
