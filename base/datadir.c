@@ -108,6 +108,11 @@ const char *cs_data_dir_origin(void)
     return cs__origin;
 }
 
+const char *cs_data_dir_compiled(void)
+{
+    return CLUSTERSIM_DATA_DIR;
+}
+
 char *cs_data_path(const char *rel)
 {
     return cs_xasprintf("%s/%s", cs_data_dir(), rel);

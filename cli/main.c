@@ -1,11 +1,28 @@
 /* main.c: clustersim's entry point: global options and the subcommand table. */
 #include "cli.h"
+#include "docgen.h"
 
 #include "clustersim/datadir.h"
 #include "clustersim/suggest.h"
 
 #include <stdio.h>
 #include <string.h>
+
+static int cs__completion(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a);
+
+static const struct cs_cli_cmd cs__cmd_completion = {
+    "completion",
+    "completion bash|zsh",
+    "print a shell completion script for clustersim",
+    "Writes the completion script for bash or zsh to standard output, generated\n"
+    "from the commands' options. An installed clustersim has them already\n"
+    "(PREFIX/share/bash-completion/completions/clustersim and\n"
+    "PREFIX/share/zsh/site-functions/_clustersim); otherwise, for this shell only:\n"
+    "  source <(clustersim completion bash)",
+    NULL,
+    0,
+    cs__completion,
+};
 
 static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_run,
@@ -22,19 +39,33 @@ static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_merge,
     &cs_cmd_plot,
     &cs_cmd_report,
+    &cs__cmd_completion,
 };
 #define CS__NCMDS (sizeof cs__cmds / sizeof cs__cmds[0])
+
+static int cs__completion(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    if (a->npos != 1 || !cs_cli_write_completion(stdout, a->pos[0], cs__cmds, CS__NCMDS)) {
+        fprintf(stderr, "clustersim %s: expected bash or zsh (see 'clustersim help %s')\n",
+                cmd->name, cmd->name);
+        return CS_EXIT_BADINPUT;
+    }
+    return fflush(stdout) == 0 ? CS_EXIT_OK : CS_EXIT_FAIL;
+}
 
 static void cs__usage(FILE *out)
 {
     fprintf(out,
-            "usage: clustersim [--help] [--version] <command> [options] FILE...\n\n"
+            "usage: clustersim [--help] [--version] [--data-dir] <command> [options] FILE...\n\n"
             "A discrete-event simulator and capacity planner for GPU clusters.\n\n"
             "commands:\n");
     for (size_t i = 0; i < CS__NCMDS; i++)
         fprintf(out, "  %-14s %s\n", cs__cmds[i]->name, cs__cmds[i]->summary);
     fprintf(out, "  %-14s %s\n", "help", "show help for a command");
-    fprintf(out, "\nRun 'clustersim help COMMAND' for a command's options.\n"
+    fprintf(out, "\nRun 'clustersim help COMMAND' for a command's options, 'man clustersim'\n"
+                 "for all of them. --version names the data directory (catalog, plot\n"
+                 "templates, validation tables; $CLUSTERSIM_DATA overrides it), --data-dir\n"
+                 "prints it alone.\n"
                  "Exit status: 0 success, 1 failure, 2 bad input or usage.\n");
 }
 
@@ -74,7 +105,16 @@ int main(int argc, char **argv)
         printf("clustersim %s\ndata: %s (%s)\n", CLUSTERSIM_VERSION, cs_data_dir(), cs_data_dir_origin());
         return CS_EXIT_OK;
     }
+    if (strcmp(first, "--data-dir") == 0) {
+        printf("%s\n", cs_data_dir());
+        return CS_EXIT_OK;
+    }
     if (strcmp(first, "help") == 0) {
+        /* Hidden: the build writes clustersim.1 with it. */
+        if (argc == 3 && strcmp(argv[2], "--man") == 0) {
+            cs_cli_write_man(stdout, cs__cmds, CS__NCMDS);
+            return fflush(stdout) == 0 ? CS_EXIT_OK : CS_EXIT_FAIL;
+        }
         if (argc < 3) {
             cs__usage(stdout);
             return CS_EXIT_OK;

@@ -24,4 +24,8 @@ char *cs_data_path(const char *rel);
  * "source tree" or "compiled-in"; for `clustersim --version`. */
 const char *cs_data_dir_origin(void);
 
+/* The compiled-in install directory (CMAKE_INSTALL_FULL_DATADIR/clustersim),
+ * the last choice of cs_data_dir(); for the man page. */
+const char *cs_data_dir_compiled(void);
+
 #endif
