@@ -5,6 +5,7 @@
 #   make test   build and run every test
 #   make bench  build in Release and print the benchmark figures
 #   make asan   build with ASan+UBSan into build-asan and run the tests
+#   make install PREFIX=/usr/local [DESTDIR=...]   build and cmake --install
 BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -13,8 +14,9 @@ DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev
 # headless Chromium, and the MPI sweep build (make deps-extra).
 EXTRA_PKGS = chromium libopenmpi-dev openmpi-bin
 SCENARIO ?= scenarios/default.yaml
+PREFIX ?= /usr/local
 
-.PHONY: all deps deps-extra build run test bench asan clean
+.PHONY: all deps deps-extra build run test bench asan install clean
 
 all: build
 
@@ -56,6 +58,15 @@ bench: deps
 
 asan:
 	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DCLUSTERSIM_ASAN=ON -DCLUSTERSIM_UBSAN=ON"
+
+# Configures $(BUILD) for PREFIX (the compiled-in data directory and the man
+# page's FILES name it; an installed copy moved elsewhere still finds its data
+# beside its bin/), builds what is installed, and installs under
+# $(DESTDIR)$(PREFIX). No `make deps` here: install often runs as root.
+install:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake --build $(BUILD) -j $(JOBS) --target clustersim clustersim_docs
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf build build-release build-asan
