@@ -1306,7 +1306,18 @@ cs_status cs_catalog_load_dir(const char *dir, cs_diags *d, cs_catalog **out)
 {
     DIR *dh = opendir(dir);
     if (!dh) {
-        cs_diag_error(d, dir, 0, 0, "cannot open the catalog directory: %s", strerror(errno));
+        const char *why = strerror(errno);
+        const char *env = getenv("CLUSTERSIM_CATALOG");
+        if (env && strcmp(dir, env) == 0)
+            cs_diag_error(d, dir, 0, 0, "cannot open the catalog directory (CLUSTERSIM_CATALOG): %s",
+                          why);
+        else if (strcmp(dir, cs_data_catalog_dir()) == 0)
+            cs_diag_error(d, dir, 0, 0,
+                          "cannot open the catalog directory: %s (the data directory %s is the %s "
+                          "one; set CLUSTERSIM_DATA to a PREFIX/share/clustersim or pass --catalog DIR)",
+                          why, cs_data_dir(), cs_data_dir_origin());
+        else
+            cs_diag_error(d, dir, 0, 0, "cannot open the catalog directory: %s", why);
         return CS_EIO;
     }
     char **names = NULL;
