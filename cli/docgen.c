@@ -153,7 +153,7 @@ static void cs__roff_text(FILE *out, const char *text)
         if (indented && !verb)
             fputs(".RS 2\n.nf\n", out);
         else if (!indented && verb && len > 0)
-            fputs(".fi\n.RE\n", out);
+            fputs(".fi\n.RE\n.PP\n", out);
         if (len > 0)
             verb = indented;
         if (len == 0) {
