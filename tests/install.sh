@@ -62,8 +62,8 @@ rm -rf "$tmp/build" "$tmp/src" "$tmp/stage"
 [ ! -e "$tmp/build" ] && [ ! -e "$tmp/src" ] || die "cannot remove the build or source copy"
 
 unset CLUSTERSIM_DATA CLUSTERSIM_CATALOG
-mkdir "$tmp/work"
-cd "$tmp/work" || die "cd"
+mkdir "$tmp/elsewhere"
+cd "$tmp/elsewhere" || die "cd"
 bin="$P/bin/clustersim"
 D="$P/share/clustersim"
 
@@ -89,7 +89,7 @@ expect 0 "run default" -- "$bin" run "$D/scenarios/default.yaml"
 has "$tmp/out" "Step" "run prints the step"
 expect 0 "validate-refs (installed tables)" -- "$bin" validate-refs --check
 has "$tmp/out" "megatron-core-h100-weak-scaling.csv" "validate-refs reads the installed tables"
-cat >"$tmp/work/tiny.yaml" <<YAML
+cat >"$tmp/elsewhere/tiny.yaml" <<YAML
 base: $D/scenarios/default.yaml
 mode: grid
 axes:
