@@ -247,11 +247,12 @@ cs_status cs_calib_fit_curve(const struct cs_nccl_run *run, struct cs_calib_curv
     double tmin = INFINITY, bmax = 0, smin = INFINITY, smax = 0;
     for (size_t i = 0; i < run->n_rows; i++) {
         const struct cs_nccl_row *r = &run->rows[i];
-        if (!(r->size_bytes > 0) || !(r->time_us[0] > 0))
+        double tu = cs_nccl_row_time_us(r);
+        if (!(r->size_bytes > 0) || !(tu > 0))
             continue;
         sz[n] = r->size_bytes;
         x[n] = r->size_bytes * f;
-        t[n] = r->time_us[0] * 1e-6;
+        t[n] = tu * 1e-6;
         tmin = fmin(tmin, t[n]);
         bmax = fmax(bmax, x[n] / t[n]);
         smin = fmin(smin, sz[n]);
@@ -438,9 +439,10 @@ cs_status cs_calib_fit_collective(const struct cs_calib_coll_input *in, size_t n
             continue;
         for (size_t j = 0; j < r->n_rows; j++) {
             const struct cs_nccl_row *row = &r->rows[j];
-            if (!(row->size_bytes > 0) || !(row->time_us[0] > 0))
+            double tu = cs_nccl_row_time_us(row);
+            if (!(row->size_bytes > 0) || !(tu > 0))
                 continue;
-            struct cs__coll_pt pt = {in[i].cluster, r, row->size_bytes, row->time_us[0] * 1e-6};
+            struct cs__coll_pt pt = {in[i].cluster, r, row->size_bytes, tu * 1e-6};
             enum cs_coll_algo chosen = CS_COLL_AUTO;
             double t = cs__coll_time(&pt, base, nan4, &chosen);
             if (!(t > 0) || !isfinite(t))

@@ -107,6 +107,8 @@ END_TEST
 
 START_TEST(test_nccl_malformed)
 {
+    /* With CS_NCCL_STRICT a malformed row is an error naming file:line:col
+     * (the other cases fail either way). */
     struct { const char *file, *needle; } cases[] = {
         /* "          16             4     float     sum      -1    " is 56 characters: "fast" at column 57. */
         {"bad_number.txt", "bad_number.txt:4:57: error: out-of-place time (us): expected a non-negative number, got \"fast\""},
@@ -120,10 +122,35 @@ START_TEST(test_nccl_malformed)
         cs_diags_init(&d);
         struct cs_nccl_log log;
         memset(&log, 0x5a, sizeof log);
-        cs_status st = cs_nccl_parse_file(data(cases[i].file), CS_COLL_OP_COUNT, &d, &log);
+        cs_status st = cs_nccl_parse_file_ex(data(cases[i].file), CS_COLL_OP_COUNT, CS_NCCL_STRICT, &d, &log);
         ck_assert_msg(st != CS_OK, "%s parsed", cases[i].file);
         ck_assert_msg(has_diag(&d, cases[i].needle), "%s: no diagnostic containing %s", cases[i].file,
                       cases[i].needle);
+        cs_diags_fini(&d);
+    }
+    /* Lenient (the default): the bad row of bad_number.txt is skipped with a
+     * warning naming file:line (no column in the position; it is in the
+     * text), counted, and the good row (line 3) remains. */
+    {
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_nccl_log log;
+        ck_assert_int_eq(cs_nccl_parse_file(data("bad_number.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+        ck_assert_uint_eq(log.skipped_rows, 1);
+        ck_assert_uint_eq(log.n_runs, 1);
+        ck_assert_uint_eq(log.runs[0].n_rows, 1);
+        ck_assert_int_eq(log.runs[0].rows[0].line, 3);
+        ck_assert_double_eq_tol(log.runs[0].rows[0].time_us[0], 34.98, 1e-12);
+        ck_assert(has_diag(&d, "bad_number.txt:4: warning: out-of-place time (us): expected a non-negative number, "
+                               "got \"fast\" at column 57; row skipped"));
+        ck_assert_uint_eq(cs_diags_errors(&d), 0);
+        cs_nccl_log_fini(&log);
+        cs_diags_fini(&d);
+        /* bad_fields.txt has no other row: the warning, then the error. */
+        cs_diags_init(&d);
+        ck_assert_int_eq(cs_nccl_parse_file(data("bad_fields.txt"), CS_COLL_OP_COUNT, &d, &log), CS_ECONFIG);
+        ck_assert(has_diag(&d, "bad_fields.txt:2: warning: expected an nccl-tests row"));
+        ck_assert(has_diag(&d, "error: no nccl-tests result rows found (every row was malformed and skipped)"));
         cs_diags_fini(&d);
     }
     /* A NUL byte: refused as binary. */

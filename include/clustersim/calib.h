@@ -35,15 +35,25 @@
 /* ---------------------------------------------------------------- inputs */
 
 /* One row of an nccl-tests table: [0] out-of-place, [1] in-place (NAN when
- * the log has no in-place half). wrong is -1 for "N/A". */
+ * the log has no such half: old out-of-place-only tables, rccl-tests -O 0
+ * in-place-only ones). wrong is -1 for "N/A" (-c 0). Rows of one run that
+ * repeat a size (-N run cycles, rccl-tests stress cycles, a table printed
+ * twice) are averaged into one row: arithmetic means of time, algbw, busbw
+ * and the -I figures, the max of #wrong; `cycles` says how many. A cycle
+ * starts where a size is smaller than the row before it; its j-th row is
+ * averaged into the first cycle's j-th row when the sizes agree. */
 struct cs_nccl_row {
-    int line;
+    int line;                 /* first line of this size */
+    int cycles;               /* rows averaged (1 when the size appears once) */
     double size_bytes, count;
     double time_us[2], algbw_gbps[2], busbw_gbps[2];
     long wrong[2];
+    /* -I per-iteration columns (nccl-tests >= 2.19.2); NAN when absent. */
+    double iter_min_us[2], iter_max_us[2], iter_p99_us[2], iter_cv_pct[2];
+    char stamp[20];           /* -S timestamp "YYYY-MM-DD HH:MM:SS" ("" none) */
 };
 
-/* One run (one table) of a log. */
+/* One run (one table of one data type and reduction) of a log. */
 struct cs_nccl_run {
     char file[256];
     int line;                 /* where the run's header starts */
@@ -54,34 +64,64 @@ struct cs_nccl_run {
     int nodes;                /* distinct host names of those lines, else 1 */
     char gpu[64];             /* device model of rank 0 ("" unknown) */
     char dtype[16];
+    char redop[16];
+    char tool[16];            /* "nccl-tests", "rccl-tests" ("" not said) */
+    char version[48];         /* the tool's version as printed ("" unknown) */
+    bool json;                /* read from nccl-tests -J JSON */
+    bool cputime;             /* -C 1: the time columns are CPU time */
+    bool per_iter;            /* -I 1: per-iteration columns were present */
+    bool in_place_only;       /* rccl-tests -O 0: only the in-place half */
+    int cycles;               /* sweeps of the table (-N; 1: one) */
     size_t n_rows;
-    struct cs_nccl_row *rows; /* owned */
+    struct cs_nccl_row *rows; /* owned; in printed order */
 };
 
 struct cs_nccl_log {
     size_t n_runs;
     struct cs_nccl_run *runs; /* owned */
+    size_t skipped_rows;      /* malformed rows skipped (lenient parsing) */
 };
 
 /* Parses nccl-tests output (all_reduce_perf, all_gather_perf,
  * reduce_scatter_perf, alltoall_perf, broadcast_perf, sendrecv_perf and
- * the others that print the same table). A run starts at "# nThread" or
- * "# Collective test starting:"; several runs may follow one another. The
- * operation comes from "Collective test starting: X_perf" or any "X_perf"
- * on a line before the table (the command line); otherwise from op_hint
- * (pass CS_COLL_OP_COUNT for none: a run whose op cannot be told is an
- * error). Lines that start with '#' and lines that do not start with a
- * number (NCCL INFO, "NCCL version") are skipped; a line that starts with a
- * number must be a full row (9 or 13 fields with a root column, 8 or 12
- * without). `name` (borrowed) is the file name of diagnostics. Returns
- * CS_OK with *out filled (caller frees with cs_nccl_log_fini); CS_ECONFIG
- * with diagnostics (file:line:col) for a malformed log or one without any
- * row; *out untouched then. */
+ * the others that print the same table) and rccl-tests output, as text
+ * (nccl-tests 2.0 to 2.19: device lines, -S timestamps, -I per-iteration
+ * columns, -C cputime, -c 0 N/A, -N cycles) or as the JSON document of
+ * nccl-tests -J (2.17.3+; told apart by its first character, '{'). A run
+ * starts at "# nccl-tests version", "# nThread" or "# Collective test
+ * starting:"; several runs may follow one another, and a table whose rows
+ * change data type or reduction (-d all, -o all) is split into one run per
+ * (type, redop). The operation comes from "Collective test starting:
+ * X_perf" or any "X_perf" on a line before the table (the command line;
+ * X_perf_SUFFIX binaries too); otherwise from op_hint (CS_COLL_OP_COUNT for
+ * none: a run whose op cannot be told is an error). Lines that start with
+ * '#', and lines whose first two words are not whole numbers (NCCL INFO,
+ * mpirun warnings, other programs' output) are ignored; an Open MPI
+ * --tag-output prefix "[1,0]<stdout>:" and a Slurm --label prefix "0: " are
+ * removed first. A line whose first two words are whole numbers must be a
+ * row (size count type redop [root] then 4 or 8 columns per half, [date
+ * time]); one that is not is skipped with a warning "file:line: warning:"
+ * and counted in skipped_rows (at most 10 warnings per file, then one
+ * summary), or, with CS_NCCL_STRICT, is an error naming file:line:col.
+ * `name` (borrowed) is the file name of diagnostics. Returns CS_OK with
+ * *out filled (caller frees with cs_nccl_log_fini); CS_ECONFIG with
+ * diagnostics for a malformed log or one without any row; *out untouched
+ * then. */
+#define CS_NCCL_STRICT 1u
+cs_status cs_nccl_parse_buffer_ex(const char *name, const char *buf, size_t len, enum cs_coll_op op_hint,
+                                  unsigned flags, cs_diags *d, struct cs_nccl_log *out);
+/* Same from a file (gzip-compressed or not, "-" for standard input:
+ * fileio.h); CS_EIO when it cannot be read. */
+cs_status cs_nccl_parse_file_ex(const char *path, enum cs_coll_op op_hint, unsigned flags, cs_diags *d,
+                                struct cs_nccl_log *out);
+/* The lenient forms (flags 0). */
 cs_status cs_nccl_parse_buffer(const char *name, const char *buf, size_t len, enum cs_coll_op op_hint,
                                cs_diags *d, struct cs_nccl_log *out);
-/* Same from a file; CS_EIO when it cannot be read. */
 cs_status cs_nccl_parse_file(const char *path, enum cs_coll_op op_hint, cs_diags *d, struct cs_nccl_log *out);
 void cs_nccl_log_fini(struct cs_nccl_log *l);
+/* The time a fit uses: out-of-place, or in-place for an in-place-only
+ * table; NAN when neither. */
+double cs_nccl_row_time_us(const struct cs_nccl_row *r);
 
 /* Catalog GPU name for an nvidia-smi / rocm device name ("NVIDIA H100 80GB
  * HBM3" -> "H100-SXM5-80GB"); NULL when unknown. Static strings. */
