@@ -523,13 +523,17 @@ static void cs__add_row(struct cs__nstate *s, const struct cs_nccl_row *r, const
         s->n0 = s->n_rows;
 }
 
-static void cs__row(struct cs__nstate *s, char *line, int lineno)
+/* `off`: characters of a prefix removed before `line` (columns count from
+ * the line as it is in the file). */
+static void cs__row(struct cs__nstate *s, char *line, int lineno, int off)
 {
     char *f[32];
     int col[32];
     int n = cs__fields(line, f, col, 32);
+    for (int i = 0; i < n && i < 32; i++)
+        col[i] += off;
     if (n > 32) {
-        cs__bad_row(s, lineno, 1, "expected an nccl-tests row, got %d fields", n);
+        cs__bad_row(s, lineno, 1 + off, "expected an nccl-tests row, got %d fields", n);
         return;
     }
     struct cs_nccl_row r;
@@ -549,7 +553,7 @@ static void cs__row(struct cs__nstate *s, char *line, int lineno)
     else if (n == 8 || n == 12)
         lead = 4, width = 4;
     else {
-        cs__bad_row(s, lineno, 1,
+        cs__bad_row(s, lineno, 1 + off,
                     "expected an nccl-tests row (size count type redop [root] time algbw busbw #wrong [time algbw "
                     "busbw #wrong]), got %d fields",
                     n);
@@ -696,7 +700,7 @@ static void cs__parse_text(struct cs__nstate *s, const char *buf, size_t len, in
             cs__comment(s, line, lineno);
             cs__find_algo(s, line);
         } else if (cs__row_like(p)) {
-            cs__row(s, line, lineno);
+            cs__row(s, line, lineno, (int)off);
         } else {
             cs__find_algo(s, line);
             if (cs__tool_line(s, p))
@@ -917,19 +921,25 @@ static void cs__parse_json(struct cs__nstate *s, const char *buf, size_t len)
         s->ctx.n_threads = nt->valueint;
         s->ctx.n_gpus = ng->valueint;
     }
+    /* One entry per process (util.cu parses the first device line of each
+     * process's block), each process driving nthreads x ngpus ranks. */
     const cJSON *devs = cJSON_GetObjectItemCaseSensitive(cfg, "devices");
     const cJSON *dv;
+    int procs = 0;
     cJSON_ArrayForEach(dv, devs)
     {
         if (!cJSON_IsObject(dv))
             continue;
-        s->ctx.rank_lines++;
         const char *h = cs__jstr(dv, "hostname");
         if (h)
             cs__add_host(s, h, strlen(h));
         const char *info = cs__jstr(dv, "device_info");
-        if (s->ctx.rank_lines == 1 && info)
+        if (procs++ == 0 && info)
             cs__set_gpu(s, info);
+    }
+    if (procs > 0) {
+        int t = s->ctx.n_threads > 0 ? s->ctx.n_threads : 1, g = s->ctx.n_gpus > 0 ? s->ctx.n_gpus : 1;
+        s->ctx.rank_lines = procs * t * g;
     }
     struct cs__jcursor cur;
     cs__jcursor_init(&cur, buf, len);

@@ -22,6 +22,24 @@ static const char *data(const char *name)
     return g_path;
 }
 
+static char g_npath[4096];
+static const char *ndata(const char *name)
+{
+    snprintf(g_npath, sizeof g_npath, "%s", cs_test_path("tests/data/nccl"));
+    size_t l = strlen(g_npath);
+    snprintf(g_npath + l, sizeof g_npath - l, "/%s", name);
+    return g_npath;
+}
+
+/* Number of diagnostics of severity sev. */
+static size_t count_sev(const cs_diags *d, enum cs_severity sev)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        n += d->items[i].sev == sev;
+    return n;
+}
+
 /* True when some diagnostic, formatted "file:line:col: error: msg", contains `needle`. */
 static bool has_diag(const cs_diags *d, const char *needle)
 {
@@ -358,6 +376,386 @@ START_TEST(test_nccl_steps_csv)
 }
 END_TEST
 
+
+/* nccl-tests 2.13 (tests/data/nccl/v2_13_allgather.txt): no version or
+ * "starting" line (the op comes from the mpirun command line), device lines
+ * without Group and with a [0x..] bus id, -c 0's N/A. */
+START_TEST(test_nccl_v2_13)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("v2_13_allgather.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    ck_assert_uint_eq(log.n_runs, 1);
+    const struct cs_nccl_run *r = &log.runs[0];
+    ck_assert_int_eq(r->op, CS_COLL_ALL_GATHER);
+    ck_assert_int_eq(r->ranks, 4);
+    ck_assert_int_eq(r->nodes, 2); /* gpu-a, gpu-b */
+    ck_assert_str_eq(r->gpu, "NVIDIA A100-SXM4-80GB");
+    ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), "A100-SXM4-80GB");
+    ck_assert_str_eq(r->tool, "");
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_double_eq(r->rows[0].size_bytes, 1048576);
+    ck_assert_double_eq_tol(r->rows[0].time_us[0], 50.0, 1e-12);
+    ck_assert_double_eq_tol(r->rows[0].busbw_gbps[0], 15.73, 1e-12); /* 1048576 / 50 us = 20.97 GB/s x 3/4 */
+    ck_assert_int_eq(r->rows[0].wrong[0], -1);                          /* N/A */
+    ck_assert_int_eq(r->rows[0].wrong[1], -1);
+    ck_assert_double_eq_tol(r->rows[2].time_us[0], 140.0, 1e-12); /* printed "140.0" (%7.1f) */
+    ck_assert_double_eq_tol(r->rows[2].busbw_gbps[1], 22.63, 1e-12);
+    ck_assert_int_eq(r->cycles, 1);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* -S timestamps and -C cputime (nccl-tests 2.17.8), plain and gzip. */
+static void check_timestamps(const struct cs_nccl_log *log)
+{
+    ck_assert_uint_eq(log->n_runs, 1);
+    const struct cs_nccl_run *r = &log->runs[0];
+    ck_assert_str_eq(r->tool, "nccl-tests");
+    ck_assert_str_eq(r->version, "2.17.8");
+    ck_assert(r->cputime);
+    ck_assert(!r->per_iter);
+    ck_assert_int_eq(r->op, CS_COLL_ALL_REDUCE);
+    ck_assert_int_eq(r->ranks, 8);
+    ck_assert_int_eq(r->nodes, 1);
+    ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), "H100-SXM5-80GB");
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_int_eq(r->rows[0].line, 21);
+    ck_assert_str_eq(r->rows[0].stamp, "2025-11-03 14:22:07");
+    ck_assert_str_eq(r->rows[2].stamp, "2025-11-03 14:22:10");
+    ck_assert_double_eq_tol(r->rows[0].time_us[0], 60.0, 1e-12);
+    /* 8388608 B / 60 us = 139.81 GB/s; x 2(8-1)/8 = 244.67. */
+    ck_assert_double_eq_tol(r->rows[0].busbw_gbps[0], 244.67, 1e-12);
+    /* 33554432 B / 178 us = 188.51 GB/s; x 1.75 = 329.89. */
+    ck_assert_double_eq_tol(r->rows[2].time_us[1], 178.0, 1e-12);
+    ck_assert_double_eq_tol(r->rows[2].busbw_gbps[1], 329.89, 1e-12);
+    ck_assert_int_eq(r->rows[2].wrong[1], 0);
+    ck_assert(isnan(r->rows[0].iter_min_us[0]));
+}
+
+START_TEST(test_nccl_timestamps_gzip)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("v2_17_timestamps_cputime.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    check_timestamps(&log);
+    cs_nccl_log_fini(&log);
+    /* The same log gzip-compressed (gzip -9n): read through zlib. */
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("v2_17_timestamps_cputime.txt.gz"), CS_COLL_OP_COUNT, &d, &log),
+                     CS_OK);
+    check_timestamps(&log);
+    ck_assert_str_eq(log.runs[0].file + strlen(log.runs[0].file) - 31, "v2_17_timestamps_cputime.txt.gz");
+    cs_nccl_log_fini(&log);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* -I per-iteration columns with -S (nccl-tests 2.19.6): 21 fields + 2. */
+START_TEST(test_nccl_per_iter)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file_ex(ndata("v2_19_per_iter.txt"), CS_COLL_OP_COUNT, CS_NCCL_STRICT, &d, &log),
+                     CS_OK);
+    ck_assert_uint_eq(log.n_runs, 1);
+    const struct cs_nccl_run *r = &log.runs[0];
+    ck_assert_str_eq(r->version, "2.19.6");
+    ck_assert(r->per_iter);
+    ck_assert_int_eq(r->op, CS_COLL_REDUCE_SCATTER);
+    ck_assert_int_eq(r->ranks, 2);
+    ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), "H200-SXM-141GB");
+    ck_assert_uint_eq(r->n_rows, 3);
+    const struct cs_nccl_row *w = &r->rows[1];
+    ck_assert_double_eq(w->size_bytes, 2097152);
+    ck_assert_double_eq_tol(w->time_us[0], 60.0, 1e-12);
+    ck_assert_double_eq_tol(w->busbw_gbps[0], 17.48, 1e-12); /* 2097152 / 60 us = 34.95 GB/s x 1/2 */
+    ck_assert_double_eq_tol(w->iter_min_us[0], 58.0, 1e-12);
+    ck_assert_double_eq_tol(w->iter_max_us[0], 66.0, 1e-12);
+    ck_assert_double_eq_tol(w->iter_p99_us[0], 65.0, 1e-12);
+    ck_assert_double_eq_tol(w->iter_cv_pct[0], 2.0, 1e-12);
+    ck_assert_double_eq_tol(w->time_us[1], 61.0, 1e-12);
+    ck_assert_double_eq_tol(w->iter_min_us[1], 59.5, 1e-12);
+    ck_assert_double_eq_tol(w->iter_cv_pct[1], 2.25, 1e-12);
+    ck_assert_str_eq(w->stamp, "2026-07-01 09:00:02");
+    cs_nccl_log_fini(&log);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* mpirun --tag-output with NCCL INFO/WARN lines, an Open MPI warning and a
+ * row cut by another rank's output (line 26). */
+START_TEST(test_nccl_interleaved)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("mpirun_interleaved.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.skipped_rows, 1);
+    ck_assert_uint_eq(log.n_runs, 1);
+    const struct cs_nccl_run *r = &log.runs[0];
+    ck_assert_int_eq(r->op, CS_COLL_ALL_REDUCE);
+    ck_assert_int_eq(r->algo, CS_COLL_RING); /* a rank's "NCCL_ALGO set by environment to Ring" */
+    ck_assert_int_eq(r->ranks, 2);
+    ck_assert_int_eq(r->nodes, 2);
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_double_eq(r->rows[0].size_bytes, 1048576);
+    ck_assert_double_eq(r->rows[1].size_bytes, 4194304);
+    ck_assert_int_eq(r->rows[1].line, 27);
+    ck_assert_double_eq_tol(r->rows[1].time_us[0], 110.0, 1e-12);
+    ck_assert_int_eq(r->rows[2].line, 29); /* after a rank's NCCL INFO line */
+    ck_assert_double_eq_tol(r->rows[2].busbw_gbps[1], 42.37, 1e-12);
+    ck_assert_uint_eq(count_sev(&d, CS_SEV_WARNING), 1);
+    ck_assert_uint_eq(cs_diags_errors(&d), 0);
+    /* 18 fields: the 6 of the row before the cut, then the 12 words of the WARN line. */
+    ck_assert(has_diag(&d, "mpirun_interleaved.txt:26: warning: expected an nccl-tests row (size count type redop "
+                           "[root] time algbw busbw #wrong [time algbw busbw #wrong]), got 18 fields at column 15; "
+                           "row skipped (--strict makes it an error)"));
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+    /* Strict: an error at the row's column in the file (after "[1,0]<stdout>:", 14 characters). */
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_nccl_parse_file_ex(ndata("mpirun_interleaved.txt"), CS_COLL_OP_COUNT, CS_NCCL_STRICT, &d,
+                                           &log),
+                     CS_ECONFIG);
+    ck_assert(has_diag(&d, "mpirun_interleaved.txt:26:15: error: expected an nccl-tests row"));
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* -N 2 (the sweep twice in one table: averaged per size) and -d all (one run
+ * per data type), under srun -l ("0: " labels). */
+START_TEST(test_nccl_cycles_dtypes)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("cycles_dtypes_srun.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    ck_assert_uint_eq(log.n_runs, 2);
+    const struct cs_nccl_run *f = &log.runs[0], *h = &log.runs[1];
+    ck_assert_str_eq(f->dtype, "float");
+    ck_assert_str_eq(h->dtype, "half");
+    ck_assert_str_eq(f->redop, "sum");
+    for (int k = 0; k < 2; k++) {
+        const struct cs_nccl_run *r = &log.runs[k];
+        ck_assert_int_eq(r->op, CS_COLL_ALL_REDUCE);
+        ck_assert_int_eq(r->ranks, 4);
+        ck_assert_int_eq(r->nodes, 1);
+        ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), "A100-SXM4-40GB");
+        ck_assert_int_eq(r->cycles, 2);
+        ck_assert_uint_eq(r->n_rows, 3);
+        ck_assert_int_eq(r->rows[0].cycles, 2);
+    }
+    ck_assert_int_eq(f->rows[0].line, 18);
+    ck_assert_double_eq_tol(f->rows[0].time_us[0], 32.0, 1e-12);  /* (30 + 34) / 2 */
+    ck_assert_double_eq_tol(f->rows[0].busbw_gbps[0], 49.345, 1e-9); /* (52.43 + 46.26) / 2 */
+    ck_assert_double_eq_tol(f->rows[1].time_us[0], 52.0, 1e-12);  /* (50 + 54) / 2 */
+    ck_assert_int_eq(f->rows[1].wrong[1], 2);                      /* the max of 0 and 2 */
+    ck_assert_double_eq_tol(h->rows[2].time_us[0], 94.0, 1e-12);  /* (92 + 96) / 2 */
+    ck_assert_double_eq_tol(h->rows[2].time_us[1], 93.0, 1e-12);  /* (91 + 95) / 2 */
+    ck_assert_double_eq(h->rows[2].count, 2097152);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* rccl-tests: MI300X with stress cycles; an in-place-only (-O 0) table. */
+START_TEST(test_nccl_rccl)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file_ex(ndata("rccl_mi300x.txt"), CS_COLL_OP_COUNT, CS_NCCL_STRICT, &d, &log),
+                     CS_OK);
+    ck_assert_uint_eq(log.n_runs, 1);
+    const struct cs_nccl_run *r = &log.runs[0];
+    ck_assert_str_eq(r->tool, "rccl-tests");
+    ck_assert_str_eq(r->version, "develop:5272cd1");
+    ck_assert_str_eq(r->gpu, "AMD Instinct MI300X");
+    ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), "MI300X");
+    ck_assert_int_eq(r->op, CS_COLL_ALL_REDUCE);
+    ck_assert_int_eq(r->ranks, 8);
+    ck_assert_int_eq(r->nodes, 1);
+    ck_assert_int_eq(r->cycles, 2);
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_int_eq(r->rows[0].line, 21);
+    ck_assert_double_eq_tol(r->rows[0].time_us[0], 152.0, 1e-12);      /* (150 + 154) / 2 */
+    ck_assert_double_eq_tol(r->rows[0].time_us[1], 154.0, 1e-12);      /* (152 + 156) / 2 */
+    ck_assert_double_eq_tol(r->rows[0].busbw_gbps[0], 193.19, 1e-9);   /* (195.73 + 190.65) / 2 */
+    ck_assert_double_eq_tol(r->rows[2].time_us[0], 484.0, 1e-12);      /* (480 + 488) / 2 */
+    cs_nccl_log_fini(&log);
+
+    ck_assert_int_eq(cs_nccl_parse_file_ex(ndata("rccl_inplace_only.txt"), CS_COLL_OP_COUNT, CS_NCCL_STRICT, &d,
+                                           &log),
+                     CS_OK);
+    r = &log.runs[0];
+    ck_assert_str_eq(r->tool, "rccl-tests");
+    ck_assert_str_eq(r->version, "2.17.9-develop:f220897c9b");
+    ck_assert(r->in_place_only);
+    ck_assert_str_eq(r->gpu, ""); /* the runtime printed no name */
+    ck_assert_int_eq(r->op, CS_COLL_ALL_GATHER);
+    ck_assert_int_eq(r->ranks, 8);
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert(isnan(r->rows[0].time_us[0]));
+    ck_assert_double_eq_tol(r->rows[0].time_us[1], 20.0, 1e-12);
+    ck_assert_double_eq_tol(r->rows[0].busbw_gbps[1], 45.88, 1e-12); /* 1048576 / 20 us = 52.43 x 7/8 */
+    ck_assert_double_eq_tol(cs_nccl_row_time_us(&r->rows[2]), 50.0, 1e-12);
+    /* The curve fit uses the in-place half of such a table. */
+    struct cs_calib_curve cv;
+    struct cs_calib_fit fit;
+    ck_assert_int_eq(cs_calib_fit_curve(r, &cv, &fit), CS_OK);
+    ck_assert_uint_eq(fit.n, 3);
+    cs_calib_fit_fini(&fit);
+    cs_nccl_log_fini(&log);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* nccl-tests -J: the one-line document, pretty-printed, gzip-compressed;
+ * results[1] has "time": "nan" (what util.cu writes for NaN). */
+static void check_json(const struct cs_nccl_log *log)
+{
+    ck_assert_uint_eq(log->skipped_rows, 1);
+    ck_assert_uint_eq(log->n_runs, 1);
+    const struct cs_nccl_run *r = &log->runs[0];
+    ck_assert(r->json);
+    ck_assert_int_eq(r->op, CS_COLL_ALL_REDUCE); /* args[0] ./build/all_reduce_perf */
+    ck_assert_int_eq(r->algo, CS_COLL_TREE);     /* env NCCL_ALGO=Tree */
+    ck_assert_int_eq(r->ranks, 8);               /* 1 process x nthreads 1 x ngpus 8 */
+    ck_assert_int_eq(r->nodes, 1);
+    ck_assert_str_eq(cs_calib_gpu_catalog_name(r->gpu), "H100-SXM5-80GB");
+    ck_assert_str_eq(r->dtype, "float");
+    ck_assert_uint_eq(r->n_rows, 3);
+    ck_assert_double_eq(r->rows[0].size_bytes, 1048576);
+    ck_assert_double_eq(r->rows[0].count, 262144);
+    ck_assert_double_eq_tol(r->rows[0].time_us[0], 20.0, 1e-12);
+    ck_assert_double_eq_tol(r->rows[0].busbw_gbps[0], 91.7504, 1e-6); /* 1048576 / 20 us = 52.4288 x 1.75 */
+    ck_assert_double_eq_tol(r->rows[0].time_us[1], 19.5, 1e-12);
+    ck_assert_int_eq(r->rows[0].wrong[0], -1); /* -c 0: "nwrong": null */
+    ck_assert_double_eq(r->rows[1].size_bytes, 4194304);
+    ck_assert_double_eq_tol(r->rows[2].time_us[0], 90.0, 1e-12);
+}
+
+START_TEST(test_nccl_json)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("allreduce_J.json"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    check_json(&log);
+    ck_assert(has_diag(&d, "allreduce_J.json:1: warning: results[1].out_of_place.time: expected a non-negative "
+                           "number of microseconds; row skipped"));
+    cs_nccl_log_fini(&log);
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("allreduce_J_pretty.json"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    check_json(&log);
+    ck_assert(has_diag(&d, "allreduce_J_pretty.json:73: warning: results[1].out_of_place.time")); /* its "size" line */
+    cs_nccl_log_fini(&log);
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("allreduce_J.json.gz"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    check_json(&log);
+    cs_nccl_log_fini(&log);
+    ck_assert_uint_eq(cs_diags_errors(&d), 0);
+    /* Strict: the same entry is an error. */
+    ck_assert_int_eq(cs_nccl_parse_file_ex(ndata("allreduce_J.json"), CS_COLL_OP_COUNT, CS_NCCL_STRICT, &d, &log),
+                     CS_ECONFIG);
+    ck_assert(has_diag(&d, "allreduce_J.json:1: error: results[1].out_of_place.time"));
+    cs_diags_fini(&d);
+    /* Not the document -J writes. */
+    cs_diags_init(&d);
+    const char *bad = "{\"results\": [\n  {\"size\": 8,";
+    ck_assert_int_eq(cs_nccl_parse_buffer("b.json", bad, strlen(bad), CS_COLL_OP_COUNT, &d, &log), CS_ECONFIG);
+    ck_assert(has_diag(&d, "b.json:2:"));
+    ck_assert(has_diag(&d, "malformed JSON"));
+    ck_assert_int_eq(cs_nccl_parse_buffer("c.json", "{}", 2, CS_COLL_OP_COUNT, &d, &log), CS_ECONFIG);
+    ck_assert(has_diag(&d, "c.json:1:1: error: results: expected the array"));
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* 12 malformed rows: 10 warnings, then one summary; all 12 counted. */
+START_TEST(test_nccl_warning_cap)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(ndata("many_bad_rows.txt"), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.skipped_rows, 12);
+    ck_assert_uint_eq(log.runs[0].n_rows, 3);
+    ck_assert_int_eq(log.runs[0].op, CS_COLL_BROADCAST);
+    ck_assert_uint_eq(count_sev(&d, CS_SEV_WARNING), 11);
+    ck_assert(has_diag(&d, "many_bad_rows.txt:9: warning: out-of-place busbw (GB/s): expected a non-negative "
+                           "number, got \"x\""));
+    ck_assert(has_diag(&d, "many_bad_rows.txt:18: warning: out-of-place busbw")); /* the 10th */
+    ck_assert(!has_diag(&d, "many_bad_rows.txt:19:"));
+    ck_assert(has_diag(&d, "many_bad_rows.txt: warning: 12 malformed rows skipped in all (the first 10 are named "
+                           "above)"));
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* X_perf_SUFFIX binaries (NAME_SUFFIX builds) under a directory whose name
+ * also ends in _perf...; other programs' lines starting with a number. */
+START_TEST(test_nccl_command_lines)
+{
+    const char *txt = "$ mpirun -np 8 /opt/nccl_perf_tests/build/all_gather_perf_mpi -b 8 -e 16 -g 1\n"
+                      "2 warnings generated by the job prolog\n"
+                      "10.0.0.7:1234:1250 [0] NCCL INFO Channel 00/02\n"
+                      "# nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20\n"
+                      "           8             0     float    none      -1    10.00    0.00    0.00       0"
+                      "    10.00    0.00    0.00       0\n"
+                      "          16             0     float    none      -1    11.00    0.00    0.00       0"
+                      "    11.00    0.00    0.00       0\n";
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_buffer("cmd.txt", txt, strlen(txt), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_int_eq(log.runs[0].op, CS_COLL_ALL_GATHER);
+    ck_assert_uint_eq(log.runs[0].n_rows, 2);
+    ck_assert_uint_eq(log.skipped_rows, 0);
+    ck_assert_uint_eq(d.n, 0);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* The calibration inputs gzip-compressed (gzip -9n of tests/data/calib/
+ * fixtures) read as the plain ones do. */
+START_TEST(test_nccl_gz_inputs)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_gemm_row *rows = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(cs_gemm_csv_load(data("gemm_good.csv.gz"), &d, &rows, &n), CS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_double_eq(rows[0].m, 8192);
+    ck_assert_double_eq_tol(rows[0].tflops, 687.194767, 1e-5); /* 2 x 8192^3 / 0.0016 s */
+    free(rows);
+    struct cs_fio_job *jobs = NULL;
+    ck_assert_int_eq(cs_fio_json_load(data("fio_good.json.gz"), &d, &jobs, &n), CS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_double_eq(jobs[0].bw_bytes_per_s, 6442450944.0);
+    ck_assert_double_eq(jobs[1].bw_bytes_per_s, 3221225472.0);
+    free(jobs);
+    struct cs_steps_row *srows = NULL;
+    ck_assert_int_eq(cs_steps_csv_load(data("steps_good.csv.gz"), &d, &srows, &n), CS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(srows[0].label, "tp8");
+    ck_assert_double_eq(srows[0].measured_s, 10.5);
+    cs_steps_rows_free(srows, n);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *nccl_suite(void)
 {
     Suite *s = suite_create("nccl");
@@ -372,6 +770,16 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_nccl_gemm_csv);
     tcase_add_test(tc, test_nccl_fio_json);
     tcase_add_test(tc, test_nccl_steps_csv);
+    tcase_add_test(tc, test_nccl_v2_13);
+    tcase_add_test(tc, test_nccl_timestamps_gzip);
+    tcase_add_test(tc, test_nccl_per_iter);
+    tcase_add_test(tc, test_nccl_interleaved);
+    tcase_add_test(tc, test_nccl_cycles_dtypes);
+    tcase_add_test(tc, test_nccl_rccl);
+    tcase_add_test(tc, test_nccl_json);
+    tcase_add_test(tc, test_nccl_warning_cap);
+    tcase_add_test(tc, test_nccl_command_lines);
+    tcase_add_test(tc, test_nccl_gz_inputs);
     suite_add_tcase(s, tc);
     return s;
 }
