@@ -31,6 +31,7 @@ static const struct cs_cli_opt cs__cal_opts[] = {
     {"scenario", 0, "FILE", "base scenario: the cluster the measurements ran on"},
     {"output", 'o', "FILE", "overlay YAML to write (required); plot files go next to it"},
     {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    {"strict", 0, NULL, "a malformed nccl-tests row is an error (exit 2), not a warning and a skip"},
     {"points", 0, NULL, "print every point's residual, not only the summary"},
     {"no-plot", 0, NULL, "do not write or render the busbw figure"},
 };
@@ -78,10 +79,14 @@ static bool cs__input(struct cs__cal *c, const char *kind, const char *path)
     return true;
 }
 
+/* A refused fit, or one over the residual threshold, is said on stderr
+ * (and recorded in the overlay by cs_calib_write_overlay): never silent. */
 static void cs__report_fit(const struct cs_calib_fit *f, cs_status st)
 {
     if (st != CS_OK)
         fprintf(stderr, "clustersim calibrate: warning: %s: %s\n", f->name, f->msg);
+    else if (f->warning[0])
+        fprintf(stderr, "clustersim calibrate: warning: %s: %s\n", f->name, f->warning);
 }
 
 /* Splits "dir/name.yaml" into dir ("." when none) and the stem "name". */
@@ -103,7 +108,7 @@ static void cs__split(const char *out, char **dir, char **base, char **stem)
         *stem = cs_xstrdup(*base);
 }
 
-static bool cs__nccl_files(struct cs__cal *c, char **files, int nf, struct cs_nccl_log *logs)
+static bool cs__nccl_files(struct cs__cal *c, char **files, int nf, struct cs_nccl_log *logs, bool strict)
 {
     bool ok = true;
     for (int i = 0; i < nf; i++) {
@@ -134,10 +139,11 @@ static bool cs__nccl_files(struct cs__cal *c, char **files, int nf, struct cs_nc
         }
         if (!cs__input(c, "nccl", files[i]))
             return false;
-        if (cs_nccl_parse_file(files[i], hint, &c->d, &logs[i]) != CS_OK) {
+        if (cs_nccl_parse_file_ex(files[i], hint, strict ? CS_NCCL_STRICT : 0, &c->d, &logs[i]) != CS_OK) {
             ok = false;
             continue;
         }
+        c->ov.inputs[c->ov.n_inputs - 1].skipped_rows = logs[i].skipped_rows;
         if (have_algo)
             for (size_t r = 0; r < logs[i].n_runs; r++)
                 logs[i].runs[r].algo = algo;
@@ -221,11 +227,17 @@ static int cs__calibrate(const struct cs_cli_cmd *cmd, const struct cs_cli_args 
     }
 
     /* 1. nccl-tests: one curve per run, then the closed form's parameters. */
-    if (!cs__nccl_files(&c, files, nf, logs)) {
+    if (!cs__nccl_files(&c, files, nf, logs, cs_cli_get(cmd, a, "strict") != NULL)) {
         cs_cli_print_diags(&c.d);
+        if (cs_cli_get(cmd, a, "strict"))
+            fprintf(stderr, "clustersim calibrate: --strict: a malformed nccl-tests row is an error\n");
         rc = CS_EXIT_BADINPUT;
         goto done;
     }
+    /* The warnings (malformed rows skipped) now, once. */
+    cs_cli_print_diags(&c.d);
+    cs_diags_fini(&c.d);
+    cs_diags_init(&c.d);
     for (int i = 0; i < nf; i++)
         n_runs += logs[i].n_runs;
     run_scen = cs_xcalloc(n_runs + 1, sizeof *run_scen);

@@ -100,6 +100,7 @@ static const struct cs_field input_fields[] = {
     F_CUSTOM("kind", "nccl, gemm, fio, steps, base"),
     F_CUSTOM("file", "path as given to clustersim calibrate"),
     F_CUSTOM("sha256", "digest of the file's bytes"),
+    F_CUSTOM("skipped_rows", "malformed nccl-tests rows skipped (informational)"),
 };
 
 /* Binds map v (at `path`) with table t into base: defaults first, then the

@@ -36,7 +36,7 @@ static void cs__fit_init(struct cs_calib_fit *f, const char *kind, const char *u
     va_start(ap, fmt);
     vsnprintf(f->name, sizeof f->name, fmt, ap);
     va_end(ap);
-    f->mape = f->max_err = NAN;
+    f->mape = f->max_err = f->rms = NAN;
 }
 
 static cs_status cs__refuse(struct cs_calib_fit *f, size_t have, int params)
@@ -67,6 +67,21 @@ static void cs__summarize(struct cs_calib_fit *f)
     }
     f->mape = f->n ? s / (double)f->n : NAN;
     f->max_err = f->n ? m : NAN;
+    cs_calib_fit_check_residual(f, CS_CALIB_RMS_WARN);
+}
+
+void cs_calib_fit_check_residual(struct cs_calib_fit *f, double threshold)
+{
+    double ss = 0;
+    for (size_t i = 0; i < f->n; i++)
+        ss += f->pts[i].err * f->pts[i].err;
+    f->rms = f->n ? sqrt(ss / (double)f->n) : NAN;
+    f->warning[0] = '\0';
+    if (f->n && !(f->rms <= threshold))
+        snprintf(f->warning, sizeof f->warning,
+                 "relative RMS residual %.1f%% exceeds the %.0f%% threshold: the model does not describe these "
+                 "measurements; check them before using the fitted values",
+                 100.0 * f->rms, 100.0 * threshold);
 }
 
 static double cs__logistic(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -507,6 +522,11 @@ cs_status cs_calib_fit_collective(const struct cs_calib_coll_input *in, size_t n
     for (int k = 0; k < P_NCOLL; k++) {
         if (!use[k])
             continue;
+        /* An efficiency the logistic drove to 0 (a fit that went wrong, and
+         * says so by its residual) stays a positive number the overlay
+         * loader accepts. */
+        if (k != P_LAUNCH && !(v[k] > 0))
+            v[k] = 1e-12;
         cs__param(fit, cs__coll_pnames[k], k == P_LAUNCH ? v[k] * 1e6 : v[k]);
         if (k == P_INTRA)
             cal->intra_efficiency = v[k];

@@ -30,14 +30,21 @@ bool cs_calib_write_overlay(FILE *f, const struct cs_calib_overlay *o)
 {
     const struct cs_calib_cfg *c = &o->cal;
     fprintf(f, "# Calibration overlay written by `clustersim calibrate` (docs/calibration.md).\n"
-               "# Use it from a scenario with `include: THIS_FILE.yaml` at the top level.\n"
-               "calibration:\n  date: ");
+               "# Use it from a scenario with `include: THIS_FILE.yaml` at the top level.\n");
+    for (size_t i = 0; i < o->n_fits; i++)
+        if (o->fits[i].warning[0])
+            fprintf(f, "# warning: %s: %s (calibration.fit.%s_%zu)\n", o->fits[i].name, o->fits[i].warning,
+                    o->fits[i].kind, i);
+    fprintf(f, "calibration:\n  date: ");
     cs__q(f, o->date);
     fprintf(f, "\n  inputs:\n");
     for (size_t i = 0; i < o->n_inputs; i++) {
         fprintf(f, "    - {kind: %s, file: ", o->inputs[i].kind);
         cs__q(f, o->inputs[i].file);
-        fprintf(f, ", sha256: %s}\n", o->inputs[i].sha256);
+        fprintf(f, ", sha256: %s", o->inputs[i].sha256);
+        if (o->inputs[i].skipped_rows)
+            fprintf(f, ", skipped_rows: %zu", o->inputs[i].skipped_rows);
+        fprintf(f, "}\n");
     }
     if (o->n_inputs == 0)
         fprintf(f, "    []\n");
@@ -46,11 +53,11 @@ bool cs_calib_write_overlay(FILE *f, const struct cs_calib_overlay *o)
     if (coll) {
         fprintf(f, "  collective:\n");
         if (!isnan(c->intra_efficiency))
-            fprintf(f, "    intra_efficiency: %.6f\n", c->intra_efficiency);
+            fprintf(f, "    intra_efficiency: %.9g\n", c->intra_efficiency);
         if (!isnan(c->net_efficiency))
-            fprintf(f, "    net_efficiency: %.6f\n", c->net_efficiency);
+            fprintf(f, "    net_efficiency: %.9g\n", c->net_efficiency);
         if (!isnan(c->nvls_efficiency))
-            fprintf(f, "    nvls_efficiency: %.6f\n", c->nvls_efficiency);
+            fprintf(f, "    nvls_efficiency: %.9g\n", c->nvls_efficiency);
         if (!isnan(c->launch_floor_s)) {
             fprintf(f, "    ");
             cs__time(f, "launch_floor", c->launch_floor_s);
@@ -105,9 +112,14 @@ bool cs_calib_write_overlay(FILE *f, const struct cs_calib_overlay *o)
     for (size_t i = 0; i < o->n_fits; i++) {
         const struct cs_calib_fit *ft = &o->fits[i];
         fprintf(f, "    # %s\n    %s_%zu: {points: %zu, ", ft->name, ft->kind, i, ft->n);
-        if (ft->ok)
-            fprintf(f, "mape: %.5f, max_error: %.5f}\n", ft->mape, ft->max_err);
-        else {
+        if (ft->ok) {
+            fprintf(f, "mape: %.5f, max_error: %.5f, rms: %.5f", ft->mape, ft->max_err, ft->rms);
+            if (ft->warning[0]) {
+                fprintf(f, ",\n      warning: ");
+                cs__q(f, ft->warning);
+            }
+            fprintf(f, "}\n");
+        } else {
             fprintf(f, "refused: ");
             cs__q(f, ft->msg);
             fprintf(f, "}\n");
@@ -122,7 +134,13 @@ bool cs_calib_write_report(FILE *f, const struct cs_calib_overlay *o, bool point
 {
     fprintf(f, "clustersim calibrate: %zu input file%s, %s\n", o->n_inputs, o->n_inputs == 1 ? "" : "s", o->date);
     for (size_t i = 0; i < o->n_inputs; i++)
-        fprintf(f, "  %-5s %s  sha256 %.16s...\n", o->inputs[i].kind, o->inputs[i].file, o->inputs[i].sha256);
+    {
+        fprintf(f, "  %-5s %s  sha256 %.16s...", o->inputs[i].kind, o->inputs[i].file, o->inputs[i].sha256);
+        if (o->inputs[i].skipped_rows)
+            fprintf(f, "  (%zu malformed row%s skipped)", o->inputs[i].skipped_rows,
+                    o->inputs[i].skipped_rows == 1 ? "" : "s");
+        fprintf(f, "\n");
+    }
     for (size_t i = 0; i < o->n_fits; i++) {
         const struct cs_calib_fit *ft = &o->fits[i];
         fprintf(f, "\n[%s] %s\n", ft->kind, ft->name);
@@ -141,8 +159,10 @@ bool cs_calib_write_report(FILE *f, const struct cs_calib_overlay *o, bool point
                 fprintf(f, "  %-34s %12.4g %12.4g %+7.1f%%\n", p->label, p->measured, p->fitted, 100.0 * p->err);
             }
         }
-        fprintf(f, "  residuals (%s): MAPE %.2f%%, max %.2f%% over %zu points\n", ft->unit, 100.0 * ft->mape,
-                100.0 * ft->max_err, ft->n);
+        fprintf(f, "  residuals (%s): MAPE %.2f%%, max %.2f%%, RMS %.2f%% over %zu points\n", ft->unit,
+                100.0 * ft->mape, 100.0 * ft->max_err, 100.0 * ft->rms, ft->n);
+        if (ft->warning[0])
+            fprintf(f, "  warning: %s\n", ft->warning);
     }
     return !ferror(f);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char g_path[4096];
 static const char *ref(const char *rel)
@@ -235,12 +236,124 @@ START_TEST(test_calibrate_reference_curves)
         struct cs_calib_curve cv;
         struct cs_calib_fit fit;
         ck_assert_int_eq(cs_calib_fit_curve(&log.runs[0], &cv, &fit), CS_OK);
-        printf("  %-52s %2zu pts  MAPE %5.2f%%  max %5.2f%%  (%s)\n", files[i], fit.n, 100 * fit.mape,
-               100 * fit.max_err, fit.msg);
+        printf("  %-52s %2zu pts  MAPE %5.2f%%  max %5.2f%%  RMS %5.2f%%  (%s)\n", files[i], fit.n,
+               100 * fit.mape, 100 * fit.max_err, 100 * fit.rms, fit.msg);
         ck_assert(fit.mape <= 0.10);
+        /* Under the residual threshold (docs/calibration.md): no warning. */
+        ck_assert(fit.rms <= CS_CALIB_RMS_WARN);
+        ck_assert_str_eq(fit.warning, "");
         cs_calib_fit_fini(&fit);
         cs_nccl_log_fini(&log);
     }
+}
+END_TEST
+
+
+/* The residual threshold. By hand: errors {0.1, -0.1} give RMS 0.1 (no
+ * warning); {0.1, -0.1, 0.2, -0.2} give sqrt((0.01+0.01+0.04+0.04)/4) =
+ * 0.1581 > 0.15 (a warning that says 15.8% and 15%). */
+START_TEST(test_calibrate_residual_threshold)
+{
+    struct cs_calib_fit f;
+    memset(&f, 0, sizeof f);
+    struct cs_calib_point pts[4];
+    memset(pts, 0, sizeof pts);
+    double e[4] = {0.1, -0.1, 0.2, -0.2};
+    for (int i = 0; i < 4; i++)
+        pts[i].err = e[i];
+    f.pts = pts;
+    f.n = 2;
+    cs_calib_fit_check_residual(&f, CS_CALIB_RMS_WARN);
+    ck_assert_double_eq_tol(f.rms, 0.1, 1e-12);
+    ck_assert_str_eq(f.warning, "");
+    f.n = 4;
+    cs_calib_fit_check_residual(&f, CS_CALIB_RMS_WARN);
+    ck_assert_double_eq_tol(f.rms, sqrt(0.025), 1e-12);
+    ck_assert_msg(strstr(f.warning, "relative RMS residual 15.8% exceeds the 15% threshold") != NULL, "%s",
+                  f.warning);
+    ck_assert_double_eq(CS_CALIB_RMS_WARN, 0.15);
+}
+END_TEST
+
+/* tests/data/nccl/zigzag_allreduce.txt: times 10, 40, 40, 160, 160, 640, 640,
+ * 2560 us at sizes doubling from 1 MiB. Every curve of the fitted family is
+ * nondecreasing with t(2S) <= 2 t(S) (a + 2x/B <= 2(a + x/B) for a >= 0; the
+ * min over regimes and smax(L, .) keep that), so in each of the 4 pairs
+ * (10, 40), (40, 160), (160, 640), (640, 2560) the log residuals differ by at
+ * least ln 2 and one of the two points is off by >= 2^(1/2) - 1 = 41% or
+ * 1 - 2^(-1/2) = 29%: RMS >= sqrt(4 x 0.293^2 / 8) = 20.7%, whatever the
+ * solver finds. The fit is kept, with a warning, and the overlay says so and
+ * still loads. */
+START_TEST(test_calibrate_residual_warning_overlay)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s", cs_test_path("tests/data/nccl/zigzag_allreduce.txt"));
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_file(p, CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.runs[0].n_rows, 8);
+    struct cs_calib_overlay ov;
+    memset(&ov, 0, sizeof ov);
+    struct cs_calib_cfg *cal = &ov.cal;
+    cal->intra_efficiency = cal->net_efficiency = cal->nvls_efficiency = cal->launch_floor_s = NAN;
+    cal->gemm_eff_max = cal->gemm_dim_half = cal->compute_scale = cal->overlap_slowdown = NAN;
+    ov.fits = cs_xcalloc(1, sizeof *ov.fits);
+    ov.n_fits = 1;
+    struct cs_calib_curve cv;
+    ck_assert_int_eq(cs_calib_fit_curve(&log.runs[0], &cv, &ov.fits[0]), CS_OK);
+    const struct cs_calib_fit *ft = &ov.fits[0];
+    printf("zigzag curve: RMS %.1f%% (bound 20.7%%), warning: %s\n", 100 * ft->rms, ft->warning);
+    ck_assert(ft->ok);
+    ck_assert(ft->rms >= 0.207 - 1e-3);
+    ck_assert_msg(strstr(ft->warning, "exceeds the 15% threshold") != NULL, "%s", ft->warning);
+    cal->curves[0] = cv;
+    cal->n_curves = 1;
+    cal->enabled = true;
+    snprintf(ov.date, sizeof ov.date, "2026-01-01T00:00:00Z");
+
+    char dir[] = "/tmp/cs_calib_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char ovp[256], scp[256];
+    snprintf(ovp, sizeof ovp, "%s/cal.yaml", dir);
+    snprintf(scp, sizeof scp, "%s/scen.yaml", dir);
+    FILE *f = fopen(ovp, "w");
+    ck_assert(cs_calib_write_overlay(f, &ov));
+    fclose(f);
+    /* The overlay: a comment at the top and a warning key in the fit entry. */
+    char *text = NULL;
+    size_t len = 0;
+    f = fopen(ovp, "r");
+    text = cs_xmalloc(65536);
+    len = fread(text, 1, 65535, f);
+    text[len] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "# warning: all_reduce 8 ranks 1 node: relative RMS residual ") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "warning: \"relative RMS residual ") != NULL, "%s", text);
+    ck_assert(strstr(text, "(calibration.fit.curve_0)") != NULL);
+    free(text);
+    /* It still loads as a scenario's calibration. */
+    f = fopen(scp, "w");
+    fprintf(f, "schema_version: 1\ninclude: cal.yaml\ncluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n");
+    fclose(f);
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    cs_status st = cs_cfg_load_scenario(scp, cat, &d, &s, NULL);
+    for (size_t i = 0; i < d.n; i++) {
+        char *m = cs_diag_format(&d.items[i]);
+        fprintf(stderr, "%s\n", m);
+        free(m);
+    }
+    ck_assert_int_eq(st, CS_OK);
+    ck_assert_int_eq(s.calibration.n_curves, 1);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+    remove(ovp);
+    remove(scp);
+    rmdir(dir);
+    cs_calib_overlay_fini(&ov);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
 }
 END_TEST
 
@@ -560,6 +673,8 @@ static Suite *calibrate_suite(void)
     tcase_add_test(tc, test_calibrate_reference_curves);
     tcase_add_test(tc, test_calibrate_overlay_round_trip);
     tcase_add_test(tc, test_calibrate_bad_overlay);
+    tcase_add_test(tc, test_calibrate_residual_threshold);
+    tcase_add_test(tc, test_calibrate_residual_warning_overlay);
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("validation");
     tcase_set_timeout(tv, 60);

@@ -230,5 +230,29 @@ has "$tmp/err" 'closest: "H200-SXM-141GB"' "GH200 closest"
 expect 2 "preset llama3-70b" -- "$bin" run "$tmp/one.yaml" --set workload.model.preset=llama3-70b
 has "$tmp/err" '(did you mean "llama3.1-70b"?)' "llama3-70b -> llama3.1-70b"
 
+# calibrate: a malformed nccl-tests row is a warning naming file:line and a
+# count in the report; --strict makes it an error (exit 2); a fit over the
+# residual threshold is a warning on stderr and in the overlay, which loads.
+nd=tests/data/nccl
+expect 0 "calibrate skips a malformed row" -- "$bin" calibrate --no-plot -o "$tmp/cal.yaml" "$nd/mpirun_interleaved.txt"
+has "$tmp/err" "$nd/mpirun_interleaved.txt:26: warning: expected an nccl-tests row" "calibrate warns with file:line"
+has "$tmp/out" "(1 malformed row skipped)" "calibrate reports the skipped count"
+has "$tmp/cal.yaml" "skipped_rows: 1" "overlay records the skipped count"
+expect 2 "calibrate --strict" -- "$bin" calibrate --strict --no-plot -o "$tmp/strict.yaml" "$nd/mpirun_interleaved.txt"
+has "$tmp/err" "$nd/mpirun_interleaved.txt:26:15: error: expected an nccl-tests row" "--strict names file:line:col"
+if [ ! -e "$tmp/strict.yaml" ]; then ok; else ko "calibrate --strict wrote an overlay"; fi
+expect 0 "calibrate residual warning" -- "$bin" calibrate --no-plot -o "$tmp/zz.yaml" "$nd/zigzag_allreduce.txt"
+has "$tmp/err" "warning: all_reduce 8 ranks 1 node: relative RMS residual" "residual warning on stderr"
+has "$tmp/zz.yaml" "# warning: all_reduce 8 ranks 1 node: relative RMS residual" "residual warning in the overlay"
+has "$tmp/zz.yaml" "exceeds the 15% threshold" "the overlay states the threshold"
+printf 'schema_version: 1\ninclude: zz.yaml\ncluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n' >"$tmp/zzs.yaml"
+expect 0 "overlay with a warning loads" -- "$bin" validate "$tmp/zzs.yaml"
+expect 0 "calibrate gzip and JSON inputs" -- "$bin" calibrate --no-plot -o "$tmp/gz.yaml" \
+    "$nd/v2_17_timestamps_cputime.txt.gz" "$nd/allreduce_J.json.gz" "$nd/rccl_mi300x.txt"
+has "$tmp/out" "[curve] all_reduce 8 ranks 1 node algo tree" "calibrate reads -J JSON (NCCL_ALGO=Tree)"
+has "$tmp/err" "allreduce_J.json.gz:1: warning: results[1].out_of_place.time" "JSON row warning names file:line"
+expect 0 "help calibrate" -- "$bin" help calibrate
+has "$tmp/out" "--strict" "help calibrate documents --strict"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

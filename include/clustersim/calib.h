@@ -220,7 +220,17 @@ struct cs_calib_fit {
     size_t n;
     struct cs_calib_point *pts;   /* owned; free with cs_calib_fit_fini */
     double mape, max_err;     /* mean and max of |err| */
+    double rms;               /* sqrt(mean(err^2)), the relative RMS residual */
+    char warning[224];        /* "" or why the fit should not be trusted */
 };
+
+/* A fit whose relative RMS residual exceeds this (15%) is kept but carries
+ * a warning (fit->warning), which the overlay records and `clustersim
+ * calibrate` prints: docs/calibration.md, "Residual threshold". */
+#define CS_CALIB_RMS_WARN 0.15
+/* Sets f->rms from f->pts and f->warning when it exceeds threshold (every
+ * fit of models/calibrate.c calls it with CS_CALIB_RMS_WARN). */
+void cs_calib_fit_check_residual(struct cs_calib_fit *f, double threshold);
 void cs_calib_fit_fini(struct cs_calib_fit *f);
 
 /* Fits the nccl-tests time curve of one run (out-of-place columns, rows
@@ -310,6 +320,7 @@ struct cs_calib_input {
     char kind[8];             /* nccl, gemm, fio, steps, base */
     char file[512];
     char sha256[65];
+    size_t skipped_rows;      /* malformed rows skipped (nccl) */
 };
 struct cs_calib_overlay {
     char date[32];            /* ISO 8601 UTC */
