@@ -454,8 +454,14 @@ const struct cs_cli_cmd cs_cmd_calibrate = {
     "  --steps  a compute scale and the overlap slowdown of the step model.\n"
     "Writes OUT.yaml (a `calibration:` section recording the inputs' sha256 and the\n"
     "date; SOURCE_DATE_EPOCH overrides the date), OUT_busbw.dat/.gp/.png next to it,\n"
-    "and prints each fit's parameters and residuals (MAPE, max). A fit with fewer\n"
-    "points than parameters + 1 is refused with a warning.",
+    "and prints each fit's parameters and residuals (MAPE, max, RMS). A fit with fewer\n"
+    "points than parameters + 1 is refused with a warning; a fit whose relative RMS\n"
+    "residual exceeds 15% is kept but warned about, on stderr and in OUT.yaml.\n"
+    "nccl-tests logs: nccl-tests 2.13+ and rccl-tests text (device lines, -S, -C, -I,\n"
+    "-c 0, -N cycles averaged, -d/-o all split per type, mpirun/srun prefixes and other\n"
+    "programs' lines ignored) or nccl-tests -J JSON; any input may be .gz. A malformed\n"
+    "row is skipped with a FILE:LINE warning and counted in the report; --strict makes\n"
+    "it an error (exit 2).",
     cs__cal_opts,
     (int)(sizeof cs__cal_opts / sizeof cs__cal_opts[0]),
     cs__calibrate,
