@@ -645,16 +645,21 @@ static const char *cs__strip_prefix(const char *p)
     return p;
 }
 
-/* True when the line's first two words are whole numbers: an nccl-tests row
- * or a broken one. Anything else is another program's output. */
+/* True when the line's first two words are whole numbers, or when it is
+ * indented (nccl-tests right-aligns the size, "%12li") and its first word
+ * is one: an nccl-tests row or a broken one (a row cut by other output).
+ * Anything else is another program's output. */
 static bool cs__row_like(const char *p)
 {
+    bool indented = *p == ' ' || *p == '\t';
     while (*p == ' ' || *p == '\t')
         p++;
     if (!isdigit((unsigned char)*p))
         return false;
     while (isdigit((unsigned char)*p))
         p++;
+    if (indented && (*p == ' ' || *p == '\t' || *p == '\0'))
+        return true;
     if (*p != ' ' && *p != '\t')
         return false;
     while (*p == ' ' || *p == '\t')
@@ -699,7 +704,7 @@ static void cs__parse_text(struct cs__nstate *s, const char *buf, size_t len, in
         if (*p == '#') {
             cs__comment(s, line, lineno);
             cs__find_algo(s, line);
-        } else if (cs__row_like(p)) {
+        } else if (cs__row_like(line)) {
             cs__row(s, line, lineno, (int)off);
         } else {
             cs__find_algo(s, line);

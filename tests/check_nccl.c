@@ -722,6 +722,19 @@ START_TEST(test_nccl_command_lines)
     ck_assert_uint_eq(log.skipped_rows, 0);
     ck_assert_uint_eq(d.n, 0);
     cs_nccl_log_fini(&log);
+    /* A row split after its size (indented, one number: a broken row, not
+     * another program's line): skipped with a warning, not lost silently. */
+    const char *split = "# Collective test starting: all_gather_perf\n"
+                        "           8             0     float    none      -1    10.00    0.00    0.00       0"
+                        "    10.00    0.00    0.00       0\n"
+                        "          16\n"
+                        "7 processes are still running\n";
+    ck_assert_int_eq(cs_nccl_parse_buffer("split.txt", split, strlen(split), CS_COLL_OP_COUNT, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.skipped_rows, 1);
+    ck_assert_uint_eq(log.runs[0].n_rows, 1);
+    ck_assert(has_diag(&d, "split.txt:3: warning: expected an nccl-tests row"));
+    ck_assert_uint_eq(d.n, 1); /* line 4 is not indented: another program's */
+    cs_nccl_log_fini(&log);
     cs_diags_fini(&d);
 }
 END_TEST

@@ -96,10 +96,11 @@ struct cs_nccl_log {
  * X_perf_SUFFIX binaries too); otherwise from op_hint (CS_COLL_OP_COUNT for
  * none: a run whose op cannot be told is an error). Lines that start with
  * '#', and lines whose first two words are not whole numbers (NCCL INFO,
- * mpirun warnings, other programs' output) are ignored; an Open MPI
+ * mpirun warnings, other programs' output) are ignored, unless indented
+ * with a whole number first (nccl-tests right-aligns the size); an Open MPI
  * --tag-output prefix "[1,0]<stdout>:" and a Slurm --label prefix "0: " are
- * removed first. A line whose first two words are whole numbers must be a
- * row (size count type redop [root] then 4 or 8 columns per half, [date
+ * removed first. A line whose first two words are whole numbers (or that
+ * is indented and starts with one) must be a row (size count type redop [root] then 4 or 8 columns per half, [date
  * time]); one that is not is skipped with a warning "file:line: warning:"
  * and counted in skipped_rows (at most 10 warnings per file, then one
  * summary), or, with CS_NCCL_STRICT, is an error naming file:line:col.
