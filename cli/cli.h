@@ -25,6 +25,12 @@ struct cs_cli_opt {
     const char *help;
 };
 
+/* --catalog, the same on every command that loads the catalog. */
+#define CS_CLI_OPT_CATALOG                                                                     \
+    {"catalog", 0, "DIR",                                                                      \
+     "hardware catalog directory (default: $CLUSTERSIM_CATALOG, else DATA/scenarios/catalog, " \
+     "DATA as clustersim --data-dir prints it)"}
+
 #define CS_CLI_MAX_POS 64
 #define CS_CLI_MAX_SETS 64
 

@@ -30,7 +30,7 @@ static const struct cs_cli_opt cs__cal_opts[] = {
     {"steps", 0, "FILE", "measured step times CSV: scenario,step_time_s,<key.path>..."},
     {"scenario", 0, "FILE", "base scenario: the cluster the measurements ran on"},
     {"output", 'o', "FILE", "overlay YAML to write (required); plot files go next to it"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     {"strict", 0, NULL, "a malformed nccl-tests row is an error (exit 2), not a warning and a skip"},
     {"points", 0, NULL, "print every point's residual, not only the summary"},
     {"no-plot", 0, NULL, "do not write or render the busbw figure"},

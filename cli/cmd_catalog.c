@@ -12,7 +12,7 @@
 static const struct cs_cli_opt cs__cat_opts[] = {
     {"kind", 'k', "KIND", "only this kind: gpu, link, intra, storage, site or cloud"},
     {"format", 'f', "FMT", "output format: text (default) or json"},
-    {"catalog", 0, "DIR", "catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
 };
 
 static int cs__show(const cs_catalog *c, const char *name, enum cs_cli_format fmt)

@@ -40,7 +40,7 @@ static const struct cs_cli_opt cs__coll_opts[] = {
     {"flow", 0, NULL, "use the flow-level model on the built fabric instead of the closed form"},
     {"format", 0, "FMT", "text (nccl-tests table, default), json or csv"},
     {"output", 'O', "DIR", "write collective.txt / .json / .csv into DIR instead of stdout"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
     {"iters", 'n', "N", "accepted for nccl-tests compatibility; no effect on a model"},
     {"warmup_iters", 'w', "N", "accepted for compatibility; no effect"},

@@ -22,7 +22,7 @@
 static const struct cs_cli_opt cs__cmp_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write compare.txt / compare.json / compare.csv into DIR instead of stdout"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
 

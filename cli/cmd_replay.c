@@ -40,7 +40,7 @@ static const struct cs_cli_opt cs__replay_opts[] = {
     {"seed", 0, "N", "seed of the scattered placement (default: the scenario's, else 1)"},
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write replay.txt / .json / .csv and the figures into DIR"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
     {"no-plots", 0, NULL, "with -o: write no figures"},
 };

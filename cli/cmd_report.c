@@ -20,7 +20,7 @@
 
 static const struct cs_cli_opt cs__report_opts[] = {
     {"output", 'o', "DIR", "write DIR/report.html (default: the page on stdout)"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
 

@@ -24,7 +24,7 @@ static const struct cs_cli_opt cs__search_opts[] = {
     {"unfit", 0, NULL, "also list configurations that do not fit in memory"},
     {"fix", 0, "KEYS", "keep these of the scenario fixed: comma list of tp,pp,cp,vp,mb,fsdp,recompute"},
     {"jobs", 'j', "N", "simulate on N threads (default 1; results do not depend on N)"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
 

@@ -24,7 +24,7 @@ static const struct cs_cli_opt cs__sweep_opts[] = {
     {"jobs", 'j', "N", "points evaluated in parallel, one thread each (default 1)"},
     {"output", 'o', "DIR", "directory for results.csv, results.jsonl and sweep.json (required)"},
     {"shard", 0, "K/N", "run only the K-th of N interleaved parts (points with index % N == K-1)"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     {"quiet", 'q', NULL, "no progress bar even on a terminal"},
 };
 

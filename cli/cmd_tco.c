@@ -25,7 +25,7 @@
 static const struct cs_cli_opt cs__tco_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write tco.txt / tco.json / tco.csv and the figures into DIR"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
     {"sensitivity", 0, "STEP", "relative step of the sensitivity table (default cost.sensitivity, 20%)"},
     {"samples", 0, "N", "Monte Carlo samples over cost.ranges (default cost.monte_carlo)"},

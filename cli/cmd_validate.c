@@ -13,7 +13,7 @@
 static const struct cs_cli_opt cs__val_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"quiet", 'q', NULL, "only check; print nothing but errors"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
 

@@ -17,7 +17,7 @@
 static const struct cs_cli_opt cs__vr_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"check", 0, NULL, "exit 1 unless each file's MAPE <= 10% and every row <= 25%"},
-    {"catalog", 0, "DIR", "hardware catalog directory (default: the bundled scenarios/catalog)"},
+    CS_CLI_OPT_CATALOG,
 };
 
 #define CS__MAX_FILES 64
