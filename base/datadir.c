@@ -2,7 +2,7 @@
  * layer). The binary's own location comes from /proc/self/exe (Linux); where
  * that is unavailable the compiled-in directories are used. */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/datadir.h"
+#include "clustersim/base/datadir.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 #ifndef CLUSTERSIM_SOURCE_DIR
 #define CLUSTERSIM_SOURCE_DIR ""

@@ -15,8 +15,8 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "clustersim/rng.h"
-#include "clustersim/sim.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/sim/sim.h"
 
 #define BENCH_SEED 20240601u
 /* Mean of the exponential increment: 1 ms. Times are integer ns, so equal

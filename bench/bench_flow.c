@@ -7,9 +7,9 @@
  * reuse the rates. Steps: 7 intra-node reduce-scatter, 2 x 2047 inter-node
  * ring steps (8 rings of 2048 nodes), 7 intra-node all-gather.
  * Prints `name: value` lines. */
-#include "clustersim/collective.h"
-#include "clustersim/fabric.h"
-#include "clustersim/flow.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/models/flow.h"
 
 #include <math.h>
 #include <stdio.h>

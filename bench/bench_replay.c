@@ -3,8 +3,8 @@
  * follow the Microsoft ITP 2021 mix (83% 1 GPU, 10% 8 GPUs, the rest 2-64;
  * validation/traces/README.md), durations are log-normal (median 1 h).
  * Prints `replay_jobs_per_s: N` and the replay's own figures. */
-#include "clustersim/scheduler.h"
-#include "clustersim/trace.h"
+#include "clustersim/models/scheduler.h"
+#include "clustersim/config/trace.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -4,8 +4,8 @@
  * engine. Prints `name: value` lines. The step is given (15 s, 1.1M
  * tokens/s) so that only the run level is timed. */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/failure.h"
-#include "clustersim/run.h"
+#include "clustersim/models/failure.h"
+#include "clustersim/models/run.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * the search's configurations per second (Llama 2 70B on 64 H100).
  * Prints `name: value` lines. */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/search.h"
-#include "clustersim/step.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/models/search.h"
+#include "clustersim/models/step.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,9 @@
  * temporary directory, results files included. Prints
  * `sweep_points_per_s: N` (target >= 5,000 on 2 cores). */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/catalog.h"
-#include "clustersim/sweep.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/app/sweep_run.h"
+#include "clustersim/config/sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>

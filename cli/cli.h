@@ -5,10 +5,10 @@
 #ifndef CLUSTERSIM_CLI_H
 #define CLUSTERSIM_CLI_H
 
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/diag.h"
-#include "clustersim/scenario.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/models/scenario.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -6,10 +6,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/gnuplot.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/report/calib_report.h"
+#include "clustersim/base/sha256.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/report/gnuplot.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <errno.h>
 #include <math.h>

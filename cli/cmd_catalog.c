@@ -2,8 +2,8 @@
  * catalog, or show one entry with every field's source and date. */
 #include "cli.h"
 
-#include "clustersim/suggest.h"
-#include "clustersim/table.h"
+#include "clustersim/base/suggest.h"
+#include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -7,13 +7,13 @@
  * per-op getCollByteCount and getBw): GB = 1e9 bytes. */
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/collective.h"
-#include "clustersim/fabric.h"
-#include "clustersim/flow.h"
-#include "clustersim/report.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/models/flow.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

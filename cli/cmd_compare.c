@@ -4,15 +4,15 @@
  * and the network hardware counted from the built fabric. */
 #include "cli.h"
 
-#include "clustersim/calib.h"
-#include "clustersim/collective.h"
-#include "clustersim/compute.h"
-#include "clustersim/fabric.h"
-#include "clustersim/memory.h"
-#include "clustersim/report.h"
-#include "clustersim/step.h"
-#include "clustersim/table.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/models/compute.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/models/memory.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/models/step.h"
+#include "clustersim/report/table.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -2,7 +2,8 @@
  * `clustersim sweep --shard K/N` runs, refusing missing or repeated points. */
 #include "cli.h"
 
-#include "clustersim/sweep.h"
+#include "clustersim/app/sweep_run.h"
+#include "clustersim/config/sweep.h"
 
 #include <string.h>
 

@@ -4,7 +4,8 @@
  * data, scripts, PNG and SVG; gnuplot runs directly, never through a shell. */
 #include "cli.h"
 
-#include "clustersim/sweep.h"
+#include "clustersim/config/sweep.h"
+#include "clustersim/report/sweep_plot.h"
 
 #include <string.h>
 

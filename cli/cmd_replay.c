@@ -6,13 +6,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/fabric.h"
-#include "clustersim/gnuplot.h"
-#include "clustersim/replay_report.h"
-#include "clustersim/report.h"
-#include "clustersim/scheduler.h"
-#include "clustersim/trace.h"
-#include "clustersim/units.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/report/gnuplot.h"
+#include "clustersim/report/replay_report.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/models/scheduler.h"
+#include "clustersim/config/trace.h"
+#include "clustersim/base/units.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,14 +4,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/calib.h"
-#include "clustersim/fileio.h"
-#include "clustersim/html.h"
-#include "clustersim/report.h"
-#include "clustersim/report_run.h"
-#include "clustersim/step.h"
-#include "clustersim/sweep.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/report/html.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/report/run_report_level.h"
+#include "clustersim/models/step.h"
+#include "clustersim/app/sweep_run.h"
+#include "clustersim/config/sweep.h"
+#include "clustersim/report/sweep_plot.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <math.h>
 #include <stdlib.h>

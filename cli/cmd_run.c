@@ -2,13 +2,13 @@
  * training step and report it (text, JSON or CSV). */
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/report.h"
-#include "clustersim/step.h"
-#include "clustersim/report_run.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/models/step.h"
+#include "clustersim/report/run_report_level.h"
 
 #include <math.h>
 #include <stdlib.h>

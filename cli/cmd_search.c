@@ -4,13 +4,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/report.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/report/run_report.h"
 
-#include "clustersim/search.h"
-#include "clustersim/table.h"
-#include "clustersim/units.h"
+#include "clustersim/models/search.h"
+#include "clustersim/report/table.h"
+#include "clustersim/base/units.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

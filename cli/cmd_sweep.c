@@ -7,8 +7,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/sweep.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/app/sweep_run.h"
+#include "clustersim/config/sweep.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>

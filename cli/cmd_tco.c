@@ -5,14 +5,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/cost.h"
-#include "clustersim/cost_report.h"
-#include "clustersim/gnuplot.h"
-#include "clustersim/report.h"
-#include "clustersim/step.h"
-#include "clustersim/units.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/models/cost.h"
+#include "clustersim/report/cost_report.h"
+#include "clustersim/report/gnuplot.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/models/step.h"
+#include "clustersim/base/units.h"
 
 #include <errno.h>
 #include <math.h>

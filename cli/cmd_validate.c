@@ -2,10 +2,10 @@
  * every resolved value with where it came from (file:line, catalog, default). */
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/step.h"
-#include "clustersim/table.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/models/step.h"
+#include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

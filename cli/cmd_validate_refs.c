@@ -3,11 +3,11 @@
  * predicted against measured, with the error per row and per file. */
 #include "cli.h"
 
-#include "clustersim/datadir.h"
-#include "clustersim/refs.h"
-#include "clustersim/table.h"
-#include "clustersim/valindex.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/datadir.h"
+#include "clustersim/config/refs.h"
+#include "clustersim/report/table.h"
+#include "clustersim/config/valindex.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -2,9 +2,9 @@
  * files shared by the subcommands. */
 #include "cli.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/sweep.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/config/sweep.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <assert.h>
 #include <errno.h>

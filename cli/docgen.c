@@ -5,7 +5,7 @@
  * `clustersim completion bash|zsh`. */
 #include "docgen.h"
 
-#include "clustersim/datadir.h"
+#include "clustersim/base/datadir.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -2,8 +2,8 @@
 #include "cli.h"
 #include "docgen.h"
 
-#include "clustersim/datadir.h"
-#include "clustersim/suggest.h"
+#include "clustersim/base/datadir.h"
+#include "clustersim/base/suggest.h"
 
 #include <stdio.h>
 #include <string.h>

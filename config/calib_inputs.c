@@ -2,11 +2,11 @@
  * `clustersim calibrate` -> plain data (config layer; calib.h), and the
  * scenarios the measurements ran on, resolved through the normal loader. */
 #define _POSIX_C_SOURCE 200809L /* getcwd */
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/config.h"
-#include "clustersim/units.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/config/config.h"
+#include "clustersim/base/units.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

@@ -1,11 +1,11 @@
 /* catalog.c: the hardware and price catalog (see catalog.h), and the
  * generic table-driven validator of schema.h that both the catalog and the
  * scenario loader use (config layer). */
-#include "clustersim/datadir.h"
-#include "clustersim/catalog.h"
+#include "clustersim/base/datadir.h"
+#include "clustersim/config/catalog.h"
 
-#include "clustersim/suggest.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/suggest.h"
+#include "clustersim/base/xmalloc.h"
 #include "schema.h"
 
 #include <assert.h>

@@ -3,7 +3,7 @@
  * as everywhere else. */
 #include "cfg_calib.h"
 
-#include "clustersim/storage.h"
+#include "clustersim/models/storage.h"
 #include "schema.h"
 
 #include <math.h>

@@ -6,8 +6,8 @@
 #ifndef CLUSTERSIM_CONFIG_CFG_CALIB_H
 #define CLUSTERSIM_CONFIG_CFG_CALIB_H
 
-#include "clustersim/diag.h"
-#include "clustersim/scenario.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/models/scenario.h"
 #include "yamltree.h"
 
 /* Binds `calibration:` of the document root into s->calibration (enabled

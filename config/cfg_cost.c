@@ -6,7 +6,7 @@
  * keys and their defaults are documented in docs/cost.md. */
 #include "cfg_cost.h"
 
-#include "clustersim/units.h"
+#include "clustersim/base/units.h"
 #include "schema.h"
 
 #include <math.h>

@@ -4,8 +4,8 @@
 #ifndef CLUSTERSIM_CONFIG_CFG_COST_H
 #define CLUSTERSIM_CONFIG_CFG_COST_H
 
-#include "clustersim/diag.h"
-#include "clustersim/scenario.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/models/scenario.h"
 #include "yamltree.h"
 
 /* Fills s->cost.ext from the mapping `cost` (NULL when the scenario has no

@@ -2,8 +2,8 @@
  * layer); see cfg_run.h. Keys and defaults are documented in docs/run.md. */
 #include "cfg_run.h"
 
-#include "clustersim/failure.h"
-#include "clustersim/storage.h"
+#include "clustersim/models/failure.h"
+#include "clustersim/models/storage.h"
 #include "schema.h"
 
 #include <math.h>

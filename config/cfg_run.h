@@ -5,8 +5,8 @@
 #ifndef CLUSTERSIM_CONFIG_CFG_RUN_H
 #define CLUSTERSIM_CONFIG_CFG_RUN_H
 
-#include "clustersim/diag.h"
-#include "clustersim/scenario.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/models/scenario.h"
 #include "yamltree.h"
 
 /* Binds `data:` of the document root into s->data, fills the default

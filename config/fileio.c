@@ -2,7 +2,7 @@
  * gzip-compressed, from a path or standard input, through zlib's gz* stream,
  * which passes uncompressed input through unchanged. */
 #define _POSIX_C_SOURCE 200809L /* open, dup, O_CLOEXEC */
-#include "clustersim/fileio.h"
+#include "clustersim/config/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 struct cs_infile {
     gzFile gz;

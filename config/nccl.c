@@ -17,9 +17,9 @@
  *   above): {args, env, config {nthreads, ngpus, devices [{hostname,
  *   device_info}]}, results [{size, count, type, redop, root, out_of_place
  *   {time|cpu_time, alg_bw, bus_bw, nwrong}, in_place {...}}]}. */
-#include "clustersim/fileio.h"
-#include "clustersim/calib.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -965,23 +965,6 @@ static void cs__parse_json(struct cs__nstate *s, const char *buf, size_t len)
 }
 
 /* ------------------------------------------------------------------ API */
-
-void cs_nccl_log_fini(struct cs_nccl_log *l)
-{
-    if (!l)
-        return;
-    for (size_t i = 0; i < l->n_runs; i++)
-        free(l->runs[i].rows);
-    free(l->runs);
-    l->runs = NULL;
-    l->n_runs = 0;
-    l->skipped_rows = 0;
-}
-
-double cs_nccl_row_time_us(const struct cs_nccl_row *r)
-{
-    return isnan(r->time_us[0]) ? r->time_us[1] : r->time_us[0];
-}
 
 cs_status cs_nccl_parse_buffer_ex(const char *name, const char *buf, size_t len, enum cs_coll_op op_hint,
                                   unsigned flags, cs_diags *d, struct cs_nccl_log *out)

@@ -1,10 +1,10 @@
 /* override.c: key-path overrides of a scenario's YAML tree, applied
  * copy-on-write before binding (config layer; see override.h and
- * clustersim/sweep.h). Used by sweeps and cs_cfg_load_scenario_with. */
+ * clustersim/config/sweep.h). Used by sweeps and cs_cfg_load_scenario_with. */
 #include "override.h"
 
-#include "clustersim/sweep.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/sweep.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -11,9 +11,9 @@
 #ifndef CLUSTERSIM_CONFIG_OVERRIDE_H
 #define CLUSTERSIM_CONFIG_OVERRIDE_H
 
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/diag.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/base/diag.h"
 #include "yamltree.h"
 
 #include <stdbool.h>

@@ -2,10 +2,10 @@
  * throughput/ into validation cases (see refs.h). Each row is turned into a
  * small scenario text and resolved by the ordinary scenario loader, so the
  * catalog's GPU and network figures are the ones every user gets. */
-#include "clustersim/refs.h"
+#include "clustersim/config/refs.h"
 
-#include "clustersim/config.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/config.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -293,12 +293,3 @@ void cs_refs_free(struct cs_ref_case *cases, size_t n)
     free(cases);
 }
 
-const char *cs_ref_metric_name(enum cs_ref_metric m)
-{
-    switch (m) {
-    case CS_REF_ITER_S: return "iteration s";
-    case CS_REF_TFLOPS_HW: return "TFLOP/s/GPU (hw)";
-    case CS_REF_TFLOPS_MODEL: return "TFLOP/s/GPU (model)";
-    }
-    return "?";
-}

@@ -6,13 +6,13 @@
  * sequences (storage tiers, failure components) and the cross-field checks.
  * Values resolve file over catalog over default, and every leaf is recorded
  * in a provenance list. */
-#include "clustersim/config.h"
+#include "clustersim/config/config.h"
 
-#include "clustersim/suggest.h"
-#include "clustersim/units.h"
-#include "clustersim/workload.h"
-#include "clustersim/fileio.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/suggest.h"
+#include "clustersim/base/units.h"
+#include "clustersim/models/workload.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/base/xmalloc.h"
 #include "cfg_cost.h"
 #include "cfg_calib.h"
 #include "cfg_run.h"

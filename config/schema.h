@@ -7,9 +7,9 @@
 #ifndef CLUSTERSIM_CONFIG_SCHEMA_H
 #define CLUSTERSIM_CONFIG_SCHEMA_H
 
-#include "clustersim/catalog.h"
-#include "clustersim/diag.h"
-#include "clustersim/units.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/base/units.h"
 #include "yamltree.h"
 
 #include <stdbool.h>

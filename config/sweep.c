@@ -1,12 +1,12 @@
 /* sweep.c: sweep files (base, mode, axes with lists and ranges, derive,
  * constraints) -> numbered points, each a scenario built by overriding the
- * base tree (config layer; contract in clustersim/sweep.h, docs/sweep.md).
+ * base tree (config layer; contract in clustersim/config/sweep.h, docs/sweep.md).
  * The safe arithmetic evaluator for derive: and constraints: is here too. */
-#include "clustersim/strbuf.h"
-#include "clustersim/sweep.h"
+#include "clustersim/base/strbuf.h"
+#include "clustersim/config/sweep.h"
 
-#include "clustersim/suggest.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/suggest.h"
+#include "clustersim/base/xmalloc.h"
 #include "override.h"
 #include "yamltree.h"
 

@@ -1,14 +1,14 @@
 /* valindex.c: reads validation/INDEX.yaml (config layer) into the list of
  * validation tables with their roles. */
 #define _POSIX_C_SOURCE 200809L /* access */
-#include "clustersim/valindex.h"
+#include "clustersim/config/valindex.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 #include "yamltree.h"
 
 const char *cs_val_role_name(enum cs_val_role r)

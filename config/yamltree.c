@@ -5,8 +5,8 @@
  * All nodes and strings of a document live in one arena freed at once. */
 #include "yamltree.h"
 
-#include "clustersim/fileio.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <yaml.h>
 

@@ -39,8 +39,8 @@
 #ifndef CLUSTERSIM_CONFIG_YAMLTREE_H
 #define CLUSTERSIM_CONFIG_YAMLTREE_H
 
-#include "clustersim/diag.h"
-#include "clustersim/status.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
 
 #include <stdbool.h>
 #include <stddef.h>

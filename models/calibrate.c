@@ -3,9 +3,9 @@
  * Levenberg-Marquardt trust region, finite-difference Jacobian), and applies
  * a scenario's calibration to the options the simulators take (calib.h;
  * docs/calibration.md gives the models and why these parameters). */
-#include "clustersim/calib.h"
-#include "clustersim/rng.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_multifit_nlinear.h>
@@ -848,6 +848,25 @@ void cs_calib_coll_params(const struct cs_scenario *s, struct cs_coll_params *p)
         p->nvls_efficiency = c->nvls_efficiency;
     if (isfinite(c->launch_floor_s))
         p->launch_floor_s = c->launch_floor_s;
+}
+
+/* ---------------------------------------------------------- data */
+
+void cs_nccl_log_fini(struct cs_nccl_log *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n_runs; i++)
+        free(l->runs[i].rows);
+    free(l->runs);
+    l->runs = NULL;
+    l->n_runs = 0;
+    l->skipped_rows = 0;
+}
+
+double cs_nccl_row_time_us(const struct cs_nccl_row *r)
+{
+    return isnan(r->time_us[0]) ? r->time_us[1] : r->time_us[0];
 }
 
 void cs_calib_overlay_fini(struct cs_calib_overlay *o)

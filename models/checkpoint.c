@@ -1,10 +1,10 @@
 /* checkpoint.c: checkpoint size, write/snapshot/restore times on the storage
  * tiers, and the interval rule (models layer). See checkpoint.h and
  * docs/run.md for the equations and their sources. */
-#include "clustersim/checkpoint.h"
+#include "clustersim/models/checkpoint.h"
 
-#include "clustersim/storage.h"
-#include "clustersim/workload.h"
+#include "clustersim/models/storage.h"
+#include "clustersim/models/workload.h"
 
 #include <math.h>
 #include <stdio.h>

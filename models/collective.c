@@ -6,8 +6,8 @@
  * (link bandwidth x protocol fraction); time = latency + bytes / algbw, and
  * the fastest (algorithm, protocol) wins. Ring bandwidth terms are those of
  * Patarasuk & Yuan 2009 and Thakur et al. 2005; see docs/fabric.md. */
-#include "clustersim/collective.h"
-#include "clustersim/fabric.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/models/topology.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * optimizer step, on one GPU of a tensor x context parallel group. Sits
  * below the step model (step.c), which schedules these costs on streams.
  * Equations and defaults: docs/models.md, "Compute". */
-#include "clustersim/compute.h"
-#include "clustersim/memory.h"
+#include "clustersim/models/compute.h"
+#include "clustersim/models/memory.h"
 
 #include <math.h>
 #include <string.h>

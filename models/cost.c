@@ -2,12 +2,12 @@
  * fabric, power and site, operations, capital charge, cloud options, hybrid,
  * break-even, sensitivity, Monte Carlo and seed-claim verdicts. Equations
  * and their sources are in docs/cost.md; cost.h states the API. */
-#include "clustersim/cost.h"
+#include "clustersim/models/cost.h"
 
-#include "clustersim/datapipe.h"
-#include "clustersim/rng.h"
-#include "clustersim/run.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/datapipe.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/models/run.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <gsl/gsl_statistics_double.h>
 

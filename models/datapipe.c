@@ -1,8 +1,8 @@
 /* datapipe.c: data loader stall of a training step (models layer). See
  * datapipe.h for the model and docs/run.md for its parameters. */
-#include "clustersim/datapipe.h"
+#include "clustersim/models/datapipe.h"
 
-#include "clustersim/storage.h"
+#include "clustersim/models/storage.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* failure.c: failure classes, their rates and draws (models layer), and the
  * default classes derived from the Llama 3 405B interruption table. See
  * failure.h and docs/run.md. */
-#include "clustersim/failure.h"
+#include "clustersim/models/failure.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>

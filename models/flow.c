@@ -4,8 +4,8 @@
  * Event loop: next completion or next step start, whichever comes first;
  * rates by progressive filling over flow classes (weighted by members per
  * link), cached while the set of active classes is unchanged. */
-#include "clustersim/flow.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/flow.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * (Rajbhandari et al. 2020), activations (Korthikanti et al. 2022), buffers,
  * workspaces and the unusable reserve. Used by the step model to refuse
  * configurations that do not fit. Equations: docs/models.md, "Memory". */
-#include "clustersim/memory.h"
+#include "clustersim/models/memory.h"
 
 #include <math.h>
 #include <string.h>

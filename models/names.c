@@ -1,8 +1,8 @@
 /* names.c: the strings of the models' enums (one place, so text, JSON and
  * config all spell them the same way). */
-#include "clustersim/hw.h"
-#include "clustersim/scenario.h"
-#include "clustersim/workload.h"
+#include "clustersim/models/hw.h"
+#include "clustersim/models/scenario.h"
+#include "clustersim/models/workload.h"
 
 double cs_precision_bytes(enum cs_precision p)
 {

@@ -2,15 +2,15 @@
  * checkpoints and failures, and its Monte Carlo driver (models layer). The
  * model is described in run.h and docs/run.md. */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/run.h"
+#include "clustersim/models/run.h"
 
-#include "clustersim/failure.h"
-#include "clustersim/fabric.h"
-#include "clustersim/rng.h"
-#include "clustersim/sim.h"
-#include "clustersim/stats.h"
-#include "clustersim/storage.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/failure.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/sim/sim.h"
+#include "clustersim/sim/stats.h"
+#include "clustersim/models/storage.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

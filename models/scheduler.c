@@ -1,16 +1,16 @@
 /* scheduler.c: trace replay on a simulated cluster (models layer; see
- * include/clustersim/scheduler.h). Two engine handlers, arrival and finish,
+ * include/clustersim/models/scheduler.h). Two engine handlers, arrival and finish,
  * and one scheduling pass per distinct event time (a "pass" event queued
  * behind the others of that instant). Capacity is tracked per GPU in MIG
  * slices, with per-group histograms (nodes by free GPUs, GPUs by free
  * slices) so that "does it fit?" costs O(GPUs per node), not O(nodes). */
-#include "clustersim/scheduler.h"
+#include "clustersim/models/scheduler.h"
 
-#include "clustersim/sim.h"
-#include "clustersim/stats.h"
-#include "clustersim/step.h"
-#include "clustersim/workload.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/sim/sim.h"
+#include "clustersim/sim/stats.h"
+#include "clustersim/models/step.h"
+#include "clustersim/models/workload.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -7,9 +7,9 @@
  * combination is checked with cs_step_check, then the memory model, and
  * only configurations that fit are simulated (the memory check is ~100x
  * cheaper than a simulation). */
-#include "clustersim/search.h"
+#include "clustersim/models/search.h"
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -29,11 +29,11 @@
  * compute, exposed TP comm, waiting for an input whose producer had not
  * finished (bubble), waiting for a transfer in flight (pp comm), exposed
  * DP/FSDP comm and the optimizer; the parts add up to the step time. */
-#include "clustersim/step.h"
+#include "clustersim/models/step.h"
 
-#include "clustersim/collective.h"
-#include "clustersim/sim.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/sim/sim.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* storage.c: storage tiers as max-min shared bandwidth resources (models
  * layer). See storage.h; equations and sources in docs/run.md. */
-#include "clustersim/storage.h"
+#include "clustersim/models/storage.h"
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <math.h>
 #include <stdlib.h>

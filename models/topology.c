@@ -7,9 +7,9 @@
  * and counts. Layer: models/. Links are numbered by formula (no adjacency
  * lists); parallel cables between the same two switches are merged into one
  * link of their summed capacity. */
-#include "clustersim/fabric.h"
-#include "clustersim/collective.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,7 +1,7 @@
 /* validate.c: predicts the published step-time measurements (refs.h) with
  * the step model, applying each file's documented policy for what the row
  * does not state. */
-#include "clustersim/refs.h"
+#include "clustersim/models/refcase.h"
 
 #include <math.h>
 #include <string.h>
@@ -91,4 +91,14 @@ cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_opti
     if (chosen)
         *chosen = best_w;
     return CS_OK;
+}
+
+const char *cs_ref_metric_name(enum cs_ref_metric m)
+{
+    switch (m) {
+    case CS_REF_ITER_S: return "iteration s";
+    case CS_REF_TFLOPS_HW: return "TFLOP/s/GPU (hw)";
+    case CS_REF_TFLOPS_MODEL: return "TFLOP/s/GPU (model)";
+    }
+    return "?";
 }

@@ -1,7 +1,7 @@
 /* workload.c: named transformer presets, parameter counts and the per-layer
  * FLOP and memory-traffic counts that the compute, memory and step models
  * build on. Every formula and its source is written out in docs/models.md. */
-#include "clustersim/workload.h"
+#include "clustersim/models/workload.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* calib_report.c: a calibration (calib.h) out as the overlay YAML that
  * config/cfg_calib.c reads back, a text report of fit quality, and gnuplot
  * data + script of measured against fitted busbw (report layer). */
-#include "clustersim/calib.h"
+#include "clustersim/report/calib_report.h"
+#include "clustersim/models/calib.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* claim.c: clustersim's verdict on a published claim (`claim:` in a
  * scenario) from the simulated figures (report layer). */
-#include "clustersim/report.h"
+#include "clustersim/report/run_report.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,9 +2,9 @@
  * options with their breakdown, years, break-even, sensitivity, Monte
  * Carlo and claim verdict as aligned text, the `tco.*` JSON contract, CSV,
  * and the data files of the gnuplot figures (templates in plots/). */
-#include "clustersim/cost_report.h"
+#include "clustersim/report/cost_report.h"
 
-#include "clustersim/table.h"
+#include "clustersim/report/table.h"
 
 #include <errno.h>
 #include <math.h>

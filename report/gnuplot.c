@@ -1,9 +1,9 @@
 /* gnuplot.c: starts gnuplot on a script with fork + execvp (no shell) and
  * copies the bundled templates of plots/ next to their data files. Shared by
- * every command that draws figures (see include/clustersim/gnuplot.h). */
+ * every command that draws figures (see include/clustersim/report/gnuplot.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/datadir.h"
-#include "clustersim/gnuplot.h"
+#include "clustersim/base/datadir.h"
+#include "clustersim/report/gnuplot.h"
 
 #include <errno.h>
 #include <fcntl.h>

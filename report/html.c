@@ -1,8 +1,8 @@
 /* html.c: self-contained HTML for `clustersim report` (report layer): an
  * inline style sheet, escaped text, tables, SVG bar charts and inlined
  * gnuplot SVG; nothing is fetched from elsewhere. */
-#include "clustersim/html.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/report/html.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* replay_report.c: trace-replay results out (report layer): aligned text,
  * JSON with the contract's replay.* keys, CSV, and gnuplot data files. */
-#include "clustersim/replay_report.h"
+#include "clustersim/report/replay_report.h"
 
 #include <errno.h>
 #include <math.h>

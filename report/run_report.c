@@ -1,9 +1,9 @@
 /* run_report.c: the `run` report: resolved cluster, workload, step breakdown,
  * throughput and memory, as text, JSON and CSV (report layer). */
-#include "clustersim/report.h"
+#include "clustersim/report/run_report.h"
 
-#include "clustersim/table.h"
-#include "clustersim/units.h"
+#include "clustersim/report/table.h"
+#include "clustersim/base/units.h"
 
 #include <math.h>
 #include <stdlib.h>

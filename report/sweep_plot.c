@@ -3,9 +3,9 @@
  * `clustersim plot` and `clustersim report sweep`. Report layer: files in,
  * files out, no printing. */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/gnuplot.h"
-#include "clustersim/sweep.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/report/gnuplot.h"
+#include "clustersim/report/sweep_plot.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* table.c: aligned text tables (report layer). */
-#include "clustersim/table.h"
+#include "clustersim/report/table.h"
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,14 +1,14 @@
 /* engine.c: the discrete-event engine (sim/ layer): clock, handler table,
  * scheduling and the run loop over the queue of sim/queue.h, plus the
  * engine-owned RNG streams of rng.h. */
-#include "clustersim/sim.h"
+#include "clustersim/sim/sim.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clustersim/rng.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/base/xmalloc.h"
 #include "queue.h"
 
 /* Handler names are short identifiers ("fail.gpu", "ckpt.done"). */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 #define CS_SIM__QINITIAL 64
 /* Compaction runs when dead keys exceed both the live ones and this. */

@@ -85,7 +85,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clustersim/sim.h"
+#include "clustersim/sim/sim.h"
 
 /* Radix: bits per digit, buckets per level, levels. */
 #define CS_SIM__QDBITS 8

@@ -1,6 +1,6 @@
 /* rng.c: per-purpose GSL random streams seeded from (scenario seed, stream)
  * (sim/ layer). The engine-owned table (cs_sim_rng) lives in engine.c. */
-#include "clustersim/rng.h"
+#include "clustersim/sim/rng.h"
 
 #include <gsl/gsl_errno.h>
 

@@ -1,6 +1,6 @@
 /* stats.c: statistics collectors (sim/ layer): Welford online moments,
  * stored samples with GSL quantiles, time-weighted averages, histograms. */
-#include "clustersim/stats.h"
+#include "clustersim/sim/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/xmalloc.h"
 
 /* ---- online mean / variance ---------------------------------------------- */
 

@@ -4,9 +4,12 @@
  * reproduces the measured busbw within the reported residuals), and the
  * held-out validation on validation/ (nccl-tests and step times). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#include "clustersim/calib.h"
-#include "clustersim/config.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/report/calib_report.h"
+#include "clustersim/base/sha256.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/config/refs.h"
+#include "clustersim/config/config.h"
+#include "clustersim/base/xmalloc.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * (validation/hardware/catalog.yaml, compared field by field when
  * it is present), and broken catalog files fail with located messages. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv */
-#include "clustersim/catalog.h"
+#include "clustersim/config/catalog.h"
 
 #include "../config/yamltree.h"
 #include "test_util.h"

@@ -2,8 +2,8 @@
  * the worked example of validation/failures/, checkpoint size
  * from the model state (BLOOM), sync/async plans, and BLOOM's 2.3 TB
  * checkpoint in about 40 s on a matching storage scenario. */
-#include "clustersim/checkpoint.h"
-#include "clustersim/workload.h"
+#include "clustersim/models/checkpoint.h"
+#include "clustersim/models/workload.h"
 #include "test_util.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /* check_collective.c: the closed-form collective model (models/collective.c):
  * names, bus-bandwidth factors, formulas against hand-derived values, and
  * validation against every nccl-tests log in validation/collectives/. */
-#include "clustersim/calib.h"
-#include "clustersim/collective.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/base/xmalloc.h"
 #include "test_util.h"
 
 #include <check.h>

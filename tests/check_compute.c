@@ -3,9 +3,9 @@
  * embedding, logits and optimizer. Expected values are derived by hand in
  * the comment above each check; the GPU is an H100-SXM-like spec (989 TFLOP/s
  * bf16, 3.35 TB/s, MAMF 794.5 TFLOP/s, PCIe gen 5). */
-#include "clustersim/compute.h"
-#include "clustersim/memory.h"
-#include "clustersim/workload.h"
+#include "clustersim/models/compute.h"
+#include "clustersim/models/memory.h"
+#include "clustersim/models/workload.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -3,9 +3,9 @@
  * good scenarios of tests/data/good/ and scenarios/default.yaml must load
  * with hand-checked values and provenance. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
-#include "clustersim/config.h"
+#include "clustersim/config/config.h"
 
-#include "clustersim/suggest.h"
+#include "clustersim/base/suggest.h"
 #include "test_util.h"
 
 #include <dirent.h>

@@ -4,11 +4,11 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "test_util.h"
 
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/cost.h"
-#include "clustersim/cost_report.h"
-#include "clustersim/step.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/models/cost.h"
+#include "clustersim/report/cost_report.h"
+#include "clustersim/models/step.h"
 
 #include <check.h>
 #include <math.h>

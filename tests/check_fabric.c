@@ -2,9 +2,9 @@
  * simulation (models/flow.c): counts against hand-derived values, routing,
  * max-min fairness by hand, agreement with the closed-form model without
  * contention, and contention on an oversubscribed fabric. */
-#include "clustersim/collective.h"
-#include "clustersim/fabric.h"
-#include "clustersim/flow.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/models/flow.h"
 #include "test_util.h"
 
 #include <check.h>

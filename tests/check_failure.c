@@ -1,7 +1,7 @@
 /* check_failure.c: tests of models/failure.c: the Llama 3 table and the
  * rates derived from it, scope units, job MTBI, Weibull scale and draws. */
-#include "clustersim/failure.h"
-#include "clustersim/rng.h"
+#include "clustersim/models/failure.h"
+#include "clustersim/sim/rng.h"
 #include "test_util.h"
 
 #include <gsl/gsl_rng.h>

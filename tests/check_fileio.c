@@ -3,7 +3,7 @@
  * error (never a short file), the size cap holds, "-" reads standard input,
  * and a missing file names itself. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, dup2, fileno */
-#include "clustersim/fileio.h"
+#include "clustersim/config/fileio.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,7 +1,7 @@
 /* check_html.c: the self-contained HTML writers of `clustersim report`
  * (report/html.c): escaping, tables, SVG bars, inlined SVG files. */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/html.h"
+#include "clustersim/report/html.h"
 #include "test_util.h"
 
 #include <check.h>

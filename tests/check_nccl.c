@@ -3,8 +3,8 @@
  * tests/data/calib/ and every reference log), GEMM CSV, fio JSON, the
  * measured-steps CSV and the scenarios they resolve to; malformed inputs
  * give errors naming file, line and column. */
-#include "clustersim/calib.h"
-#include "clustersim/config.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/config/config.h"
 #include "test_util.h"
 
 #include <check.h>

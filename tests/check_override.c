@@ -1,8 +1,8 @@
 /* check_override.c: key-path overrides of a scenario's YAML tree
  * (config/override.c, cs_cfg_load_scenario_with). */
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/sweep.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/config/sweep.h"
 #include "test_util.h"
 
 #include <check.h>

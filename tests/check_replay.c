@@ -3,13 +3,13 @@
  * quotas, preemption, MIG, gang placement, GPU-hour conservation), the
  * placement slowdown of workload jobs on an oversubscribed fabric, and
  * replays of the real traces in validation/traces with their statistics. */
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/fabric.h"
-#include "clustersim/replay_report.h"
-#include "clustersim/scheduler.h"
-#include "clustersim/step.h"
-#include "clustersim/trace.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/report/replay_report.h"
+#include "clustersim/models/scheduler.h"
+#include "clustersim/models/step.h"
+#include "clustersim/config/trace.h"
 
 #include "test_util.h"
 

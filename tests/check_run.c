@@ -2,9 +2,9 @@
  * validation against the Llama 3 405B snapshot, the data pipeline
  * (models/datapipe.c) and the seed claims N8 and N17 by hand. Scenarios are
  * built in code so the tests do not depend on the catalog. */
-#include "clustersim/datapipe.h"
-#include "clustersim/failure.h"
-#include "clustersim/run.h"
+#include "clustersim/models/datapipe.h"
+#include "clustersim/models/failure.h"
+#include "clustersim/models/run.h"
 #include "test_util.h"
 
 #include <math.h>

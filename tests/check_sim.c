@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clustersim/rng.h"
-#include "clustersim/sim.h"
-#include "clustersim/stats.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/sim/sim.h"
+#include "clustersim/sim/stats.h"
 #include "test_util.h"
 
 #include "../sim/queue.h"

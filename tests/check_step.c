@@ -2,12 +2,12 @@
  * and the validation against published step times (models/validate.c). */
 #include "test_util.h"
 
-#include "clustersim/catalog.h"
-#include "clustersim/config.h"
-#include "clustersim/refs.h"
-#include "clustersim/report.h"
-#include "clustersim/search.h"
-#include "clustersim/step.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/config/refs.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/models/search.h"
+#include "clustersim/models/step.h"
 
 #include <math.h>
 #include <stdio.h>

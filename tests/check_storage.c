@@ -1,7 +1,7 @@
 /* check_storage.c: tests of models/storage.c: max-min rates by progressive
  * filling, the transfer simulation, and tier transfer times (values by
  * hand in the comments). */
-#include "clustersim/storage.h"
+#include "clustersim/models/storage.h"
 #include "test_util.h"
 
 #include <math.h>

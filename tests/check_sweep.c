@@ -2,8 +2,10 @@
  * and running, resuming, sharding and merging sweeps
  * (report/sweep_report.c). */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/catalog.h"
-#include "clustersim/sweep.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/app/sweep_run.h"
+#include "clustersim/config/sweep.h"
+#include "clustersim/report/sweep_plot.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -2,7 +2,7 @@
  * its errors, the published formats on small fixtures written from each
  * trace's documented schema (tests/data/traces/), and the real traces in
  * validation/traces with the job counts their README states. */
-#include "clustersim/trace.h"
+#include "clustersim/config/trace.h"
 
 #include "test_util.h"
 

@@ -2,7 +2,7 @@
  * quantity into SI values, every kind of rejection with its message, and
  * formatting back for people. Expected values are derived by hand in the
  * comments. */
-#include "clustersim/units.h"
+#include "clustersim/base/units.h"
 
 #include "test_util.h"
 

@@ -1,7 +1,7 @@
 /* check_valindex.c: validation/INDEX.yaml (config/valindex.c): the
  * repository's own index loads and lists every table with a role, and a bad
  * index is refused with file:line. */
-#include "clustersim/valindex.h"
+#include "clustersim/config/valindex.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,8 +1,8 @@
 /* check_workload.c: presets, parameter counts, per-layer FLOP/byte counts and
  * the Narayanan et al. 2021 FLOPs-per-iteration convention (models/workload.c).
  * Every expected value is derived by hand in the comment above its check. */
-#include "clustersim/memory.h"
-#include "clustersim/workload.h"
+#include "clustersim/models/memory.h"
+#include "clustersim/models/workload.h"
 #include "test_util.h"
 
 #include <check.h>

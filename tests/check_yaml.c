@@ -4,8 +4,8 @@
  * tests/data/yaml/ or generated here. */
 #include "../config/yamltree.h"
 
-#include "clustersim/diag.h"
-#include "clustersim/xmalloc.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/base/xmalloc.h"
 
 #include "test_util.h"
 

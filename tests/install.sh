@@ -73,7 +73,7 @@ for f in bin/clustersim share/clustersim/scenarios/catalog/gpus.yaml share/clust
          share/clustersim/plots/sweep_scaling.gp share/clustersim/validation/INDEX.yaml \
          share/clustersim/validation/step/megatron-core-h100-weak-scaling.csv \
          share/man/man1/clustersim.1 share/bash-completion/completions/clustersim \
-         share/zsh/site-functions/_clustersim lib/libclustersim.a include/clustersim/sim.h \
+         share/zsh/site-functions/_clustersim lib/libclustersim.a include/clustersim/sim/sim.h \
          lib/pkgconfig/clustersim.pc share/doc/clustersim/README.md; do
     file_ok "$P/$f" "installed $f"
 done

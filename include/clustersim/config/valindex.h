@@ -1,0 +1,43 @@
+/* valindex.h: validation/INDEX.yaml, the list of published tables clustersim
+ * is compared against, each with its kind and its role: `fit` (global
+ * parameters may be fitted on it) or `holdout` (never used to fit). See
+ * validation/README.md. Config layer. */
+#ifndef CLUSTERSIM_VALINDEX_H
+#define CLUSTERSIM_VALINDEX_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
+
+#include <stddef.h>
+
+enum cs_val_role { CS_VAL_FIT, CS_VAL_HOLDOUT };
+
+struct cs_val_table {
+    char *file;    /* relative to the index's directory, e.g. "step/x.csv" */
+    char *kind;    /* step | collective | failures | trace-summary | memory | ... */
+    enum cs_val_role role;
+    char *source;  /* one line naming the source */
+    int line;      /* where the entry is written in the index */
+};
+
+struct cs_valindex {
+    char *path;    /* the index file */
+    char *dir;     /* its directory, to resolve `file` */
+    struct cs_val_table *tables;
+    size_t n;
+};
+
+/* Loads an index. Every entry needs file, kind and role (fit | holdout);
+ * unknown keys, a duplicated file and a listed file that does not exist are
+ * errors with file:line:col. CS_OK, CS_EIO (unreadable) or CS_ECONFIG; *out
+ * untouched on failure, else freed with cs_valindex_fini. */
+cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *out);
+void cs_valindex_fini(struct cs_valindex *ix);
+
+/* The entry whose file has the base name `base` (a path's last component),
+ * or NULL. */
+const struct cs_val_table *cs_valindex_find(const struct cs_valindex *ix, const char *base);
+
+const char *cs_val_role_name(enum cs_val_role r);
+
+#endif

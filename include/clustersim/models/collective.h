@@ -1,0 +1,151 @@
+/* collective.h: closed-form (alpha-beta) time of NCCL-style collectives on a
+ * cluster without contention. The structure follows NCCL's tuning model
+ * (src/graph/tuning.cc: a latency and a bus bandwidth per algorithm and
+ * protocol, time = latency + bytes / algorithm bandwidth, the fastest pair
+ * wins); the few physical parameters are in struct cs_coll_params and
+ * docs/fabric.md. Sizes follow the nccl-tests convention (see
+ * cs_coll_time_s). Pure functions: no allocation, no I/O, thread-safe. */
+#ifndef CLUSTERSIM_COLLECTIVE_H
+#define CLUSTERSIM_COLLECTIVE_H
+
+#include "clustersim/models/scenario.h"
+#include "clustersim/base/status.h"
+
+enum cs_coll_op { CS_COLL_ALL_REDUCE, CS_COLL_ALL_GATHER, CS_COLL_REDUCE_SCATTER, CS_COLL_ALLTOALL,
+                  CS_COLL_BROADCAST, CS_COLL_SENDRECV, CS_COLL_OP_COUNT };
+
+/* AUTO picks the fastest available algorithm as NCCL does (ring, tree, NVLS,
+ * SHARP). HIER (intra-node reduce-scatter, inter-node exchange, intra-node
+ * all-gather, run one after the other) is never picked by AUTO: NCCL has no
+ * such algorithm; it is the textbook hierarchical scheme the flow model also
+ * simulates. */
+enum cs_coll_algo { CS_COLL_AUTO, CS_COLL_RING, CS_COLL_TREE, CS_COLL_HIER, CS_COLL_NVLS, CS_COLL_SHARP,
+                    CS_COLL_ALGO_COUNT };
+
+/* NCCL's three protocols: LL (8-byte lines, half data, flag per line), LL128
+ * (128-byte lines, 120 bytes of data), Simple (bulk copies + fences). */
+enum cs_coll_proto { CS_COLL_PROTO_LL, CS_COLL_PROTO_LL128, CS_COLL_PROTO_SIMPLE, CS_COLL_PROTO_COUNT };
+
+/* "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+ * "sendrecv" (nccl-tests spelling); "?" for an invalid value. Static strings. */
+const char *cs_coll_op_name(enum cs_coll_op op);
+/* Parses the nccl-tests spelling (also accepts a trailing "_perf").
+ * CS_EINVAL for NULL or unknown names; *out untouched on failure. */
+cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out);
+/* "auto", "ring", "tree", "hier", "nvls", "sharp". */
+const char *cs_coll_algo_name(enum cs_coll_algo a);
+cs_status cs_coll_algo_parse(const char *s, enum cs_coll_algo *out);
+/* "LL", "LL128", "Simple". */
+const char *cs_coll_proto_name(enum cs_coll_proto p);
+
+/* A communicator: `ranks` GPUs spread evenly over ranks/ranks_per_node nodes;
+ * `groups_per_node` communicators of the same shape run the same collective
+ * at once on each node and share its NICs (e.g. 8 data-parallel rings with
+ * tp=8). ranks must be a multiple of ranks_per_node.
+ *
+ * Where the group sits on the fabric (docs/fabric.md, "Fabric-aware closed
+ * form"): its nodes lie in rank order within `span_nodes` consecutive nodes
+ * of the job (0 means ranks/ranks_per_node: adjacent nodes; a group whose
+ * members are s nodes apart spans about (m-1) s + 1); the job has
+ * `job_nodes` nodes (0: the whole cluster, as in `clustersim run`) placed as
+ * the cluster's fabric.placement says. Together with the fabric's
+ * geometry they give the leaves the group spans, the share of leaf uplink
+ * bandwidth it gets and the switch hops of its longest path. Zero-filled
+ * trailing fields keep the old three-field initialisers valid. */
+struct cs_coll_group {
+    int ranks;
+    int ranks_per_node;
+    int groups_per_node;
+    int span_nodes;   /* 0: ranks / ranks_per_node */
+    int job_nodes;    /* nodes of the job the group belongs to; 0: all of the cluster's */
+};
+
+/* How the group uses the fabric (cs_coll_fabric_view): switch hops of the
+ * longest inter-node path (1 within a leaf, 3 across a spine or within a
+ * pod, 5 across the core), the fraction of its inter-node traffic that leaves
+ * a leaf, and the resulting share of the per-node network bandwidth (1 when
+ * the leaf uplinks carry it all, up / (down x cross) when oversubscribed). */
+struct cs_coll_fabric_view {
+    int hops;
+    int leaves;            /* leaf domains the group spans */
+    double cross_frac;     /* of a leaf's inter-node traffic that crosses the spine */
+    double bw_share;       /* in (0, 1] */
+};
+
+/* The model's few parameters (docs/fabric.md gives each one's source).
+ * Latencies in seconds. Index [hw][proto] with hw 0 = NVLink, 1 = PCIe,
+ * 2 = network, as NCCL's hwLat table. */
+enum { CS_COLL_HW_NVLINK, CS_COLL_HW_PCI, CS_COLL_HW_NET, CS_COLL_HW_COUNT };
+struct cs_coll_params {
+    double ring_base_lat_s[CS_COLL_PROTO_COUNT];
+    double tree_base_lat_s[CS_COLL_PROTO_COUNT];
+    double ring_hop_lat_s[CS_COLL_HW_COUNT][CS_COLL_PROTO_COUNT];
+    double tree_hop_lat_s[CS_COLL_HW_COUNT][CS_COLL_PROTO_COUNT];
+    double ring_plateau;            /* multi-node Simple all_reduce latency factor */
+    double ll_bw_frac_allreduce;    /* LL bandwidth fraction (all_reduce or multi-node) */
+    double ll_bw_frac_other;        /* LL bandwidth fraction (other ops, one node) */
+    double ll128_bw_frac;           /* LL128: 120 data bytes per 128-byte line, less overhead */
+    double tree_bw_frac;            /* tree bus bandwidth fraction */
+    double tree_ll_frac;            /* tree LL: extra factor */
+    double tree_max_bus_bw_2node;   /* cap on tree bus bandwidth, <= 2 nodes, B/s */
+    double tree_max_bus_bw;         /* cap on tree bus bandwidth, > 2 nodes, B/s */
+    double nvswitch_efficiency;     /* used when intra.efficiency is NAN */
+    double pcie_efficiency;         /* used when intra.efficiency is NAN (pcie) */
+    int pcie_bridges_per_node;      /* host bridges (CPU sockets) GPU traffic crosses */
+    double net_efficiency;          /* used when fabric.link.efficiency is NAN */
+    double nvls_efficiency;         /* NVLink-SHARP: fraction of the link rate achieved */
+    double nvls_lat_s;              /* NVLink-SHARP per-call latency */
+    double sharp_efficiency;        /* in-network reduction: fraction of the NIC rate */
+    double sharp_lat_s;             /* in-network reduction: switch tree latency per call */
+    double launch_floor_s;          /* host launch time per call; time ~ max(launch, device) */
+    double launch_overlap_exp;      /* smooth max: (launch^k + device^k)^(1/k) */
+};
+
+/* Fills *p with the documented defaults (docs/fabric.md). */
+void cs_coll_params_default(struct cs_coll_params *p);
+
+/* Time in seconds of one collective of `bytes` in the nccl-tests convention
+ * (all_reduce/broadcast/alltoall/sendrecv: per-rank buffer;
+ * all_gather/reduce_scatter: the total buffer S) on cluster c without
+ * contention, with the default parameters. algo AUTO picks as NCCL would;
+ * *chosen (nullable) reports the choice. Returns 0 for one rank or 0 bytes,
+ * NAN for an invalid group or cluster (ranks not a multiple of
+ * ranks_per_node, non-positive counts) or an algorithm the hardware lacks
+ * (NVLS without intra.nvls or gpu.nvls, SHARP without
+ * fabric.in_network_reduction). */
+double cs_coll_time_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes, const struct cs_coll_group *g,
+                      enum cs_coll_algo algo, enum cs_coll_algo *chosen);
+
+/* As cs_coll_time_s with explicit parameters (borrowed) and the protocol
+ * chosen reported in *proto (nullable). */
+double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
+                         double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo,
+                         enum cs_coll_algo *chosen, enum cs_coll_proto *proto);
+
+/* What nccl-tests measures for a collective whose device time is device_s:
+ * back-to-back calls overlap the host launch with device work, so a call
+ * costs about max(launch_floor_s, device_s), taken as the smooth maximum
+ * (launch^k + device^k)^(1/k), k = launch_overlap_exp. Used by
+ * cs_coll_time_ex_s and by `clustersim collective --flow`. */
+double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s);
+
+/* nccl-tests bus-bandwidth factor: all_reduce 2(n-1)/n,
+ * all_gather/reduce_scatter/alltoall (n-1)/n, broadcast/sendrecv 1. */
+double cs_coll_busbw_factor(enum cs_coll_op op, int ranks);
+
+/* Achievable scale-up bandwidth of one GPU, one direction (B/s), when
+ * `gpus_sharing` GPUs of a node communicate at once (matters for PCIe only:
+ * they share the host bridges). The flow model builds its intra-node links
+ * from the same numbers. */
+double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing);
+/* Achievable network bandwidth of one NIC port, one direction (B/s). */
+double cs_coll_nic_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p);
+
+/* How group g of a job on cluster c uses the fabric (see the struct). A
+ * one-node group gets {0 hops, 1 leaf, 0, 1}. Returns CS_EINVAL for a bad
+ * group or cluster, CS_ERANGE when the cluster does not fit its topology;
+ * *out untouched on failure. */
+cs_status cs_coll_fabric_view(const struct cs_cluster_cfg *c, const struct cs_coll_group *g,
+                              struct cs_coll_fabric_view *out);
+
+#endif

@@ -1,0 +1,110 @@
+/* compute.h: per-operation roofline model of GPU compute for transformer
+ * training (models/compute.c). An operation takes
+ *     max(flops / (peak[precision] * eff(shape)), bytes / (hbm_bw * mem_eff))
+ *     + kernel_overhead_s
+ * seconds, where eff(shape) = gemm_eff_max * g(m) g(n) g(k), g(x) = x / (x +
+ * gemm_dim_half), so that small and skinny GEMMs run below peak. The model
+ * sums operations; it knows nothing of streams or overlap (the step model,
+ * step.h, schedules them). Equations and defaults: docs/models.md, "Compute".
+ * All functions are pure: no allocation, no global state. */
+#ifndef CLUSTERSIM_COMPUTE_H
+#define CLUSTERSIM_COMPUTE_H
+
+#include "clustersim/models/hw.h"
+#include "clustersim/base/status.h"
+#include "clustersim/models/workload.h"
+
+#include <stdbool.h>
+
+struct cs_compute_params {
+    double gemm_eff_max;      /* fraction of peak a large, well-shaped GEMM reaches */
+    double gemm_dim_half;     /* GEMM dimension at which g(x) = 1/2 */
+    double mem_eff;           /* achievable fraction of HBM bandwidth */
+    double kernel_overhead_s; /* launch + tail per kernel */
+    double attn_eff;          /* fused attention: fraction of peak, on executed FLOPs */
+    bool fused_attention;     /* FlashAttention-style attention core (no s^2 in HBM) */
+};
+
+/* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
+ * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
+ * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;
+ * mem_eff 0.8; kernel_overhead_s 4 us; attn_eff 0.5; fused_attention true
+ * when the GPU has a bf16 peak (Ampere and later, CDNA3). Never fails. */
+void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p);
+
+/* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
+double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);
+
+/* Time of one GEMM (m x k) * (k x n), `batch` times (one batched kernel), at
+ * precision `prec`: 2 m n k batch FLOPs; HBM bytes (m k + k n) inputs at
+ * cs_precision_bytes(prec) plus m n outputs at the activation width
+ * (cs_workload_act_bytes). Returns +INFINITY when the GPU has no peak for
+ * `prec` (NAN in the spec) and 0 for an empty GEMM. */
+double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                         enum cs_precision prec, double m, double n, double k, double batch);
+
+/* Time of one memory-bound kernel moving `bytes` through HBM. */
+double cs_compute_mem_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                        double bytes);
+
+/* One transformer layer, one micro-batch, on ONE GPU of its tensor (x
+ * context) parallel group. FLOP counts follow the Narayanan et al. 2021
+ * convention (full s x s attention matrix); times use executed work (a fused
+ * causal attention kernel skips the masked half). */
+struct cs_layer_cost {
+    double fwd_s, bwd_s;          /* compute time of forward and of backward (data + weight gradients) */
+    double recompute_s;           /* forward work redone in backward under the recompute policy (0 for none) */
+    double fwd_flops, bwd_flops, recompute_flops;   /* on this GPU */
+    double fwd_bytes, bwd_bytes;  /* HBM bytes of the memory-bound ops */
+    /* Tensor-parallel collectives on the critical path per layer per
+     * micro-batch (Megatron: without SP 2 all-reduces fwd + 2 bwd; with SP
+     * 2 all-gathers + 2 reduce-scatters each way). Message size in the
+     * nccl-tests convention (all_reduce: per-rank buffer; all_gather /
+     * reduce_scatter: total gathered buffer). Zero when tp == 1. The
+     * backward counts do not include the recomputed forward's collectives:
+     * those are the *_recompute counts below. */
+    int tp_allreduce_fwd, tp_allreduce_bwd, tp_allgather_fwd, tp_allgather_bwd,
+        tp_reducescatter_fwd, tp_reducescatter_bwd;
+    double tp_msg_bytes;
+    /* Collectives of the forward redone under full recompute (equal to the
+     * forward counts then, zero otherwise), run at the start of backward. */
+    int tp_allreduce_recompute, tp_allgather_recompute, tp_reducescatter_recompute;
+    /* Context-parallel exchange per layer (ring of KV blocks), total bytes
+     * sent per GPU fwd and bwd; 0 when cp == 1. */
+    double cp_bytes_fwd, cp_bytes_bwd;
+    double params;                /* parameters of this layer held by this GPU (after TP sharding, before FSDP) */
+    double act_msg_bytes;         /* activation tensor sent to the next pipeline stage per micro-batch */
+};
+
+/* Fills `out` for one layer of `w` on `gpu` with parameters `p` (all
+ * borrowed). Returns CS_EINVAL for an inconsistent shape or parallelism
+ * (non-positive sizes, hidden % heads, heads % tp, seq_len % cp), or
+ * CS_EUNSUPPORTED when the GPU has no peak for w->precision; `out` is
+ * untouched then. */
+cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                           const struct cs_compute_params *p, struct cs_layer_cost *out);
+
+/* The embedding (first stage) and the output layer with final norm and
+ * cross-entropy loss (last stage), same struct: times, FLOPs, bytes, TP
+ * collectives, params; the other fields are 0. Same errors as
+ * cs_compute_layer. */
+cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                               const struct cs_compute_params *p, struct cs_layer_cost *out);
+cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            const struct cs_compute_params *p, struct cs_layer_cost *out);
+
+/* Achievable CPU memory bandwidth per GPU for the offloaded Adam step: a
+ * 2-socket server streams about 400 GB/s (STREAM triad on 8-channel DDR5
+ * per socket) shared by 8 GPUs; docs/models.md. */
+#define CS_COMPUTE_CPU_ADAM_BW_BYTES_PER_S 50e9
+
+/* Optimizer step time (Adam, memory-bound: read and write fp32 master
+ * weights and both moments, read the gradients, write the working-precision
+ * weights) for `params` parameters on this GPU. With
+ * w->par.optimizer_offload the step runs on the CPU at
+ * CS_COMPUTE_CPU_ADAM_BW_BYTES_PER_S, plus the PCIe transfer of gradients
+ * down and weights up (pcie_gen x16 at 80% of line rate). */
+double cs_compute_optimizer_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                              const struct cs_compute_params *p, double params);
+
+#endif

@@ -1,0 +1,206 @@
+/* cost.h: total cost of ownership of a cluster over a horizon (models
+ * layer, models/cost.c) for seven ways of owning or renting it: on-prem,
+ * colocation, cloud on-demand, reserved 1y/3y, spot, and a hybrid of an
+ * owned baseline plus cloud burst. Equations and sources: docs/cost.md.
+ *
+ * Two steps: cs_cost_inputs_from_scenario resolves a scenario (bill of
+ * materials from the built fabric, prices, power, site, time per training
+ * run) into a flat struct cs_cost_inputs of doubles; cs_cost_evaluate is a
+ * pure function of those inputs, so sensitivity and Monte Carlo vary the
+ * inputs and re-evaluate. All money is USD, energy kWh, power W, time h
+ * (per-hour prices) unless the name says otherwise. */
+#ifndef CLUSTERSIM_COST_H
+#define CLUSTERSIM_COST_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/models/topology.h"
+#include "clustersim/models/scenario.h"
+#include "clustersim/base/status.h"
+#include "clustersim/models/step.h"
+
+#include <stdbool.h>
+
+enum cs_cost_option { CS_OPT_ONPREM, CS_OPT_COLO, CS_OPT_ON_DEMAND, CS_OPT_RESERVED_1Y,
+                      CS_OPT_RESERVED_3Y, CS_OPT_SPOT, CS_OPT_HYBRID, CS_OPT_COUNT };
+/* The contract names: "on-prem", "colocation", "cloud-on-demand", ... */
+const char *cs_cost_option_name(enum cs_cost_option o);
+/* -1 when `name` is not an option name. */
+int cs_cost_option_parse(const char *name);
+static inline bool cs_cost_option_owned(enum cs_cost_option o)
+{
+    return o == CS_OPT_ONPREM || o == CS_OPT_COLO;
+}
+
+enum cs_cost_cat { CS_CAT_CAPEX, CS_CAT_POWER, CS_CAT_SITE, CS_CAT_OPS, CS_CAT_CLOUD,
+                   CS_CAT_COUNT };
+const char *cs_cost_cat_name(enum cs_cost_cat c); /* "capex", "power", ... */
+
+/* The inputs that sensitivity and Monte Carlo may vary; names are the
+ * scenario's `cost:` keys. */
+enum cs_cost_input {
+    CS_CIN_GPU_PRICE, CS_CIN_NETWORK_FRACTION, CS_CIN_ELECTRICITY, CS_CIN_PUE,
+    CS_CIN_COLOCATION, CS_CIN_CONSTRUCTION, CS_CIN_SUPPORT, CS_CIN_STAFF, CS_CIN_UTILIZATION,
+    CS_CIN_COST_OF_CAPITAL, CS_CIN_DEPRECIATION, CS_CIN_POWER_MULT, CS_CIN_POWER_UTIL,
+    CS_CIN_IDLE_FRACTION, CS_CIN_LIQUID_PER_KW, CS_CIN_FACILITY_LIFE, CS_CIN_ON_DEMAND,
+    CS_CIN_RESERVED_1Y, CS_CIN_RESERVED_3Y, CS_CIN_SPOT, CS_CIN_COUNT
+};
+const char *cs_cost_input_name(enum cs_cost_input i);
+/* -1 when unknown. */
+int cs_cost_input_parse(const char *name);
+
+/* Bill of materials counted from the built cluster. */
+struct cs_cost_bom {
+    long gpus, servers;
+    double servers_usd;               /* gpus x all-in server price per GPU */
+    struct cs_fabric_counts fabric;   /* from cs_fabric_counts */
+    long switches;
+    bool network_priced;              /* from NIC/switch/optic/cable prices; else the fraction */
+    double network_hw_usd;            /* priced network hardware; NAN when not priced */
+    double storage_usd;               /* capital, priced storage tiers */
+    double storage_usd_per_month;     /* object tiers */
+    double network_power_w;           /* switches + optics (+ NICs when given) */
+    long unpowered_switches;          /* switches counted at 0 W: the link lacks switch_power */
+    long unpowered_optics;            /* optics counted at 0 W: the link lacks optic_power */
+    char unsized_storage[160];        /* shared tiers left out for want of a capacity */
+};
+
+struct cs_cost_inputs {
+    double v[CS_CIN_COUNT];           /* NAN = not given */
+    double years;
+    double gpus;
+    double gpus_per_node;
+    double gpu_tdp_w;
+    struct cs_cost_bom bom;
+    bool liquid_cooling;
+    double egress_usd_per_year;       /* cloud egress + cloud storage; NAN when not priced */
+    double spot_loss_fraction;        /* preempted share of spot GPU-hours, 0 .. <1 */
+    double run_hours;                 /* one training run at full speed (tokens / tokens/s); NAN */
+    double run_goodput;               /* useful share of the run's wall-clock time, (0, 1];
+                                       * 1 unless the caller sets it (cs_cost_run_estimate) */
+    int hybrid_baseline_gpus;         /* -1 = cheapest */
+    enum cs_cost_option hybrid_owned, hybrid_burst;
+    int n_demand;
+    double demand[CS_COST_MAX_DEMAND];
+    bool available[CS_OPT_COUNT];     /* false: a price is missing (see diagnostics) */
+};
+
+/* Resolves scenario s into *out: builds the fabric for its counts, prices
+ * the bill of materials, takes `run_hours` (NAN when unknown) for the cost
+ * per training run. A price that neither the catalog nor the scenario gives
+ * is an error naming the key; with `skip_unpriced` it is a warning and the
+ * options that need it are marked unavailable instead. Returns CS_OK,
+ * CS_ECONFIG (diagnostics in d, *out untouched) or the fabric's error. */
+cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_hours,
+                                       bool skip_unpriced, cs_diags *d,
+                                       struct cs_cost_inputs *out);
+
+/* Time per training run for the cost per run: the step model's tokens/s
+ * (after the data pipeline's stall) and, unless skipped, the run model's
+ * time to train and goodput (failures, checkpoints, restarts). */
+struct cs_cost_run {
+    bool has_step;              /* the workload simulated, fits, and has tokens */
+    bool run_model;             /* time and goodput from cs_run_simulate */
+    double step_time_s, tokens_per_s;
+    double ideal_hours;         /* tokens / tokens_per_s: the run without losses */
+    double wall_hours;          /* mean time to train (run model), else ideal_hours */
+    double goodput;             /* ideal_hours / wall_hours; 1 without the run model */
+    double goodput_mean, goodput_p05, goodput_p95; /* per replica (run model); NAN */
+    double interruptions;       /* mean per run; NAN without the run model */
+    int replicas;               /* Monte Carlo replicas of the run model; 0 */
+};
+
+/* Estimates one training run of s's workload (workload.tokens) on the whole
+ * cluster: cs_step_simulate with `opt` (borrowed), the data pipeline
+ * (cs_data_evaluate/apply), then, when use_run_model and the run level has
+ * something to simulate, cs_run_simulate with `threads` threads and the
+ * scenario's run.replicas. out->has_step is false (CS_OK, a warning in d)
+ * when there is no workload, no tokens, or the configuration does not fit.
+ * Returns CS_EINVAL for an invalid configuration (diagnostics in d). */
+cs_status cs_cost_run_estimate(const struct cs_scenario *s, const struct cs_step_options *opt,
+                               bool use_run_model, int threads, cs_diags *d,
+                               struct cs_cost_run *out);
+
+struct cs_cost_option_result {
+    bool available;
+    double total_usd;
+    double by_cat_usd[CS_CAT_COUNT];
+    int n_years;
+    double by_year_usd[64];           /* amortized: capital as a yearly charge */
+    double cash_by_year_usd[64];      /* cash: owned capital paid in year 1 */
+    double upfront_usd;               /* capital paid at the start (owned) */
+    double gpu_hours;                 /* available: GPUs x horizon */
+    double utilized_gpu_hours;
+    double usd_per_gpu_hour;
+    double usd_per_utilized_gpu_hour;
+    double usd_per_run;               /* $/utilized GPU-h x GPUs x run_hours / run_goodput;
+                                       * NAN without a run time */
+    int hybrid_baseline_gpus;         /* hybrid only */
+};
+
+struct cs_cost_result {
+    struct cs_cost_option_result opt[CS_OPT_COUNT];
+    double it_power_kw;               /* nameplate IT load */
+    double avg_power_kw;              /* average IT draw at the utilization */
+    double capex_hw_usd;              /* servers + network + storage */
+    double network_usd;
+};
+
+/* Pure: evaluates every available option. */
+void cs_cost_evaluate(const struct cs_cost_inputs *in, struct cs_cost_result *out);
+
+/* Total of one owned or cloud option (not hybrid) at utilization u, the
+ * other inputs as given; for the cost-vs-utilization curves. */
+double cs_cost_option_total(const struct cs_cost_inputs *in, enum cs_cost_option o, double u);
+
+/* Break-even utilization between an owned and a cloud option: both totals
+ * are linear in the utilization u (owned: power; cloud on-demand/spot: used
+ * hours), C_o(u) = a_o + b_o u and C_c(u) = a_c + b_c u, so
+ * u* = (a_o - a_c) / (b_c - b_o). `owned_cheaper` is "above" / "below" u*
+ * when u* lies in (0, 1], else "always" or "never"; utilization NAN then. */
+struct cs_cost_break_even {
+    enum cs_cost_option owned, cloud;
+    double utilization;
+    const char *owned_cheaper;
+};
+/* Fills up to 8 rows (2 owned x 4 cloud, the available ones); returns n. */
+int cs_cost_break_even_all(const struct cs_cost_inputs *in, struct cs_cost_break_even *rows);
+
+/* Sensitivity: each input with a finite, nonzero value at (1 - step) and
+ * (1 + step) (utilization capped at 1); rows ranked by the largest change of
+ * any option's total. */
+struct cs_cost_sens_row {
+    enum cs_cost_input input;
+    double base_value, low_value, high_value;
+    double low_usd[CS_OPT_COUNT], high_usd[CS_OPT_COUNT]; /* totals */
+    double swing_usd;                                     /* max |high - low| */
+};
+/* Writes up to CS_CIN_COUNT rows; returns n. */
+int cs_cost_sensitivity(const struct cs_cost_inputs *in, double step,
+                        struct cs_cost_sens_row *rows);
+
+/* Monte Carlo: each ranged input uniform on [low, high] (GSL mt19937 stream
+ * CS_RNG_USER + 6 of `seed`); percentiles of each option's total, and how
+ * often each option is the cheapest. */
+struct cs_cost_mc {
+    int samples;
+    double p05[CS_OPT_COUNT], p50[CS_OPT_COUNT], p95[CS_OPT_COUNT], mean[CS_OPT_COUNT];
+    double cheapest_share[CS_OPT_COUNT];
+};
+/* Returns CS_EINVAL for an unknown range key or samples < 1. */
+cs_status cs_cost_monte_carlo(const struct cs_cost_inputs *in, const struct cs_cost_range *ranges,
+                              int n_ranges, int samples, uint64_t seed, struct cs_cost_mc *out);
+
+/* A seed claim evaluated against the model (scenario `cost.claim`). */
+enum cs_cost_verdict { CS_VERDICT_SUPPORTED, CS_VERDICT_NOT_SUPPORTED, CS_VERDICT_UNDECIDED };
+struct cs_cost_claim_result {
+    enum cs_cost_verdict verdict;
+    double computed;                  /* the metric as clustersim computes it */
+    char explanation[512];
+};
+const char *cs_cost_verdict_name(enum cs_cost_verdict v);
+/* Evaluates s->cost.ext.claim. cheaper_below_gpus re-resolves the scenario
+ * at 1 .. 2x its node count. Returns CS_EINVAL when there is no claim. */
+cs_status cs_cost_claim_evaluate(const struct cs_scenario *s, const struct cs_cost_inputs *in,
+                                 cs_diags *d, struct cs_cost_claim_result *out);
+
+#endif

@@ -1,0 +1,61 @@
+/* failure.h: the failure model of a training run (models/failure.c):
+ * component classes, each failing at a rate per unit of its scope (GPU,
+ * node, switch or the whole job) with an exponential or Weibull time to
+ * failure, and the default classes derived from the Llama 3 405B
+ * interruption table (Dubey et al. 2024, "The Llama 3 Herd of Models",
+ * arXiv 2407.21783, Table 5; validation/failures/).
+ *
+ * A job fails when any of its units fails ("nodes in series", Kokolis et
+ * al., HPCA 2025): with exponential classes the job's interruption rate is
+ * the sum over classes of units / MTBF. */
+#ifndef CLUSTERSIM_FAILURE_H
+#define CLUSTERSIM_FAILURE_H
+
+#include "clustersim/models/scenario.h"
+#include "clustersim/base/status.h"
+
+#include <gsl/gsl_rng.h>
+
+/* The shape of the Llama 3 snapshot the default rates are derived from:
+ * 16,384 H100 GPUs in 2,048 nodes of 8, 54 days, 419 unexpected
+ * interruptions. */
+#define CS_FAIL_LLAMA3_GPUS 16384
+#define CS_FAIL_LLAMA3_NODES 2048
+#define CS_FAIL_LLAMA3_DAYS 54
+#define CS_FAIL_LLAMA3_UNEXPECTED 419
+
+/* One row of the Llama 3 table as clustersim uses it. */
+struct cs_fail_llama3_row {
+    const char *component;     /* as the paper names it */
+    const char *name;          /* clustersim class name */
+    enum cs_fail_scope scope;  /* GPU classes per GPU; everything else per node */
+    int interruptions;         /* in the 54-day snapshot */
+    bool replace;              /* hardware that takes its node out */
+};
+
+/* The 18 rows of Table 5 (counts sum to 419). *n receives the row count.
+ * Borrowed static data. */
+const struct cs_fail_llama3_row *cs_fail_llama3_table(int *n);
+
+/* Replaces f's components with the classes derived from the Llama 3 table:
+ * MTBF per unit = units x 54 days / interruptions, units = 16,384 for GPU
+ * classes, 2,048 for node classes; exponential. Sets f->defaults. Leaves
+ * the other fields of f (detection, restart, spares, ...) alone. */
+void cs_fail_llama3_defaults(struct cs_failures_cfg *f);
+
+/* Units of `scope` in a job: GPUs, nodes, switches, or 1 for the job. */
+long cs_fail_scope_units(enum cs_fail_scope scope, long gpus, long nodes, long switches);
+
+/* The job's mean time between interruptions, 1 / sum(units_c / MTBF_c),
+ * treating every class as a Poisson process at its mean rate (exact for
+ * exponential classes, the long-run rate of a renewal process for Weibull
+ * ones). INFINITY when f has no component or is disabled. */
+double cs_fail_job_mtbi_s(const struct cs_failures_cfg *f, long gpus, long nodes, long switches);
+
+/* Weibull scale for a mean of mtbf_s at shape k: mtbf / Gamma(1 + 1/k). */
+double cs_fail_weibull_scale_s(double mtbf_s, double shape);
+
+/* Draws one unit's time to failure in seconds from c's distribution. */
+double cs_fail_draw_s(const struct cs_fail_component *c, gsl_rng *r);
+
+#endif

@@ -1,0 +1,74 @@
+/* memory.h: per-GPU memory of a training configuration (models/memory.c):
+ * model states by precision, ZeRO/FSDP sharding and optimizer offload
+ * (Rajbhandari et al. 2020), activations by recompute policy, tensor/sequence
+ * and context parallelism and pipeline schedule (Korthikanti et al. 2022),
+ * and the reserve a real process cannot use. docs/models.md, "Memory", gives
+ * every equation. All functions are pure. */
+#ifndef CLUSTERSIM_MEMORY_H
+#define CLUSTERSIM_MEMORY_H
+
+#include "clustersim/models/compute.h"
+#include "clustersim/models/hw.h"
+#include "clustersim/base/status.h"
+#include "clustersim/models/workload.h"
+
+#include <stdbool.h>
+
+/* Memory the framework cannot use: CUDA context and NCCL buffers (1.5 GiB)
+ * plus allocator fragmentation (5% of HBM). */
+#define CS_MEMORY_RESERVE_FIXED_BYTES (1.5 * 1073741824.0)
+#define CS_MEMORY_RESERVE_FRACTION 0.05
+/* cuBLAS / cuDNN / Transformer Engine workspaces. */
+#define CS_MEMORY_WORKSPACE_BYTES (256.0 * 1048576.0)
+
+struct cs_memory_breakdown {
+    double weights_bytes, grads_bytes, optimizer_bytes, activations_bytes,
+        comm_buffers_bytes, workspace_bytes, total_bytes, capacity_bytes;
+    bool fits;              /* total_bytes <= capacity_bytes - reserve_bytes */
+    double reserve_bytes;   /* unusable part of capacity_bytes (see above) */
+    int stage;              /* pipeline stage reported: 0 (first) or pp - 1 (last) */
+    double params;          /* parameters held by that stage's GPU before sharding */
+};
+
+/* Per-GPU memory of the most loaded GPU (the larger of the first pipeline
+ * stage under 1F1B and the last stage with the logits). Attention is fused
+ * or not as cs_compute_params_default decides for `gpu`. Returns CS_EINVAL
+ * for an inconsistent workload or a GPU without hbm_bytes; `out` is
+ * untouched then. */
+cs_status cs_memory_per_gpu(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            struct cs_memory_breakdown *out);
+/* The same with an explicit fused-attention choice (p->fused_attention). */
+cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                                   const struct cs_compute_params *p,
+                                   struct cs_memory_breakdown *out);
+
+/* Activation bytes one layer stores for backward, per micro-batch, on one
+ * GPU, under w->recompute (Korthikanti et al. 2022, Table 2, generalized to
+ * GQA, swiglu, f != 4h and context parallelism; docs/models.md). Under full
+ * recompute this is the stored layer input only. */
+double cs_memory_layer_activations(const struct cs_workload *w, bool fused_attention);
+
+/* Bytes per parameter of the working weights, the gradients and the
+ * optimizer state (before sharding): 2 / 4 / 12 in mixed precision with
+ * fsdp none or zero1 (Megatron-LM keeps fp32 gradients), 2 / 2 / 12 with
+ * ZeRO-2/3 and FSDP (Rajbhandari et al. 2020's 16 bytes per parameter);
+ * fp32 / tf32 training: 4 / 4 / 8. */
+double cs_memory_weight_bytes_per_param(const struct cs_workload *w);
+double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
+double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w);
+
+/* Parameters held by one GPU after tensor-parallel sharding (replicated
+ * norms and row-parallel biases counted in full): one transformer layer; the
+ * first stage's embeddings (vocabulary-parallel, plus learned positions for
+ * gelu models); the last stage's final norm and output layer (none with tied
+ * embeddings and pp == 1, where the embedding serves). */
+double cs_memory_layer_params(const struct cs_workload *w);
+double cs_memory_embedding_params(const struct cs_workload *w);
+double cs_memory_logits_params(const struct cs_workload *w);
+
+/* Data-parallel degree over which the model states are sharded: dp for
+ * zero1/zero2/full, min(dp, G / (tp cp)) for hybrid with G =
+ * fsdp_shard_group (or the GPU's server_gpus, else 8, when 0), 1 for none. */
+int cs_memory_shard_degree(const struct cs_workload *w, const struct cs_gpu_spec *gpu);
+
+#endif

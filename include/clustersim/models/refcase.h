@@ -1,0 +1,56 @@
+/* refcase.h: a published step-time measurement as the step model sees it
+ * (models layer): a resolved scenario, the metric measured and the software
+ * stack it ran on, and the functions that predict it (models/validate.c).
+ * config/refs.h reads the tables into these. */
+#ifndef CLUSTERSIM_MODELS_REFCASE_H
+#define CLUSTERSIM_MODELS_REFCASE_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/models/scenario.h"
+#include "clustersim/models/step.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum cs_ref_metric {
+    CS_REF_ITER_S,        /* seconds per iteration */
+    CS_REF_TFLOPS_HW,     /* TFLOP/s per GPU, recomputation counted (Narayanan et al. 2021) */
+    CS_REF_TFLOPS_MODEL,  /* TFLOP/s per GPU without recomputation (= MFU x peak) */
+};
+
+/* The software stack the measurement ran on. */
+enum cs_ref_stack {
+    CS_STACK_MEGATRON_2021,  /* Megatron-LM 2021-22: no comm overlap, unfused attention */
+    CS_STACK_MCORE_2024,     /* Megatron-Core 2024 + Transformer Engine: DP/TP/PP overlap,
+                                fused attention, distributed optimizer */
+};
+
+struct cs_ref_case {
+    char file[256];           /* the CSV it came from (base name) */
+    int line;                 /* 1-based line of the row */
+    char label[96];           /* e.g. "175B selective+SP" */
+    struct cs_scenario scen;  /* resolved; owned, freed by cs_refs_free */
+    enum cs_ref_metric metric;
+    double measured;
+    enum cs_ref_stack stack;
+    bool search_micro_batch;  /* micro-batch not stated: best of 1,2,4,8 that fits */
+    bool search_recompute;    /* recompute not stated: cheapest that fits */
+};
+
+
+/* Step options for a case's stack (compute and collective parameters from
+ * the GPU, overlap and fused attention from the stack). */
+void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o);
+
+/* Predicts the case's metric: simulates the stated configuration, searching
+ * the unstated micro-batch / recomputation as the case says. Returns CS_OK
+ * with *predicted and the chosen configuration's result in *r (and the
+ * chosen workload in *chosen, nullable); CS_ENOFIT when nothing fits;
+ * CS_EINVAL for an invalid configuration (diagnostics in d). */
+cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_options *o,
+                          cs_diags *d, double *predicted, struct cs_step_result *r,
+                          struct cs_workload *chosen);
+
+const char *cs_ref_metric_name(enum cs_ref_metric m);
+
+#endif

@@ -1,0 +1,285 @@
+/* scenario.h: a fully resolved, validated scenario as plain data. config/
+ * builds it from YAML (file values over catalog values over defaults) and
+ * records where each value came from; models read it and never see YAML.
+ * Every quantity is SI (bytes, bytes/s, seconds, watts, USD). */
+#ifndef CLUSTERSIM_SCENARIO_H
+#define CLUSTERSIM_SCENARIO_H
+
+#include "clustersim/models/hw.h"
+#include "clustersim/models/workload.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cs_topology { CS_TOPO_SINGLE_SWITCH, CS_TOPO_FAT_TREE, CS_TOPO_SPINE_LEAF,
+                   CS_TOPO_RAIL_OPTIMIZED };
+const char *cs_topology_name(enum cs_topology t);
+
+/* Where a job's nodes sit on the fabric (models/topology.c, docs/fabric.md):
+ * packed fills one leaf after another in rank order; scattered puts the
+ * ranks' nodes in a random order over the leaves. */
+enum cs_placement { CS_PLACEMENT_PACKED, CS_PLACEMENT_SCATTERED };
+
+struct cs_fabric_cfg {
+    enum cs_topology topology;
+    struct cs_link_spec link;
+    int nics_per_node;
+    double oversubscription;         /* leaf downlink:uplink ratio; 1 = non-blocking */
+    bool in_network_reduction;       /* SHARP-style */
+    int tiers;                       /* fat-tree tiers (2 or 3); 0 = smallest that fits */
+    enum cs_placement placement;     /* of the scenario's job; default packed */
+};
+
+#define CS_MAX_STORAGE_TIERS 4
+struct cs_storage_cfg {
+    int n_tiers;
+    struct cs_storage_spec tiers[CS_MAX_STORAGE_TIERS];
+};
+
+struct cs_cluster_cfg {
+    struct cs_gpu_spec gpu;
+    int nodes;
+    int gpus_per_node;
+    struct cs_intra_spec intra;
+    struct cs_fabric_cfg fabric;
+    struct cs_storage_cfg storage;
+    double cpu_cores_per_node;
+    double host_memory_bytes;        /* per node */
+};
+
+enum cs_fail_scope { CS_SCOPE_GPU, CS_SCOPE_NODE, CS_SCOPE_SWITCH, CS_SCOPE_JOB };
+enum cs_fail_dist { CS_DIST_EXPONENTIAL, CS_DIST_WEIBULL };
+
+#define CS_MAX_FAIL_COMPONENTS 32
+struct cs_fail_component {
+    char name[CS_NAME_MAX];
+    enum cs_fail_scope scope;
+    double mtbf_s;                   /* per unit of scope */
+    enum cs_fail_dist dist;
+    double shape;                    /* Weibull shape; 1 for exponential */
+    /* Run-level model (models/failure.c): */
+    bool replace;                    /* the failed unit's node leaves until repaired */
+    bool preemption;                 /* spot reclaim: reported apart from failures */
+    double repair_s;                 /* NAN: failures.repair */
+};
+
+struct cs_failures_cfg {
+    bool enabled;
+    int n_components;
+    struct cs_fail_component components[CS_MAX_FAIL_COMPONENTS];
+    double detection_s;
+    double restart_s;
+    /* Run-level model (models/failure.c): */
+    bool defaults;                   /* components from the Llama 3 table (none given) */
+    int spares;                      /* hot-spare nodes; -1 = unlimited (instant swap) */
+    double repair_s;                 /* a replaced node is out this long */
+    bool elastic;                    /* resume on fewer nodes when no spare is left */
+};
+
+enum cs_ckpt_mode { CS_CKPT_SYNC, CS_CKPT_ASYNC };
+struct cs_checkpoint_cfg {
+    bool enabled;
+    bool interval_optimal;           /* Young/Daly instead of interval_s */
+    double interval_s;
+    enum cs_ckpt_mode mode;
+    char tier[CS_NAME_MAX];          /* a storage tier name */
+    /* Run-level model (models/checkpoint.c): */
+    double size_bytes;               /* NAN: from the model state */
+    char upload[CS_NAME_MAX];        /* tier of the background copy; "" = none */
+    double snapshot_bw_bytes_per_s;  /* async GPU->host copy per GPU; NAN: PCIe of the GPU */
+};
+
+/* Input data pipeline (models/datapipe.c). */
+struct cs_data_cfg {
+    bool enabled;
+    double batch_time_s;             /* measured loader time per step; NAN: derive */
+    double sample_cpu_s;             /* CPU seconds to preprocess one sample */
+    int workers_per_gpu;             /* loader worker processes per GPU */
+    int prefetch;                    /* batches prefetched; 0 = loader runs in series */
+    double sample_bytes;             /* bytes read per sample */
+    bool gpu_decode;                 /* DALI-like: preprocessing on the GPU */
+    double gpu_sample_s;             /* GPU seconds per sample when gpu_decode */
+    char tier[CS_NAME_MAX];          /* dataset storage tier; "" = first tier */
+};
+
+struct cs_run_cfg {
+    bool enabled;
+    double duration_s;               /* NAN: train workload.tokens instead */
+    int replicas;                    /* Monte Carlo replicas */
+};
+
+/* TCO inputs beyond the cost table above, parsed by config/cfg_cost.c (keys
+ * and defaults: docs/cost.md). NAN = not given. */
+#define CS_COST_MAX_DEMAND 120
+#define CS_COST_MAX_RANGES 24
+struct cs_cost_range { char key[CS_NAME_MAX]; double low, high; };
+enum cs_cost_claim_metric { CS_CLAIM_NONE, CS_CLAIM_BREAK_EVEN, CS_CLAIM_SAVINGS,
+                            CS_CLAIM_RATIO, CS_CLAIM_TOTAL, CS_CLAIM_CHEAPER_BELOW_GPUS };
+struct cs_cost_claim {
+    enum cs_cost_claim_metric metric;
+    char id[32];
+    char text[256];
+    char owned[32], cloud[32];       /* option names */
+    double claimed, low, high;       /* a value, or a range [low, high] */
+    double tolerance;                /* relative, for values */
+};
+/* Published figures a scenario reproduces (`cost.reference:`), printed
+ * beside clustersim's by `clustersim tco --table`. NAN = not given. */
+struct cs_cost_reference {
+    char id[32];
+    double on_demand_usd_per_h;      /* whole cluster */
+    double reserved_usd_per_year;    /* whole cluster */
+    double owned_usd;                /* owned total over cost.years */
+    double throughput;               /* relative effective throughput */
+    double tolerance;                /* relative, for the throughput verdict */
+};
+struct cs_cost_ext {
+    double staff_usd_per_year;
+    int cooling;                     /* 0 air, 1 liquid */
+    double liquid_cooling_usd_per_kw;
+    double cost_of_capital;          /* per year */
+    double facility_life_years;
+    double idle_power_fraction;      /* idle draw / nameplate */
+    double egress_usd_per_tb, egress_bytes_per_month;
+    double cloud_storage_usd_per_tb_month, cloud_storage_bytes;
+    double spot_interruptions_per_h, spot_lost_s_per_interruption;
+    int hybrid_baseline_gpus;        /* -1: the cheapest baseline */
+    int hybrid_owned;                /* 0 colocation, 1 on-prem */
+    int hybrid_burst;                /* 0 on-demand, 1 spot */
+    int n_demand;
+    double demand[CS_COST_MAX_DEMAND];   /* busy fraction of the cluster per period */
+    double sensitivity;              /* relative step, e.g. 0.2 */
+    int monte_carlo;                 /* samples; 0 = none */
+    int n_ranges;
+    struct cs_cost_range ranges[CS_COST_MAX_RANGES];
+    struct cs_cost_claim claim;
+    struct cs_cost_reference reference;
+};
+
+struct cs_cost_cfg {
+    bool enabled;
+    double years;
+    double utilization;
+    double electricity_usd_per_kwh;
+    double pue;
+    double colocation_usd_per_kw_month;
+    double gpu_price_usd;            /* NAN: from the catalog */
+    double cloud_on_demand_usd_per_gpu_h;
+    double cloud_reserved_1y_usd_per_gpu_h;
+    double cloud_reserved_3y_usd_per_gpu_h;
+    double cloud_spot_usd_per_gpu_h;
+    /* Added by the config loader; defaults from the catalog site entry. */
+    char site[CS_NAME_MAX];               /* catalog site entry */
+    char cloud_offer[CS_NAME_MAX];        /* catalog cloud offer; "" when none */
+    double server_price_usd;              /* per server of gpu.server_gpus; NAN */
+    double construction_usd_per_mw;
+    double depreciation_years;
+    double support_fraction_per_year;
+    double server_power_utilization;
+    double server_power_multiplier;
+    double network_cost_fraction;
+    struct cs_cost_ext ext;               /* config/cfg_cost.c */
+};
+
+/* `calibration:` (config/cfg_calib.c; written by `clustersim calibrate`,
+ * docs/calibration.md): parameters fitted to measurements. NAN = not
+ * calibrated. A curve is the fitted nccl-tests time of one (op, ranks,
+ * nodes, algorithm): t(S) = smoothmax(launch, min over regimes of
+ * lat + S x busbw_factor / busbw). Enums are stored as int (collective.h
+ * includes this header). */
+#define CS_CALIB_MAX_CURVES 48
+struct cs_calib_curve {
+    int op;                          /* enum cs_coll_op */
+    int algo;                        /* enum cs_coll_algo measured with (AUTO: NCCL's choice) */
+    int ranks, nodes;
+    int n_regimes;                   /* 1 or 2 (protocol regimes) */
+    double launch_s;                 /* host launch floor; 0 = none */
+    double lat_s[2];
+    double busbw_bytes_per_s[2];
+    double min_bytes, max_bytes;     /* measured size range */
+    double mape, max_err;            /* busbw residuals of the fit (fractions) */
+};
+struct cs_calib_cfg {
+    bool enabled;
+    double intra_efficiency;         /* applied to cluster.intra.efficiency at load */
+    double net_efficiency;           /* applied to cluster.fabric.link.efficiency at load */
+    double nvls_efficiency;          /* struct cs_coll_params */
+    double launch_floor_s;           /* struct cs_coll_params (nccl-tests only) */
+    double gemm_eff_max, gemm_dim_half;   /* struct cs_compute_params */
+    double compute_scale;            /* multiplies gemm_eff_max, attn_eff, mem_eff */
+    double overlap_slowdown;         /* struct cs_step_options */
+    int n_curves;
+    struct cs_calib_curve curves[CS_CALIB_MAX_CURVES];
+};
+
+/* A published claim the scenario puts to the test (`claim:`): the figure
+ * `metric` the claim states for this scenario (`value`), or its ratio to
+ * the first scenario of a `clustersim compare` (`ratio`), within a relative
+ * `tolerance`. run and compare print clustersim's verdict. */
+enum cs_claim_metric { CS_CLAIM_MFU, CS_CLAIM_TOKENS_PER_S, CS_CLAIM_STEP_TIME_S,
+                       CS_CLAIM_EXPOSED_COMM_FRACTION, CS_CLAIM_GPU_BUSY_FRACTION };
+struct cs_claim_cfg {
+    bool enabled;
+    char text[512];
+    char source[128];
+    int metric;                      /* enum cs_claim_metric */
+    double value;                    /* NAN when not stated */
+    double ratio;                    /* NAN when not stated */
+    double tolerance;                /* relative */
+};
+
+/* `scheduler:` (config/cfg_scheduler.c, docs/replay.md): the settings of
+ * `clustersim replay`. Enums as int (scheduler.h includes this header):
+ * policy enum cs_sched_policy, placement enum cs_sched_place; -1 = not
+ * given. A partition's match rule (min_gpus, max_gpus, max_duration_s)
+ * assigns jobs that name no configured partition. */
+#define CS_SCN_MAX_PARTITIONS 16
+struct cs_scn_partition {
+    char name[CS_NAME_MAX];
+    double quota;                    /* fraction of all GPUs; NAN: none */
+    int priority;
+    bool rule;                       /* any match bound given */
+    double min_gpus, max_gpus;       /* match bounds; NAN: none */
+    double max_duration_s;           /* match bound; NAN: none */
+};
+enum cs_scn_claim_compare { CS_SCN_COMPARE_NONE, CS_SCN_COMPARE_PLACEMENT, CS_SCN_COMPARE_MIG };
+struct cs_scn_scheduler {
+    bool enabled;
+    int policy, placement;           /* -1: not given */
+    int preempt;                     /* -1: not given; 0/1 */
+    int mig_slices;                  /* -1: not given; 0: MIG off; 1..7 */
+    int backfill_depth;              /* 0: not given */
+    int n_partitions;
+    struct cs_scn_partition partitions[CS_SCN_MAX_PARTITIONS];
+    char claim_id[32];               /* "" = no claim */
+    char claim_text[512];
+    int claim_compare;               /* enum cs_scn_claim_compare */
+    double claim_tolerance;          /* absolute share / relative figure; default 0.05 */
+};
+
+struct cs_scenario {
+    int schema_version;
+    char name[128];
+    uint64_t seed;
+    char *file;                      /* owned; the top-level file path */
+    struct cs_cluster_cfg cluster;
+    bool has_workload;
+    struct cs_workload workload;
+    struct cs_failures_cfg failures;
+    struct cs_checkpoint_cfg checkpoint;
+    struct cs_run_cfg run;
+    struct cs_cost_cfg cost;
+    struct cs_claim_cfg claim;       /* `claim:`; enabled false when absent */
+    struct cs_data_cfg data;         /* `data:`; enabled false when absent */
+    struct cs_calib_cfg calibration; /* `calibration:`; enabled false when absent */
+    struct cs_scn_scheduler scheduler; /* `scheduler:`; enabled false when absent */
+};
+
+/* Total GPUs of the cluster. */
+static inline long cs_scenario_gpus(const struct cs_scenario *s)
+{
+    return (long)s->cluster.nodes * (long)s->cluster.gpus_per_node;
+}
+
+#endif

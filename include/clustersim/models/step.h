@@ -1,0 +1,101 @@
+/* step.h: one training iteration of a transformer on a cluster, simulated on
+ * the discrete-event engine (models/step.c). Each pipeline stage has a
+ * compute stream (forward/backward of its layers, with the tensor-parallel
+ * collectives on the critical path, as Megatron-LM runs them), a data-parallel
+ * communication stream (bucketed gradient reduction overlapped with the last
+ * micro-batch's backward, FSDP gathers and scatters) and point-to-point links
+ * to its neighbours. Bubbles and exposed communication are measured from the
+ * simulated timeline, not assumed.
+ *
+ * Symmetry: all data-parallel replicas (and all GPUs of one tensor-parallel
+ * group) run the same timeline, so one replica's pp stages are simulated and
+ * one GPU stands for its TP x CP group. This holds for the homogeneous,
+ * packed placements the step model is given; the fabric model handles
+ * placements where ranks differ. */
+#ifndef CLUSTERSIM_STEP_H
+#define CLUSTERSIM_STEP_H
+
+#include "clustersim/models/collective.h"
+#include "clustersim/models/compute.h"
+#include "clustersim/base/diag.h"
+#include "clustersim/models/memory.h"
+#include "clustersim/models/scenario.h"
+#include "clustersim/sim/sim.h"
+#include "clustersim/models/workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Compute slowdown under overlapped communication (see docs/step.md). */
+#define CS_STEP_OVERLAP_SLOWDOWN 0.3
+
+struct cs_step_options {
+    struct cs_compute_params compute;  /* from cs_compute_params_default unless calibrated */
+    struct cs_coll_params coll;        /* collective model; launch floor off (see below) */
+    bool dp_overlap;           /* bucketed DP reduction overlapped with backward (default on) */
+    double dp_bucket_bytes;    /* gradient bucket size (default 40e6 parameters' worth, Megatron) */
+    bool tp_across_nodes_ok;   /* allow tp > gpus_per_node (default off: invalid) */
+    double tp_overlap;         /* fraction of TP communication hidden behind compute (default 0) */
+    double overlap_slowdown;   /* compute time lost per second of communication overlapped with
+                                  it (NCCL kernels take SMs and HBM bandwidth; default
+                                  CS_STEP_OVERLAP_SLOWDOWN) */
+};
+
+/* Fills `o` with the defaults for `gpu` (compute params from the GPU). The
+ * collective model's host-launch floor (which nccl-tests sees, one thread
+ * driving 8 GPUs synchronously) is set to 0: in training, collectives are
+ * enqueued asynchronously behind compute kernels, so launch overlaps. */
+void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_options *o);
+
+struct cs_step_result {
+    bool fits;                          /* memory fits; when false nothing was simulated */
+    struct cs_memory_breakdown memory;
+    int microbatches;                   /* per pipeline per step (gradient accumulation) */
+    double time_s;                      /* one optimizer step */
+    /* Breakdown of the critical (last-finishing) stage; the parts add up to time_s. */
+    double compute_s;                   /* GPU compute incl. recomputation */
+    double tp_comm_s;                   /* exposed tensor/context-parallel collectives */
+    double pp_comm_s;                   /* waiting on pipeline transfers in flight */
+    double dp_comm_s;                   /* exposed data-parallel / FSDP communication */
+    double exposed_comm_s;              /* tp + pp + dp */
+    double bubble_s;                    /* pipeline bubble: waiting on other stages' compute */
+    double optimizer_s;
+    double data_stall_s;                /* data pipeline stall (0 until the data model exists) */
+    double dp_comm_total_s;             /* DP/FSDP communication time incl. the hidden part */
+    int critical_stage;
+    double tokens_per_s;
+    double hw_flops_per_iter;           /* Narayanan et al. 2021 count, recomputation included */
+    double model_flops_per_iter;        /* without recomputation (PaLM MFU) */
+    double tflops_per_gpu;              /* hw FLOPs / step / GPUs / 1e12 */
+    double mfu;                         /* model FLOPs / step / GPUs / peak */
+    uint64_t events;                    /* engine events fired */
+};
+
+/* The communicator of `size` ranks whose members are `stride` ranks apart in
+ * Megatron's rank order (tp fastest, then cp, dp, pp) on nodes of g GPUs:
+ * ranks per node, groups sharing each node's NICs, nodes spanned. The step
+ * model builds its TP (stride 1), CP (tp), DP (tp*cp) groups with it. */
+struct cs_coll_group cs_step_group(int size, long stride, int g);
+
+/* Checks that `w`'s parallelism is valid on `c` (degrees multiply to the GPU
+ * count, heads/layers/batch divisibility, tp inside a node unless allowed).
+ * Appends one error per problem to d (no file) and returns CS_EINVAL, or
+ * returns CS_OK. */
+cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                        const struct cs_step_options *o, cs_diags *d);
+
+/* Simulates one step. Returns CS_EINVAL (with diagnostics) for an invalid
+ * configuration; CS_OK otherwise, with out->fits false (and no timings) when
+ * the memory does not fit. Thread-safe: uses its own engine. */
+cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                           const struct cs_step_options *o, cs_diags *d,
+                           struct cs_step_result *out);
+
+/* The same on a caller's engine, which is reset first and left reset-able
+ * (not destroyed): for many simulations on one thread (search, sweeps) it
+ * saves the engine's allocation. `scratch` NULL: an engine of its own. */
+cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                              const struct cs_step_options *o, cs_engine *scratch,
+                              cs_diags *d, struct cs_step_result *out);
+
+#endif

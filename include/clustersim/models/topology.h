@@ -1,0 +1,86 @@
+/* fabric.h: the network topology of a cluster as a graph of directed links
+ * (capacity in bytes/s per direction, latency) between GPUs, host bridges,
+ * NICs and leaf/spine/core switches, with routing (static destination-based
+ * d-mod-k as InfiniBand subnet managers do, or ECMP hashing of
+ * (src, dst, flow id, seed)), bill-of-materials counts and job placement.
+ * Built by models/topology.c from struct cs_cluster_cfg; immutable after
+ * creation, so several flow simulations may share one fabric. */
+#ifndef CLUSTERSIM_FABRIC_H
+#define CLUSTERSIM_FABRIC_H
+
+#include "clustersim/models/scenario.h"
+#include "clustersim/base/status.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct cs_fabric cs_fabric;
+
+/* Bill of materials counted from the built topology (for the TCO model).
+ * switches_by_tier: [0] leaf, [1] spine (2 tiers) or aggregation (3 tiers),
+ * [2] core. switch_ports: ports in use. cables: NIC-leaf plus switch-switch
+ * cables. optics: transceivers, two per cable (all links optical, as in the
+ * DGX SuperPOD reference architectures). nics: NIC ports. */
+struct cs_fabric_counts { long switches_by_tier[3]; long switch_ports; long cables; long optics; long nics; };
+
+enum cs_route_mode { CS_ROUTE_DMODK, CS_ROUTE_ECMP_HASH };
+
+/* The shape of the switch tiers, computed from the cluster without building
+ * links (the closed-form model uses it; cs_fabric_create builds exactly this
+ * shape). Radix k = link.switch_radix (64 when unset); a leaf's k ports split
+ * by the oversubscription r into down = floor(k r / (1 + r)) and up = k - down.
+ * A "leaf domain" is the set of nodes whose same-rail NICs share one leaf:
+ * down / nics_per_node nodes (single switch, fat tree, spine-leaf), or a
+ * scalable unit of min(32, down) nodes (rail-optimized: NIC i of every node of
+ * a unit on rail leaf i). nodes_per_leaf may be fractional (a node's NICs
+ * straddle two leaves). */
+struct cs_fabric_geom {
+    int tiers;               /* 1, 2 or 3 */
+    int radix, down, up;     /* leaf ports */
+    int leaves;
+    bool rail;
+    double nodes_per_leaf;   /* nodes of one leaf domain */
+    double nodes_per_pod;    /* 3 tiers: nodes under one pod; else all nodes */
+    double hop_latency_s;    /* per switch hop; 0 when the catalog gives none */
+};
+/* Fills *g for cluster c. CS_EINVAL for bad counts, CS_ERANGE when the
+ * cluster does not fit the topology (see cs_fabric_create); *g untouched on
+ * failure. Pure. */
+cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_geom *g);
+
+/* Builds the fabric of cluster c (borrowed; copied). `seed` seeds the ECMP
+ * hash. Routing defaults to d-mod-k on InfiniBand/Omni-Path and to ECMP
+ * hashing on Ethernet/RoCE. Returns CS_EINVAL for bad counts, CS_ERANGE when
+ * the cluster does not fit the topology (a spine-leaf beyond radix^2/2
+ * endpoints, a fat tree beyond its tiers). *out untouched on failure; caller
+ * frees with cs_fabric_destroy. */
+cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fabric **out);
+void cs_fabric_destroy(cs_fabric *f);   /* accepts NULL */
+void cs_fabric_set_route_mode(cs_fabric *f, enum cs_route_mode m);
+
+void cs_fabric_counts(const cs_fabric *f, struct cs_fabric_counts *out);
+const struct cs_cluster_cfg *cs_fabric_cluster(const cs_fabric *f);
+int cs_fabric_gpus(const cs_fabric *f);
+int cs_fabric_tiers(const cs_fabric *f); /* switch tiers: 1, 2 or 3 */
+int cs_fabric_n_links(const cs_fabric *f);
+double cs_fabric_link_capacity(const cs_fabric *f, int link);
+int cs_fabric_node_of(const cs_fabric *f, int gpu);
+int cs_fabric_leaf_of(const cs_fabric *f, int gpu);
+
+/* Longest path in links (GPU to GPU). */
+#define CS_FABRIC_MAX_PATH 8
+/* Writes the links of the path from GPU src to GPU dst into links[] (room
+ * for CS_FABRIC_MAX_PATH) and returns how many, or -1 for bad ids (0 when
+ * src == dst). *latency_s (nullable): switch hops x hop latency. */
+int cs_fabric_route(const cs_fabric *f, int src, int dst, uint64_t flow_id, int *links, double *latency_s);
+
+enum cs_place_policy { CS_PLACE_PACKED = CS_PLACEMENT_PACKED, CS_PLACE_SCATTERED = CS_PLACEMENT_SCATTERED };
+/* Chooses n GPUs, whole nodes first: packed takes the lowest free nodes (one
+ * leaf after another); scattered takes free nodes in a random order (GSL
+ * mt19937 seeded with `seed`), so a job spreads over leaves. used[]
+ * (nullable, one byte per GPU) marks GPUs taken and is updated. Writes n ids
+ * to out. CS_EFULL if not enough free GPUs (used untouched then). */
+cs_status cs_fabric_place(const cs_fabric *f, enum cs_place_policy pol, int n, uint64_t seed, unsigned char *used,
+                          int *out);
+
+#endif

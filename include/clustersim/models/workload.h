@@ -1,0 +1,124 @@
+/* workload.h: transformer workloads and their parallelization, as plain data.
+ * The per-layer FLOP, byte and memory formulas live in models/workload.c and
+ * are documented with their sources in docs/models.md. */
+#ifndef CLUSTERSIM_WORKLOAD_H
+#define CLUSTERSIM_WORKLOAD_H
+
+#include "clustersim/models/hw.h"
+#include "clustersim/base/status.h"
+
+#include <stdbool.h>
+
+enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
+enum cs_recompute { CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE, CS_RECOMPUTE_FULL };
+enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
+
+/* A dense decoder-only transformer's shape. */
+struct cs_model_shape {
+    char name[CS_NAME_MAX];   /* preset name or "custom" */
+    int layers;
+    int hidden;
+    int heads;
+    int kv_heads;             /* == heads without grouped-query attention */
+    int ffn_hidden;
+    enum cs_activation activation;
+    int vocab;
+    int seq_len;
+    bool tied_embeddings;     /* input embedding shared with the output layer */
+    char source[CS_SOURCE_MAX];
+};
+
+struct cs_parallel {
+    int tp, pp, dp, cp;       /* tensor, pipeline, data, context parallel degrees */
+    int vp;                   /* virtual pipeline stages per GPU (interleaved 1F1B); 1 = plain */
+    bool sp;                  /* Megatron sequence parallelism (with tp) */
+    enum cs_fsdp fsdp;
+    int fsdp_shard_group;     /* hybrid shard: GPUs per shard group; 0 = one node */
+    bool optimizer_offload;   /* optimizer state and step on the CPU */
+    bool tp_across_nodes;     /* allow tp > GPUs per node (tensor parallelism over the NICs) */
+};
+
+struct cs_workload {
+    struct cs_model_shape model;
+    long global_batch;        /* sequences per optimizer step */
+    int micro_batch;          /* sequences per micro-batch per pipeline */
+    struct cs_parallel par;
+    enum cs_recompute recompute;
+    enum cs_precision precision;
+    double tokens;            /* tokens to train; NAN when not given */
+    /* How the software stack runs the step (cs_step_options_from_scenario). */
+    double tp_comm_overlap;   /* share of TP collectives hidden behind GEMMs (TE userbuffers); 0 */
+    bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
+    double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
+    int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+};
+
+/* Looks up a named model preset (e.g. "llama3.1-70b"). Returns CS_ENOTFOUND
+ * if unknown; `out` is untouched then. */
+cs_status cs_workload_preset(const char *name, struct cs_model_shape *out);
+/* The preset names, NULL-terminated, for listings and did-you-mean. */
+const char *const *cs_workload_preset_names(void);
+
+/* Checks the shape and parallelism that the FLOP, compute and memory models
+ * rely on: positive sizes and degrees, hidden % heads == 0, heads % kv_heads
+ * == 0 (kv_heads 0 means heads), heads % tp == 0, seq_len % cp == 0,
+ * micro_batch >= 1, global_batch >= 1. vp 0 is read as 1. Returns CS_OK or
+ * CS_EINVAL; it does not check the cluster (see step.h for that). */
+cs_status cs_workload_check(const struct cs_workload *w);
+
+/* Total parameter count of the model (embeddings included). */
+double cs_workload_params(const struct cs_model_shape *m);
+
+/* Forward FLOPs of one transformer layer for ONE sequence of seq_len tokens,
+ * whole layer (no parallelism), GEMM by GEMM, in the Narayanan et al. 2021
+ * convention (a multiply-add is 2 FLOPs; attention counted over the full s x s
+ * matrix, causal masking ignored). Backward is 2x each (data + weight
+ * gradients). With h hidden, a heads, k kv heads, f ffn, s sequence: */
+struct cs_layer_flops {
+    double qkv;          /* 2 s h (h + 2 k h/a) */
+    double scores;       /* Q K^T: 2 s^2 h */
+    double attn_over_v;  /* P V: 2 s^2 h */
+    double proj;         /* output projection: 2 s h^2 */
+    double mlp_up;       /* 2 s h f (gelu) or 4 s h f (swiglu: up and gate) */
+    double mlp_down;     /* 2 s h f */
+    double total;        /* sum of the above */
+};
+void cs_workload_layer_flops(const struct cs_model_shape *m, struct cs_layer_flops *out);
+/* Forward FLOPs of the output layer (logits) for one sequence: 2 s h V. */
+double cs_workload_logits_flops(const struct cs_model_shape *m);
+
+/* HBM bytes moved (read + written) by one layer's memory-bound operations in
+ * the forward pass for one sequence, no parallelism, activations of
+ * `act_bytes` bytes per element (see docs/models.md for each count). */
+struct cs_layer_bytes {
+    double layernorm;    /* 2 norms, each reads and writes s h */
+    double activation;   /* gelu: read + write s f; swiglu: read 2 s f, write s f */
+    double dropout_add;  /* 2 fused bias-dropout-add kernels (Megatron-LM): each
+                            reads 2 s h, writes s h and a 1-byte mask of s h */
+    double softmax;      /* unfused attention only: fused scale-mask-softmax reads
+                            and writes a s^2; attention dropout reads and writes
+                            a s^2 plus a 1-byte mask */
+    double total;        /* sum, softmax included */
+};
+void cs_workload_layer_bytes(const struct cs_model_shape *m, double act_bytes,
+                             struct cs_layer_bytes *out);
+
+/* Bytes per element of activations at training precision p: 4 for fp32/tf32,
+ * else 2 (fp8 training keeps activations outside the GEMMs in bf16). */
+double cs_workload_act_bytes(enum cs_precision p);
+
+/* Model FLOPs of one iteration of `global_batch` sequences in the Narayanan
+ * et al. 2021 (SC21) convention: forward + backward (2x forward) of every GEMM
+ * of every layer and of the logits, plus the forward of every layer again
+ * under full recompute, or only the attention core (Q K^T and P V, Korthikanti
+ * et al. 2022) under selective recompute. For GPT shapes (gelu, f = 4h,
+ * k = a) this is exactly 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) with full
+ * recompute and 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) without. */
+double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_batch,
+                                  enum cs_recompute rc);
+
+const char *cs_activation_name(enum cs_activation a);
+const char *cs_recompute_name(enum cs_recompute r);
+const char *cs_fsdp_name(enum cs_fsdp f);
+
+#endif

@@ -1,0 +1,60 @@
+/* report.h: results out, for people (aligned text) and scripts (JSON via
+ * cJSON, CSV). The JSON key names are the contract of DESIGN.md: SI units in
+ * the key name, stable across versions. Writers take a caller's FILE*. */
+#ifndef CLUSTERSIM_REPORT_H
+#define CLUSTERSIM_REPORT_H
+
+#include "clustersim/models/scenario.h"
+#include "clustersim/models/step.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+/* Resolved-cluster facts that the run report shows. */
+struct cs_cluster_summary {
+    long gpus;
+    double peak_flops_per_gpu;       /* at the workload precision (bf16 without workload) */
+    double peak_flops_total;
+    double hbm_bytes_total;
+    double gpu_power_w;              /* GPUs at TDP */
+    long nics;                       /* scale-out ports on the nodes */
+    double node_injection_bytes_per_s;  /* nics x line rate, per direction */
+    double bisection_bytes_per_s;    /* per direction, after oversubscription */
+};
+void cs_out_cluster_summary(const struct cs_scenario *s, struct cs_cluster_summary *out);
+
+/* JSON objects (caller frees with cJSON_Delete). */
+cJSON *cs_out_cluster_json(const struct cs_scenario *s);
+cJSON *cs_out_workload_json(const struct cs_workload *w);
+/* step/throughput/memory keys added to `root`. `r` NULL: no workload. */
+void cs_out_step_json(cJSON *root, const struct cs_step_result *r);
+
+/* Text sections. */
+void cs_out_cluster_text(FILE *out, const struct cs_scenario *s);
+void cs_out_workload_text(FILE *out, const struct cs_workload *w);
+void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r);
+
+/* One CSV header line and one row for a run (same columns, same order). */
+void cs_out_run_csv(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r,
+                    int header);
+
+/* Verdict on a scenario's `claim:` (report/claim.c). */
+struct cs_claim_verdict {
+    bool is_ratio;        /* the claim is a ratio to a baseline scenario */
+    double claimed;       /* NAN: not evaluated (no baseline for a ratio claim) */
+    double simulated;
+    double error;         /* simulated / claimed - 1 */
+    const char *verdict;  /* "supported", "not supported", "direction holds, ...", ... */
+};
+/* The claim's metric from a step result (NAN when nothing was simulated). */
+double cs_claim_metric_value(const struct cs_claim_cfg *c, const struct cs_step_result *r);
+/* Judges the simulated metric (and, for ratio claims, the baseline's). */
+struct cs_claim_verdict cs_claim_judge(const struct cs_claim_cfg *c, double simulated,
+                                       double baseline);
+void cs_out_claim_text(FILE *out, const struct cs_claim_cfg *c, const struct cs_claim_verdict *v);
+void cs_out_claim_json(cJSON *root, const struct cs_claim_cfg *c, const struct cs_claim_verdict *v);
+
+/* Writes `root` as pretty JSON plus a newline; returns false on error. */
+bool cs_out_json_write(FILE *out, const cJSON *root);
+
+#endif

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# layers.sh: the architecture's dependency rule, checked two ways.
+# 1. Every #include of a public header in a layer's sources names a layer it
+#    may use (docs/architecture.md); a violation prints the file, the line
+#    and which layer broke the rule.
+# 2. The build really refuses one: a models file that includes a config
+#    header does not compile with the models layer's include roots.
+# Usage: tests/layers.sh SOURCE_DIR BUILD_DIR
+set -u
+src="$1"
+build="$2"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+uses() { # the layers layer $1 may include
+    case "$1" in
+    base) echo "base" ;;
+    sim) echo "base sim" ;;
+    models) echo "base sim models" ;;
+    config) echo "base sim models config" ;;
+    report) echo "base sim models report" ;;
+    app) echo "base sim models config report app" ;;
+    cli) echo "base sim models config report app" ;;
+    esac
+}
+
+for layer in base sim models config report app cli; do
+    allowed=$(uses "$layer")
+    files=$(cd "$src" && ls $layer/*.c $layer/*.h include/clustersim/$layer/*.h 2>/dev/null)
+    [ -n "$files" ] || continue
+    bad=0
+    while IFS=: read -r file line inc; do
+        used=$(printf '%s' "$inc" | sed -n 's|.*"clustersim/\([a-z]*\)/.*|\1|p')
+        [ -n "$used" ] || continue
+        case " $allowed " in
+        *" $used "*) ;;
+        *) ko "layer $layer may not use $used: $file:$line: $inc (allowed: $allowed)"; bad=1 ;;
+        esac
+    done < <(cd "$src" && grep -n '#include "clustersim/' $files /dev/null)
+    # A layer reaches another layer's internal headers only through
+    # include/clustersim; "../x/y.h" would bypass the rule.
+    if (cd "$src" && grep -n '#include "\.\./' $files /dev/null); then ko "layer $layer includes a file by a relative path outside its folder"; bad=1; fi
+    [ "$bad" -eq 0 ] && ok
+done
+
+# Flat headers left in include/clustersim/ would be visible to no layer.
+flat=$(ls "$src"/include/clustersim/*.h 2>/dev/null)
+if [ -z "$flat" ]; then ok; else ko "headers outside a layer folder: $flat"; fi
+
+# The compiler refuses a forbidden include with the layer's include roots.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#include "clustersim/config/catalog.h"\nint cs_probe(void);\nint cs_probe(void) { return 0; }\n' >"$tmp/probe.c"
+cc=${CC:-cc}
+if "$cc" -std=c11 -fsyntax-only -I"$build/layer-include/base" -I"$build/layer-include/sim" \
+       -I"$build/layer-include/models" "$tmp/probe.c" 2>"$tmp/err"; then
+    ko "a models file including a config header compiled"
+else
+    if grep -q "clustersim/config/catalog.h" "$tmp/err"; then ok; else ko "unexpected compiler error"; cat "$tmp/err"; fi
+fi
+# ... and accepts an allowed one (the probe itself is sound).
+printf '#include "clustersim/models/scenario.h"\nint cs_probe(void);\nint cs_probe(void) { return 0; }\n' >"$tmp/probe2.c"
+if "$cc" -std=c11 -fsyntax-only -I"$build/layer-include/base" -I"$build/layer-include/sim" \
+       -I"$build/layer-include/models" "$tmp/probe2.c" 2>"$tmp/err"; then ok
+else ko "an allowed include did not compile"; cat "$tmp/err"; fi
+
+# The layer link check was built: each layer linked alone, all symbols resolved.
+if grep -q "CLUSTERSIM_LAYER_CHECK:BOOL=ON" "$build/CMakeCache.txt" && ! grep -q "CLUSTERSIM_ASAN:BOOL=ON" "$build/CMakeCache.txt"; then
+    for l in base sim models config report app; do
+        if [ -f "$build/layer-check/libcs_layer_$l.so" ]; then ok; else ko "layer link check for $l not built"; fi
+    done
+fi
+
+echo "layers: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
