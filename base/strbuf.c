@@ -23,3 +23,18 @@ void cs_strbuf_puts(struct cs_strbuf *b, const char *s)
 {
     cs_strbuf_putn(b, s, strlen(s));
 }
+
+void cs_text_line_col(const char *buf, size_t off, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (buf[i] == '\n') {
+            l++;
+            c = 1;
+        } else {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}

@@ -6,6 +6,7 @@
 #include "clustersim/config/calib_io.h"
 #include "clustersim/config/config.h"
 #include "clustersim/base/units.h"
+#include "clustersim/base/strbuf.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
@@ -331,22 +332,6 @@ cs_status cs_gemm_csv_load(const char *path, cs_diags *d, struct cs_gemm_row **r
 
 /* ---------------------------------------------------------------- fio JSON */
 
-/* Line and column of byte offset `off` of buf. */
-static void cs__line_col(const char *buf, size_t off, int *line, int *col)
-{
-    int l = 1, c = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (buf[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
-
 /* Line of the i-th (0-based) occurrence of "\"jobname\"" in buf, or 0. */
 static int cs__job_line(const char *buf, size_t start, int i)
 {
@@ -357,7 +342,7 @@ static int cs__job_line(const char *buf, size_t start, int i)
             return 0;
         if (k == i) {
             int l, c;
-            cs__line_col(buf, (size_t)(p - buf), &l, &c);
+            cs_text_line_col(buf, (size_t)(p - buf), &l, &c);
             return l;
         }
         p++;
@@ -416,14 +401,14 @@ cs_status cs_fio_json_parse(const char *name, const char *buf, size_t len, cs_di
         const char *e = cJSON_GetErrorPtr();
         int l = 1, c = 1;
         if (e && e >= start && e <= buf + len)
-            cs__line_col(buf, (size_t)(e - buf), &l, &c);
+            cs_text_line_col(buf, (size_t)(e - buf), &l, &c);
         cs_diag_error(d, name, l, c, "malformed JSON (expected fio --output-format=json output)");
         return CS_ECONFIG;
     }
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "jobs");
     const cJSON *global = cJSON_GetObjectItemCaseSensitive(root, "global options");
     int rl, rc;
-    cs__line_col(buf, off, &rl, &rc);
+    cs_text_line_col(buf, off, &rl, &rc);
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0) {
         cs_diag_error(d, name, rl, rc, "jobs: expected a non-empty array of fio jobs");
         cJSON_Delete(root);

@@ -19,6 +19,7 @@
  *   {time|cpu_time, alg_bw, bus_bw, nwrong}, in_place {...}}]}. */
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/calib_io.h"
+#include "clustersim/base/strbuf.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
@@ -723,21 +724,6 @@ static void cs__parse_text(struct cs__nstate *s, const char *buf, size_t len, in
 
 /* ------------------------------------------------------------------ JSON */
 
-static void cs__line_col(const char *buf, size_t off, int *line, int *col)
-{
-    int l = 1, c = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (buf[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
-    }
-    *line = l;
-    *col = c;
-}
-
 /* Walks the "size" keys of results[] in order, counting lines, so that
  * each entry's diagnostics name its line (1 for nccl-tests' one-line
  * document; the real line of a pretty-printed one). */
@@ -889,7 +875,7 @@ static void cs__parse_json(struct cs__nstate *s, const char *buf, size_t len)
         const char *e = cJSON_GetErrorPtr();
         int l = 1, c = 1;
         if (e && e >= buf && e <= buf + len)
-            cs__line_col(buf, (size_t)(e - buf), &l, &c);
+            cs_text_line_col(buf, (size_t)(e - buf), &l, &c);
         cs_diag_error(s->d, s->name, l, c, "malformed JSON (expected the document nccl-tests -J writes)");
         s->failed = true;
         return;

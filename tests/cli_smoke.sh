@@ -7,23 +7,7 @@ set -u
 bin="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect CODE DESCRIPTION -- COMMAND...: runs, keeps stdout/stderr in $out/$err
-expect() {
-    local want="$1" what="$2"
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else ko "$what: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
-}
-has() { # has FILE TEXT DESCRIPTION
-    if grep -qF -- "$2" "$1"; then ok; else ko "$3: '$2' not found"; fi
-}
+. "$(dirname "$0")/testlib.sh"
 
 expect 0 "--version" -- "$bin" --version
 has "$tmp/out" "clustersim " "--version prints the name"
@@ -254,5 +238,4 @@ has "$tmp/err" "allreduce_J.json.gz:1: warning: results[1].out_of_place.time" "J
 expect 0 "help calibrate" -- "$bin" help calibrate
 has "$tmp/out" "--strict" "help calibrate documents --strict"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish cli

@@ -8,10 +8,7 @@ set -u
 bin="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/testlib.sh"
 
 # twice NAME CMD...: runs CMD twice; both must succeed and print the same bytes.
 twice() {
@@ -45,5 +42,4 @@ then ok; else ko "sweep: two runs differ"; fi
 "$bin" run scenarios/default.yaml --format json $small --set seed=43 >"$tmp/run-seed43" 2>/dev/null || ko "run with seed 43 failed"
 if cmp -s "$tmp/run-json.1" "$tmp/run-seed43"; then ko "seed 42 and 43 give the same run"; else ok; fi
 
-echo "determinism: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish determinism

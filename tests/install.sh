@@ -14,23 +14,8 @@ src=$(cd "$1" && pwd)
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/testlib.sh"
 die() { echo "FAIL: $*"; exit 1; }
-
-# expect CODE DESCRIPTION -- COMMAND...: runs, keeps stdout/stderr in $out/$err
-expect() {
-    local want="$1" what="$2"
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else ko "$what: exit $got, expected $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
-}
-has() { # has FILE TEXT DESCRIPTION
-    if grep -qF -- "$2" "$1"; then ok; else ko "$3: '$2' not found in $1"; sed 's/^/  | /' "$1" | head -5; fi
-}
 file_ok() { # file_ok PATH DESCRIPTION: exists and is not empty
     if [ -s "$1" ]; then ok; else ko "$2: $1 missing or empty"; fi
 }
@@ -186,5 +171,4 @@ expect 2 "alone validate-refs" -- "$lone" validate-refs
 has "$tmp/err" "$want/scenarios/catalog" "alone: validate-refs names the missing catalog directory"
 expect 0 "alone with CLUSTERSIM_DATA" -- env CLUSTERSIM_DATA="$M" "$lone" validate-refs
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish install

@@ -7,12 +7,9 @@
 #    header does not compile with the models layer's include roots.
 # Usage: tests/layers.sh SOURCE_DIR BUILD_DIR
 set -u
+. "$(dirname "$0")/testlib.sh"
 src="$1"
 build="$2"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 uses() { # the layers layer $1 may include
     case "$1" in
@@ -73,5 +70,4 @@ if grep -q "CLUSTERSIM_LAYER_CHECK:BOOL=ON" "$build/CMakeCache.txt" && ! grep -q
     done
 fi
 
-echo "layers: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish layers

@@ -5,12 +5,9 @@
 # lists exists; and a test whose data file is missing fails, naming it,
 # instead of passing. Usage: tests/portable.sh SOURCE_DIR BUILD_DIR
 set -u
+. "$(dirname "$0")/testlib.sh"
 src="$1"
 build="$2"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # 1. No path outside the repository (Markdown included: a doc that sends a
 #    user to ../shared sends them nowhere). validation/ quotes its sources'
@@ -44,5 +41,4 @@ for suite in failure collective trace step; do
     else ko "check_$suite: no message naming the missing file"; printf '%s\n' "$out" | tail -3; fi
 done
 
-echo "portable: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish portable
