@@ -33,7 +33,6 @@
 
 #define CS__NCCL_MAX_BYTES ((size_t)64 * 1024 * 1024)
 #define CS__NCCL_MAX_ROWS 100000
-#define CS__NCCL_MAX_HOSTS 4096
 #define CS__NCCL_MAX_ROW_WARNINGS 10
 
 /* What a run's header said; kept when a table is split by type/redop. */
@@ -250,8 +249,8 @@ static void cs__add_host(struct cs__nstate *s, const char *h, size_t hl)
     for (int i = 0; i < s->ctx.n_hosts; i++)
         if (strlen(s->ctx.hosts[i]) == hl && strncmp(s->ctx.hosts[i], h, hl) == 0)
             return;
-    if (s->ctx.n_hosts >= CS__NCCL_MAX_HOSTS)
-        return;
+    /* No cap: a run's node count is its number of distinct hosts, so
+     * dropping hosts past a fixed table would undercount its nodes. */
     char *copy = cs_xmalloc(hl + 1);
     memcpy(copy, h, hl);
     copy[hl] = '\0';

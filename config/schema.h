@@ -3,7 +3,7 @@
  * type and unit, offset into the C struct it fills, allowed range, default
  * and a doc line. catalog.c and scenario.c describe every mapping this way
  * and call the functions below, so that types, units, ranges and messages
- * are checked in exactly one place (defined in catalog.c). */
+ * are checked in exactly one place (defined in schema.c). */
 #ifndef CLUSTERSIM_CONFIG_SCHEMA_H
 #define CLUSTERSIM_CONFIG_SCHEMA_H
 
@@ -66,6 +66,11 @@ void cs_cfg__unknown_key(cs_diags *d, const struct cs_ynode *key, const char *pa
                          const struct cs_field *t, size_t n, const char *const *extra);
 /* The stored value of f as text with a unit; caller frees. */
 char *cs_cfg__format(const struct cs_field *f, const void *base);
+/* `s` (len bytes, NULs allowed) quoted and printable, at most ~40
+ * characters, into buf (n bytes, always terminated; empty when n < 8). */
+void cs_cfg__show_text(const char *s, size_t len, char *buf, size_t n);
+/* true/True/TRUE and false/False/FALSE; false when s is neither. */
+bool cs_cfg__parse_bool(const char *s, bool *out);
 /* A short, quoted, printable rendering of what a node is, for "got ...". */
 void cs_cfg__show(const struct cs_ynode *v, char *buf, size_t n);
 /* "parent.key" (or "key" when parent is empty); caller frees. */

@@ -1112,7 +1112,7 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
         char buf[32], *end;
         cs__str(&fs[gcol], buf, sizeof buf);
         long g = strtol(buf, &end, 10);
-        if (fs[gcol].len == 0 || *end || g < 0 || g > 72) {
+        if (fs[gcol].len == 0 || fs[gcol].len >= sizeof buf || *end || g < 0 || g > 72) {
             cs_diag_error(d, path, (int)r.line, (int)fs[gcol].col,
                           "node list: GPU count: expected an integer in 0..72, got \"%s\"", buf);
             if (++errors >= 20)
@@ -1125,7 +1125,17 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
             continue;
         }
         res.gpus += g;
-        char type[64];
+        char type[sizeof res.groups[0].gpu_type];
+        if (fs[tcol].len >= sizeof type) {
+            /* a longer name would be cut, and two types sharing the first
+             * 63 characters would merge into one group */
+            cs_diag_error(d, path, (int)r.line, (int)fs[tcol].col,
+                          "node list: GPU type: expected at most %zu characters, got %zu",
+                          sizeof type - 1, fs[tcol].len);
+            if (++errors >= 20)
+                break;
+            continue;
+        }
         cs__str(&fs[tcol], type, sizeof type);
         int k;
         for (k = 0; k < res.n_groups; k++)

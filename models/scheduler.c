@@ -1,27 +1,21 @@
 /* scheduler.c: trace replay on a simulated cluster (models layer; see
- * include/clustersim/models/scheduler.h). Two engine handlers, arrival and finish,
- * and one scheduling pass per distinct event time (a "pass" event queued
- * behind the others of that instant). Capacity is tracked per GPU in MIG
- * slices, with per-group histograms (nodes by free GPUs, GPUs by free
- * slices) so that "does it fit?" costs O(GPUs per node), not O(nodes). */
-#include "clustersim/models/scheduler.h"
+ * include/clustersim/models/scheduler.h): the policies (FIFO, EASY
+ * backfill, SJF, preemption) and the event loop. Two engine handlers,
+ * arrival and finish, and one scheduling pass per distinct event time (a
+ * "pass" event queued behind the others of that instant). Placement,
+ * partitions, MIG slices and workload contention are in placement.c,
+ * partitions.c, mig.c and contention.c (sched_internal.h). */
+#include "sched_internal.h"
 
-#include "clustersim/sim/sim.h"
-#include "clustersim/sim/stats.h"
-#include "clustersim/models/step.h"
-#include "clustersim/models/workload.h"
 #include "clustersim/base/xmalloc.h"
-
-#include <gsl/gsl_rng.h>
 
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define S7 (s->S) /* slices per GPU of this replay */
-#define CS__MAX_GPN 72
 
 static const char *const cs__policy_names[] = {"fifo", "backfill", "sjf"};
 static const char *const cs__place_names[] = {"packed", "scattered", "bestfit"};
@@ -68,499 +62,6 @@ void cs_sched_config_default(struct cs_sched_config *c)
     c->backfill_depth = 1000;
     c->timeline_bins = 200;
     c->seed = 1;
-}
-
-/* ------------------------------------------------------------------------ */
-/* State.                                                                    */
-
-enum { JS_PENDING, JS_QUEUED, JS_RUNNING, JS_DONE, JS_REJECTED };
-
-struct cs__job {
-    int state;
-    int whole;            /* whole GPUs asked (0 for a MIG slice job) */
-    int slices;           /* slices per GPU: S7, or 1..6 for a MIG slice job */
-    int need;             /* total slices held while running */
-    double busy;          /* GPUs counted busy while running (the trace's share) */
-    int prio;
-    int part;             /* config partition index, or n_partitions for none */
-    uint32_t groups;      /* allowed groups, bitmask */
-    cs_time submit, first_start, start, end;
-    cs_time remaining;    /* run time still to do (ns) */
-    double slowdown;      /* current run-time factor (workload jobs) */
-    double step1_s;       /* workload jobs: step time alone at share 1; 0 otherwise */
-    double share_min;     /* smallest bandwidth share seen */
-    bool cross;           /* running, workload job whose ring leaves a leaf */
-    cs_time seg_start;    /* start of the current constant-rate segment */
-    cs_time ran;          /* wall time run in finished segments */
-    cs_event_id fin;
-    int group;            /* placed group */
-    int n_gpu;            /* GPUs in the placement */
-    int nodes, leaves;
-    int preempt;
-};
-
-struct cs__change { cs_time t; double alloc, busy; };
-
-struct cs__wl_cache {
-    int wl, n;
-    double share;
-    double step_s;                 /* NAN: no parallelism fits */
-    struct cs_parallel par;        /* the rule's choice at share 1 */
-    enum cs_recompute recompute;
-};
-
-struct cs__sim {
-    const struct cs_sched_config *cfg;
-    const struct cs_trace *tr;
-    cs_diags *d;
-    cs_engine *e;
-    int h_arrive, h_finish, h_pass;
-    bool pass_pending;
-    /* cluster */
-    int n_nodes, n_gpus, n_leaves;
-    int *node_group, *node_leaf, *node_free, *node_gpu0;  /* node_free: whole free GPUs */
-    unsigned char *gpu_free;                              /* free slices per GPU */
-    int *grp_node0;
-    long grp_free_slices[CS_SCHED_MAX_GROUPS];
-    long grp_free_whole[CS_SCHED_MAX_GROUPS];
-    long grp_total_slices[CS_SCHED_MAX_GROUPS];
-    long *nodes_by_free;   /* [group][0..gpn] */
-    long *gpus_by_slices;  /* [group][0..7] */
-    long *leaf_free;       /* whole free GPUs per leaf */
-    long total_slices;
-    long used_slices;
-    double busy;
-    long *part_used;       /* slices per partition (n_partitions + 1) */
-    /* jobs */
-    struct cs__job *jobs;
-    long n_jobs;
-    int *gpu_list;         /* placements: job i owns gpu_list[gpu_off[i] ..] */
-    long *gpu_off;
-    int *queue;
-    long qlen, qcap;
-    int *running;          /* sorted by (end, index) */
-    long rlen;
-    /* metrics */
-    struct cs_stat_timeavg frag;
-    struct cs__change *chg;
-    long nchg, chgcap;
-    double *part_chg;      /* per change: allocated GPUs per partition */
-    gsl_rng *rng;
-    int *scratch, *scratch2; /* nodes */
-    int S;                 /* slices per GPU */
-    long rejected_type, rejected_size;
-    /* workload model */
-    struct cs_model_shape *wl;   /* per trace workload index; NULL when no fabric */
-    struct cs__wl_cache *wcache;
-    int nwcache, wcap;
-    struct cs_fabric_geom geo;   /* of the fabric (group 0) */
-    int ports_per_node;          /* NIC ports a node drives into its leaf */
-    long *leaf_dem;              /* uplink demand per leaf (ports), cross jobs running */
-    int *xjobs;                  /* running cross jobs */
-    long nx;
-    long wl_unfit;               /* workload jobs the step model could not run */
-    /* EASY reservation scratch (cs__reserve) */
-    unsigned stamp;
-    unsigned *gpu_stamp, *node_stamp;
-    int *tmp_node;
-    unsigned char *tmp_gpu;
-    cs_status err;
-};
-
-static int cs__gpn(const struct cs__sim *s, int g) { return s->cfg->groups[g].gpus_per_node; }
-static long *cs__nbf(struct cs__sim *s, int g) { return s->nodes_by_free + (long)g * (CS__MAX_GPN + 1); }
-static long *cs__gbs(struct cs__sim *s, int g) { return s->gpus_by_slices + (long)g * (S7 + 1); }
-
-/* Changes one GPU's free slices, keeping every aggregate in step. */
-static void cs__gpu_set(struct cs__sim *s, int node, int gpu, int slices)
-{
-    int g = s->node_group[node];
-    int old = s->gpu_free[gpu];
-    if (old == slices)
-        return;
-    cs__gbs(s, g)[old]--;
-    cs__gbs(s, g)[slices]++;
-    s->grp_free_slices[g] += slices - old;
-    int dwhole = (slices == S7) - (old == S7);
-    if (dwhole) {
-        cs__nbf(s, g)[s->node_free[node]]--;
-        s->node_free[node] += dwhole;
-        cs__nbf(s, g)[s->node_free[node]]++;
-        s->grp_free_whole[g] += dwhole;
-        s->leaf_free[s->node_leaf[node]] += dwhole;
-    }
-    s->gpu_free[gpu] = (unsigned char)slices;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Fit and placement.                                                        */
-
-static bool cs__fits_group(struct cs__sim *s, const struct cs__job *j, int g)
-{
-    if (j->whole == 0) {
-        const long *h = cs__gbs(s, g);
-        for (int k = j->slices; k <= S7; k++)
-            if (h[k] > 0)
-                return true;
-        return false;
-    }
-    int gpn = cs__gpn(s, g);
-    if (j->whole <= gpn) {
-        const long *h = cs__nbf(s, g);
-        for (int k = j->whole; k <= gpn; k++)
-            if (h[k] > 0)
-                return true;
-        return false;
-    }
-    return s->grp_free_whole[g] >= j->whole;
-}
-
-static int cs__fit_group(struct cs__sim *s, const struct cs__job *j)
-{
-    for (int g = 0; g < s->cfg->n_groups; g++)
-        if ((j->groups >> g & 1u) && cs__fits_group(s, j, g))
-            return g;
-    return -1;
-}
-
-static bool cs__quota_ok(const struct cs__sim *s, const struct cs__job *j)
-{
-    if (j->part >= s->cfg->n_partitions)
-        return true;
-    double q = s->cfg->partitions[j->part].quota;
-    if (isnan(q))
-        return true;
-    return (double)(s->part_used[j->part] + j->need) <= q * (double)s->total_slices + 1e-9;
-}
-
-static void cs__take(struct cs__sim *s, int node, int gpu, int slices, int *list, int *n)
-{
-    cs__gpu_set(s, node, gpu, s->gpu_free[gpu] - slices);
-    list[(*n)++] = gpu;
-}
-
-/* Nodes of `g` with whole free GPUs, in the order the policy takes them:
- * leaves chosen first (one leaf when one has room), nodes with most free
- * GPUs first inside a leaf (fewest nodes per job). Returns the count. */
-static int cs__multi_nodes(struct cs__sim *s, int g, int need, int *out)
-{
-    int n0 = s->grp_node0[g], n1 = n0 + s->cfg->groups[g].nodes, cnt = 0;
-    enum cs_sched_place pl = s->cfg->place;
-    if (pl == CS_SCHED_SCATTERED) {
-        for (int v = n0; v < n1; v++)
-            if (s->node_free[v] > 0)
-                out[cnt++] = v;
-        for (int i = cnt - 1; i > 0; i--) {  /* Fisher-Yates */
-            int k = (int)gsl_rng_uniform_int(s->rng, (unsigned long)i + 1), tmp = out[i];
-            out[i] = out[k];
-            out[k] = tmp;
-        }
-        return cnt;
-    }
-    /* one leaf that holds the whole job: lowest (packed) or tightest (bestfit) */
-    int best = -1;
-    for (int v = n0; v < n1; v++) {
-        int L = s->node_leaf[v];
-        if (v > n0 && s->node_leaf[v - 1] == L)
-            continue;
-        if (s->leaf_free[L] >= need &&
-            (best < 0 || (pl == CS_SCHED_BESTFIT && s->leaf_free[L] < s->leaf_free[best])))
-            best = L;
-        if (best >= 0 && pl == CS_SCHED_PACKED)
-            break;
-    }
-    for (int v = n0; v < n1; v++)
-        if (s->node_free[v] > 0 && (best < 0 || s->node_leaf[v] == best))
-            out[cnt++] = v;
-    /* most free first; leaves with most free first when spanning; stable */
-    for (int i = 1; i < cnt; i++) {
-        int v = out[i], k = i;
-        while (k > 0) {
-            int u = out[k - 1];
-            long lu = s->leaf_free[s->node_leaf[u]], lv = s->leaf_free[s->node_leaf[v]];
-            bool before = best < 0 && s->node_leaf[u] != s->node_leaf[v] ? lv > lu
-                                                                          : s->node_free[v] > s->node_free[u];
-            if (!before)
-                break;
-            out[k] = u;
-            k--;
-        }
-        out[k] = v;
-    }
-    return cnt;
-}
-
-/* Places job j (known to fit in g): takes the GPUs and records them. */
-static void cs__place(struct cs__sim *s, long ji, int g)
-{
-    struct cs__job *j = &s->jobs[ji];
-    int *list = s->gpu_list + s->gpu_off[ji], n = 0;
-    int n0 = s->grp_node0[g], n1 = n0 + s->cfg->groups[g].nodes, gpn = cs__gpn(s, g);
-    enum cs_sched_place pl = s->cfg->place;
-    if (j->whole == 0) {  /* MIG slice: the GPU with the fewest free slices that fit */
-        int bg = -1, bn = -1;
-        for (int v = n0; v < n1; v++)
-            for (int k = 0; k < gpn; k++) {
-                int gp = s->node_gpu0[v] + k, f = s->gpu_free[gp];
-                if (f >= j->slices && (bg < 0 || f < s->gpu_free[bg])) {
-                    bg = gp;
-                    bn = v;
-                }
-            }
-        assert(bg >= 0);
-        cs__take(s, bn, bg, j->slices, list, &n);
-    } else if (j->whole <= gpn) {  /* one node */
-        int pick = -1;
-        if (pl == CS_SCHED_SCATTERED) {
-            long fit = 0;
-            for (int k = j->whole; k <= gpn; k++)
-                fit += cs__nbf(s, g)[k];
-            long want = (long)gsl_rng_uniform_int(s->rng, (unsigned long)fit);
-            for (int v = n0; v < n1 && pick < 0; v++)
-                if (s->node_free[v] >= j->whole && want-- == 0)
-                    pick = v;
-        } else {
-            for (int v = n0; v < n1; v++)
-                if (s->node_free[v] >= j->whole &&
-                    (pick < 0 || (pl == CS_SCHED_BESTFIT && s->node_free[v] < s->node_free[pick]))) {
-                    pick = v;
-                    if (pl == CS_SCHED_PACKED || s->node_free[v] == j->whole)
-                        break;
-                }
-        }
-        assert(pick >= 0);
-        for (int k = 0; k < gpn && n < j->whole; k++)
-            if (s->gpu_free[s->node_gpu0[pick] + k] == S7)
-                cs__take(s, pick, s->node_gpu0[pick] + k, S7, list, &n);
-    } else {  /* several nodes */
-        int cnt = cs__multi_nodes(s, g, j->whole, s->scratch);
-        int *order = s->scratch;
-        for (int i = 0; i < cnt && n < j->whole; i++) {
-            int v = order[i];
-            for (int k = 0; k < gpn && n < j->whole; k++)
-                if (s->gpu_free[s->node_gpu0[v] + k] == S7)
-                    cs__take(s, v, s->node_gpu0[v] + k, S7, list, &n);
-        }
-    }
-    assert(n == (j->whole ? j->whole : 1));
-    j->n_gpu = n;
-    j->group = g;
-    /* nodes and leaves spanned (list is grouped by node) */
-    int nodes = 0, leaves = 0, last_node = -1;
-    for (int i = 0; i < n; i++) {
-        int v = n0 + (list[i] - s->node_gpu0[n0]) / gpn;
-        if (v != last_node) {
-            nodes++;
-            bool seen = false;
-            for (int k = 0; k < i && !seen; k++)
-                seen = s->node_leaf[n0 + (list[k] - s->node_gpu0[n0]) / gpn] == s->node_leaf[v];
-            leaves += !seen;
-            last_node = v;
-        }
-    }
-    j->nodes = nodes;
-    j->leaves = leaves;
-}
-
-static void cs__release(struct cs__sim *s, long ji)
-{
-    struct cs__job *j = &s->jobs[ji];
-    const int *list = s->gpu_list + s->gpu_off[ji];
-    int g = j->group, gpn = cs__gpn(s, g), n0 = s->grp_node0[g];
-    for (int i = 0; i < j->n_gpu; i++) {
-        int v = n0 + (list[i] - s->node_gpu0[n0]) / gpn;
-        cs__gpu_set(s, v, list[i], s->gpu_free[list[i]] + j->slices);
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Workload model: step time from the step model, slowed by the share of    */
-/* leaf-uplink bandwidth the job gets beside the jobs running with it.      */
-
-/* The largest divisor of n that is at most cap. */
-static int cs__divisor_le(int n, int cap)
-{
-    for (int k = cap < n ? cap : n; k > 1; k--)
-        if (n % k == 0)
-            return k;
-    return 1;
-}
-
-/* The step-model cluster of a job of n GPUs on the fabric's cluster: the
- * largest divisor of n that fits in one node as GPUs per node, n / that as
- * nodes, a non-blocking fabric (oversubscription 1, packed: the placement
- * and the contention enter through the bandwidth share) whose link rate is
- * scaled by `share`. */
-static void cs__wl_cluster(const struct cs__sim *s, int n, double share, struct cs_cluster_cfg *c)
-{
-    *c = *cs_fabric_cluster(s->cfg->fabric);
-    c->gpus_per_node = cs__divisor_le(n, c->gpus_per_node);
-    c->nodes = n / c->gpus_per_node;
-    c->fabric.oversubscription = 1;
-    c->fabric.placement = CS_PLACEMENT_PACKED;
-    c->fabric.link.bw_bytes_per_s *= share;
-}
-
-/* One step of workload wl on n GPUs at bandwidth share `share`, with the
- * parallelism of the documented rule (docs/replay.md): micro-batch 1, one
- * sequence per data-parallel replica per step, bf16, no FSDP; of the
- * power-of-two tp (dividing the heads, at most the node's GPUs) with
- * recompute none or full and pp = 1, the fastest step whose memory fits;
- * if none fits, tp = the node's GPUs and the smallest pp (dividing the
- * layers) that fits with full recompute.
- * For share < 1 the parallelism found at share 1 is reused. Returns NAN when
- * nothing fits or the step model refuses every choice. Cached. */
-static double cs__wl_step(struct cs__sim *s, int wl, int n, double share)
-{
-    share = round(share * 1024.0) / 1024.0;  /* cache key: 1/1024 steps */
-    if (share < 1.0 / 1024)
-        share = 1.0 / 1024;
-    for (int i = 0; i < s->nwcache; i++) {
-        const struct cs__wl_cache *c = &s->wcache[i];
-        if (c->wl == wl && c->n == n && c->share == share)
-            return c->step_s;
-    }
-    struct cs__wl_cache e;
-    memset(&e, 0, sizeof e);
-    e.wl = wl;
-    e.n = n;
-    e.share = share;
-    e.step_s = NAN;
-    struct cs_cluster_cfg cc;
-    cs__wl_cluster(s, n, share, &cc);
-    struct cs_step_options o;
-    cs_step_options_default(&cc.gpu, &o);
-    struct cs_workload w;
-    memset(&w, 0, sizeof w);
-    w.model = s->wl[wl];
-    w.micro_batch = 1;
-    w.precision = CS_PREC_BF16;
-    w.tokens = NAN;
-    w.par.cp = w.par.vp = 1;
-    w.par.fsdp = CS_FSDP_NONE;
-    /* the parallelism found at share 1 (same wl and n) */
-    const struct cs__wl_cache *base = NULL;
-    for (int i = 0; i < s->nwcache && !base; i++)
-        if (s->wcache[i].wl == wl && s->wcache[i].n == n && s->wcache[i].share == 1.0)
-            base = &s->wcache[i];
-    struct cs_parallel tries[64];
-    enum cs_recompute rtry[64];
-    int nt = 0;
-    if (base && base->par.tp > 0) {
-        tries[nt] = base->par;
-        rtry[nt++] = base->recompute;
-    } else if (!base) {
-        for (int tp = 1; tp <= cc.gpus_per_node && nt < 40; tp *= 2)
-            for (int r = 0; r < 2; r++) {
-                memset(&tries[nt], 0, sizeof tries[nt]);
-                tries[nt].tp = tp;
-                tries[nt].pp = 1;
-                rtry[nt++] = r ? CS_RECOMPUTE_FULL : CS_RECOMPUTE_NONE;
-            }
-        int tpn = 1;
-        while (tpn * 2 <= cc.gpus_per_node && cc.gpus_per_node % (tpn * 2) == 0)
-            tpn *= 2;
-        for (int pp = 2; pp <= n / tpn && nt < 64; pp *= 2) {
-            memset(&tries[nt], 0, sizeof tries[nt]);
-            tries[nt].tp = tpn;
-            tries[nt].pp = pp;
-            rtry[nt++] = CS_RECOMPUTE_FULL;
-        }
-    }
-    for (int i = 0; i < nt; i++) {
-        struct cs_parallel p = tries[i];
-        if (n % (p.tp * p.pp) != 0 || w.model.heads % p.tp != 0 || w.model.layers % p.pp != 0)
-            continue;
-        p.cp = p.vp = 1;
-        p.dp = n / (p.tp * p.pp);
-        w.par = p;
-        w.recompute = rtry[i];
-        w.global_batch = p.dp;
-        cs_diags d;
-        cs_diags_init(&d);
-        struct cs_step_result r;
-        cs_status st = cs_step_simulate(&cc, &w, &o, &d, &r);
-        cs_diags_fini(&d);
-        if (st == CS_OK && r.fits && r.time_s > 0 && !(r.time_s >= e.step_s)) {
-            e.step_s = r.time_s;
-            e.par = p;
-            e.recompute = rtry[i];
-        }
-        if (p.pp > 1 && e.step_s > 0)
-            break;  /* the smallest pp that fits */
-        if (i + 1 < nt && tries[i + 1].pp > 1 && e.step_s > 0)
-            break;  /* pp = 1 fits: no pipeline */
-    }
-    if (s->nwcache == s->wcap) {
-        s->wcap = s->wcap ? 2 * s->wcap : 64;
-        s->wcache = cs_xrealloc(s->wcache, (size_t)s->wcap, sizeof *s->wcache);
-    }
-    s->wcache[s->nwcache++] = e;
-    return e.step_s;
-}
-
-/* Node sequence of job ji's placement (gpu_list is grouped by node, in the
- * order the placement took them: the order of its ranks and of its ring).
- * Writes the nodes to out (room for n_gpu) and returns their count. */
-static int cs__job_nodes(const struct cs__sim *s, long ji, int *out)
-{
-    const struct cs__job *j = &s->jobs[ji];
-    const int *list = s->gpu_list + s->gpu_off[ji];
-    int g = j->group, gpn = s->cfg->groups[g].gpus_per_node, n0 = s->grp_node0[g], cnt = 0;
-    for (int i = 0; i < j->n_gpu; i++) {
-        int v = n0 + (list[i] - s->node_gpu0[n0]) / gpn;
-        if (cnt == 0 || out[cnt - 1] != v)
-            out[cnt++] = v;
-    }
-    return cnt;
-}
-
-/* Ring edges of job ji that leave a leaf, counted per source leaf into
- * dem[] (NIC ports of demand: each edge carries its node's whole egress).
- * Returns the job's number of such edges. */
-static int cs__cross_edges(struct cs__sim *s, long ji, long *dem, int sign)
-{
-    int m = cs__job_nodes(s, ji, s->scratch2), x = 0;
-    if (m < 2)
-        return 0;
-    for (int i = 0; i < m; i++) {
-        int a = s->node_leaf[s->scratch2[i]], b = s->node_leaf[s->scratch2[(i + 1) % m]];
-        if (a != b) {
-            if (dem)
-                dem[a] += sign * s->ports_per_node;
-            x++;
-        }
-    }
-    return x;
-}
-
-/* The bandwidth share of job ji given the leaf demand dem[]: the smallest
- * uplinks / demand over the leaves its ring leaves from, at most 1. */
-static double cs__job_share(struct cs__sim *s, long ji, const long *dem)
-{
-    int m = cs__job_nodes(s, ji, s->scratch2);
-    double share = 1.0;
-    for (int i = 0; i < m && m > 1; i++) {
-        int a = s->node_leaf[s->scratch2[i]], b = s->node_leaf[s->scratch2[(i + 1) % m]];
-        if (a != b && dem[a] > s->geo.up) {
-            double f = (double)s->geo.up / (double)dem[a];
-            if (f < share)
-                share = f;
-        }
-    }
-    return share;
-}
-
-/* Slowdown of running workload job ji at bandwidth share `share`: step time
- * at that share over step time at share 1 (the trace duration is the run
- * time at share 1). 1 when the step model cannot run it. */
-static double cs__wl_slowdown(struct cs__sim *s, long ji, double share)
-{
-    struct cs__job *j = &s->jobs[ji];
-    if (!(j->step1_s > 0) || share >= 1.0)
-        return 1.0;
-    double t = cs__wl_step(s, s->tr->jobs[ji].workload, j->n_gpu, share);
-    return t > 0 ? t / j->step1_s : 1.0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -687,10 +188,10 @@ static void cs__recontend(struct cs__sim *s)
     for (long k = 0; k < s->nx; k++) {
         long ji = s->xjobs[k];
         struct cs__job *j = &s->jobs[ji];
-        double share = cs__job_share(s, ji, s->leaf_dem);
+        double share = cs_sched__job_share(s, ji, s->leaf_dem);
         if (share < j->share_min)
             j->share_min = share;
-        cs__retime(s, ji, cs__wl_slowdown(s, ji, share));
+        cs__retime(s, ji, cs_sched__wl_slowdown(s, ji, share));
     }
 }
 
@@ -698,19 +199,19 @@ static void cs__start(struct cs__sim *s, long ji, int g)
 {
     struct cs__job *j = &s->jobs[ji];
     cs_time now = cs_sim_now(s->e);
-    cs__place(s, ji, g);
+    cs_sched__place(s, ji, g);
     if (j->first_start < 0)
         j->first_start = now;
     const struct cs_trace_job *tj = &s->tr->jobs[ji];
     bool recontend = false;
     if (tj->workload >= 0 && s->wl && g == 0) {
         if (j->step1_s == 0) {
-            double t1 = cs__wl_step(s, tj->workload, j->n_gpu, 1.0);
+            double t1 = cs_sched__wl_step(s, tj->workload, j->n_gpu, 1.0);
             j->step1_s = t1 > 0 ? t1 : -1;
             if (!(t1 > 0))
                 s->wl_unfit++;
         }
-        if (j->step1_s > 0 && s->geo.tiers > 1 && cs__cross_edges(s, ji, s->leaf_dem, +1) > 0) {
+        if (j->step1_s > 0 && s->geo.tiers > 1 && cs_sched__cross_edges(s, ji, s->leaf_dem, +1) > 0) {
             j->cross = true;
             s->xjobs[s->nx++] = (int)ji;
             recontend = true;
@@ -744,7 +245,7 @@ static void cs__stop(struct cs__sim *s, long ji)
     j->seg_start = cs_sim_now(s->e);
     bool recontend = false;
     if (j->cross) {
-        cs__cross_edges(s, ji, s->leaf_dem, -1);
+        cs_sched__cross_edges(s, ji, s->leaf_dem, -1);
         for (long k = 0; k < s->nx; k++)
             if (s->xjobs[k] == ji) {
                 s->xjobs[k] = s->xjobs[--s->nx];
@@ -753,7 +254,7 @@ static void cs__stop(struct cs__sim *s, long ji)
         j->cross = false;
         recontend = true;
     }
-    cs__release(s, ji);
+    cs_sched__release(s, ji);
     s->used_slices -= j->need;
     s->part_used[j->part] -= j->need;
     s->busy -= j->busy;
@@ -802,7 +303,7 @@ static int cs__preempt(struct cs__sim *s, long ji)
             r->remaining = r->end - now;
             r->preempt++;
             cs__enqueue(s, v);
-            g = cs__fit_group(s, j);
+            g = cs_sched__fit_group(s, j);
         }
     }
     free(vict);
@@ -903,7 +404,7 @@ static void cs__pass(struct cs__sim *s)
         long ji = s->queue[qi];
         struct cs__job *j = &s->jobs[ji];
         scanned++;
-        if (!cs__quota_ok(s, j)) {
+        if (!cs_sched__quota_ok(s, j)) {
             qi++;
             continue;
         }
@@ -914,7 +415,7 @@ static void cs__pass(struct cs__sim *s)
             qi++;  /* a reservation exists already: the first blocked job made it */
             continue;
         }
-        int g = cs__fit_group(s, j);
+        int g = cs_sched__fit_group(s, j);
         if (g < 0 && memo) {
             if (j->whole == 0)
                 fail_slices = j->slices < fail_slices ? j->slices : fail_slices;
@@ -937,10 +438,10 @@ static void cs__pass(struct cs__sim *s)
                     int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
                     for (int k = 0; k < gpn; k++) {
                         saved[k] = s->gpu_free[g0 + k];
-                        cs__gpu_set(s, res_node, g0 + k, 0);
+                        cs_sched__gpu_set(s, res_node, g0 + k, 0);
                     }
                     hidden = true;
-                    g = cs__fit_group(s, j);
+                    g = cs_sched__fit_group(s, j);
                 }
                 if (g >= 0)
                     extra -= j->need;
@@ -949,7 +450,7 @@ static void cs__pass(struct cs__sim *s)
         if (hidden && g < 0) {
             int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
             for (int k = 0; k < gpn; k++)
-                cs__gpu_set(s, res_node, g0 + k, saved[k]);
+                cs_sched__gpu_set(s, res_node, g0 + k, saved[k]);
             qi++;
             continue;
         }
@@ -962,7 +463,7 @@ static void cs__pass(struct cs__sim *s)
             if (hidden) {
                 int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
                 for (int k = 0; k < gpn; k++)
-                    cs__gpu_set(s, res_node, g0 + k, saved[k]);
+                    cs_sched__gpu_set(s, res_node, g0 + k, saved[k]);
             }
             continue;
         }
@@ -1052,21 +553,8 @@ static cs_status cs__check(const struct cs_sched_config *c, cs_diags *d)
         cs_diag_error(d, NULL, 0, 0, "replay: at most %d partitions", CS_SCHED_MAX_PARTITIONS);
         return CS_EINVAL;
     }
-    double qsum = 0;
-    for (int p = 0; p < c->n_partitions; p++) {
-        double q = c->partitions[p].quota;
-        if (!isnan(q) && !(q >= 0 && q <= 1)) {
-            cs_diag_error(d, NULL, 0, 0, "replay: partition %s: quota %g is outside [0, 1]",
-                          c->partitions[p].name, q);
-            bad = 1;
-        }
-        if (!isnan(q))
-            qsum += q;
-    }
-    if (qsum > 1 + 1e-9) {
-        cs_diag_error(d, NULL, 0, 0, "replay: partition quotas add up to %.3g, more than the whole cluster", qsum);
+    if (!cs_sched__check_quotas(c, d))
         bad = 1;
-    }
     if (c->backfill_depth < 1 || c->timeline_bins < 1 || c->timeline_bins > 100000 ||
         c->mig_slices < 0 || c->mig_slices > CS_SCHED_MIG_SLICES) {
         cs_diag_error(d, NULL, 0, 0, "replay: backfill depth >= 1, 1..100000 timeline bins and 0..%d MIG "
@@ -1267,22 +755,11 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     s.queue = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.queue);
     s.running = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.running);
     s.xjobs = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.xjobs);
-    int part_of_trace[4096];
-    size_t ntp = t->partitions.n < 4096 ? t->partitions.n : 4096;
-    for (size_t p = 0; p < ntp; p++) {
-        part_of_trace[p] = NP;
-        for (int q = 0; q < NP; q++)
-            if (strcmp(cfg->partitions[q].name, t->partitions.names[p]) == 0)
-                part_of_trace[p] = q;
-    }
-    uint32_t type_mask_cache[256];
-    size_t ntt = t->gpu_types.n < 256 ? t->gpu_types.n : 256;
-    for (size_t k = 0; k < ntt; k++) {
-        type_mask_cache[k] = 0;
-        for (int g = 0; g < G; g++)
-            if (strcmp(cfg->groups[g].gpu_type, t->gpu_types.names[k]) == 0)
-                type_mask_cache[k] |= 1u << g;
-    }
+    /* trace partitions and GPU types: as many as the trace interned */
+    int *part_of_trace = cs_sched__partition_map(cfg, t);
+    size_t ntp = t->partitions.n;
+    uint32_t *type_mask = cs_sched__type_masks(cfg, t);
+    size_t ntt = t->gpu_types.n;
     uint32_t all = G >= 32 ? 0xffffffffu : (1u << G) - 1;
     double t_first = t->n ? t->jobs[0].submit_s : 0;
     long off = 0;
@@ -1297,32 +774,15 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         j->remaining = cs_time_from_s(tj->duration_s);
         if (j->remaining < 1)
             j->remaining = 1;
-        if (tj->gpus < 1 && cfg->mig) {
-            j->whole = 0;
-            j->slices = (int)ceil(tj->gpus * s.S - 1e-9);
-            if (j->slices < 1)
-                j->slices = 1;
-            j->need = j->slices;
-        } else {
-            j->whole = (int)ceil(tj->gpus - 1e-9);
-            if (j->whole < 1)
-                j->whole = 1;
-            j->slices = s.S;
-            j->need = j->whole * s.S;
-        }
+        cs_sched__job_shape(s.S, cfg->mig, tj->gpus, j);
         j->busy = tj->gpus;
-        j->part = tj->partition >= 0 && (size_t)tj->partition < ntp ? part_of_trace[tj->partition] : NP;
-        for (int q = 0; j->part == NP && q < NP; q++) {
-            const struct cs_sched_partition *pp = &cfg->partitions[q];
-            if (pp->rule && !(tj->gpus < pp->min_gpus) && !(tj->gpus > pp->max_gpus) &&
-                !(tj->duration_s > pp->max_duration_s))
-                j->part = q;
-        }
-        j->prio = tj->priority + (j->part < NP ? cfg->partitions[j->part].priority : 0);
-        j->groups = tj->gpu_type >= 0 && (size_t)tj->gpu_type < ntt ? type_mask_cache[tj->gpu_type] : all;
+        cs_sched__assign_partition(cfg, part_of_trace, ntp, tj, j);
+        j->groups = tj->gpu_type >= 0 && (size_t)tj->gpu_type < ntt ? type_mask[tj->gpu_type] : all;
         s.gpu_off[i] = off;
         off += j->whole ? j->whole : 1;
     }
+    free(part_of_trace);
+    free(type_mask);
     s.gpu_off[s.n_jobs] = off;
     s.gpu_list = cs_xmalloc(((size_t)off + 1) * sizeof *s.gpu_list);
     /* engine */
@@ -1345,8 +805,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
                 continue;
             long cap = (long)cfg->groups[g].nodes * cfg->groups[g].gpus_per_node;
             ever = j->whole == 0 || (j->whole <= cfg->groups[g].gpus_per_node) || j->whole <= cap;
-            if (j->part < NP && !isnan(cfg->partitions[j->part].quota) &&
-                j->need > cfg->partitions[j->part].quota * (double)s.total_slices + 1e-9)
+            if (!cs_sched__quota_ever(cfg, j, s.total_slices))
                 ever = false;
         }
         if (!ever) {

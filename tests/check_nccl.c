@@ -3,6 +3,7 @@
  * tests/data/calib/ and every reference log), GEMM CSV, fio JSON, the
  * measured-steps CSV and the scenarios they resolve to; malformed inputs
  * give errors naming file, line and column. */
+#include "clustersim/base/strbuf.h"
 #include "clustersim/config/calib_io.h"
 #include "clustersim/config/config.h"
 #include "test_util.h"
@@ -54,6 +55,41 @@ static bool has_diag(const cs_diags *d, const char *needle)
     }
     return false;
 }
+
+/* Every distinct host counts: 4,100 ranks on 4,100 hosts (the parser once
+ * stopped at 4,096 and reported a run of 4,100 ranks on 4,096 nodes). */
+START_TEST(test_nccl_many_hosts)
+{
+    const int n = 4100;
+    struct cs_strbuf b = {0};
+    char line[160];
+    cs_strbuf_puts(&b, "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1048576 step: 2(factor) "
+                       "warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n"
+                       "# Using devices\n");
+    for (int i = 0; i < n; i++) {
+        snprintf(line, sizeof line,
+                 "#  Rank %4d Group  0 Pid %6d on host%d device  0 [0000:1b:00] NVIDIA H100 80GB HBM3\n", i,
+                 1000 + i, i);
+        cs_strbuf_puts(&b, line);
+    }
+    cs_strbuf_puts(&b, "#\n#       size         count      type   redop    root     time   algbw   busbw  #wrong"
+                       "     time   algbw   busbw  #wrong\n"
+                       "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)"
+                       "             (us)  (GB/s)  (GB/s)\n"
+                       "     1048576        262144     float     sum      -1   500.00    2.10    4.19       0"
+                       "   499.00    2.10    4.20       0\n");
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_buffer("hosts.txt", b.s, b.n, CS_COLL_ALL_REDUCE, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.n_runs, 1);
+    ck_assert_int_eq(log.runs[0].ranks, n);
+    ck_assert_int_eq(log.runs[0].nodes, n);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+    free(b.s);
+}
+END_TEST
 
 START_TEST(test_nccl_two_runs)
 {
@@ -775,6 +811,7 @@ static Suite *nccl_suite(void)
     TCase *tc = tcase_create("parsers");
     tcase_set_timeout(tc, 20);
     tcase_add_test(tc, test_nccl_two_runs);
+    tcase_add_test(tc, test_nccl_many_hosts);
     tcase_add_test(tc, test_nccl_old_format);
     tcase_add_test(tc, test_nccl_op_hint);
     tcase_add_test(tc, test_nccl_malformed);

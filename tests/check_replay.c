@@ -1,4 +1,5 @@
-/* check_replay.c: the trace-replay scheduler (models/scheduler.c): invariants
+/* check_replay.c: the trace-replay scheduler (models/scheduler.c, placement.c,
+ * partitions.c, mig.c, contention.c): invariants
  * with answers derived by hand (ample capacity, one GPU FIFO, EASY backfill,
  * quotas, preemption, MIG, gang placement, GPU-hour conservation), the
  * placement slowdown of workload jobs on an oversubscribed fabric, and
@@ -407,6 +408,150 @@ START_TEST(test_replay_scheduler_bad_input)
 }
 END_TEST
 
+/* A job row built in memory (cs_trace_add); -1 for the strings not given. */
+static void add_job(struct cs_trace *t, const char *id, double submit, double gpus, double dur,
+                    int partition, int gpu_type)
+{
+    struct cs_trace_job j;
+    memset(&j, 0, sizeof j);
+    snprintf(j.id, sizeof j.id, "%s", id);
+    j.submit_s = submit;
+    j.gpus = gpus;
+    j.duration_s = dur;
+    j.queue_s = NAN;
+    j.user = j.workload = -1;
+    j.partition = partition;
+    j.gpu_type = gpu_type;
+    j.line = 2 + (long)t->n;
+    cs_trace_add(t, &j);
+}
+
+/* No table of the replay stops at a fixed size: a trace with 4,100
+ * partition names (the replay once kept only the first 4,096 and sent the
+ * rest to no partition) maps its 4,100th to the configured partition of
+ * that name. 1 node x 8 GPUs; "p4099" (quota 50% = 4 GPUs) and "p5". */
+START_TEST(test_replay_many_trace_partitions)
+{
+    struct cs_trace t;
+    cs_trace_init(&t);
+    char nm[16];
+    for (int p = 0; p < 4100; p++) {
+        snprintf(nm, sizeof nm, "p%d", p);
+        ck_assert_int_eq(cs_strtab_intern(&t.partitions, nm, strlen(nm)), p);
+    }
+    add_job(&t, "a", 0, 4, 100, 4099, -1);
+    add_job(&t, "b", 0, 4, 100, 4099, -1);
+    add_job(&t, "c", 0, 1, 10, 5, -1);
+    add_job(&t, "d", 0, 1, 10, 4098, -1);
+    struct cs_sched_config c;
+    one_group(&c, 1, 8);
+    c.n_partitions = 2;
+    snprintf(c.partitions[0].name, 64, "p4099");
+    c.partitions[0].quota = 0.5;
+    snprintf(c.partitions[1].name, 64, "p5");
+    c.partitions[1].quota = NAN; /* no quota (0 would refuse every job) */
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    /* a and b are p4099's: its 4-GPU quota makes b wait for a (start 100),
+     * though 3 GPUs stay free; without the mapping b would start at 0. */
+    ck_assert_int_eq(r.parts[0].jobs, 2);
+    ck_assert_int_eq(r.parts[1].jobs, 1);
+    ck_assert_int_eq(r.parts[2].jobs, 1); /* d: "p4098" is not configured */
+    ck_assert_double_eq_tol(r.per_job[0].start_s, 0, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 100, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[2].start_s, 0, 1e-9);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* Same for GPU types: 300 names (the replay once kept 256 and let a job of
+ * a later type run on any group). Groups: 2 x 8 H100 and 1 x 4 "T299".
+ * Two 4-GPU "T299" jobs share the one T299 node: the second starts when
+ * the first ends (10 s), not at once on an H100 node; a "T298" job is
+ * rejected: no group has that type. */
+START_TEST(test_replay_many_gpu_types)
+{
+    struct cs_trace t;
+    cs_trace_init(&t);
+    char nm[16];
+    for (int k = 0; k < 300; k++) {
+        snprintf(nm, sizeof nm, "T%d", k);
+        ck_assert_int_eq(cs_strtab_intern(&t.gpu_types, nm, strlen(nm)), k);
+    }
+    add_job(&t, "x1", 0, 4, 10, -1, 299);
+    add_job(&t, "x2", 0, 4, 10, -1, 299);
+    add_job(&t, "y", 0, 1, 10, -1, 298);
+    struct cs_sched_config c;
+    one_group(&c, 2, 8);
+    c.n_groups = 2;
+    snprintf(c.groups[1].gpu_type, 64, "T299");
+    c.groups[1].nodes = 1;
+    c.groups[1].gpus_per_node = 4;
+    struct cs_sched_result r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_OK);
+    ck_assert_int_eq(r.rejected, 1);
+    ck_assert(r.per_job[2].rejected);
+    ck_assert_double_eq_tol(r.per_job[0].start_s, 0, 1e-9);
+    ck_assert_double_eq_tol(r.per_job[1].start_s, 10, 1e-9);
+    ck_assert_int_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "\"T298\""));
+    cs_sched_result_fini(&r);
+    cs_diags_fini(&d);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* The limits the replay keeps are errors naming the limit, never silent:
+ * 33 node groups (CS_SCHED_MAX_GROUPS 32), 73 GPUs per node (72), 17
+ * partitions (CS_SCHED_MAX_PARTITIONS 16). */
+START_TEST(test_replay_limits_refused)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,10\n", &t);
+    struct cs_sched_config c;
+    struct cs_sched_result r;
+    cs_diags d;
+
+    one_group(&c, 1, 8);
+    c.n_groups = CS_SCHED_MAX_GROUPS + 1;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_EINVAL);
+    ck_assert_str_eq(d.items[0].msg, "replay: the cluster needs 1 to 32 node groups, got 33");
+    cs_diags_fini(&d);
+
+    one_group(&c, 1, 73);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_EINVAL);
+    ck_assert_str_eq(d.items[0].msg, "replay: node group 0 (H100-SXM5-80GB): expected 1..1000000 "
+                                     "nodes of 1..72 GPUs, got 1 x 73");
+    cs_diags_fini(&d);
+
+    one_group(&c, 1, 8);
+    c.n_partitions = CS_SCHED_MAX_PARTITIONS + 1;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_EINVAL);
+    ck_assert_str_eq(d.items[0].msg, "replay: at most 16 partitions");
+    cs_diags_fini(&d);
+
+    /* at the limits it runs: 72 GPUs per node, 16 partitions */
+    one_group(&c, 1, 72);
+    c.n_partitions = CS_SCHED_MAX_PARTITIONS;
+    for (int p = 0; p < c.n_partitions; p++) {
+        snprintf(c.partitions[p].name, 64, "q%d", p);
+        c.partitions[p].quota = NAN;
+    }
+    run(&c, &t, &r);
+    ck_assert_int_eq(r.gpus, 72);
+    ck_assert_int_eq(r.n_parts, 17);
+    ck_assert_int_eq(r.parts[16].jobs, 1);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
 /* Partition match rules (scheduler.h): a job without a configured
  * partition goes to the first partition whose rule it satisfies. 1 node of
  * 8 GPUs: "big" (min 4 GPUs, quota 50% = 4 GPUs) and "small" (max 1 GPU,
@@ -766,6 +911,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_scheduler_section);
     tcase_add_test(tc, test_replay_scheduler_bad_input);
     tcase_add_test(tc, test_replay_partition_rules);
+    tcase_add_test(tc, test_replay_many_trace_partitions);
+    tcase_add_test(tc, test_replay_many_gpu_types);
+    tcase_add_test(tc, test_replay_limits_refused);
     tcase_add_test(tc, test_replay_claim_verdicts);
     tcase_add_test(tc, test_replay_mig_slices_per_gpu);
     tcase_add_test(tc, test_replay_claim_scenarios_load);

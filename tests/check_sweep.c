@@ -179,44 +179,6 @@ START_TEST(test_sweep_bad_files_name_file_line_key)
 }
 END_TEST
 
-static bool names(void *ctx, const char *name, size_t len, double *out)
-{
-    (void)ctx;
-    if (len == 1 && name[0] == 'x') {
-        *out = 6;
-        return true;
-    }
-    return false;
-}
-
-START_TEST(test_sweep_expr_eval)
-{
-    double v;
-    char err[256];
-    ck_assert(cs_sweep_expr_eval("2 + 3 * 4", names, NULL, &v, err, sizeof err));
-    ck_assert_double_eq(v, 14);
-    ck_assert(cs_sweep_expr_eval("(2 + 3) * 4 - -1", names, NULL, &v, err, sizeof err));
-    ck_assert_double_eq(v, 21);
-    ck_assert(cs_sweep_expr_eval("x / (1 + 2) % 4", names, NULL, &v, err, sizeof err));
-    ck_assert_double_eq(v, 2); /* 6 / 3 = 2; 2 % 4 = 2 */
-    ck_assert(cs_sweep_expr_eval("x >= 6 && !(x == 5) || 0", names, NULL, &v, err, sizeof err));
-    ck_assert_double_eq(v, 1);
-    ck_assert(!cs_sweep_expr_eval("x / (x - 6)", names, NULL, &v, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "division by zero"));
-    ck_assert(!cs_sweep_expr_eval("y + 1", names, NULL, &v, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "y"));
-    ck_assert(!cs_sweep_expr_eval("system(1)", names, NULL, &v, err, sizeof err));
-    ck_assert(!cs_sweep_expr_eval("2 3", names, NULL, &v, err, sizeof err));
-    char deep[300];
-    memset(deep, '(', 100);
-    deep[100] = '1';
-    memset(deep + 101, ')', 100);
-    deep[201] = '\0';
-    ck_assert(!cs_sweep_expr_eval(deep, names, NULL, &v, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "deep"));
-}
-END_TEST
-
 static void run_into(cs_sweep *sw, const char *dir, int threads, int k, int n,
                      struct cs_sweep_run_stats *st)
 {
@@ -487,7 +449,6 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_grid_points_ranges_derive_constraints);
     tcase_add_test(tc, test_sweep_zip_mode);
     tcase_add_test(tc, test_sweep_bad_files_name_file_line_key);
-    tcase_add_test(tc, test_sweep_expr_eval);
     tcase_add_test(tc, test_sweep_results_identical_whatever_jobs);
     tcase_add_test(tc, test_sweep_resume_after_kill_loses_nothing);
     tcase_add_test(tc, test_sweep_shards_merge_and_refusals);

@@ -2,6 +2,7 @@
  * its errors, the published formats on small fixtures written from each
  * trace's documented schema (tests/data/traces/), and the real traces in
  * validation/traces with the job counts their README states. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "clustersim/config/trace.h"
 
 #include "test_util.h"
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TRACES "validation/traces"
 
@@ -322,6 +324,86 @@ START_TEST(test_trace_node_lists)
 }
 END_TEST
 
+/* Writes `text` to a fresh temporary file; returns its path (static). */
+static const char *tmp_nodes(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/cs-nodes-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Node-list limits are errors naming the limit, never truncation: a GPU
+ * type of 64 characters (two types sharing their first 63 would merge into
+ * one group), a GPU count field of 32 characters, and a 33rd (GPU type,
+ * GPUs per node) group (CS_TRACE_MAX_NODE_GROUPS 32). 63 characters and
+ * 32 groups load. */
+START_TEST(test_trace_node_list_limits)
+{
+    char t63[64], t64[65], buf[4096];
+    memset(t63, 'A', 63);
+    t63[63] = '\0';
+    memset(t64, 'A', 64);
+    t64[64] = '\0';
+    struct cs_trace_nodes n;
+    cs_diags d;
+
+    snprintf(buf, sizeof buf, "sn,cpu_milli,memory_mib,gpu,model\nn1,1,1,8,%s\nn2,1,1,8,%sB\n", t63, t63);
+    const char *p = tmp_nodes(buf);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes(p, &n, &d), CS_ECONFIG);
+    ck_assert_int_eq((int)d.n, 1);
+    ck_assert_int_eq(d.items[0].line, 3);
+    ck_assert_int_eq(d.items[0].col, 10); /* after "n2,1,1,8," (9 characters) */
+    ck_assert_str_eq(d.items[0].msg, "node list: GPU type: expected at most 63 characters, got 64");
+    cs_diags_fini(&d);
+    unlink(p);
+
+    snprintf(buf, sizeof buf, "sn,cpu_milli,memory_mib,gpu,model\nn1,1,1,8,%s\nn2,1,1,4,%s\n", t63, t63);
+    p = tmp_nodes(buf);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes(p, &n, &d), CS_OK);
+    ck_assert_int_eq(n.n_groups, 2);
+    ck_assert_str_eq(n.groups[0].gpu_type, t63);
+    ck_assert_int_eq(n.gpus, 12);
+    cs_diags_fini(&d);
+    unlink(p);
+
+    /* "0000...0008" (31 zeros then 8): cut to 31 characters it would read 0 */
+    snprintf(buf, sizeof buf, "sn,cpu_milli,memory_mib,gpu,model\nn1,1,1,00000000000000000000000000000008,G2\n");
+    p = tmp_nodes(buf);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes(p, &n, &d), CS_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "GPU count: expected an integer in 0..72"));
+    cs_diags_fini(&d);
+    unlink(p);
+
+    /* 33 groups: GPU types T0..T32; the 33rd row is refused */
+    size_t o = (size_t)snprintf(buf, sizeof buf, "sn,cpu_milli,memory_mib,gpu,model\n");
+    for (int k = 0; k < 33; k++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "n%d,1,1,1,T%d\n", k, k);
+    p = tmp_nodes(buf);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes(p, &n, &d), CS_ECONFIG);
+    ck_assert_int_eq(d.items[0].line, 34);
+    ck_assert_str_eq(d.items[0].msg, "node list: more than 32 (GPU type, GPUs per node) groups");
+    cs_diags_fini(&d);
+    unlink(p);
+    buf[o - strlen("n32,1,1,1,T32\n")] = '\0';
+    p = tmp_nodes(buf);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes(p, &n, &d), CS_OK);
+    ck_assert_int_eq(n.n_groups, 32);
+    cs_diags_fini(&d);
+    unlink(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace");
@@ -335,6 +417,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_trace_acme_fixture);
     tcase_add_test(tc, test_trace_pai_fixture_merges_tasks);
     tcase_add_test(tc, test_trace_philly_fixture);
+    tcase_add_test(tc, test_trace_node_list_limits);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("real");
     tcase_set_timeout(real, 120);

@@ -119,15 +119,8 @@ cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog 
                                struct cs_sweep_point *pt, struct cs_scenario *out);
 void cs_sweep_point_fini(struct cs_sweep_point *pt);
 
-/* ---- arithmetic expressions (derive: and constraints:) ----
- * Numbers, identifiers (resolved by `lookup`), + - * / % ( ), unary - and
- * !, comparisons < <= > >= == != (1 or 0), && and ||. Nothing else: no
- * calls, no assignment. Nesting is limited to 64 levels. Returns false with
- * a message in err for a syntax error, an unknown name, a division by zero
- * or a non-finite result. */
-typedef bool (*cs_sweep_lookup_fn)(void *ctx, const char *name, size_t len, double *out);
-bool cs_sweep_expr_eval(const char *expr, cs_sweep_lookup_fn lookup, void *ctx, double *out,
-                        char *err, size_t errlen);
+/* derive: and constraints: are evaluated with cs_expr_eval
+ * (clustersim/config/expr.h). */
 
 /* True when the base scenario, an axis or a derived key sets `prefix` or a
  * key under it ("run", "cost", "workload.tokens"). */
