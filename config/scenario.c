@@ -754,6 +754,14 @@ static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const stru
         snprintf(buf, sizeof buf, "%d", c->gpus_per_node);
         prov_set(&b->prov, "cluster.fabric.nics_per_node", buf, "default (= gpus_per_node)");
     }
+    /* Nodes talk to each other only through their scale-out NICs: with none,
+     * every inter-node collective is impossible (it used to come out free). */
+    const struct cs_ynode *nn = cs_ynode_map_get(fm, "nics_per_node");
+    if (c->nodes > 1 && c->fabric.nics_per_node < 1 && nn)
+        cs_cfg__error(b->d, nn,
+                      "cluster.fabric.nics_per_node: expected at least 1 NIC per node to connect "
+                      "%d nodes, got %d",
+                      c->nodes, c->fabric.nics_per_node);
 }
 
 static void bind_storage_item(struct cs_bind *b, const struct cs_ynode *it, const char *path,
