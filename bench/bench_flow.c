@@ -67,7 +67,11 @@ int main(void)
         return 1;
     }
     struct cs_coll_group g = {n, 8, 1, 0, 0};
-    double cf = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, NULL);
+    double cf = NAN;
+    if (cs_coll_time(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &cf, NULL) != CS_OK) {
+        fprintf(stderr, "bench_flow: the closed form cannot model this cluster\n");
+        return 1;
+    }
     struct cs_fabric_counts ct;
     cs_fabric_counts(f, &ct);
     printf("flow_allreduce_16k_s: %.4f\n", t2 - t1);

@@ -348,7 +348,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     for (double s = minb; s <= maxb && k < nrows; s = factor > 1 ? s * (double)factor : s + stepb, k++) {
         struct cs__row *r = &rows[k];
         cs__sizes(op, s, type->bytes, (int)n, &r->size, &r->count);
-        double t;
+        double t = 0.0;
         if (use_flow) {
             double dev = 0.0;
             cs_status st = r->size > 0 && n > 1
@@ -367,11 +367,17 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
                                                   : CS_COLL_RING)
                                            : algo;
         } else {
-            t = cs_coll_time_ex_s(&c, &par, op, r->size, &grp, algo, &r->algo, &r->proto);
+            cs_status cst = cs_coll_time_ex(&c, &par, op, r->size, &grp, algo, &t, &r->algo, &r->proto);
             r->has_proto = true;
-            if (curve && !isnan(t)) /* a measured curve for this (op, ranks, nodes): calib.h */
+            if (curve && cst == CS_OK) /* a measured curve for this (op, ranks, nodes): calib.h */
                 t = cs_calib_curve_time_s(curve, r->size);
-            if (isnan(t)) {
+            if (cst != CS_OK && cst != CS_EUNSUPPORTED) {
+                fprintf(stderr, "%s: %s of %.0f bytes over %d ranks (%d per node) cannot be modelled: %s\n", path,
+                        cs_coll_op_name(op), r->size, (int)n, ppn, cs_strerror(cst));
+                failed = true;
+                break;
+            }
+            if (cst != CS_OK) {
                 fprintf(stderr, "%s: %s with --algo %s is not available on this cluster (%d ranks, %d per node; "
                                 "NVLS needs an NVSwitch with NVLS and one node, SHARP needs "
                                 "cluster.fabric.in_network_reduction and several nodes)\n",

@@ -50,7 +50,10 @@ static void cs__coll_at(const struct cs_cluster_cfg *c, const struct cs_coll_par
                         size_t alen)
 {
     enum cs_coll_algo a = CS_COLL_AUTO;
-    double t = g->ranks > 1 && bytes > 0 ? cs_coll_time_ex_s(c, p, op, bytes, g, CS_COLL_AUTO, &a, NULL) : NAN;
+    /* NAN here is the report's "no such collective" cell (printed as -). */
+    double t = NAN;
+    if (g->ranks > 1 && bytes > 0 && cs_coll_time_ex(c, p, op, bytes, g, CS_COLL_AUTO, &t, &a, NULL) != CS_OK)
+        t = NAN;
     *time_s = t;
     *busbw = t > 0 ? bytes / t * cs_coll_busbw_factor(op, g->ranks) : NAN;
     snprintf(algo, alen, "%s", g->ranks > 1 ? cs_coll_algo_name(a) : "-");

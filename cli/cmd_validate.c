@@ -4,7 +4,6 @@
 
 #include "clustersim/config/fileio.h"
 #include "clustersim/models/calib.h"
-#include "clustersim/models/step.h"
 #include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
@@ -86,17 +85,8 @@ static int cs__validate(const struct cs_cli_cmd *cmd, const struct cs_cli_args *
             worst = rc;
             continue;
         }
-        /* The parallelism must also be valid for the step model. */
-        if (sc.scenario.has_workload) {
-            struct cs_step_options o;
-            cs_step_options_from_scenario(&sc.scenario, &o);
-            cs_diags d;
-            cs_diags_init(&d);
-            if (cs_step_check(&sc.scenario.cluster, &sc.scenario.workload, &o, &d) != CS_OK)
-                worst = CS_EXIT_BADINPUT;
-            cs_cli_print_diags_for(&d, cs_path_display(a->pos[i]));
-            cs_diags_fini(&d);
-        }
+        /* The loader has checked the workload with the step model's rules
+         * (cs_step_rules, with file positions): nothing more to check here. */
         if (!quiet && worst == CS_EXIT_OK)
             cs__print(&sc.prov, fmt, cs_path_display(a->pos[i]));
         cs_cli_scenario_fini(&sc);

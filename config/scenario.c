@@ -6,6 +6,7 @@
  * sequences (storage tiers, failure components) and the cross-field checks.
  * Values resolve file over catalog over default, and every leaf is recorded
  * in a provenance list. */
+#include "clustersim/models/step.h"
 #include "clustersim/config/config.h"
 
 #include "clustersim/base/suggest.h"
@@ -754,6 +755,14 @@ static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const stru
         snprintf(buf, sizeof buf, "%d", c->gpus_per_node);
         prov_set(&b->prov, "cluster.fabric.nics_per_node", buf, "default (= gpus_per_node)");
     }
+    /* Nodes talk to each other only through their scale-out NICs: with none,
+     * every inter-node collective is impossible (it used to come out free). */
+    const struct cs_ynode *nn = cs_ynode_map_get(fm, "nics_per_node");
+    if (c->nodes > 1 && c->fabric.nics_per_node < 1 && nn)
+        cs_cfg__error(b->d, nn,
+                      "cluster.fabric.nics_per_node: expected at least 1 NIC per node to connect "
+                      "%d nodes, got %d",
+                      c->nodes, c->fabric.nics_per_node);
 }
 
 static void bind_storage_item(struct cs_bind *b, const struct cs_ynode *it, const char *path,
@@ -893,58 +902,43 @@ static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struc
     }
 }
 
-/* Cross-field checks of the workload against itself and the cluster. */
+static void mark(struct cs_step_marks *mk, enum cs_step_key k, const struct cs_ynode *n)
+{
+    if (n) {
+        mk->line[k] = n->line;
+        mk->col[k] = n->col;
+        if (!mk->file)
+            mk->file = n->file;
+    }
+}
+
+/* Cross-field checks of the workload against itself and the cluster: the
+ * step model's one rule set (cs_step_rules), given where each key is, so
+ * that a scenario the loader accepts is one `run` can simulate. */
 static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
 {
     const struct cs_workload *w = &b->s->workload;
     const struct cs_model_shape *m = &w->model;
     const struct cs_parallel *p = &w->par;
-    const struct cs_ynode *pn = node_or(wl, "parallelism", wl);
-    const struct cs_ynode *mn = node_or(wl, "model", wl);
-    long gpus = cs_scenario_gpus(b->s);
     if (p->tp <= 0 || p->pp <= 0 || p->dp <= 0 || p->cp <= 0 || m->layers <= 0 || m->heads <= 0)
         return; /* an earlier error */
-    double prod = (double)p->tp * p->pp * p->dp * p->cp;
-    if (prod != (double)gpus)
-        cs_cfg__error(b->d, pn,
-                      "workload.parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %.0f, but the cluster "
-                      "has %ld GPUs (%d nodes x %d)",
-                      p->tp, p->pp, p->dp, p->cp, prod, gpus, b->s->cluster.nodes,
-                      b->s->cluster.gpus_per_node);
-    if (m->heads % p->tp != 0)
-        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "tp", pn),
-                      "workload.parallelism.tp: %d attention heads are not divisible by tp = %d",
-                      m->heads, p->tp);
-    if (m->kv_heads <= 0 || m->heads % m->kv_heads != 0)
-        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "model"), "kv_heads", mn),
-                      "workload.model.kv_heads: %d does not divide heads = %d", m->kv_heads,
-                      m->heads);
-    if (m->hidden % m->heads != 0)
-        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "model"), "hidden", mn),
-                      "workload.model.hidden: %d is not divisible by heads = %d", m->hidden,
-                      m->heads);
-    /* Stages (and interleaved chunks) may be uneven (Llama 3 405B: 126 layers
-     * on 16 stages, the first and last with one layer fewer); every chunk
-     * still needs a layer. */
-    if (m->layers < p->pp * p->vp) {
-        if (p->vp > 1)
-            cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "vp", pn),
-                          "workload.parallelism: %d layers cannot fill pp*vp = %d*%d chunks",
-                          m->layers, p->pp, p->vp);
-        else
-            cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "pp", pn),
-                          "workload.parallelism.pp: %d layers cannot fill pp = %d stages",
-                          m->layers, p->pp);
-    }
-    if (w->global_batch > 0 && w->micro_batch > 0 &&
-        w->global_batch % ((long)p->dp * w->micro_batch) != 0)
-        cs_cfg__error(b->d, node_or(wl, "global_batch", wl),
-                      "workload.global_batch: %ld is not divisible by dp*micro_batch = %d*%d",
-                      w->global_batch, p->dp, w->micro_batch);
-    if (m->seq_len % p->cp != 0)
-        cs_cfg__error(b->d, node_or(cs_ynode_map_get(wl, "parallelism"), "cp", pn),
-                      "workload.parallelism.cp: seq_len = %d is not divisible by cp = %d",
-                      m->seq_len, p->cp);
+    const struct cs_ynode *pn = node_or(wl, "parallelism", wl);
+    const struct cs_ynode *mn = node_or(wl, "model", wl);
+    const struct cs_ynode *pm = cs_ynode_map_get(wl, "parallelism");
+    const struct cs_ynode *mm = cs_ynode_map_get(wl, "model");
+    struct cs_step_marks mk;
+    memset(&mk, 0, sizeof mk);
+    mark(&mk, CS_STEP_KEY_PARALLELISM, pn);
+    mark(&mk, CS_STEP_KEY_TP, node_or(pm, "tp", pn));
+    mark(&mk, CS_STEP_KEY_PP, node_or(pm, "pp", pn));
+    mark(&mk, CS_STEP_KEY_VP, node_or(pm, "vp", pn));
+    mark(&mk, CS_STEP_KEY_CP, node_or(pm, "cp", pn));
+    mark(&mk, CS_STEP_KEY_FSDP, node_or(pm, "fsdp", pn));
+    mark(&mk, CS_STEP_KEY_MODEL, mn);
+    mark(&mk, CS_STEP_KEY_KV_HEADS, node_or(mm, "kv_heads", mn));
+    mark(&mk, CS_STEP_KEY_HIDDEN, node_or(mm, "hidden", mn));
+    mark(&mk, CS_STEP_KEY_GLOBAL_BATCH, node_or(wl, "global_batch", wl));
+    (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
 }
 
 static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)

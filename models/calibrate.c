@@ -407,7 +407,11 @@ static double cs__coll_time(const struct cs__coll_pt *pt, const struct cs_coll_p
         p.launch_floor_s = v[P_LAUNCH];
     int nodes = pt->run->nodes > 0 ? pt->run->nodes : 1;
     struct cs_coll_group g = {pt->run->ranks, pt->run->ranks / nodes, 1, 0, nodes};
-    return cs_coll_time_ex_s(&c, &p, pt->run->op, pt->bytes, &g, pt->run->algo, chosen, NULL);
+    /* Inside the fitter an unusable point is NAN (dropped before fitting,
+     * large in a residual); the status stays in this file. */
+    double t;
+    return cs_coll_time_ex(&c, &p, pt->run->op, pt->bytes, &g, pt->run->algo, &t, chosen, NULL) == CS_OK ? t
+                                                                                                        : NAN;
 }
 
 static void cs__coll_resid(const double *th, void *vctx, double *r)

@@ -459,14 +459,14 @@ static double algo_proto_time(const struct cs_coll_params *p, const struct shape
     }
 }
 
-double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
-                         double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo,
-                         enum cs_coll_algo *chosen, enum cs_coll_proto *proto)
+cs_status cs_coll_time_ex(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
+                          double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo, double *time_s,
+                          enum cs_coll_algo *chosen, enum cs_coll_proto *proto)
 {
     struct shape s;
-    if ((unsigned)op >= CS_COLL_OP_COUNT || (unsigned)algo >= CS_COLL_ALGO_COUNT || !(bytes >= 0) ||
+    if (!time_s || (unsigned)op >= CS_COLL_OP_COUNT || (unsigned)algo >= CS_COLL_ALGO_COUNT || !(bytes >= 0) ||
         shape_init(c, p, g, &s) != 0)
-        return NAN;
+        return CS_EINVAL;
     enum cs_coll_algo best_a = algo == CS_COLL_AUTO ? CS_COLL_RING : algo;
     if (algo == CS_COLL_HIER && s.m == 1)
         best_a = CS_COLL_RING; /* one node: hierarchical is the intra-node ring */
@@ -476,10 +476,11 @@ double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_pa
             *chosen = best_a;
         if (proto)
             *proto = best_p;
-        return 0.0;
+        *time_s = 0.0;
+        return CS_OK;
     }
     if (!algo_available(c, &s, op, best_a))
-        return NAN;
+        return CS_EUNSUPPORTED;
     double best = INFINITY;
     for (int a = CS_COLL_RING; a < CS_COLL_ALGO_COUNT; a++) {
         if (algo == CS_COLL_AUTO ? (a == CS_COLL_HIER || !algo_available(c, &s, op, (enum cs_coll_algo)a))
@@ -495,12 +496,13 @@ double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_pa
         }
     }
     if (!isfinite(best))
-        return NAN;
+        return CS_ERANGE;
     if (chosen)
         *chosen = best_a;
     if (proto)
         *proto = best_p;
-    return cs_coll_launch_bound_s(p, best);
+    *time_s = cs_coll_launch_bound_s(p, best);
+    return CS_OK;
 }
 
 double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s)
@@ -516,10 +518,11 @@ double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s)
     return hi * pow(1.0 + pow(lo / hi, k), 1.0 / k);
 }
 
-double cs_coll_time_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes, const struct cs_coll_group *g,
-                      enum cs_coll_algo algo, enum cs_coll_algo *chosen)
+cs_status cs_coll_time(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes,
+                       const struct cs_coll_group *g, enum cs_coll_algo algo, double *time_s,
+                       enum cs_coll_algo *chosen)
 {
     struct cs_coll_params p;
     cs_coll_params_default(&p);
-    return cs_coll_time_ex_s(c, &p, op, bytes, g, algo, chosen, NULL);
+    return cs_coll_time_ex(c, &p, op, bytes, g, algo, time_s, chosen, NULL);
 }

@@ -59,6 +59,7 @@ struct run_ctx {
     bool local_tier;          /* checkpoints on node-local NVMe */
     cs_time block_start;
     double max_wall;
+    cs_status err;            /* first delay the engine refused; the replica fails with it */
 };
 
 struct ev_fail { int comp; };
@@ -85,9 +86,14 @@ static void advance(struct run_ctx *c)
 static void sched(struct run_ctx *c, double delay_s, int h, const void *p, size_t n,
                   cs_event_id *id)
 {
-    cs_time d = cs_time_from_s(delay_s > 0 ? delay_s : 0);
-    cs_status st = cs_sim_schedule_in(c->e, d, h, p, n, id);
-    (void)st; /* delays are bounded by max_wall, far inside cs_time */
+    /* A NaN, negative or infinite delay is a model error (a plan field
+     * that was never computed), not an event due now: the replica stops and
+     * fails with the engine's status. */
+    cs_status st = cs_sim_schedule_in_s(c->e, delay_s, h, p, n, id);
+    if (st != CS_OK && c->err == CS_OK) {
+        c->err = st;
+        cs_sim_stop(c->e);
+    }
 }
 
 /* Schedules the next progress milestone: a checkpoint due or the target. */
@@ -103,6 +109,8 @@ static void plan_milestone(struct run_ctx *c)
         t = p->interval_s - c->since_ckpt;
     if (!c->plan->duration_mode)
         t = fmin(t, (c->target - c->work) / c->rate);
+    if (t < 0)
+        t = 0; /* overdue by rounding: the milestone is now */
     if (isfinite(t))
         sched(c, t, c->h_mile, NULL, 0, &c->mile_id);
 }
@@ -276,7 +284,13 @@ static void on_block_end(cs_engine *e, const struct cs_event *ev, void *ctx)
             sched(c, p->upload_s, c->h_uploaded, &w, sizeof w, NULL);
     } else {
         sched(c, p->write_s, c->h_durable, &w, sizeof w, NULL);
-        c->bg_until = cs_sim_now(c->e) + cs_time_from_s(p->write_s);
+        cs_time wt;
+        if (cs_time_from_s_checked(p->write_s, &wt) == CS_OK && wt >= 0)
+            c->bg_until = cs_sim_now(c->e) + wt;
+        else if (c->err == CS_OK) {
+            c->err = CS_EINVAL;
+            cs_sim_stop(c->e);
+        }
     }
     if (c->pending_rescale) {
         /* Repaired nodes rejoin an elastic job at a checkpoint: a planned
@@ -400,7 +414,11 @@ cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_r
     if (r->duration_mode)
         sched(&c, r->target_s, c.h_end, NULL, 0, NULL);
     go_run(&c);
-    cs_status st = cs_sim_run(c.e, CS_SIM_FOREVER);
+    cs_status st = c.err;
+    if (st == CS_OK)
+        st = cs_sim_run(c.e, CS_SIM_FOREVER);
+    if (st == CS_OK)
+        st = c.err;
     if (c.state != ST_DONE) /* safety: cannot happen while a milestone is pending */
         finish(&c, false);
     out->wall_s = cs_time_to_s(cs_sim_now(c.e));

@@ -658,6 +658,17 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     cs_status st = cs__check(cfg, d);
     if (st != CS_OK)
         return st;
+    /* The importer keeps only finite submit times and positive durations
+     * (jobs.h); a trace built otherwise is a caller's error, refused here
+     * rather than converted to 0 s by the engine's clock. */
+    for (size_t i = 0; i < t->n; i++)
+        if (!isfinite(t->jobs[i].submit_s) || !isfinite(t->jobs[i].duration_s) || !(t->jobs[i].duration_s >= 0)) {
+            cs_diag_error(d, t->file, (int)t->jobs[i].line, 0,
+                          "replay: job \"%s\": submit time %g s and duration %g s must be finite, the duration "
+                          ">= 0",
+                          t->jobs[i].id, t->jobs[i].submit_s, t->jobs[i].duration_s);
+            return CS_EINVAL;
+        }
     struct cs__sim s;
     memset(&s, 0, sizeof s);
     s.cfg = cfg;

@@ -36,6 +36,8 @@
 #include "clustersim/base/xmalloc.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,15 +97,44 @@ struct cs__sim {
     cs_engine *e;
     bool own_engine;   /* created here (else the caller's scratch engine) */
     bool failed;
+    /* The first model error (a collective the cluster cannot run, a duration
+     * that is not a finite number of seconds): the simulation stops and
+     * cs_step_simulate_on returns it, never a step with a free transfer. */
+    cs_status err;
+    char err_msg[200];
 };
 
+static void cs__error(struct cs__sim *S, cs_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void cs__error(struct cs__sim *S, cs_status st, const char *fmt, ...)
+{
+    if (S->err != CS_OK)
+        return;
+    S->err = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(S->err_msg, sizeof S->err_msg, fmt, ap);
+    va_end(ap);
+    if (S->e)
+        cs_sim_stop(S->e);
+}
 
-static double cs__coll(const struct cs__sim *S, enum cs_coll_op op, double bytes,
+
+/* Time of one collective; on a model error records it in S (the 0 returned
+ * then is never reported: the caller checks S->err). */
+static double cs__coll(struct cs__sim *S, enum cs_coll_op op, double bytes,
                        const struct cs_coll_group *g)
 {
     if (g->ranks <= 1 || bytes <= 0)
         return 0.0;
-    return cs_coll_time_ex_s(S->c, &S->o->coll, op, bytes, g, CS_COLL_AUTO, NULL, NULL);
+    double t;
+    cs_status st = cs_coll_time_ex(S->c, &S->o->coll, op, bytes, g, CS_COLL_AUTO, &t, NULL, NULL);
+    if (st != CS_OK) {
+        cs__error(S, st, "collective model: %s of %.6g bytes over %d ranks (%d per node): %s",
+                  cs_coll_op_name(op), bytes, g->ranks, g->ranks_per_node, cs_strerror(st));
+        return 0.0;
+    }
+    return t;
 }
 
 struct cs_coll_group cs_step_group(int size, long stride, int g)
@@ -140,66 +171,113 @@ void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_optio
     o->overlap_slowdown = CS_STEP_OVERLAP_SLOWDOWN;
 }
 
-cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
-                        const struct cs_step_options *o, cs_diags *d)
+/* One rule broken: an error at the key's mark (no position without marks). */
+static void cs__rule(cs_diags *d, const struct cs_step_marks *mk, enum cs_step_key k, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void cs__rule(cs_diags *d, const struct cs_step_marks *mk, enum cs_step_key k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (mk && mk->line[k] > 0)
+        cs_diag_vadd(d, CS_SEV_ERROR, mk->file, mk->line[k], mk->col[k], fmt, ap);
+    else
+        cs_diag_vadd(d, CS_SEV_ERROR, mk ? mk->file : NULL, 0, 0, fmt, ap);
+    va_end(ap);
+}
+
+cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload *w, bool tp_across_nodes_ok,
+                        const struct cs_step_marks *mk, cs_diags *d)
 {
     const struct cs_parallel *p = &w->par;
     const struct cs_model_shape *m = &w->model;
     size_t before = cs_diags_errors(d);
     long gpus = (long)c->nodes * c->gpus_per_node;
     if (p->tp < 1 || p->pp < 1 || p->dp < 1 || p->cp < 1 || p->vp < 1) {
-        cs_diag_error(d, NULL, 0, 0, "parallelism: tp, pp, dp, cp and vp must be at least 1");
+        cs__rule(d, mk, CS_STEP_KEY_PARALLELISM,
+                 "workload.parallelism: tp, pp, dp, cp and vp must be at least 1");
         return CS_EINVAL;
     }
-    long prod = (long)p->tp * p->pp * p->dp * p->cp;
-    if (prod != gpus)
-        cs_diag_error(d, NULL, 0, 0,
-                      "parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %ld, but the cluster has %ld GPUs",
-                      p->tp, p->pp, p->dp, p->cp, prod, gpus);
+    if (m->layers < 1 || m->heads < 1 || m->seq_len < 1) {
+        cs__rule(d, mk, CS_STEP_KEY_MODEL, "workload.model: layers, heads and seq_len must be at least 1");
+        return CS_EINVAL;
+    }
+    double prod = (double)p->tp * p->pp * p->dp * p->cp;
+    if (prod != (double)gpus)
+        cs__rule(d, mk, CS_STEP_KEY_PARALLELISM,
+                 "workload.parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %.0f, but the cluster has %ld GPUs (%d "
+                 "nodes x %d)",
+                 p->tp, p->pp, p->dp, p->cp, prod, gpus, c->nodes, c->gpus_per_node);
     if (m->heads % p->tp != 0)
-        cs_diag_error(d, NULL, 0, 0, "parallelism.tp: %d attention heads are not divisible by tp=%d",
-                      m->heads, p->tp);
-    if (m->kv_heads % p->tp != 0 && p->tp % m->kv_heads != 0)
-        cs_diag_error(d, NULL, 0, 0,
-                      "parallelism.tp: %d key/value heads and tp=%d: one must divide the other",
-                      m->kv_heads, p->tp);
-    if (m->layers < p->pp * p->vp)
-        cs_diag_error(d, NULL, 0, 0,
-                      "parallelism: %d layers cannot fill pp*vp = %d model chunks", m->layers,
-                      p->pp * p->vp);
+        cs__rule(d, mk, CS_STEP_KEY_TP, "workload.parallelism.tp: %d attention heads are not divisible by tp = %d",
+                 m->heads, p->tp);
+    if (m->kv_heads <= 0 || m->heads % m->kv_heads != 0)
+        cs__rule(d, mk, CS_STEP_KEY_KV_HEADS, "workload.model.kv_heads: %d does not divide heads = %d",
+                 m->kv_heads, m->heads);
+    else if (m->kv_heads % p->tp != 0 && p->tp % m->kv_heads != 0)
+        /* Megatron splits the key/value heads over tp, or replicates them
+         * when tp exceeds their number. */
+        cs__rule(d, mk, CS_STEP_KEY_TP,
+                 "workload.parallelism.tp: %d key/value heads and tp = %d: one must divide the other",
+                 m->kv_heads, p->tp);
+    if (m->hidden % m->heads != 0)
+        cs__rule(d, mk, CS_STEP_KEY_HIDDEN, "workload.model.hidden: %d is not divisible by heads = %d", m->hidden,
+                 m->heads);
+    /* Stages (and interleaved chunks) may be uneven (Llama 3 405B: 126 layers
+     * on 16 stages, the first and last with one layer fewer); every chunk
+     * still needs a layer. */
+    if (m->layers < p->pp * p->vp) {
+        if (p->vp > 1)
+            cs__rule(d, mk, CS_STEP_KEY_VP, "workload.parallelism: %d layers cannot fill pp*vp = %d*%d chunks",
+                     m->layers, p->pp, p->vp);
+        else
+            cs__rule(d, mk, CS_STEP_KEY_PP, "workload.parallelism.pp: %d layers cannot fill pp = %d stages",
+                     m->layers, p->pp);
+    }
     long per_step = (long)p->dp * w->micro_batch;
     if (w->micro_batch < 1 || w->global_batch % per_step != 0)
-        cs_diag_error(d, NULL, 0, 0,
-                      "workload.global_batch: %ld is not divisible by dp*micro_batch = %ld",
-                      w->global_batch, per_step);
+        cs__rule(d, mk, CS_STEP_KEY_GLOBAL_BATCH,
+                 "workload.global_batch: %ld is not divisible by dp*micro_batch = %d*%d", w->global_batch, p->dp,
+                 w->micro_batch);
     else if (p->vp > 1) {
         long mbs = w->global_batch / per_step;
         if (p->pp < 2)
-            cs_diag_error(d, NULL, 0, 0, "parallelism.vp: interleaving (vp=%d) needs pp >= 2", p->vp);
+            cs__rule(d, mk, CS_STEP_KEY_VP, "workload.parallelism.vp: interleaving (vp = %d) needs pp >= 2",
+                     p->vp);
         else if (mbs % p->pp != 0)
-            cs_diag_error(d, NULL, 0, 0,
-                          "parallelism.vp: the interleaved schedule needs the %ld micro-batches "
-                          "per step to be a multiple of pp=%d",
-                          mbs, p->pp);
+            cs__rule(d, mk, CS_STEP_KEY_VP,
+                     "workload.parallelism.vp: the interleaved schedule needs the %ld micro-batches per step to "
+                     "be a multiple of pp = %d",
+                     mbs, p->pp);
     }
-    if (m->seq_len % p->cp != 0 || (p->cp > 1 && (m->seq_len / p->cp) % 2 != 0))
-        cs_diag_error(d, NULL, 0, 0, "parallelism.cp: seq_len %d is not divisible by 2*cp = %d",
-                      m->seq_len, 2 * p->cp);
-    if (!o->tp_across_nodes_ok && !p->tp_across_nodes && p->tp > c->gpus_per_node)
-        cs_diag_error(d, NULL, 0, 0,
-                      "parallelism.tp: tp=%d spans nodes of %d GPUs (tensor parallelism needs the "
-                      "scale-up network; set parallelism.tp_across_nodes: true to allow it)",
-                      p->tp, c->gpus_per_node);
+    /* Context parallelism splits each sequence into 2*cp chunks so that
+     * every rank gets an early and a late one (load-balanced causal
+     * attention, Megatron-LM context_parallel). */
+    if (m->seq_len % p->cp != 0)
+        cs__rule(d, mk, CS_STEP_KEY_CP, "workload.parallelism.cp: seq_len = %d is not divisible by cp = %d",
+                 m->seq_len, p->cp);
+    else if (p->cp > 1 && (m->seq_len / p->cp) % 2 != 0)
+        cs__rule(d, mk, CS_STEP_KEY_CP, "workload.parallelism.cp: seq_len = %d is not divisible by 2*cp = %d",
+                 m->seq_len, 2 * p->cp);
+    if (!tp_across_nodes_ok && !p->tp_across_nodes && p->tp > c->gpus_per_node)
+        cs__rule(d, mk, CS_STEP_KEY_TP,
+                 "workload.parallelism.tp: tp = %d spans nodes of %d GPUs (tensor parallelism needs the "
+                 "scale-up network; set workload.parallelism.tp_across_nodes: true to allow it)",
+                 p->tp, c->gpus_per_node);
     if ((p->tp < c->gpus_per_node && c->gpus_per_node % p->tp != 0) ||
         (p->tp > c->gpus_per_node && p->tp % c->gpus_per_node != 0))
-        cs_diag_error(d, NULL, 0, 0,
-                      "parallelism.tp: tp=%d and %d GPUs per node: one must divide the other",
-                      p->tp, c->gpus_per_node);
+        cs__rule(d, mk, CS_STEP_KEY_TP,
+                 "workload.parallelism.tp: tp = %d and %d GPUs per node: one must divide the other", p->tp,
+                 c->gpus_per_node);
     if (p->fsdp == CS_FSDP_HYBRID && p->fsdp_shard_group > 0 && p->dp % p->fsdp_shard_group != 0)
-        cs_diag_error(d, NULL, 0, 0,
-                      "parallelism.fsdp: hybrid shard group %d does not divide dp=%d",
-                      p->fsdp_shard_group, p->dp);
+        cs__rule(d, mk, CS_STEP_KEY_FSDP, "workload.parallelism.fsdp: hybrid shard group %d does not divide dp = %d",
+                 p->fsdp_shard_group, p->dp);
     return cs_diags_errors(d) > before ? CS_EINVAL : CS_OK;
+}
+
+cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                        const struct cs_step_options *o, cs_diags *d)
+{
+    return cs_step_rules(c, w, o->tp_across_nodes_ok, NULL, d);
 }
 
 /* ---- schedule ------------------------------------------------------------ */
@@ -418,7 +496,16 @@ static void cs__send(struct cs__sim *S, int s, const struct cs__op *op)
         link = &S->st[s].bwd_link_free;
     }
     cs_time start = now > *link ? now : *link;
-    cs_time arrive = start + cs_time_from_s(dur);
+    cs_time dur_t;
+    cs_status st = cs_time_from_s_checked(dur, &dur_t);
+    if (st == CS_OK && (dur < 0 || dur_t > CS_TIME_MAX - start))
+        st = dur < 0 ? CS_EINVAL : CS_ERANGE;
+    if (st != CS_OK) {
+        cs__error(S, st, "step model: stage %d: pipeline transfer of %g s cannot be simulated: %s", s, dur,
+                  cs_strerror(st));
+        return;
+    }
+    cs_time arrive = start + dur_t;
     *link = arrive;
     /* The arrival time is known now (nothing else uses the link), so it is
      * recorded at once; an event is needed only to wake the receiver if it
@@ -508,8 +595,10 @@ static void cs__try_start(struct cs__sim *S, int s)
     st->tp_s += tp;
     st->busy = true;
     st->next++;
-    if (cs_sim_schedule_in(S->e, cs_time_from_s(dur), S->h_done, &s, sizeof s, NULL) != CS_OK)
-        S->failed = true;
+    cs_status sst = cs_sim_schedule_in_s(S->e, dur, S->h_done, &s, sizeof s, NULL);
+    if (sst != CS_OK)
+        cs__error(S, sst, "step model: stage %d: operation of %g s cannot be simulated: %s", s, dur,
+                  cs_strerror(sst));
 }
 
 /* ---- setup ------------------------------------------------------------------ */
@@ -678,6 +767,11 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     S.cc = cs_xcalloc((size_t)S.pp * S.vp, sizeof *S.cc);
     S.same_node_next = cs_xcalloc((size_t)S.pp, sizeof *S.same_node_next);
     cs__chunk_costs(&S, &emb, &logits);
+    if (S.err != CS_OK) {
+        cs_diag_error(d, NULL, 0, 0, "%s", S.err_msg);
+        cs__free(&S);
+        return S.err;
+    }
 
     long pp_stride = (long)p->tp * p->cp * p->dp;
     for (int s = 0; s < S.pp; s++) {
@@ -714,6 +808,11 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     for (int s = 0; s < S.pp; s++)
         cs__try_start(&S, s);
     cs_sim_run(S.e, CS_SIM_FOREVER);
+    if (S.err != CS_OK) {
+        cs_diag_error(d, NULL, 0, 0, "%s", S.err_msg);
+        cs__free(&S);
+        return S.err;
+    }
     for (int s = 0; s < S.pp; s++)
         if (S.st[s].next < S.st[s].nops || S.st[s].busy)
             S.failed = true;
@@ -758,6 +857,11 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
         sg->end_s = after + sg->optimizer_s + extra;
         if (sg->end_s > S.st[crit].end_s)
             crit = s;
+    }
+    if (S.err != CS_OK) {
+        cs_diag_error(d, NULL, 0, 0, "%s", S.err_msg);
+        cs__free(&S);
+        return S.err;
     }
     const struct cs__stage *cr = &S.st[crit];
     r.critical_stage = crit;

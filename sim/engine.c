@@ -56,6 +56,20 @@ cs_time cs_time_from_s(double s)
     return (cs_time)llround(ns);
 }
 
+cs_status cs_time_from_s_checked(double s, cs_time *out)
+{
+    /* A NaN or infinite duration is a model's failure to compute one (a
+     * division by a zero bandwidth, say); converting it to 0 or to the end of
+     * time would hide that, so it is refused here. */
+    if (isnan(s))
+        return CS_EINVAL;
+    double ns = s * 1e9;
+    if (!isfinite(s) || ns >= 9223372036854775808.0 || ns <= -9223372036854775808.0)
+        return CS_ERANGE;
+    *out = (cs_time)llround(ns);
+    return CS_OK;
+}
+
 double cs_time_to_s(cs_time t) { return (double)t / 1e9; }
 
 /* ---- lifetime ------------------------------------------------------------ */
@@ -184,6 +198,19 @@ cs_status cs_sim_schedule_in(cs_engine *e, cs_time delay, int handler,
         return CS_ERANGE;
     return cs_sim_schedule_at(e, e->now + delay, handler, payload, len,
                               id_out);
+}
+
+cs_status cs_sim_schedule_in_s(cs_engine *e, double delay_s, int handler,
+                               const void *payload, size_t len,
+                               cs_event_id *id_out)
+{
+    if (isnan(delay_s) || delay_s < 0)
+        return CS_EINVAL;
+    cs_time d;
+    cs_status st = cs_time_from_s_checked(delay_s, &d);
+    if (st != CS_OK)
+        return st;
+    return cs_sim_schedule_in(e, d, handler, payload, len, id_out);
 }
 
 bool cs_sim_cancel(cs_engine *e, cs_event_id id)

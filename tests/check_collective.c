@@ -47,6 +47,15 @@ static struct cs_cluster_cfg make_cluster(bool h100, int nodes)
     return c;
 }
 
+/* cs_coll_time for a collective the cluster can run: the status must be CS_OK. */
+static double coll_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes, const struct cs_coll_group *g,
+                     enum cs_coll_algo algo, enum cs_coll_algo *chosen)
+{
+    double t = -1.0;
+    ck_assert_int_eq(cs_coll_time(c, op, bytes, g, algo, &t, chosen), CS_OK);
+    return t;
+}
+
 START_TEST(test_collective_names)
 {
     for (int i = 0; i < CS_COLL_OP_COUNT; i++) {
@@ -94,20 +103,22 @@ START_TEST(test_collective_ring_formula)
     struct cs_coll_params p;
     cs_coll_params_default(&p);
     enum cs_coll_proto pr = CS_COLL_PROTO_LL;
-    double t = cs_coll_time_ex_s(&c, &p, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen, &pr);
+    double t = -1.0;
+    ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &t, &chosen, &pr),
+                     CS_OK);
     ck_assert_double_eq_tol(t, 7.885367e-3, 1e-8);
     ck_assert_int_eq(chosen, CS_COLL_RING);
     ck_assert_int_eq(pr, CS_COLL_PROTO_SIMPLE);
 
     /* all_gather of S = 1 GiB total: 7 steps, 8.4 + 7 x 3.4 = 32.2 us;
      * 7/8 x 1073741824 / 240e9 = 3.914683e-3; total 3.946883e-3 s. */
-    t = cs_coll_time_s(&c, CS_COLL_ALL_GATHER, 1073741824.0, &g, CS_COLL_AUTO, NULL);
+    t = coll_s(&c, CS_COLL_ALL_GATHER, 1073741824.0, &g, CS_COLL_AUTO, NULL);
     ck_assert_double_eq_tol(t, 3.946883e-3, 1e-8);
 
     /* Tiny sizes hit the launch floor of 35 us: LL device time
      * 6.6 + 14 x 0.47 = 13.18 us; smooth max 35 x (1 + (13.18/35)^4)^(1/4)
      * = 35.1747 us. */
-    t = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 8.0, &g, CS_COLL_AUTO, NULL);
+    t = coll_s(&c, CS_COLL_ALL_REDUCE, 8.0, &g, CS_COLL_AUTO, NULL);
     ck_assert_double_eq_tol(t, 35.1747e-6, 1e-10);
 }
 END_TEST
@@ -125,7 +136,7 @@ START_TEST(test_collective_hier_formula)
     struct cs_cluster_cfg c = make_cluster(false, 2);
     struct cs_coll_group g = {16, 8, 1, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
-    double t = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
+    double t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
     ck_assert_double_eq_tol(t, 13.740300e-3, 1e-8);
     ck_assert_int_eq(chosen, CS_COLL_HIER);
 
@@ -133,14 +144,14 @@ START_TEST(test_collective_hier_formula)
      * latency (8.4 + 28 x 3.4 + 2 x 9.6) x 1.9 = 233.32 us;
      * 1.875 x S / 184e9 = 10.941662e-3; + 2 inter-node steps x 1 hop x 90 ns;
      * total 11.174982e-3 + 0.18e-6 = 11.175162e-3 s. */
-    t = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
+    t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_RING);
     ck_assert_double_eq_tol(t, 11.175162e-3, 1e-8);
 
     /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
      * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
     struct cs_coll_group g8 = {2, 1, 8, 0, 0};
-    double t8 = cs_coll_time_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
+    double t8 = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
     /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; latency (8.4 + 2 x 9.6) x 1.9 = 52.44 us
      * + 2 x 90 ns (one leaf) */
     ck_assert_double_eq_tol(t8, 46.684427e-3 + 52.44e-6 + 0.18e-6, 1e-8);
@@ -152,23 +163,31 @@ START_TEST(test_collective_availability)
     struct cs_cluster_cfg a100 = make_cluster(false, 1), h100 = make_cluster(true, 1);
     struct cs_coll_group g = {8, 8, 1, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
-    ck_assert(isnan(cs_coll_time_s(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS, NULL)));
-    double t = cs_coll_time_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, &chosen);
+    double nope = 42.0;
+    ck_assert_int_eq(cs_coll_time(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS, &nope, NULL), CS_EUNSUPPORTED);
+    ck_assert_double_eq(nope, 42.0); /* untouched */
+    double t = coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS);
     /* NVLS: 40 us + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
     ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
     struct cs_coll_group bad = {12, 8, 1, 0, 0};
-    ck_assert(isnan(cs_coll_time_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, NULL)));
+    ck_assert_int_eq(cs_coll_time(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
     struct cs_coll_group one = {1, 1, 1, 0, 0};
-    ck_assert_double_eq(cs_coll_time_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &one, CS_COLL_AUTO, NULL), 0.0);
+    ck_assert_double_eq(coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &one, CS_COLL_AUTO, NULL), 0.0);
 
     /* SHARP halves the inter-node traffic of a 16-node all_reduce. */
     struct cs_cluster_cfg c16 = make_cluster(false, 16);
     struct cs_coll_group g16 = {128, 8, 1, 0, 0};
-    double ring = cs_coll_time_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_RING, NULL);
-    ck_assert(isnan(cs_coll_time_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_SHARP, NULL)));
+    double ring = coll_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_RING, NULL);
+    ck_assert_int_eq(cs_coll_time(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_SHARP, &nope, NULL), CS_EUNSUPPORTED);
+    /* Several nodes without NICs cannot run an inter-node collective: an
+     * error, not NaN (which the step model used to turn into 0 s). */
+    struct cs_cluster_cfg c0 = c16;
+    c0.fabric.nics_per_node = 0;
+    ck_assert_int_eq(cs_coll_time(&c0, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
+    ck_assert_double_eq(nope, 42.0);
     c16.fabric.in_network_reduction = true;
-    double sharp = cs_coll_time_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_AUTO, &chosen);
+    double sharp = coll_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_SHARP);
     ck_assert(sharp < 0.6 * ring);
 
@@ -179,14 +198,14 @@ START_TEST(test_collective_availability)
     struct cs_coll_params p;
     cs_coll_params_default(&p);
     ck_assert_double_eq_tol(cs_coll_intra_bw(&pc, &p, 8), 6.3e9, 1.0);
-    ck_assert(cs_coll_time_s(&pc, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, NULL) >
-              10.0 * cs_coll_time_s(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, NULL));
+    ck_assert(coll_s(&pc, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, NULL) >
+              10.0 * coll_s(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, NULL));
 
     /* Other ops stay finite and ordered: alltoall within a node moves 7/8 S. */
-    double a2a = cs_coll_time_s(&a100, CS_COLL_ALLTOALL, 1e9, &g, CS_COLL_AUTO, NULL);
+    double a2a = coll_s(&a100, CS_COLL_ALLTOALL, 1e9, &g, CS_COLL_AUTO, NULL);
     ck_assert_double_eq_tol(a2a, 8.4e-6 + 3.4e-6 + 0.875e9 / 240e9, 1e-9);
-    ck_assert(isfinite(cs_coll_time_s(&c16, CS_COLL_BROADCAST, 1e9, &g16, CS_COLL_AUTO, NULL)));
-    ck_assert(isfinite(cs_coll_time_s(&c16, CS_COLL_SENDRECV, 1e9, &g16, CS_COLL_AUTO, NULL)));
+    ck_assert(isfinite(coll_s(&c16, CS_COLL_BROADCAST, 1e9, &g16, CS_COLL_AUTO, NULL)));
+    ck_assert(isfinite(coll_s(&c16, CS_COLL_SENDRECV, 1e9, &g16, CS_COLL_AUTO, NULL)));
 }
 END_TEST
 
@@ -279,7 +298,7 @@ START_TEST(test_collective_validate_nccl_tests)
             if (row->size < 1048576.0)
                 continue;
             enum cs_coll_algo chosen = CS_COLL_AUTO;
-            double t = cs_coll_time_s(&c, log.op, row->size, &g, algo, &chosen);
+            double t = coll_s(&c, log.op, row->size, &g, algo, &chosen);
             ck_assert(t > 0);
             double pred = f * row->size / t / 1e9;
             double err = (pred - row->busbw) / row->busbw;

@@ -97,6 +97,53 @@ static uint64_t test_rand(uint64_t *s)
 
 /* ---- time ----------------------------------------------------------------- */
 
+static void count_fired(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    (*(int *)ctx)++;
+}
+
+/* A delay a model computed as NaN (0/0 bandwidth) or negative is an error,
+ * never a free (0 s) event: nothing is scheduled and the status says why. */
+START_TEST(test_sim_schedule_refuses_nan_and_negative_delays)
+{
+    cs_time t = 7;
+    ck_assert_int_eq(cs_time_from_s_checked(NAN, &t), CS_EINVAL);
+    ck_assert_int_eq(cs_time_from_s_checked(INFINITY, &t), CS_ERANGE);
+    ck_assert_int_eq(cs_time_from_s_checked(-INFINITY, &t), CS_ERANGE);
+    ck_assert_int_eq(cs_time_from_s_checked(1e10, &t), CS_ERANGE); /* 1e19 ns > 2^63 */
+    ck_assert_int_eq(t, 7);                                          /* untouched */
+    ck_assert_int_eq(cs_time_from_s_checked(-1.6e-9, &t), CS_OK);
+    ck_assert_int_eq(t, -2);
+    ck_assert_int_eq(cs_time_from_s_checked(2.5, &t), CS_OK);
+    ck_assert_int_eq(t, INT64_C(2500000000));
+
+    cs_engine *e = cs_sim_create(1);
+    int fired = 0;
+    int h = cs_sim_register(e, "count", count_fired, &fired);
+    ck_assert_int_ge(h, 0);
+    cs_event_id id = 99;
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, NAN, h, NULL, 0, &id), CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, -1.0, h, NULL, 0, &id), CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, -1e-12, h, NULL, 0, &id), CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, -INFINITY, h, NULL, 0, &id), CS_EINVAL);
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, INFINITY, h, NULL, 0, &id), CS_ERANGE);
+    ck_assert_int_eq(cs_sim_schedule_in(e, -1, h, NULL, 0, &id), CS_EINVAL);
+    ck_assert_uint_eq(id, 99);
+    ck_assert_uint_eq(cs_sim_pending(e), 0);
+    /* A good delay still works and fires at now + 1.5 s. */
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, 1.5, h, NULL, 0, &id), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert_int_eq(fired, 1);
+    ck_assert_int_eq(cs_sim_now(e), INT64_C(1500000000));
+    /* Near the end of time: a finite delay that overflows now + delay. */
+    ck_assert_int_eq(cs_sim_schedule_in_s(e, 9.223372036e9, h, NULL, 0, NULL), CS_ERANGE);
+    ck_assert_uint_eq(cs_sim_pending(e), 0);
+    cs_sim_destroy(e);
+}
+END_TEST
+
 START_TEST(test_sim_time_units_and_conversion)
 {
     ck_assert_int_eq(CS_US, 1000);
@@ -1358,6 +1405,7 @@ static Suite *sim_suite(void)
     TCase *engine = tcase_create("engine");
     tcase_set_timeout(engine, 60);
     tcase_add_test(engine, test_sim_time_units_and_conversion);
+    tcase_add_test(engine, test_sim_schedule_refuses_nan_and_negative_delays);
     tcase_add_test(engine, test_sim_random_schedule_cancel_matches_reference);
     tcase_add_test(engine, test_sim_queue_invariants_hold);
     tcase_add_test(engine, test_sim_fifo_for_equal_times);

@@ -223,6 +223,39 @@ START_TEST(test_step_invalid_is_reported)
 }
 END_TEST
 
+/* The architecture issue's bug one layer down: a cluster built without the
+ * config loader (which refuses it) with 2 nodes and no NICs. The pipeline's
+ * inter-node send cannot be modelled; the step model must say so instead of
+ * simulating a free transfer (it used to report MFU far above 1). */
+START_TEST(test_step_no_nics_is_an_error_not_free)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: A100-SXM4-80GB, nodes: 2, gpus_per_node: 8, intra_node: nvswitch}\n"
+         "workload:\n"
+         "  model: {layers: 16, hidden: 2048, heads: 16, seq_len: 2048, vocab: 256}\n"
+         "  global_batch: 32\n"
+         "  parallelism: {tp: 8, pp: 2, dp: 1}\n"
+         "  recompute: none\n",
+         &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result r;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r), CS_OK);
+    ck_assert(r.mfu > 0 && r.mfu < 1);
+    s.cluster.fabric.nics_per_node = 0;
+    r.time_s = 42.0;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r), CS_EINVAL);
+    ck_assert_double_eq(r.time_s, 42.0);
+    ck_assert_uint_ge(cs_diags_errors(&d), 1);
+    ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "collective model: sendrecv"));
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 /* GPT-3 175B without recomputation on 8 A100: 175e9 x 18 bytes of model
  * state alone is 3.1 TB, far above 8 x 80 GiB. */
 START_TEST(test_step_unfit_is_not_simulated)
@@ -367,6 +400,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_deterministic);
     tcase_add_test(tc, test_step_scratch_engine_same_result);
     tcase_add_test(tc, test_step_invalid_is_reported);
+    tcase_add_test(tc, test_step_no_nics_is_an_error_not_free);
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);
     tcase_add_test(tc, test_step_validation_against_references);

@@ -47,6 +47,13 @@ has "$tmp/err" "unknown_key.yaml:" "unknown key located"
 expect 2 "binary garbage" -- "$bin" validate tests/data/bad/binary_garbage.yaml
 has "$tmp/err" "binary_garbage.yaml" "garbage named"
 expect 2 "deep nesting" -- "$bin" validate tests/data/bad/deep_nesting.yaml
+# A multi-node cluster without NICs: refused by run and validate (it used to
+# run with free inter-node collectives and an MFU above 100).
+for cmd in run validate; do
+    expect 2 "$cmd nics_per_node 0" -- "$bin" $cmd tests/data/bad/nics_zero_multinode.yaml
+    has "$tmp/err" "nics_zero_multinode.yaml:8:20: error: cluster.fabric.nics_per_node" "$cmd nics 0 located"
+    if grep -q "MFU\|mfu" "$tmp/out"; then ko "$cmd nics 0 printed a report"; else ok; fi
+done
 
 # A configuration that does not fit: reported, exit 1, no step numbers.
 cat >"$tmp/unfit.yaml" <<'YAML'

@@ -27,7 +27,7 @@
  *       topology     single-switch | fat-tree | spine-leaf | rail-optimized; default fat-tree
  *       link         catalog link name; default ib-ndr
  *       link_overrides  any link catalog field
- *       nics_per_node   0 .. 64; default gpus_per_node
+ *       nics_per_node   0 .. 64 (at least 1 when nodes > 1); default gpus_per_node
  *       oversubscription 1 .. 64 (downlink:uplink); default 1
  *       in_network_reduction  default false
  *       tiers        0 (smallest that fits) .. 3; default 0

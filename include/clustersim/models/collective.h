@@ -4,7 +4,7 @@
  * protocol, time = latency + bytes / algorithm bandwidth, the fastest pair
  * wins); the few physical parameters are in struct cs_coll_params and
  * docs/fabric.md. Sizes follow the nccl-tests convention (see
- * cs_coll_time_s). Pure functions: no allocation, no I/O, thread-safe. */
+ * cs_coll_time). Pure functions: no allocation, no I/O, thread-safe. */
 #ifndef CLUSTERSIM_COLLECTIVE_H
 #define CLUSTERSIM_COLLECTIVE_H
 
@@ -107,26 +107,29 @@ void cs_coll_params_default(struct cs_coll_params *p);
 /* Time in seconds of one collective of `bytes` in the nccl-tests convention
  * (all_reduce/broadcast/alltoall/sendrecv: per-rank buffer;
  * all_gather/reduce_scatter: the total buffer S) on cluster c without
- * contention, with the default parameters. algo AUTO picks as NCCL would;
- * *chosen (nullable) reports the choice. Returns 0 for one rank or 0 bytes,
- * NAN for an invalid group or cluster (ranks not a multiple of
- * ranks_per_node, non-positive counts) or an algorithm the hardware lacks
- * (NVLS without intra.nvls or gpu.nvls, SHARP without
- * fabric.in_network_reduction). */
-double cs_coll_time_s(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes, const struct cs_coll_group *g,
-                      enum cs_coll_algo algo, enum cs_coll_algo *chosen);
+ * contention, with the default parameters, stored in *time_s. algo AUTO
+ * picks as NCCL would; *chosen (nullable) reports the choice. 0 s for one
+ * rank or 0 bytes. Errors (*time_s, *chosen untouched): CS_EINVAL for an
+ * invalid group or cluster (ranks not a multiple of ranks_per_node,
+ * non-positive counts, several nodes without NICs or network bandwidth),
+ * CS_EUNSUPPORTED for an algorithm the hardware lacks (NVLS without
+ * intra.nvls or gpu.nvls, SHARP without fabric.in_network_reduction),
+ * CS_ERANGE when no finite time results. */
+cs_status cs_coll_time(const struct cs_cluster_cfg *c, enum cs_coll_op op, double bytes,
+                       const struct cs_coll_group *g, enum cs_coll_algo algo, double *time_s,
+                       enum cs_coll_algo *chosen);
 
-/* As cs_coll_time_s with explicit parameters (borrowed) and the protocol
+/* As cs_coll_time with explicit parameters (borrowed) and the protocol
  * chosen reported in *proto (nullable). */
-double cs_coll_time_ex_s(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
-                         double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo,
-                         enum cs_coll_algo *chosen, enum cs_coll_proto *proto);
+cs_status cs_coll_time_ex(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
+                          double bytes, const struct cs_coll_group *g, enum cs_coll_algo algo, double *time_s,
+                          enum cs_coll_algo *chosen, enum cs_coll_proto *proto);
 
 /* What nccl-tests measures for a collective whose device time is device_s:
  * back-to-back calls overlap the host launch with device work, so a call
  * costs about max(launch_floor_s, device_s), taken as the smooth maximum
  * (launch^k + device^k)^(1/k), k = launch_overlap_exp. Used by
- * cs_coll_time_ex_s and by `clustersim collective --flow`. */
+ * cs_coll_time_ex and by `clustersim collective --flow`. */
 double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s);
 
 /* nccl-tests bus-bandwidth factor: all_reduce 2(n-1)/n,

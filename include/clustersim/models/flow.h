@@ -63,7 +63,7 @@ void cs_flow_stats_get(const cs_flow_sim *s, struct cs_flow_stats *out);
  * order (borrowed). */
 struct cs_flow_job_spec {
     enum cs_coll_op op;
-    double bytes;        /* nccl-tests convention, as cs_coll_time_s */
+    double bytes;        /* nccl-tests convention, as cs_coll_time */
     const int *gpu_ids;
     int n;
     enum cs_coll_algo algo; /* AUTO, RING or HIER (AUTO: HIER when multi-node with equal GPUs per node) */

@@ -77,10 +77,32 @@ struct cs_step_result {
  * model builds its TP (stride 1), CP (tp), DP (tp*cp) groups with it. */
 struct cs_coll_group cs_step_group(int size, long stride, int g);
 
-/* Checks that `w`'s parallelism is valid on `c` (degrees multiply to the GPU
- * count, heads/layers/batch divisibility, tp inside a node unless allowed).
- * Appends one error per problem to d (no file) and returns CS_EINVAL, or
- * returns CS_OK. */
+/* The scenario keys a workload rule names (cs_step_rules). */
+enum cs_step_key { CS_STEP_KEY_PARALLELISM, CS_STEP_KEY_TP, CS_STEP_KEY_PP, CS_STEP_KEY_VP, CS_STEP_KEY_CP,
+                   CS_STEP_KEY_FSDP, CS_STEP_KEY_MODEL, CS_STEP_KEY_KV_HEADS, CS_STEP_KEY_HIDDEN,
+                   CS_STEP_KEY_GLOBAL_BATCH, CS_STEP_KEY_COUNT };
+
+/* Where each key sits in the scenario file (line 0: no position), so that
+ * the config loader's errors carry file:line:col. Borrowed. */
+struct cs_step_marks {
+    const char *file;
+    int line[CS_STEP_KEY_COUNT];
+    int col[CS_STEP_KEY_COUNT];
+};
+
+/* The one set of rules a workload must satisfy on cluster c: degrees
+ * multiply to the GPU count, heads / key-value heads / hidden / layers /
+ * batch / sequence divisibility, interleaving constraints, tp inside a node
+ * unless allowed (tp_across_nodes_ok or parallelism.tp_across_nodes), the
+ * hybrid FSDP shard group. config/scenario.c calls it with the marks of the
+ * file (the user's errors); cs_step_check and the search call it without.
+ * Appends one error per problem to d (at its key's mark when marks is
+ * non-NULL) and returns CS_EINVAL, or returns CS_OK. */
+cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload *w, bool tp_across_nodes_ok,
+                        const struct cs_step_marks *marks, cs_diags *d);
+
+/* cs_step_rules(c, w, o->tp_across_nodes_ok, NULL, d): for callers that
+ * build workloads themselves (search); a loaded scenario has passed it. */
 cs_status cs_step_check(const struct cs_cluster_cfg *c, const struct cs_workload *w,
                         const struct cs_step_options *o, cs_diags *d);
 

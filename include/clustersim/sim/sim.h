@@ -49,9 +49,17 @@ typedef int64_t cs_time;
 
 /* Converts seconds to cs_time, rounding to the nearest nanosecond (halves
  * away from zero). Values beyond the representable range saturate to
- * CS_TIME_MAX / CS_TIME_MIN (so do +-infinity); NaN gives 0. Callers that
- * must reject such inputs validate them before converting. */
+ * CS_TIME_MAX / CS_TIME_MIN (so do +-infinity); NaN gives 0. Only for values
+ * known to be finite (constants, validated input): a duration a model
+ * computed goes through cs_time_from_s_checked or cs_sim_schedule_in_s, so
+ * that a NaN is an error and never a free transfer. */
 cs_time cs_time_from_s(double s);
+
+/* As cs_time_from_s for a computed value, refusing what cs_time_from_s
+ * would hide: CS_EINVAL for NaN, CS_ERANGE for +-infinity or a value beyond
+ * the range of cs_time. Negative finite values convert (a time, not a
+ * delay). *out untouched on failure. */
+cs_status cs_time_from_s_checked(double s, cs_time *out);
 
 /* Converts cs_time to seconds: the double nearest to t / 1e9 whenever |t| <
  * 2^53 ns (about 104 days); beyond that t itself is first rounded to 53 bits. */
@@ -152,6 +160,13 @@ cs_status cs_sim_schedule_at(cs_engine *e, cs_time t, int handler,
 cs_status cs_sim_schedule_in(cs_engine *e, cs_time delay, int handler,
                              const void *payload, size_t len,
                              cs_event_id *id_out);
+
+/* cs_sim_schedule_in with the delay in seconds, as models compute it.
+ * CS_EINVAL when delay_s is NaN or negative, CS_ERANGE when it is infinite
+ * or now + delay overflows cs_time; nothing is scheduled then. */
+cs_status cs_sim_schedule_in_s(cs_engine *e, double delay_s, int handler,
+                               const void *payload, size_t len,
+                               cs_event_id *id_out);
 
 /* Cancels a pending event. Returns true if it was pending (it will not fire),
  * false for CS_EVENT_NONE, a stale id (already fired or cancelled) or an id
