@@ -5,6 +5,7 @@
 #include "clustersim/report/cost_report.h"
 
 #include "clustersim/report/table.h"
+#include "csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -803,7 +804,7 @@ void cs_out_tco_table_csv(FILE *out, const struct cs_tco_table_row *rows, int n)
     for (int i = 0; i < n; i++) {
         const struct cs_tco_table_row *r = &rows[i];
         const struct cs_cost_reference *ref = &r->s->cost.ext.reference;
-        fprintf(out, "\"%s\"", r->s->name);
+        cs_out_csv_quoted(out, r->s->name);
         csv_num(out, r->in.gpus);
         csv_num(out, r->run.has_step ? r->run.tokens_per_s : NAN);
         csv_num(out, r->run.has_step ? r->run.goodput : NAN);

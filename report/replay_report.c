@@ -2,6 +2,8 @@
  * JSON with the contract's replay.* keys, CSV, and gnuplot data files. */
 #include "clustersim/report/replay_report.h"
 
+#include "csv.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -143,6 +145,17 @@ void cs_out_replay_text(FILE *out, const struct cs_sched_config *c, const struct
     }
 }
 
+/* ",<v with `digits` decimals>", or "," when v is not finite (no job
+ * completed: no queue or JCT statistics): README, a value the model could
+ * not compute is an empty field, never "nan". */
+static void cs__csv_fixed(FILE *out, int digits, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.*f", digits, v);
+    else
+        fputc(',', out);
+}
+
 void cs_out_replay_csv(FILE *out, const struct cs_sched_config *c, const struct cs_trace *t,
                        const struct cs_sched_result *r, int header)
 {
@@ -150,12 +163,23 @@ void cs_out_replay_csv(FILE *out, const struct cs_sched_config *c, const struct 
         fprintf(out, "trace,format,policy,placement,mig,gpus,jobs,completed,rejected,makespan_s,utilization,"
                      "busy_utilization,allocated_gpu_hours,busy_gpu_hours,queue_mean_s,queue_p50_s,"
                      "queue_p95_s,jct_mean_s,jct_p50_s,jct_p95_s,fragmentation,preemptions\n");
-    fprintf(out, "%s,%s,%s,%s,%s,%ld,%ld,%ld,%ld,%.3f,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,%ld\n",
-            t->file ? t->file : "", cs_trace_format_name(t->format), cs_sched_policy_name(c->policy),
-            cs_sched_place_name(c->place), c->mig ? "true" : "false", r->gpus, r->jobs, r->completed, r->rejected,
-            r->makespan_s, r->utilization, r->busy_utilization, r->allocated_gpu_h, r->busy_gpu_h,
-            r->queue_s.mean, r->queue_s.p50, r->queue_s.p95, r->jct_s.mean, r->jct_s.p50, r->jct_s.p95,
-            r->fragmentation, r->preemptions);
+    cs_out_csv_field(out, t->file ? t->file : "");
+    fprintf(out, ",%s,%s,%s,%s,%ld,%ld,%ld,%ld", cs_trace_format_name(t->format),
+            cs_sched_policy_name(c->policy), cs_sched_place_name(c->place), c->mig ? "true" : "false",
+            r->gpus, r->jobs, r->completed, r->rejected);
+    cs__csv_fixed(out, 3, r->makespan_s);
+    cs__csv_fixed(out, 6, r->utilization);
+    cs__csv_fixed(out, 6, r->busy_utilization);
+    cs__csv_fixed(out, 3, r->allocated_gpu_h);
+    cs__csv_fixed(out, 3, r->busy_gpu_h);
+    const struct cs_sched_summary *sum[2] = {&r->queue_s, &r->jct_s};
+    for (int i = 0; i < 2; i++) {
+        cs__csv_fixed(out, 3, sum[i]->mean);
+        cs__csv_fixed(out, 3, sum[i]->p50);
+        cs__csv_fixed(out, 3, sum[i]->p95);
+    }
+    cs__csv_fixed(out, 6, r->fragmentation);
+    fprintf(out, ",%ld\n", r->preemptions);
 }
 
 bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,

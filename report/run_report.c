@@ -3,6 +3,7 @@
 #include "clustersim/report/run_report.h"
 
 #include "clustersim/report/table.h"
+#include "csv.h"
 #include "clustersim/base/units.h"
 
 #include <math.h>
@@ -292,9 +293,12 @@ void cs_out_run_csv(FILE *out, const struct cs_scenario *s, const struct cs_step
                      "step_time_s,compute_s,exposed_comm_s,bubble_s,optimizer_s,tokens_per_s,"
                      "tflops_per_gpu,mfu\n");
     const struct cs_parallel *p = &s->workload.par;
-    fprintf(out, "\"%s\",%s,%ld,%d,%d,%d,%d,%d,%d,%ld,%s,%.6g,", s->name, s->cluster.gpu.name,
-            cs_scenario_gpus(s), p->tp, p->pp, p->dp, p->cp, p->vp, s->workload.micro_batch,
-            s->workload.global_batch, r->fits ? "true" : "false", r->memory.total_bytes);
+    cs_out_csv_quoted(out, s->name);
+    fputc(',', out);
+    cs_out_csv_field(out, s->cluster.gpu.name);
+    fprintf(out, ",%ld,%d,%d,%d,%d,%d,%d,%ld,%s,%.6g,", cs_scenario_gpus(s), p->tp, p->pp, p->dp,
+            p->cp, p->vp, s->workload.micro_batch, s->workload.global_batch,
+            r->fits ? "true" : "false", r->memory.total_bytes);
     if (r->fits)
         fprintf(out, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", r->time_s, r->compute_s,
                 r->exposed_comm_s, r->bubble_s, r->optimizer_s, r->tokens_per_s,
