@@ -6,6 +6,7 @@
  * sequences (storage tiers, failure components) and the cross-field checks.
  * Values resolve file over catalog over default, and every leaf is recorded
  * in a provenance list. */
+#include "clustersim/models/cluster.h"
 #include "clustersim/models/step.h"
 #include "clustersim/config/config.h"
 
@@ -667,20 +668,6 @@ static bool bind_ref(struct cs_bind *b, enum cs_catalog_kind k, const struct cs_
 /* ------------------------------------------------------------------------ */
 /* Sections.                                                                 */
 
-/* x16 line rate of a PCIe generation, one direction: 8 GT/s per lane for
- * Gen3 and doubling since, 128b/130b coding (PCI-SIG; stas00 rounds Gen4 to
- * ~31 and Gen5 to ~63 GB/s). Gen 1/2 used 8b/10b. */
-static double pcie_x16_bytes_per_s(int gen)
-{
-    if (gen <= 0)
-        return NAN;
-    if (gen == 1)
-        return 16 * 2.5e9 * 0.8 / 8;
-    if (gen == 2)
-        return 16 * 5e9 * 0.8 / 8;
-    return 16 * 8e9 * ldexp(1.0, gen - 3) * (128.0 / 130.0) / 8;
-}
-
 static void bind_intra(struct cs_bind *b, const struct cs_ynode *cl, const struct cs_ynode *where)
 {
     struct cs_cluster_cfg *c = &b->s->cluster;
@@ -708,7 +695,7 @@ static void bind_intra(struct cs_bind *b, const struct cs_ynode *cl, const struc
     if (isnan(c->intra.bw_bytes_per_s)) {
         char buf[64];
         if (c->intra.kind == CS_INTRA_PCIE) {
-            c->intra.bw_bytes_per_s = pcie_x16_bytes_per_s(c->gpu.pcie_gen);
+            c->intra.bw_bytes_per_s = cs_pcie_x16_bytes_per_s(c->gpu.pcie_gen);
             if (isnan(c->intra.bw_bytes_per_s)) {
                 cs_cfg__error(b->d, at,
                               "cluster.intra_node: pcie needs the GPU's PCIe generation, and %s "
@@ -939,6 +926,14 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
     mark(&mk, CS_STEP_KEY_HIDDEN, node_or(mm, "hidden", mn));
     mark(&mk, CS_STEP_KEY_GLOBAL_BATCH, node_or(wl, "global_batch", wl));
     (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
+    /* ZeRO-Offload moves gradients and weights over the GPU's host link;
+     * without a PCIe generation (GB200's NVLink-C2C) its rate is unknown. */
+    if (p->optimizer_offload && !(cs_pcie_x16_bytes_per_s(b->s->cluster.gpu.pcie_gen) > 0))
+        cs_cfg__error(b->d, node_or(pm, "optimizer_offload", pn),
+                      "workload.parallelism.optimizer_offload: the offload copies run over the GPU's "
+                      "host link, and %s has no PCIe generation in the catalog (set "
+                      "cluster.gpu_overrides.pcie_gen)",
+                      b->s->cluster.gpu.name);
 }
 
 static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)

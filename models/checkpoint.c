@@ -2,6 +2,7 @@
  * tiers, and the interval rule (models layer). See checkpoint.h and
  * docs/run.md for the equations and their sources. */
 #include "clustersim/models/checkpoint.h"
+#include "clustersim/models/cluster.h"
 
 #include "clustersim/models/storage.h"
 #include "clustersim/models/workload.h"
@@ -46,22 +47,14 @@ const char *cs_ckpt_rule_name(enum cs_ckpt_rule r)
     return "?";
 }
 
-/* PCIe x16 bandwidth of one direction by generation: 8, 16, 32 GT/s per
- * lane for gen 3, 4, 5 (gen 6: 64) x 16 lanes x 128/130 encoding / 8 bits. */
-static double pcie_x16_bytes_per_s(int gen)
-{
-    double gts = gen <= 3 ? 8e9 : gen == 4 ? 16e9 : gen == 5 ? 32e9 : 64e9;
-    return gts * 16.0 * (128.0 / 130.0) / 8.0;
-}
-
-/* Per-node bandwidth of the scale-out NICs: ports x line rate x efficiency. */
+/* Per-node bandwidth of the scale-out NICs (cluster view: ports x line rate
+ * x efficiency); unlimited when the node has none (one node, local tiers). */
 static double node_nic_bw(const struct cs_cluster_cfg *c)
 {
-    const struct cs_link_spec *l = &c->fabric.link;
-    double eff = l->efficiency > 0 ? l->efficiency : 1.0;
-    if (c->fabric.nics_per_node <= 0 || !(l->bw_bytes_per_s > 0))
+    struct cs_cluster_view v;
+    if (cs_cluster_view_build(c, NULL, &v) != CS_OK || !(v.node_net_bw_bytes_per_s > 0))
         return INFINITY;
-    return c->fabric.nics_per_node * l->bw_bytes_per_s * eff;
+    return v.node_net_bw_bytes_per_s;
 }
 
 static cs_status transfer(const struct cs_scenario *s, const struct cs_storage_spec *t,
@@ -145,7 +138,15 @@ cs_status cs_ckpt_plan_make(const struct cs_scenario *s, const struct cs_step_re
         p.durable_s = p.write_s;
     } else {
         double snap_bw = cc->snapshot_bw_bytes_per_s > 0 ? cc->snapshot_bw_bytes_per_s
-                                                         : pcie_x16_bytes_per_s(c->gpu.pcie_gen);
+                                                         : cs_pcie_x16_bytes_per_s(c->gpu.pcie_gen);
+        if (!(snap_bw > 0)) {
+            cs_diag_error(d, s->file, 0, 0,
+                          "checkpoint.snapshot_bw: an asynchronous checkpoint copies to host memory over the "
+                          "GPU's host link, and %s has no PCIe generation in the catalog: set "
+                          "checkpoint.snapshot_bw",
+                          c->gpu.name);
+            return CS_EINVAL;
+        }
         double gpus_writing = (double)writers * c->gpus_per_node;
         p.snapshot_s = p.size_bytes / gpus_writing / snap_bw;
         p.host_bytes_per_node = p.bytes_per_node;

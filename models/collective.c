@@ -7,6 +7,7 @@
  * the fastest (algorithm, protocol) wins. Ring bandwidth terms are those of
  * Patarasuk & Yuan 2009 and Thakur et al. 2005; see docs/fabric.md. */
 #include "clustersim/models/collective.h"
+#include "clustersim/models/cluster.h"
 #include "clustersim/models/topology.h"
 
 #include <math.h>
@@ -96,36 +97,24 @@ void cs_coll_params_default(struct cs_coll_params *p)
     p->launch_overlap_exp = 4.0;        /* fitted: sharpness of max(launch, device) */
 }
 
-static int hw_intra(const struct cs_cluster_cfg *c)
+/* The scale-up rate one GPU gets when `gpus_sharing` GPUs of its node
+ * communicate at once: PCIe traffic crosses the CPU host bridges, each as
+ * fast as one GPU's link, so the GPUs share them; NVLink/xGMI is per GPU. */
+static double intra_bw_shared(const struct cs_cluster_view *v, int gpus_sharing)
 {
-    return c->intra.kind == CS_INTRA_PCIE ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
-}
-
-double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing)
-{
-    double bw = c->intra.bw_bytes_per_s;
-    if (!(bw > 0))
-        bw = c->gpu.scaleup_bw_bytes_per_s;
-    double eff = c->intra.efficiency;
-    if (!(eff > 0))
-        eff = c->intra.kind == CS_INTRA_PCIE ? p->pcie_efficiency : p->nvswitch_efficiency;
-    bw *= eff;
-    if (c->intra.kind == CS_INTRA_PCIE && gpus_sharing > 0) {
-        /* GPU-to-GPU traffic crosses the CPU host bridges, each as fast as
-         * one GPU's link; the GPUs communicating at once share them. */
-        double share = (double)p->pcie_bridges_per_node / (double)gpus_sharing;
+    double bw = v->intra_bw_bytes_per_s;
+    if (v->intra_pcie && gpus_sharing > 0) {
+        double share = (double)v->pcie_bridges_per_node / (double)gpus_sharing;
         if (share < 1.0)
             bw *= share;
     }
     return bw;
 }
 
-double cs_coll_nic_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p)
+double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing)
 {
-    double eff = c->fabric.link.efficiency;
-    if (!(eff > 0))
-        eff = p->net_efficiency;
-    return c->fabric.link.bw_bytes_per_s * eff;
+    struct cs_cluster_view v;
+    return cs_cluster_view_build(c, p, &v) == CS_OK ? intra_bw_shared(&v, gpus_sharing) : 0.0;
 }
 
 double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
@@ -171,8 +160,8 @@ struct shape {
  *   non-blocking (topology.c), so only the leaf tier limits bandwidth.
  * - hops: 1 within a leaf domain, 3 across a spine (or within a pod), 5
  *   across the core of a 3-tier fat tree. */
-static cs_status fabric_view(const struct cs_cluster_cfg *c, const struct cs_coll_group *g, double busy,
-                             struct cs_coll_fabric_view *out)
+static cs_status fabric_view(const struct cs_cluster_cfg *c, const struct cs_cluster_view *cv,
+                             const struct cs_coll_group *g, double busy, struct cs_coll_fabric_view *out)
 {
     if (!c || !g || g->ranks < 1 || g->ranks_per_node < 1 || g->ranks % g->ranks_per_node != 0)
         return CS_EINVAL;
@@ -182,16 +171,15 @@ static cs_status fabric_view(const struct cs_cluster_cfg *c, const struct cs_col
         *out = v;
         return CS_OK;
     }
-    struct cs_fabric_geom geo;
-    cs_status rc = cs_fabric_geometry(c, &geo);
-    if (rc != CS_OK)
-        return rc;
+    if (!cv->has_geometry)
+        return cv->geometry_status;
+    const struct cs_fabric_geom geo = cv->geom;
     v.hops = 1;
     if (geo.tiers == 1) {
         *out = v;
         return CS_OK;
     }
-    int nics = c->fabric.nics_per_node > 0 ? c->fabric.nics_per_node : 1;
+    int nics = cv->ports_per_node;
     double D = geo.nodes_per_leaf > 0 ? geo.nodes_per_leaf : 1.0;
     double N = c->nodes;
     double J = g->job_nodes > 0 ? g->job_nodes : N;
@@ -232,9 +220,12 @@ cs_status cs_coll_fabric_view(const struct cs_cluster_cfg *c, const struct cs_co
                               struct cs_coll_fabric_view *out)
 {
     struct cs_coll_fabric_view v;
+    struct cs_cluster_view cv;
     if (!out)
         return CS_EINVAL;
-    cs_status rc = fabric_view(c, g, 1.0, &v);
+    cs_status rc = cs_cluster_view_build(c, NULL, &cv);
+    if (rc == CS_OK)
+        rc = fabric_view(c, &cv, g, 1.0, &v);
     if (rc == CS_OK)
         *out = v;
     return rc;
@@ -256,20 +247,23 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     if (!c || !p || !g || g->ranks < 1 || g->ranks_per_node < 1 || g->ranks_per_node > g->ranks ||
         g->ranks % g->ranks_per_node != 0)
         return -1;
+    struct cs_cluster_view cv;
+    if (cs_cluster_view_build(c, p, &cv) != CS_OK)
+        return -1;
     s->n = g->ranks;
     s->ppn = g->ranks_per_node;
     s->m = g->ranks / g->ranks_per_node;
     s->gpn = g->groups_per_node > 0 ? g->groups_per_node : 1;
-    s->hw = hw_intra(c);
-    s->b_intra = cs_coll_intra_bw(c, p, s->ppn * s->gpn);
+    s->hw = cv.intra_pcie ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
+    s->b_intra = intra_bw_shared(&cv, s->ppn * s->gpn);
     if (!(s->b_intra > 0))
         return -1;
     s->b_bus = s->b_intra;
     s->b_net_node = s->b_net_gpu = INFINITY;
     s->hop_s = 0.0;
     if (s->m > 1) {
-        int nics = c->fabric.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
-        double nic_bw = cs_coll_nic_bw(c, p);
+        int nics = cv.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
+        double nic_bw = cv.nic_bw_bytes_per_s;
         if (nics < 1 || !(nic_bw > 0))
             return -1;
         /* Each GPU drives its rail-local NIC(s): nics/gpus of them, at least one. */
@@ -280,12 +274,12 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         /* Fabric: leaf uplinks shared by the rails the job's groups drive. */
         struct cs_coll_fabric_view v;
         double busy = fmin(1.0, usable * s->gpn / nics);
-        if (fabric_view(c, g, busy, &v) != CS_OK)
+        if (fabric_view(c, &cv, g, busy, &v) != CS_OK)
             return -1;
         s->b_net_node = usable * nic_bw * v.bw_share;
         s->b_net_gpu = s->b_net_node / s->ppn;
         s->b_bus = fmin(s->b_intra, s->b_net_node);
-        s->hop_s = v.hops * (c->fabric.link.hop_latency_s > 0 ? c->fabric.link.hop_latency_s : 0.0);
+        s->hop_s = v.hops * cv.hop_latency_s;
     }
     return 0;
 }

@@ -4,6 +4,7 @@
  * below the step model (step.c), which schedules these costs on streams.
  * Equations and defaults: docs/models.md, "Compute". */
 #include "clustersim/models/compute.h"
+#include "clustersim/models/cluster.h"
 #include "clustersim/models/memory.h"
 
 #include <math.h>
@@ -366,13 +367,13 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     return CS_OK;
 }
 
-/* PCIe x16 bandwidth per direction at 80% of the line rate: 15.75, 31.5,
- * 63, 126 GB/s for gen 3 to 6 (PCI-SIG); unknown generations count as 4. */
+/* Achievable host-link (PCIe x16) bandwidth of one direction for the
+ * offload copies: 80% of the line rate (cluster.h), the DMA efficiency
+ * ZeRO-Offload's measurements imply (Ren et al. 2021). NAN for a GPU without
+ * a PCIe generation; the scenario loader refuses offload there. */
 static double pcie_bw(int gen)
 {
-    if (gen < 3 || gen > 6)
-        gen = 4;
-    return 0.8 * 15.75e9 * (double)(1 << (gen - 3));
+    return 0.8 * cs_pcie_x16_bytes_per_s(gen);
 }
 
 double cs_compute_optimizer_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,

@@ -1,6 +1,7 @@
 /* datapipe.c: data loader stall of a training step (models layer). See
  * datapipe.h for the model and docs/run.md for its parameters. */
 #include "clustersim/models/datapipe.h"
+#include "clustersim/models/cluster.h"
 
 #include "clustersim/models/storage.h"
 
@@ -37,11 +38,11 @@ cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_res
             return CS_EINVAL;
         }
         double nic = INFINITY;
-        if (cs_storage_remote(t) && c->fabric.nics_per_node > 0 && c->fabric.link.bw_bytes_per_s > 0) {
-            double eff = c->fabric.link.efficiency > 0 ? c->fabric.link.efficiency : 1;
+        struct cs_cluster_view cv;
+        if (cs_storage_remote(t) && cs_cluster_view_build(c, NULL, &cv) == CS_OK &&
+            cv.node_net_bw_bytes_per_s > 0) {
             double busy = step->dp_comm_total_s / step->time_s;
-            nic = c->fabric.nics_per_node * c->fabric.link.bw_bytes_per_s * eff *
-                  (1.0 - (busy > 0.95 ? 0.95 : busy));
+            nic = cv.node_net_bw_bytes_per_s * (1.0 - (busy > 0.95 ? 0.95 : busy));
         }
         double bytes_per_node = r.samples_per_rank * dc->sample_bytes * c->gpus_per_node;
         if (cs_storage_transfer_s(t, false, c->nodes, bytes_per_node, nic, &r.read_s) != CS_OK) {

@@ -8,6 +8,7 @@
 #include "sched_internal.h"
 
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/models/cluster.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -753,7 +754,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         const struct cs_cluster_cfg *fc = cs_fabric_cluster(cfg->fabric);
         if (cs_fabric_geometry(fc, &s.geo) != CS_OK)
             s.geo.tiers = 1;  /* no uplink model: shares stay 1 */
-        s.ports_per_node = s.geo.rail ? 1 : (fc->fabric.nics_per_node > 0 ? fc->fabric.nics_per_node : 1);
+        s.ports_per_node = s.geo.rail ? 1 : cs_cluster_ports_per_node(fc);
     }
     for (int v = 0; v < s.n_nodes; v++)
         s.leaf_free[s.node_leaf[v]] += s.node_free[v];

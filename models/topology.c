@@ -8,6 +8,7 @@
  * lists); parallel cables between the same two switches are merged into one
  * link of their summed capacity. */
 #include "clustersim/models/topology.h"
+#include "clustersim/models/cluster.h"
 #include "clustersim/models/collective.h"
 #include "clustersim/base/xmalloc.h"
 
@@ -74,7 +75,7 @@ static cs_status geom_compute(const struct cs_cluster_cfg *c, struct geom_full *
         return CS_EINVAL;
     memset(o, 0, sizeof *o);
     struct cs_fabric_geom *g = &o->g;
-    o->nics = c->fabric.nics_per_node > 0 ? c->fabric.nics_per_node : 1;
+    o->nics = cs_cluster_ports_per_node(c);
     o->eps = c->nodes * o->nics;
     g->radix = c->fabric.link.switch_radix >= 4 ? c->fabric.link.switch_radix : 64;
     int k = g->radix;
@@ -196,14 +197,17 @@ cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fab
     ct->optics = 2 * ct->cables;
 
     /* Capacities. */
-    struct cs_coll_params p;
-    cs_coll_params_default(&p);
+    struct cs_cluster_view cv;
+    if (cs_cluster_view_build(c, NULL, &cv) != CS_OK) {
+        free(f);
+        return CS_EINVAL;
+    }
     f->cap = cs_xcalloc((size_t)f->n_links, sizeof *f->cap);
-    double b_gpu = cs_coll_intra_bw(c, &p, 1), nic = cs_coll_nic_bw(c, &p);
+    double b_gpu = cs_coll_intra_bw(c, NULL, 1), nic = cv.nic_bw_bytes_per_s;
     for (int g = 0; g < G; g++)
         f->cap[f->b_nvl_up + g] = f->cap[f->b_nvl_dn + g] = b_gpu;
     for (int n = 0; n < f->nodes; n++) /* host bridges: only PCIe paths use them */
-        f->cap[f->b_bridge + n] = b_gpu * p.pcie_bridges_per_node;
+        f->cap[f->b_bridge + n] = b_gpu * cv.pcie_bridges_per_node;
     for (int e = 0; e < E; e++)
         f->cap[f->b_nic_up + e] = f->cap[f->b_nic_dn + e] = nic;
     if (f->tiers == 2) {

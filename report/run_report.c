@@ -1,5 +1,6 @@
 /* run_report.c: the `run` report: resolved cluster, workload, step breakdown,
  * throughput and memory, as text, JSON and CSV (report layer). */
+#include "clustersim/models/cluster.h"
 #include "clustersim/report/run_report.h"
 
 #include "clustersim/report/table.h"
@@ -20,8 +21,14 @@ void cs_out_cluster_summary(const struct cs_scenario *s, struct cs_cluster_summa
     out->peak_flops_total = out->peak_flops_per_gpu * (double)out->gpus;
     out->hbm_bytes_total = c->gpu.hbm_bytes * (double)out->gpus;
     out->gpu_power_w = c->gpu.tdp_w * (double)out->gpus;
-    out->nics = (long)c->nodes * c->fabric.nics_per_node;
-    out->node_injection_bytes_per_s = c->fabric.nics_per_node * c->fabric.link.bw_bytes_per_s;
+    /* Line rates from the resolved cluster view (cluster.h), as configured:
+     * these are the hardware's figures, not what a collective achieves. */
+    struct cs_cluster_view v;
+    if (cs_cluster_view_build(c, NULL, &v) == CS_OK) {
+        out->nics = (long)c->nodes * v.nics_per_node;
+        out->node_injection_bytes_per_s = v.node_net_line_bw_bytes_per_s;
+        out->intra_bw_bytes_per_s_per_gpu = v.intra_line_bw_bytes_per_s;
+    }
     double over = c->fabric.oversubscription >= 1 ? c->fabric.oversubscription : 1;
     out->bisection_bytes_per_s = (double)out->nics * c->fabric.link.bw_bytes_per_s / 2.0 / over;
 }
@@ -53,9 +60,7 @@ cJSON *cs_out_cluster_json(const struct cs_scenario *s)
     cs__num(o, "gpu_power_w", sum.gpu_power_w);
     cJSON *in = cJSON_AddObjectToObject(o, "intra_node");
     cJSON_AddStringToObject(in, "type", c->intra.name);
-    double ibw = isfinite(c->intra.bw_bytes_per_s) ? c->intra.bw_bytes_per_s
-                                                   : c->gpu.scaleup_bw_bytes_per_s;
-    cs__num(in, "bw_bytes_per_s_per_gpu", ibw);
+    cs__num(in, "bw_bytes_per_s_per_gpu", sum.intra_bw_bytes_per_s_per_gpu);
     cJSON *f = cJSON_AddObjectToObject(o, "fabric");
     cJSON_AddStringToObject(f, "topology", cs_topology_name(c->fabric.topology));
     cJSON_AddStringToObject(f, "link", c->fabric.link.name);
@@ -171,10 +176,8 @@ void cs_out_cluster_text(FILE *out, const struct cs_scenario *s)
             cs__fmt(c->gpu.hbm_bytes, CS_UNIT_BYTES, a, sizeof a),
             cs__fmt(c->gpu.hbm_bw_bytes_per_s, CS_UNIT_BANDWIDTH, b, sizeof b),
             cs__fmt(sum.hbm_bytes_total, CS_UNIT_BYTES, d, sizeof d));
-    double ibw = isfinite(c->intra.bw_bytes_per_s) ? c->intra.bw_bytes_per_s
-                                                   : c->gpu.scaleup_bw_bytes_per_s;
     fprintf(out, "  scale-up      %s, %s per GPU per direction\n", c->intra.name,
-            cs__fmt(ibw, CS_UNIT_BANDWIDTH, a, sizeof a));
+            cs__fmt(sum.intra_bw_bytes_per_s_per_gpu, CS_UNIT_BANDWIDTH, a, sizeof a));
     fprintf(out, "  scale-out     %s over %s, %d NICs per node (%s each), %ld ports\n",
             cs_topology_name(c->fabric.topology), c->fabric.link.name, c->fabric.nics_per_node,
             cs__fmt(c->fabric.link.bw_bytes_per_s, CS_UNIT_BANDWIDTH, a, sizeof a), sum.nics);

@@ -2,6 +2,7 @@
  * simulation (models/flow.c): counts against hand-derived values, routing,
  * max-min fairness by hand, agreement with the closed-form model without
  * contention, and contention on an oversubscribed fabric. */
+#include "clustersim/models/cluster.h"
 #include "clustersim/models/collective.h"
 #include "clustersim/models/topology.h"
 #include "clustersim/models/flow.h"
@@ -337,11 +338,98 @@ START_TEST(test_fabric_scattered_closed_vs_flow)
 }
 END_TEST
 
+
+/* PCIe x16 line rates by hand (PCI-SIG): Gen1 2.5 GT/s x 16 x 8/10 / 8 = 4
+ * GB/s, Gen2 8 GB/s, Gen3 8 GT/s x 16 x 128/130 / 8 = 15.7538 GB/s, doubling
+ * to 31.5077, 63.0154 and 126.031 GB/s; unknown generations are NAN. */
+START_TEST(test_cluster_pcie_line_rates)
+{
+    ck_assert_double_eq_tol(cs_pcie_x16_bytes_per_s(1), 4e9, 1.0);
+    ck_assert_double_eq_tol(cs_pcie_x16_bytes_per_s(2), 8e9, 1.0);
+    ck_assert_double_eq_tol(cs_pcie_x16_bytes_per_s(3), 15.753846e9, 1e3);
+    ck_assert_double_eq_tol(cs_pcie_x16_bytes_per_s(4), 31.507692e9, 1e3);
+    ck_assert_double_eq_tol(cs_pcie_x16_bytes_per_s(5), 63.015385e9, 1e3);
+    ck_assert_double_eq_tol(cs_pcie_x16_bytes_per_s(6), 126.030769e9, 1e3);
+    ck_assert(isnan(cs_pcie_x16_bytes_per_s(0)));
+    ck_assert(isnan(cs_pcie_x16_bytes_per_s(8)));
+}
+END_TEST
+
+/* The view of 16 A100 nodes with 8 ib-hdr ports: the entries give no
+ * efficiency, so the collective model's defaults apply: NVSwitch 0.80 x 300
+ * GB/s = 240 GB/s per GPU; network 0.92 x 25 GB/s = 23 GB/s per port, 184
+ * GB/s per node (200 GB/s line). With the link's own 0.9: 22.5 / 180 GB/s. */
+START_TEST(test_cluster_view_rates)
+{
+    struct cs_cluster_cfg c = make_cluster(16, CS_TOPO_FAT_TREE, false, 1.0);
+    c.gpu.pcie_gen = 4;
+    struct cs_cluster_view v;
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_OK);
+    ck_assert_int_eq((int)v.gpus, 128);
+    ck_assert(!v.intra_pcie);
+    ck_assert_double_eq_tol(v.intra_line_bw_bytes_per_s, 300e9, 1.0);
+    ck_assert_double_eq_tol(v.intra_efficiency, 0.80, 1e-12);
+    ck_assert_double_eq_tol(v.intra_bw_bytes_per_s, 240e9, 1.0);
+    ck_assert_int_eq(v.nics_per_node, 8);
+    ck_assert_int_eq(v.ports_per_node, 8);
+    ck_assert_double_eq_tol(v.nic_efficiency, 0.92, 1e-12);
+    ck_assert_double_eq_tol(v.nic_bw_bytes_per_s, 23e9, 1.0);
+    ck_assert_double_eq_tol(v.node_net_bw_bytes_per_s, 184e9, 1.0);
+    ck_assert_double_eq_tol(v.node_net_line_bw_bytes_per_s, 200e9, 1.0);
+    ck_assert_double_eq_tol(v.pcie_bytes_per_s, 31.507692e9, 1e3);
+    ck_assert(v.has_geometry);
+    ck_assert_int_eq(v.geom.tiers, 2);  /* 128 ports over radix-40 leaves: two tiers */
+    c.fabric.link.efficiency = 0.9;
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_OK);
+    ck_assert_double_eq_tol(v.nic_bw_bytes_per_s, 22.5e9, 1.0);
+    ck_assert_double_eq_tol(v.node_net_bw_bytes_per_s, 180e9, 1.0);
+    /* The same figure every model reads: the closed form's per-GPU scale-up rate. */
+    ck_assert_double_eq_tol(cs_coll_intra_bw(&c, NULL, 1), 240e9, 1.0);
+}
+END_TEST
+
+/* One node may have no NICs (one unused port in the graph, no network
+ * bandwidth); several nodes without NICs or without a link rate are
+ * impossible clusters. PCIe intra-node traffic shares the host bridges. */
+START_TEST(test_cluster_view_impossible_and_pcie)
+{
+    struct cs_cluster_cfg c = make_cluster(1, CS_TOPO_SINGLE_SWITCH, false, 1.0);
+    c.fabric.nics_per_node = 0;
+    struct cs_cluster_view v;
+    memset(&v, 0x5a, sizeof v);
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_OK);
+    ck_assert_int_eq(v.nics_per_node, 0);
+    ck_assert_int_eq(v.ports_per_node, 1);
+    ck_assert_double_eq(v.node_net_bw_bytes_per_s, 0.0);
+    c = make_cluster(4, CS_TOPO_FAT_TREE, false, 1.0);
+    c.fabric.nics_per_node = 0;
+    struct cs_cluster_view keep = v;
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_EINVAL);
+    ck_assert(memcmp(&keep, &v, sizeof v) == 0);  /* untouched on failure */
+    c.fabric.nics_per_node = 8;
+    c.fabric.link.bw_bytes_per_s = 0;
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_EINVAL);
+    /* 8 GPUs on PCIe Gen4 behind 2 host bridges: 0.80 x 31.5 GB/s each, a
+     * quarter of it when all 8 talk at once. */
+    c = make_cluster(1, CS_TOPO_SINGLE_SWITCH, false, 1.0);
+    c.intra.kind = CS_INTRA_PCIE;
+    c.intra.bw_bytes_per_s = cs_pcie_x16_bytes_per_s(4);
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_OK);
+    ck_assert(v.intra_pcie);
+    ck_assert_double_eq_tol(v.intra_bw_bytes_per_s, 0.8 * 31.507692e9, 1e3);
+    ck_assert_double_eq_tol(cs_coll_intra_bw(&c, NULL, 8), 0.8 * 31.507692e9 * 2.0 / 8.0, 1e3);
+    ck_assert_double_eq_tol(cs_coll_intra_bw(&c, NULL, 1), 0.8 * 31.507692e9, 1e3);
+}
+END_TEST
+
 static Suite *fabric_suite(void)
 {
     Suite *s = suite_create("fabric");
     TCase *tc = tcase_create("topology");
     tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, test_cluster_pcie_line_rates);
+    tcase_add_test(tc, test_cluster_view_rates);
+    tcase_add_test(tc, test_cluster_view_impossible_and_pcie);
     tcase_add_test(tc, test_fabric_counts);
     tcase_add_test(tc, test_fabric_route);
     tcase_add_test(tc, test_fabric_placement);

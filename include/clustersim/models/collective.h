@@ -138,11 +138,10 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks);
 
 /* Achievable scale-up bandwidth of one GPU, one direction (B/s), when
  * `gpus_sharing` GPUs of a node communicate at once (matters for PCIe only:
- * they share the host bridges). The flow model builds its intra-node links
- * from the same numbers. */
+ * they share the host bridges), from the resolved cluster view (cluster.h);
+ * 0 for a cluster that does not resolve. The flow model builds its
+ * intra-node links from the same numbers. */
 double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing);
-/* Achievable network bandwidth of one NIC port, one direction (B/s). */
-double cs_coll_nic_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p);
 
 /* How group g of a job on cluster c uses the fabric (see the struct). A
  * one-node group gets {0 hops, 1 leaf, 0, 1}. Returns CS_EINVAL for a bad

@@ -20,6 +20,7 @@ struct cs_cluster_summary {
     long nics;                       /* scale-out ports on the nodes */
     double node_injection_bytes_per_s;  /* nics x line rate, per direction */
     double bisection_bytes_per_s;    /* per direction, after oversubscription */
+    double intra_bw_bytes_per_s_per_gpu; /* scale-up line rate per GPU, per direction */
 };
 void cs_out_cluster_summary(const struct cs_scenario *s, struct cs_cluster_summary *out);
 
