@@ -20,6 +20,8 @@
 
 #include <stdbool.h>
 
+struct cs_run_result; /* models/run.h */
+
 enum cs_cost_option { CS_OPT_ONPREM, CS_OPT_COLO, CS_OPT_ON_DEMAND, CS_OPT_RESERVED_1Y,
                       CS_OPT_RESERVED_3Y, CS_OPT_SPOT, CS_OPT_HYBRID, CS_OPT_COUNT };
 /* The contract names: "on-prem", "colocation", "cloud-on-demand", ... */
@@ -108,6 +110,15 @@ struct cs_cost_run {
     double interruptions;       /* mean per run; NAN without the run model */
     int replicas;               /* Monte Carlo replicas of the run model; 0 */
 };
+
+/* The time per training run from a step already simulated (`step`, the
+ * data stall folded in; NULL: none) and the run-level result (`run`; NULL
+ * or not enabled: no run model; only a tokens-mode run is used). Without a
+ * workload or workload.tokens out->has_step is false; when the step does
+ * not fit (or has no throughput) too, with a warning in d. Borrows
+ * everything; out is plain data. */
+void cs_cost_run_from(const struct cs_scenario *s, const struct cs_step_result *step,
+                      const struct cs_run_result *run, cs_diags *d, struct cs_cost_run *out);
 
 /* Estimates one training run of s's workload (workload.tokens) on the whole
  * cluster: cs_step_simulate with `opt` (borrowed), the data pipeline
