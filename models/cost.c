@@ -358,52 +358,6 @@ void cs_cost_run_from(const struct cs_scenario *s, const struct cs_step_result *
     *out = r;
 }
 
-cs_status cs_cost_run_estimate(const struct cs_scenario *s, const struct cs_step_options *opt,
-                               bool use_run_model, int threads, cs_diags *d,
-                               struct cs_cost_run *out)
-{
-    if (!s->has_workload || !(s->workload.tokens > 0)) {
-        cs_cost_run_from(s, NULL, NULL, d, out);
-        return CS_OK;
-    }
-    struct cs_step_result *sr = cs_xcalloc(1, sizeof *sr);
-    cs_status st = cs_step_simulate(&s->cluster, &s->workload, opt, d, sr);
-    if (st != CS_OK) {
-        free(sr);
-        return st;
-    }
-    if (!sr->fits || !(sr->tokens_per_s > 0)) {
-        cs_cost_run_from(s, sr, NULL, d, out); /* the warning */
-        free(sr);
-        return CS_OK;
-    }
-    /* The data pipeline's stall lengthens the step (models/datapipe.c). */
-    struct cs_data_result dr;
-    st = cs_data_evaluate(s, sr, d, &dr);
-    if (st != CS_OK) {
-        free(sr);
-        return st;
-    }
-    cs_data_apply(&dr, sr);
-    struct cs_run_result *rr = NULL;
-    if (use_run_model) {
-        struct cs_run_options ro;
-        cs_run_options_default(&ro);
-        ro.threads = threads > 0 ? threads : 1;
-        rr = cs_xcalloc(1, sizeof *rr);
-        st = cs_run_simulate(s, sr, &ro, d, rr);
-        if (st != CS_OK) {
-            free(rr);
-            free(sr);
-            return st;
-        }
-    }
-    cs_cost_run_from(s, sr, rr, d, out);
-    free(rr);
-    free(sr);
-    return CS_OK;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Evaluation.                                                               */
 

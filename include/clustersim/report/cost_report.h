@@ -27,7 +27,7 @@ struct cs_tco_report {
     bool has_claim;
     struct cs_cost_claim_result claim;
     bool has_step;                    /* run.has_step */
-    struct cs_cost_run run;           /* time per training run (cs_cost_run_estimate) */
+    struct cs_cost_run run;           /* time per training run (cs_cost_run_from) */
 };
 
 /* Fills r from inputs (evaluate, break-even, sensitivity at `step`). */
