@@ -3,15 +3,12 @@
  * merging shard directories (app layer; contract in clustersim/app/sweep_run.h,
  * file format and fsync policy in docs/sweep.md). */
 #define _POSIX_C_SOURCE 200809L
-#include "clustersim/base/strbuf.h"
-#include "clustersim/models/calib.h"
 #include "clustersim/app/sweep_run.h"
 
-#include "clustersim/models/cost.h"
-#include "clustersim/models/datapipe.h"
-#include "clustersim/models/run.h"
-#include "clustersim/models/step.h"
+#include "clustersim/app/pipeline.h"
+#include "clustersim/base/strbuf.h"
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/models/cost.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -203,12 +200,9 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
     bool loaded = st == CS_OK && !pt.skipped;
     const char *status = "ok";
     char reason[600] = "";
-    struct cs_step_result r;
-    memset(&r, 0, sizeof r);
+    struct cs_app_result res;
+    memset(&res, 0, sizeof res);
     bool have_step = false;
-    struct cs_run_result run;
-    memset(&run, 0, sizeof run);
-    struct cs_cost_result *cost = NULL;
     if (!loaded) {
         status = "skipped";
         snprintf(reason, sizeof reason, "%s", pt.reason);
@@ -216,52 +210,38 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
         status = "skipped";
         snprintf(reason, sizeof reason, "the scenario has no workload: nothing to simulate");
     } else {
-        struct cs_step_options opt;
-        cs_step_options_from_scenario(&s, &opt);
+        /* The pipeline of `clustersim run` (app/pipeline.c); the run and
+         * cost stages as the table's columns ask, and best effort: a point
+         * whose run model or prices fail keeps its step row, the first
+         * error as its reason. */
+        struct cs_app_eval_opts eo;
+        cs_app_eval_opts_default(&eo);
+        eo.run = (t->outputs & CS_SWEEP_OUT_RUN) != 0;
+        eo.cost = (t->outputs & CS_SWEEP_OUT_TCO) && s.cost.enabled;
+        eo.only_priced = true;
+        eo.best_effort = true;
+        eo.quiet_nofit = true;
+        eo.threads = 1; /* the sweep's threads are the parallelism */
         cs_diags_fini(&d);
         cs_diags_init(&d);
-        if (cs_step_simulate(&s.cluster, &s.workload, &opt, &d, &r) != CS_OK) {
-            status = "skipped";
-            first_error(&d, reason, sizeof reason);
-        } else if (!r.fits) {
+        cs_status est = cs_app_evaluate(&s, &eo, &d, &res);
+        if (est == CS_ENOFIT) {
             status = "nofit";
             have_step = true;
+        } else if (est != CS_OK) { /* the step or the data pipeline rejected it */
+            status = "skipped";
+            first_error(&d, reason, sizeof reason);
         } else {
             have_step = true;
-            struct cs_data_result dres;
-            memset(&dres, 0, sizeof dres);
-            if (cs_data_evaluate(&s, &r, &d, &dres) == CS_OK) {
-                cs_data_apply(&dres, &r);
-            } else {
-                status = "skipped";
+            if (res.run_status != CS_OK)
                 first_error(&d, reason, sizeof reason);
-                have_step = false;
-            }
-            if (have_step && (t->outputs & CS_SWEEP_OUT_RUN) &&
-                (s.run.enabled || s.workload.tokens > 0)) {
-                struct cs_run_options ro;
-                cs_run_options_default(&ro);
-                ro.threads = 1; /* the sweep's threads are the parallelism */
-                if (cs_run_simulate(&s, &r, &ro, &d, &run) != CS_OK) {
-                    memset(&run, 0, sizeof run);
-                    first_error(&d, reason, sizeof reason);
-                }
-            }
-            if (have_step && (t->outputs & CS_SWEEP_OUT_TCO) && s.cost.enabled) {
-                double run_hours = s.workload.tokens > 0 && r.tokens_per_s > 0
-                                       ? s.workload.tokens / r.tokens_per_s / 3600.0
-                                       : NAN;
-                struct cs_cost_inputs *in = cs_xcalloc(1, sizeof *in);
-                if (cs_cost_inputs_from_scenario(&s, run_hours, true, &d, in) == CS_OK) {
-                    cost = cs_xcalloc(1, sizeof *cost);
-                    cs_cost_evaluate(in, cost);
-                } else if (!reason[0]) {
-                    first_error(&d, reason, sizeof reason);
-                }
-                free(in);
-            }
+            if (res.cost_status != CS_OK && !reason[0])
+                first_error(&d, reason, sizeof reason);
         }
     }
+    const struct cs_step_result r = res.step;
+    const struct cs_run_result *run = &res.run;
+    const struct cs_cost_result *cost = res.has_cost ? res.cost : NULL;
 
     struct row w = {{0}, true};
     row_num(&w, "point", (double)i);
@@ -296,12 +276,12 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
     row_num(&w, "bubble_s", ok ? r.bubble_s : NAN);
     row_num(&w, "data_stall_s", ok ? r.data_stall_s : NAN);
     if (t->outputs & CS_SWEEP_OUT_RUN) {
-        bool re = ok && run.enabled;
-        row_num(&w, "run.time_to_train_s", re ? run.time_to_train_s.mean : NAN);
-        row_num(&w, "run.goodput", re ? run.goodput.mean : NAN);
-        row_num(&w, "run.interruptions", re ? run.interruptions.mean : NAN);
+        bool re = ok && run->enabled;
+        row_num(&w, "run.time_to_train_s", re ? run->time_to_train_s.mean : NAN);
+        row_num(&w, "run.goodput", re ? run->goodput.mean : NAN);
+        row_num(&w, "run.interruptions", re ? run->interruptions.mean : NAN);
         row_num(&w, "run.checkpoint_interval_s",
-                re && run.ckpt.enabled ? run.ckpt.interval_s : NAN);
+                re && run->ckpt.enabled ? run->ckpt.interval_s : NAN);
     }
     if (t->outputs & CS_SWEEP_OUT_TCO) {
         for (int o = 0; o < CS_OPT_COUNT; o++) {
@@ -314,7 +294,7 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
         }
     }
     cs_strbuf_puts(&w.b, "}\n");
-    free(cost);
+    cs_app_result_fini(&res);
     if (loaded)
         cs_scenario_fini(&s);
     cs_sweep_point_fini(&pt);

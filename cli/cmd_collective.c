@@ -7,11 +7,9 @@
  * per-op getCollByteCount and getBw): GB = 1e9 bytes. */
 #include "cli.h"
 
+#include "clustersim/app/collective_exp.h"
 #include "clustersim/config/fileio.h"
-#include "clustersim/models/calib.h"
-#include "clustersim/models/collective.h"
 #include "clustersim/models/topology.h"
-#include "clustersim/models/flow.h"
 #include "clustersim/report/run_report.h"
 #include "clustersim/base/xmalloc.h"
 
@@ -104,38 +102,6 @@ static bool cs__parse_int(const char *s, long lo, long hi, long *out)
     return true;
 }
 
-/* One row of the table. */
-struct cs__row {
-    double size;        /* printed size = bytes of the bandwidth formula */
-    double count;       /* printed element count */
-    double time_s;
-    double algbw, busbw;  /* bytes/s */
-    enum cs_coll_algo algo;
-    enum cs_coll_proto proto;
-    bool has_proto;
-};
-
-/* nccl-tests getCollByteCount: the printed size (max of send and receive
- * bytes) and count (the count passed to NCCL) from a requested size. */
-static void cs__sizes(enum cs_coll_op op, double size, int ws, int n, double *printed, double *count)
-{
-    double c = floor(size / ws);
-    switch (op) {
-    case CS_COLL_ALL_GATHER:
-    case CS_COLL_REDUCE_SCATTER:
-    case CS_COLL_ALLTOALL: {
-        double per = floor(c / n);
-        *count = per;
-        *printed = per * n * ws;
-        break;
-    }
-    default:
-        *count = c;
-        *printed = c * ws;
-        break;
-    }
-}
-
 /* nccl-tests getFloatStr: a value in `width` columns, with fewer decimals as it grows. */
 static void cs__fmt(char *buf, size_t len, double v, int width)
 {
@@ -207,10 +173,8 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
                         "start at -b 8\n", factor);
         return CS_EXIT_BADINPUT;
     }
-    long nrows = 0;
-    for (double s = minb; s <= maxb && nrows <= 100000; s = factor > 1 ? s * (double)factor : s + stepb)
-        nrows++;
-    if (nrows > 100000) {
+    struct cs_app_coll_req sizes = {.minb = minb, .maxb = maxb, .stepb = stepb, .factor = factor};
+    if (cs_app_coll_nsizes(&sizes, 100000) > 100000) {
         fprintf(stderr, "clustersim collective: more than 100000 sizes from -b/-e/-f/-i; use a larger step\n");
         return CS_EXIT_BADINPUT;
     }
@@ -270,145 +234,45 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         have_place = true;
     }
     bool use_flow = cs_cli_get(cmd, a, "flow") != NULL;
+    struct cs_app_coll_req q = {op, algo, type->bytes, minb, maxb, stepb, factor, ranks,
+                                ngpus, nthreads, root, have_place, place, use_flow};
 
     const char *path = cs_path_display(a->pos[0]);
     struct cs_cli_scenario sc;
     int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
-    struct cs_cluster_cfg c = sc.scenario.cluster;
-    if (have_place)
-        c.fabric.placement = place;
-    long total = (long)c.nodes * c.gpus_per_node;
-    int gpn = c.gpus_per_node;
-    /* The rank count: --ranks, else every GPU of the cluster. nccl-tests'
-     * -g and -t are per process (ranks = nprocs x t x g, nprocs from
-     * mpirun, which clustersim does not have), so they never set it. */
-    long n = ranks > 0 ? ranks : total;
-    char ranks_why[160];
-    if (ranks > 0)
-        snprintf(ranks_why, sizeof ranks_why, "--ranks %ld", ranks);
-    else
-        snprintf(ranks_why, sizeof ranks_why, "every GPU of the cluster (%d nodes x %d GPUs)", c.nodes, gpn);
-    if (n > total) {
-        fprintf(stderr, "%s: --ranks %ld: the cluster has only %ld GPUs (%d nodes x %d)\n", path, n, total, c.nodes,
-                gpn);
+    /* The rank count, then every size (app/collective_exp.c). */
+    struct cs_app_coll res;
+    cs_status st = cs_app_coll_setup(&sc.scenario, &q, &res);
+    if (st == CS_OK) {
+        if (fmt == CS_FMT_CSV) /* text and JSON carry it in the output itself */
+            fprintf(stderr, "clustersim collective: %ld ranks from %s\n", res.n, res.ranks_why);
+        st = cs_app_coll_run(&sc.scenario, &q, &res);
+    }
+    if (st != CS_OK) {
+        fprintf(stderr, "%s: %s\n", res.err_about_file ? path : "clustersim collective", res.err);
+        cs_app_coll_fini(&res);
         cs_cli_scenario_fini(&sc);
-        return CS_EXIT_BADINPUT;
+        return st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
     }
-    int ppn = n < gpn ? (int)n : gpn;
-    if (n % ppn != 0) {
-        fprintf(stderr, "%s: --ranks %ld: expected a multiple of the %d GPUs per node (whole nodes), or fewer\n", path,
-                n, gpn);
-        cs_cli_scenario_fini(&sc);
-        return CS_EXIT_BADINPUT;
-    }
-    if (n % (ngpus * nthreads) != 0) {
-        fprintf(stderr, "%s: -t %ld x -g %ld = %ld ranks per process does not divide the %ld ranks (%s)\n", path,
-                nthreads, ngpus, nthreads * ngpus, n, ranks_why);
-        cs_cli_scenario_fini(&sc);
-        return CS_EXIT_BADINPUT;
-    }
-    long nprocs = n / (ngpus * nthreads);
-    if (fmt == CS_FMT_CSV) /* text and JSON carry it in the output itself */
-        fprintf(stderr, "clustersim collective: %ld ranks from %s\n", n, ranks_why);
-    if (op == CS_COLL_BROADCAST && root >= n) {
-        fprintf(stderr, "clustersim collective: -r %ld: root must be below the %ld ranks\n", root, n);
-        cs_cli_scenario_fini(&sc);
-        return CS_EXIT_BADINPUT;
-    }
-    int m = (int)(n / ppn);
-    struct cs_coll_group grp = {(int)n, ppn, 1, 0, m};
-    struct cs_coll_params par;
-    cs_calib_coll_params(&sc.scenario, &par); /* defaults + the scenario's calibration */
-    const struct cs_calib_curve *curve =
-        use_flow ? NULL : cs_calib_find_curve(&sc.scenario.calibration, op, (int)n, m, algo);
-
-    /* Flow model: build the fabric and place the ranks once. */
-    cs_fabric *fab = NULL;
-    int *ids = NULL;
-    if (use_flow) {
-        cs_status st = cs_fabric_create(&c, sc.scenario.seed, &fab);
-        if (st == CS_OK) {
-            ids = cs_xmalloc((size_t)n * sizeof *ids);
-            st = cs_fabric_place(fab, (enum cs_place_policy)c.fabric.placement, (int)n, sc.scenario.seed, NULL, ids);
-        }
-        if (st != CS_OK) {
-            fprintf(stderr, "%s: cannot build the fabric for the flow model: %s\n", path, cs_strerror(st));
-            free(ids);
-            cs_fabric_destroy(fab);
-            cs_cli_scenario_fini(&sc);
-            return CS_EXIT_FAIL;
-        }
-    }
-
-    struct cs__row *rows = cs_xcalloc((size_t)nrows, sizeof *rows);
-    long k = 0;
-    bool failed = false;
-    for (double s = minb; s <= maxb && k < nrows; s = factor > 1 ? s * (double)factor : s + stepb, k++) {
-        struct cs__row *r = &rows[k];
-        cs__sizes(op, s, type->bytes, (int)n, &r->size, &r->count);
-        double t = 0.0;
-        if (use_flow) {
-            double dev = 0.0;
-            cs_status st = r->size > 0 && n > 1
-                               ? cs_flow_collective(fab, op, r->size, ids, (int)n, algo, &dev)
-                               : CS_OK;
-            if (st != CS_OK) {
-                fprintf(stderr, "clustersim collective: the flow model cannot run %s with --algo %s: %s\n",
-                        cs_coll_op_name(op), cs_coll_algo_name(algo), cs_strerror(st));
-                failed = true;
-                break;
-            }
-            t = r->size > 0 && n > 1 ? cs_coll_launch_bound_s(&par, dev) : 0.0;
-            r->algo = algo == CS_COLL_AUTO ? (m > 1 && ppn > 1 && op != CS_COLL_ALLTOALL && op != CS_COLL_SENDRECV &&
-                                                      op != CS_COLL_BROADCAST
-                                                  ? CS_COLL_HIER
-                                                  : CS_COLL_RING)
-                                           : algo;
-        } else {
-            cs_status cst = cs_coll_time_ex(&c, &par, op, r->size, &grp, algo, &t, &r->algo, &r->proto);
-            r->has_proto = true;
-            if (curve && cst == CS_OK) /* a measured curve for this (op, ranks, nodes): calib.h */
-                t = cs_calib_curve_time_s(curve, r->size);
-            if (cst != CS_OK && cst != CS_EUNSUPPORTED) {
-                fprintf(stderr, "%s: %s of %.0f bytes over %d ranks (%d per node) cannot be modelled: %s\n", path,
-                        cs_coll_op_name(op), r->size, (int)n, ppn, cs_strerror(cst));
-                failed = true;
-                break;
-            }
-            if (cst != CS_OK) {
-                fprintf(stderr, "%s: %s with --algo %s is not available on this cluster (%d ranks, %d per node; "
-                                "NVLS needs an NVSwitch with NVLS and one node, SHARP needs "
-                                "cluster.fabric.in_network_reduction and several nodes)\n",
-                        path, cs_coll_op_name(op), cs_coll_algo_name(algo), (int)n, ppn);
-                failed = true;
-                break;
-            }
-        }
-        r->time_s = t;
-        r->algbw = t > 0 ? r->size / t : 0.0;
-        r->busbw = r->algbw * cs_coll_busbw_factor(op, (int)n);
-    }
-    free(ids);
-    cs_fabric_destroy(fab);
-    if (failed) {
-        free(rows);
-        cs_cli_scenario_fini(&sc);
-        return CS_EXIT_FAIL;
-    }
+    const struct cs_cluster_cfg *cp = &res.cluster;
+    long n = res.n, nprocs = res.nprocs, k = res.nrows;
+    int m = res.nodes, ppn = res.ppn, gpn = cp->gpus_per_node;
+    const char *ranks_why = res.ranks_why;
+    const struct cs_app_coll_row *rows = res.rows;
 
     const char *name = fmt == CS_FMT_JSON ? "collective.json" : fmt == CS_FMT_CSV ? "collective.csv" : "collective.txt";
     struct cs_cli_out out;
     if (!cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), name)) {
-        free(rows);
+        cs_app_coll_fini(&res);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_FAIL;
     }
     const char *redop_col = op == CS_COLL_ALL_REDUCE || op == CS_COLL_REDUCE_SCATTER ? redop : "none";
     long root_col = op == CS_COLL_BROADCAST ? root : -1;
     const char *model = use_flow ? "flow" : "closed-form";
-    const char *placement = c.fabric.placement == CS_PLACEMENT_SCATTERED ? "scattered" : "packed";
+    const char *placement = cp->fabric.placement == CS_PLACEMENT_SCATTERED ? "scattered" : "packed";
     double bus_sum = 0;
     for (long i = 0; i < k; i++)
         bus_sum += rows[i].busbw;
@@ -431,11 +295,11 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         cJSON_AddNumberToObject(root_js, "ranks_per_node", ppn);
         cJSON_AddStringToObject(root_js, "model", model);
         cJSON_AddStringToObject(root_js, "placement", placement);
-        cJSON_AddStringToObject(root_js, "topology", cs_topology_name(c.fabric.topology));
-        cJSON_AddStringToObject(root_js, "link", c.fabric.link.name);
+        cJSON_AddStringToObject(root_js, "topology", cs_topology_name(cp->fabric.topology));
+        cJSON_AddStringToObject(root_js, "link", cp->fabric.link.name);
         cJSON *arr = cJSON_AddArrayToObject(root_js, "rows");
         for (long i = 0; i < k; i++) {
-            const struct cs__row *r = &rows[i];
+            const struct cs_app_coll_row *r = &rows[i];
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "size_bytes", r->size);
             cJSON_AddNumberToObject(o, "count", r->count);
@@ -453,7 +317,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     } else if (fmt == CS_FMT_CSV) {
         fprintf(out.fp, "size_bytes,count,type,redop,root,time_us,algbw_gb_per_s,busbw_gb_per_s,algo,proto\n");
         for (long i = 0; i < k; i++) {
-            const struct cs__row *r = &rows[i];
+            const struct cs_app_coll_row *r = &rows[i];
             fprintf(out.fp, "%.0f,%.0f,%s,%s,%ld,%.6g,%.6g,%.6g,%s,%s\n", r->size, r->count, type->name, redop_col,
                     root_col, r->time_s * 1e6, r->algbw / 1e9, r->busbw / 1e9, cs_coll_algo_name(r->algo),
                     r->has_proto ? cs_coll_proto_name(r->proto) : "");
@@ -462,9 +326,9 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         FILE *o = out.fp;
         fprintf(o, "# clustersim %s collective: %s_perf simulated (%s model) on \"%s\" (%s)\n", CLUSTERSIM_VERSION,
                 cs_coll_op_name(op), model, sc.scenario.name, path);
-        fprintf(o, "# cluster: %d nodes x %d %s, %s intra-node, %s %s x %d per node, %s placement\n", c.nodes, gpn,
-                c.gpu.name, c.intra.name, cs_topology_name(c.fabric.topology), c.fabric.link.name,
-                c.fabric.nics_per_node, placement);
+        fprintf(o, "# cluster: %d nodes x %d %s, %s intra-node, %s %s x %d per node, %s placement\n", cp->nodes, gpn,
+                cp->gpu.name, cp->intra.name, cs_topology_name(cp->fabric.topology), cp->fabric.link.name,
+                cp->fabric.nics_per_node, placement);
         fprintf(o, "# clustersim: %ld ranks from %s; %ld processes x %ld threads x %ld GPUs (nccl-tests -t/-g are "
                    "per process)\n", n, ranks_why, nprocs, nthreads, ngpus);
         fprintf(o, "# nThread %ld nGpus %ld minBytes %.0f maxBytes %.0f step: ", nthreads, ngpus, minb, maxb);
@@ -476,7 +340,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         fprintf(o, "# Using devices (simulated: %ld ranks on %d nodes, %d per node)\n", n, m, ppn);
         for (long i = 0; i < n && i < 16; i++)
             fprintf(o, "#  Rank %2ld Group  0 Pid      0 on     node%d device %2ld [simulated] %s\n", i,
-                    (int)(i / ppn), i % ppn, c.gpu.name);
+                    (int)(i / ppn), i % ppn, cp->gpu.name);
         if (n > 16)
             fprintf(o, "#  ... %ld more ranks\n", n - 16);
         fprintf(o, "#\n");
@@ -486,7 +350,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         fprintf(o, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "(B)", "(elements)", "",
                 "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
         for (long i = 0; i < k; i++) {
-            const struct cs__row *r = &rows[i];
+            const struct cs_app_coll_row *r = &rows[i];
             char ts[32], as[32], bs[32];
             cs__fmt(ts, sizeof ts, r->time_s * 1e6, 7);
             cs__fmt(as, sizeof as, r->algbw / 1e9, 6);
@@ -514,7 +378,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     if (ferror(out.fp))
         ok = false;
     bool closed = cs_cli_out_close(&out, ok);
-    free(rows);
+    cs_app_coll_fini(&res);
     cs_cli_scenario_fini(&sc);
     return closed ? CS_EXIT_OK : CS_EXIT_FAIL;
 }

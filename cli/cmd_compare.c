@@ -4,13 +4,8 @@
  * and the network hardware counted from the built fabric. */
 #include "cli.h"
 
-#include "clustersim/models/calib.h"
-#include "clustersim/models/collective.h"
-#include "clustersim/models/compute.h"
-#include "clustersim/models/topology.h"
-#include "clustersim/models/memory.h"
+#include "clustersim/app/compare.h"
 #include "clustersim/report/run_report.h"
-#include "clustersim/models/step.h"
 #include "clustersim/report/table.h"
 #include "clustersim/base/xmalloc.h"
 
@@ -26,138 +21,12 @@ static const struct cs_cli_opt cs__cmp_opts[] = {
     CS_CLI_OPT_SET,
 };
 
-/* What one scenario contributes to the comparison; NAN where not applicable. */
-struct cs__cmp {
-    const char *file;
-    char name[128];
-    long gpus;
-    bool has_step, fits;
-    double step_s, mfu, tokens_per_s, exposed_comm_s, dp_comm_total_s, busy_s;
-    double dp_msg_bytes, dp_busbw, dp_time_s;
-    double tp_msg_bytes, tp_busbw, tp_time_s;
-    char dp_algo[16], tp_algo[16];
-    int dp_ranks, tp_ranks;
-    struct cs_fabric_counts counts;
-    bool has_counts;
-    char topology[32], link[CS_NAME_MAX], placement[16];
-    double oversub;
-    struct cs_claim_cfg claim;  /* the scenario's `claim:` */
-    double claim_metric;        /* its metric, simulated */
-};
-
-static void cs__coll_at(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, enum cs_coll_op op,
-                        double bytes, const struct cs_coll_group *g, double *time_s, double *busbw, char *algo,
-                        size_t alen)
-{
-    enum cs_coll_algo a = CS_COLL_AUTO;
-    /* NAN here is the report's "no such collective" cell (printed as -). */
-    double t = NAN;
-    if (g->ranks > 1 && bytes > 0 && cs_coll_time_ex(c, p, op, bytes, g, CS_COLL_AUTO, &t, &a, NULL) != CS_OK)
-        t = NAN;
-    *time_s = t;
-    *busbw = t > 0 ? bytes / t * cs_coll_busbw_factor(op, g->ranks) : NAN;
-    snprintf(algo, alen, "%s", g->ranks > 1 ? cs_coll_algo_name(a) : "-");
-}
-
-/* Fills *r for scenario s; returns false (after printing) on a model error. */
-static bool cs__evaluate(const struct cs_scenario *s, const char *path, struct cs__cmp *r)
-{
-    memset(r, 0, sizeof *r);
-    r->file = path;
-    snprintf(r->name, sizeof r->name, "%s", s->name);
-    r->gpus = cs_scenario_gpus(s);
-    const struct cs_cluster_cfg *c = &s->cluster;
-    snprintf(r->topology, sizeof r->topology, "%s", cs_topology_name(c->fabric.topology));
-    snprintf(r->link, sizeof r->link, "%s", c->fabric.link.name);
-    snprintf(r->placement, sizeof r->placement, "%s",
-             c->fabric.placement == CS_PLACEMENT_SCATTERED ? "scattered" : "packed");
-    r->oversub = c->fabric.oversubscription;
-    r->step_s = r->mfu = r->tokens_per_s = r->exposed_comm_s = r->dp_comm_total_s = NAN;
-    r->busy_s = NAN;
-    r->dp_msg_bytes = r->dp_busbw = r->dp_time_s = r->tp_msg_bytes = r->tp_busbw = r->tp_time_s = NAN;
-    snprintf(r->dp_algo, sizeof r->dp_algo, "-");
-    snprintf(r->tp_algo, sizeof r->tp_algo, "-");
-    cs_fabric *f = NULL;
-    if (cs_fabric_create(c, s->seed, &f) == CS_OK) {
-        cs_fabric_counts(f, &r->counts);
-        r->has_counts = true;
-        cs_fabric_destroy(f);
-    }
-    if (!s->has_workload)
-        return true;
-    struct cs_step_options opt;
-    cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
-    cs_diags d;
-    cs_diags_init(&d);
-    struct cs_step_result res;
-    memset(&res, 0, sizeof res);
-    cs_status st = cs_step_simulate(c, &s->workload, &opt, &d, &res);
-    cs_cli_print_diags_for(&d, path);
-    cs_diags_fini(&d);
-    if (st != CS_OK) {
-        fprintf(stderr, "%s: the step model cannot run this scenario: %s\n", path, cs_strerror(st));
-        return false;
-    }
-    r->has_step = true;
-    r->fits = res.fits;
-    r->claim = s->claim;
-    r->claim_metric = cs_claim_metric_value(&s->claim, &res);
-    if (res.fits) {
-        r->step_s = res.time_s;
-        r->mfu = res.mfu;
-        r->tokens_per_s = res.tokens_per_s;
-        r->exposed_comm_s = res.exposed_comm_s;
-        r->dp_comm_total_s = res.dp_comm_total_s;
-        r->busy_s = res.compute_s;
-    }
-    /* The job's collectives at their message sizes, as the step model sends
-     * them: DP gradients in buckets (all_reduce, or reduce_scatter with
-     * ZeRO/FSDP), TP activations per layer (all_reduce). */
-    const struct cs_parallel *p = &s->workload.par;
-    int g = c->gpus_per_node;
-    struct cs_coll_group dpg = cs_step_group(p->dp, (long)p->tp * p->cp, g);
-    struct cs_coll_group tpg = cs_step_group(p->tp, 1, g);
-    r->dp_ranks = p->dp;
-    r->tp_ranks = p->tp;
-    double grad = cs_memory_grad_bytes_per_param(&s->workload);
-    struct cs_layer_cost L;
-    double stage_grad = NAN;
-    if (cs_compute_layer(&s->workload, &c->gpu, &opt.compute, &L) == CS_OK) {
-        r->tp_msg_bytes = L.tp_msg_bytes;
-        stage_grad = L.params * grad * ((double)s->workload.model.layers / (p->pp > 0 ? p->pp : 1));
-    }
-    double bucket = opt.dp_bucket_bytes;
-    r->dp_msg_bytes = isfinite(stage_grad) && stage_grad < bucket ? stage_grad : bucket;
-    enum cs_coll_op dp_op = p->fsdp == CS_FSDP_NONE ? CS_COLL_ALL_REDUCE : CS_COLL_REDUCE_SCATTER;
-    cs__coll_at(c, &opt.coll, dp_op, r->dp_msg_bytes, &dpg, &r->dp_time_s, &r->dp_busbw, r->dp_algo,
-                sizeof r->dp_algo);
-    if (isfinite(r->tp_msg_bytes))
-        cs__coll_at(c, &opt.coll, CS_COLL_ALL_REDUCE, r->tp_msg_bytes, &tpg, &r->tp_time_s, &r->tp_busbw,
-                    r->tp_algo, sizeof r->tp_algo);
-    return true;
-}
-
 static void cs__num(cJSON *o, const char *k, double v)
 {
     if (isfinite(v))
         cJSON_AddNumberToObject(o, k, v);
     else
         cJSON_AddNullToObject(o, k);
-}
-
-/* The metric of claim `c` for scenario r (for ratio claims: the baseline). */
-static double cs_claim_metric_value_of(const struct cs_claim_cfg *c, const struct cs__cmp *r)
-{
-    if (!r->has_step || !r->fits)
-        return NAN;
-    switch ((enum cs_claim_metric)c->metric) {
-    case CS_CLAIM_MFU: return r->mfu;
-    case CS_CLAIM_TOKENS_PER_S: return r->tokens_per_s;
-    case CS_CLAIM_STEP_TIME_S: return r->step_s;
-    case CS_CLAIM_EXPOSED_COMM_FRACTION: return r->exposed_comm_s / r->step_s;
-    case CS_CLAIM_GPU_BUSY_FRACTION: return r->busy_s / r->step_s;
-    }
-    return NAN;
 }
 
 static void cs__cell(char *buf, size_t len, const char *fmt, double v)
@@ -178,7 +47,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         return CS_EXIT_BADINPUT;
     }
     int n = a->npos;
-    struct cs__cmp *rs = cs_xcalloc((size_t)n, sizeof *rs);
+    struct cs_app_compare *rs = cs_xcalloc((size_t)n, sizeof *rs);
     for (int i = 0; i < n; i++) {
         struct cs_cli_scenario sc;
         int rc = cs_cli_load_scenario(a->pos[i], cs_cli_get(cmd, a, "catalog"), a, &sc);
@@ -186,9 +55,15 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
             free(rs);
             return rc;
         }
-        bool ok = cs__evaluate(&sc.scenario, a->pos[i], &rs[i]);
+        cs_diags d;
+        cs_diags_init(&d);
+        cs_status st = cs_app_compare_eval(&sc.scenario, a->pos[i], &d, &rs[i]);
+        cs_cli_print_diags_for(&d, a->pos[i]);
+        cs_diags_fini(&d);
         cs_cli_scenario_fini(&sc);
-        if (!ok) {
+        if (st != CS_OK) {
+            fprintf(stderr, "%s: the step model cannot run this scenario: %s\n", a->pos[i],
+                    cs_strerror(st));
             free(rs);
             return CS_EXIT_BADINPUT;
         }
@@ -205,7 +80,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
         cJSON *arr = cJSON_AddArrayToObject(root, "scenarios");
         for (int i = 0; i < n; i++) {
-            const struct cs__cmp *r = &rs[i];
+            const struct cs_app_compare *r = &rs[i];
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "file", r->file);
             cJSON_AddStringToObject(o, "scenario", r->name);
@@ -249,7 +124,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
             }
             if (r->claim.enabled) {
                 /* ratio claims are judged against the first scenario */
-                double base = cs_claim_metric_value_of(&r->claim, &rs[0]);
+                double base = cs_app_compare_metric(&r->claim, &rs[0]);
                 struct cs_claim_verdict v = cs_claim_judge(&r->claim, r->claim_metric, base);
                 cs_out_claim_json(o, &r->claim, &v);
             }
@@ -263,7 +138,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                         "tp_size_bytes,tp_busbw_gb_per_s,tp_algo,leaf_switches,spine_switches,core_switches,"
                         "switch_ports,cables,optics,nics\n");
         for (int i = 0; i < n; i++) {
-            const struct cs__cmp *r = &rs[i];
+            const struct cs_app_compare *r = &rs[i];
             fprintf(out.fp, "%s,%s,%ld,%s,%s,%s,%g,%s,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,%s,%d,%.0f,%.6g,%s,%ld,%ld,%ld,"
                             "%ld,%ld,%ld,%ld\n",
                     r->file, r->name, r->gpus, r->topology, r->link, r->placement, r->oversub, r->fits ? "true" : "false",
@@ -288,7 +163,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
     do {                                                                                                              \
         row[0] = label;                                                                                               \
         for (int i = 0; i < n; i++) {                                                                                 \
-            const struct cs__cmp *r = &rs[i];                                                                         \
+            const struct cs_app_compare *r = &rs[i];                                                                         \
             expr;                                                                                                     \
             row[i + 1] = cells[i];                                                                                    \
         }                                                                                                             \
@@ -326,7 +201,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         for (int i = 0; i < n; i++) {
             if (!rs[i].claim.enabled)
                 continue;
-            double base = cs_claim_metric_value_of(&rs[i].claim, &rs[0]);
+            double base = cs_app_compare_metric(&rs[i].claim, &rs[0]);
             struct cs_claim_verdict v = cs_claim_judge(&rs[i].claim, rs[i].claim_metric, base);
             fprintf(out.fp, "\n%s:", rs[i].name);
             cs_out_claim_text(out.fp, &rs[i].claim, &v);

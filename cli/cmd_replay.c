@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/models/topology.h"
+#include "clustersim/app/replay.h"
 #include "clustersim/report/gnuplot.h"
 #include "clustersim/report/replay_report.h"
 #include "clustersim/report/run_report.h"
@@ -118,42 +118,6 @@ static bool cs__partitions(const char *s, struct cs_sched_config *c)
 }
 
 /* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
-/* The scenario's `scheduler:` section, for every setting whose flag was
- * not given (flags override the scenario). */
-static void cs__apply_scheduler(const struct cs_scn_scheduler *sc, const struct cs_cli_cmd *cmd,
-                                const struct cs_cli_args *a, struct cs_sched_config *c)
-{
-    if (!sc->enabled)
-        return;
-    if (sc->policy >= 0 && !cs_cli_get(cmd, a, "policy"))
-        c->policy = (enum cs_sched_policy)sc->policy;
-    if (sc->placement >= 0 && !cs_cli_get(cmd, a, "placement"))
-        c->place = (enum cs_sched_place)sc->placement;
-    if (sc->preempt >= 0 && !cs_cli_get(cmd, a, "preempt"))
-        c->preempt = sc->preempt != 0;
-    if (sc->mig_slices >= 0 && !cs_cli_get(cmd, a, "mig")) {
-        c->mig = sc->mig_slices > 0;
-        c->mig_slices = sc->mig_slices;
-    }
-    if (sc->backfill_depth > 0 && !cs_cli_get(cmd, a, "backfill-depth"))
-        c->backfill_depth = sc->backfill_depth;
-    if (sc->n_partitions > 0 && !cs_cli_get(cmd, a, "partitions")) {
-        c->n_partitions = sc->n_partitions;
-        for (int p = 0; p < sc->n_partitions; p++) {
-            const struct cs_scn_partition *in = &sc->partitions[p];
-            struct cs_sched_partition *o = &c->partitions[p];
-            memset(o, 0, sizeof *o);
-            snprintf(o->name, sizeof o->name, "%s", in->name);
-            o->quota = in->quota;
-            o->priority = in->priority;
-            o->rule = in->rule;
-            o->min_gpus = in->min_gpus;
-            o->max_gpus = in->max_gpus;
-            o->max_duration_s = in->max_duration_s;
-        }
-    }
-}
-
 static bool cs__copy_template(const char *dir, const char *name)
 {
     char err[8300];
@@ -254,10 +218,11 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         seed_given = true;
     }
 
-    /* cluster */
+    /* cluster: a node list or a scenario (app/replay.c) */
+    struct cs_app_replay rp;
+    cs_app_replay_init(&rp, &cfg);
     struct cs_cli_scenario sc;
     bool have_sc = false;
-    cs_fabric *fab = NULL;
     cs_diags d;
     cs_diags_init(&d);
     int rc = CS_EXIT_OK;
@@ -266,18 +231,14 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (cs_trace_load_nodes(nodes, &nl, &d) != CS_OK) {
             cs_cli_print_diags_for(&d, nodes);
             cs_diags_fini(&d);
+            cs_app_replay_fini(&rp);
             return CS_EXIT_BADINPUT;
         }
-        if (nl.n_groups > CS_SCHED_MAX_GROUPS) {
+        if (cs_app_replay_use_nodes(&rp, &nl) != CS_OK) {
             fprintf(stderr, "clustersim replay: %s: more than %d node groups\n", nodes, CS_SCHED_MAX_GROUPS);
             cs_diags_fini(&d);
+            cs_app_replay_fini(&rp);
             return CS_EXIT_BADINPUT;
-        }
-        cfg.n_groups = nl.n_groups;
-        for (int g = 0; g < nl.n_groups; g++) {
-            snprintf(cfg.groups[g].gpu_type, sizeof cfg.groups[g].gpu_type, "%s", nl.groups[g].gpu_type);
-            cfg.groups[g].nodes = nl.groups[g].nodes;
-            cfg.groups[g].gpus_per_node = nl.groups[g].gpus_per_node;
         }
         if (cluster)
             fprintf(stderr, "clustersim replay: warning: --nodes given: --cluster %s is not used\n", cluster);
@@ -285,28 +246,22 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         rc = cs_cli_load_scenario(cluster, cs_cli_get(cmd, a, "catalog"), a, &sc);
         if (rc != CS_EXIT_OK) {
             cs_diags_fini(&d);
+            cs_app_replay_fini(&rp);
             return rc;
         }
         have_sc = true;
-        const struct cs_cluster_cfg *cc = &sc.scenario.cluster;
-        cfg.n_groups = 1;
-        snprintf(cfg.groups[0].gpu_type, sizeof cfg.groups[0].gpu_type, "%s", cc->gpu.name);
-        cfg.groups[0].nodes = cc->nodes;
-        cfg.groups[0].gpus_per_node = cc->gpus_per_node;
-        if (!seed_given)
-            cfg.seed = sc.scenario.seed;
-        cs_status fst = cs_fabric_create(cc, cfg.seed, &fab);
-        if (fst != CS_OK) {
+        struct cs_app_replay_given given = {
+            cs_cli_get(cmd, a, "policy") != NULL,         cs_cli_get(cmd, a, "placement") != NULL,
+            cs_cli_get(cmd, a, "preempt") != NULL,        cs_cli_get(cmd, a, "mig") != NULL,
+            cs_cli_get(cmd, a, "backfill-depth") != NULL, cs_cli_get(cmd, a, "partitions") != NULL,
+            seed_given};
+        cs_app_replay_use_scenario(&rp, &sc.scenario, &given);
+        if (rp.fabric_status != CS_OK)
             fprintf(stderr, "clustersim replay: warning: %s: cannot build the fabric (%s): leaves of %d nodes "
-                            "assumed, workload run times not scaled by placement\n", cluster, cs_strerror(fst),
-                    cfg.nodes_per_leaf > 0 ? cfg.nodes_per_leaf : 16);
-            fab = NULL;
-        }
-        cfg.fabric = fab;
-        cs__apply_scheduler(&sc.scenario.scheduler, cmd, a, &cfg);
+                            "assumed, workload run times not scaled by placement\n", cluster,
+                    cs_strerror(rp.fabric_status), rp.cfg.nodes_per_leaf > 0 ? rp.cfg.nodes_per_leaf : 16);
     }
-    const struct cs_scn_scheduler *claim =
-        have_sc && sc.scenario.scheduler.enabled && sc.scenario.scheduler.claim_id[0] ? &sc.scenario.scheduler : NULL;
+    const struct cs_scn_scheduler *claim = rp.claim;
 
     /* trace */
     struct cs_trace tr;
@@ -316,39 +271,20 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     size_t nerr = cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     cs_diags_init(&d);
-    struct cs_sched_result res, res2;
-    memset(&res, 0, sizeof res);
-    memset(&res2, 0, sizeof res2);
-    struct cs_sched_config cfg2 = cfg;
-    bool have_res = false, have_res2 = false;
     if (st != CS_OK || nerr > 0) {
         rc = CS_EXIT_BADINPUT;
         goto done;
     }
-    st = cs_sched_run(&cfg, &tr, &d, &res);
-    nerr = cs_cli_print_diags_for(&d, path);
-    if (st != CS_OK || nerr > 0) {
+    /* the replay, and the claim's other side (app/replay.c) */
+    st = cs_app_replay_run(&rp, &tr, &d);
+    cs_cli_print_diags_for(&d, path);
+    if (st != CS_OK) {
         rc = st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
         goto done;
     }
-    have_res = true;
-    if (claim && claim->claim_compare != CS_SCN_COMPARE_NONE) {
-        /* the other side of the comparison: the other placement, or MIG toggled */
-        cfg2 = cfg;
-        if (claim->claim_compare == CS_SCN_COMPARE_PLACEMENT)
-            cfg2.place = cfg.place == CS_SCHED_SCATTERED ? CS_SCHED_PACKED : CS_SCHED_SCATTERED;
-        else
-            cfg2.mig = !cfg.mig;
-        cs_diags_fini(&d);
-        cs_diags_init(&d);
-        st = cs_sched_run(&cfg2, &tr, &d, &res2);
-        nerr = cs_cli_print_diags_for(&d, path);
-        if (st != CS_OK || nerr > 0) {
-            rc = st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
-            goto done;
-        }
-        have_res2 = true;
-    }
+    const struct cs_sched_config *cfg1 = &rp.cfg, *cfg2 = &rp.cfg2;
+    const struct cs_sched_result *res = &rp.res, *res2 = &rp.res2;
+    bool have_res2 = rp.have_res2;
     {
         const char *outdir = cs_cli_get(cmd, a, "output");
         const char *name = fmt == CS_FMT_JSON ? "replay.json" : fmt == CS_FMT_CSV ? "replay.csv" : "replay.txt";
@@ -365,37 +301,33 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cJSON_AddStringToObject(root, "cluster_file", cluster);
             else
                 cJSON_AddStringToObject(root, "nodes_file", nodes);
-            cJSON *rj = cs_out_replay_json(&cfg, &tr, &res);
+            cJSON *rj = cs_out_replay_json(cfg1, &tr, res);
             if (claim)
-                cJSON_AddItemToObject(rj, "claim", cs_out_replay_claim_json(claim, &cfg, &res, have_res2 ? &cfg2 : NULL,
-                                                                            have_res2 ? &res2 : NULL));
+                cJSON_AddItemToObject(rj, "claim", cs_out_replay_claim_json(claim, cfg1, res, have_res2 ? cfg2 : NULL,
+                                                                            have_res2 ? res2 : NULL));
             cJSON_AddItemToObject(root, "replay", rj);
             ok = cs_out_json_write(out.fp, root);
             cJSON_Delete(root);
         } else if (fmt == CS_FMT_CSV) {
-            cs_out_replay_csv(out.fp, &cfg, &tr, &res, 1);
+            cs_out_replay_csv(out.fp, cfg1, &tr, res, 1);
         } else {
             fprintf(out.fp, "clustersim %s: replay\n\n", CLUSTERSIM_VERSION);
-            cs_out_replay_text(out.fp, &cfg, &tr, &res);
+            cs_out_replay_text(out.fp, cfg1, &tr, res);
             if (claim)
-                cs_out_replay_claim_text(out.fp, claim, &cfg, &res, have_res2 ? &cfg2 : NULL,
-                                         have_res2 ? &res2 : NULL, 10);
+                cs_out_replay_claim_text(out.fp, claim, cfg1, res, have_res2 ? cfg2 : NULL,
+                                         have_res2 ? res2 : NULL, 10);
         }
         if (ferror(out.fp))
             ok = false;
         if (!cs_cli_out_close(&out, ok))
             rc = CS_EXIT_FAIL;
         if (!cs_cli_out_is_stdout(outdir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
-            cs__figures(outdir, &cfg, &res);
+            cs__figures(outdir, cfg1, res);
     }
 done:
-    if (have_res)
-        cs_sched_result_fini(&res);
-    if (have_res2)
-        cs_sched_result_fini(&res2);
     cs_diags_fini(&d);
     cs_trace_fini(&tr);
-    cs_fabric_destroy(fab);
+    cs_app_replay_fini(&rp);
     if (have_sc)
         cs_cli_scenario_fini(&sc);
     return rc;

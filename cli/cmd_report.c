@@ -4,12 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "clustersim/models/calib.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/report/html.h"
 #include "clustersim/report/run_report.h"
 #include "clustersim/report/run_report_level.h"
-#include "clustersim/models/step.h"
+#include "clustersim/app/pipeline.h"
 #include "clustersim/app/sweep_run.h"
 #include "clustersim/config/sweep.h"
 #include "clustersim/report/sweep_plot.h"
@@ -66,37 +65,29 @@ static cJSON *cs__run_json(const char *path, const char *catalog, const struct c
     cJSON_AddStringToObject(root, "file", path);
     cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
     if (s->has_workload) {
-        struct cs_step_result r;
-        struct cs_data_result dres;
-        struct cs_run_result run;
-        memset(&r, 0, sizeof r);
-        memset(&dres, 0, sizeof dres);
-        memset(&run, 0, sizeof run);
-        struct cs_run_options ropt;
-        cs_run_options_default(&ropt);
-        ropt.threads = 2;
-        struct cs_step_options opt;
-        cs_step_options_from_scenario(s, &opt);
+        /* As `clustersim run` evaluates it (app/pipeline.c). */
+        struct cs_app_eval_opts eo;
+        cs_app_eval_opts_default(&eo);
+        eo.threads = 2;
+        eo.quiet_nofit = true;
+        struct cs_app_result res;
         cs_diags d;
         cs_diags_init(&d);
-        cs_status st = cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &r);
-        if (st == CS_OK && (st = cs_data_evaluate(s, &r, &d, &dres)) == CS_OK) {
-            cs_data_apply(&dres, &r);
-            if (r.fits && (s->run.enabled || s->workload.tokens > 0))
-                st = cs_run_simulate(s, &r, &ropt, &d, &run);
-        }
+        cs_status st = cs_app_evaluate(s, &eo, &d, &res);
         cs_cli_print_diags_for(&d, path);
         cs_diags_fini(&d);
-        if (st != CS_OK) {
+        if (st != CS_OK && st != CS_ENOFIT) {
+            cs_app_result_fini(&res);
             cJSON_Delete(root);
             cs_cli_scenario_fini(&sc);
             *rc = CS_EXIT_BADINPUT;
             return NULL;
         }
         cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));
-        cs_out_step_json(root, &r);
-        cs_out_data_json(root, &dres);
-        cs_out_run_level_json(root, &run);
+        cs_out_step_json(root, &res.step);
+        cs_out_data_json(root, &res.data);
+        cs_out_run_level_json(root, &res.run);
+        cs_app_result_fini(&res);
     }
     cs_cli_scenario_fini(&sc);
     return root;

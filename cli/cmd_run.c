@@ -2,12 +2,11 @@
  * training step and report it (text, JSON or CSV). */
 #include "cli.h"
 
-#include "clustersim/config/fileio.h"
-#include "clustersim/models/calib.h"
+#include "clustersim/app/pipeline.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
+#include "clustersim/config/fileio.h"
 #include "clustersim/report/run_report.h"
-#include "clustersim/models/step.h"
 #include "clustersim/report/run_report_level.h"
 
 #include <math.h>
@@ -37,57 +36,37 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return rc;
     const struct cs_scenario *s = &sc.scenario;
 
-    struct cs_step_result r;
-    memset(&r, 0, sizeof r);
-    bool have_step = false;
-    struct cs_data_result dres;
-    memset(&dres, 0, sizeof dres);
-    struct cs_run_result run;
-    memset(&run, 0, sizeof run);
-    struct cs_run_options ropt;
-    cs_run_options_default(&ropt);
-    ropt.threads = 2;
-    if (s->has_workload) {
-        struct cs_step_options opt;
-        cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
-        cs_diags d;
-        cs_diags_init(&d);
-        cs_status st = cs_step_simulate(&s->cluster, &s->workload, &opt, &d, &r);
-        if (st != CS_OK) {
-            cs_cli_print_diags_for(&d, path);
-            cs_diags_fini(&d);
-            cs_cli_scenario_fini(&sc);
-            return CS_EXIT_BADINPUT;
-        }
-        cs_cli_print_diags_for(&d, path);
-        cs_diags_fini(&d);
-        have_step = true;
-        /* Data pipeline stall and run-level simulation (models/datapipe.c,
-         * models/run.c): only when the scenario asks for them. */
-        cs_diags_init(&d);
-        st = cs_data_evaluate(s, &r, &d, &dres);
-        if (st == CS_OK) {
-            cs_data_apply(&dres, &r);
-            if (r.fits && (s->run.enabled || s->workload.tokens > 0))
-                st = cs_run_simulate(s, &r, &ropt, &d, &run);
-        }
-        cs_cli_print_diags_for(&d, path);
-        cs_diags_fini(&d);
-        if (st != CS_OK) {
-            cs_cli_scenario_fini(&sc);
-            return CS_EXIT_BADINPUT;
-        }
+    /* Step, memory fit, data pipeline, and the run level when the scenario
+     * asks for it (app/pipeline.c); a configuration that does not fit is
+     * reported below with its memory breakdown. */
+    struct cs_app_eval_opts eo;
+    cs_app_eval_opts_default(&eo);
+    eo.threads = 2;
+    eo.quiet_nofit = true;
+    struct cs_app_result res;
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_app_evaluate(s, &eo, &d, &res);
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    if (st != CS_OK && st != CS_ENOFIT) {
+        cs_app_result_fini(&res);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_BADINPUT;
     }
+    bool have_step = res.has_step;
+    const struct cs_step_result *r = &res.step;
 
     const char *ext = fmt == CS_FMT_JSON ? "run.json" : fmt == CS_FMT_CSV ? "run.csv" : "run.txt";
     struct cs_cli_out out;
     if (!cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), ext)) {
+        cs_app_result_fini(&res);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_FAIL;
     }
     bool ok = true;
     struct cs_claim_verdict verdict =
-        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value(&s->claim, &r) : NAN, NAN);
+        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value(&s->claim, r) : NAN, NAN);
     if (fmt == CS_FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
@@ -96,16 +75,16 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
         if (have_step) {
             cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));
-            cs_out_step_json(root, &r);
-            cs_out_data_json(root, &dres);
-            cs_out_run_level_json(root, &run);
+            cs_out_step_json(root, r);
+            cs_out_data_json(root, &res.data);
+            cs_out_run_level_json(root, &res.run);
         }
         cs_out_claim_json(root, &s->claim, &verdict);
         ok = cs_out_json_write(out.fp, root);
         cJSON_Delete(root);
     } else if (fmt == CS_FMT_CSV) {
         if (have_step)
-            cs_out_run_csv(out.fp, s, &r, 1);
+            cs_out_run_csv(out.fp, s, r, 1);
         else
             fprintf(stderr, "clustersim run: %s has no workload: nothing to write as CSV\n", path);
     } else {
@@ -116,11 +95,11 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             fputc('\n', out.fp);
             cs_out_workload_text(out.fp, &s->workload);
             fputc('\n', out.fp);
-            cs_out_step_text(out.fp, s, &r);
-            cs_out_data_text(out.fp, &dres);
-            if (run.enabled) {
+            cs_out_step_text(out.fp, s, r);
+            cs_out_data_text(out.fp, &res.data);
+            if (res.run.enabled) {
                 fputc('\n', out.fp);
-                cs_out_run_level_text(out.fp, &run);
+                cs_out_run_level_text(out.fp, &res.run);
             }
             cs_out_claim_text(out.fp, &s->claim, &verdict);
         } else {
@@ -130,10 +109,12 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (ferror(out.fp))
         ok = false;
     bool closed = cs_cli_out_close(&out, ok);
+    bool fits = !have_step || r->fits;
+    cs_app_result_fini(&res);
     cs_cli_scenario_fini(&sc);
     if (!closed)
         return CS_EXIT_FAIL;
-    return have_step && !r.fits ? CS_EXIT_FAIL : CS_EXIT_OK;
+    return fits ? CS_EXIT_OK : CS_EXIT_FAIL;
 }
 
 const struct cs_cli_cmd cs_cmd_run = {

@@ -5,13 +5,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/app/pipeline.h"
+#include "clustersim/app/tco.h"
 #include "clustersim/config/fileio.h"
-#include "clustersim/models/calib.h"
-#include "clustersim/models/cost.h"
 #include "clustersim/report/cost_report.h"
 #include "clustersim/report/gnuplot.h"
 #include "clustersim/report/run_report.h"
-#include "clustersim/models/step.h"
 #include "clustersim/base/units.h"
 
 #include <errno.h>
@@ -69,14 +68,17 @@ static void figures(const char *dir, const struct cs_tco_report *r)
     }
 }
 
-/* cs_cost_run_estimate with the scenario's step options (defaults +
- * calibration) on 2 threads. */
-static cs_status estimate_run(const struct cs_scenario *s, bool use_run_model, cs_diags *d,
-                              struct cs_cost_run *out)
+/* The pipeline with the COST goal (app/pipeline.c): the step, data and run
+ * models time a run of workload.tokens (the run model unless
+ * --no-run-model, on 2 threads), then the cost inputs and the TCO. */
+static void tco_eval_opts(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
+                          bool only_priced, struct cs_app_eval_opts *eo)
 {
-    struct cs_step_options opt;
-    cs_step_options_from_scenario(s, &opt); /* calib.h: defaults + calibration */
-    return cs_cost_run_estimate(s, &opt, use_run_model, 2, d, out);
+    cs_app_eval_opts_default(eo);
+    eo->goal = CS_APP_GOAL_COST;
+    eo->run = cs_cli_get(cmd, a, "no-run-model") == NULL;
+    eo->only_priced = only_priced;
+    eo->threads = 2;
 }
 
 static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
@@ -123,61 +125,40 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return rc;
     const struct cs_scenario *s = &sc.scenario;
     struct cs_tco_report *r = calloc(1, sizeof *r);
-    struct cs_cost_inputs *in = calloc(1, sizeof *in);
-    if (!r || !in) {
+    if (!r) {
         fprintf(stderr, "clustersim tco: out of memory\n");
-        free(r);
-        free(in);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_FAIL;
     }
 
-    /* Time per training run: step model, data pipeline and run model. */
+    /* Time per training run, cost inputs and TCO. */
+    struct cs_app_eval_opts eo;
+    tco_eval_opts(cmd, a, cs_cli_get(cmd, a, "only-priced") != NULL, &eo);
+    struct cs_app_result res;
     cs_diags d;
     cs_diags_init(&d);
-    struct cs_cost_run run;
-    if (estimate_run(s, cs_cli_get(cmd, a, "no-run-model") == NULL, &d, &run) != CS_OK) {
-        cs_cli_print_diags_for(&d, path);
-        cs_diags_fini(&d);
-        free(r);
-        free(in);
-        cs_cli_scenario_fini(&sc);
-        return CS_EXIT_BADINPUT;
-    }
-    double run_hours = run.has_step ? run.ideal_hours : NAN;
-    cs_status st = cs_cost_inputs_from_scenario(s, run_hours, cs_cli_get(cmd, a, "only-priced") != NULL,
-                                                &d, in);
+    cs_status st = cs_app_evaluate(s, &eo, &d, &res);
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     if (st != CS_OK) {
-        if (st == CS_ECONFIG)
+        bool prices = res.failed == CS_APP_STAGE_COST;
+        if (prices && st == CS_ECONFIG)
             fprintf(stderr, "clustersim tco: give the missing prices in the scenario's cost: "
                             "section, or pass --only-priced\n");
+        cs_app_result_fini(&res);
         free(r);
-        free(in);
         cs_cli_scenario_fini(&sc);
-        return st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
+        return !prices || st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
     }
-    in->run_goodput = run.goodput;
-    cs_out_tco_compute(r, s, in, isfinite(step) ? step : s->cost.ext.sensitivity);
-    r->has_step = run.has_step;
-    r->run = run;
     int n_mc = samples >= 0 ? (int)samples : s->cost.ext.monte_carlo;
-    if (n_mc > 0 && s->cost.ext.n_ranges > 0) {
-        if (cs_cost_monte_carlo(in, s->cost.ext.ranges, s->cost.ext.n_ranges, n_mc, s->seed,
-                                &r->mc) == CS_OK)
-            r->has_mc = true;
-    } else if (n_mc > 0) {
+    if (n_mc > 0 && s->cost.ext.n_ranges == 0)
         fprintf(stderr, "clustersim tco: warning: %s: Monte Carlo asked for but cost.ranges is "
                         "empty: skipped\n", path);
-    }
-    if (s->cost.ext.claim.metric != CS_CLAIM_NONE) {
-        cs_diags_init(&d);
-        if (cs_cost_claim_evaluate(s, in, &d, &r->claim) == CS_OK)
-            r->has_claim = true;
-        cs_cli_print_diags_for(&d, path);
-        cs_diags_fini(&d);
-    }
+    /* Break-even, sensitivity, Monte Carlo, claim (app/tco.c). */
+    cs_diags_init(&d);
+    cs_app_tco_analyze(s, &res, isfinite(step) ? step : s->cost.ext.sensitivity, n_mc, &d, r);
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
 
     const char *dir = cs_cli_get(cmd, a, "output");
     const char *name = fmt == CS_FMT_JSON ? "tco.json" : fmt == CS_FMT_CSV ? "tco.csv" : "tco.txt";
@@ -207,7 +188,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (ok && !cs_cli_out_is_stdout(dir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
         figures(dir, r);
     free(r);
-    free(in);
+    cs_app_result_fini(&res);
     cs_cli_scenario_fini(&sc);
     return ok ? CS_EXIT_OK : CS_EXIT_FAIL;
 }
@@ -230,7 +211,8 @@ static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
         free(rows);
         return CS_EXIT_FAIL;
     }
-    bool use_run = cs_cli_get(cmd, a, "no-run-model") == NULL;
+    struct cs_app_eval_opts eo;
+    tco_eval_opts(cmd, a, true, &eo);
     int loaded = 0, rc = CS_EXIT_OK;
     for (int i = 0; i < n && rc == CS_EXIT_OK; i++) {
         const char *path = cs_path_display(a->pos[i]);
@@ -242,20 +224,22 @@ static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
         struct cs_tco_table_row *r = &rows[i];
         r->s = s;
         r->file = path;
+        struct cs_app_result res;
         cs_diags d;
         cs_diags_init(&d);
-        cs_status st = estimate_run(s, use_run, &d, &r->run);
-        if (st == CS_OK)
-            st = cs_cost_inputs_from_scenario(s, r->run.has_step ? r->run.ideal_hours : NAN, true,
-                                              &d, &r->in);
+        cs_status st = cs_app_evaluate(s, &eo, &d, &res);
         cs_cli_print_diags_for(&d, path);
         cs_diags_fini(&d);
+        if (st == CS_OK) {
+            r->run = res.cost_run;
+            r->in = *res.cost_in;
+            r->res = *res.cost;
+        }
+        cs_app_result_fini(&res);
         if (st != CS_OK) {
             rc = st == CS_ECONFIG || st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
             break;
         }
-        r->in.run_goodput = r->run.goodput;
-        cs_cost_evaluate(&r->in, &r->res);
     }
     if (rc == CS_EXIT_OK) {
         cs_out_tco_table_fill(rows, n);

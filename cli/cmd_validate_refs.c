@@ -3,11 +3,8 @@
  * predicted against measured, with the error per row and per file. */
 #include "cli.h"
 
-#include "clustersim/base/datadir.h"
-#include "clustersim/config/refs.h"
+#include "clustersim/app/validate.h"
 #include "clustersim/report/table.h"
-#include "clustersim/config/valindex.h"
-#include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -22,13 +19,7 @@ static const struct cs_cli_opt cs__vr_opts[] = {
 
 #define CS__MAX_FILES 64
 
-/* Rows compared, sum of |error| and worst |error| of one role. */
-struct cs__agg {
-    int rows, files;
-    double sum, worst;
-};
-
-static void cs__agg_json(cJSON *parent, const char *name, const struct cs__agg *g)
+static void cs__agg_json(cJSON *parent, const char *name, const struct cs_app_val_agg *g)
 {
     cJSON *o = cJSON_AddObjectToObject(parent, name);
     cJSON_AddNumberToObject(o, "files", g->files);
@@ -42,7 +33,7 @@ static void cs__agg_json(cJSON *parent, const char *name, const struct cs__agg *
     }
 }
 
-static void cs__agg_text(const char *name, const struct cs__agg *g)
+static void cs__agg_text(const char *name, const struct cs_app_val_agg *g)
 {
     if (g->rows)
         printf("%-8s %2d tables, %3d rows: MAPE %.1f%%, worst %.1f%%\n", name, g->files, g->rows,
@@ -68,56 +59,25 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_diags_fini(&d);
         return CS_EXIT_BADINPUT;
     }
-    char *paths[CS__MAX_FILES];
-    int np = 0;
     if (a->npos > CS__MAX_FILES) {
         fprintf(stderr, "clustersim validate-refs: at most %d files\n", CS__MAX_FILES);
         cs_catalog_destroy(cat);
         return CS_EXIT_BADINPUT;
     }
-    /* The index gives each table its role; with no files, its step tables
-     * are the ones compared. */
-    struct cs_valindex ix;
-    memset(&ix, 0, sizeof ix);
-    char *ixpath = cs_data_path("validation/INDEX.yaml");
-    bool have_ix = cs_valindex_load(ixpath, &d, &ix) == CS_OK;
-    if (!have_ix && a->npos == 0) {
-        cs_cli_print_diags(&d);
-        cs_diags_fini(&d);
-        free(ixpath);
+    /* Index, tables, every row predicted (app/validate.c). */
+    struct cs_app_validate v;
+    cs_status vst = cs_app_validate(cat, a->pos, a->npos, &d, &v);
+    cs_cli_print_diags(&d);
+    cs_diags_fini(&d);
+    if (vst != CS_OK) {
+        cs_app_validate_fini(&v);
         cs_catalog_destroy(cat);
         return CS_EXIT_BADINPUT;
     }
-    if (!have_ix) {  /* explicit files: the roles are only a label */
-        cs_diags_fini(&d);
-        cs_diags_init(&d);
-    }
-    free(ixpath);
-    if (a->npos == 0) {
-        for (size_t i = 0; i < ix.n && np < CS__MAX_FILES; i++)
-            if (strcmp(ix.tables[i].kind, "step") == 0)
-                paths[np++] = cs_xasprintf("%s/%s", ix.dir, ix.tables[i].file);
-    } else {
-        for (int i = 0; i < a->npos; i++)
-            paths[np++] = cs_xstrdup(a->pos[i]);
-    }
-    struct cs_ref_case *cases = NULL;
-    size_t n = 0;
-    int rc = CS_EXIT_OK;
-    for (int i = 0; i < np; i++)
-        if (cs_refs_load(paths[i], cat, &d, &cases, &n) != CS_OK)
-            rc = CS_EXIT_BADINPUT;
-    cs_cli_print_diags(&d);
-    cs_diags_fini(&d);
-    if (rc != CS_EXIT_OK) {
-        cs_refs_free(cases, n);
-        for (int i = 0; i < np; i++)
-            free(paths[i]);
-        cs_valindex_fini(&ix);
-        cs_catalog_destroy(cat);
-        return rc;
-    }
-    struct cs__agg agg[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};  /* fit, holdout */
+    const struct cs_valindex ix = v.ix;
+    const bool have_ix = v.have_ix;
+    const struct cs_app_val_agg *agg = v.agg;
+    bool ok = v.ok;
 
     cJSON *root = cJSON_CreateObject();
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
@@ -126,34 +86,15 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cs_table *t = cs_table_create(9, hdr);
     if (fmt == CS_FMT_CSV)
         printf("file,line,case,metric,measured,predicted,error,micro_batch,recompute,role\n");
-    bool ok = true;
-    for (int f = 0; f < np; f++) {
-        const char *base = strrchr(paths[f], '/') ? strrchr(paths[f], '/') + 1 : paths[f];
-        const struct cs_val_table *vt = cs_valindex_find(&ix, base);
-        const char *role = vt ? cs_val_role_name(vt->role) : "unlisted";
-        double sum = 0, worst = 0;
-        int cnt = 0;
-        for (size_t i = 0; i < n; i++) {
-            const struct cs_ref_case *c = &cases[i];
-            if (strcmp(c->file, base) != 0)
-                continue;
-            struct cs_step_options o;
-            cs_refs_options(c, &o);
-            cs_diags_init(&d);
-            double pred = NAN;
-            struct cs_step_result r;
-            struct cs_workload w = c->scen.workload;
-            cs_status st = cs_refs_predict(c, &o, &d, &pred, &r, &w);
-            cs_cli_print_diags_for(&d, c->file);
-            cs_diags_fini(&d);
-            double err = st == CS_OK ? (pred - c->measured) / c->measured : NAN;
-            if (st == CS_OK) {
-                sum += fabs(err);
-                worst = fabs(err) > worst ? fabs(err) : worst;
-                cnt++;
-            } else {
-                ok = false;
-            }
+    for (int f = 0; f < v.nfiles; f++) {
+        const struct cs_app_val_file *vf = &v.files[f];
+        const char *base = vf->base, *role = vf->role;
+        for (size_t i = vf->first_row; i < vf->first_row + vf->nrows; i++) {
+            const struct cs_app_val_row *vr = &v.rows[i];
+            const struct cs_ref_case *c = vr->c;
+            cs_cli_print_diags_for(&vr->diags, c->file);
+            cs_status st = vr->st;
+            double pred = vr->pred, err = vr->err;
             char fl[300], ms[32], ps[32], es[32], mb[16];
             snprintf(fl, sizeof fl, "%s:%d", c->file, c->line);
             snprintf(ms, sizeof ms, "%.4g", c->measured);
@@ -162,14 +103,14 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 snprintf(es, sizeof es, "%+.1f%%", 100 * err);
             else
                 snprintf(es, sizeof es, "%s", cs_strerror(st));
-            snprintf(mb, sizeof mb, "%d", w.micro_batch);
+            snprintf(mb, sizeof mb, "%d", vr->micro_batch);
             const char *cells[] = {fl, c->label, cs_ref_metric_name(c->metric), ms, ps, es, mb,
-                                   cs_recompute_name(w.recompute), role};
+                                   cs_recompute_name(vr->recompute), role};
             cs_table_add_row(t, cells);
             if (fmt == CS_FMT_CSV)
                 printf("%s,%d,\"%s\",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", c->file, c->line, c->label,
-                       cs_ref_metric_name(c->metric), c->measured, pred, err, w.micro_batch,
-                       cs_recompute_name(w.recompute), role);
+                       cs_ref_metric_name(c->metric), c->measured, pred, err, vr->micro_batch,
+                       cs_recompute_name(vr->recompute), role);
             cJSON *o2 = cJSON_CreateObject();
             cJSON_AddStringToObject(o2, "file", c->file);
             cJSON_AddNumberToObject(o2, "line", c->line);
@@ -183,33 +124,23 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cJSON_AddNullToObject(o2, "predicted");
                 cJSON_AddNullToObject(o2, "error");
             }
-            cJSON_AddNumberToObject(o2, "micro_batch", w.micro_batch);
-            cJSON_AddStringToObject(o2, "recompute", cs_recompute_name(w.recompute));
+            cJSON_AddNumberToObject(o2, "micro_batch", vr->micro_batch);
+            cJSON_AddStringToObject(o2, "recompute", cs_recompute_name(vr->recompute));
             cJSON_AddStringToObject(o2, "role", role);
             cJSON_AddItemToArray(rows, o2);
         }
-        double mape = cnt ? sum / cnt : NAN;
-        if (!(mape <= 0.10) || worst > 0.25)
-            ok = false;
         char ms[32], ws[32], cn[16];
-        snprintf(ms, sizeof ms, "%.1f%%", 100 * mape);
-        snprintf(ws, sizeof ws, "%.1f%%", 100 * worst);
-        snprintf(cn, sizeof cn, "%d rows", cnt);
+        snprintf(ms, sizeof ms, "%.1f%%", 100 * vf->mape);
+        snprintf(ws, sizeof ws, "%.1f%%", 100 * vf->worst);
+        snprintf(cn, sizeof cn, "%d rows", vf->cnt);
         const char *cells[] = {base, "MAPE (mean |error|)", cn, "", "", ms, "worst", ws, role};
         cs_table_add_row(t, cells);
-        if (vt) {
-            struct cs__agg *g = &agg[vt->role == CS_VAL_HOLDOUT];
-            g->files++;
-            g->rows += cnt;
-            g->sum += sum;
-            g->worst = worst > g->worst ? worst : g->worst;
-        }
         cJSON *fo = cJSON_CreateObject();
         cJSON_AddStringToObject(fo, "file", base);
         cJSON_AddStringToObject(fo, "role", role);
-        cJSON_AddNumberToObject(fo, "rows", cnt);
-        cJSON_AddNumberToObject(fo, "mape", mape);
-        cJSON_AddNumberToObject(fo, "worst", worst);
+        cJSON_AddNumberToObject(fo, "rows", vf->cnt);
+        cJSON_AddNumberToObject(fo, "mape", vf->mape);
+        cJSON_AddNumberToObject(fo, "worst", vf->worst);
         cJSON_AddItemToArray(cJSON_AddArrayToObject(root, base), fo);
     }
     if (fmt == CS_FMT_TEXT) {
@@ -219,10 +150,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                have_ix ? ix.path : "no index");
         cs__agg_text("fit:", &agg[0]);
         cs__agg_text("holdout:", &agg[1]);
-        int pending = 0;
-        for (size_t i = 0; i < ix.n; i++)
-            pending += a->npos == 0 && strcmp(ix.tables[i].kind, "step") != 0 &&
-                       strncmp(ix.tables[i].kind, "step-", 5) == 0;
+        int pending = v.pending;
         if (pending)
             printf("not compared: %d step tables of the index in the common schema (kinds step-generic,\n"
                    "  step-moe; validation/step/SOURCES.md) wait for its reader; their roles are fixed\n",
@@ -250,10 +178,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     cJSON_Delete(root);
     cs_table_destroy(t);
-    cs_refs_free(cases, n);
-    for (int i = 0; i < np; i++)
-        free(paths[i]);
-    cs_valindex_fini(&ix);
+    cs_app_validate_fini(&v);
     cs_catalog_destroy(cat);
     if (cs_cli_get(cmd, a, "check") && !ok)
         return CS_EXIT_FAIL;

@@ -316,77 +316,46 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
 /* ------------------------------------------------------------------------ */
 /* Time per training run.                                                    */
 
-cs_status cs_cost_run_estimate(const struct cs_scenario *s, const struct cs_step_options *opt,
-                               bool use_run_model, int threads, cs_diags *d,
-                               struct cs_cost_run *out)
+void cs_cost_run_from(const struct cs_scenario *s, const struct cs_step_result *step,
+                      const struct cs_run_result *run, cs_diags *d, struct cs_cost_run *out)
 {
     struct cs_cost_run r;
     memset(&r, 0, sizeof r);
     r.step_time_s = r.tokens_per_s = r.ideal_hours = r.wall_hours = NAN;
     r.goodput = 1.0;
     r.goodput_mean = r.goodput_p05 = r.goodput_p95 = r.interruptions = NAN;
-    if (!s->has_workload || !(s->workload.tokens > 0)) {
+    if (!s->has_workload || !(s->workload.tokens > 0) || !step) {
         *out = r;
-        return CS_OK;
+        return;
     }
-    struct cs_step_result *sr = cs_xcalloc(1, sizeof *sr);
-    cs_status st = cs_step_simulate(&s->cluster, &s->workload, opt, d, sr);
-    if (st != CS_OK) {
-        free(sr);
-        return st;
-    }
-    if (!sr->fits || !(sr->tokens_per_s > 0)) {
+    if (!step->fits || !(step->tokens_per_s > 0)) {
         cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
                     "cost: the workload does not fit in GPU memory (see `clustersim run`): no "
                     "cost per training run");
-        free(sr);
         *out = r;
-        return CS_OK;
+        return;
     }
-    /* The data pipeline's stall lengthens the step (models/datapipe.c). */
-    struct cs_data_result dr;
-    st = cs_data_evaluate(s, sr, d, &dr);
-    if (st != CS_OK) {
-        free(sr);
-        return st;
-    }
-    cs_data_apply(&dr, sr);
     r.has_step = true;
-    r.step_time_s = sr->time_s;
-    r.tokens_per_s = sr->tokens_per_s;
-    r.ideal_hours = s->workload.tokens / sr->tokens_per_s / 3600.0;
+    r.step_time_s = step->time_s;
+    r.tokens_per_s = step->tokens_per_s;
+    r.ideal_hours = s->workload.tokens / step->tokens_per_s / 3600.0;
     r.wall_hours = r.ideal_hours;
-    if (use_run_model) {
-        struct cs_run_options ro;
-        cs_run_options_default(&ro);
-        ro.threads = threads > 0 ? threads : 1;
-        struct cs_run_result *rr = cs_xcalloc(1, sizeof *rr);
-        st = cs_run_simulate(s, sr, &ro, d, rr);
-        if (st != CS_OK) {
-            free(rr);
-            free(sr);
-            return st;
-        }
-        /* Tokens mode only: a fixed run.duration has no time to train. */
-        if (rr->enabled && !rr->duration_mode && isfinite(rr->time_to_train_s.mean) &&
-            rr->time_to_train_s.mean > 0) {
-            r.run_model = true;
-            r.replicas = rr->replicas;
-            r.wall_hours = rr->time_to_train_s.mean / 3600.0;
-            /* Goodput consistent with the mean wall time: the failure-free
-             * time over it, so ideal / goodput = mean time to train. */
-            r.ideal_hours = rr->target_s / 3600.0;
-            r.goodput = fmin(1.0, r.ideal_hours / r.wall_hours);
-            r.goodput_mean = rr->goodput.mean;
-            r.goodput_p05 = rr->goodput.p05;
-            r.goodput_p95 = rr->goodput.p95;
-            r.interruptions = rr->interruptions.mean;
-        }
-        free(rr);
+    /* Tokens mode only: a fixed run.duration has no time to train. */
+    if (run && run->enabled && !run->duration_mode && isfinite(run->time_to_train_s.mean) &&
+        run->time_to_train_s.mean > 0) {
+        r.run_model = true;
+        r.replicas = run->replicas;
+        r.wall_hours = run->time_to_train_s.mean / 3600.0;
+        /* Goodput consistent with the mean wall time: the failure-free
+         * time over it, so ideal / goodput = mean time to train. */
+        r.ideal_hours = run->target_s / 3600.0;
+        r.goodput = fmin(1.0, r.ideal_hours / r.wall_hours);
+        r.goodput_mean = run->goodput.mean;
+        r.goodput_p05 = run->goodput.p05;
+        r.goodput_p95 = run->goodput.p95;
+        r.interruptions = run->interruptions.mean;
     }
-    free(sr);
     *out = r;
-    return CS_OK;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cs_out_tco_compute(struct cs_tco_report *r, const struct cs_scenario *s,
-                        const struct cs_cost_inputs *in, double step)
-{
-    r->s = s;
-    r->in = in;
-    cs_cost_evaluate(in, &r->res);
-    r->n_be = cs_cost_break_even_all(in, r->be);
-    r->sens_step = step;
-    r->n_sens = cs_cost_sensitivity(in, step, r->sens);
-}
-
 static void num(cJSON *o, const char *k, double v)
 {
     if (isfinite(v))

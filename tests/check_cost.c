@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "test_util.h"
 
+#include "clustersim/app/pipeline.h"
+#include "clustersim/app/tco.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
 #include "clustersim/models/cost.h"
@@ -347,11 +349,22 @@ START_TEST(test_cost_run_estimate_goodput)
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("run.yaml", yaml, strlen(yaml), cat, &d, &s,
                                                  NULL),
                      CS_OK);
-    struct cs_step_options opt;
-    cs_step_options_default(&s.cluster.gpu, &opt);
-    struct cs_cost_run with, without;
-    ck_assert_int_eq(cs_cost_run_estimate(&s, &opt, true, 2, &d, &with), CS_OK);
-    ck_assert_int_eq(cs_cost_run_estimate(&s, &opt, false, 1, &d, &without), CS_OK);
+    /* The time per run as `clustersim tco` gets it: the app pipeline's
+     * COST goal, with and without the run model. */
+    struct cs_app_eval_opts eo;
+    cs_app_eval_opts_default(&eo);
+    eo.goal = CS_APP_GOAL_COST;
+    eo.only_priced = true;
+    eo.threads = 2;
+    struct cs_app_result res;
+    ck_assert_int_eq(cs_app_evaluate(&s, &eo, &d, &res), CS_OK);
+    struct cs_cost_run with = res.cost_run;
+    cs_app_result_fini(&res);
+    eo.run = false;
+    eo.threads = 1;
+    ck_assert_int_eq(cs_app_evaluate(&s, &eo, &d, &res), CS_OK);
+    struct cs_cost_run without = res.cost_run;
+    cs_app_result_fini(&res);
     ck_assert(with.has_step && with.run_model);
     ck_assert_int_eq(with.replicas, 40);
     ck_assert(without.has_step && !without.run_model);
@@ -507,7 +520,20 @@ START_TEST(test_cost_plot_labels_stack)
     struct cs_scenario s;
     load_keep("", cat, &s, &in);
     struct cs_tco_report *r = calloc(1, sizeof *r);
-    cs_out_tco_compute(r, &s, &in, 0.2);
+    /* The analyses as `clustersim tco` runs them (app/tco.c) on a priced
+     * evaluation; no Monte Carlo, no claim. */
+    struct cs_cost_result cres;
+    cs_cost_evaluate(&in, &cres);
+    struct cs_app_result res;
+    memset(&res, 0, sizeof res);
+    res.has_cost = true;
+    res.cost_in = &in;
+    res.cost = &cres; /* borrowed here: no cs_app_result_fini */
+    cs_diags dg;
+    cs_diags_init(&dg);
+    cs_app_tco_analyze(&s, &res, 0.2, 0, &dg, r);
+    ck_assert_uint_eq(dg.n, 0);
+    cs_diags_fini(&dg);
     char dir[] = "/tmp/check_cost_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char err[256];

@@ -10,6 +10,8 @@
  * where the struct is too big to fill by hand. The checkers are tested
  * first on bad input, so that each of them can be seen to fail. */
 #define _POSIX_C_SOURCE 200809L
+#include "clustersim/app/pipeline.h"
+#include "clustersim/app/tco.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
 #include "clustersim/config/trace.h"
@@ -1074,27 +1076,24 @@ struct tco_fix {
     struct cs_tco_report r;
 };
 
-/* What `clustersim tco FILE` computes (run model on one thread). */
+/* What `clustersim tco FILE` computes (app/pipeline.c's COST goal and
+ * app/tco.c; run model on one thread, no Monte Carlo). */
 static struct tco_fix *tco_fix(const char *rel)
 {
     struct tco_fix *x = calloc(1, sizeof *x);
     ck_assert_ptr_nonnull(x);
     load_scenario(rel, &x->s);
-    struct cs_step_options opt;
-    cs_step_options_from_scenario(&x->s, &opt);
     cs_diags d;
     cs_diags_init(&d);
-    struct cs_cost_run run;
-    ck_assert_int_eq(cs_cost_run_estimate(&x->s, &opt, true, 1, &d, &run), CS_OK);
-    ck_assert_int_eq(cs_cost_inputs_from_scenario(&x->s, run.has_step ? run.ideal_hours : NAN,
-                                                  false, &d, &x->in),
-                     CS_OK);
-    x->in.run_goodput = run.goodput;
-    cs_out_tco_compute(&x->r, &x->s, &x->in, x->s.cost.ext.sensitivity);
-    x->r.has_step = run.has_step;
-    x->r.run = run;
-    if (x->s.cost.ext.claim.metric != CS_CLAIM_NONE)
-        x->r.has_claim = cs_cost_claim_evaluate(&x->s, &x->in, &d, &x->r.claim) == CS_OK;
+    struct cs_app_eval_opts eo;
+    cs_app_eval_opts_default(&eo);
+    eo.goal = CS_APP_GOAL_COST;
+    struct cs_app_result res;
+    ck_assert_int_eq(cs_app_evaluate(&x->s, &eo, &d, &res), CS_OK);
+    x->in = *res.cost_in;
+    cs_app_tco_analyze(&x->s, &res, x->s.cost.ext.sensitivity, 0, &d, &x->r);
+    x->r.in = &x->in; /* the fixture's copy outlives res */
+    cs_app_result_fini(&res);
     cs_diags_fini(&d);
     return x;
 }

@@ -42,6 +42,25 @@ for layer in base sim models config report app cli; do
     [ "$bad" -eq 0 ] && ok
 done
 
+# cli/ parses, calls app/ and prints: no cli source calls a models-layer
+# simulation (step, run, cost, collective, flow, scheduler, reference
+# prediction) itself; the orchestration lives in app/ (pipeline.c,
+# collective_exp.c, replay.c, validate.c, ...). Names, parsers and
+# defaults of those modules are not simulations and stay allowed.
+sim_calls='\b(cs_step_simulate[a-z_]*|cs_run_[a-z_]+|cs_cost_[a-z_]+|cs_coll_[a-z_]+|cs_flow_[a-z_]+|cs_sched_run|cs_refs_predict[a-z_]*)[[:space:]]*\('
+sim_allowed='^(cs_coll_(op|algo|proto)_(name|parse)|cs_coll_params_default|cs_cost_(option|verdict|category)_name|cs_run_[a-z_]*_name)$'
+bad=0
+while IFS=: read -r file line text; do
+    case "$(printf '%s' "$text" | sed 's/^[[:space:]]*//')" in '*'* | '/*'* | '//'*) continue ;; esac
+    for fn in $(printf '%s' "$text" | grep -oE "$sim_calls" | sed 's/[[:space:]]*($//'); do
+        if ! printf '%s' "$fn" | grep -qE "$sim_allowed"; then
+            ko "cli calls a models-layer simulation function directly: $file:$line: $fn (the orchestration belongs in app/)"
+            bad=1
+        fi
+    done
+done < <(cd "$src" && grep -nE "$sim_calls" cli/*.c /dev/null)
+[ "$bad" -eq 0 ] && ok
+
 # Flat headers left in include/clustersim/ would be visible to no layer.
 flat=$(ls "$src"/include/clustersim/*.h 2>/dev/null)
 if [ -z "$flat" ]; then ok; else ko "headers outside a layer folder: $flat"; fi

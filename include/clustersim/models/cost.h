@@ -20,6 +20,8 @@
 
 #include <stdbool.h>
 
+struct cs_run_result; /* models/run.h */
+
 enum cs_cost_option { CS_OPT_ONPREM, CS_OPT_COLO, CS_OPT_ON_DEMAND, CS_OPT_RESERVED_1Y,
                       CS_OPT_RESERVED_3Y, CS_OPT_SPOT, CS_OPT_HYBRID, CS_OPT_COUNT };
 /* The contract names: "on-prem", "colocation", "cloud-on-demand", ... */
@@ -76,7 +78,7 @@ struct cs_cost_inputs {
     double spot_loss_fraction;        /* preempted share of spot GPU-hours, 0 .. <1 */
     double run_hours;                 /* one training run at full speed (tokens / tokens/s); NAN */
     double run_goodput;               /* useful share of the run's wall-clock time, (0, 1];
-                                       * 1 unless the caller sets it (cs_cost_run_estimate) */
+                                       * 1 unless the caller sets it (the app pipeline: cs_cost_run_from) */
     int hybrid_baseline_gpus;         /* -1 = cheapest */
     enum cs_cost_option hybrid_owned, hybrid_burst;
     int n_demand;
@@ -109,16 +111,14 @@ struct cs_cost_run {
     int replicas;               /* Monte Carlo replicas of the run model; 0 */
 };
 
-/* Estimates one training run of s's workload (workload.tokens) on the whole
- * cluster: cs_step_simulate with `opt` (borrowed), the data pipeline
- * (cs_data_evaluate/apply), then, when use_run_model and the run level has
- * something to simulate, cs_run_simulate with `threads` threads and the
- * scenario's run.replicas. out->has_step is false (CS_OK, a warning in d)
- * when there is no workload, no tokens, or the configuration does not fit.
- * Returns CS_EINVAL for an invalid configuration (diagnostics in d). */
-cs_status cs_cost_run_estimate(const struct cs_scenario *s, const struct cs_step_options *opt,
-                               bool use_run_model, int threads, cs_diags *d,
-                               struct cs_cost_run *out);
+/* The time per training run from a step already simulated (`step`, the
+ * data stall folded in; NULL: none) and the run-level result (`run`; NULL
+ * or not enabled: no run model; only a tokens-mode run is used). Without a
+ * workload or workload.tokens out->has_step is false; when the step does
+ * not fit (or has no throughput) too, with a warning in d. Borrows
+ * everything; out is plain data. */
+void cs_cost_run_from(const struct cs_scenario *s, const struct cs_step_result *step,
+                      const struct cs_run_result *run, cs_diags *d, struct cs_cost_run *out);
 
 struct cs_cost_option_result {
     bool available;

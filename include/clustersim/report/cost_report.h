@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Everything one `clustersim tco` computes; all pointers borrowed. */
+/* Everything one `clustersim tco` computes (filled by cs_app_tco_analyze,
+ * app/tco.c); all pointers borrowed. */
 struct cs_tco_report {
     const struct cs_scenario *s;
     const struct cs_cost_inputs *in;
@@ -27,12 +28,8 @@ struct cs_tco_report {
     bool has_claim;
     struct cs_cost_claim_result claim;
     bool has_step;                    /* run.has_step */
-    struct cs_cost_run run;           /* time per training run (cs_cost_run_estimate) */
+    struct cs_cost_run run;           /* time per training run (cs_cost_run_from) */
 };
-
-/* Fills r from inputs (evaluate, break-even, sensitivity at `step`). */
-void cs_out_tco_compute(struct cs_tco_report *r, const struct cs_scenario *s,
-                        const struct cs_cost_inputs *in, double step);
 
 /* {"tco": {...}} members added to root. */
 void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r);

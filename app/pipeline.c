@@ -1,0 +1,125 @@
+/* pipeline.c: the scenario -> step -> data pipeline -> run -> cost
+ * evaluation, once (contract in clustersim/app/pipeline.h). The order is the
+ * models' data flow: the data stall lengthens the step (models/datapipe.c),
+ * the run level takes that step (models/run.c), and the cost per run takes
+ * the run's time and goodput (models/cost.c, docs/cost.md). */
+#include "clustersim/app/pipeline.h"
+
+#include "clustersim/base/xmalloc.h"
+#include "clustersim/models/calib.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cs_app_eval_opts_default(struct cs_app_eval_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->goal = CS_APP_GOAL_STEP;
+    o->data = true;
+    o->run = true;
+    o->threads = 1;
+}
+
+void cs_app_result_fini(struct cs_app_result *r)
+{
+    if (!r)
+        return;
+    free(r->cost_in);
+    free(r->cost);
+    memset(r, 0, sizeof *r);
+}
+
+static cs_status failed(struct cs_app_result *out, enum cs_app_stage stage, cs_status st)
+{
+    out->failed = stage;
+    return st;
+}
+
+/* The cost stage: the time per training run, the inputs (catalog prices
+ * and the scenario's cost: section, resolved at load time), the TCO. */
+static cs_status cost_stage(const struct cs_scenario *s, const struct cs_app_eval_opts *o,
+                            cs_diags *d, struct cs_app_result *out)
+{
+    cs_cost_run_from(s, out->has_step ? &out->step : NULL, out->run.enabled ? &out->run : NULL,
+                     d, &out->cost_run);
+    double run_hours = out->cost_run.has_step ? out->cost_run.ideal_hours : NAN;
+    struct cs_cost_inputs *in = cs_xcalloc(1, sizeof *in);
+    cs_status st = cs_cost_inputs_from_scenario(s, run_hours, o->only_priced, d, in);
+    if (st != CS_OK) {
+        free(in);
+        return st;
+    }
+    /* $/run over the run model's goodput (1 without it). */
+    in->run_goodput = out->cost_run.goodput;
+    out->cost_in = in;
+    out->cost = cs_xcalloc(1, sizeof *out->cost);
+    cs_cost_evaluate(in, out->cost);
+    out->has_cost = true;
+    return CS_OK;
+}
+
+cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_opts *o,
+                          cs_diags *d, struct cs_app_result *out)
+{
+    struct cs_app_eval_opts def;
+    if (!o) {
+        cs_app_eval_opts_default(&def);
+        o = &def;
+    }
+    memset(out, 0, sizeof *out);
+    out->run_status = out->cost_status = CS_OK;
+    bool cost_goal = o->goal == CS_APP_GOAL_COST;
+    cs_step_options_from_scenario(s, &out->step_opt); /* calib.h: defaults + calibration */
+
+    /* The COST goal needs the step only to time a run of workload.tokens. */
+    if (s->has_workload && (!cost_goal || s->workload.tokens > 0)) {
+        cs_status st = cs_step_simulate(&s->cluster, &s->workload, &out->step_opt, d, &out->step);
+        if (st != CS_OK)
+            return failed(out, CS_APP_STAGE_STEP, st);
+        out->has_step = true;
+        if (!out->step.fits && !cost_goal) {
+            if (!o->quiet_nofit) {
+                const struct cs_memory_breakdown *m = &out->step.memory;
+                cs_diag_error(d, s->file, 0, 0,
+                              "workload: does not fit in GPU memory: %.2f GiB per GPU, %.2f GiB "
+                              "usable of %.2f GiB (see the memory breakdown of `clustersim run`)",
+                              m->total_bytes / 1073741824.0,
+                              (m->capacity_bytes - m->reserve_bytes) / 1073741824.0,
+                              m->capacity_bytes / 1073741824.0);
+            }
+            return failed(out, CS_APP_STAGE_STEP, CS_ENOFIT);
+        }
+    }
+    /* A step that does not fit (COST goal) has no time: no data stall, no
+     * run; the cost stage warns that there is no cost per run. */
+    bool timed = out->has_step && out->step.fits && (!cost_goal || out->step.tokens_per_s > 0);
+    if (timed && o->data) {
+        cs_status st = cs_data_evaluate(s, &out->step, d, &out->data);
+        if (st != CS_OK)
+            return failed(out, CS_APP_STAGE_DATA, st);
+        cs_data_apply(&out->data, &out->step);
+    }
+    if (timed && o->run && (s->run.enabled || s->workload.tokens > 0)) {
+        struct cs_run_options ro;
+        cs_run_options_default(&ro);
+        ro.threads = o->threads > 0 ? o->threads : 1;
+        ro.replicas = o->replicas > 0 ? o->replicas : 0;
+        cs_status st = cs_run_simulate(s, &out->step, &ro, d, &out->run);
+        if (st != CS_OK) {
+            memset(&out->run, 0, sizeof out->run);
+            if (!o->best_effort)
+                return failed(out, CS_APP_STAGE_RUN, st);
+            out->run_status = st;
+        }
+    }
+    if (cost_goal || (o->cost && out->has_step)) {
+        cs_status st = cost_stage(s, o, d, out);
+        if (st != CS_OK) {
+            if (!o->best_effort)
+                return failed(out, CS_APP_STAGE_COST, st);
+            out->cost_status = st;
+        }
+    }
+    return CS_OK;
+}

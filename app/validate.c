@@ -1,0 +1,138 @@
+/* validate.c: predicted against measured step times, per row, file and
+ * role (contract in clustersim/app/validate.h). */
+#include "clustersim/app/validate.h"
+
+#include "clustersim/base/datadir.h"
+#include "clustersim/base/xmalloc.h"
+#include "clustersim/models/refcase.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cs_app_validate_fini(struct cs_app_validate *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nrows; i++)
+        cs_diags_fini(&r->rows[i].diags);
+    free(r->rows);
+    for (int i = 0; i < r->nfiles; i++)
+        free(r->files[i].path);
+    free(r->files);
+    cs_refs_free(r->cases, r->ncases);
+    if (r->have_ix)
+        cs_valindex_fini(&r->ix);
+    memset(r, 0, sizeof *r);
+}
+
+/* Appends a copy of every item of `from` to d. */
+static void copy_diags(cs_diags *d, const cs_diags *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        const struct cs_diag *g = &from->items[i];
+        cs_diag_add(d, g->sev, g->file, g->line, g->col, "%s", g->msg);
+    }
+}
+
+static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
+{
+    f->first_row = r->nrows;
+    for (size_t i = 0; i < r->ncases; i++) {
+        const struct cs_ref_case *c = &r->cases[i];
+        if (strcmp(c->file, f->base) != 0)
+            continue;
+        struct cs_app_val_row *w = &r->rows[r->nrows++];
+        w->c = c;
+        cs_diags_init(&w->diags);
+        struct cs_step_options o;
+        cs_refs_options(c, &o);
+        double pred = NAN;
+        struct cs_step_result sr;
+        struct cs_workload wl = c->scen.workload;
+        w->st = cs_refs_predict(c, &o, &w->diags, &pred, &sr, &wl);
+        w->pred = pred;
+        w->err = w->st == CS_OK ? (pred - c->measured) / c->measured : NAN;
+        w->micro_batch = wl.micro_batch;
+        w->recompute = wl.recompute;
+        if (w->st == CS_OK) {
+            f->sum += fabs(w->err);
+            f->worst = fabs(w->err) > f->worst ? fabs(w->err) : f->worst;
+            f->cnt++;
+        } else {
+            r->ok = false;
+        }
+    }
+    f->nrows = r->nrows - f->first_row;
+    f->mape = f->cnt ? f->sum / f->cnt : NAN;
+    if (!(f->mape <= CS_APP_VAL_MAPE_MAX) || f->worst > CS_APP_VAL_ROW_MAX)
+        r->ok = false;
+    if (f->vt) {
+        struct cs_app_val_agg *g = &r->agg[f->vt->role == CS_VAL_HOLDOUT];
+        g->files++;
+        g->rows += f->cnt;
+        g->sum += f->sum;
+        g->worst = f->worst > g->worst ? f->worst : g->worst;
+    }
+}
+
+cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n, cs_diags *d,
+                          struct cs_app_validate *out)
+{
+    memset(out, 0, sizeof *out);
+    /* The index gives each table its role; with no files, its step tables
+     * are the ones compared. */
+    cs_diags ixd;
+    cs_diags_init(&ixd);
+    char *ixpath = cs_data_path("validation/INDEX.yaml");
+    cs_status st = cs_valindex_load(ixpath, &ixd, &out->ix);
+    free(ixpath);
+    out->have_ix = st == CS_OK;
+    if (out->have_ix || n == 0) /* explicit files: the roles are only a label */
+        copy_diags(d, &ixd);
+    cs_diags_fini(&ixd);
+    if (!out->have_ix) {
+        memset(&out->ix, 0, sizeof out->ix);
+        if (n == 0)
+            return st;
+    }
+    const struct cs_valindex *ix = &out->ix;
+    out->files = cs_xcalloc((size_t)(n > 0 ? n : (int)ix->n) + 1, sizeof *out->files);
+    if (n == 0) {
+        for (size_t i = 0; i < ix->n; i++)
+            if (strcmp(ix->tables[i].kind, "step") == 0)
+                out->files[out->nfiles++].path = cs_xasprintf("%s/%s", ix->dir, ix->tables[i].file);
+        for (size_t i = 0; i < ix->n; i++)
+            out->pending += strcmp(ix->tables[i].kind, "step") != 0 &&
+                            strncmp(ix->tables[i].kind, "step-", 5) == 0;
+    } else {
+        for (int i = 0; i < n; i++)
+            out->files[out->nfiles++].path = cs_xstrdup(paths[i]);
+    }
+    cs_status ret = CS_OK;
+    for (int i = 0; i < out->nfiles; i++) {
+        st = cs_refs_load(out->files[i].path, cat, d, &out->cases, &out->ncases);
+        if (st != CS_OK && ret == CS_OK)
+            ret = st;
+    }
+    if (ret != CS_OK)
+        return ret;
+    /* A file named twice is compared twice: count the rows first. */
+    size_t nrows = 0;
+    for (int i = 0; i < out->nfiles; i++) {
+        struct cs_app_val_file *f = &out->files[i];
+        const char *slash = strrchr(f->path, '/');
+        f->base = slash ? slash + 1 : f->path;
+        for (size_t k = 0; k < out->ncases; k++)
+            nrows += strcmp(out->cases[k].file, f->base) == 0;
+    }
+    out->rows = cs_xcalloc(nrows + 1, sizeof *out->rows);
+    out->ok = true;
+    for (int i = 0; i < out->nfiles; i++) {
+        struct cs_app_val_file *f = &out->files[i];
+        f->vt = cs_valindex_find(ix, f->base);
+        f->role = f->vt ? cs_val_role_name(f->vt->role) : "unlisted";
+        predict_file(out, f);
+    }
+    return CS_OK;
+}

@@ -1,0 +1,83 @@
+/* collective_exp.h: the experiment of `clustersim collective` (app layer,
+ * app/collective_exp.c): an nccl-tests run simulated on a scenario's
+ * cluster: the rank count, the sizes sweep (nccl-tests' -b/-e/-f/-i and
+ * getCollByteCount), and per size the time from the closed-form model (a
+ * measured calibration curve where the scenario has one) or the flow-level
+ * model on the built fabric, with algbw and busbw as nccl-tests computes
+ * them (src/common.cu getBw; GB = 1e9 bytes). */
+#ifndef CLUSTERSIM_APP_COLLECTIVE_EXP_H
+#define CLUSTERSIM_APP_COLLECTIVE_EXP_H
+
+#include "clustersim/base/status.h"
+#include "clustersim/models/collective.h"
+#include "clustersim/models/scenario.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What to run (the command's flags, parsed). */
+struct cs_app_coll_req {
+    enum cs_coll_op op;
+    enum cs_coll_algo algo;      /* CS_COLL_AUTO: the model picks */
+    int elem_bytes;              /* datatype size */
+    double minb, maxb, stepb;    /* sizes: minb, then x factor (factor > 1) or + stepb */
+    long factor;
+    long ranks;                  /* 0: every GPU of the cluster */
+    long ngpus, nthreads;        /* nccl-tests -g and -t: per process, they divide the ranks */
+    long root;                   /* broadcast root */
+    bool have_place;             /* override the scenario's placement with `place` */
+    enum cs_placement place;
+    bool flow;                   /* flow-level model instead of the closed form */
+};
+
+/* The number of sizes q asks for, counting up to limit + 1 (so a caller
+ * can refuse more than `limit`). */
+long cs_app_coll_nsizes(const struct cs_app_coll_req *q, long limit);
+
+/* One size. */
+struct cs_app_coll_row {
+    double size;        /* printed size = bytes of the bandwidth formula */
+    double count;       /* printed element count */
+    double time_s;
+    double algbw, busbw;  /* bytes/s */
+    enum cs_coll_algo algo;
+    enum cs_coll_proto proto;
+    bool has_proto;     /* closed form: the protocol it chose */
+};
+
+struct cs_app_coll {
+    struct cs_cluster_cfg cluster; /* the scenario's, placement as asked; its pointers
+                                    * are the scenario's (borrowed) */
+    long n;                      /* ranks */
+    int ppn, nodes;              /* ranks per node, nodes spanned */
+    long nprocs;                 /* n / (ngpus x nthreads) */
+    char ranks_why[160];         /* "--ranks N" or "every GPU of the cluster (...)" */
+    long nrows;
+    struct cs_app_coll_row *rows; /* owned */
+    /* On an error: its message (without a prefix), and whether it is about
+     * the scenario (the caller prefixes the file) or the flags (the
+     * command). */
+    char err[512];
+    bool err_about_file;
+};
+
+/* Chooses the rank count for s's cluster (q->ranks, else every GPU) and
+ * checks it: at most the cluster's GPUs, whole nodes (or fewer than one),
+ * divisible by ngpus x nthreads. Fills out's cluster, n, ppn, nodes, nprocs
+ * and ranks_why (out zeroed first; cs_app_coll_fini releases it whatever
+ * the status). Returns CS_OK or CS_EINVAL with out->err. */
+cs_status cs_app_coll_setup(const struct cs_scenario *s, const struct cs_app_coll_req *q,
+                            struct cs_app_coll *out);
+
+/* Runs every size of q on the setup in *out (cs_app_coll_setup returned
+ * CS_OK), filling out->rows. Returns CS_OK; CS_EINVAL (a broadcast root at
+ * or past the ranks) or CS_EUNSUPPORTED (the fabric cannot be built, the
+ * algorithm is not available on this cluster, the closed form has no
+ * finite time or an invalid group, the flow model cannot run it; the
+ * model's own status is named in out->err). */
+cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_req *q,
+                          struct cs_app_coll *out);
+
+void cs_app_coll_fini(struct cs_app_coll *r);
+
+#endif

@@ -1,0 +1,75 @@
+/* validate.h: the orchestration of `clustersim validate-refs` (app layer,
+ * app/validate.c): the validation index (validation/INDEX.yaml: each
+ * table's role, fit or holdout), the published step-time tables, each row
+ * predicted by the step model (cs_refs_predict), the error per row, per
+ * file (MAPE, worst) and per role. docs/validation.md. */
+#ifndef CLUSTERSIM_APP_VALIDATE_H
+#define CLUSTERSIM_APP_VALIDATE_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/refs.h"
+#include "clustersim/config/valindex.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The tolerance `validate-refs --check` enforces: per file MAPE <= 10%,
+ * every row within 25%. */
+#define CS_APP_VAL_MAPE_MAX 0.10
+#define CS_APP_VAL_ROW_MAX 0.25
+
+struct cs_app_val_row {
+    const struct cs_ref_case *c;  /* borrowed from the result's cases */
+    cs_status st;                 /* of the prediction */
+    double pred, err;             /* predicted; pred / measured - 1; NAN unless st is CS_OK */
+    int micro_batch;              /* of the workload chosen */
+    enum cs_recompute recompute;
+    cs_diags diags;               /* owned: what predicting it reported (no file: c->file) */
+};
+
+struct cs_app_val_file {
+    char *path;                   /* owned */
+    const char *base;             /* its file name (into path) */
+    const struct cs_val_table *vt; /* its index entry (into the result's index); NULL */
+    const char *role;             /* "fit", "holdout" or "unlisted" */
+    size_t first_row, nrows;      /* its rows in the result's rows[] */
+    int cnt;                      /* rows predicted */
+    double sum, worst, mape;      /* of |error|; mape NAN without rows */
+};
+
+/* Rows compared, sum of |error| and worst |error| of one role. */
+struct cs_app_val_agg {
+    int rows, files;
+    double sum, worst;
+};
+
+struct cs_app_validate {
+    struct cs_valindex ix;        /* owned (zeroed without an index) */
+    bool have_ix;
+    struct cs_ref_case *cases;    /* owned */
+    size_t ncases;
+    struct cs_app_val_file *files; /* owned */
+    int nfiles;
+    struct cs_app_val_row *rows;  /* owned, file by file */
+    size_t nrows;
+    struct cs_app_val_agg agg[2]; /* [0] fit, [1] holdout */
+    int pending;                  /* index step tables in the common schema not compared */
+    bool ok;                      /* every row predicted and the tolerance met */
+};
+
+/* Loads the index (from the data directory) and the tables `paths[0..n)`
+ * (n == 0: every `step` table of the index), against catalog cat
+ * (borrowed), then predicts every row. Loading diagnostics go to d; each
+ * row's to its own list. Without files the index is required; with files
+ * a missing index only leaves the roles "unlisted" (its diagnostics are
+ * dropped). *out is zeroed first; release it with cs_app_validate_fini
+ * whatever the status. Returns CS_OK, or the index's or a table's loading
+ * error (nothing predicted). */
+cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n, cs_diags *d,
+                          struct cs_app_validate *out);
+
+void cs_app_validate_fini(struct cs_app_validate *r);
+
+#endif
