@@ -146,7 +146,6 @@ static cs_status cs__load(const char *path, cs_diags *d, char **buf, size_t *len
 
 /* ---------------------------------------------------------------- GEMM CSV */
 
-static const char *const cs__prec_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
 
 enum { G_M, G_N, G_K, G_DTYPE, G_SECONDS, G_TFLOPS, G_BATCH, G_NAME, G_NCOLS };
 static const char *const cs__gemm_cols[] = {"m", "n", "k", "dtype", "seconds", "tflops", "batch", "name"};
@@ -245,7 +244,7 @@ cs_status cs_gemm_csv_parse(const char *name, const char *buf, size_t len, cs_di
             case G_DTYPE: {
                 int p = -1;
                 for (int q = 0; q < CS_PREC_COUNT; q++)
-                    if (strcmp(t, cs__prec_names[q]) == 0)
+                    if (strcmp(t, cs_precision_names[q]) == 0)
                         p = q;
                 if (p < 0) {
                     cs_diag_error(d, name, lineno, L.col[c], "dtype: expected fp32, tf32, bf16, fp16 or fp8, got \"%s\"",

@@ -2,6 +2,7 @@
  * generic field tables of schema.h, so types, units and ranges are checked
  * as everywhere else. */
 #include "cfg_calib.h"
+#include "clustersim/models/collective.h"
 
 #include "clustersim/models/storage.h"
 #include "schema.h"
@@ -16,9 +17,6 @@
 #define F_(k, ty, T, m, ...) { .key = k, .type = ty, .offset = offsetof(T, m), __VA_ARGS__ }
 #define F_CUSTOM(k, d) { .key = k, .type = CS_FT_CUSTOM, .doc = d }
 
-static const char *const cs__op_names[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
-                                           "broadcast",  "sendrecv",   NULL};
-static const char *const cs__algo_names[] = {"auto", "ring", "tree", "hier", "nvls", "sharp", NULL};
 
 static const struct cs_field calib_fields[] = {
     F_CUSTOM("date", "when the overlay was written (ISO 8601)"),
@@ -53,9 +51,9 @@ static const struct cs_field compute_fields[] = {
 };
 
 static const struct cs_field curve_fields[] = {
-    F_("op", CS_FT_ENUM, struct cs_calib_curve, op, .names = cs__op_names, .flags = CS_F_REQUIRED,
+    F_("op", CS_FT_ENUM, struct cs_calib_curve, op, .names = cs_coll_op_names, .flags = CS_F_REQUIRED,
        .doc = "collective"),
-    F_("algo", CS_FT_ENUM, struct cs_calib_curve, algo, .names = cs__algo_names, .def = "auto",
+    F_("algo", CS_FT_ENUM, struct cs_calib_curve, algo, .names = cs_coll_algo_names, .def = "auto",
        .doc = "algorithm the measurement ran"),
     F_("ranks", CS_FT_INT, struct cs_calib_curve, ranks, .min = 2, .max = 1048576, .flags = CS_F_REQUIRED,
        .doc = "communicator size"),

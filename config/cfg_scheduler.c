@@ -3,6 +3,7 @@
  * are checked as everywhere else; quotas (a fraction or a percentage),
  * partition names and the quota total are checked here. */
 #include "cfg_scheduler.h"
+#include "clustersim/models/scheduler.h"
 
 #include "schema.h"
 
@@ -18,14 +19,11 @@
 
 /* Same order as enum cs_sched_policy, enum cs_sched_place (scheduler.h) and
  * enum cs_scn_claim_compare. */
-static const char *const cs__policy_names[] = {"fifo", "backfill", "sjf", NULL};
-static const char *const cs__place_names[] = {"packed", "scattered", "bestfit", NULL};
-static const char *const cs__compare_names[] = {"none", "placement", "mig", NULL};
 
 static const struct cs_field sched_fields[] = {
-    F_("policy", CS_FT_ENUM, struct cs_scn_scheduler, policy, .names = cs__policy_names,
+    F_("policy", CS_FT_ENUM, struct cs_scn_scheduler, policy, .names = cs_sched_policy_names,
        .doc = "fifo | backfill (EASY) | sjf"),
-    F_("placement", CS_FT_ENUM, struct cs_scn_scheduler, placement, .names = cs__place_names,
+    F_("placement", CS_FT_ENUM, struct cs_scn_scheduler, placement, .names = cs_sched_place_names,
        .doc = "packed | scattered | bestfit"),
     F_("preemption", CS_FT_BOOL, struct cs_scn_scheduler, preempt, .doc = "evict lower-priority jobs"),
     F_("mig_slices", CS_FT_INT, struct cs_scn_scheduler, mig_slices, .min = 0, .max = 7,
@@ -56,7 +54,7 @@ static const struct cs_field match_fields[] = {
 static const struct cs_field claim_fields[] = {
     F_("id", CS_FT_STR, struct cs_scn_scheduler, claim_id, .size = 32, .doc = "claim id, e.g. N19"),
     F_("text", CS_FT_STR, struct cs_scn_scheduler, claim_text, .size = 512, .doc = "the claim in words"),
-    F_("compare", CS_FT_ENUM, struct cs_scn_scheduler, claim_compare, .names = cs__compare_names,
+    F_("compare", CS_FT_ENUM, struct cs_scn_scheduler, claim_compare, .names = cs_scn_compare_names,
        .doc = "none | placement (packed vs scattered) | mig (off vs on)"),
     F_("tolerance", CS_FT_NUM, struct cs_scn_scheduler, claim_tolerance, .min = 0, .max = 1,
        .doc = "share difference (N19) or relative change (placement, mig) that counts"),

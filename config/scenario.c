@@ -201,13 +201,6 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 #define F_CUSTOM(k, d) { .key = k, .type = CS_FT_CUSTOM, .doc = d }
 #define MSIZE(T, m) sizeof(((T *)0)->m)
 
-static const char *const topology_names[] = {"single-switch", "fat-tree", "spine-leaf",
-                                             "rail-optimized", NULL};
-static const char *const placement_names[] = {"packed", "scattered", NULL};
-static const char *const activation_names[] = {"gelu", "swiglu", NULL};
-static const char *const recompute_names[] = {"none", "selective", "full", NULL};
-static const char *const precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
-static const char *const fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
 static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
 static const char *const scope_names[] = {"gpu", "node", "switch", "job", NULL};
 static const char *const dist_names[] = {"exponential", "weibull", NULL};
@@ -252,7 +245,7 @@ static const struct cs_field cluster_fields[] = {
 
 /* struct cs_fabric_cfg */
 static const struct cs_field fabric_fields[] = {
-    F_("topology", CS_FT_ENUM, struct cs_fabric_cfg, topology, .names = topology_names,
+    F_("topology", CS_FT_ENUM, struct cs_fabric_cfg, topology, .names = cs_topology_names,
        .def = "fat-tree", .doc = "network topology"),
     F_CUSTOM("link", "catalog link name"),
     F_CUSTOM("link_overrides", "link catalog fields"),
@@ -264,7 +257,7 @@ static const struct cs_field fabric_fields[] = {
        .def = "false", .doc = "SHARP-style reduction in the switches"),
     F_("tiers", CS_FT_INT, struct cs_fabric_cfg, tiers, .min = 0, .max = 3, .def = "0",
        .doc = "fat-tree tiers; 0 = smallest that fits"),
-    F_("placement", CS_FT_ENUM, struct cs_fabric_cfg, placement, .names = placement_names,
+    F_("placement", CS_FT_ENUM, struct cs_fabric_cfg, placement, .names = cs_placement_names,
        .def = "packed", .doc = "job nodes: packed (leaf by leaf) or scattered (random)"),
 };
 
@@ -283,7 +276,7 @@ static const struct cs_field model_fields[] = {
        .flags = CS_F_DERIVED, .doc = "key/value heads; default heads"),
     F_("ffn_hidden", CS_FT_INT, struct cs_model_shape, ffn_hidden, .min = 1, .max = 16777216,
        .flags = CS_F_DERIVED, .doc = "MLP hidden size; default 4*hidden"),
-    F_("activation", CS_FT_ENUM, struct cs_model_shape, activation, .names = activation_names,
+    F_("activation", CS_FT_ENUM, struct cs_model_shape, activation, .names = cs_activation_names,
        .def = "gelu", .doc = "MLP activation"),
     F_("vocab", CS_FT_INT, struct cs_model_shape, vocab, .min = 1, .max = 16777216,
        .def = "51200", .doc = "vocabulary size"),
@@ -306,7 +299,7 @@ static const struct cs_field par_fields[] = {
     F_("vp", CS_FT_INT, struct cs_parallel, vp, .min = 1, .max = 1024, .def = "1",
        .doc = "virtual pipeline stages per GPU"),
     F_("sp", CS_FT_BOOL, struct cs_parallel, sp, .def = "false", .doc = "sequence parallel"),
-    F_("fsdp", CS_FT_ENUM, struct cs_parallel, fsdp, .names = fsdp_names, .def = "none",
+    F_("fsdp", CS_FT_ENUM, struct cs_parallel, fsdp, .names = cs_fsdp_names, .def = "none",
        .doc = "sharding strategy"),
     F_("fsdp_shard_group", CS_FT_INT, struct cs_parallel, fsdp_shard_group, .min = 0,
        .max = CS_CFG_MAX_GPUS, .def = "0", .doc = "hybrid shard group; 0 = one node"),
@@ -325,9 +318,9 @@ static const struct cs_field workload_fields[] = {
        .def = "1", .doc = "sequences per micro-batch"),
     F_("parallelism", CS_FT_SUB, struct cs_workload, par, .sub = par_fields,
        .nsub = NELEM(par_fields), .doc = "parallel degrees"),
-    F_("recompute", CS_FT_ENUM, struct cs_workload, recompute, .names = recompute_names,
+    F_("recompute", CS_FT_ENUM, struct cs_workload, recompute, .names = cs_recompute_names,
        .def = "none", .doc = "activation recomputation"),
-    F_("precision", CS_FT_ENUM, struct cs_workload, precision, .names = precision_names,
+    F_("precision", CS_FT_ENUM, struct cs_workload, precision, .names = cs_precision_names,
        .def = "bf16", .doc = "training precision"),
     F_("tokens", CS_FT_QTY, struct cs_workload, tokens, .unit = CS_UNIT_COUNT, .min = 0,
        .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "tokens to train"),

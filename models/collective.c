@@ -13,14 +13,14 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const op_names[CS_COLL_OP_COUNT] = {"all_reduce", "all_gather", "reduce_scatter",
-                                                        "alltoall",   "broadcast",  "sendrecv"};
-static const char *const algo_names[CS_COLL_ALGO_COUNT] = {"auto", "ring", "tree", "hier", "nvls", "sharp"};
+const char *const cs_coll_op_names[CS_COLL_OP_COUNT + 1] = {"all_reduce", "all_gather", "reduce_scatter",
+                                                            "alltoall",   "broadcast",  "sendrecv", NULL};
+const char *const cs_coll_algo_names[CS_COLL_ALGO_COUNT + 1] = {"auto", "ring", "tree", "hier", "nvls", "sharp", NULL};
 static const char *const proto_names[CS_COLL_PROTO_COUNT] = {"LL", "LL128", "Simple"};
 
 const char *cs_coll_op_name(enum cs_coll_op op)
 {
-    return (unsigned)op < CS_COLL_OP_COUNT ? op_names[op] : "?";
+    return (unsigned)op < CS_COLL_OP_COUNT ? cs_coll_op_names[op] : "?";
 }
 
 cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out)
@@ -31,7 +31,7 @@ cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out)
     if (len > 5 && strcmp(s + len - 5, "_perf") == 0)
         len -= 5;
     for (int i = 0; i < CS_COLL_OP_COUNT; i++) {
-        if (strlen(op_names[i]) == len && strncmp(s, op_names[i], len) == 0) {
+        if (strlen(cs_coll_op_names[i]) == len && strncmp(s, cs_coll_op_names[i], len) == 0) {
             *out = (enum cs_coll_op)i;
             return CS_OK;
         }
@@ -41,7 +41,7 @@ cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out)
 
 const char *cs_coll_algo_name(enum cs_coll_algo a)
 {
-    return (unsigned)a < CS_COLL_ALGO_COUNT ? algo_names[a] : "?";
+    return (unsigned)a < CS_COLL_ALGO_COUNT ? cs_coll_algo_names[a] : "?";
 }
 
 cs_status cs_coll_algo_parse(const char *s, enum cs_coll_algo *out)
@@ -49,7 +49,7 @@ cs_status cs_coll_algo_parse(const char *s, enum cs_coll_algo *out)
     if (!s || !out)
         return CS_EINVAL;
     for (int i = 0; i < CS_COLL_ALGO_COUNT; i++) {
-        if (strcmp(s, algo_names[i]) == 0) {
+        if (strcmp(s, cs_coll_algo_names[i]) == 0) {
             *out = (enum cs_coll_algo)i;
             return CS_OK;
         }

@@ -17,46 +17,45 @@ double cs_precision_bytes(enum cs_precision p)
     return 2.0;
 }
 
+/* The names of the models' enums, in enum order and NULL-terminated: the
+ * one table that the name functions below, the scenario loader's field
+ * tables (config/) and the writers (report/) all read. */
+const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+const char *const cs_topology_names[] = {"single-switch", "fat-tree", "spine-leaf", "rail-optimized", NULL};
+const char *const cs_placement_names[] = {"packed", "scattered", NULL};
+const char *const cs_activation_names[] = {"gelu", "swiglu", NULL};
+const char *const cs_recompute_names[] = {"none", "selective", "full", NULL};
+const char *const cs_fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
+const char *const cs_scn_compare_names[] = {"none", "placement", "mig", NULL};
+
+/* names[i] for i in range, "?" otherwise. */
+static const char *cs__name(const char *const *names, int n, int i)
+{
+    return i >= 0 && i < n ? names[i] : "?";
+}
+#define CS__NAME(tab, i) cs__name(tab, (int)(sizeof tab / sizeof tab[0]) - 1, (int)(i))
+
 const char *cs_precision_name(enum cs_precision p)
 {
-    static const char *const names[] = {"fp32", "tf32", "bf16", "fp16", "fp8"};
-    return (unsigned)p < CS_PREC_COUNT ? names[p] : "?";
+    return CS__NAME(cs_precision_names, p);
 }
 
 const char *cs_topology_name(enum cs_topology t)
 {
-    switch (t) {
-    case CS_TOPO_SINGLE_SWITCH: return "single-switch";
-    case CS_TOPO_FAT_TREE: return "fat-tree";
-    case CS_TOPO_SPINE_LEAF: return "spine-leaf";
-    case CS_TOPO_RAIL_OPTIMIZED: return "rail-optimized";
-    }
-    return "?";
+    return CS__NAME(cs_topology_names, t);
 }
 
 const char *cs_activation_name(enum cs_activation a)
 {
-    return a == CS_ACT_SWIGLU ? "swiglu" : "gelu";
+    return CS__NAME(cs_activation_names, a);
 }
 
 const char *cs_recompute_name(enum cs_recompute r)
 {
-    switch (r) {
-    case CS_RECOMPUTE_NONE: return "none";
-    case CS_RECOMPUTE_SELECTIVE: return "selective";
-    case CS_RECOMPUTE_FULL: return "full";
-    }
-    return "?";
+    return CS__NAME(cs_recompute_names, r);
 }
 
 const char *cs_fsdp_name(enum cs_fsdp f)
 {
-    switch (f) {
-    case CS_FSDP_NONE: return "none";
-    case CS_FSDP_ZERO1: return "zero1";
-    case CS_FSDP_ZERO2: return "zero2";
-    case CS_FSDP_FULL: return "full";
-    case CS_FSDP_HYBRID: return "hybrid";
-    }
-    return "?";
+    return CS__NAME(cs_fsdp_names, f);
 }

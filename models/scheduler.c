@@ -18,18 +18,18 @@
 #include <string.h>
 
 
-static const char *const cs__policy_names[] = {"fifo", "backfill", "sjf"};
-static const char *const cs__place_names[] = {"packed", "scattered", "bestfit"};
+const char *const cs_sched_policy_names[] = {"fifo", "backfill", "sjf", NULL};
+const char *const cs_sched_place_names[] = {"packed", "scattered", "bestfit", NULL};
 
 const char *cs_sched_policy_name(enum cs_sched_policy p)
 {
-    return (unsigned)p < 3 ? cs__policy_names[p] : "?";
+    return (unsigned)p < 3 ? cs_sched_policy_names[p] : "?";
 }
 
 cs_status cs_sched_policy_parse(const char *s, enum cs_sched_policy *out)
 {
     for (int i = 0; s && i < 3; i++)
-        if (strcmp(s, cs__policy_names[i]) == 0) {
+        if (strcmp(s, cs_sched_policy_names[i]) == 0) {
             *out = (enum cs_sched_policy)i;
             return CS_OK;
         }
@@ -38,13 +38,13 @@ cs_status cs_sched_policy_parse(const char *s, enum cs_sched_policy *out)
 
 const char *cs_sched_place_name(enum cs_sched_place p)
 {
-    return (unsigned)p < 3 ? cs__place_names[p] : "?";
+    return (unsigned)p < 3 ? cs_sched_place_names[p] : "?";
 }
 
 cs_status cs_sched_place_parse(const char *s, enum cs_sched_place *out)
 {
     for (int i = 0; s && i < 3; i++)
-        if (strcmp(s, cs__place_names[i]) == 0) {
+        if (strcmp(s, cs_sched_place_names[i]) == 0) {
             *out = (enum cs_sched_place)i;
             return CS_OK;
         }

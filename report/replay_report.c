@@ -229,8 +229,6 @@ bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
 /* ------------------------------------------------------------------------ */
 /* Claims.                                                                   */
 
-static const char *const cs__compare_names[] = {"none", "placement", "mig"};
-
 /* Orders the two replays of a comparison: *a the one with the setting the
  * claim favours (packed placement, MIG on), *b the other. */
 static void cs__pair(const struct cs_scn_scheduler *cl, const struct cs_sched_config *c,
@@ -395,7 +393,7 @@ cJSON *cs_out_replay_claim_json(const struct cs_scn_scheduler *cl, const struct 
     cJSON_AddStringToObject(o, "id", cl->claim_id);
     cJSON_AddStringToObject(o, "text", cl->claim_text);
     int k = cl->claim_compare >= 0 && cl->claim_compare < 3 ? cl->claim_compare : 0;
-    cJSON_AddStringToObject(o, "compare", cs__compare_names[k]);
+    cJSON_AddStringToObject(o, "compare", cs_scn_compare_names[k]);
     cJSON_AddNumberToObject(o, "tolerance", cl->claim_tolerance);
     cJSON_AddBoolToObject(o, "holds", v.holds);
     cJSON_AddStringToObject(o, "verdict", v.line);

@@ -29,6 +29,9 @@ enum cs_coll_proto { CS_COLL_PROTO_LL, CS_COLL_PROTO_LL128, CS_COLL_PROTO_SIMPLE
 /* "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
  * "sendrecv" (nccl-tests spelling); "?" for an invalid value. Static strings. */
 const char *cs_coll_op_name(enum cs_coll_op op);
+/* The op and algorithm names in enum order, NULL-terminated. */
+extern const char *const cs_coll_op_names[];
+extern const char *const cs_coll_algo_names[];
 /* Parses the nccl-tests spelling (also accepts a trailing "_perf").
  * CS_EINVAL for NULL or unknown names; *out untouched on failure. */
 cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out);

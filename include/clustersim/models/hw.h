@@ -15,6 +15,8 @@ enum cs_precision { CS_PREC_FP32, CS_PREC_TF32, CS_PREC_BF16, CS_PREC_FP16, CS_P
  * keeps master weights in fp32 and most activations in bf16; see models.md. */
 double cs_precision_bytes(enum cs_precision p);
 const char *cs_precision_name(enum cs_precision p);
+/* Every precision's name in enum order, NULL-terminated (models/names.c). */
+extern const char *const cs_precision_names[];
 
 #define CS_NAME_MAX 64
 #define CS_SOURCE_MAX 512

@@ -15,6 +15,12 @@
 enum cs_topology { CS_TOPO_SINGLE_SWITCH, CS_TOPO_FAT_TREE, CS_TOPO_SPINE_LEAF,
                    CS_TOPO_RAIL_OPTIMIZED };
 const char *cs_topology_name(enum cs_topology t);
+/* Name tables in enum order, NULL-terminated (models/names.c): the loader's
+ * field tables and the writers read these, so every layer spells an enum
+ * the same way. */
+extern const char *const cs_topology_names[];
+extern const char *const cs_placement_names[];
+extern const char *const cs_scn_compare_names[];  /* enum cs_scn_claim_compare */
 
 /* Where a job's nodes sit on the fabric (models/topology.c, docs/fabric.md):
  * packed fills one leaf after another in rank order; scattered puts the

@@ -42,6 +42,9 @@ enum cs_sched_policy { CS_SCHED_FIFO, CS_SCHED_BACKFILL, CS_SCHED_SJF };
 enum cs_sched_place { CS_SCHED_PACKED, CS_SCHED_SCATTERED, CS_SCHED_BESTFIT };
 
 const char *cs_sched_policy_name(enum cs_sched_policy p);
+/* Policy and placement names in enum order, NULL-terminated. */
+extern const char *const cs_sched_policy_names[];
+extern const char *const cs_sched_place_names[];
 cs_status cs_sched_policy_parse(const char *s, enum cs_sched_policy *out);
 const char *cs_sched_place_name(enum cs_sched_place p);
 cs_status cs_sched_place_parse(const char *s, enum cs_sched_place *out);

@@ -120,5 +120,9 @@ double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_
 const char *cs_activation_name(enum cs_activation a);
 const char *cs_recompute_name(enum cs_recompute r);
 const char *cs_fsdp_name(enum cs_fsdp f);
+/* Name tables in enum order, NULL-terminated (models/names.c). */
+extern const char *const cs_activation_names[];
+extern const char *const cs_recompute_names[];
+extern const char *const cs_fsdp_names[];
 
 #endif
