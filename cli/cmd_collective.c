@@ -7,6 +7,7 @@
  * per-op getCollByteCount and getBw): GB = 1e9 bytes. */
 #include "cli.h"
 
+#include "clustersim/base/numparse.h"
 #include "clustersim/app/collective_exp.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/models/topology.h"
@@ -91,15 +92,7 @@ static bool cs__parse_size(const char *s, double *out)
 
 static bool cs__parse_int(const char *s, long lo, long hi, long *out)
 {
-    if (!s || !*s)
-        return false;
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 0);
-    if (*end || errno != 0 || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
+    return cs_num_parse_long(s, 0, lo, hi, out);
 }
 
 /* nccl-tests getFloatStr: a value in `width` columns, with fewer decimals as it grows. */

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/base/numparse.h"
 #include "clustersim/app/replay.h"
 #include "clustersim/report/gnuplot.h"
 #include "clustersim/report/replay_report.h"
@@ -47,26 +48,18 @@ static const struct cs_cli_opt cs__replay_opts[] = {
 
 static bool cs__long(const char *flag, const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi) {
+    if (!cs_num_parse_long(s, 10, lo, hi, out)) {
         fprintf(stderr, "clustersim replay: --%s: expected an integer in %ld..%ld, got \"%s\"\n", flag, lo, hi, s);
         return false;
     }
-    *out = v;
     return true;
 }
 
 static bool cs__time_opt(const char *flag, const char *s, double *out)
 {
     char err[256];
-    char *end;
-    double v = strtod(s, &end);
-    if (*s && !*end && isfinite(v)) {  /* a plain number is seconds */
-        *out = v;
+    if (cs_num_parse_double(s, out))  /* a plain number is seconds */
         return true;
-    }
     if (cs_units_parse(s, CS_UNIT_TIME, out, err, sizeof err) == CS_OK)
         return true;
     fprintf(stderr, "clustersim replay: --%s: %s\n", flag, err);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/base/numparse.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/models/calib.h"
 #include "clustersim/report/run_report.h"
@@ -13,6 +14,7 @@
 #include "clustersim/base/units.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,9 +79,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     long top = 20;
     const char *ts = cs_cli_get(cmd, a, "top");
     if (ts) {
-        char *end;
-        top = strtol(ts, &end, 10);
-        if (*end || top < 0 || end == ts) {
+        if (!cs_num_parse_long(ts, 10, 0, LONG_MAX, &top)) {
             fprintf(stderr, "clustersim search: --top: expected a whole number >= 0, got \"%s\"\n",
                     ts);
             return CS_EXIT_BADINPUT;
@@ -90,9 +90,8 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     sp.include_unfit = cs_cli_get(cmd, a, "unfit") != NULL;
     const char *js = cs_cli_get(cmd, a, "jobs");
     if (js) {
-        char *end;
-        long j = strtol(js, &end, 10);
-        if (*end || end == js || j < 1 || j > CS_SEARCH_MAX_THREADS) {
+        long j = 0;
+        if (!cs_num_parse_long(js, 10, 1, CS_SEARCH_MAX_THREADS, &j)) {
             fprintf(stderr, "clustersim search: --jobs: expected a whole number from 1 to %d, got \"%s\"\n",
                     CS_SEARCH_MAX_THREADS, js);
             return CS_EXIT_BADINPUT;

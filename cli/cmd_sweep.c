@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/base/numparse.h"
 #include "clustersim/app/sweep_run.h"
 #include "clustersim/config/sweep.h"
 #include "clustersim/base/xmalloc.h"
@@ -64,13 +65,7 @@ static void cs__progress_cb(void *ctx, uint64_t done, uint64_t total)
 
 static bool cs__parse_int(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
+    return cs_num_parse_long(s, 10, lo, hi, out);
 }
 
 /* The command; rank and size are 0 and 1 without MPI. */

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/base/numparse.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/tco.h"
 #include "clustersim/config/fileio.h"
@@ -111,10 +112,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     long samples = -1;
     const char *nv = cs_cli_get(cmd, a, "samples");
     if (nv) {
-        char *end;
-        errno = 0;
-        samples = strtol(nv, &end, 10);
-        if (errno || *end || samples < 0 || samples > 1000000) {
+        if (!cs_num_parse_long(nv, 10, 0, 1000000, &samples)) {
             fprintf(stderr, "clustersim tco: --samples: expected 0 to 1000000, got \"%s\"\n", nv);
             return CS_EXIT_BADINPUT;
         }

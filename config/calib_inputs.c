@@ -2,6 +2,7 @@
  * `clustersim calibrate` -> plain data (config layer; calib.h), and the
  * scenarios the measurements ran on, resolved through the normal loader. */
 #define _POSIX_C_SOURCE 200809L /* getcwd */
+#include "clustersim/base/numparse.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/calib_io.h"
 #include "clustersim/config/config.h"
@@ -113,13 +114,7 @@ static bool cs__blank_or_comment(const char *s)
 
 static bool cs__parse_num(const char *t, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(t, &end);
-    if (end == t || *end || errno == ERANGE || !isfinite(x))
-        return false;
-    *v = x;
-    return true;
+    return cs_num_parse_double(t, v);
 }
 
 static bool cs__check_binary(const char *name, const char *buf, size_t len, cs_diags *d)

@@ -17,6 +17,7 @@
  *   above): {args, env, config {nthreads, ngpus, devices [{hostname,
  *   device_info}]}, results [{size, count, type, redop, root, out_of_place
  *   {time|cpu_time, alg_bw, bus_bw, nwrong}, in_place {...}}]}. */
+#include "clustersim/base/numparse.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/calib_io.h"
 #include "clustersim/base/strbuf.h"
@@ -394,13 +395,7 @@ static int cs__fields(char *line, char **f, int *col, int max)
 
 static bool cs__num(const char *t, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(t, &end);
-    if (end == t || *end || errno == ERANGE || !isfinite(x))
-        return false;
-    *v = x;
-    return true;
+    return cs_num_parse_double(t, v);
 }
 
 static bool cs__wrong(const char *t, long *v)

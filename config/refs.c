@@ -2,6 +2,7 @@
  * throughput/ into validation cases (see refs.h). Each row is turned into a
  * small scenario text and resolved by the ordinary scenario loader, so the
  * catalog's GPU and network figures are the ones every user gets. */
+#include "clustersim/base/numparse.h"
 #include "clustersim/config/refs.h"
 
 #include "clustersim/config/config.h"
@@ -78,10 +79,8 @@ static const char *cs__get(struct cs__row *r, const char *name)
 static double cs__num(struct cs__row *r, const char *name)
 {
     const char *s = cs__get(r, name);
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v)) {
+    double v = 0;
+    if (!cs_num_parse_double(s, &v)) {
         cs_diag_error(r->d, r->file, r->line, 0, "column \"%s\": expected a number, got \"%s\"",
                       name, s);
         r->ok = false;

@@ -2,6 +2,7 @@
  * constraints) -> numbered points, each a scenario built by overriding the
  * base tree (config layer; contract in clustersim/config/sweep.h, docs/sweep.md).
  * derive: and constraints: are evaluated by config/expr.c (expr.h). */
+#include "clustersim/base/numparse.h"
 #include "clustersim/base/strbuf.h"
 #include "clustersim/config/sweep.h"
 
@@ -139,13 +140,7 @@ static bool scalar_number(const struct cs_ynode *n, double *out)
 {
     if (!n || n->kind != CS_YNODE_SCALAR || n->len == 0)
         return false;
-    char *end;
-    errno = 0;
-    double v = strtod(n->scalar, &end);
-    if (*end != '\0' || errno == ERANGE || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
+    return cs_num_parse_double(n->scalar, out);
 }
 
 static void fmt_number(char *buf, size_t n, double v)

@@ -4,6 +4,7 @@
  * of header names mapped to job fields plus a row function that applies the
  * trace's own rules (what "never ran" means, units of GPU shares); the
  * mapping of every format is documented in docs/replay.md. */
+#include "clustersim/base/numparse.h"
 #include "clustersim/config/trace.h"
 #include "clustersim/config/fileio.h"
 
@@ -305,11 +306,10 @@ static int cs__num(struct cs__ctx *c, const struct cs__field *fs, int col, const
     const struct cs__field *f = &fs[col];
     if (f->len == 0)
         return 0;
-    char buf[64], *end;
+    char buf[64];
     cs__str(f, buf, sizeof buf);
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (f->len >= sizeof buf || *end != '\0' || end == buf || errno == ERANGE || !isfinite(v)) {
+    double v = 0;
+    if (f->len >= sizeof buf || !cs_num_parse_double(buf, &v)) {
         cs__err(c, f, "column '%s': expected a number, got \"%.*s\"", what,
                 (int)(f->len > 40 ? 40 : f->len), f->s);
         return -1;
@@ -1109,10 +1109,10 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
                 break;
             continue;
         }
-        char buf[32], *end;
+        char buf[32];
         cs__str(&fs[gcol], buf, sizeof buf);
-        long g = strtol(buf, &end, 10);
-        if (fs[gcol].len == 0 || fs[gcol].len >= sizeof buf || *end || g < 0 || g > 72) {
+        long g = -1;
+        if (fs[gcol].len == 0 || fs[gcol].len >= sizeof buf || !cs_num_parse_long(buf, 10, 0, 72, &g)) {
             cs_diag_error(d, path, (int)r.line, (int)fs[gcol].col,
                           "node list: GPU count: expected an integer in 0..72, got \"%s\"", buf);
             if (++errors >= 20)

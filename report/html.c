@@ -1,6 +1,7 @@
 /* html.c: self-contained HTML for `clustersim report` (report layer): an
  * inline style sheet, escaped text, tables, SVG bar charts and inlined
  * gnuplot SVG; nothing is fetched from elsewhere. */
+#include "clustersim/base/numparse.h"
 #include "clustersim/report/html.h"
 #include "clustersim/base/xmalloc.h"
 
@@ -63,11 +64,7 @@ void cs_html_para(FILE *f, const char *text)
 
 static bool cs__is_number(const char *s, double *v)
 {
-    if (!s || !*s)
-        return false;
-    char *end;
-    *v = strtod(s, &end);
-    return *end == '\0' && isfinite(*v);
+    return s && cs_num_parse_double(s, v);
 }
 
 static void cs__cell(FILE *f, const char *s, bool head)

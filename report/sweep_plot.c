@@ -3,6 +3,7 @@
  * `clustersim plot` and `clustersim report sweep`. Report layer: files in,
  * files out, no printing. */
 #define _POSIX_C_SOURCE 200809L
+#include "clustersim/base/numparse.h"
 #include "clustersim/report/gnuplot.h"
 #include "clustersim/report/sweep_plot.h"
 #include "clustersim/base/xmalloc.h"
@@ -216,11 +217,8 @@ static const char *cs__cell_at(const struct cs_sweep_results *r, size_t row, siz
 static double cs__num(const struct cs_sweep_results *r, size_t row, size_t col)
 {
     const char *s = cs__cell_at(r, row, col);
-    if (!s || !*s)
-        return NAN;
-    char *end;
-    double v = strtod(s, &end);
-    return *end ? NAN : v;
+    double v = NAN;
+    return s && cs_num_parse_double(s, &v) ? v : NAN;
 }
 
 static bool cs__is_gpu_axis(const char *name)

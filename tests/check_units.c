@@ -2,6 +2,7 @@
  * quantity into SI values, every kind of rejection with its message, and
  * formatting back for people. Expected values are derived by hand in the
  * comments. */
+#include "clustersim/base/numparse.h"
 #include "clustersim/base/units.h"
 
 #include "test_util.h"
@@ -297,12 +298,44 @@ START_TEST(test_units_format_roundtrip)
 }
 END_TEST
 
+
+/* Strict plain numbers (base/numparse.c): the whole string, finite, decimal. */
+START_TEST(test_units_strict_numbers)
+{
+    double d = 7.0;
+    ck_assert(cs_num_parse_double("12", &d) && d == 12.0);
+    ck_assert(cs_num_parse_double("-3.5e9", &d) && d == -3.5e9);
+    ck_assert(cs_num_parse_double(".5", &d) && d == 0.5);
+    ck_assert(cs_num_parse_double("+2", &d) && d == 2.0);
+    d = 7.0;
+    const char *bad[] = {"", " 1", "1 ", "1x", "inf", "-inf", "nan", "0x10", "1e999", "-", ".", "e5", NULL};
+    for (int i = 0; bad[i]; i++)
+        ck_assert_msg(!cs_num_parse_double(bad[i], &d), "accepted \"%s\"", bad[i]);
+    ck_assert(d == 7.0);  /* untouched on failure */
+    ck_assert(!cs_num_parse_double(NULL, &d));
+    long v = 3;
+    ck_assert(cs_num_parse_long("42", 10, 0, 100, &v) && v == 42);
+    ck_assert(cs_num_parse_long("-5", 10, -10, 10, &v) && v == -5);
+    ck_assert(cs_num_parse_long("0x10", 0, 0, 100, &v) && v == 16);
+    v = 3;
+    ck_assert(!cs_num_parse_long("0x10", 10, 0, 100, &v));
+    ck_assert(!cs_num_parse_long("101", 10, 0, 100, &v));   /* over max */
+    ck_assert(!cs_num_parse_long("-1", 10, 0, 100, &v));    /* under min */
+    ck_assert(!cs_num_parse_long("", 10, 0, 100, &v));      /* empty: --samples "" once read 0 */
+    ck_assert(!cs_num_parse_long("1.5", 10, 0, 100, &v));
+    ck_assert(!cs_num_parse_long(" 1", 10, 0, 100, &v));
+    ck_assert(!cs_num_parse_long("99999999999999999999", 10, 0, 100000, &v));
+    ck_assert(v == 3);
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
     Suite *s = suite_create("units");
     TCase *tc = tcase_create("parse");
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_units_bytes);
+    tcase_add_test(tc, test_units_strict_numbers);
     tcase_add_test(tc, test_units_bandwidth);
     tcase_add_test(tc, test_units_time);
     tcase_add_test(tc, test_units_power_money);
