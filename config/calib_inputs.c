@@ -2,6 +2,7 @@
  * `clustersim calibrate` -> plain data (config layer; calib.h), and the
  * scenarios the measurements ran on, resolved through the normal loader. */
 #define _POSIX_C_SOURCE 200809L /* getcwd */
+#include "clustersim/base/csv.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/calib_io.h"
@@ -31,57 +32,15 @@ struct cs__csv_line {
     int col[CS__CSV_MAX_COLS];
 };
 
-/* Splits `line` in place. Returns false (with *bad_col) for an unterminated
- * quote or too many fields. Fields are trimmed of surrounding spaces. */
+/* Splits `line` in place (base/csv.h: unquoted, unescaped, trimmed).
+ * Returns false (with *bad_col) for an unterminated quote or too many
+ * fields. */
 static bool cs__csv_split(char *line, struct cs__csv_line *out, int *bad_col)
 {
-    out->n = 0;
-    char *p = line;
-    for (;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (out->n >= CS__CSV_MAX_COLS) {
-            *bad_col = (int)(p - line) + 1;
-            return false;
-        }
-        out->col[out->n] = (int)(p - line) + 1;
-        char *w = p, *start = p;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (!*p) {
-                    *bad_col = out->col[out->n];
-                    return false;
-                }
-                if (*p == '"' && p[1] == '"') {
-                    *w++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *w++ = *p++;
-                }
-            }
-            while (*p == ' ' || *p == '\t')
-                p++;
-            if (*p && *p != ',') {
-                *bad_col = (int)(p - line) + 1;
-                return false;
-            }
-        } else {
-            while (*p && *p != ',')
-                w = ++p;
-            while (w > start && (w[-1] == ' ' || w[-1] == '\t'))
-                w--;
-        }
-        char sep = *p;
-        *w = '\0';
-        out->f[out->n++] = start;
-        if (sep != ',')
-            break;
-        p++;
-    }
+    int n = cs_csv_split_inplace(line, out->f, out->col, CS__CSV_MAX_COLS, bad_col);
+    if (n < 0)
+        return false;
+    out->n = n;
     return true;
 }
 

@@ -2,6 +2,7 @@
  * throughput/ into validation cases (see refs.h). Each row is turned into a
  * small scenario text and resolved by the ordinary scenario loader, so the
  * catalog's GPU and network figures are the ones every user gets. */
+#include "clustersim/base/csv.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/config/refs.h"
 
@@ -25,19 +26,11 @@ struct cs__cols {
 };
 
 /* Splits a CSV line in place (no quoting in these files). */
+/* Splits a line in place (base/csv.h); -1 for too many cells, -2 for a
+ * broken quote. */
 static int cs__split(char *line, char **cells, int max)
 {
-    int n = 0;
-    char *p = line;
-    while (n < max) {
-        cells[n++] = p;
-        char *c = strchr(p, ',');
-        if (!c)
-            break;
-        *c = '\0';
-        p = c + 1;
-    }
-    return n;
+    return cs_csv_split_inplace(line, cells, NULL, max, NULL);
 }
 
 static int cs__col(const struct cs__cols *h, const char *name)
@@ -201,6 +194,11 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
         }
         char *cells[CS__MAXCOLS] = {0};
         int nc = cs__split(line, cells, CS__MAXCOLS);
+        if (nc < 0) {
+            cs_diag_error(d, path, lineno, 0, "%s", nc == -1 ? "more columns than a reference table has"
+                                                            : "a quoted cell does not end, or text follows its quote");
+            continue;
+        }
         if (nc != h.n) {
             cs_diag_error(d, path, lineno, 0, "expected %d columns, got %d", h.n, nc);
             continue;

@@ -4,6 +4,7 @@
  * of header names mapped to job fields plus a row function that applies the
  * trace's own rules (what "never ran" means, units of GPU shares); the
  * mapping of every format is documented in docs/replay.md. */
+#include "clustersim/base/csv.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/config/trace.h"
 #include "clustersim/config/fileio.h"
@@ -197,46 +198,19 @@ struct cs__field {
     size_t col;  /* 1-based column (character) of the field */
 };
 
-/* Splits a line at commas; a field in double quotes may hold commas (the
- * quotes are dropped; "" inside stays as is). Returns the field count, or
- * -1 past CS__MAX_FIELDS. */
+/* Splits a line at commas (base/csv.h: quotes dropped, "" inside a quoted
+ * field kept as is, blanks trimmed). Returns the field count, -1 past
+ * CS__MAX_FIELDS, -2 for a quote that does not end or text after one. */
 static int cs__split(const char *line, size_t len, struct cs__field *f)
 {
-    int n = 0;
-    size_t i = 0;
-    for (;;) {
-        if (n == CS__MAX_FIELDS)
-            return -1;
-        size_t start = i;
-        if (i < len && line[i] == '"') {
-            size_t j = i + 1;
-            while (j < len && !(line[j] == '"' && (j + 1 >= len || line[j + 1] != '"')))
-                j += line[j] == '"' ? 2 : 1;
-            f[n].s = line + i + 1;
-            f[n].len = (j < len ? j : len) - i - 1;
-            f[n].col = start + 1;
-            i = j < len ? j + 1 : len;
-            while (i < len && line[i] != ',')
-                i++;
-        } else {
-            while (i < len && line[i] != ',')
-                i++;
-            f[n].s = line + start;
-            f[n].len = i - start;
-            f[n].col = start + 1;
-        }
-        /* trim blanks */
-        while (f[n].len > 0 && (f[n].s[0] == ' ' || f[n].s[0] == '\t')) {
-            f[n].s++;
-            f[n].len--;
-        }
-        while (f[n].len > 0 && (f[n].s[f[n].len - 1] == ' ' || f[n].s[f[n].len - 1] == '\t'))
-            f[n].len--;
-        n++;
-        if (i >= len)
-            return n;
-        i++;  /* the comma */
+    struct cs_csv_field cf[CS__MAX_FIELDS];
+    int n = cs_csv_split(line, len, cf, CS__MAX_FIELDS, NULL);
+    for (int k = 0; k < n; k++) {
+        f[k].s = cf[k].s;
+        f[k].len = cf[k].len;
+        f[k].col = (size_t)cf[k].col;
     }
+    return n;
 }
 
 static int cs__field_is(const struct cs__field *f, const char *s)
@@ -900,7 +874,10 @@ static cs_status cs__load_csv(struct cs__ctx *c, struct cs__reader *r)
             continue;  /* blank lines (a trailing one, too) are ignored */
         int n = cs__split(line, len, fs);
         if (n < 0) {
-            cs__err(c, NULL, "more than %d fields", CS__MAX_FIELDS);
+            if (n == -1)
+                cs__err(c, NULL, "more than %d fields", CS__MAX_FIELDS);
+            else
+                cs__err(c, NULL, "a quoted field does not end, or text follows its closing quote");
             if (c->d->truncated)
                 break;
             continue;
