@@ -21,7 +21,17 @@ double cs_precision_bytes(enum cs_precision p)
  * one table that the name functions below, the scenario loader's field
  * tables (config/) and the writers (report/) all read. */
 const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
-const char *const cs_topology_names[] = {"single-switch", "fat-tree", "spine-leaf", "rail-optimized", NULL};
+#define CS__TOPO_NAME(id, name, tiers, rail) name,
+const char *const cs_topology_names[] = {CS_TOPOLOGY_KINDS(CS__TOPO_NAME) NULL};
+#undef CS__TOPO_NAME
+#define CS__TOPO_KIND(id, name, tiers, rail) {name, tiers, rail},
+static const struct cs_topology_kind cs__topology_kinds[] = {CS_TOPOLOGY_KINDS(CS__TOPO_KIND)};
+#undef CS__TOPO_KIND
+
+const struct cs_topology_kind *cs_topology_kind_of(enum cs_topology t)
+{
+    return (unsigned)t < CS_TOPO_COUNT ? &cs__topology_kinds[t] : NULL;
+}
 const char *const cs_placement_names[] = {"packed", "scattered", NULL};
 const char *const cs_activation_names[] = {"gelu", "swiglu", NULL};
 const char *const cs_recompute_names[] = {"none", "selective", "full", NULL};

@@ -68,9 +68,10 @@ struct geom_full {
     int nics, eps, nodes_per_su;
 };
 
-static cs_status geom_compute(const struct cs_cluster_cfg *c, struct geom_full *o)
+static cs_status geom_compute(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind,
+                               struct geom_full *o)
 {
-    if (!c || c->nodes < 1 || c->gpus_per_node < 1 || (c->nodes > 1 && c->fabric.nics_per_node < 1) ||
+    if (!c || !kind || c->nodes < 1 || c->gpus_per_node < 1 || (c->nodes > 1 && c->fabric.nics_per_node < 1) ||
         (long)c->nodes * c->gpus_per_node > 100000000L)
         return CS_EINVAL;
     memset(o, 0, sizeof *o);
@@ -88,11 +89,10 @@ static cs_status geom_compute(const struct cs_cluster_cfg *c, struct geom_full *
         g->up = 1;
     long cap2 = (long)k * g->down;              /* 2-tier endpoints: k leaves */
     long cap3 = (long)k * (k / 2) * g->down;    /* 3-tier: k pods of k/2 leaves */
-    enum cs_topology t = c->fabric.topology;
-    g->rail = t == CS_TOPO_RAIL_OPTIMIZED;
+    g->rail = kind->rail;
     o->nodes_per_su = g->down < 32 ? g->down : 32;
     g->hop_latency_s = c->fabric.link.hop_latency_s > 0 ? c->fabric.link.hop_latency_s : 0.0;
-    if (t == CS_TOPO_SINGLE_SWITCH || c->nodes == 1) {
+    if (kind->tiers == 1 || c->nodes == 1) {
         g->tiers = 1;
         g->leaves = 1;
     } else {
@@ -100,7 +100,7 @@ static cs_status geom_compute(const struct cs_cluster_cfg *c, struct geom_full *
             g->leaves = ((c->nodes + o->nodes_per_su - 1) / o->nodes_per_su) * o->nics;
         else
             g->leaves = (o->eps + g->down - 1) / g->down;
-        int want = t == CS_TOPO_SPINE_LEAF ? 2 : (t == CS_TOPO_FAT_TREE ? c->fabric.tiers : 0);
+        int want = kind->tiers >= 0 ? kind->tiers : c->fabric.tiers;
         bool fits2 = g->leaves <= k && (long)o->eps <= cap2;
         if (want == 0)
             want = fits2 ? 2 : 3;
@@ -121,10 +121,16 @@ static cs_status geom_compute(const struct cs_cluster_cfg *c, struct geom_full *
 
 cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_geom *g)
 {
+    return cs_fabric_geometry_as(c, c ? cs_topology_kind_of(c->fabric.topology) : NULL, g);
+}
+
+cs_status cs_fabric_geometry_as(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind,
+                                struct cs_fabric_geom *g)
+{
     struct geom_full o;
     if (!g)
         return CS_EINVAL;
-    cs_status rc = geom_compute(c, &o);
+    cs_status rc = geom_compute(c, kind, &o);
     if (rc == CS_OK)
         *g = o.g;
     return rc;
@@ -132,10 +138,16 @@ cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_ge
 
 cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fabric **out)
 {
+    return cs_fabric_create_as(c, c ? cs_topology_kind_of(c->fabric.topology) : NULL, seed, out);
+}
+
+cs_status cs_fabric_create_as(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind, uint64_t seed,
+                              cs_fabric **out)
+{
     struct geom_full o;
     if (!out)
         return CS_EINVAL;
-    cs_status rc = geom_compute(c, &o);
+    cs_status rc = geom_compute(c, kind, &o);
     if (rc != CS_OK)
         return rc;
     cs_fabric *f = cs_xcalloc(1, sizeof *f);
@@ -153,7 +165,6 @@ cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fab
     f->down = o.g.down;
     f->up = o.g.up;
     int k = f->k;
-    enum cs_topology t = c->fabric.topology;
     f->rail = o.g.rail;
     f->nodes_per_su = o.nodes_per_su;
     f->tiers = o.g.tiers;
@@ -190,7 +201,7 @@ cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fab
     f->b_up2 = f->b_dn1 + (int)n_up1;
     f->b_dn2 = f->b_up2 + (int)n_up2;
     f->n_links = f->b_dn2 + (int)n_up2;
-    ct->switches_by_tier[0] = f->nodes > 1 || t == CS_TOPO_SINGLE_SWITCH ? f->leaves : 0;
+    ct->switches_by_tier[0] = f->nodes > 1 || kind->tiers == 1 ? f->leaves : 0;
     ct->nics = f->nodes > 1 ? E : 0;
     ct->cables += ct->nics;
     ct->switch_ports = ct->nics + 2 * (ct->cables - ct->nics);

@@ -422,6 +422,54 @@ START_TEST(test_cluster_view_impossible_and_pcie)
 }
 END_TEST
 
+
+/* A new topology kind is one row (scenario.h, CS_TOPOLOGY_KINDS): the
+ * builder reads nothing else of it. Here a row written in the test, "a fat
+ * tree that always has three tiers", wired by cs_fabric_create_as. For the
+ * 16 nodes x 8 ib-hdr ports of test_fabric_counts (k = 40, 20 down / 20 up,
+ * 7 leaves): one pod of k/2 = 20 leaves, 20 aggregation switches (one per
+ * leaf uplink), (1 + 1) / 2 = 1 core group of 20 cores; cables 128 NIC + 7 x
+ * 20 leaf-agg + 1 x 20 x 20 agg-core = 668, optics 1,336, switch ports 128 +
+ * 2 x 540 = 1,208; a path across leaves takes 3 switch hops (within the pod). */
+START_TEST(test_fabric_new_topology_kind)
+{
+    const struct cs_topology_kind three = {"three-tier-fat-tree", 3, false};
+    struct cs_cluster_cfg c = make_cluster(16, CS_TOPO_FAT_TREE, false, 1.0);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create_as(&c, &three, 1, &f), CS_OK);
+    struct cs_fabric_counts ct;
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(cs_fabric_tiers(f), 3);
+    ck_assert_int_eq(ct.switches_by_tier[0], 7);
+    ck_assert_int_eq(ct.switches_by_tier[1], 20);
+    ck_assert_int_eq(ct.switches_by_tier[2], 20);
+    ck_assert_int_eq(ct.cables, 668);
+    ck_assert_int_eq(ct.optics, 1336);
+    ck_assert_int_eq(ct.switch_ports, 1208);
+    int links[16];
+    double lat = 0;
+    int n = cs_fabric_route(f, 0, 8 * 15, 7, links, &lat);  /* node 0 to node 15: other leaves */
+    ck_assert_int_gt(n, 0);
+    ck_assert_double_eq_tol(lat, 3 * 90e-9, 1e-15);
+    cs_fabric_destroy(f);
+    struct cs_fabric_geom g;
+    ck_assert_int_eq(cs_fabric_geometry_as(&c, &three, &g), CS_OK);
+    ck_assert_int_eq(g.tiers, 3);
+    /* The listed kinds are the rows: names, the loader's table and the
+     * builder agree, and a value outside the list is refused. */
+    for (int t = 0; t < CS_TOPO_COUNT; t++) {
+        const struct cs_topology_kind *k = cs_topology_kind_of((enum cs_topology)t);
+        ck_assert_ptr_nonnull(k);
+        ck_assert_str_eq(cs_topology_name((enum cs_topology)t), k->name);
+        ck_assert_str_eq(cs_topology_names[t], k->name);
+    }
+    ck_assert_ptr_null(cs_topology_names[CS_TOPO_COUNT]);
+    ck_assert_ptr_null(cs_topology_kind_of(CS_TOPO_COUNT));
+    c.fabric.topology = CS_TOPO_COUNT;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_EINVAL);
+}
+END_TEST
+
 static Suite *fabric_suite(void)
 {
     Suite *s = suite_create("fabric");
@@ -431,6 +479,7 @@ static Suite *fabric_suite(void)
     tcase_add_test(tc, test_cluster_view_rates);
     tcase_add_test(tc, test_cluster_view_impossible_and_pcie);
     tcase_add_test(tc, test_fabric_counts);
+    tcase_add_test(tc, test_fabric_new_topology_kind);
     tcase_add_test(tc, test_fabric_route);
     tcase_add_test(tc, test_fabric_placement);
     tcase_add_test(tc, test_fabric_view_hand);

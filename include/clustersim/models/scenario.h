@@ -12,8 +12,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum cs_topology { CS_TOPO_SINGLE_SWITCH, CS_TOPO_FAT_TREE, CS_TOPO_SPINE_LEAF,
-                   CS_TOPO_RAIL_OPTIMIZED };
+/* The topology kinds, one row each: (enum suffix, scenario name, switch
+ * tiers, rail-optimized). Tiers: 1, 2 or 3 builds that many; 0 as few as
+ * the cluster fits in (2, else 3); -1 what cluster.fabric.tiers says (0
+ * there: as few as fit). Rail-optimized kinds put GPU i of every node of a
+ * scalable unit on leaf i (models/topology.c). The topology builder, the
+ * loader's name table and the writers all read this list: adding a kind
+ * the builder can wire is one row here (docs/architecture.md). */
+#define CS_TOPOLOGY_KINDS(X)                          \
+    X(SINGLE_SWITCH, "single-switch", 1, false)       \
+    X(FAT_TREE, "fat-tree", -1, false)                \
+    X(SPINE_LEAF, "spine-leaf", 2, false)             \
+    X(RAIL_OPTIMIZED, "rail-optimized", 0, true)
+
+enum cs_topology {
+#define CS__TOPO_ENUM(id, name, tiers, rail) CS_TOPO_##id,
+    CS_TOPOLOGY_KINDS(CS__TOPO_ENUM)
+#undef CS__TOPO_ENUM
+    CS_TOPO_COUNT
+};
+
+/* A kind as the builder reads it. */
+struct cs_topology_kind {
+    const char *name;
+    int tiers;   /* 1, 2, 3; 0 as few as fit; -1 from cluster.fabric.tiers */
+    bool rail;
+};
+/* The row of kind t, or NULL for a value outside the list. */
+const struct cs_topology_kind *cs_topology_kind_of(enum cs_topology t);
 const char *cs_topology_name(enum cs_topology t);
 /* Name tables in enum order, NULL-terminated (models/names.c): the loader's
  * field tables and the writers read these, so every layer spells an enum

@@ -47,6 +47,11 @@ struct cs_fabric_geom {
  * cluster does not fit the topology (see cs_fabric_create); *g untouched on
  * failure. Pure. */
 cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_geom *g);
+/* The same for an explicit kind (cluster.fabric.topology ignored): the
+ * builder reads nothing of a kind but its row (scenario.h,
+ * CS_TOPOLOGY_KINDS), so a new row needs no other code. */
+cs_status cs_fabric_geometry_as(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind,
+                                struct cs_fabric_geom *g);
 
 /* Builds the fabric of cluster c (borrowed; copied). `seed` seeds the ECMP
  * hash. Routing defaults to d-mod-k on InfiniBand/Omni-Path and to ECMP
@@ -55,6 +60,8 @@ cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_ge
  * endpoints, a fat tree beyond its tiers). *out untouched on failure; caller
  * frees with cs_fabric_destroy. */
 cs_status cs_fabric_create(const struct cs_cluster_cfg *c, uint64_t seed, cs_fabric **out);
+cs_status cs_fabric_create_as(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind, uint64_t seed,
+                              cs_fabric **out);
 void cs_fabric_destroy(cs_fabric *f);   /* accepts NULL */
 void cs_fabric_set_route_mode(cs_fabric *f, enum cs_route_mode m);
 
