@@ -423,8 +423,9 @@ static void cs__coll_resid(const double *th, void *vctx, double *r)
         r[i] = log(cs__coll_time(&c->pts[i], c->base, v, NULL) / c->pts[i].t);
 }
 
-double cs_calib_predict_busbw(const struct cs_cluster_cfg *cluster, const struct cs_coll_params *base,
-                              const struct cs_calib_cfg *cal, const struct cs_nccl_run *run, double bytes)
+cs_status cs_calib_predict_busbw(const struct cs_cluster_cfg *cluster, const struct cs_coll_params *base,
+                                 const struct cs_calib_cfg *cal, const struct cs_nccl_run *run, double bytes,
+                                 double *out)
 {
     double v[P_NCOLL] = {NAN, NAN, NAN, NAN};
     if (cal) {
@@ -435,7 +436,10 @@ double cs_calib_predict_busbw(const struct cs_cluster_cfg *cluster, const struct
     }
     struct cs__coll_pt pt = {cluster, run, bytes, 0};
     double t = cs__coll_time(&pt, base, v, NULL);
-    return t > 0 ? bytes * cs_coll_busbw_factor(run->op, run->ranks) / t : NAN;
+    if (!(t > 0) || !isfinite(t))
+        return CS_EINVAL;
+    *out = bytes * cs_coll_busbw_factor(run->op, run->ranks) / t;
+    return CS_OK;
 }
 
 cs_status cs_calib_fit_collective(const struct cs_calib_coll_input *in, size_t n, const struct cs_coll_params *base,

@@ -8,12 +8,22 @@
 #include <math.h>
 #include <string.h>
 
+/* A number, or null when it is undefined (no job completed): never a
+ * made-up 0. */
+static void cs__num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
 static cJSON *cs__sum(const struct cs_sched_summary *s)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "mean", isfinite(s->mean) ? s->mean : 0);
-    cJSON_AddNumberToObject(o, "p50", isfinite(s->p50) ? s->p50 : 0);
-    cJSON_AddNumberToObject(o, "p95", isfinite(s->p95) ? s->p95 : 0);
+    cs__num_or_null(o, "mean", s->mean);
+    cs__num_or_null(o, "p50", s->p50);
+    cs__num_or_null(o, "p95", s->p95);
     return o;
 }
 
@@ -73,7 +83,7 @@ cJSON *cs_out_replay_json(const struct cs_sched_config *c, const struct cs_trace
         cJSON_AddNumberToObject(x, "jobs", (double)pr->jobs);
         cJSON_AddNumberToObject(x, "gpu_hours", pr->gpu_hours);
         cJSON_AddNumberToObject(x, "share", pr->share);
-        cJSON_AddNumberToObject(x, "queue_mean_s", isfinite(pr->queue_mean_s) ? pr->queue_mean_s : 0);
+        cs__num_or_null(x, "queue_mean_s", pr->queue_mean_s);
         cJSON_AddNumberToObject(x, "queue_p95_s", isfinite(pr->queue_p95_s) ? pr->queue_p95_s : 0);
         cJSON_AddItemToArray(parts, x);
     }

@@ -540,8 +540,9 @@ START_TEST(test_calibrate_holdout_collective)
             if (row->size_bytes < 1048576.0)
                 continue;
             double meas = row->size_bytes * cs_coll_busbw_factor(r->op, r->ranks) / (row->time_us[0] * 1e-6);
-            double bc = cs_calib_predict_busbw(&scen[i].cluster, &p, &cal, r, row->size_bytes);
-            double bd = cs_calib_predict_busbw(&scen[i].cluster, &p, NULL, r, row->size_bytes);
+            double bc = 0, bd = 0;
+            ck_assert_int_eq(cs_calib_predict_busbw(&scen[i].cluster, &p, &cal, r, row->size_bytes, &bc), CS_OK);
+            ck_assert_int_eq(cs_calib_predict_busbw(&scen[i].cluster, &p, NULL, r, row->size_bytes, &bd), CS_OK);
             fc += fabs(bc / meas - 1);
             fd += fabs(bd / meas - 1);
             n++;

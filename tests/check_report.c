@@ -1526,7 +1526,20 @@ START_TEST(test_report_replay_nothing_completed)
     ck_assert_int_eq(r.rejected, 1);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddItemToObject(root, "replay", cs_out_replay_json(&c, &t, &r));
-    assert_json_clean(root, NULL);
+    /* No job completed: the queue and JCT statistics are undefined, so
+     * null (README: null, never a made-up number), not 0. */
+    static const char *const undefined[] = {"replay.queue_s.mean", "replay.queue_s.p50", "replay.queue_s.p95",
+                                            "replay.jct_s.mean",   "replay.jct_s.p50",   "replay.jct_s.p95",
+                                            NULL};
+    assert_json_clean(root, undefined);
+    for (int i = 0; undefined[i]; i++) {
+        const cJSON *x = root;
+        char key[64];
+        snprintf(key, sizeof key, "%s", undefined[i]);
+        for (char *tok = strtok(key, "."); tok; tok = strtok(NULL, "."))
+            x = cJSON_GetObjectItemCaseSensitive(x, tok);
+        ck_assert_msg(cJSON_IsNull(x), "%s should be null", undefined[i]);
+    }
     cJSON_Delete(root);
     struct mem m;
     FILE *f = mem_open(&m);

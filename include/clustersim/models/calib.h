@@ -181,9 +181,11 @@ struct cs_calib_coll_input {
 cs_status cs_calib_fit_collective(const struct cs_calib_coll_input *in, size_t n, const struct cs_coll_params *base,
                                   struct cs_calib_cfg *cal, struct cs_calib_fit *fit);
 /* Busbw (B/s) the closed form predicts for a run's row with the calibrated
- * efficiencies of cal applied to a copy of cluster; NAN when unavailable. */
-double cs_calib_predict_busbw(const struct cs_cluster_cfg *cluster, const struct cs_coll_params *base,
-                              const struct cs_calib_cfg *cal, const struct cs_nccl_run *run, double bytes);
+ * efficiencies of cal (NULL: none) applied to a copy of cluster, in *out.
+ * CS_EINVAL (*out untouched) when the model gives no positive time for it. */
+cs_status cs_calib_predict_busbw(const struct cs_cluster_cfg *cluster, const struct cs_coll_params *base,
+                                 const struct cs_calib_cfg *cal, const struct cs_nccl_run *run, double bytes,
+                                 double *out);
 
 /* Fits gemm_eff_max and gemm_dim_half of cs_compute_params to measured
  * GEMMs on `gpu` (cs_compute_gemm_s with batch); stores them in cal. */
