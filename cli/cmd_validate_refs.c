@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "clustersim/app/validate.h"
+#include "clustersim/app/validate_coll.h"
 #include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
@@ -14,6 +15,7 @@
 static const struct cs_cli_opt cs__vr_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"check", 0, NULL, "exit 1 unless each file's MAPE <= 10% and every row <= 25%"},
+    {"collectives", 0, NULL, "compare the collective model with the index's nccl-tests/rccl-tests logs instead"},
     CS_CLI_OPT_CATALOG,
 };
 
@@ -43,6 +45,128 @@ static void cs__agg_text(const char *name, const struct cs_app_val_agg *g)
                strcmp(name, "holdout:") == 0 ? " (every figure above is in-sample)" : "");
 }
 
+static const char *const cs__band_names[CS_APP_CVAL_BANDS] = {">= 64 MiB", "1-64 MiB"};
+static const char *const cs__band_keys[CS_APP_CVAL_BANDS] = {"ge_64mib", "1_to_64mib"};
+
+static double cs__mape(int n, double sum)
+{
+    return n > 0 ? sum / n : NAN;
+}
+
+static void cs__pct(char *buf, size_t len, int n, double sum)
+{
+    if (n > 0)
+        snprintf(buf, len, "%.1f%% (%d)", 100 * sum / n, n);
+    else
+        snprintf(buf, len, "-");
+}
+
+static void cs__num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+/* validate-refs --collectives: the logs of the index against the closed
+ * form (app/validate_coll.c). */
+static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fmt)
+{
+    if (fmt == CS_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON *logs = cJSON_AddArrayToObject(root, "logs");
+        for (int i = 0; i < v->nfiles; i++) {
+            const struct cs_app_cval_file *f = &v->files[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "file", f->vt->file);
+            cJSON_AddStringToObject(o, "role", f->role);
+            if (!f->expressible) {
+                cJSON_AddStringToObject(o, "status", "not-expressible");
+                cJSON_AddStringToObject(o, "reason", f->vt->not_expressible ? f->vt->not_expressible
+                                                                              : "no scenario in the index");
+            } else if (f->st != CS_OK) {
+                cJSON_AddStringToObject(o, "status", "failed");
+                cJSON_AddStringToObject(o, "reason", f->err);
+            } else {
+                cJSON_AddStringToObject(o, "status", "ok");
+                cJSON_AddStringToObject(o, "op", f->op);
+                cJSON_AddNumberToObject(o, "ranks", (double)f->ranks);
+                cJSON_AddNumberToObject(o, "nodes", f->nodes);
+                for (int b = 0; b < CS_APP_CVAL_BANDS; b++) {
+                    cJSON *x = cJSON_AddObjectToObject(o, cs__band_keys[b]);
+                    cJSON_AddNumberToObject(x, "rows", f->n[b]);
+                    cs__num_or_null(x, "mape", cs__mape(f->n[b], f->sum[b]));
+                }
+                cJSON_AddNumberToObject(o, "worst", f->worst);
+            }
+            cJSON_AddItemToArray(logs, o);
+        }
+        cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+        static const char *const roles[2] = {"fit", "holdout"};
+        for (int r = 0; r < 2; r++) {
+            cJSON *o = cJSON_AddObjectToObject(sum, roles[r]);
+            cJSON_AddNumberToObject(o, "logs", v->agg[r].logs);
+            for (int b = 0; b < CS_APP_CVAL_BANDS; b++) {
+                cJSON *x = cJSON_AddObjectToObject(o, cs__band_keys[b]);
+                cJSON_AddNumberToObject(x, "rows", v->agg[r].n[b]);
+                cs__num_or_null(x, "mape", cs__mape(v->agg[r].n[b], v->agg[r].sum[b]));
+            }
+        }
+        cJSON_AddNumberToObject(sum, "not_expressible", v->not_expressible);
+        cJSON_AddNumberToObject(sum, "failed", v->failed);
+        char *txt = cJSON_Print(root);
+        printf("%s\n", txt);
+        cJSON_free(txt);
+        cJSON_Delete(root);
+        return CS_EXIT_OK;
+    }
+    const char *hdr[] = {"log", "role", "op", ">ranks", ">nodes", ">MAPE >= 64 MiB (rows)", ">MAPE 1-64 MiB (rows)",
+                         ">worst"};
+    cs_table *t = cs_table_create(8, hdr);
+    for (int i = 0; i < v->nfiles; i++) {
+        const struct cs_app_cval_file *f = &v->files[i];
+        if (!f->expressible || f->st != CS_OK)
+            continue;
+        char rk[16], nd[16], b0[32], b1[32], w[16];
+        snprintf(rk, sizeof rk, "%ld", f->ranks);
+        snprintf(nd, sizeof nd, "%d", f->nodes);
+        cs__pct(b0, sizeof b0, f->n[0], f->sum[0]);
+        cs__pct(b1, sizeof b1, f->n[1], f->sum[1]);
+        snprintf(w, sizeof w, "%.1f%%", 100 * f->worst);
+        const char *base = strrchr(f->vt->file, '/') ? strrchr(f->vt->file, '/') + 1 : f->vt->file;
+        const char *cells[] = {base, f->role, f->op, rk, nd, b0, b1, w};
+        cs_table_add_row(t, cells);
+    }
+    printf("Collective model (closed form, as clustersim collective) against nccl-tests/rccl-tests logs\n"
+           "(out-of-place bus bandwidth, error = predicted / measured - 1, rows of at least 1 MiB)\n\n");
+    cs_table_write(t, stdout, 0);
+    cs_table_destroy(t);
+    printf("\n");
+    static const char *const roles[2] = {"fit:", "holdout:"};
+    for (int r = 0; r < 2; r++) {
+        char b[CS_APP_CVAL_BANDS][48];
+        for (int k = 0; k < CS_APP_CVAL_BANDS; k++)
+            cs__pct(b[k], sizeof b[k], v->agg[r].n[k], v->agg[r].sum[k]);
+        printf("%-9s %2d logs: MAPE %s %s, %s %s\n", roles[r], v->agg[r].logs, cs__band_names[0], b[0],
+               cs__band_names[1], b[1]);
+    }
+    if (v->failed) {
+        printf("\nnot compared (failed):\n");
+        for (int i = 0; i < v->nfiles; i++)
+            if (v->files[i].expressible && v->files[i].st != CS_OK)
+                printf("  %s: %s\n", v->files[i].vt->file, v->files[i].err);
+    }
+    if (v->not_expressible) {
+        printf("\nnot expressible (%d logs; features to build):\n", v->not_expressible);
+        for (int i = 0; i < v->nfiles; i++)
+            if (!v->files[i].expressible)
+                printf("  %s: %s\n", v->files[i].vt->file,
+                       v->files[i].vt->not_expressible ? v->files[i].vt->not_expressible : "no scenario");
+    }
+    return CS_EXIT_OK;
+}
+
 static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
     enum cs_cli_format fmt;
@@ -58,6 +182,23 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_cli_print_diags_for(&d, catdir);
         cs_diags_fini(&d);
         return CS_EXIT_BADINPUT;
+    }
+    if (cs_cli_get(cmd, a, "collectives")) {
+        if (a->npos > 0 || fmt == CS_FMT_CSV) {
+            fprintf(stderr, "clustersim validate-refs: --collectives reads the index's logs: no files, "
+                            "text or json\n");
+            cs_diags_fini(&d);
+            cs_catalog_destroy(cat);
+            return CS_EXIT_BADINPUT;
+        }
+        struct cs_app_cval cv;
+        cs_status cst = cs_app_validate_collectives(cat, &d, &cv);
+        cs_cli_print_diags(&d);
+        cs_diags_fini(&d);
+        int crc = cst == CS_OK ? cs__vr_collectives(&cv, fmt) : CS_EXIT_BADINPUT;
+        cs_app_cval_fini(&cv);
+        cs_catalog_destroy(cat);
+        return crc;
     }
     if (a->npos > CS__MAX_FILES) {
         fprintf(stderr, "clustersim validate-refs: at most %d files\n", CS__MAX_FILES);

@@ -601,15 +601,32 @@ static void cs__row(struct cs__nstate *s, char *line, int lineno, int off)
     cs__add_row(s, &r, f[2], f[3]);
 }
 
-/* Removes an Open MPI --tag-output prefix "[1,0]<stdout>:" and a Slurm
- * --label prefix "0: " (either, in either order). */
+/* True when the n bytes at s contain "rank=" (a launcher's worker tag). */
+static bool cs__has_rank_tag(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 5 <= n; i++)
+        if (memcmp(s + i, "rank=", 5) == 0)
+            return true;
+    return false;
+}
+
+/* Removes an Open MPI --tag-output prefix "[1,0]<stdout>:", a Slurm
+ * --label prefix "0: " and a Ray/SkyPilot worker prefix "(head, rank=0,
+ * pid=3808) " (any of them, in any order). */
 static const char *cs__strip_prefix(const char *p)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         const char *q = p;
         while (*q == ' ' || *q == '\t')
             q++;
-        if (*q == '[') {
+        if (*q == '(') {
+            /* "(name, rank=N, pid=N) ": a parenthesized word list that
+             * names a rank, then a blank */
+            const char *t = strchr(q, ')');
+            if (!t || t[1] != ' ' || !cs__has_rank_tag(q, (size_t)(t - q)))
+                break;
+            p = t + 2;
+        } else if (*q == '[') {
             const char *t = q + 1;
             if (!isdigit((unsigned char)*t))
                 break;

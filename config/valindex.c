@@ -30,6 +30,10 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].file);
         free(ix->tables[i].kind);
         free(ix->tables[i].source);
+        free(ix->tables[i].scenario);
+        free(ix->tables[i].algo);
+        free(ix->tables[i].op);
+        free(ix->tables[i].not_expressible);
     }
     free(ix->tables);
     free(ix->path);
@@ -86,9 +90,13 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             bool bad = false;
             for (size_t k = 0; k < e->n; k++) {
                 const char *key = e->pairs[k].key->scalar;
-                if (strcmp(key, "file") && strcmp(key, "kind") && strcmp(key, "role") && strcmp(key, "source")) {
+                if (strcmp(key, "file") && strcmp(key, "kind") && strcmp(key, "role") && strcmp(key, "source") &&
+                    strcmp(key, "scenario") && strcmp(key, "algo") && strcmp(key, "op") &&
+                    strcmp(key, "not_expressible")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
-                                  "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source)", i, key);
+                                  "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
+                                  "scenario, algo, op, not_expressible)",
+                                  i, key);
                     bad = true;
                 }
             }
@@ -124,6 +132,23 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->role = r;
             t->source = cs_xstrdup(sn && sn->kind == CS_YNODE_SCALAR && sn->scalar ? sn->scalar : "");
             t->line = e->line;
+            static const char *const opt[] = {"scenario", "algo", "op", "not_expressible"};
+            char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible};
+            for (size_t k = 0; k < 4; k++) {
+                const struct cs_ynode *on = cs_ynode_map_get(e, opt[k]);
+                if (!on)
+                    continue;
+                const char *v = cs__str(on, opt[k], d);
+                if (v)
+                    *dst[k] = cs_xstrdup(v);
+            }
+            if (t->scenario) {
+                char *sp = cs_xasprintf("%s/%s", ix.dir, t->scenario);
+                if (access(sp, R_OK) != 0)
+                    cs_diag_error(d, e->file, e->line, e->col,
+                                  "tables[%zu].scenario: \"%s\" does not exist (looked for %s)", i, t->scenario, sp);
+                free(sp);
+            }
         }
     }
     cs_ydoc_destroy(doc);

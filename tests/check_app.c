@@ -4,13 +4,17 @@
  * a configuration that does not fit (or is invalid) with a status and a
  * diagnostic. On scenarios/default.yaml: 4 nodes x 8 H100 80 GB, Llama 3.1
  * 70B at tp 8 pp 4 dp 1, 20B tokens, GPU and host failures. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "clustersim/app/pipeline.h"
+#include "clustersim/app/validate_coll.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
 #include "clustersim/models/calib.h"
 #include "test_util.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static cs_catalog *load_catalog(void)
@@ -254,6 +258,50 @@ START_TEST(test_app_invalid)
 }
 END_TEST
 
+
+/* The collective model against the index's logs (app/validate_coll.c).
+ * Counts by hand from the files: 6 fit and 21 held-out logs, 11 of them not
+ * expressible yet; the fit H100 NVSwitch all_reduce sweep (8 B to 8 GiB)
+ * has 14 sizes of at least 1 MiB: 6 below 64 MiB, 8 from 64 MiB on.
+ * Tolerance on the fit logs as in check_collective: MAPE <= 15% at >= 64
+ * MiB and <= 30% from 1 to 64 MiB. The held-out figure is printed; the
+ * network issue's targets (10% / 20%) are not met yet. */
+START_TEST(test_app_validate_collectives)
+{
+    setenv("CLUSTERSIM_DATA", cs_test_path("."), 1);
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_cval v;
+    ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
+    ck_assert_int_eq(v.nfiles, 27);
+    ck_assert_int_eq(v.not_expressible, 11);
+    ck_assert_int_eq(v.failed, 0);
+    ck_assert_int_eq(v.agg[0].logs, 6);
+    ck_assert_int_eq(v.agg[1].logs, 10);
+    const struct cs_app_cval_file *ar = NULL;
+    for (int i = 0; i < v.nfiles; i++)
+        if (strcmp(v.files[i].vt->file, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") == 0)
+            ar = &v.files[i];
+    ck_assert_ptr_nonnull(ar);
+    ck_assert_int_eq(ar->n[CS_APP_CVAL_BIG], 8);
+    ck_assert_int_eq(ar->n[CS_APP_CVAL_MID], 6);
+    ck_assert_int_eq((int)ar->ranks, 8);
+    double fit_big = v.agg[0].sum[0] / v.agg[0].n[0], fit_mid = v.agg[0].sum[1] / v.agg[0].n[1];
+    double ho_big = v.agg[1].sum[0] / v.agg[1].n[0], ho_mid = v.agg[1].sum[1] / v.agg[1].n[1];
+    printf("collectives: fit MAPE %.1f%% (>= 64 MiB, %d rows), %.1f%% (1-64 MiB, %d rows); "
+           "held out %.1f%% (%d rows), %.1f%% (%d rows)\n",
+           100 * fit_big, v.agg[0].n[0], 100 * fit_mid, v.agg[0].n[1], 100 * ho_big, v.agg[1].n[0],
+           100 * ho_mid, v.agg[1].n[1]);
+    ck_assert(fit_big <= 0.15);
+    ck_assert(fit_mid <= 0.30);
+    ck_assert(isfinite(ho_big) && isfinite(ho_mid));
+    cs_app_cval_fini(&v);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *app_suite(void)
 {
     Suite *s = suite_create("app");
@@ -264,6 +312,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_deterministic);
     tcase_add_test(tc, test_app_nofit);
     tcase_add_test(tc, test_app_invalid);
+    tcase_add_test(tc, test_app_validate_collectives);
     suite_add_tcase(s, tc);
     return s;
 }

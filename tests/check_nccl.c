@@ -527,6 +527,32 @@ END_TEST
 
 /* mpirun --tag-output with NCCL INFO/WARN lines, an Open MPI warning and a
  * row cut by another rank's output (line 26). */
+
+/* A Ray/SkyPilot worker prefix before Open MPI's tag: "(head, rank=0,
+ * pid=3808) [1,0]<stdout>:" (the GCP A3 Ultra log in validation/); the row
+ * after both prefixes is read as usual: 1 MiB in 100 us is 10.49 GB/s algbw,
+ * x 2 x 15/16 = 19.66 GB/s busbw for 16 ranks, as printed. A parenthesis
+ * that names no rank is not a prefix. */
+START_TEST(test_nccl_ray_prefix)
+{
+    const char *txt =
+        "(head, rank=0, pid=3808) [1,0]<stdout>:# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1048576\n"
+        "(head, rank=0, pid=3808) [1,0]<stdout>:     1048576        262144     float     sum      -1"
+        "    100.0   10.49   19.66      0    100.0   10.49   19.66      0\n"
+        "(note) 2097152 524288 float sum -1 1.0 1.0 1.0 0 1.0 1.0 1.0 0\n";
+    struct cs_nccl_log log;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_nccl_parse_buffer("ray.txt", txt, strlen(txt), CS_COLL_ALL_REDUCE, &d, &log), CS_OK);
+    ck_assert_uint_eq(log.n_runs, 1);
+    ck_assert_uint_eq(log.runs[0].n_rows, 1);
+    ck_assert_double_eq(log.runs[0].rows[0].size_bytes, 1048576.0);
+    ck_assert_double_eq_tol(log.runs[0].rows[0].busbw_gbps[0], 19.66, 1e-9);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 START_TEST(test_nccl_interleaved)
 {
     cs_diags d;
@@ -824,6 +850,7 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_nccl_timestamps_gzip);
     tcase_add_test(tc, test_nccl_per_iter);
     tcase_add_test(tc, test_nccl_interleaved);
+    tcase_add_test(tc, test_nccl_ray_prefix);
     tcase_add_test(tc, test_nccl_cycles_dtypes);
     tcase_add_test(tc, test_nccl_rccl);
     tcase_add_test(tc, test_nccl_json);

@@ -18,6 +18,16 @@ struct cs_val_table {
     enum cs_val_role role;
     char *source;  /* one line naming the source */
     int line;      /* where the entry is written in the index */
+    /* Optional, for comparing a measurement file with the models (NULL when
+     * not given): the scenario (relative to the index's directory) whose
+     * cluster the measurement ran on; the collective algorithm NCCL was
+     * forced to (ring, tree, nvls, ...) and the operation when the log
+     * cannot tell; or why the file cannot be expressed yet (the feature or
+     * catalog entry it needs). */
+    char *scenario;
+    char *algo;
+    char *op;
+    char *not_expressible;
 };
 
 struct cs_valindex {

@@ -1,0 +1,184 @@
+/* validate_coll.c: the collective model against the published logs of the
+ * validation index (validate_coll.h). */
+#include "clustersim/app/validate_coll.h"
+
+#include "clustersim/app/collective_exp.h"
+#include "clustersim/base/datadir.h"
+#include "clustersim/base/xmalloc.h"
+#include "clustersim/config/calib_io.h"
+#include "clustersim/config/config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Element size of an nccl-tests data type name; 4 (float) when unknown. */
+static int cs__elem_bytes(const char *dtype)
+{
+    static const struct {
+        const char *name;
+        int bytes;
+    } t[] = {{"int8", 1},   {"uint8", 1},  {"fp8_e4m3", 1}, {"fp8_e5m2", 1}, {"half", 2},
+             {"bfloat16", 2}, {"float", 4}, {"int32", 4},    {"uint32", 4},   {"double", 8},
+             {"int64", 8},  {"uint64", 8}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(dtype, t[i].name) == 0)
+            return t[i].bytes;
+    return 4;
+}
+
+/* The diagnostics' first error as one line, for a file's err. */
+static void cs__first_error(const cs_diags *d, char *err, size_t n, const char *fallback)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->items[i].sev == CS_SEV_ERROR) {
+            char *s = cs_diag_format(&d->items[i]);
+            snprintf(err, n, "%s", s);
+            free(s);
+            return;
+        }
+    snprintf(err, n, "%s", fallback);
+}
+
+/* Compares one log with its scenario's cluster (dir: the index's). */
+static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cval_file *f)
+{
+    const struct cs_val_table *vt = f->vt;
+    f->st = CS_OK;
+    f->worst = 0;
+    enum cs_coll_op op_hint = CS_COLL_OP_COUNT;
+    if (vt->op && cs_coll_op_parse(vt->op, &op_hint) != CS_OK) {
+        f->st = CS_ECONFIG;
+        snprintf(f->err, sizeof f->err, "%s: op \"%s\" is not an nccl-tests operation", vt->file, vt->op);
+        return;
+    }
+    enum cs_coll_algo algo = CS_COLL_AUTO;
+    bool forced = false;
+    if (vt->algo) {
+        if (cs_coll_algo_parse(vt->algo, &algo) != CS_OK) {
+            f->st = CS_ECONFIG;
+            snprintf(f->err, sizeof f->err, "%s: algo \"%s\" is not an algorithm", vt->file, vt->algo);
+            return;
+        }
+        forced = true;
+    }
+    char *log_path = cs_xasprintf("%s/%s", dir, vt->file);
+    char *scn_path = cs_xasprintf("%s/%s", dir, vt->scenario);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    memset(&log, 0, sizeof log);
+    struct cs_scenario s;
+    bool have_s = false, have_log = false;
+    if (cs_nccl_parse_file(log_path, op_hint, &d, &log) != CS_OK) {
+        f->st = CS_ECONFIG;
+        cs__first_error(&d, f->err, sizeof f->err, "cannot read the log");
+        goto done;
+    }
+    have_log = true;
+    if (cs_cfg_load_scenario(scn_path, cat, &d, &s, NULL) != CS_OK) {
+        f->st = CS_ECONFIG;
+        cs__first_error(&d, f->err, sizeof f->err, "cannot load the scenario");
+        goto done;
+    }
+    have_s = true;
+    for (size_t r = 0; r < log.n_runs; r++) {
+        const struct cs_nccl_run *run = &log.runs[r];
+        if (r == 0) {
+            snprintf(f->op, sizeof f->op, "%s", cs_coll_op_name(run->op));
+            f->ranks = run->ranks;
+            f->nodes = run->nodes;
+        }
+        for (size_t k = 0; k < run->n_rows; k++) {
+            const struct cs_nccl_row *row = &run->rows[k];
+            double meas = row->busbw_gbps[0] > 0 ? row->busbw_gbps[0] : row->busbw_gbps[1];
+            if (row->size_bytes < 1048576.0 || !(meas > 0))
+                continue;
+            struct cs_app_coll_req q;
+            memset(&q, 0, sizeof q);
+            q.op = run->op;
+            q.algo = forced ? algo : run->algo;
+            q.elem_bytes = cs__elem_bytes(run->dtype);
+            q.minb = q.maxb = row->size_bytes;
+            q.factor = 2;
+            q.ranks = run->ranks > 0 ? run->ranks : 0;
+            q.ngpus = q.nthreads = 1;
+            struct cs_app_coll res;
+            cs_status st = cs_app_coll_setup(&s, &q, &res);
+            if (st == CS_OK)
+                st = cs_app_coll_run(&s, &q, &res);
+            if (st != CS_OK || res.nrows < 1 || !(res.rows[0].busbw > 0)) {
+                f->st = st != CS_OK ? st : CS_EINVAL;
+                snprintf(f->err, sizeof f->err, "%s:%d: the model cannot cost this row: %s", vt->file, row->line,
+                         res.err[0] ? res.err : cs_strerror(f->st));
+                cs_app_coll_fini(&res);
+                goto done;
+            }
+            double err = res.rows[0].busbw / (meas * 1e9) - 1.0;
+            cs_app_coll_fini(&res);
+            int band = row->size_bytes >= 67108864.0 ? CS_APP_CVAL_BIG : CS_APP_CVAL_MID;
+            f->n[band]++;
+            f->sum[band] += fabs(err);
+            if (fabs(err) > f->worst)
+                f->worst = fabs(err);
+        }
+    }
+    if (f->n[0] + f->n[1] == 0) {
+        f->st = CS_ERANGE;
+        snprintf(f->err, sizeof f->err, "%s: no row of at least 1 MiB", vt->file);
+    }
+done:
+    if (have_log)
+        cs_nccl_log_fini(&log);
+    if (have_s)
+        cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    free(log_path);
+    free(scn_path);
+}
+
+cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct cs_app_cval *out)
+{
+    memset(out, 0, sizeof *out);
+    char *ixpath = cs_data_path("validation/INDEX.yaml");
+    cs_status st = cs_valindex_load(ixpath, d, &out->ix);
+    free(ixpath);
+    if (st != CS_OK)
+        return st;
+    out->files = cs_xcalloc(out->ix.n ? out->ix.n : 1, sizeof *out->files);
+    for (size_t i = 0; i < out->ix.n; i++) {
+        const struct cs_val_table *vt = &out->ix.tables[i];
+        if (strcmp(vt->kind, "collective") != 0)
+            continue;
+        struct cs_app_cval_file *f = &out->files[out->nfiles++];
+        f->vt = vt;
+        f->role = cs_val_role_name(vt->role);
+        f->expressible = vt->not_expressible == NULL && vt->scenario != NULL;
+        if (!f->expressible) {
+            out->not_expressible++;
+            continue;
+        }
+        cs__compare(cat, out->ix.dir, f);
+        if (f->st != CS_OK) {
+            out->failed++;
+            continue;
+        }
+        struct cs_app_cval_agg *g = &out->agg[vt->role == CS_VAL_HOLDOUT];
+        g->logs++;
+        for (int b = 0; b < CS_APP_CVAL_BANDS; b++) {
+            g->n[b] += f->n[b];
+            g->sum[b] += f->sum[b];
+        }
+    }
+    return CS_OK;
+}
+
+void cs_app_cval_fini(struct cs_app_cval *r)
+{
+    if (!r)
+        return;
+    free(r->files);
+    cs_valindex_fini(&r->ix);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,60 @@
+/* validate_coll.h: the collective model against published nccl-tests and
+ * rccl-tests logs (app layer, app/validate_coll.c), as `clustersim
+ * validate-refs --collectives` prints it. Every `kind: collective` entry of
+ * validation/INDEX.yaml names the scenario whose cluster the log ran on
+ * (and, where the log cannot tell, the operation or the algorithm NCCL was
+ * forced to), or why it is not expressible yet. Each row of at least 1 MiB
+ * is predicted with the same function as `clustersim collective` (closed
+ * form), and the error of the out-of-place bus bandwidth is summed in two
+ * bands: at least 64 MiB, and 1 to 64 MiB; per log and per role (fit or
+ * holdout). docs/validation.md. */
+#ifndef CLUSTERSIM_APP_VALIDATE_COLL_H
+#define CLUSTERSIM_APP_VALIDATE_COLL_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/valindex.h"
+
+#include <stdbool.h>
+
+/* Bands of message size: [0] >= 64 MiB, [1] 1 MiB .. 64 MiB. */
+enum { CS_APP_CVAL_BIG, CS_APP_CVAL_MID, CS_APP_CVAL_BANDS };
+
+struct cs_app_cval_file {
+    const struct cs_val_table *vt;  /* borrowed from the result's index */
+    const char *role;               /* "fit" or "holdout" */
+    bool expressible;               /* false: vt->not_expressible says why */
+    cs_status st;                   /* CS_OK, or why it could not be compared */
+    char err[768];                  /* the message when st is not CS_OK */
+    char op[24];                    /* of its (first) run */
+    long ranks;
+    int nodes;
+    int n[CS_APP_CVAL_BANDS];       /* rows compared per band */
+    double sum[CS_APP_CVAL_BANDS];  /* of |predicted / measured - 1| */
+    double worst;                   /* worst |error| over both bands */
+};
+
+struct cs_app_cval_agg {
+    int logs;
+    int n[CS_APP_CVAL_BANDS];
+    double sum[CS_APP_CVAL_BANDS];
+};
+
+struct cs_app_cval {
+    struct cs_valindex ix;          /* owned */
+    struct cs_app_cval_file *files; /* owned; one per collective entry, index order */
+    int nfiles;
+    struct cs_app_cval_agg agg[2];  /* [0] fit, [1] holdout */
+    int not_expressible, failed;
+};
+
+/* Loads the index from the data directory and compares every collective
+ * entry, against catalog cat (borrowed). Index errors go to d (CS_ECONFIG or
+ * CS_EIO, nothing compared); a log or scenario that fails is recorded in its
+ * file's st/err and the others go on. *out is zeroed first; release it with
+ * cs_app_cval_fini whatever the status. */
+cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct cs_app_cval *out);
+void cs_app_cval_fini(struct cs_app_cval *r);
+
+#endif
