@@ -7,7 +7,7 @@
 #include "clustersim/config/fileio.h"
 #include "clustersim/report/html.h"
 #include "clustersim/report/run_report.h"
-#include "clustersim/report/run_report_level.h"
+#include "clustersim/report/run_level.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/sweep_run.h"
 #include "clustersim/config/sweep.h"

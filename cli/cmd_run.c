@@ -7,7 +7,7 @@
 #include "clustersim/config/config.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/report/run_report.h"
-#include "clustersim/report/run_report_level.h"
+#include "clustersim/report/run_level.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* run_level.c: run-level results (goodput, interruptions, checkpoints) and
  * the data pipeline, as JSON and text (report layer). */
-#include "clustersim/report/run_report_level.h"
+#include "clustersim/report/run_level.h"
 
 #include <math.h>
 #include <string.h>

@@ -26,7 +26,7 @@
 #include "clustersim/report/html.h"
 #include "clustersim/report/replay_report.h"
 #include "clustersim/report/run_report.h"
-#include "clustersim/report/run_report_level.h"
+#include "clustersim/report/run_level.h"
 #include "clustersim/report/table.h"
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-/* fabric.h: the network topology of a cluster as a graph of directed links
+/* topology.h: the network topology of a cluster as a graph of directed links
  * (capacity in bytes/s per direction, latency) between GPUs, host bridges,
  * NICs and leaf/spine/core switches, with routing (static destination-based
  * d-mod-k as InfiniBand subnet managers do, or ECMP hashing of

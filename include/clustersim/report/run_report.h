@@ -1,4 +1,4 @@
-/* report.h: results out, for people (aligned text) and scripts (JSON via
+/* run_report.h: results out, for people (aligned text) and scripts (JSON via
  * cJSON, CSV). The JSON key names are the contract of DESIGN.md: SI units in
  * the key name, stable across versions. Writers take a caller's FILE*. */
 #ifndef CLUSTERSIM_REPORT_H

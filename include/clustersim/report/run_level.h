@@ -1,4 +1,4 @@
-/* report_run.h: writers of the run-level results (report/run_level.c): the
+/* run_level.h: writers of the run-level results (report/run_level.c): the
  * `run` JSON object of the contract (run.time_to_train_s, run.goodput,
  * run.interruptions as {mean, p05, p95}, run.replicas, ...) and a text
  * section for people; the data pipeline's figures likewise. */
