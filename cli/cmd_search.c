@@ -1,17 +1,16 @@
 /* cmd_search.c: `clustersim search FILE`: every valid parallel
  * configuration of the scenario's model on its cluster, simulated and
- * ranked by throughput, with memory fit. */
+ * ranked by throughput, with memory fit (app/search.c); this file parses
+ * the flags and prints the ranking. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/app/search.h"
 #include "clustersim/base/numparse.h"
-#include "clustersim/config/fileio.h"
-#include "clustersim/models/calib.h"
-#include "clustersim/report/run_report.h"
-
-#include "clustersim/models/search.h"
-#include "clustersim/report/table.h"
 #include "clustersim/base/units.h"
+#include "clustersim/config/fileio.h"
+#include "clustersim/report/run_report.h"
+#include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -85,9 +84,11 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             return CS_EXIT_BADINPUT;
         }
     }
-    struct cs_search_space sp;
-    cs_search_space_default(&sp);
-    sp.include_unfit = cs_cli_get(cmd, a, "unfit") != NULL;
+    struct cs_app_search_opts sopt;
+    cs_app_search_opts_default(&sopt);
+    sopt.top = (size_t)top;
+    struct cs_search_space *sp = &sopt.space;
+    sp->include_unfit = cs_cli_get(cmd, a, "unfit") != NULL;
     const char *js = cs_cli_get(cmd, a, "jobs");
     if (js) {
         long j = 0;
@@ -96,46 +97,49 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                     CS_SEARCH_MAX_THREADS, js);
             return CS_EXIT_BADINPUT;
         }
-        sp.threads = (int)j;
+        sp->threads = (int)j;
     }
-    if (cs_cli_get(cmd, a, "fix") && !cs__fix(cs_cli_get(cmd, a, "fix"), &sp))
+    if (cs_cli_get(cmd, a, "fix") && !cs__fix(cs_cli_get(cmd, a, "fix"), sp))
         return CS_EXIT_BADINPUT;
     struct cs_cli_scenario sc;
     int rc = cs_cli_load_scenario(a->pos[0], cs_cli_get(cmd, a, "catalog"), a, &sc);
     if (rc != CS_EXIT_OK)
         return rc;
     const struct cs_scenario *s = &sc.scenario;
-    if (!s->has_workload) {
-        fprintf(stderr, "%s: error: search needs a `workload:` section\n", cs_path_display(a->pos[0]));
+    if (isatty(2))
+        sopt.progress = cs__progress;
+    struct cs_app_search sr;
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_app_search(s, &sopt, &d, &sr);
+    cs_cli_print_diags_for(&d, cs_path_display(a->pos[0]));
+    cs_diags_fini(&d);
+    if (st != CS_OK && st != CS_ENOFIT) {
+        cs_app_search_fini(&sr);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_BADINPUT;
     }
-    struct cs_step_options o;
-    cs_step_options_from_scenario(s, &o); /* calib.h: defaults + calibration */
-    struct cs_search_result res;
-    bool tty = isatty(2);
-    cs_search_run(&s->cluster, &s->workload, &o, &sp, tty && sp.threads == 1 ? cs__progress : NULL,
-                  NULL, &res);
+    const struct cs_search_result *res = &sr.res;
 
     const char *name = fmt == CS_FMT_JSON ? "search.json" : fmt == CS_FMT_CSV ? "search.csv"
                                                                                : "search.txt";
     struct cs_cli_out out;
     if (!cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), name)) {
-        cs_search_result_fini(&res);
+        cs_app_search_fini(&sr);
         cs_cli_scenario_fini(&sc);
         return CS_EXIT_FAIL;
     }
-    size_t show = top == 0 || (size_t)top > res.n ? res.n : (size_t)top;
+    size_t show = sr.shown;
     if (fmt == CS_FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON *so = cJSON_AddObjectToObject(root, "search");
-        cJSON_AddNumberToObject(so, "considered", (double)res.considered);
-        cJSON_AddNumberToObject(so, "invalid", (double)res.invalid);
-        cJSON_AddNumberToObject(so, "unfit", (double)res.unfit);
-        cJSON_AddNumberToObject(so, "simulated", (double)res.n);
+        cJSON_AddNumberToObject(so, "considered", (double)res->considered);
+        cJSON_AddNumberToObject(so, "invalid", (double)res->invalid);
+        cJSON_AddNumberToObject(so, "unfit", (double)res->unfit);
+        cJSON_AddNumberToObject(so, "simulated", (double)res->n);
         cJSON *arr = cJSON_AddArrayToObject(so, "configs");
         for (size_t i = 0; i < show; i++) {
-            const struct cs_search_point *p = &res.points[i];
+            const struct cs_search_point *p = &res->points[i];
             cJSON *o2 = cJSON_CreateObject();
             cJSON_AddNumberToObject(o2, "rank", (double)(i + 1));
             cJSON_AddItemToObject(o2, "workload", cs_out_workload_json(&p->w));
@@ -148,7 +152,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         fprintf(out.fp, "rank,tp,pp,dp,cp,vp,micro_batch,fsdp,recompute,fits,bytes_per_gpu,"
                         "step_time_s,tokens_per_s,tflops_per_gpu,mfu\n");
         for (size_t i = 0; i < show; i++) {
-            const struct cs_search_point *p = &res.points[i];
+            const struct cs_search_point *p = &res->points[i];
             const struct cs_parallel *q = &p->w.par;
             fprintf(out.fp, "%zu,%d,%d,%d,%d,%d,%d,%s,%s,%s,%.6g,", i + 1, q->tp, q->pp, q->dp,
                     q->cp, q->vp, p->w.micro_batch, cs_fsdp_name(q->fsdp),
@@ -164,13 +168,13 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         fprintf(out.fp,
                 "%s on %ld x %s: %zu configurations considered, %zu invalid, %zu do not fit, "
                 "%zu simulated\n\n",
-                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res.considered,
-                res.invalid, res.unfit, res.n);
+                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res->considered,
+                res->invalid, res->unfit, res->n);
         const char *hdr[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">mb", "fsdp", "recompute",
                              ">mem/GPU", ">step", ">tokens/s", ">MFU"};
         cs_table *t = cs_table_create(13, hdr);
         for (size_t i = 0; i < show; i++) {
-            const struct cs_search_point *p = &res.points[i];
+            const struct cs_search_point *p = &res->points[i];
             const struct cs_parallel *q = &p->w.par;
             char mem[32], step[32];
             cs_units_format(p->r.memory.total_bytes, CS_UNIT_BYTES, mem, sizeof mem);
@@ -186,22 +190,19 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         }
         cs_table_write(t, out.fp, 0);
         cs_table_destroy(t);
-        if (res.n == 0)
+        if (res->n == 0)
             fprintf(out.fp, "\nNo configuration fits: the model needs more GPUs or memory.\n");
     }
     bool ok = cs_cli_out_close(&out, !ferror(out.fp));
-    size_t nfit = 0;
-    for (size_t i = 0; i < res.n; i++)
-        nfit += res.points[i].r.fits;
-    if (ok && nfit == 0)
+    if (ok && st == CS_ENOFIT)
         fprintf(stderr, "clustersim search: no configuration of %s fits on %ld x %s (%zu considered, "
                         "%zu invalid, %zu do not fit)\n",
-                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res.considered,
-                res.invalid, res.unfit);
-    cs_search_result_fini(&res);
+                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res->considered,
+                res->invalid, res->unfit);
+    cs_app_search_fini(&sr);
     cs_cli_scenario_fini(&sc);
     /* Nothing fits is a failed search (exit 1), like `run` on an unfit scenario. */
-    return ok && nfit > 0 ? CS_EXIT_OK : CS_EXIT_FAIL;
+    return ok && st == CS_OK ? CS_EXIT_OK : CS_EXIT_FAIL;
 }
 
 const struct cs_cli_cmd cs_cmd_search = {

@@ -1,11 +1,19 @@
-/* check_app.c: tests of the application layer's pipeline (app/pipeline.c):
- * it gives what the models give when called directly, times a run of
- * workload.tokens at the step's throughput, is deterministic, and reports
- * a configuration that does not fit (or is invalid) with a status and a
- * diagnostic. On scenarios/default.yaml: 4 nodes x 8 H100 80 GB, Llama 3.1
- * 70B at tp 8 pp 4 dp 1, 20B tokens, GPU and host failures. */
+/* check_app.c: tests of the application layer.
+ * - the pipeline (app/pipeline.c): it gives what the models give when
+ *   called directly, times a run of workload.tokens at the step's
+ *   throughput, is deterministic, and reports a configuration that does
+ *   not fit (or is invalid) with a status and a diagnostic;
+ * - the collective validation (app/validate_coll.c);
+ * - the calibration (app/calibrate.c): the fitted values of a measured
+ *   nccl-tests log, an unreadable input, --strict;
+ * - the search (app/search.c): the ranking's first configuration, nothing
+ *   fitting, no workload.
+ * On scenarios/default.yaml: 4 nodes x 8 H100 80 GB, Llama 3.1 70B at tp 8
+ * pp 4 dp 1, 20B tokens, GPU and host failures. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include "clustersim/app/calibrate.h"
 #include "clustersim/app/pipeline.h"
+#include "clustersim/app/search.h"
 #include "clustersim/app/validate_coll.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
@@ -302,6 +310,281 @@ START_TEST(test_app_validate_collectives)
 }
 END_TEST
 
+/* |x - want| <= 1e-9 |want|. */
+static void near(double x, double want, const char *what)
+{
+    ck_assert_msg(fabs(x - want) <= 1e-9 * fabs(want), "%s: %.17g, expected %.17g", what, x, want);
+}
+
+/* The measured H100 NVSwitch all_reduce log (8 ranks, one node, NCCL_ALGO
+ * ring; 31 sizes, 8 B to 8 GiB doubling) through the app function gives
+ * what `clustersim calibrate --nccl FILE -o x.yaml` wrote before the
+ * calibration moved out of cli/ (the overlay, 9 digits:
+ * intra_efficiency 0.821274892, launch_floor 3.71074407e-05 s; curve
+ * launch 3.54308368e-05 s, latency 1.89541824e-05 s, busbw 4.0622636e10
+ * B/s, latency2 3.89958166e-05 s, busbw2 3.60599028e11 B/s; the 17 digits
+ * below are the same run's doubles). Sanity by hand: the largest sizes
+ * measure 366.7 and 368.1 GB/s busbw, so the bandwidth regime's 360.6 GB/s
+ * is their asymptote less latency, and 368 / 450 GB/s (H100 NVLink per
+ * direction) = 0.818 ~ the intra-node efficiency; the 8 B rows take 35.0
+ * us, the launch floor. One node: no network efficiency; no NVLS run: no
+ * NVLS efficiency. The collective model's RMS residual (15.8%) is over the
+ * 15% threshold: one warning, without a file. The sha256 is sha256sum's
+ * of the file. */
+START_TEST(test_app_calibrate_nccl)
+{
+    cs_catalog *cat = load_catalog();
+    char path[4096];
+    snprintf(path, sizeof path, "%s",
+             cs_test_data("validation/collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt"));
+    struct cs_app_calib_nccl in = {path, CS_COLL_OP_COUNT, false, CS_COLL_AUTO};
+    struct cs_app_calib_opts o = {.nccl = &in, .n_nccl = 1, .date = "2023-11-14T22:13:20Z"};
+    struct cs_app_calib r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_calibrate(cat, &o, &d, &r), CS_OK);
+    ck_assert_int_eq(r.failed, CS_APP_CALIB_NONE);
+    ck_assert_str_eq(r.ov.date, "2023-11-14T22:13:20Z");
+    ck_assert_uint_eq(r.ov.n_inputs, 1);
+    ck_assert_str_eq(r.ov.inputs[0].kind, "nccl");
+    ck_assert_str_eq(r.ov.inputs[0].file, path);
+    ck_assert_str_eq(r.ov.inputs[0].sha256, "8538a7c32d60d989afc33782503b914928dc7a9e9a46ae7c724ad539958c3bbb");
+    ck_assert_uint_eq(r.ov.inputs[0].skipped_rows, 0);
+
+    const struct cs_calib_cfg *cal = &r.ov.cal;
+    ck_assert(cal->enabled);
+    near(cal->intra_efficiency, 0.82127489196324222, "intra_efficiency");
+    near(cal->launch_floor_s, 3.7107440725157956e-05, "launch_floor_s");
+    ck_assert(isnan(cal->net_efficiency) && isnan(cal->nvls_efficiency));
+    ck_assert(isnan(cal->gemm_eff_max) && isnan(cal->compute_scale) && isnan(cal->overlap_slowdown));
+    ck_assert_int_eq(cal->n_curves, 1);
+    const struct cs_calib_curve *cv = &cal->curves[0];
+    ck_assert_int_eq(cv->op, CS_COLL_ALL_REDUCE);
+    ck_assert_int_eq(cv->algo, CS_COLL_RING);
+    ck_assert_int_eq(cv->ranks, 8);
+    ck_assert_int_eq(cv->nodes, 1);
+    ck_assert_int_eq(cv->n_regimes, 2);
+    near(cv->launch_s, 3.5430836819535579e-05, "launch_s");
+    near(cv->lat_s[0], 1.8954182372336645e-05, "lat_s[0]");
+    near(cv->lat_s[1], 3.899581664907695e-05, "lat_s[1]");
+    near(cv->busbw_bytes_per_s[0], 40622635969.510773, "busbw[0]");
+    near(cv->busbw_bytes_per_s[1], 360599027566.1604, "busbw[1]");
+    ck_assert_double_eq(cv->min_bytes, 8);
+    ck_assert_double_eq(cv->max_bytes, 8589934592.0);
+    ck_assert_double_eq_tol(cv->busbw_bytes_per_s[1], 368.09e9, 0.03 * 368.09e9);
+
+    /* The curve's fit and the collective model's, with their residuals. */
+    ck_assert_uint_eq(r.ov.n_fits, 2);
+    ck_assert_str_eq(r.ov.fits[0].kind, "curve");
+    ck_assert_str_eq(r.ov.fits[1].kind, "collective");
+    ck_assert_uint_eq(r.ov.fits[0].n, 31);
+    ck_assert_uint_eq(r.ov.fits[1].n, 31);
+    near(r.ov.fits[0].rms, 0.10350523720453753, "curve rms");
+    near(r.ov.fits[1].rms, 0.15793701938997687, "collective rms");
+    ck_assert(r.ov.fits[0].warning[0] == '\0');
+    ck_assert(r.ov.fits[1].rms > CS_CALIB_RMS_WARN && r.ov.fits[1].warning[0]);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_int_eq(d.items[0].sev, CS_SEV_WARNING);
+    ck_assert_ptr_null(d.items[0].file);
+    ck_assert(strstr(d.items[0].msg, "closed-form collective model") &&
+              strstr(d.items[0].msg, "exceeds the 15% threshold"));
+    cs_app_calib_fini(&r);
+    ck_assert_uint_eq(r.ov.n_fits, 0); /* _fini zeroes */
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* An input that cannot be read is CS_EIO with an error naming it, from the
+ * step that read it; nothing is fitted. */
+START_TEST(test_app_calibrate_unreadable)
+{
+    cs_catalog *cat = load_catalog();
+    const char *missing = "/nonexistent/clustersim-no-such-log.txt";
+    struct cs_app_calib_nccl in = {missing, CS_COLL_OP_COUNT, false, CS_COLL_AUTO};
+    struct cs_app_calib_opts o = {.nccl = &in, .n_nccl = 1};
+    struct cs_app_calib r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_calibrate(cat, &o, &d, &r), CS_EIO);
+    ck_assert_int_eq(r.failed, CS_APP_CALIB_NCCL);
+    ck_assert_str_eq(r.ov.date, "unknown");
+    ck_assert_uint_eq(r.ov.n_fits, 0);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    ck_assert_str_eq(d.items[0].file, missing);
+    ck_assert(strstr(d.items[0].msg, "cannot read the file"));
+    cs_app_calib_fini(&r);
+    cs_diags_fini(&d);
+
+    /* The base scenario too, before any log is read. */
+    cs_diags_init(&d);
+    const char *missing_base = "/nonexistent/clustersim-no-such-base.yaml";
+    o.base = missing_base;
+    ck_assert_int_eq(cs_app_calibrate(cat, &o, &d, &r), CS_EIO);
+    ck_assert_int_eq(r.failed, CS_APP_CALIB_BASE);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    ck_assert_str_eq(d.items[0].file, missing_base);
+    ck_assert_uint_eq(r.ov.n_inputs, 0);
+    cs_app_calib_fini(&r);
+    cs_diags_fini(&d);
+
+    /* GEMM timings without a GPU to relate them to: no base, no log. */
+    cs_diags_init(&d);
+    struct cs_app_calib_opts g = {.gemm = cs_test_data("tests/data/calib/gemm_good.csv")};
+    ck_assert_int_eq(cs_app_calibrate(cat, &g, &d, &r), CS_EINVAL);
+    ck_assert_int_eq(r.failed, CS_APP_CALIB_GEMM);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    ck_assert(strstr(d.items[0].msg, "--gemm needs the GPU"));
+    cs_app_calib_fini(&r);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* tests/data/nccl/mpirun_interleaved.txt line 26 is an nccl-tests row cut
+ * by an NCCL WARN line (size 2097152, then "65.00 node02:..."): lenient,
+ * it is skipped with a warning naming the line and counted in the input;
+ * strict, it is an error at line 26, column 15 (where the row starts,
+ * after the 14 characters of the Open MPI prefix "[1,0]<stdout>:"), the
+ * status is the parser's (not CS_EIO) and nothing is fitted. */
+START_TEST(test_app_calibrate_strict)
+{
+    cs_catalog *cat = load_catalog();
+    char path[4096];
+    snprintf(path, sizeof path, "%s", cs_test_data("tests/data/nccl/mpirun_interleaved.txt"));
+    struct cs_app_calib_nccl in = {path, CS_COLL_OP_COUNT, false, CS_COLL_AUTO};
+    struct cs_app_calib_opts o = {.nccl = &in, .n_nccl = 1};
+    struct cs_app_calib r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_calibrate(cat, &o, &d, &r), CS_OK);
+    ck_assert_uint_eq(r.ov.inputs[0].skipped_rows, 1);
+    ck_assert_uint_eq(cs_diags_errors(&d), 0);
+    ck_assert(d.n >= 1 && d.items[0].sev == CS_SEV_WARNING && d.items[0].line == 26);
+    ck_assert(r.ov.n_fits >= 1);
+    cs_app_calib_fini(&r);
+    cs_diags_fini(&d);
+
+    cs_diags_init(&d);
+    o.strict = true;
+    cs_status st = cs_app_calibrate(cat, &o, &d, &r);
+    ck_assert_int_ne(st, CS_OK);
+    ck_assert_int_ne(st, CS_EIO);
+    ck_assert_int_eq(r.failed, CS_APP_CALIB_NCCL);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    ck_assert_int_eq(d.items[0].sev, CS_SEV_ERROR);
+    ck_assert_int_eq(d.items[0].line, 26);
+    ck_assert_int_eq(d.items[0].col, 15);
+    ck_assert_uint_eq(r.ov.n_fits, 0);
+    ck_assert_int_eq(r.ov.cal.n_curves, 0);
+    cs_app_calib_fini(&r);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* Search on default.yaml: what `clustersim search scenarios/default.yaml`
+ * prints first (12613 configurations considered, 0 invalid, 11833 do not
+ * fit, 780 simulated; #1 tp 8 pp 1 dp 4 cp 1 vp 1 mb 1 zero2, no
+ * recomputation, 34.46 s, 30427 tokens/s). By hand: 780 + 11833 = 12613;
+ * tp x pp x dp x cp = 32 GPUs; tokens/s = 128 x 8192 tokens / step time
+ * (1048576 / 34.46 s = 30429, the printed step being rounded); the ranking
+ * is by tokens/s, descending; the top N shown. */
+START_TEST(test_app_search_default)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_default(cat, &s);
+    struct cs_app_search_opts o;
+    cs_app_search_opts_default(&o);
+    ck_assert_uint_eq(o.top, 20);
+    o.top = 10;
+    o.space.threads = 2; /* results do not depend on it */
+    struct cs_app_search r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    ck_assert_uint_eq(r.res.considered, 12613);
+    ck_assert_uint_eq(r.res.invalid, 0);
+    ck_assert_uint_eq(r.res.unfit, 11833);
+    ck_assert_uint_eq(r.res.n, 780);
+    ck_assert_uint_eq(r.fit, 780);
+    ck_assert_uint_eq(r.shown, 10);
+    const struct cs_search_point *p = &r.res.points[0];
+    ck_assert_int_eq(p->w.par.tp, 8);
+    ck_assert_int_eq(p->w.par.pp, 1);
+    ck_assert_int_eq(p->w.par.dp, 4);
+    ck_assert_int_eq(p->w.par.cp, 1);
+    ck_assert_int_eq(p->w.par.vp, 1);
+    ck_assert_int_eq(p->w.micro_batch, 1);
+    ck_assert_str_eq(cs_fsdp_name(p->w.par.fsdp), "zero2");
+    ck_assert_str_eq(cs_recompute_name(p->w.recompute), "none");
+    ck_assert(p->r.fits);
+    ck_assert_double_eq_tol(p->r.time_s, 34.46, 0.005);
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 30427, 0.5);
+    for (size_t i = 1; i < r.res.n; i++)
+        ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
+    cs_app_search_fini(&r);
+
+    /* top 0: all of them. */
+    o.top = 0;
+    o.space.vary_micro_batch = o.space.vary_recompute = o.space.vary_cp = o.space.vary_vp = false;
+    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_OK);
+    ck_assert(r.res.n > 0 && r.shown == r.res.n);
+    cs_app_search_fini(&r);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* Everything fixed at tp 8, pp 1, dp 4 (140 GB per GPU without sharding:
+ * test_app_nofit): nothing fits, CS_ENOFIT, and the result still says what
+ * was considered; with the unfit kept, the one configuration is listed as
+ * not fitting. No workload: CS_EINVAL with an error. */
+START_TEST(test_app_search_nofit)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_default(cat, &s);
+    s.workload.par.pp = 1;
+    s.workload.par.dp = 4;
+    struct cs_app_search_opts o;
+    cs_app_search_opts_default(&o);
+    struct cs_search_space *sp = &o.space;
+    sp->vary_tp = sp->vary_pp = sp->vary_cp = sp->vary_vp = false;
+    sp->vary_micro_batch = sp->vary_dp_sharding = sp->vary_recompute = false;
+    struct cs_app_search r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_ENOFIT);
+    ck_assert_uint_eq(r.fit, 0);
+    ck_assert_uint_eq(r.res.n, 0);
+    ck_assert_uint_eq(r.res.considered, 1);
+    ck_assert_uint_eq(r.res.unfit, 1);
+    cs_app_search_fini(&r);
+    sp->include_unfit = true;
+    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_ENOFIT);
+    ck_assert_uint_eq(r.res.n, 1);
+    ck_assert(!r.res.points[0].r.fits);
+    ck_assert_uint_eq(r.shown, 1);
+    cs_app_search_fini(&r);
+    ck_assert_uint_eq(d.n, 0);
+
+    s.has_workload = false;
+    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_EINVAL);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    ck_assert(has_error_with(&d, "search needs a `workload:` section"));
+    cs_app_search_fini(&r);
+    s.has_workload = true;
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *app_suite(void)
 {
     Suite *s = suite_create("app");
@@ -314,6 +597,17 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_invalid);
     tcase_add_test(tc, test_app_validate_collectives);
     suite_add_tcase(s, tc);
+    TCase *tcal = tcase_create("calibrate");
+    tcase_set_timeout(tcal, 120);
+    tcase_add_test(tcal, test_app_calibrate_nccl);
+    tcase_add_test(tcal, test_app_calibrate_unreadable);
+    tcase_add_test(tcal, test_app_calibrate_strict);
+    suite_add_tcase(s, tcal);
+    TCase *tse = tcase_create("search");
+    tcase_set_timeout(tse, 300);
+    tcase_add_test(tse, test_app_search_default);
+    tcase_add_test(tse, test_app_search_nofit);
+    suite_add_tcase(s, tse);
     return s;
 }
 

@@ -242,6 +242,8 @@ expect 0 "calibrate gzip and JSON inputs" -- "$bin" calibrate --no-plot -o "$tmp
     "$nd/v2_17_timestamps_cputime.txt.gz" "$nd/allreduce_J.json.gz" "$nd/rccl_mi300x.txt"
 has "$tmp/out" "[curve] all_reduce 8 ranks 1 node algo tree" "calibrate reads -J JSON (NCCL_ALGO=Tree)"
 has "$tmp/err" "allreduce_J.json.gz:1: warning: results[1].out_of_place.time" "JSON row warning names file:line"
+expect 2 "calibrate an unreadable log" -- "$bin" calibrate --no-plot -o "$tmp/none.yaml" "$tmp/no-such-log.txt"
+has "$tmp/err" "$tmp/no-such-log.txt: error: cannot read the file" "an unreadable input is an error naming the file"
 expect 0 "help calibrate" -- "$bin" help calibrate
 has "$tmp/out" "--strict" "help calibrate documents --strict"
 

@@ -1,0 +1,44 @@
+/* search.c: a scenario's parallel configurations searched and ranked
+ * (contract in clustersim/app/search.h; the search itself is
+ * models/search.c's). */
+#include "clustersim/app/search.h"
+
+#include "clustersim/models/calib.h"
+
+#include <string.h>
+
+void cs_app_search_opts_default(struct cs_app_search_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    cs_search_space_default(&o->space);
+    o->top = 20;
+}
+
+void cs_app_search_fini(struct cs_app_search *r)
+{
+    if (!r)
+        return;
+    cs_search_result_fini(&r->res);
+    memset(r, 0, sizeof *r);
+}
+
+cs_status cs_app_search(const struct cs_scenario *s, const struct cs_app_search_opts *o, cs_diags *d,
+                        struct cs_app_search *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->has_workload) {
+        cs_diag_error(d, NULL, 0, 0, "search needs a `workload:` section");
+        return CS_EINVAL;
+    }
+    struct cs_step_options so;
+    cs_step_options_from_scenario(s, &so); /* calib.h: defaults + calibration */
+    cs_status st = cs_search_run(&s->cluster, &s->workload, &so, &o->space,
+                                 o->space.threads == 1 ? o->progress : NULL, o->progress_ctx, &out->res);
+    if (st != CS_OK)
+        return st;
+    out->shown = o->top == 0 || o->top > out->res.n ? out->res.n : o->top;
+    for (size_t i = 0; i < out->res.n; i++)
+        out->fit += out->res.points[i].r.fits;
+    /* Nothing fits is a failed search, like `run` on an unfit scenario. */
+    return out->fit > 0 ? CS_OK : CS_ENOFIT;
+}
