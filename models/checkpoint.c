@@ -52,7 +52,7 @@ const char *cs_ckpt_rule_name(enum cs_ckpt_rule r)
 static double node_nic_bw(const struct cs_cluster_cfg *c)
 {
     struct cs_cluster_view v;
-    if (cs_cluster_view_build(c, NULL, &v) != CS_OK || !(v.node_net_bw_bytes_per_s > 0))
+    if (cs_cluster_view_rates(c, NULL, &v) != CS_OK || !(v.node_net_bw_bytes_per_s > 0))
         return INFINITY;
     return v.node_net_bw_bytes_per_s;
 }

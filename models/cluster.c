@@ -21,8 +21,8 @@ int cs_cluster_ports_per_node(const struct cs_cluster_cfg *c)
     return c->fabric.nics_per_node > 0 ? c->fabric.nics_per_node : 1;
 }
 
-cs_status cs_cluster_view_build(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
-                                struct cs_cluster_view *out)
+static cs_status cs__view(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, bool geometry,
+                          struct cs_cluster_view *out)
 {
     struct cs_coll_params def;
     if (!p) {
@@ -68,8 +68,20 @@ cs_status cs_cluster_view_build(const struct cs_cluster_cfg *c, const struct cs_
     v.node_net_bw_bytes_per_s = v.nics_per_node * v.nic_bw_bytes_per_s;
     v.hop_latency_s = l->hop_latency_s > 0 ? l->hop_latency_s : 0.0;
 
-    v.geometry_status = cs_fabric_geometry(c, &v.geom);
+    v.geometry_status = geometry ? cs_fabric_geometry(c, &v.geom) : CS_EUNSUPPORTED;
     v.has_geometry = v.geometry_status == CS_OK;
     *out = v;
     return CS_OK;
+}
+
+cs_status cs_cluster_view_build(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
+                                struct cs_cluster_view *out)
+{
+    return cs__view(c, p, true, out);
+}
+
+cs_status cs_cluster_view_rates(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
+                                struct cs_cluster_view *out)
+{
+    return cs__view(c, p, false, out);
 }

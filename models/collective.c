@@ -114,7 +114,7 @@ static double intra_bw_shared(const struct cs_cluster_view *v, int gpus_sharing)
 double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing)
 {
     struct cs_cluster_view v;
-    return cs_cluster_view_build(c, p, &v) == CS_OK ? intra_bw_shared(&v, gpus_sharing) : 0.0;
+    return cs_cluster_view_rates(c, p, &v) == CS_OK ? intra_bw_shared(&v, gpus_sharing) : 0.0;
 }
 
 double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
@@ -247,8 +247,10 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     if (!c || !p || !g || g->ranks < 1 || g->ranks_per_node < 1 || g->ranks_per_node > g->ranks ||
         g->ranks % g->ranks_per_node != 0)
         return -1;
+    /* The rates always; the geometry only for a group that spans nodes. */
     struct cs_cluster_view cv;
-    if (cs_cluster_view_build(c, p, &cv) != CS_OK)
+    bool spans = g->ranks / g->ranks_per_node > 1;
+    if ((spans ? cs_cluster_view_build(c, p, &cv) : cs_cluster_view_rates(c, p, &cv)) != CS_OK)
         return -1;
     s->n = g->ranks;
     s->ppn = g->ranks_per_node;

@@ -39,7 +39,7 @@ cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_res
         }
         double nic = INFINITY;
         struct cs_cluster_view cv;
-        if (cs_storage_remote(t) && cs_cluster_view_build(c, NULL, &cv) == CS_OK &&
+        if (cs_storage_remote(t) && cs_cluster_view_rates(c, NULL, &cv) == CS_OK &&
             cv.node_net_bw_bytes_per_s > 0) {
             double busy = step->dp_comm_total_s / step->time_s;
             nic = cv.node_net_bw_bytes_per_s * (1.0 - (busy > 0.95 ? 0.95 : busy));

@@ -209,7 +209,7 @@ cs_status cs_fabric_create_as(const struct cs_cluster_cfg *c, const struct cs_to
 
     /* Capacities. */
     struct cs_cluster_view cv;
-    if (cs_cluster_view_build(c, NULL, &cv) != CS_OK) {
+    if (cs_cluster_view_rates(c, NULL, &cv) != CS_OK) {
         free(f);
         return CS_EINVAL;
     }

@@ -24,7 +24,7 @@ void cs_out_cluster_summary(const struct cs_scenario *s, struct cs_cluster_summa
     /* Line rates from the resolved cluster view (cluster.h), as configured:
      * these are the hardware's figures, not what a collective achieves. */
     struct cs_cluster_view v;
-    if (cs_cluster_view_build(c, NULL, &v) == CS_OK) {
+    if (cs_cluster_view_rates(c, NULL, &v) == CS_OK) {
         out->nics = (long)c->nodes * v.nics_per_node;
         out->node_injection_bytes_per_s = v.node_net_line_bw_bytes_per_s;
         out->intra_bw_bytes_per_s_per_gpu = v.intra_line_bw_bytes_per_s;

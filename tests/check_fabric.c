@@ -383,6 +383,13 @@ START_TEST(test_cluster_view_rates)
     ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_OK);
     ck_assert_double_eq_tol(v.nic_bw_bytes_per_s, 22.5e9, 1.0);
     ck_assert_double_eq_tol(v.node_net_bw_bytes_per_s, 180e9, 1.0);
+    /* The rates-only view (the hot path) gives the same rates, no geometry. */
+    struct cs_cluster_view r;
+    ck_assert_int_eq(cs_cluster_view_rates(&c, NULL, &r), CS_OK);
+    ck_assert(!r.has_geometry);
+    ck_assert_int_eq(r.geometry_status, CS_EUNSUPPORTED);
+    ck_assert_double_eq(r.nic_bw_bytes_per_s, v.nic_bw_bytes_per_s);
+    ck_assert_double_eq(r.intra_bw_bytes_per_s, v.intra_bw_bytes_per_s);
     /* The same figure every model reads: the closed form's per-GPU scale-up rate. */
     ck_assert_double_eq_tol(cs_coll_intra_bw(&c, NULL, 1), 240e9, 1.0);
 }

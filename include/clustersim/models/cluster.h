@@ -57,6 +57,12 @@ struct cs_cluster_view {
 cs_status cs_cluster_view_build(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
                                 struct cs_cluster_view *out);
 
+/* As cs_cluster_view_build without the topology geometry (has_geometry
+ * false, geometry_status CS_EUNSUPPORTED): the rates alone, for the hot
+ * path of collectives that never leave a node. */
+cs_status cs_cluster_view_rates(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
+                                struct cs_cluster_view *out);
+
 /* NIC ports per node of cluster c's fabric graph: fabric.nics_per_node, at
  * least 1 (a one-node cluster without NICs gets one unused port so that the
  * graph is uniform). The one rule topology.c and the view share. */
