@@ -678,6 +678,14 @@ static void bind_intra(struct cs_bind *b, const struct cs_ynode *cl, const struc
                           c->intra.name, gpu);
             return;
         }
+        if (c->intra.kind == CS_INTRA_NVLINK_P2P && c->gpu.scaleup_domain_gpus < c->gpus_per_node &&
+            !(cs_pcie_x16_bytes_per_s(c->gpu.pcie_gen) > 0)) {
+            cs_cfg__error(b->d, at,
+                          "cluster.intra_node: nvlink-p2p joins %d GPUs of %s; the other hops of a %d-GPU "
+                          "node cross PCIe, and the GPU has no PCIe generation in the catalog (set "
+                          "cluster.gpu_overrides.pcie_gen)",
+                          c->gpu.scaleup_domain_gpus, gpu, c->gpus_per_node);
+        }
         if (c->intra.kind == CS_INTRA_NVSWITCH && c->gpu.scaleup_domain_gpus < c->gpus_per_node) {
             cs_cfg__error(b->d, node_or(cl, "gpus_per_node", at),
                           "cluster.gpus_per_node: %d GPUs per node exceed the %d-GPU NVLink "

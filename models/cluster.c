@@ -53,6 +53,15 @@ static cs_status cs__view(const struct cs_cluster_cfg *c, const struct cs_coll_p
     v.pcie_bridges_per_node = p->pcie_bridges_per_node;
     v.nvls = c->intra.nvls;
     v.pcie_bytes_per_s = cs_pcie_x16_bytes_per_s(c->gpu.pcie_gen);
+    v.pcie_gpu_bw_bytes_per_s = v.pcie_bytes_per_s * p->pcie_efficiency;
+    v.scaleup_domain_gpus = v.intra_pcie ? 1
+                            : c->gpu.scaleup_domain_gpus > 0 ? c->gpu.scaleup_domain_gpus
+                                                             : c->gpus_per_node;
+    /* Point-to-point NVLink (bridged pairs) over more GPUs than a domain:
+     * the hops between domains run over PCIe, whose rate must be known. */
+    if (c->intra.kind == CS_INTRA_NVLINK_P2P && v.scaleup_domain_gpus < c->gpus_per_node &&
+        !(v.pcie_gpu_bw_bytes_per_s > 0))
+        return CS_EINVAL;
 
     /* Scale-out: a one-node cluster may have no NICs; its fabric graph still
      * gets one (unused) port per node so that it is uniform. */

@@ -97,16 +97,28 @@ void cs_coll_params_default(struct cs_coll_params *p)
     p->launch_overlap_exp = 4.0;        /* fitted: sharpness of max(launch, device) */
 }
 
-/* The scale-up rate one GPU gets when `gpus_sharing` GPUs of its node
- * communicate at once: PCIe traffic crosses the CPU host bridges, each as
- * fast as one GPU's link, so the GPUs share them; NVLink/xGMI is per GPU. */
-static double intra_bw_shared(const struct cs_cluster_view *v, int gpus_sharing)
+/* The scale-up rate one GPU's ring edge gets when `groups` rings of `ppn`
+ * GPUs each run at once in its node (docs/fabric.md, section 0):
+ * - PCIe: every edge crosses the CPU host bridges, each as fast as one
+ *   GPU's link, so the ppn x groups GPUs share them;
+ * - point-to-point NVLink whose domains hold fewer GPUs than a ring has in
+ *   the node (NVLink-bridged pairs): a ring in rank order leaves each
+ *   domain once, so ppn / domain of its edges per ring cross PCIe; those
+ *   crossings share the host bridges, and the slowest edge paces the ring;
+ * - NVSwitch, or a mesh that holds the ring (xGMI of 8): per GPU. */
+static double intra_bw_shared(const struct cs_cluster_view *v, int ppn, int groups)
 {
     double bw = v->intra_bw_bytes_per_s;
-    if (v->intra_pcie && gpus_sharing > 0) {
-        double share = (double)v->pcie_bridges_per_node / (double)gpus_sharing;
+    int sharing = ppn * (groups > 0 ? groups : 1);
+    if (v->intra_pcie && sharing > 0) {
+        double share = (double)v->pcie_bridges_per_node / (double)sharing;
         if (share < 1.0)
             bw *= share;
+    } else if (v->intra_kind == CS_INTRA_NVLINK_P2P && ppn > v->scaleup_domain_gpus) {
+        double crossings = (double)((ppn + v->scaleup_domain_gpus - 1) / v->scaleup_domain_gpus) *
+                           (groups > 0 ? groups : 1);
+        double cross = v->pcie_gpu_bw_bytes_per_s * fmin(1.0, v->pcie_bridges_per_node / crossings);
+        bw = fmin(bw, cross);
     }
     return bw;
 }
@@ -114,7 +126,7 @@ static double intra_bw_shared(const struct cs_cluster_view *v, int gpus_sharing)
 double cs_coll_intra_bw(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int gpus_sharing)
 {
     struct cs_cluster_view v;
-    return cs_cluster_view_rates(c, p, &v) == CS_OK ? intra_bw_shared(&v, gpus_sharing) : 0.0;
+    return cs_cluster_view_rates(c, p, &v) == CS_OK ? intra_bw_shared(&v, gpus_sharing, 1) : 0.0;
 }
 
 double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
@@ -257,7 +269,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->m = g->ranks / g->ranks_per_node;
     s->gpn = g->groups_per_node > 0 ? g->groups_per_node : 1;
     s->hw = cv.intra_pcie ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
-    s->b_intra = intra_bw_shared(&cv, s->ppn * s->gpn);
+    s->b_intra = intra_bw_shared(&cv, s->ppn, s->gpn);
     if (!(s->b_intra > 0))
         return -1;
     s->b_bus = s->b_intra;

@@ -28,6 +28,7 @@ struct cs_fabric {
     int leaves_per_pod, pods, core_groups;    /* 3-tier */
     int rail;                                 /* rail-optimized leaf assignment */
     int nodes_per_su;
+    int domain;      /* GPUs of one scale-up domain; traffic between domains crosses the host bridge */
     /* link numbering bases */
     int b_nvl_up, b_nvl_dn, b_bridge, b_nic_up, b_nic_dn, b_up1, b_dn1, b_up2, b_dn2, n_links;
     double *cap;
@@ -215,10 +216,14 @@ cs_status cs_fabric_create_as(const struct cs_cluster_cfg *c, const struct cs_to
     }
     f->cap = cs_xcalloc((size_t)f->n_links, sizeof *f->cap);
     double b_gpu = cs_coll_intra_bw(c, NULL, 1), nic = cv.nic_bw_bytes_per_s;
+    /* The host bridges carry PCIe GPU traffic, and on point-to-point NVLink
+     * nodes the hops between scale-up domains (cluster.h). */
+    f->domain = cv.scaleup_domain_gpus > 0 ? cv.scaleup_domain_gpus : f->gpn;
+    double b_bridge = cv.intra_pcie ? b_gpu : cv.pcie_gpu_bw_bytes_per_s;
     for (int g = 0; g < G; g++)
         f->cap[f->b_nvl_up + g] = f->cap[f->b_nvl_dn + g] = b_gpu;
     for (int n = 0; n < f->nodes; n++) /* host bridges: only PCIe paths use them */
-        f->cap[f->b_bridge + n] = b_gpu * cv.pcie_bridges_per_node;
+        f->cap[f->b_bridge + n] = (b_bridge > 0 ? b_bridge : b_gpu) * cv.pcie_bridges_per_node;
     for (int e = 0; e < E; e++)
         f->cap[f->b_nic_up + e] = f->cap[f->b_nic_dn + e] = nic;
     if (f->tiers == 2) {
@@ -306,7 +311,8 @@ int cs_fabric_route(const cs_fabric *f, int src, int dst, uint64_t flow_id, int 
     int ns = src / f->gpn, nd = dst / f->gpn;
     if (ns == nd) {
         links[n++] = f->b_nvl_up + src;
-        if (f->c.intra.kind == CS_INTRA_PCIE)
+        if (f->c.intra.kind == CS_INTRA_PCIE ||
+            (src % f->gpn) / f->domain != (dst % f->gpn) / f->domain)
             links[n++] = f->b_bridge + ns;
         links[n++] = f->b_nvl_dn + dst;
         if (latency_s)

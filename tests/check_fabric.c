@@ -477,6 +477,49 @@ START_TEST(test_fabric_new_topology_kind)
 }
 END_TEST
 
+
+/* 8 H100 PCIe cards joined in NVLink-bridged pairs (scale-up domain 2,
+ * intra_node nvlink-p2p): a ring over the 8 leaves each pair once, so 4 of
+ * its edges cross PCIe, sharing the 2 host bridges: 63.0154 GB/s (Gen5 x16)
+ * x 0.80 x 2/4 = 25.2062 GB/s per crossing edge, against 300 x 0.88 = 264
+ * GB/s on the bridges; the slowest edge paces the ring. The flow model
+ * routes the crossings through the node's host-bridge link and must agree.
+ * (Before the cluster view, p2p pairs counted as a full NVSwitch: about 262
+ * GB/s all_reduce busbw.) */
+START_TEST(test_fabric_nvlink_pairs_cross_pcie)
+{
+    struct cs_cluster_cfg c = make_cluster(1, CS_TOPO_SINGLE_SWITCH, false, 1.0);
+    snprintf(c.gpu.name, sizeof c.gpu.name, "H100-PCIe-80GB");
+    c.gpu.scaleup_bw_bytes_per_s = 300e9;
+    c.gpu.scaleup_domain_gpus = 2;
+    c.gpu.pcie_gen = 5;
+    c.intra.kind = CS_INTRA_NVLINK_P2P;
+    c.intra.efficiency = 0.88;
+    double cross = 32e9 * 16 * 128.0 / 130.0 / 8 * 0.80 * 0.5;
+    ck_assert_double_eq_tol(cs_coll_intra_bw(&c, NULL, 8), cross, 1e3);
+    ck_assert_double_eq_tol(cs_coll_intra_bw(&c, NULL, 2), 264e9, 1e3);  /* one pair: NVLink only */
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 3, &f), CS_OK);
+    int ids[8];
+    ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, 8, 0, NULL, ids), CS_OK);
+    double S = 1073741824.0, t_flow = 0;
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, 8, CS_COLL_RING, &t_flow), CS_OK);
+    struct cs_coll_group g = {8, 8, 1, 0, 0};
+    double t_cf = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL);
+    ck_assert_msg(fabs(t_flow / t_cf - 1) <= 0.02, "flow %.6f s vs closed %.6f s", t_flow, t_cf);
+    /* busbw = 2 x 7/8 x S / t: within the ring's bandwidth, and far below
+     * the NVLink rate. */
+    double busbw = 2.0 * 7.0 / 8.0 * S / t_cf;
+    ck_assert(busbw <= cross * 1.001 && busbw > 0.9 * cross);
+    cs_fabric_destroy(f);
+    /* Without a PCIe generation the crossings cannot be costed: an error,
+     * not a full NVSwitch. */
+    c.gpu.pcie_gen = 0;
+    struct cs_cluster_view v;
+    ck_assert_int_eq(cs_cluster_view_build(&c, NULL, &v), CS_EINVAL);
+}
+END_TEST
+
 static Suite *fabric_suite(void)
 {
     Suite *s = suite_create("fabric");
@@ -494,6 +537,7 @@ static Suite *fabric_suite(void)
     TCase *tf = tcase_create("flow");
     tcase_set_timeout(tf, 60);
     tcase_add_test(tf, test_fabric_maxmin_hand);
+    tcase_add_test(tf, test_fabric_nvlink_pairs_cross_pcie);
     tcase_add_test(tf, test_fabric_flow_matches_closed_form);
     tcase_add_test(tf, test_fabric_oversubscribed_contention);
     tcase_add_test(tf, test_fabric_scattered_closed_vs_flow);

@@ -28,6 +28,11 @@ struct cs_cluster_view {
     double intra_efficiency;          /* achievable fraction in collectives */
     double intra_bw_bytes_per_s;      /* line x efficiency */
     int pcie_bridges_per_node;        /* host bridges the GPUs of a node share (intra_pcie) */
+    /* GPUs of one scale-up domain: NVLink-bridged pairs (H100 PCIe) are 2,
+     * an xGMI mesh or an NVSwitch board 8. A ring over more GPUs of a node
+     * than one domain holds crosses PCIe between domains (cluster.c). */
+    int scaleup_domain_gpus;
+    double pcie_gpu_bw_bytes_per_s;   /* PCIe line x the collective model's PCIe efficiency; NAN unknown */
     bool nvls;                        /* NVLink SHARP in the switch */
     /* Host link of one GPU: PCIe x16 line rate, one direction; NAN when the
      * GPU has no PCIe generation in the catalog (GB200's NVLink-C2C). */
