@@ -5,6 +5,7 @@
 #include "clustersim/app/collective_exp.h"
 
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/config/fileio.h"
 #include "clustersim/models/calib.h"
 #include "clustersim/models/flow.h"
 #include "clustersim/models/topology.h"
@@ -53,13 +54,22 @@ void cs_app_coll_fini(struct cs_app_coll *r)
     if (!r)
         return;
     free(r->rows);
+    cs_diags_fini(&r->diags);
     memset(r, 0, sizeof *r);
+}
+
+/* The scenario's file as diagnostics name it ("<stdin>" for "-"), for the
+ * errors that are about the scenario rather than the flags. */
+static const char *cs__file(const struct cs_scenario *s)
+{
+    return s->file ? cs_path_display(s->file) : NULL;
 }
 
 cs_status cs_app_coll_setup(const struct cs_scenario *s, const struct cs_app_coll_req *q,
                             struct cs_app_coll *out)
 {
     memset(out, 0, sizeof *out);
+    cs_diags_init(&out->diags);
     out->cluster = s->cluster;
     struct cs_cluster_cfg *c = &out->cluster;
     if (q->have_place)
@@ -76,29 +86,27 @@ cs_status cs_app_coll_setup(const struct cs_scenario *s, const struct cs_app_col
     else
         snprintf(out->ranks_why, sizeof out->ranks_why,
                  "every GPU of the cluster (%d nodes x %d GPUs)", c->nodes, gpn);
-    out->err_about_file = true;
     if (n > total) {
-        snprintf(out->err, sizeof out->err, "--ranks %ld: the cluster has only %ld GPUs (%d nodes x %d)",
+        cs_diag_error(&out->diags, cs__file(s), 0, 0, "--ranks %ld: the cluster has only %ld GPUs (%d nodes x %d)",
                  n, total, c->nodes, gpn);
         return CS_EINVAL;
     }
     int ppn = n < gpn ? (int)n : gpn;
     out->ppn = ppn;
     if (n % ppn != 0) {
-        snprintf(out->err, sizeof out->err,
+        cs_diag_error(&out->diags, cs__file(s), 0, 0,
                  "--ranks %ld: expected a multiple of the %d GPUs per node (whole nodes), or fewer", n,
                  gpn);
         return CS_EINVAL;
     }
     if (n % (q->ngpus * q->nthreads) != 0) {
-        snprintf(out->err, sizeof out->err,
+        cs_diag_error(&out->diags, cs__file(s), 0, 0,
                  "-t %ld x -g %ld = %ld ranks per process does not divide the %ld ranks (%s)",
                  q->nthreads, q->ngpus, q->nthreads * q->ngpus, n, out->ranks_why);
         return CS_EINVAL;
     }
     out->nprocs = n / (q->ngpus * q->nthreads);
     out->nodes = (int)(n / ppn);
-    out->err_about_file = false;
     return CS_OK;
 }
 
@@ -110,9 +118,8 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
     int ppn = out->ppn, m = out->nodes;
     enum cs_coll_op op = q->op;
     enum cs_coll_algo algo = q->algo;
-    out->err_about_file = false;
     if (op == CS_COLL_BROADCAST && q->root >= n) {
-        snprintf(out->err, sizeof out->err, "-r %ld: root must be below the %ld ranks", q->root, n);
+        cs_diag_error(&out->diags, NULL, 0, 0, "-r %ld: root must be below the %ld ranks", q->root, n);
         return CS_EINVAL;
     }
     struct cs_coll_group grp = {(int)n, ppn, 1, 0, m};
@@ -132,8 +139,7 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
                                  NULL, ids);
         }
         if (st != CS_OK) {
-            out->err_about_file = true;
-            snprintf(out->err, sizeof out->err, "cannot build the fabric for the flow model: %s",
+            cs_diag_error(&out->diags, cs__file(s), 0, 0, "cannot build the fabric for the flow model: %s",
                      cs_strerror(st));
             free(ids);
             cs_fabric_destroy(fab);
@@ -155,7 +161,7 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
                                ? cs_flow_collective(fab, op, r->size, ids, (int)n, algo, &dev)
                                : CS_OK;
             if (st != CS_OK) {
-                snprintf(out->err, sizeof out->err,
+                cs_diag_error(&out->diags, NULL, 0, 0,
                          "the flow model cannot run %s with --algo %s: %s", cs_coll_op_name(op),
                          cs_coll_algo_name(algo), cs_strerror(st));
                 ret = CS_EUNSUPPORTED;
@@ -174,16 +180,14 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
             if (curve && cst == CS_OK) /* a measured curve for this (op, ranks, nodes): calib.h */
                 t = cs_calib_curve_time_s(curve, r->size);
             if (cst != CS_OK && cst != CS_EUNSUPPORTED) {
-                out->err_about_file = true;
-                snprintf(out->err, sizeof out->err,
+                cs_diag_error(&out->diags, cs__file(s), 0, 0,
                          "%s of %.0f bytes over %d ranks (%d per node) cannot be modelled: %s",
                          cs_coll_op_name(op), r->size, (int)n, ppn, cs_strerror(cst));
                 ret = CS_EUNSUPPORTED;
                 break;
             }
             if (cst != CS_OK) {
-                out->err_about_file = true;
-                snprintf(out->err, sizeof out->err,
+                cs_diag_error(&out->diags, cs__file(s), 0, 0,
                          "%s with --algo %s is not available on this cluster (%d ranks, %d per "
                          "node; NVLS needs an NVSwitch with NVLS and one node, SHARP needs "
                          "cluster.fabric.in_network_reduction and several nodes)",

@@ -388,29 +388,16 @@ static void rset_fini(struct rset *s)
     memset(s, 0, sizeof *s);
 }
 
-static void set_err(char *err, size_t n, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
-
 /* Reads the complete lines of a results.jsonl (a trailing line without its
  * newline, cut by a kill, is dropped: the point runs again). A missing file
  * is an empty set. */
-static cs_status read_rows(const char *path, struct rset *out, char *err, size_t errlen)
+static cs_status read_rows(const char *path, struct rset *out, cs_diags *d)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         if (errno == ENOENT)
             return CS_OK;
-        set_err(err, errlen, "%s: cannot read it (errno %d)", path, errno);
+        cs_diag_error(d, path, 0, 0, "cannot read it (errno %d)", errno);
         return CS_EIO;
     }
     char *line = NULL;
@@ -426,8 +413,8 @@ static cs_status read_rows(const char *path, struct rset *out, char *err, size_t
         const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "point");
         const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "key");
         if (!cJSON_IsNumber(p) || !cJSON_IsString(k) || p->valuedouble < 0) {
-            set_err(err, errlen, "%s:%ld: not a result row (expected a JSON object with point "
-                    "and key)", path, lineno);
+            cs_diag_error(d, path, (int)lineno, 0, "not a result row (expected a JSON object with "
+                          "point and key)");
             cJSON_Delete(o);
             st = CS_ECONFIG;
             break;
@@ -470,8 +457,7 @@ static bool write_all(int fd, const char *s, size_t n)
 }
 
 /* Writes path atomically: path.tmp, fsync, rename. */
-static bool write_file(const char *path, const char *const *parts, size_t n, char *err,
-                       size_t errlen)
+static bool write_file(const char *path, const char *const *parts, size_t n, cs_diags *d)
 {
     char *tmp = cs_xasprintf("%s.tmp", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -487,7 +473,7 @@ static bool write_file(const char *path, const char *const *parts, size_t n, cha
     if (ok && rename(tmp, path) != 0)
         ok = false;
     if (!ok) {
-        set_err(err, errlen, "%s: cannot write it (errno %d)", path, errno);
+        cs_diag_error(d, path, 0, 0, "cannot write it (errno %d)", errno);
         unlink(tmp);
     }
     free(tmp);
@@ -496,7 +482,7 @@ static bool write_file(const char *path, const char *const *parts, size_t n, cha
 
 /* Sorts rows by point and writes DIR/results.jsonl and DIR/results.csv. */
 static bool write_sorted(const char *dir, const struct cs_sweep_table *t, struct rset *rows,
-                         char *err, size_t errlen)
+                         cs_diags *d)
 {
     if (rows->n > 1) /* qsort(NULL, 0) is undefined */
         qsort(rows->v, rows->n, sizeof *rows->v, cmp_rows);
@@ -504,7 +490,7 @@ static bool write_sorted(const char *dir, const struct cs_sweep_table *t, struct
     for (size_t i = 0; i < rows->n; i++)
         parts[i] = rows->v[i].line;
     char *jp = cs_xasprintf("%s/results.jsonl", dir);
-    bool ok = write_file(jp, parts, rows->n, err, errlen);
+    bool ok = write_file(jp, parts, rows->n, d);
     free(jp);
     char **csv = cs_xcalloc(rows->n + 1, sizeof *csv);
     csv[0] = cs_sweep_csv_header(t);
@@ -515,7 +501,7 @@ static bool write_sorted(const char *dir, const struct cs_sweep_table *t, struct
     }
     char *cp = cs_xasprintf("%s/results.csv", dir);
     if (ok)
-        ok = write_file(cp, (const char *const *)csv, rows->n + 1, err, errlen);
+        ok = write_file(cp, (const char *const *)csv, rows->n + 1, d);
     free(cp);
     for (size_t i = 0; i <= rows->n; i++)
         free(csv[i]);
@@ -631,16 +617,16 @@ static void *worker(void *arg)
 
 cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *dir,
                        const struct cs_sweep_run_opts *o, struct cs_sweep_run_stats *stats,
-                       char *err, size_t errlen)
+                       cs_diags *d)
 {
     struct cs_sweep_run_stats zs = {0};
     if (o->threads < 1 || o->shard_n < 1 || o->shard_k < 1 || o->shard_k > o->shard_n) {
-        set_err(err, errlen, "bad threads or shard (%d, %d/%d)", o->threads, o->shard_k,
-                o->shard_n);
+        cs_diag_error(d, NULL, 0, 0, "bad threads or shard (%d, %d/%d)", o->threads, o->shard_k,
+                      o->shard_n);
         return CS_EINVAL;
     }
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        set_err(err, errlen, "%s: cannot create the directory (errno %d)", dir, errno);
+        cs_diag_error(d, dir, 0, 0, "cannot create the directory (errno %d)", errno);
         return CS_EIO;
     }
     struct cs_sweep_table t;
@@ -667,27 +653,27 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
                     (int)n->valuedouble == o->shard_n;
         cJSON_Delete(m);
         if (!same) {
-            set_err(err, errlen, "%s holds the results of another sweep or shard (sweep.json "
-                    "differs): use another -o DIR or remove it", dir);
+            cs_diag_error(d, NULL, 0, 0, "%s holds the results of another sweep or shard (sweep.json "
+                          "differs): use another -o DIR or remove it", dir);
             st = CS_ECONFIG;
             goto out;
         }
     } else if (access(jpath, F_OK) == 0) {
-        set_err(err, errlen, "%s has results.jsonl but no sweep.json: not a sweep directory of "
-                "this clustersim; use another -o DIR", dir);
+        cs_diag_error(d, NULL, 0, 0, "%s has results.jsonl but no sweep.json: not a sweep directory "
+                      "of this clustersim; use another -o DIR", dir);
         st = CS_ECONFIG;
         goto out;
     } else {
         char *mt = manifest_text(&t, o->shard_k, o->shard_n);
         const char *parts[] = {mt};
-        bool ok = write_file(mpath, parts, 1, err, errlen);
+        bool ok = write_file(mpath, parts, 1, d);
         free(mt);
         if (!ok) {
             st = CS_EIO;
             goto out;
         }
     }
-    st = read_rows(jpath, &rows, err, errlen);
+    st = read_rows(jpath, &rows, d);
     if (st != CS_OK)
         goto out;
     uint64_t N = cs_sweep_points(sw);
@@ -698,8 +684,8 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
         if (i < N)
             snprintf(want, sizeof want, "%016llx", (unsigned long long)cs_sweep_point_key(sw, i));
         if (i >= N || strcmp(want, rows.v[r].key) != 0 || done[i]) {
-            set_err(err, errlen, "%s: row of point %llu does not belong to this sweep (or is "
-                    "repeated): use another -o DIR", jpath, (unsigned long long)i);
+            cs_diag_error(d, jpath, 0, 0, "row of point %llu does not belong to this sweep (or is "
+                          "repeated): use another -o DIR", (unsigned long long)i);
             st = CS_ECONFIG;
             goto out;
         }
@@ -709,7 +695,7 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
             zs.skipped++;
     }
     /* Rewrite what we have (drops a partial last line, rebuilds the CSV). */
-    if (!write_sorted(dir, &t, &rows, err, errlen)) {
+    if (!write_sorted(dir, &t, &rows, d)) {
         st = CS_EIO;
         goto out;
     }
@@ -727,7 +713,7 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
     R.jfd = open(jpath, O_WRONLY | O_APPEND | O_CREAT, 0644);
     R.cfd = open(cpath, O_WRONLY | O_APPEND | O_CREAT, 0644);
     if (R.jfd < 0 || R.cfd < 0) {
-        set_err(err, errlen, "%s: cannot open the results for appending (errno %d)", dir, errno);
+        cs_diag_error(d, dir, 0, 0, "cannot open the results for appending (errno %d)", errno);
         st = CS_EIO;
         goto out;
     }
@@ -748,8 +734,8 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
     zs.ran = R.finished;
     zs.skipped += R.skipped;
     if (R.io_error) {
-        set_err(err, errlen, "%s: write error (errno %d); finished rows are kept, run the same "
-                "command again to continue", dir, R.io_errno);
+        cs_diag_error(d, dir, 0, 0, "write error (errno %d); finished rows are kept, run the same "
+                      "command again to continue", R.io_errno);
         st = CS_EIO;
         goto out;
     }
@@ -758,8 +744,8 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
     close(R.cfd);
     R.jfd = R.cfd = -1;
     /* Final: sorted by point, so the files do not depend on -j. */
-    st = read_rows(jpath, &rows, err, errlen);
-    if (st == CS_OK && !write_sorted(dir, &t, &rows, err, errlen))
+    st = read_rows(jpath, &rows, d);
+    if (st == CS_OK && !write_sorted(dir, &t, &rows, d))
         st = CS_EIO;
 out:
     if (R.jfd >= 0)
@@ -777,11 +763,10 @@ out:
     return st;
 }
 
-cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, char *err,
-                         size_t errlen)
+cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, cs_diags *d)
 {
     if (n == 0) {
-        set_err(err, errlen, "no shard directories to merge");
+        cs_diag_error(d, NULL, 0, 0, "no shard directories to merge");
         return CS_EINVAL;
     }
     struct cs_sweep_table t;
@@ -800,8 +785,7 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
         const cJSON *p = cJSON_GetObjectItemCaseSensitive(m, "points");
         const cJSON *cols = cJSON_GetObjectItemCaseSensitive(m, "columns");
         if (!cJSON_IsString(h) || !cJSON_IsNumber(p) || !cJSON_IsArray(cols)) {
-            set_err(err, errlen, "%s: no valid sweep.json: not a sweep output directory",
-                    shards[s]);
+            cs_diag_error(d, shards[s], 0, 0, "no valid sweep.json: not a sweep output directory");
             st = CS_ECONFIG;
         } else if (s == 0) {
             snprintf(hash, sizeof hash, "%s", h->valuestring);
@@ -819,14 +803,14 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
                     add_col(&t, &cap, cs_xstrdup(c->valuestring));
             }
         } else if (strcmp(hash, h->valuestring) != 0 || points != p->valuedouble) {
-            set_err(err, errlen, "%s comes from another sweep than %s (sweep_hash %s vs %s)",
-                    shards[s], shards[0], h->valuestring, hash);
+            cs_diag_error(d, NULL, 0, 0, "%s comes from another sweep than %s (sweep_hash %s vs %s)",
+                          shards[s], shards[0], h->valuestring, hash);
             st = CS_ECONFIG;
         }
         cJSON_Delete(m);
         if (st == CS_OK) {
             paths[s] = cs_xasprintf("%s/results.jsonl", shards[s]);
-            st = read_rows(paths[s], &rows, err, errlen);
+            st = read_rows(paths[s], &rows, d);
         }
     }
     if (st == CS_OK) {
@@ -835,26 +819,27 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
         uint64_t want = 0;
         for (size_t r = 0; r < rows.n && st == CS_OK; r++) {
             if (r > 0 && rows.v[r].index == rows.v[r - 1].index) {
-                set_err(err, errlen, "point %llu is in two shards (%s and %s): refusing to merge",
-                        (unsigned long long)rows.v[r].index, rows.v[r - 1].src, rows.v[r].src);
+                cs_diag_error(d, NULL, 0, 0, "point %llu is in two shards (%s and %s): refusing to merge",
+                              (unsigned long long)rows.v[r].index, rows.v[r - 1].src,
+                              rows.v[r].src);
                 st = CS_ECONFIG;
             } else if (rows.v[r].index != want) {
-                set_err(err, errlen, "point %llu is missing from every shard: refusing to merge "
-                        "(run its shard again with the same command to finish it)",
-                        (unsigned long long)want);
+                cs_diag_error(d, NULL, 0, 0, "point %llu is missing from every shard: refusing to merge "
+                              "(run its shard again with the same command to finish it)",
+                              (unsigned long long)want);
                 st = CS_ECONFIG;
             }
             want++;
         }
         if (st == CS_OK && (double)want != points) {
-            set_err(err, errlen, "point %llu is missing from every shard (the sweep has %.0f "
-                    "points): refusing to merge", (unsigned long long)want, points);
+            cs_diag_error(d, NULL, 0, 0, "point %llu is missing from every shard (the sweep has %.0f "
+                          "points): refusing to merge", (unsigned long long)want, points);
             st = CS_ECONFIG;
         }
     }
     if (st == CS_OK) {
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            set_err(err, errlen, "%s: cannot create the directory (errno %d)", dir, errno);
+            cs_diag_error(d, dir, 0, 0, "cannot create the directory (errno %d)", errno);
             st = CS_EIO;
         }
     }
@@ -864,7 +849,7 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
         char *mt = manifest_text(&t, 1, 1);
         const char *parts[] = {mt};
         char *mp = cs_xasprintf("%s/sweep.json", dir);
-        if (!write_sorted(dir, &t, &rows, err, errlen) || !write_file(mp, parts, 1, err, errlen))
+        if (!write_sorted(dir, &t, &rows, d) || !write_file(mp, parts, 1, d))
             st = CS_EIO;
         free(mp);
         free(mt);

@@ -28,17 +28,17 @@ static int cs__elem_bytes(const char *dtype)
     return 4;
 }
 
-/* The diagnostics' first error as one line, for a file's err. */
-static void cs__first_error(const cs_diags *d, char *err, size_t n, const char *fallback)
+/* The first error of d, copied (file, line, column and message) into the
+ * file's own list, or the fallback when d has none. */
+static void cs__first_error(const cs_diags *d, cs_diags *out, const char *fallback)
 {
     for (size_t i = 0; i < d->n; i++)
         if (d->items[i].sev == CS_SEV_ERROR) {
-            char *s = cs_diag_format(&d->items[i]);
-            snprintf(err, n, "%s", s);
-            free(s);
+            const struct cs_diag *dg = &d->items[i];
+            cs_diag_error(out, dg->file, dg->line, dg->col, "%s", dg->msg);
             return;
         }
-    snprintf(err, n, "%s", fallback);
+    cs_diag_error(out, NULL, 0, 0, "%s", fallback);
 }
 
 /* Compares one log with its scenario's cluster (dir: the index's). */
@@ -47,10 +47,11 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
     const struct cs_val_table *vt = f->vt;
     f->st = CS_OK;
     f->worst = 0;
+    cs_diags_init(&f->diags);
     enum cs_coll_op op_hint = CS_COLL_OP_COUNT;
     if (vt->op && cs_coll_op_parse(vt->op, &op_hint) != CS_OK) {
         f->st = CS_ECONFIG;
-        snprintf(f->err, sizeof f->err, "%s: op \"%s\" is not an nccl-tests operation", vt->file, vt->op);
+        cs_diag_error(&f->diags, vt->file, 0, 0, "op \"%s\" is not an nccl-tests operation", vt->op);
         return;
     }
     enum cs_coll_algo algo = CS_COLL_AUTO;
@@ -58,7 +59,7 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
     if (vt->algo) {
         if (cs_coll_algo_parse(vt->algo, &algo) != CS_OK) {
             f->st = CS_ECONFIG;
-            snprintf(f->err, sizeof f->err, "%s: algo \"%s\" is not an algorithm", vt->file, vt->algo);
+            cs_diag_error(&f->diags, vt->file, 0, 0, "algo \"%s\" is not an algorithm", vt->algo);
             return;
         }
         forced = true;
@@ -73,13 +74,13 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
     bool have_s = false, have_log = false;
     if (cs_nccl_parse_file(log_path, op_hint, &d, &log) != CS_OK) {
         f->st = CS_ECONFIG;
-        cs__first_error(&d, f->err, sizeof f->err, "cannot read the log");
+        cs__first_error(&d, &f->diags, "cannot read the log");
         goto done;
     }
     have_log = true;
     if (cs_cfg_load_scenario(scn_path, cat, &d, &s, NULL) != CS_OK) {
         f->st = CS_ECONFIG;
-        cs__first_error(&d, f->err, sizeof f->err, "cannot load the scenario");
+        cs__first_error(&d, &f->diags, "cannot load the scenario");
         goto done;
     }
     have_s = true;
@@ -110,8 +111,8 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
                 st = cs_app_coll_run(&s, &q, &res);
             if (st != CS_OK || res.nrows < 1 || !(res.rows[0].busbw > 0)) {
                 f->st = st != CS_OK ? st : CS_EINVAL;
-                snprintf(f->err, sizeof f->err, "%s:%d: the model cannot cost this row: %s", vt->file, row->line,
-                         res.err[0] ? res.err : cs_strerror(f->st));
+                cs_diag_error(&f->diags, vt->file, row->line, 0, "the model cannot cost this row: %s",
+                              res.diags.n ? res.diags.items[0].msg : cs_strerror(f->st));
                 cs_app_coll_fini(&res);
                 goto done;
             }
@@ -126,7 +127,7 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
     }
     if (f->n[0] + f->n[1] == 0) {
         f->st = CS_ERANGE;
-        snprintf(f->err, sizeof f->err, "%s: no row of at least 1 MiB", vt->file);
+        cs_diag_error(&f->diags, vt->file, 0, 0, "no row of at least 1 MiB");
     }
 done:
     if (have_log)
@@ -178,6 +179,8 @@ void cs_app_cval_fini(struct cs_app_cval *r)
 {
     if (!r)
         return;
+    for (int i = 0; r->files && i < r->nfiles; i++)
+        cs_diags_fini(&r->files[i].diags);
     free(r->files);
     cs_valindex_fini(&r->ix);
     memset(r, 0, sizeof *r);

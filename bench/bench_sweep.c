@@ -84,12 +84,14 @@ int main(int argc, char **argv)
     cs_diags_fini(&d);
     struct cs_sweep_run_opts o = {threads, 1, 1, NULL, NULL};
     struct cs_sweep_run_stats st;
-    char err[512];
     double t0 = now_s(), c0 = cpu_s();
-    cs_status rc = cs_sweep_run(sw, cat, out, &o, &st, err, sizeof err);
+    cs_status rc = cs_sweep_run(sw, cat, out, &o, &st, &d);
     double el = now_s() - t0, cpu = cpu_s() - c0;
     if (rc != CS_OK) {
-        fprintf(stderr, "bench_sweep: %s\n", err);
+        for (size_t i = 0; i < d.n; i++)
+            fprintf(stderr, "bench_sweep: %s: %s\n", d.items[i].file ? d.items[i].file : "",
+                    d.items[i].msg);
+        cs_diags_fini(&d);
         return 1;
     }
     printf("sweep_points: %llu\n", (unsigned long long)st.total);

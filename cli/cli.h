@@ -92,6 +92,15 @@ bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
 /* Prints diagnostics; those without a file are attributed to `file`. */
 size_t cs_cli_print_diags_for(const cs_diags *d, const char *file);
 
+/* One diagnostic without its severity: "file:line:col: msg", "file:line:
+ * msg", "file: msg" or "msg", for the messages a command words itself
+ * ("clustersim plot: DIR/sweep.json: ...", "warning: ...: figure skipped").
+ * Heap string; caller frees. */
+char *cs_cli_diag_plain(const struct cs_diag *dg);
+/* Prints every diagnostic of d as "PREFIX: " and its plain form (above);
+ * returns the number of errors. */
+size_t cs_cli_print_diags_prefixed(const cs_diags *d, const char *prefix);
+
 /* A loaded catalog + scenario, for the subcommands that take a scenario. */
 struct cs_cli_scenario {
     cs_catalog *catalog;

@@ -244,7 +244,13 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         st = cs_app_coll_run(&sc.scenario, &q, &res);
     }
     if (st != CS_OK) {
-        fprintf(stderr, "%s: %s\n", res.err_about_file ? path : "clustersim collective", res.err);
+        /* An error about the scenario names its file; one about the flags
+         * is the command's. */
+        for (size_t i = 0; i < res.diags.n; i++) {
+            char *s = cs_cli_diag_plain(&res.diags.items[i]);
+            fprintf(stderr, "%s%s\n", res.diags.items[i].file ? "" : "clustersim collective: ", s);
+            free(s);
+        }
         cs_app_coll_fini(&res);
         cs_cli_scenario_fini(&sc);
         return st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;

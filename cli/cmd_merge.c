@@ -23,12 +23,13 @@ static int cs__merge(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         fprintf(stderr, "clustersim merge: usage: clustersim merge -o DIR SHARD_DIR...\n");
         return CS_EXIT_BADINPUT;
     }
-    char err[1024];
-    cs_status st = cs_sweep_merge(dir, a->pos, (size_t)a->npos, err, sizeof err);
-    if (st != CS_OK) {
-        fprintf(stderr, "clustersim merge: %s\n", err);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_sweep_merge(dir, a->pos, (size_t)a->npos, &d);
+    cs_cli_print_diags_prefixed(&d, "clustersim merge");
+    cs_diags_fini(&d);
+    if (st != CS_OK)
         return st == CS_EIO ? CS_EXIT_FAIL : CS_EXIT_BADINPUT;
-    }
     return CS_EXIT_OK;
 }
 

@@ -29,19 +29,21 @@ static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_BADINPUT;
     }
     struct cs_sweep_results r;
-    char err[1024];
-    cs_status st = cs_sweep_results_load(dir, &r, err, sizeof err);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_sweep_results_load(dir, &r, &d);
     if (st != CS_OK) {
-        fprintf(stderr, "clustersim plot: %s\n", err);
+        cs_cli_print_diags_prefixed(&d, "clustersim plot");
+        cs_diags_fini(&d);
         return CS_EXIT_BADINPUT; /* not a (readable) sweep directory */
     }
     bool made[CS_SWEEP_FIG_COUNT], rendered[CS_SWEEP_FIG_COUNT], no_gnuplot = false;
-    st = cs_sweep_plot_render(&r, out, made, rendered, &no_gnuplot, err, sizeof err);
+    st = cs_sweep_plot_render(&r, out, made, rendered, &no_gnuplot, &d);
     cs_sweep_results_fini(&r);
-    if (st != CS_OK) {
-        fprintf(stderr, "clustersim plot: %s\n", err);
+    cs_cli_print_diags_prefixed(&d, "clustersim plot");
+    cs_diags_fini(&d);
+    if (st != CS_OK)
         return CS_EXIT_FAIL;
-    }
     size_t n = 0;
     for (int f = 0; f < CS_SWEEP_FIG_COUNT; f++) {
         if (!made[f])

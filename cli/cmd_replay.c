@@ -113,20 +113,27 @@ static bool cs__partitions(const char *s, struct cs_sched_config *c)
 /* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
 static bool cs__copy_template(const char *dir, const char *name)
 {
-    char err[8300];
-    if (cs_gnuplot_copy_template(dir, name, err, sizeof err))
-        return true;
-    fprintf(stderr, "clustersim replay: warning: %s: figure skipped\n", err);
-    return false;
+    cs_diags d;
+    cs_diags_init(&d);
+    bool ok = cs_gnuplot_copy_template(dir, name, &d) == CS_OK;
+    for (size_t i = 0; i < d.n; i++) {
+        char *s = cs_cli_diag_plain(&d.items[i]);
+        fprintf(stderr, "clustersim replay: warning: %s: figure skipped\n", s);
+        free(s);
+    }
+    cs_diags_fini(&d);
+    return ok;
 }
 
 static void cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_sched_result *r)
 {
-    char err[512];
-    if (!cs_out_replay_plot_data(dir, c, r, err, sizeof err)) {
-        fprintf(stderr, "clustersim replay: %s\n", err);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_out_replay_plot_data(dir, c, r, &d);
+    cs_cli_print_diags_prefixed(&d, "clustersim replay");
+    cs_diags_fini(&d);
+    if (st != CS_OK)
         return;
-    }
     static const char *const scripts[] = {"replay_util.gp", "replay_jct_cdf.gp"};
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         if (!cs__copy_template(dir, scripts[i]))

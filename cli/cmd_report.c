@@ -193,10 +193,12 @@ static void cs__figures_compare(FILE *f, cJSON *const *docs, size_t n)
 static int cs__sweep_page(FILE *f, const char *dir)
 {
     struct cs_sweep_results r;
-    char err[1024];
-    cs_status st = cs_sweep_results_load(dir, &r, err, sizeof err);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_sweep_results_load(dir, &r, &d);
     if (st != CS_OK) {
-        fprintf(stderr, "clustersim report: %s\n", err);
+        cs_cli_print_diags_prefixed(&d, "clustersim report");
+        cs_diags_fini(&d);
         return CS_EXIT_BADINPUT; /* not a (readable) sweep directory */
     }
     char *title = cs_xasprintf("clustersim sweep: %s", dir);
@@ -218,8 +220,13 @@ static int cs__sweep_page(FILE *f, const char *dir)
     bool no_gp = false;
     if (!tmp)
         fprintf(stderr, "clustersim report: warning: no temporary directory: no figures\n");
-    else if (cs_sweep_plot_render(&r, tmp, made, rendered, &no_gp, err, sizeof err) != CS_OK)
-        fprintf(stderr, "clustersim report: warning: %s: no figures\n", err);
+    else if (cs_sweep_plot_render(&r, tmp, made, rendered, &no_gp, &d) != CS_OK)
+        for (size_t i = 0; i < d.n; i++) {
+            char *s = cs_cli_diag_plain(&d.items[i]);
+            fprintf(stderr, "clustersim report: warning: %s: no figures\n", s);
+            free(s);
+        }
+    cs_diags_fini(&d);
     if (no_gp) {
         fprintf(stderr, "clustersim report: warning: gnuplot not found: the page has no figures\n");
         cs_html_para(f, "gnuplot was not installed when this page was made: no figures.");

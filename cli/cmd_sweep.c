@@ -137,7 +137,6 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
     if (isatty(STDERR_FILENO) && !cs_cli_get(cmd, a, "quiet") && rank == 0)
         o.progress = cs__progress_cb;
     struct cs_sweep_run_stats stats;
-    char err[1024];
     const char *run_dir = dir;
     char *rank_dir = NULL;
     if (size > 1) { /* each rank its interleaved share, in its own directory */
@@ -153,12 +152,14 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
         rank_dir = cs_xasprintf("%s/rank-%d-of-%d", dir, rank + 1, size);
         run_dir = rank_dir;
     }
-    cs_status st = cs_sweep_run(sw, cat, run_dir, &o, &stats, err, sizeof err);
+    cs_diags rd;
+    cs_diags_init(&rd);
+    cs_status st = cs_sweep_run(sw, cat, run_dir, &o, &stats, &rd);
     cs_sweep_destroy(sw);
     cs_catalog_destroy(cat);
     free(rank_dir);
-    if (st != CS_OK)
-        fprintf(stderr, "clustersim sweep: %s\n", err);
+    cs_cli_print_diags_prefixed(&rd, "clustersim sweep");
+    cs_diags_fini(&rd);
 #ifdef CLUSTERSIM_MPI
     if (size > 1) {
         /* Every rank reaches this point (the checks above fail alike on all
@@ -172,17 +173,19 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
             char **dirs = cs_xcalloc((size_t)size, sizeof *dirs);
             for (int r = 0; r < size; r++)
                 dirs[r] = cs_xasprintf("%s/rank-%d-of-%d", dir, r + 1, size);
-            cs_status ms = cs_sweep_merge(dir, (const char *const *)dirs, (size_t)size, err,
-                                          sizeof err);
+            cs_diags md;
+            cs_diags_init(&md);
+            cs_status ms = cs_sweep_merge(dir, (const char *const *)dirs, (size_t)size, &md);
             for (int r = 0; r < size; r++)
                 free(dirs[r]);
             free(dirs);
             if (ms != CS_OK) {
-                fprintf(stderr, "clustersim sweep: merging the ranks' results: %s\n", err);
+                cs_cli_print_diags_prefixed(&md, "clustersim sweep: merging the ranks' results");
                 rc = CS_EXIT_FAIL;
             } else {
                 fprintf(stderr, "clustersim sweep: %d ranks merged into %s\n", size, dir);
             }
+            cs_diags_fini(&md);
         }
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
         return rc;

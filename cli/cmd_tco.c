@@ -40,20 +40,27 @@ static const struct cs_cli_opt cs__tco_opts[] = {
 /* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
 static bool copy_template(const char *dir, const char *name)
 {
-    char err[8300];
-    if (cs_gnuplot_copy_template(dir, name, err, sizeof err))
-        return true;
-    fprintf(stderr, "clustersim tco: warning: %s: figure skipped\n", err);
-    return false;
+    cs_diags d;
+    cs_diags_init(&d);
+    bool ok = cs_gnuplot_copy_template(dir, name, &d) == CS_OK;
+    for (size_t i = 0; i < d.n; i++) {
+        char *s = cs_cli_diag_plain(&d.items[i]);
+        fprintf(stderr, "clustersim tco: warning: %s: figure skipped\n", s);
+        free(s);
+    }
+    cs_diags_fini(&d);
+    return ok;
 }
 
 static void figures(const char *dir, const struct cs_tco_report *r)
 {
-    char err[512];
-    if (!cs_out_tco_plot_data(dir, r, err, sizeof err)) {
-        fprintf(stderr, "clustersim tco: %s\n", err);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_out_tco_plot_data(dir, r, &d);
+    cs_cli_print_diags_prefixed(&d, "clustersim tco");
+    cs_diags_fini(&d);
+    if (st != CS_OK)
         return;
-    }
     static const char *const scripts[] = {"tco_bars.gp", "tco_util.gp", "tco_tornado.gp"};
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         if (!copy_template(dir, scripts[i]))

@@ -5,6 +5,7 @@
 
 #include "clustersim/app/validate.h"
 #include "clustersim/app/validate_coll.h"
+#include "clustersim/base/xmalloc.h"
 #include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
@@ -71,6 +72,13 @@ static void cs__num_or_null(cJSON *o, const char *k, double v)
 
 /* validate-refs --collectives: the logs of the index against the closed
  * form (app/validate_coll.c). */
+/* Why a log could not be compared: its first diagnostic, without the
+ * severity (the list it is printed in says "failed"). Heap string. */
+static char *cs__reason(const struct cs_app_cval_file *f)
+{
+    return f->diags.n ? cs_cli_diag_plain(&f->diags.items[0]) : cs_xstrdup(cs_strerror(f->st));
+}
+
 static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fmt)
 {
     if (fmt == CS_FMT_JSON) {
@@ -87,7 +95,9 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
                                                                               : "no scenario in the index");
             } else if (f->st != CS_OK) {
                 cJSON_AddStringToObject(o, "status", "failed");
-                cJSON_AddStringToObject(o, "reason", f->err);
+                char *why = cs__reason(f);
+                cJSON_AddStringToObject(o, "reason", why);
+                free(why);
             } else {
                 cJSON_AddStringToObject(o, "status", "ok");
                 cJSON_AddStringToObject(o, "op", f->op);
@@ -154,8 +164,11 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
     if (v->failed) {
         printf("\nnot compared (failed):\n");
         for (int i = 0; i < v->nfiles; i++)
-            if (v->files[i].expressible && v->files[i].st != CS_OK)
-                printf("  %s: %s\n", v->files[i].vt->file, v->files[i].err);
+            if (v->files[i].expressible && v->files[i].st != CS_OK) {
+                char *why = cs__reason(&v->files[i]);
+                printf("  %s: %s\n", v->files[i].vt->file, why);
+                free(why);
+            }
     }
     if (v->not_expressible) {
         printf("\nnot expressible (%d logs; features to build):\n", v->not_expressible);

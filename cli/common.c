@@ -274,6 +274,30 @@ size_t cs_cli_print_diags_for(const cs_diags *d, const char *file)
     return d->n_errors;
 }
 
+char *cs_cli_diag_plain(const struct cs_diag *dg)
+{
+    if (dg->file && dg->line > 0 && dg->col > 0)
+        return cs_xasprintf("%s:%d:%d: %s", dg->file, dg->line, dg->col, dg->msg);
+    if (dg->file && dg->line > 0)
+        return cs_xasprintf("%s:%d: %s", dg->file, dg->line, dg->msg);
+    if (dg->file)
+        return cs_xasprintf("%s: %s", dg->file, dg->msg);
+    return cs_xstrdup(dg->msg);
+}
+
+size_t cs_cli_print_diags_prefixed(const cs_diags *d, const char *prefix)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        char *s = cs_cli_diag_plain(&d->items[i]);
+        fprintf(stderr, "%s: %s\n", prefix, s);
+        free(s);
+    }
+    if (d->truncated)
+        fprintf(stderr, "clustersim: too many errors (%zu in all); only the first %zu are shown\n",
+                d->n_errors, d->n);
+    return d->n_errors;
+}
+
 static int cs__load(const char *path, const char *buf, size_t len, const char *catalog_dir,
                     const struct cs_cli_args *a, struct cs_cli_scenario *out)
 {

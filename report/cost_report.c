@@ -421,23 +421,23 @@ void cs_out_tco_csv(FILE *out, const struct cs_tco_report *r)
     }
 }
 
-static FILE *open_in(const char *dir, const char *name, char *err, size_t errlen)
+static FILE *open_in(const char *dir, const char *name, cs_diags *d)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *fp = fopen(path, "w");
     if (!fp)
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
     return fp;
 }
 
-static bool close_ok(FILE *fp, const char *name, char *err, size_t errlen)
+static bool close_ok(FILE *fp, const char *name, cs_diags *d)
 {
     bool ok = !ferror(fp);
     if (fclose(fp) != 0)
         ok = false;
     if (!ok)
-        snprintf(err, errlen, "%s: write error", name);
+        cs_diag_error(d, name, 0, 0, "write error");
     return ok;
 }
 
@@ -473,7 +473,7 @@ static int util_marks(const struct cs_tco_report *r, double denom_h, double *mu,
     return n;
 }
 
-bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *err, size_t errlen)
+cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, cs_diags *d)
 {
     const struct cs_cost_inputs *in = r->in;
     /* Tornado option: on-prem, else the first available option. */
@@ -484,9 +484,9 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
     /* Values the templates read (plots/tco_*.gp `load 'tco_meta.gp'`):
      * which options have columns, the scenario's utilization, the
      * tornado's option and step. */
-    FILE *fp = open_in(dir, "tco_meta.gp", err, errlen);
+    FILE *fp = open_in(dir, "tco_meta.gp", d);
     if (!fp)
-        return false;
+        return CS_EIO;
     char names[256] = "";
     int ncurve = 0, nowned = 0;
     for (int o = 0; o < CS_OPT_HYBRID; o++)
@@ -516,14 +516,14 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
             opt < CS_OPT_COUNT ? money(r->res.opt[opt].total_usd, base, sizeof base) : "-",
             100 * r->sens_step);
     fprintf(fp, "scenario_gpus = %.0f\nscenario_years = %g\n", in->gpus, in->years);
-    if (!close_ok(fp, "tco_meta.gp", err, errlen))
-        return false;
+    if (!close_ok(fp, "tco_meta.gp", d))
+        return CS_EIO;
 
     /* Stacked bars: one row per option, one column per category, then the
      * total, $M. The hybrid's label names its owned baseline. */
-    fp = open_in(dir, "tco_bars.dat", err, errlen);
+    fp = open_in(dir, "tco_bars.dat", d);
     if (!fp)
-        return false;
+        return CS_EIO;
     fprintf(fp, "# option");
     for (int c = 0; c < CS_CAT_COUNT; c++)
         fprintf(fp, " %s_musd", cs_cost_cat_name((enum cs_cost_cat)c));
@@ -539,14 +539,14 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
             fprintf(fp, " %.6f", r->res.opt[o].by_cat_usd[c] / 1e6);
         fprintf(fp, " %.6f\n", r->res.opt[o].total_usd / 1e6);
     }
-    if (!close_ok(fp, "tco_bars.dat", err, errlen))
-        return false;
+    if (!close_ok(fp, "tco_bars.dat", d))
+        return CS_EIO;
 
     /* Cost per utilized GPU-hour against utilization: one column per
      * available owned/cloud option, owned first (tco_meta.gp names them). */
-    fp = open_in(dir, "tco_util.dat", err, errlen);
+    fp = open_in(dir, "tco_util.dat", d);
     if (!fp)
-        return false;
+        return CS_EIO;
     fprintf(fp, "# utilization %s\n", names);
     double denom_h = in->gpus * in->years * 8760.0;
     for (int k = 1; k <= 100; k++) {
@@ -558,11 +558,11 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
                         cs_cost_option_total(in, (enum cs_cost_option)o, u) / (denom_h * u));
         fputc('\n', fp);
     }
-    if (!close_ok(fp, "tco_util.dat", err, errlen))
-        return false;
-    fp = open_in(dir, "tco_util_marks.dat", err, errlen);
+    if (!close_ok(fp, "tco_util.dat", d))
+        return CS_EIO;
+    fp = open_in(dir, "tco_util_marks.dat", d);
     if (!fp)
-        return false;
+        return CS_EIO;
     fprintf(fp, "# utilization usd_per_utilized_gpu_hour label_y label\n");
     double mu[8], my[8], ly[8];
     int idx[8];
@@ -572,14 +572,14 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
         fprintf(fp, "%.6f %.6f %.6f \"%s = %s at %.1f%%\"\n", mu[k], my[k], ly[k],
                 cs_cost_option_name(b->owned), cs_cost_option_name(b->cloud), 100 * mu[k]);
     }
-    if (!close_ok(fp, "tco_util_marks.dat", err, errlen))
-        return false;
+    if (!close_ok(fp, "tco_util_marks.dat", d))
+        return CS_EIO;
 
     /* Tornado: largest swing at the top. Columns: rank, input, low delta,
      * high delta ($M, relative to the base total). */
-    fp = open_in(dir, "tco_tornado.dat", err, errlen);
+    fp = open_in(dir, "tco_tornado.dat", d);
     if (!fp)
-        return false;
+        return CS_EIO;
     fprintf(fp, "# option %s, step %.0f%%\n# rank input low_delta_musd high_delta_musd\n",
             opt < CS_OPT_COUNT ? cs_cost_option_name((enum cs_cost_option)opt) : "none",
             100 * r->sens_step);
@@ -594,7 +594,7 @@ bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *
             fprintf(fp, "%d %s %.6f %.6f\n", rank++, cs_cost_input_name(sr->input), lo, hi);
         }
     }
-    return close_ok(fp, "tco_tornado.dat", err, errlen);
+    return close_ok(fp, "tco_tornado.dat", d) ? CS_OK : CS_EIO;
 }
 
 /* ------------------------------------------------------------------------ */

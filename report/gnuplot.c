@@ -58,21 +58,21 @@ const char *cs_gnuplot_template_dir(void)
     return cs_data_plots_dir();
 }
 
-bool cs_gnuplot_copy_template(const char *dir, const char *name, char *err, size_t errlen)
+cs_status cs_gnuplot_copy_template(const char *dir, const char *name, cs_diags *d)
 {
     char src[4096], dst[4096];
     snprintf(src, sizeof src, "%s/%s", cs_gnuplot_template_dir(), name);
     snprintf(dst, sizeof dst, "%s/%s", dir, name);
     FILE *in = fopen(src, "r");
     if (!in) {
-        snprintf(err, errlen, "%s: %s", src, strerror(errno));
-        return false;
+        cs_diag_error(d, src, 0, 0, "%s", strerror(errno));
+        return CS_EIO;
     }
     FILE *out = fopen(dst, "w");
     if (!out) {
-        snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+        cs_diag_error(d, dst, 0, 0, "%s", strerror(errno));
         fclose(in);
-        return false;
+        return CS_EIO;
     }
     char buf[4096];
     size_t n;
@@ -82,7 +82,9 @@ bool cs_gnuplot_copy_template(const char *dir, const char *name, char *err, size
     fclose(in);
     if (fclose(out) != 0)
         ok = false;
-    if (!ok)
-        snprintf(err, errlen, "%s: write error", dst);
-    return ok;
+    if (!ok) {
+        cs_diag_error(d, dst, 0, 0, "write error");
+        return CS_EIO;
+    }
+    return CS_OK;
 }

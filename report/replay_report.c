@@ -192,15 +192,15 @@ void cs_out_replay_csv(FILE *out, const struct cs_sched_config *c, const struct 
     fprintf(out, ",%ld\n", r->preemptions);
 }
 
-bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
-                             const struct cs_sched_result *r, char *err, size_t errlen)
+cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
+                                  const struct cs_sched_result *r, cs_diags *d)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/replay_util.dat", dir);
     FILE *f = fopen(path, "w");
     if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
+        cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
+        return CS_EIO;
     }
     fprintf(f, "time_h allocated_frac busy_frac");  /* header row: gnuplot columnhead */
     for (int p = 0; p < r->n_parts; p++)
@@ -219,8 +219,8 @@ bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
     snprintf(path, sizeof path, "%s/replay_jct.dat", dir);
     f = fopen(path, "w");
     if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
+        cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
+        return CS_EIO;
     }
     fprintf(f, "# jct_h cdf\n");
     /* at most ~2000 points: every k-th order statistic plus the last */
@@ -231,9 +231,11 @@ bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
         fprintf(f, "%.6f 1.000000\n", r->jct_sorted[r->n_jct - 1] / 3600);
     ok = !ferror(f) && ok;
     ok = fclose(f) == 0 && ok;
-    if (!ok)
-        snprintf(err, errlen, "%s: write error", dir);
-    return ok;
+    if (!ok) {
+        cs_diag_error(d, dir, 0, 0, "write error");
+        return CS_EIO;
+    }
+    return CS_OK;
 }
 
 /* ------------------------------------------------------------------------ */

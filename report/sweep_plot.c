@@ -18,14 +18,6 @@
 
 #define CS__NOCOL ((size_t)-1)
 
-static void cs__err(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
-
 /* Whole file into a NUL-terminated buffer (refuses above 1 GiB). */
 static char *cs__slurp(const char *path, size_t *len)
 {
@@ -74,16 +66,15 @@ static char *cs__cell(const cJSON *v)
     return out;
 }
 
-cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, char *err,
-                                size_t errlen)
+cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, cs_diags *d)
 {
     memset(out, 0, sizeof *out);
     char *mpath = cs_xasprintf("%s/sweep.json", dir);
     size_t len = 0;
     char *text = cs__slurp(mpath, &len);
     if (!text) {
-        cs__err(err, errlen, "%s: %s: not a sweep output directory (run `clustersim sweep FILE "
-                "-o %s` first)", mpath, strerror(errno ? errno : EIO), dir);
+        cs_diag_error(d, mpath, 0, 0, "%s: not a sweep output directory (run `clustersim sweep FILE "
+                      "-o %s` first)", strerror(errno ? errno : EIO), dir);
         free(mpath);
         return CS_EIO;
     }
@@ -91,8 +82,8 @@ cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, c
     free(text);
     const cJSON *cols = cJSON_GetObjectItemCaseSensitive(m, "columns");
     if (!cJSON_IsArray(cols) || cJSON_GetArraySize(cols) < 4) {
-        cs__err(err, errlen, "%s: expected a JSON object with a \"columns\" array (sweep.json of "
-                "clustersim sweep)", mpath);
+        cs_diag_error(d, mpath, 0, 0, "expected a JSON object with a \"columns\" array (sweep.json "
+                      "of clustersim sweep)");
         cJSON_Delete(m);
         free(mpath);
         return CS_ECONFIG;
@@ -122,7 +113,7 @@ cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, c
     char *jpath = cs_xasprintf("%s/results.jsonl", dir);
     text = cs__slurp(jpath, &len);
     if (!text) {
-        cs__err(err, errlen, "%s: %s", jpath, strerror(errno ? errno : EIO));
+        cs_diag_error(d, jpath, 0, 0, "%s", strerror(errno ? errno : EIO));
         free(jpath);
         cs_sweep_results_fini(out);
         return CS_EIO;
@@ -138,7 +129,7 @@ cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, c
         if (*p) {
             cJSON *o = cJSON_Parse(p);
             if (!cJSON_IsObject(o)) {
-                cs__err(err, errlen, "%s:%zu: expected one JSON object per line", jpath, line);
+                cs_diag_error(d, jpath, (int)line, 0, "expected one JSON object per line");
                 cJSON_Delete(o);
                 free(text);
                 free(jpath);
@@ -473,7 +464,7 @@ static void cs__free_strs(char **v, size_t n)
 }
 
 cs_status cs_sweep_plot_data(const struct cs_sweep_results *r, const char *dir,
-                             bool made[CS_SWEEP_FIG_COUNT], char *err, size_t errlen)
+                             bool made[CS_SWEEP_FIG_COUNT], cs_diags *d)
 {
     for (int f = 0; f < CS_SWEEP_FIG_COUNT; f++)
         made[f] = false;
@@ -558,7 +549,7 @@ cs_status cs_sweep_plot_data(const struct cs_sweep_results *r, const char *dir,
         char *path = cs_xasprintf("%s/%s.dat", dir, cs__fig_names[f]);
         FILE *fp = fopen(path, "w");
         if (!fp) {
-            cs__err(err, errlen, "%s: %s", path, strerror(errno));
+            cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
             free(path);
             cs__free_strs(P.cats, P.ncats);
             return CS_EIO;
@@ -568,7 +559,7 @@ cs_status cs_sweep_plot_data(const struct cs_sweep_results *r, const char *dir,
         bool any = cs__write_blocks(&P, fp, xname, ynames, scale_first);
         bool bad = ferror(fp) != 0;
         if (fclose(fp) != 0 || bad) {
-            cs__err(err, errlen, "%s: write error", path);
+            cs_diag_error(d, path, 0, 0, "write error");
             free(path);
             cs__free_strs(P.cats, P.ncats);
             return CS_EIO;
@@ -584,12 +575,12 @@ cs_status cs_sweep_plot_data(const struct cs_sweep_results *r, const char *dir,
 
 cs_status cs_sweep_plot_render(const struct cs_sweep_results *r, const char *dir,
                                bool made[CS_SWEEP_FIG_COUNT], bool rendered[CS_SWEEP_FIG_COUNT],
-                               bool *no_gnuplot, char *err, size_t errlen)
+                               bool *no_gnuplot, cs_diags *d)
 {
     *no_gnuplot = false;
     for (int f = 0; f < CS_SWEEP_FIG_COUNT; f++)
         rendered[f] = false;
-    cs_status st = cs_sweep_plot_data(r, dir, made, err, errlen);
+    cs_status st = cs_sweep_plot_data(r, dir, made, d);
     if (st != CS_OK)
         return st;
     for (int f = 0; f < CS_SWEEP_FIG_COUNT; f++) {
@@ -597,8 +588,9 @@ cs_status cs_sweep_plot_render(const struct cs_sweep_results *r, const char *dir
             continue;
         char script[64];
         snprintf(script, sizeof script, "%s.gp", cs__fig_names[f]);
-        if (!cs_gnuplot_copy_template(dir, script, err, errlen))
-            return CS_EIO;
+        cs_status cst = cs_gnuplot_copy_template(dir, script, d);
+        if (cst != CS_OK)
+            return cst;
         if (*no_gnuplot)
             continue;
         int rc = cs_gnuplot_run(dir, script);

@@ -12,6 +12,7 @@
  * pp 4 dp 1, 20B tokens, GPU and host failures. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "clustersim/app/calibrate.h"
+#include "clustersim/app/collective_exp.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/search.h"
 #include "clustersim/app/validate_coll.h"
@@ -24,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static cs_catalog *load_catalog(void)
 {
@@ -316,6 +319,110 @@ static void near(double x, double want, const char *what)
     ck_assert_msg(fabs(x - want) <= 1e-9 * fabs(want), "%s: %.17g, expected %.17g", what, x, want);
 }
 
+
+/* cs_app_coll: an error about the scenario (more ranks than GPUs) names
+ * the scenario's file in its diagnostic; one about the flags (a broadcast
+ * root past the ranks) has no file. default.yaml: 4 nodes x 8 GPUs = 32. */
+START_TEST(test_app_coll_errors_in_diags)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_default(cat, &s);
+    struct cs_app_coll_req q;
+    memset(&q, 0, sizeof q);
+    q.op = CS_COLL_BROADCAST;
+    q.algo = CS_COLL_AUTO;
+    q.elem_bytes = 4;
+    q.minb = q.maxb = 1024;
+    q.factor = 2;
+    q.ngpus = q.nthreads = 1;
+    q.ranks = 64;
+    struct cs_app_coll res;
+    ck_assert_int_eq(cs_app_coll_setup(&s, &q, &res), CS_EINVAL);
+    ck_assert_uint_eq(res.diags.n, 1);
+    ck_assert_str_eq(res.diags.items[0].file, cs_test_data("scenarios/default.yaml"));
+    ck_assert_str_eq(res.diags.items[0].msg, "--ranks 64: the cluster has only 32 GPUs (4 nodes x 8)");
+    cs_app_coll_fini(&res);
+    q.ranks = 8;
+    q.root = 8;
+    ck_assert_int_eq(cs_app_coll_setup(&s, &q, &res), CS_OK);
+    ck_assert_uint_eq(res.diags.n, 0);
+    ck_assert_int_eq(cs_app_coll_run(&s, &q, &res), CS_EINVAL);
+    ck_assert_uint_eq(res.diags.n, 1);
+    ck_assert_ptr_null(res.diags.items[0].file);
+    ck_assert_str_eq(res.diags.items[0].msg, "-r 8: root must be below the 8 ranks");
+    cs_app_coll_fini(&res);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A log whose index entry names an operation or algorithm that does not
+ * exist is not compared: its file's diags hold one error naming the log
+ * (the index's file), and the others go on. A data directory of its own:
+ * validation/INDEX.yaml with two such entries (two logs: the index refuses
+ * a file listed twice). */
+START_TEST(test_app_validate_collectives_failure_in_file_diags)
+{
+    char root[] = "/tmp/check_app_cval_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char p[512];
+    snprintf(p, sizeof p, "%s/validation", root);
+    ck_assert_int_eq(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/validation/x.txt", root);
+    write_text(p, "");
+    snprintf(p, sizeof p, "%s/validation/y.txt", root);
+    write_text(p, "");
+    snprintf(p, sizeof p, "%s/validation/s.yaml", root);
+    write_text(p, "");
+    snprintf(p, sizeof p, "%s/validation/INDEX.yaml", root);
+    write_text(p, "schema_version: 1\n"
+                  "tables:\n"
+                  "  - {file: x.txt, kind: collective, role: fit, source: t, scenario: s.yaml,"
+                  " op: no_such_op}\n"
+                  "  - {file: y.txt, kind: collective, role: holdout, source: t, scenario: s.yaml,"
+                  " algo: no_such_algo}\n");
+    setenv("CLUSTERSIM_DATA", root, 1);
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_cval v;
+    cs_status st = cs_app_validate_collectives(cat, &d, &v);
+    ck_assert_msg(st == CS_OK, "%s", d.n ? d.items[0].msg : cs_strerror(st));
+    ck_assert_uint_eq(d.n, 0);
+    ck_assert_int_eq(v.nfiles, 2);
+    ck_assert_int_eq(v.failed, 2);
+    ck_assert_int_eq(v.files[0].st, CS_ECONFIG);
+    ck_assert_uint_eq(v.files[0].diags.n, 1);
+    ck_assert_str_eq(v.files[0].diags.items[0].file, "x.txt");
+    ck_assert_str_eq(v.files[0].diags.items[0].msg,
+                     "op \"no_such_op\" is not an nccl-tests operation");
+    ck_assert_int_eq(v.files[1].st, CS_ECONFIG);
+    ck_assert_uint_eq(v.files[1].diags.n, 1);
+    ck_assert_str_eq(v.files[1].diags.items[0].file, "y.txt");
+    ck_assert_str_eq(v.files[1].diags.items[0].msg, "algo \"no_such_algo\" is not an algorithm");
+    cs_app_cval_fini(&v);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+    static const char *const names[] = {"x.txt", "y.txt", "s.yaml", "INDEX.yaml"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/validation/%s", root, names[i]);
+        unlink(p);
+    }
+    snprintf(p, sizeof p, "%s/validation", root);
+    rmdir(p);
+    rmdir(root);
+}
+END_TEST
+
 /* The measured H100 NVSwitch all_reduce log (8 ranks, one node, NCCL_ALGO
  * ring; 31 sizes, 8 B to 8 GiB doubling) through the app function gives
  * what `clustersim calibrate --nccl FILE -o x.yaml` wrote before the
@@ -596,6 +703,8 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_nofit);
     tcase_add_test(tc, test_app_invalid);
     tcase_add_test(tc, test_app_validate_collectives);
+    tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);
+    tcase_add_test(tc, test_app_coll_errors_in_diags);
     suite_add_tcase(s, tc);
     TCase *tcal = tcase_create("calibrate");
     tcase_set_timeout(tcal, 120);

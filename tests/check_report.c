@@ -23,15 +23,18 @@
 #include "clustersim/models/step.h"
 #include "clustersim/report/calib_report.h"
 #include "clustersim/report/cost_report.h"
+#include "clustersim/report/gnuplot.h"
 #include "clustersim/report/html.h"
 #include "clustersim/report/replay_report.h"
 #include "clustersim/report/run_report.h"
 #include "clustersim/report/run_level.h"
 #include "clustersim/report/table.h"
+#include "clustersim/base/xmalloc.h"
 #include "test_util.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1358,8 +1361,11 @@ START_TEST(test_report_tco_plot_data)
 {
     struct tco_fix *x = tco_fix("scenarios/default.yaml");
     char *dir = tmpdir();
-    char err[256] = "";
-    ck_assert_msg(cs_out_tco_plot_data(dir, &x->r, err, sizeof err), "%s", err);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_out_tco_plot_data(dir, &x->r, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
     static const char *const files[] = {"tco_bars.dat", "tco_util.dat", "tco_util_marks.dat",
                                         "tco_tornado.dat", "tco_meta.gp", NULL};
     char p[512];
@@ -1379,9 +1385,60 @@ START_TEST(test_report_tco_plot_data)
     assert_has(t, "scenario_gpus = 32\nscenario_years = 3\n");
     ck_assert(!ci_contains(t, "nan"));
     free(t);
+    /* A directory that does not exist: CS_EIO and one error whose file is
+     * the first file written, tco_meta.gp. */
+    char *nodir = cs_xasprintf("%s/missing", dir), *want = cs_xasprintf("%s/tco_meta.gp", nodir);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_out_tco_plot_data(nodir, &x->r, &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, want);
+    ck_assert_str_eq(d.items[0].msg, strerror(ENOENT));
+    cs_diags_fini(&d);
+    free(want);
+    free(nodir);
     rm_files(dir, files);
     free(dir);
     tco_fix_free(x);
+}
+END_TEST
+
+/* cs_gnuplot_copy_template: a copy of the bundled template; a template
+ * that does not exist and a destination that cannot be written each give
+ * one error whose file is the path at fault. */
+START_TEST(test_report_gnuplot_copy_template)
+{
+    setenv("CLUSTERSIM_DATA", cs_test_path("."), 1);
+    char *dir = tmpdir();
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_gnuplot_copy_template(dir, "tco_bars.gp", &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/tco_bars.gp", dir);
+    char *copy = slurp(p);
+    snprintf(p, sizeof p, "%s/tco_bars.gp", cs_gnuplot_template_dir());
+    char *orig = slurp(p);
+    ck_assert_str_eq(copy, orig);
+    free(copy);
+    free(orig);
+    ck_assert_int_eq(cs_gnuplot_copy_template(dir, "no_such_template.gp", &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    snprintf(p, sizeof p, "%s/no_such_template.gp", cs_gnuplot_template_dir());
+    ck_assert_str_eq(d.items[0].file, p);
+    ck_assert_str_eq(d.items[0].msg, strerror(ENOENT));
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    char *nodir = cs_xasprintf("%s/missing", dir);
+    ck_assert_int_eq(cs_gnuplot_copy_template(nodir, "tco_bars.gp", &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    snprintf(p, sizeof p, "%s/tco_bars.gp", nodir);
+    ck_assert_str_eq(d.items[0].file, p);
+    ck_assert_str_eq(d.items[0].msg, strerror(ENOENT));
+    cs_diags_fini(&d);
+    free(nodir);
+    static const char *const files[] = {"tco_bars.gp", NULL};
+    rm_files(dir, files);
+    free(dir);
 }
 END_TEST
 
@@ -1481,8 +1538,11 @@ START_TEST(test_report_replay_text_csv_plot)
     free(s);
 
     char *dir = tmpdir();
-    char err[256] = "";
-    ck_assert_msg(cs_out_replay_plot_data(dir, &c, &r, err, sizeof err), "%s", err);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_out_replay_plot_data(dir, &c, &r, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
     char p[512];
     snprintf(p, sizeof p, "%s/replay_util.dat", dir);
     assert_dat_clean(p);
@@ -1493,6 +1553,16 @@ START_TEST(test_report_replay_text_csv_plot)
     assert_has(s, "0.001389 0.250000\n");
     assert_has(s, "0.016667 1.000000\n");
     free(s);
+    /* A directory that does not exist: one error naming replay_util.dat. */
+    char *nodir = cs_xasprintf("%s/missing", dir), *want = cs_xasprintf("%s/replay_util.dat", nodir);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_out_replay_plot_data(nodir, &c, &r, &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, want);
+    ck_assert_str_eq(d.items[0].msg, strerror(ENOENT));
+    cs_diags_fini(&d);
+    free(want);
+    free(nodir);
     static const char *const files[] = {"replay_util.dat", "replay_jct.dat", NULL};
     rm_files(dir, files);
     free(dir);
@@ -1765,6 +1835,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, test_report_tco_text_and_csv);
     tcase_add_test(tc, test_report_tco_table);
     tcase_add_test(tc, test_report_tco_plot_data);
+    tcase_add_test(tc, test_report_gnuplot_copy_template);
     suite_add_tcase(s, tc);
     tc = tcase_create("replay");
     tcase_add_test(tc, test_report_replay_json_contract);

@@ -6,9 +6,11 @@
 #include "clustersim/app/sweep_run.h"
 #include "clustersim/config/sweep.h"
 #include "clustersim/report/sweep_plot.h"
+#include "clustersim/base/xmalloc.h"
 #include "test_util.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,9 +185,12 @@ static void run_into(cs_sweep *sw, const char *dir, int threads, int k, int n,
                      struct cs_sweep_run_stats *st)
 {
     struct cs_sweep_run_opts o = {threads, k, n, NULL, NULL};
-    char err[512] = "";
-    cs_status rc = cs_sweep_run(sw, cat, dir, &o, st, err, sizeof err);
-    ck_assert_msg(rc == CS_OK, "cs_sweep_run: %s", err);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status rc = cs_sweep_run(sw, cat, dir, &o, st, &d);
+    ck_assert_msg(rc == CS_OK, "cs_sweep_run: %s", d.n ? d.items[0].msg : "");
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
 }
 
 START_TEST(test_sweep_results_identical_whatever_jobs)
@@ -285,20 +290,43 @@ START_TEST(test_sweep_shards_merge_and_refusals)
     ck_assert_uint_eq(st.total, 4); /* points 0, 2, 4, 6 */
     run_into(sw, s2, 2, 2, 2, &st);
     ck_assert_uint_eq(st.total, 4); /* points 1, 3, 5, 7 */
-    char err[512];
+    cs_diags d;
+    cs_diags_init(&d);
     const char *both[] = {s1, s2};
-    ck_assert_int_eq(cs_sweep_merge(m, both, 2, err, sizeof err), CS_OK);
+    ck_assert_int_eq(cs_sweep_merge(m, both, 2, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
     char *ja = slurp(a, "results.jsonl"), *jm = slurp(m, "results.jsonl");
     ck_assert_str_eq(ja, jm);
+    /* Shard 1 alone has points 0, 2, 4, 6: point 1 is the first missing.
+     * The message is about the shards together: no file. */
     const char *one[] = {s1};
-    ck_assert_int_eq(cs_sweep_merge(m, one, 1, err, sizeof err), CS_ECONFIG);
-    ck_assert_ptr_nonnull(strstr(err, "point 1 is missing"));
+    ck_assert_int_eq(cs_sweep_merge(m, one, 1, &d), CS_ECONFIG);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_null(d.items[0].file);
+    ck_assert_str_eq(d.items[0].msg, "point 1 is missing from every shard: refusing to merge "
+                                     "(run its shard again with the same command to finish it)");
+    cs_diags_fini(&d);
+    /* s1 twice: point 0, the first after sorting, is in both copies. */
+    cs_diags_init(&d);
     const char *dup[] = {s1, s2, s1};
-    ck_assert_int_eq(cs_sweep_merge(m, dup, 3, err, sizeof err), CS_ECONFIG);
-    ck_assert_ptr_nonnull(strstr(err, "in two shards"));
+    ck_assert_int_eq(cs_sweep_merge(m, dup, 3, &d), CS_ECONFIG);
+    ck_assert_uint_eq(d.n, 1);
+    char *want = cs_xasprintf("point 0 is in two shards (%s/results.jsonl and %s/results.jsonl): "
+                              "refusing to merge", s1, s1);
+    ck_assert_str_eq(d.items[0].msg, want);
+    free(want);
+    cs_diags_fini(&d);
     /* The directory of shard 1 refuses shard 2's run. */
+    cs_diags_init(&d);
     struct cs_sweep_run_opts o = {1, 2, 2, NULL, NULL};
-    ck_assert_int_eq(cs_sweep_run(sw, cat, s1, &o, &st, err, sizeof err), CS_ECONFIG);
+    ck_assert_int_eq(cs_sweep_run(sw, cat, s1, &o, &st, &d), CS_ECONFIG);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_null(d.items[0].file);
+    want = cs_xasprintf("%s holds the results of another sweep or shard (sweep.json differs): "
+                        "use another -o DIR or remove it", s1);
+    ck_assert_str_eq(d.items[0].msg, want);
+    free(want);
+    cs_diags_fini(&d);
     free(ja);
     free(jm);
     rmtree(a);
@@ -347,15 +375,18 @@ START_TEST(test_sweep_plot_scaling_efficiency_by_hand)
          "\"workload.parallelism.dp\":2,\"gpus\":16,\"tokens_per_s_per_gpu\":900,\"mfu\":0.36}\n"
          "{\"point\":4,\"key\":\"e\",\"sta");
     struct cs_sweep_results r;
-    char err[512];
-    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_OK);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, &d), CS_OK);
     ck_assert_uint_eq(r.nrows, 4);
     ck_assert_uint_eq(r.naxes, 1);
     ck_assert_uint_eq(r.nvars, 2);
     ck_assert_str_eq(cs_sweep_results_get(&r, 2, "reason"), "tp > gpus");
     ck_assert_ptr_null(cs_sweep_results_get(&r, 2, "gpus"));
     bool made[CS_SWEEP_FIG_COUNT];
-    ck_assert_int_eq(cs_sweep_plot_data(&r, dir, made, err, sizeof err), CS_OK);
+    ck_assert_int_eq(cs_sweep_plot_data(&r, dir, made, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
     ck_assert(made[CS_SWEEP_FIG_SCALING]);
     ck_assert(!made[CS_SWEEP_FIG_TOPOLOGY] && !made[CS_SWEEP_FIG_COST] &&
               !made[CS_SWEEP_FIG_GOODPUT]);
@@ -396,10 +427,13 @@ START_TEST(test_sweep_plot_series_topology_cost_goodput)
          "\"cluster.fabric.oversubscription\":1,\"checkpoint.interval\":\"30min\",\"gpus\":8,"
          "\"tokens_per_s_per_gpu\":480,\"run.goodput\":0.9,\"run.checkpoint_interval_s\":1800}\n");
     struct cs_sweep_results r;
-    char err[512];
-    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_OK);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, &d), CS_OK);
     bool made[CS_SWEEP_FIG_COUNT];
-    ck_assert_int_eq(cs_sweep_plot_data(&r, dir, made, err, sizeof err), CS_OK);
+    ck_assert_int_eq(cs_sweep_plot_data(&r, dir, made, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
     ck_assert(made[CS_SWEEP_FIG_TOPOLOGY] && made[CS_SWEEP_FIG_GOODPUT]);
     ck_assert(!made[CS_SWEEP_FIG_SCALING] && !made[CS_SWEEP_FIG_COST]);
     char *dat = slurp(dir, "sweep_topology.dat");
@@ -429,13 +463,134 @@ START_TEST(test_sweep_results_load_refuses_non_sweep_dirs)
     char dir[64];
     tmpdir(dir, sizeof dir);
     struct cs_sweep_results r;
-    char err[512];
-    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_EIO);
-    ck_assert_ptr_nonnull(strstr(err, "sweep.json"));
+    cs_diags d;
+    cs_diags_init(&d);
+    /* No sweep.json: the diagnostic's file is DIR/sweep.json. */
+    char *mj = cs_xasprintf("%s/sweep.json", dir), *rj = cs_xasprintf("%s/results.jsonl", dir);
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, mj);
+    ck_assert_int_eq(d.items[0].line, 0);
+    char *want = cs_xasprintf("%s: not a sweep output directory (run `clustersim sweep FILE -o %s` "
+                              "first)", strerror(ENOENT), dir);
+    ck_assert_str_eq(d.items[0].msg, want);
+    free(want);
+    cs_diags_fini(&d);
+    /* A sweep.json without columns. */
+    cs_diags_init(&d);
+    spit(dir, "sweep.json", "{}\n");
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, &d), CS_ECONFIG);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, mj);
+    ck_assert_str_eq(d.items[0].msg, "expected a JSON object with a \"columns\" array (sweep.json "
+                                     "of clustersim sweep)");
+    cs_diags_fini(&d);
+    /* Line 2 of results.jsonl is not a JSON object: file and line. */
+    cs_diags_init(&d);
     spit(dir, "sweep.json", "{\"columns\": [\"point\", \"key\", \"status\", \"reason\"]}\n");
     spit(dir, "results.jsonl", "{\"point\": 0}\nnot json\n");
-    ck_assert_int_eq(cs_sweep_results_load(dir, &r, err, sizeof err), CS_ECONFIG);
-    ck_assert_ptr_nonnull(strstr(err, "results.jsonl:2:"));
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, &d), CS_ECONFIG);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, rj);
+    ck_assert_int_eq(d.items[0].line, 2);
+    ck_assert_str_eq(d.items[0].msg, "expected one JSON object per line");
+    cs_diags_fini(&d);
+    free(mj);
+    free(rj);
+    rm_plot_dir(dir);
+}
+END_TEST
+
+/* Failures of cs_sweep_run and cs_sweep_merge: one error in the caller's
+ * list, the path at fault in its file when there is one. */
+START_TEST(test_sweep_run_merge_failures_go_to_diags)
+{
+    cs_sweep *sw = load_ok("tests/data/sweep/grid.yaml");
+    struct cs_sweep_run_stats st;
+    cs_diags d;
+    /* Zero threads: the options, no file. */
+    cs_diags_init(&d);
+    struct cs_sweep_run_opts bad = {0, 1, 1, NULL, NULL};
+    ck_assert_int_eq(cs_sweep_run(sw, cat, "/tmp/unused", &bad, &st, &d), CS_EINVAL);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_null(d.items[0].file);
+    ck_assert_str_eq(d.items[0].msg, "bad threads or shard (0, 1/1)");
+    cs_diags_fini(&d);
+    /* An output directory below a regular file: mkdir fails with ENOTDIR
+     * and the diagnostic names the directory. */
+    char base[64];
+    tmpdir(base, sizeof base);
+    spit(base, "sweep.json", "not a directory");
+    char *out = cs_xasprintf("%s/sweep.json/out", base);
+    cs_diags_init(&d);
+    struct cs_sweep_run_opts o = {1, 1, 1, NULL, NULL};
+    ck_assert_int_eq(cs_sweep_run(sw, cat, out, &o, &st, &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, out);
+    char *want = cs_xasprintf("cannot create the directory (errno %d)", ENOTDIR);
+    ck_assert_str_eq(d.items[0].msg, want);
+    free(want);
+    cs_diags_fini(&d);
+    /* Nothing to merge. */
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_merge(out, NULL, 0, &d), CS_EINVAL);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_null(d.items[0].file);
+    ck_assert_str_eq(d.items[0].msg, "no shard directories to merge");
+    cs_diags_fini(&d);
+    /* A shard directory without sweep.json: the diagnostic names it. */
+    char empty[64];
+    tmpdir(empty, sizeof empty);
+    const char *shards[] = {empty};
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_merge(out, shards, 1, &d), CS_ECONFIG);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, empty);
+    ck_assert_str_eq(d.items[0].msg, "no valid sweep.json: not a sweep output directory");
+    cs_diags_fini(&d);
+    free(out);
+    rmdir(empty);
+    rmtree(base);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
+/* cs_sweep_plot_data and cs_sweep_plot_render into a directory that does
+ * not exist: CS_EIO and one error naming the first data file (the scaling
+ * figure, the only one these rows make). */
+START_TEST(test_sweep_plot_unwritable_dir_names_the_file)
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    spit(dir, "sweep.json",
+         "{\"axes\": 1, \"variables\": 1, \"columns\": [\"point\", \"key\", \"status\", \"reason\","
+         " \"cluster.nodes\", \"gpus\", \"tokens_per_s_per_gpu\", \"mfu\"]}\n");
+    spit(dir, "results.jsonl",
+         "{\"status\":\"ok\",\"cluster.nodes\":1,\"gpus\":8,\"tokens_per_s_per_gpu\":1000,"
+         "\"mfu\":0.4}\n"
+         "{\"status\":\"ok\",\"cluster.nodes\":2,\"gpus\":16,\"tokens_per_s_per_gpu\":900,"
+         "\"mfu\":0.36}\n");
+    struct cs_sweep_results r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_results_load(dir, &r, &d), CS_OK);
+    char *nodir = cs_xasprintf("%s/missing", dir);
+    char *want_file = cs_xasprintf("%s/sweep_scaling.dat", nodir);
+    bool made[CS_SWEEP_FIG_COUNT], rendered[CS_SWEEP_FIG_COUNT], no_gp = false;
+    ck_assert_int_eq(cs_sweep_plot_data(&r, nodir, made, &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, want_file);
+    ck_assert_str_eq(d.items[0].msg, strerror(ENOENT));
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_plot_render(&r, nodir, made, rendered, &no_gp, &d), CS_EIO);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, want_file);
+    ck_assert(!rendered[CS_SWEEP_FIG_SCALING]);
+    cs_diags_fini(&d);
+    free(want_file);
+    free(nodir);
+    cs_sweep_results_fini(&r);
     rm_plot_dir(dir);
 }
 END_TEST
@@ -455,6 +610,8 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_plot_scaling_efficiency_by_hand);
     tcase_add_test(tc, test_sweep_plot_series_topology_cost_goodput);
     tcase_add_test(tc, test_sweep_results_load_refuses_non_sweep_dirs);
+    tcase_add_test(tc, test_sweep_run_merge_failures_go_to_diags);
+    tcase_add_test(tc, test_sweep_plot_unwritable_dir_names_the_file);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,6 +8,7 @@
 #ifndef CLUSTERSIM_APP_COLLECTIVE_EXP_H
 #define CLUSTERSIM_APP_COLLECTIVE_EXP_H
 
+#include "clustersim/base/diag.h"
 #include "clustersim/base/status.h"
 #include "clustersim/models/collective.h"
 #include "clustersim/models/scenario.h"
@@ -54,18 +55,18 @@ struct cs_app_coll {
     char ranks_why[160];         /* "--ranks N" or "every GPU of the cluster (...)" */
     long nrows;
     struct cs_app_coll_row *rows; /* owned */
-    /* On an error: its message (without a prefix), and whether it is about
-     * the scenario (the caller prefixes the file) or the flags (the
-     * command). */
-    char err[512];
-    bool err_about_file;
+    /* On an error: its message, owned (freed by cs_app_coll_fini). An
+     * error about the scenario names its file (cs_path_display of
+     * s->file) in the diagnostic's file; one about the flags has none (the
+     * caller names the command). */
+    cs_diags diags;
 };
 
 /* Chooses the rank count for s's cluster (q->ranks, else every GPU) and
  * checks it: at most the cluster's GPUs, whole nodes (or fewer than one),
  * divisible by ngpus x nthreads. Fills out's cluster, n, ppn, nodes, nprocs
  * and ranks_why (out zeroed first; cs_app_coll_fini releases it whatever
- * the status). Returns CS_OK or CS_EINVAL with out->err. */
+ * the status). Returns CS_OK or CS_EINVAL with one error in out->diags. */
 cs_status cs_app_coll_setup(const struct cs_scenario *s, const struct cs_app_coll_req *q,
                             struct cs_app_coll *out);
 
@@ -74,7 +75,7 @@ cs_status cs_app_coll_setup(const struct cs_scenario *s, const struct cs_app_col
  * or past the ranks) or CS_EUNSUPPORTED (the fabric cannot be built, the
  * algorithm is not available on this cluster, the closed form has no
  * finite time or an invalid group, the flow model cannot run it; the
- * model's own status is named in out->err). */
+ * model's own status is named in the error in out->diags). */
 cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_req *q,
                           struct cs_app_coll *out);
 

@@ -6,6 +6,7 @@
 #ifndef CLUSTERSIM_APP_SWEEP_RUN_H
 #define CLUSTERSIM_APP_SWEEP_RUN_H
 
+#include "clustersim/base/diag.h"
 #include "clustersim/base/status.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/sweep.h"
@@ -72,17 +73,19 @@ struct cs_sweep_run_stats {
     uint64_t skipped;   /* rows with status skipped (this run and resumed) */
 };
 
-/* Returns CS_OK; CS_EIO or CS_ECONFIG with a message in err (a directory
- * that holds another sweep's results, a write error). */
+/* Returns CS_OK; CS_EINVAL (bad options), CS_EIO or CS_ECONFIG with one
+ * error in d (caller-owned; a directory that holds another sweep's results,
+ * a write error), whose file is the path at fault when the message is about
+ * one file or directory. */
 cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *dir,
                        const struct cs_sweep_run_opts *o, struct cs_sweep_run_stats *stats,
-                       char *err, size_t errlen);
+                       cs_diags *d);
 
 /* Joins shard directories into dir: every point 0 .. points-1 exactly once
  * over all shards, all shards of one sweep (same hash). Refuses (CS_ECONFIG
- * with a message naming the point and directories) otherwise. */
-cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, char *err,
-                         size_t errlen);
+ * with one error in d, caller-owned, naming the point and directories)
+ * otherwise; CS_EIO when dir cannot be written. */
+cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, cs_diags *d);
 
 
 #endif

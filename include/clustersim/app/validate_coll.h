@@ -26,7 +26,9 @@ struct cs_app_cval_file {
     const char *role;               /* "fit" or "holdout" */
     bool expressible;               /* false: vt->not_expressible says why */
     cs_status st;                   /* CS_OK, or why it could not be compared */
-    char err[768];                  /* the message when st is not CS_OK */
+    cs_diags diags;                 /* owned (cs_app_cval_fini): the error when st is
+                                     * not CS_OK, naming the log (and row) or the
+                                     * scenario's file */
     char op[24];                    /* of its (first) run */
     long ranks;
     int nodes;
@@ -52,7 +54,7 @@ struct cs_app_cval {
 /* Loads the index from the data directory and compares every collective
  * entry, against catalog cat (borrowed). Index errors go to d (CS_ECONFIG or
  * CS_EIO, nothing compared); a log or scenario that fails is recorded in its
- * file's st/err and the others go on. *out is zeroed first; release it with
+ * file's st/diags and the others go on. *out is zeroed first; release it with
  * cs_app_cval_fini whatever the status. */
 cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct cs_app_cval *out);
 void cs_app_cval_fini(struct cs_app_cval *r);

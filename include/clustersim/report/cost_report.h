@@ -5,6 +5,8 @@
 #ifndef CLUSTERSIM_COST_REPORT_H
 #define CLUSTERSIM_COST_REPORT_H
 
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
 #include "clustersim/models/cost.h"
 #include "clustersim/models/scenario.h"
 
@@ -69,8 +71,8 @@ void cs_out_tco_table_csv(FILE *out, const struct cs_tco_table_row *rows, int n)
 
 /* Writes tco_meta.gp (values the templates load), tco_bars.dat, tco_util.dat,
  * tco_util_marks.dat and tco_tornado.dat
- * into dir (which must exist). Returns false and sets errno-style text in
- * err on a write error. */
-bool cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, char *err, size_t errlen);
+ * into dir (which must exist). Returns CS_OK, or CS_EIO with one error in d
+ * (caller-owned) whose file is the one that cannot be written. */
+cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, cs_diags *d);
 
 #endif

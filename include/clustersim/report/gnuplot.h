@@ -5,6 +5,9 @@
 #ifndef CLUSTERSIM_GNUPLOT_H
 #define CLUSTERSIM_GNUPLOT_H
 
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,8 +27,9 @@ bool cs_gnuplot_available(void);
 /* The directory of the bundled templates (the source tree's plots/). */
 const char *cs_gnuplot_template_dir(void);
 
-/* Copies the template plots/NAME into dir/NAME. Returns false with a
- * message naming the file in err when it cannot be read or written. */
-bool cs_gnuplot_copy_template(const char *dir, const char *name, char *err, size_t errlen);
+/* Copies the template plots/NAME into dir/NAME. Returns CS_OK, or CS_EIO
+ * with one error in d (caller-owned) whose file is the template or the copy
+ * that cannot be read or written. Both strings borrowed. */
+cs_status cs_gnuplot_copy_template(const char *dir, const char *name, cs_diags *d);
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef CLUSTERSIM_REPLAY_REPORT_H
 #define CLUSTERSIM_REPLAY_REPORT_H
 
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
 #include "clustersim/models/scheduler.h"
 #include "clustersim/models/jobs.h"
 
@@ -22,10 +24,11 @@ void cs_out_replay_text(FILE *out, const struct cs_sched_config *c, const struct
 void cs_out_replay_csv(FILE *out, const struct cs_sched_config *c, const struct cs_trace *t,
                        const struct cs_sched_result *r, int header);
 /* Writes DIR/replay_util.dat (time, allocated and busy fraction, per
- * partition GPUs) and DIR/replay_jct.dat (JCT in hours, CDF). Returns false
- * with a message in err on a write error. */
-bool cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
-                             const struct cs_sched_result *r, char *err, size_t errlen);
+ * partition GPUs) and DIR/replay_jct.dat (JCT in hours, CDF). Returns CS_OK,
+ * or CS_EIO with one error in d (caller-owned) whose file is the one that
+ * cannot be opened (DIR itself for a write error). */
+cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
+                                  const struct cs_sched_result *r, cs_diags *d);
 
 /* The verdict on a scenario's `scheduler.claim` (docs/replay.md, "Claims"):
  * compare none judges the partition shares of r against their quotas

@@ -4,6 +4,7 @@
 #ifndef CLUSTERSIM_REPORT_SWEEP_PLOT_H
 #define CLUSTERSIM_REPORT_SWEEP_PLOT_H
 
+#include "clustersim/base/diag.h"
 #include "clustersim/base/status.h"
 
 #include <stdbool.h>
@@ -24,10 +25,10 @@ struct cs_sweep_results {
 };
 
 /* Reads DIR/sweep.json and DIR/results.jsonl (rows in file order; a partial
- * last line is ignored). CS_EIO / CS_ECONFIG with a message naming the file
- * and line in err. Free *out with cs_sweep_results_fini. */
-cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, char *err,
-                                size_t errlen);
+ * last line is ignored). CS_EIO / CS_ECONFIG with one error in d
+ * (caller-owned) whose file (and line, for a bad row) is the one at fault.
+ * Free *out with cs_sweep_results_fini (nothing to free on failure). */
+cs_status cs_sweep_results_load(const char *dir, struct cs_sweep_results *out, cs_diags *d);
 void cs_sweep_results_fini(struct cs_sweep_results *r);
 /* Column index of `name`, or (size_t)-1. */
 size_t cs_sweep_results_col(const struct cs_sweep_results *r, const char *name);
@@ -60,19 +61,21 @@ const char *cs_sweep_fig_title(enum cs_sweep_fig f);
 /* Writes dir/<stem>.dat for every figure the results allow and sets
  * made[f]; gnuplot blocks (one per series, separated by two blank lines),
  * each starting with a header line whose second field is the series name.
- * Returns CS_OK, or CS_EIO with a message in err. */
+ * Returns CS_OK, or CS_EIO with one error in d (caller-owned) whose file is
+ * the data file that cannot be written. */
 cs_status cs_sweep_plot_data(const struct cs_sweep_results *r, const char *dir,
-                             bool made[CS_SWEEP_FIG_COUNT], char *err, size_t errlen);
+                             bool made[CS_SWEEP_FIG_COUNT], cs_diags *d);
 
 
 /* cs_sweep_plot_data, then for each figure made: copies plots/<stem>.gp
  * into dir and runs gnuplot there (report/gnuplot.c: fork + execvp, no
  * shell); rendered[f] is true when gnuplot succeeded (<stem>.png and
  * <stem>.svg). When gnuplot is not installed, *no_gnuplot is set and the
- * data and scripts are still written. Returns CS_OK, or CS_EIO with a
- * message in err (a file that cannot be written, a template missing). */
+ * data and scripts are still written. Returns CS_OK, or CS_EIO with one
+ * error in d (caller-owned) naming the file (one that cannot be written, a
+ * template missing). */
 cs_status cs_sweep_plot_render(const struct cs_sweep_results *r, const char *dir,
                                bool made[CS_SWEEP_FIG_COUNT], bool rendered[CS_SWEEP_FIG_COUNT],
-                               bool *no_gnuplot, char *err, size_t errlen);
+                               bool *no_gnuplot, cs_diags *d);
 
 #endif
