@@ -342,15 +342,17 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 const struct cs_cli_cmd cs_cmd_validate_refs = {
     "validate-refs",
     "validate-refs [options] [CSV...]",
-    "compare the step model with published step-time measurements",
+    "compare the step and collective models with published measurements",
     "Without files: every step table that validation/INDEX.yaml in the data\n"
     "directory lists (clustersim --version names the directory, $CLUSTERSIM_DATA\n"
     "overrides it). Each table's role comes from the index: fit (global\n"
     "parameters were fitted on it) or holdout (never); a summary line is printed\n"
     "for each, and only the holdout line says how the model generalizes.\n"
-    "Unstated settings follow one policy\n"
-    "per file (docs/step.md): micro-batch searched over 1,2,4,8, and for the\n"
-    "H100 table the cheapest recomputation that fits.",
+    "Unstated settings follow one policy per file (docs/step.md): micro-batch\n"
+    "searched over 1,2,4,8, and for the H100 table the cheapest recomputation\n"
+    "that fits. --collectives compares the collective model with the index's\n"
+    "nccl-tests/rccl-tests logs, each on the cluster its entry names, in two\n"
+    "size bands (>= 64 MiB, 1-64 MiB), and lists the logs not expressible yet.",
     cs__vr_opts,
     (int)(sizeof cs__vr_opts / sizeof cs__vr_opts[0]),
     cs__vr,
