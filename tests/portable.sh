@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # portable.sh: the repository stands alone. No tracked source, script,
-# scenario or build file names a path outside the repository (../shared, an
+# scenario or build file names a path outside the repository (a sibling folder, an
 # absolute /work, /home or /root path); every data file that validation/INDEX.yaml
 # lists exists; and a test whose data file is missing fails, naming it,
 # instead of passing. Usage: tests/portable.sh SOURCE_DIR BUILD_DIR
@@ -10,7 +10,7 @@ src="$1"
 build="$2"
 
 # 1. No path outside the repository (Markdown included: a doc that sends a
-#    user to ../shared sends them nowhere). validation/ quotes its sources'
+#    user to a sibling folder sends them nowhere). validation/ quotes its sources'
 #    own text verbatim and is left out of the scan.
 hits=$(cd "$src" && grep -rIn -E '\.\./shared|/work/|/home/[a-z]|/root/' \
         --include='*.c' --include='*.h' --include='*.sh' --include='*.yaml' \
