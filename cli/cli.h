@@ -5,6 +5,7 @@
 #ifndef CLUSTERSIM_CLI_H
 #define CLUSTERSIM_CLI_H
 
+#include "clustersim/app/pipeline.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
 #include "clustersim/base/diag.h"
@@ -88,6 +89,12 @@ struct cs_cli_out {
 bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name);
 /* Commits (ok) or discards the output; returns false on a write error. */
 bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
+
+/* Evaluates scenario s (app/pipeline.c, cs_app_evaluate) and prints what it
+ * reported, attributing diagnostics without a file to `path`. The caller
+ * finalizes *res with cs_app_result_fini whatever the status. */
+cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const struct cs_app_eval_opts *eo,
+                          struct cs_app_result *res);
 
 /* Prints diagnostics; those without a file are attributed to `file`. */
 size_t cs_cli_print_diags_for(const cs_diags *d, const char *file);

@@ -71,11 +71,7 @@ static cJSON *cs__run_json(const char *path, const char *catalog, const struct c
         eo.threads = 2;
         eo.quiet_nofit = true;
         struct cs_app_result res;
-        cs_diags d;
-        cs_diags_init(&d);
-        cs_status st = cs_app_evaluate(s, &eo, &d, &res);
-        cs_cli_print_diags_for(&d, path);
-        cs_diags_fini(&d);
+        cs_status st = cs_cli_evaluate(s, path, &eo, &res);
         if (st != CS_OK && st != CS_ENOFIT) {
             cs_app_result_fini(&res);
             cJSON_Delete(root);

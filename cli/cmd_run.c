@@ -44,11 +44,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     eo.threads = 2;
     eo.quiet_nofit = true;
     struct cs_app_result res;
-    cs_diags d;
-    cs_diags_init(&d);
-    cs_status st = cs_app_evaluate(s, &eo, &d, &res);
-    cs_cli_print_diags_for(&d, path);
-    cs_diags_fini(&d);
+    cs_status st = cs_cli_evaluate(s, path, &eo, &res);
     if (st != CS_OK && st != CS_ENOFIT) {
         cs_app_result_fini(&res);
         cs_cli_scenario_fini(&sc);

@@ -140,11 +140,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     struct cs_app_eval_opts eo;
     tco_eval_opts(cmd, a, cs_cli_get(cmd, a, "only-priced") != NULL, &eo);
     struct cs_app_result res;
-    cs_diags d;
-    cs_diags_init(&d);
-    cs_status st = cs_app_evaluate(s, &eo, &d, &res);
-    cs_cli_print_diags_for(&d, path);
-    cs_diags_fini(&d);
+    cs_status st = cs_cli_evaluate(s, path, &eo, &res);
     if (st != CS_OK) {
         bool prices = res.failed == CS_APP_STAGE_COST;
         if (prices && st == CS_ECONFIG)
@@ -160,6 +156,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         fprintf(stderr, "clustersim tco: warning: %s: Monte Carlo asked for but cost.ranges is "
                         "empty: skipped\n", path);
     /* Break-even, sensitivity, Monte Carlo, claim (app/tco.c). */
+    cs_diags d;
     cs_diags_init(&d);
     cs_app_tco_analyze(s, &res, isfinite(step) ? step : s->cost.ext.sensitivity, n_mc, &d, r);
     cs_cli_print_diags_for(&d, path);
@@ -230,11 +227,7 @@ static int tco_table(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a,
         r->s = s;
         r->file = path;
         struct cs_app_result res;
-        cs_diags d;
-        cs_diags_init(&d);
-        cs_status st = cs_app_evaluate(s, &eo, &d, &res);
-        cs_cli_print_diags_for(&d, path);
-        cs_diags_fini(&d);
+        cs_status st = cs_cli_evaluate(s, path, &eo, &res);
         if (st == CS_OK) {
             r->run = res.cost_run;
             r->in = *res.cost_in;

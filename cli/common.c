@@ -372,3 +372,14 @@ void cs_cli_scenario_fini(struct cs_cli_scenario *sc)
     cs_catalog_destroy(sc->catalog);
     sc->catalog = NULL;
 }
+
+cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const struct cs_app_eval_opts *eo,
+                          struct cs_app_result *res)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_app_evaluate(s, eo, &d, res);
+    cs_cli_print_diags_for(&d, path);
+    cs_diags_fini(&d);
+    return st;
+}
