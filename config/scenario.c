@@ -19,6 +19,7 @@
 #include "cfg_calib.h"
 #include "cfg_run.h"
 #include "cfg_scheduler.h"
+#include "cfg_net.h"
 #include "override.h"
 #include "schema.h"
 
@@ -222,6 +223,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("data", "input data pipeline (config/cfg_run.c)"),
     F_CUSTOM("scheduler", "trace replay settings (config/cfg_scheduler.c)"),
     F_CUSTOM("calibration", "fitted parameters (config/cfg_calib.c)"),
+    F_CUSTOM("neighbours", "other jobs sharing the fabric (config/cfg_net.c)"),
 };
 
 /* struct cs_cluster_cfg */
@@ -334,6 +336,8 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("gpus", CS_FT_LONG, struct cs_workload, gpus, .min = 0, .max = CS_CFG_MAX_GPUS, .def = "0",
+       .doc = "GPUs the job uses (whole nodes); 0 = every GPU of the cluster"),
 };
 
 /* struct cs_fail_component */
@@ -950,7 +954,7 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
     walk(b, workload_fields, NELEM(workload_fields), wl, wv, "workload", w, NULL);
     const struct cs_ynode *pm = cs_ynode_map_get(wl, "parallelism");
     if (!cs_ynode_map_get(pm, "dp") && w->par.tp > 0 && w->par.pp > 0 && w->par.cp > 0) {
-        long gpus = cs_scenario_gpus(b->s);
+        long gpus = cs_job_gpus(&b->s->cluster, w);
         long per = (long)w->par.tp * w->par.pp * w->par.cp;
         if (gpus > 0 && gpus % per == 0) {
             w->par.dp = (int)(gpus / per);
@@ -960,8 +964,9 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
         } else {
             cs_cfg__error(b->d, pm ? pm : wv,
                           "workload.parallelism: tp*pp*cp = %d*%d*%d = %ld does not divide the "
-                          "cluster's %ld GPUs, so dp cannot be derived",
-                          w->par.tp, w->par.pp, w->par.cp, per, gpus);
+                          "%s %ld GPUs, so dp cannot be derived",
+                          w->par.tp, w->par.pp, w->par.cp, per,
+                          w->gpus > 0 ? "job's (workload.gpus)" : "cluster's", gpus);
             return;
         }
     }
@@ -1272,6 +1277,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     cs_cfg__bind_scheduler(root, b.s, b.d); /* scheduler: (config/cfg_scheduler.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */
+    cs_cfg__bind_neighbours(root, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);
         free(s);

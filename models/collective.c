@@ -290,6 +290,8 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         double busy = fmin(1.0, usable * s->gpn / nics);
         if (fabric_view(c, &cv, g, busy, &v) != CS_OK)
             return -1;
+        if (g->net_share > 0)
+            v.bw_share = fmin(1.0, g->net_share); /* the flow model's answer (netmodel.h) */
         s->b_net_node = usable * nic_bw * v.bw_share;
         s->b_net_gpu = s->b_net_node / s->ppn;
         s->b_bus = fmin(s->b_intra, s->b_net_node);

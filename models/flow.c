@@ -285,18 +285,30 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
         }
         if (best < 0)
             break;
-        for (int a = off[best]; a < off[best + 1]; a++) {
-            int i = adj[a];
-            if (frozen[i])
+        /* Every link at the same level saturates at once: freezing the
+         * classes of one leaves the others' capacity per member unchanged
+         * (rem - k r over w - k is r), so they are frozen in the same pass.
+         * Ties are the rule on a regular fabric (every NIC link of a ring
+         * step), and one pass per level instead of one per link makes a
+         * solve O(levels x used links). */
+        double level = best_r * (1.0 + 1e-12);
+        for (int u = best; u < n_used; u++) {
+            int l = used[u];
+            if (!(s->w[l] > 0.5) || (s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0) > level)
                 continue;
-            frozen[i] = 1;
-            left--;
-            struct fclass *c = &s->cls[act[i]];
-            c->rate = best_r;
-            for (int k = 0; k < c->lm_n; k++) {
-                const struct lm *e = &s->lms[c->lm_off + k];
-                s->rem[e->link] -= e->mult * best_r;
-                s->w[e->link] -= e->mult;
+            for (int a = off[u]; a < off[u + 1]; a++) {
+                int i = adj[a];
+                if (frozen[i])
+                    continue;
+                frozen[i] = 1;
+                left--;
+                struct fclass *c = &s->cls[act[i]];
+                c->rate = best_r;
+                for (int k = 0; k < c->lm_n; k++) {
+                    const struct lm *e = &s->lms[c->lm_off + k];
+                    s->rem[e->link] -= e->mult * best_r;
+                    s->w[e->link] -= e->mult;
+                }
             }
         }
     }

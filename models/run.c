@@ -465,8 +465,10 @@ cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_resul
     r->failures = s->failures.enabled && s->failures.n_components > 0;
     r->default_rates = s->failures.defaults;
     r->replicas = o->replicas > 0 ? o->replicas : (s->run.replicas > 0 ? s->run.replicas : 1);
-    r->gpus = cs_scenario_gpus(s);
-    r->nodes = s->cluster.nodes;
+    /* The job's own GPUs and nodes (workload.gpus): neighbours' failures are
+     * not this job's. */
+    r->gpus = cs_job_gpus(&s->cluster, s->has_workload ? &s->workload : NULL);
+    r->nodes = (int)(r->gpus / s->cluster.gpus_per_node);
     r->switches = 0;
     for (int i = 0; r->failures && i < s->failures.n_components; i++)
         if (s->failures.components[i].scope == CS_SCOPE_SWITCH)

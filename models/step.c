@@ -137,6 +137,26 @@ static double cs__coll(struct cs__sim *S, enum cs_coll_op op, double bytes,
     return t;
 }
 
+/* The communicator of `size` ranks `stride` apart (cs_step_group) of this
+ * job, with its network share from the network model when there is one and
+ * the group leaves a node. */
+static struct cs_coll_group cs__group(struct cs__sim *S, int size, long stride, enum cs_net_pattern pat)
+{
+    int g = S->c->gpus_per_node;
+    struct cs_coll_group grp = cs_step_group(size, stride, g);
+    grp.job_nodes = (int)(cs_job_gpus(S->c, S->w) / g);
+    if (S->o->net && size > 1 && grp.ranks / grp.ranks_per_node > 1) {
+        double sh = 1.0;
+        cs_status st = cs_netmodel_share(S->o->net, pat, size, stride, &sh);
+        if (st != CS_OK)
+            cs__error(S, st, "network model: communicator of %d ranks %ld apart: %s", size, stride,
+                      cs_strerror(st));
+        else
+            grp.net_share = sh;
+    }
+    return grp;
+}
+
 struct cs_coll_group cs_step_group(int size, long stride, int g)
 {
     struct cs_coll_group grp;
@@ -191,7 +211,14 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     const struct cs_parallel *p = &w->par;
     const struct cs_model_shape *m = &w->model;
     size_t before = cs_diags_errors(d);
-    long gpus = (long)c->nodes * c->gpus_per_node;
+    long cluster_gpus = (long)c->nodes * c->gpus_per_node;
+    long gpus = cs_job_gpus(c, w);
+    if (w->gpus < 0 || gpus > cluster_gpus || gpus % c->gpus_per_node != 0) {
+        cs__rule(d, mk, CS_STEP_KEY_PARALLELISM,
+                 "workload.gpus: %ld GPUs is not a whole number of the cluster's nodes (%d nodes x %d GPUs)",
+                 gpus, c->nodes, c->gpus_per_node);
+        return CS_EINVAL;
+    }
     if (p->tp < 1 || p->pp < 1 || p->dp < 1 || p->cp < 1 || p->vp < 1) {
         cs__rule(d, mk, CS_STEP_KEY_PARALLELISM,
                  "workload.parallelism: tp, pp, dp, cp and vp must be at least 1");
@@ -204,9 +231,10 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     double prod = (double)p->tp * p->pp * p->dp * p->cp;
     if (prod != (double)gpus)
         cs__rule(d, mk, CS_STEP_KEY_PARALLELISM,
-                 "workload.parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %.0f, but the cluster has %ld GPUs (%d "
+                 "workload.parallelism: tp*pp*dp*cp = %d*%d*%d*%d = %.0f, but the %s has %ld GPUs (%ld "
                  "nodes x %d)",
-                 p->tp, p->pp, p->dp, p->cp, prod, gpus, c->nodes, c->gpus_per_node);
+                 p->tp, p->pp, p->dp, p->cp, prod, w->gpus > 0 ? "job (workload.gpus)" : "cluster", gpus,
+                 gpus / c->gpus_per_node, c->gpus_per_node);
     if (m->heads % p->tp != 0)
         cs__rule(d, mk, CS_STEP_KEY_TP, "workload.parallelism.tp: %d attention heads are not divisible by tp = %d",
                  m->heads, p->tp);
@@ -609,8 +637,9 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     const struct cs_layer_cost *L = &S->layer;
     const struct cs_parallel *p = &S->w->par;
     int g = S->c->gpus_per_node;
-    struct cs_coll_group tpg = cs_step_group(p->tp, 1, g);
-    struct cs_coll_group cpg = cs_step_group(p->cp, p->tp, g);
+    (void)g;
+    struct cs_coll_group tpg = cs__group(S, p->tp, 1, CS_NET_RING);
+    struct cs_coll_group cpg = cs__group(S, p->cp, p->tp, CS_NET_RING);
     double msg = L->tp_msg_bytes;
     double ar = cs__coll(S, CS_COLL_ALL_REDUCE, msg, &tpg);
     double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
@@ -744,15 +773,15 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
 
     int g = c->gpus_per_node;
     long dp_stride = (long)p->tp * p->cp;
-    S.dp_group = cs_step_group(p->dp, dp_stride, g);
+    S.dp_group = cs__group(&S, p->dp, dp_stride, CS_NET_RING);
     if (p->fsdp == CS_FSDP_FULL) {
         S.shard_group = S.dp_group;
     } else if (p->fsdp == CS_FSDP_HYBRID) {
         int shard = cs_memory_shard_degree(w, &c->gpu);
         if (shard < 1)
             shard = 1;
-        S.shard_group = cs_step_group(shard, dp_stride, g);
-        S.repl_group = cs_step_group(p->dp / shard, dp_stride * shard, g);
+        S.shard_group = cs__group(&S, shard, dp_stride, CS_NET_RING);
+        S.repl_group = cs__group(&S, p->dp / shard, dp_stride * shard, CS_NET_RING);
     }
 
     S.bucket_bytes = o->dp_bucket_bytes;
@@ -780,6 +809,13 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     }
     double act = S.layer.act_msg_bytes;
     struct cs_coll_group inter = cs_step_group(2, g, g), intra = cs_step_group(2, 1, g);
+    inter.job_nodes = intra.job_nodes = (int)(cs_job_gpus(c, w) / g);
+    if (S.pp > 1) {
+        /* Every stage boundary sends at once in the steady state: the
+         * pipeline communicator's chain gives the share of one send. */
+        struct cs_coll_group ppg = cs__group(&S, S.pp, pp_stride, CS_NET_CHAIN);
+        inter.net_share = ppg.net_share;
+    }
     intra.groups_per_node = g / 2 > 0 ? g / 2 : 1;
     S.fwd_p2p_s[0] = S.bwd_p2p_s[0] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &inter) : 0;
     S.fwd_p2p_s[1] = S.bwd_p2p_s[1] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &intra) : 0;
@@ -875,7 +911,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     r.optimizer_s = cr->optimizer_s;
     r.dp_comm_total_s = cr->dp_total_s;
     r.data_stall_s = 0.0;
-    long gpus = (long)c->nodes * c->gpus_per_node;
+    long gpus = cs_job_gpus(c, w);
     r.tokens_per_s = (double)w->global_batch * w->model.seq_len / r.time_s;
     r.tflops_per_gpu = r.hw_flops_per_iter / r.time_s / (double)gpus / 1e12;
     r.mfu = r.model_flops_per_iter / r.time_s / (double)gpus / c->gpu.peak_flops[w->precision];

@@ -98,7 +98,7 @@ START_TEST(test_collective_ring_formula)
      * 2(n-1)/n S / B = 1.75 x 1073741824 / 240e9 = 7.829367e-3 s;
      * total 7.885367e-3 s (LL128: 40.6 us + 1879048192/(240e9 x 0.92) = 8.551e-3, slower). */
     struct cs_cluster_cfg c = make_cluster(false, 1);
-    struct cs_coll_group g = {8, 8, 1, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     struct cs_coll_params p;
     cs_coll_params_default(&p);
@@ -134,7 +134,7 @@ START_TEST(test_collective_hier_formula)
      *   nodes of 8 NICs): 1 hop x 90 ns per inter-node step, 2 steps = 0.18 us
      *   total 13.740120e-3 + 0.18e-6 = 13.740300e-3 s. */
     struct cs_cluster_cfg c = make_cluster(false, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
     ck_assert_double_eq_tol(t, 13.740300e-3, 1e-8);
@@ -150,7 +150,7 @@ START_TEST(test_collective_hier_formula)
 
     /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
      * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
-    struct cs_coll_group g8 = {2, 1, 8, 0, 0};
+    struct cs_coll_group g8 = {2, 1, 8, 0, 0, 0};
     double t8 = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
     /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; latency (8.4 + 2 x 9.6) x 1.9 = 52.44 us
      * + 2 x 90 ns (one leaf) */
@@ -161,7 +161,7 @@ END_TEST
 START_TEST(test_collective_availability)
 {
     struct cs_cluster_cfg a100 = make_cluster(false, 1), h100 = make_cluster(true, 1);
-    struct cs_coll_group g = {8, 8, 1, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double nope = 42.0;
     ck_assert_int_eq(cs_coll_time(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS, &nope, NULL), CS_EUNSUPPORTED);
@@ -170,14 +170,14 @@ START_TEST(test_collective_availability)
     ck_assert_int_eq(chosen, CS_COLL_NVLS);
     /* NVLS: 40 us + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
     ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
-    struct cs_coll_group bad = {12, 8, 1, 0, 0};
+    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0};
     ck_assert_int_eq(cs_coll_time(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
-    struct cs_coll_group one = {1, 1, 1, 0, 0};
+    struct cs_coll_group one = {1, 1, 1, 0, 0, 0};
     ck_assert_double_eq(coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &one, CS_COLL_AUTO, NULL), 0.0);
 
     /* SHARP halves the inter-node traffic of a 16-node all_reduce. */
     struct cs_cluster_cfg c16 = make_cluster(false, 16);
-    struct cs_coll_group g16 = {128, 8, 1, 0, 0};
+    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0};
     double ring = coll_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_RING, NULL);
     ck_assert_int_eq(cs_coll_time(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_SHARP, &nope, NULL), CS_EUNSUPPORTED);
     /* Several nodes without NICs cannot run an inter-node collective: an
@@ -287,7 +287,7 @@ START_TEST(test_collective_validate_nccl_tests)
         enum cs_coll_algo algo =
             (h100 && strstr(fn, "nvswitch") && log.op == CS_COLL_ALL_REDUCE) ? CS_COLL_RING : CS_COLL_AUTO;
         struct cs_cluster_cfg c = make_cluster(h100, nodes);
-        struct cs_coll_group g = {8 * nodes, 8, 1, 0, 0};
+        struct cs_coll_group g = {8 * nodes, 8, 1, 0, 0, 0};
         double f = cs_coll_busbw_factor(log.op, g.ranks);
         printf("\n%s (%s, %d GPUs, algo %s)\n%12s %10s %10s %8s %6s\n", fn, cs_coll_op_name(log.op), g.ranks,
                cs_coll_algo_name(algo), "size_B", "meas", "pred", "err%", "algo");

@@ -61,6 +61,12 @@ struct cs_coll_group {
     int groups_per_node;
     int span_nodes;   /* 0: ranks / ranks_per_node */
     int job_nodes;    /* nodes of the job the group belongs to; 0: all of the cluster's */
+    /* The share of the group's uncontended network bandwidth the flow model
+     * gives it on the job's placement, with every instance of the group and
+     * the neighbour jobs sending at once (netmodel.h); it replaces the
+     * geometry's estimate (cs_coll_fabric_view's bw_share). 0: use the
+     * geometry. */
+    double net_share;
 };
 
 /* How the group uses the fabric (cs_coll_fabric_view): switch hops of the

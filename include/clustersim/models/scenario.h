@@ -290,6 +290,21 @@ struct cs_scn_scheduler {
     double claim_tolerance;          /* absolute share / relative figure; default 0.05 */
 };
 
+/* A neighbour job on the same fabric (`neighbours:`; models/netmodel.c,
+ * docs/fabric.md section 3b): `gpus` of the cluster's free nodes placed as
+ * `placement` says, running a ring collective of `bytes` per GPU every
+ * `interval_s` (a data-parallel job's gradient reduction). */
+enum cs_nb_traffic { CS_NB_ALL_REDUCE, CS_NB_ALL_GATHER, CS_NB_REDUCE_SCATTER };
+extern const char *const cs_nb_traffic_names[]; /* "all_reduce", "all_gather", "reduce_scatter" */
+#define CS_MAX_NEIGHBOURS 16
+struct cs_neighbour_cfg {
+    long gpus;                       /* whole nodes */
+    enum cs_placement placement;
+    enum cs_nb_traffic traffic;
+    double bytes;                    /* per GPU, nccl-tests convention */
+    double interval_s;               /* one collective starts every interval */
+};
+
 struct cs_scenario {
     int schema_version;
     char name[128];
@@ -306,7 +321,15 @@ struct cs_scenario {
     struct cs_data_cfg data;         /* `data:`; enabled false when absent */
     struct cs_calib_cfg calibration; /* `calibration:`; enabled false when absent */
     struct cs_scn_scheduler scheduler; /* `scheduler:`; enabled false when absent */
+    int n_neighbours;                /* `neighbours:` */
+    struct cs_neighbour_cfg neighbours[CS_MAX_NEIGHBOURS];
 };
+
+/* GPUs job w runs on in cluster c: w->gpus, or every GPU when 0. */
+static inline long cs_job_gpus(const struct cs_cluster_cfg *c, const struct cs_workload *w)
+{
+    return w && w->gpus > 0 ? w->gpus : (long)c->nodes * (long)c->gpus_per_node;
+}
 
 /* Total GPUs of the cluster. */
 static inline long cs_scenario_gpus(const struct cs_scenario *s)

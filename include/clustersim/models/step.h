@@ -19,6 +19,7 @@
 #include "clustersim/models/compute.h"
 #include "clustersim/base/diag.h"
 #include "clustersim/models/memory.h"
+#include "clustersim/models/netmodel.h"
 #include "clustersim/models/scenario.h"
 #include "clustersim/sim/sim.h"
 #include "clustersim/models/workload.h"
@@ -39,6 +40,12 @@ struct cs_step_options {
     double overlap_slowdown;   /* compute time lost per second of communication overlapped with
                                   it (NCCL kernels take SMs and HBM bandwidth; default
                                   CS_STEP_OVERLAP_SLOWDOWN) */
+    /* The network model (netmodel.h, borrowed; NULL by default): every
+     * communicator that leaves a node gets its network share from the flow
+     * model on the job's placement, with the neighbour jobs. NULL: the
+     * topology geometry's closed-form estimate (cs_coll_fabric_view). It
+     * must be built for this cluster and the workload's GPU count. */
+    cs_netmodel *net;
 };
 
 /* Fills `o` with the defaults for `gpu` (compute params from the GPU). The

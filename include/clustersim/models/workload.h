@@ -51,6 +51,9 @@ struct cs_workload {
     bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
     double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
     int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+    /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
+     * rest left to neighbour jobs; 0 means every GPU of the cluster. */
+    long gpus;
 };
 
 /* Looks up a named model preset (e.g. "llama3.1-70b"). Returns CS_ENOTFOUND
