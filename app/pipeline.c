@@ -59,6 +59,37 @@ static cs_status cost_stage(const struct cs_scenario *s, const struct cs_app_eva
     return CS_OK;
 }
 
+cs_status cs_app_netmodel(const struct cs_scenario *s, bool neighbours, cs_diags *d, cs_netmodel **out)
+{
+    *out = NULL;
+    const struct cs_cluster_cfg *c = &s->cluster;
+    long job = s->has_workload ? cs_job_gpus(c, &s->workload) : (long)c->nodes * c->gpus_per_node;
+    int n_nb = neighbours ? s->n_neighbours : 0;
+    if (job <= c->gpus_per_node && n_nb == 0)
+        return CS_OK;
+    char why[256] = "";
+    cs_status st = cs_netmodel_create(c, job, s->neighbours, n_nb, s->seed, out, why, sizeof why);
+    if (st != CS_OK)
+        cs_diag_error(d, s->file, 0, 0, "network model: %s", why[0] ? why : cs_strerror(st));
+    return st;
+}
+
+/* The step on the network model of the scenario (with or without its
+ * neighbours); the model lives only for the simulation. */
+static cs_status step_on_net(const struct cs_scenario *s, bool neighbours, struct cs_step_options *opt,
+                             cs_diags *d, struct cs_step_result *out)
+{
+    cs_netmodel *net = NULL;
+    cs_status st = cs_app_netmodel(s, neighbours, d, &net);
+    if (st != CS_OK)
+        return st;
+    opt->net = net;
+    st = cs_step_simulate(&s->cluster, &s->workload, opt, d, out);
+    opt->net = NULL;
+    cs_netmodel_destroy(net);
+    return st;
+}
+
 cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_opts *o,
                           cs_diags *d, struct cs_app_result *out)
 {
@@ -69,15 +100,28 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
     }
     memset(out, 0, sizeof *out);
     out->run_status = out->cost_status = CS_OK;
+    out->step_alone_s = out->network_slowdown = NAN;
     bool cost_goal = o->goal == CS_APP_GOAL_COST;
     cs_step_options_from_scenario(s, &out->step_opt); /* calib.h: defaults + calibration */
 
     /* The COST goal needs the step only to time a run of workload.tokens. */
     if (s->has_workload && (!cost_goal || s->workload.tokens > 0)) {
-        cs_status st = cs_step_simulate(&s->cluster, &s->workload, &out->step_opt, d, &out->step);
+        cs_status st = step_on_net(s, true, &out->step_opt, d, &out->step);
         if (st != CS_OK)
             return failed(out, CS_APP_STAGE_STEP, st);
         out->has_step = true;
+        if (s->n_neighbours > 0 && out->step.fits) {
+            struct cs_step_result alone;
+            cs_diags quiet; /* the same step again: its warnings are already in d */
+            cs_diags_init(&quiet);
+            st = step_on_net(s, false, &out->step_opt, &quiet, &alone);
+            cs_diags_fini(&quiet);
+            if (st != CS_OK)
+                return failed(out, CS_APP_STAGE_STEP, st);
+            out->step_alone_s = alone.time_s;
+            out->network_slowdown = out->step.time_s / alone.time_s;
+            out->step.network_slowdown = out->network_slowdown;
+        }
         if (!out->step.fits && !cost_goal) {
             if (!o->quiet_nofit) {
                 const struct cs_memory_breakdown *m = &out->step.memory;

@@ -102,6 +102,7 @@ struct cs__sim {
      * cs_step_simulate_on returns it, never a step with a free transfer. */
     cs_status err;
     char err_msg[200];
+    double share_tp, share_cp, share_dp, share_pp; /* reported (cs_step_result) */
 };
 
 static void cs__error(struct cs__sim *S, cs_status st, const char *fmt, ...)
@@ -135,6 +136,15 @@ static double cs__coll(struct cs__sim *S, enum cs_coll_op op, double bytes,
         return 0.0;
     }
     return t;
+}
+
+/* The share a communicator reports: NAN without a network model or
+ * without the communicator, else its share (1 inside a node). */
+static double cs__share_shown(const struct cs__sim *S, const struct cs_coll_group *g)
+{
+    if (!S->o->net || g->ranks <= 1)
+        return NAN;
+    return g->net_share > 0 ? g->net_share : 1.0;
 }
 
 /* The communicator of `size` ranks `stride` apart (cs_step_group) of this
@@ -640,6 +650,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     (void)g;
     struct cs_coll_group tpg = cs__group(S, p->tp, 1, CS_NET_RING);
     struct cs_coll_group cpg = cs__group(S, p->cp, p->tp, CS_NET_RING);
+    S->share_tp = cs__share_shown(S, &tpg);
+    S->share_cp = cs__share_shown(S, &cpg);
     double msg = L->tp_msg_bytes;
     double ar = cs__coll(S, CS_COLL_ALL_REDUCE, msg, &tpg);
     double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
@@ -732,6 +744,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
         return st;
     struct cs_step_result r;
     memset(&r, 0, sizeof r);
+    r.tp_net_share = r.cp_net_share = r.dp_net_share = r.pp_net_share = r.network_slowdown = NAN;
     st = cs_memory_per_gpu_params(w, &c->gpu, &o->compute, &r.memory);
     if (st != CS_OK) {
         cs_diag_error(d, NULL, 0, 0, "memory model: %s", cs_strerror(st));
@@ -774,6 +787,8 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     int g = c->gpus_per_node;
     long dp_stride = (long)p->tp * p->cp;
     S.dp_group = cs__group(&S, p->dp, dp_stride, CS_NET_RING);
+    S.share_dp = cs__share_shown(&S, &S.dp_group);
+    S.share_pp = NAN;
     if (p->fsdp == CS_FSDP_FULL) {
         S.shard_group = S.dp_group;
     } else if (p->fsdp == CS_FSDP_HYBRID) {
@@ -815,6 +830,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
          * pipeline communicator's chain gives the share of one send. */
         struct cs_coll_group ppg = cs__group(&S, S.pp, pp_stride, CS_NET_CHAIN);
         inter.net_share = ppg.net_share;
+        S.share_pp = cs__share_shown(&S, &ppg);
     }
     intra.groups_per_node = g / 2 > 0 ? g / 2 : 1;
     S.fwd_p2p_s[0] = S.bwd_p2p_s[0] = S.pp > 1 ? cs__coll(&S, CS_COLL_SENDRECV, act, &inter) : 0;
@@ -916,6 +932,10 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     r.tflops_per_gpu = r.hw_flops_per_iter / r.time_s / (double)gpus / 1e12;
     r.mfu = r.model_flops_per_iter / r.time_s / (double)gpus / c->gpu.peak_flops[w->precision];
     r.events = cs_sim_events_processed(S.e);
+    r.tp_net_share = S.share_tp;
+    r.cp_net_share = S.share_cp;
+    r.dp_net_share = S.share_dp;
+    r.pp_net_share = S.share_pp;
     cs__free(&S);
     *out = r;
     return CS_OK;

@@ -140,6 +140,20 @@ void cs_out_step_json(cJSON *root, const struct cs_step_result *r)
     cs__num(st, "dp_comm_total_s", ok ? r->dp_comm_total_s : NAN);
     cs__num(st, "optimizer_s", ok ? r->optimizer_s : NAN);
     cs__num(st, "data_stall_s", ok ? r->data_stall_s : NAN);
+    /* Set only with neighbours / a network model (NAN otherwise; a zeroed
+     * result has neither). */
+    if (ok && r->network_slowdown > 0 && isfinite(r->network_slowdown))
+        cs__num(st, "network_slowdown", r->network_slowdown);
+    const double shares[4] = {r->tp_net_share, r->cp_net_share, r->dp_net_share, r->pp_net_share};
+    static const char *const share_keys[4] = {"tp", "cp", "dp", "pp"};
+    cJSON *nw = NULL;
+    for (int i = 0; ok && i < 4; i++) {
+        if (!(shares[i] > 0) || !isfinite(shares[i]))
+            continue;
+        if (!nw) /* what the flow model gave each communicator (docs/fabric.md 3b) */
+            nw = cJSON_AddObjectToObject(st, "network_share");
+        cs__num(nw, share_keys[i], shares[i]);
+    }
     cJSON_AddNumberToObject(st, "microbatches", r->microbatches);
     cJSON_AddNumberToObject(st, "critical_stage", r->critical_stage);
     cJSON *th = cJSON_AddObjectToObject(root, "throughput");

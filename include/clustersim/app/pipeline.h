@@ -76,7 +76,20 @@ struct cs_app_result {
     struct cs_cost_run cost_run;    /* the time per training run (cost stage) */
     struct cs_cost_inputs *cost_in; /* owned; run_hours and run_goodput from cost_run */
     struct cs_cost_result *cost;    /* owned; cs_cost_evaluate(cost_in) */
+    /* Neighbour jobs (`neighbours:`): the step alone on the fabric and the
+     * slowdown they cause (step time with them over alone); NAN without
+     * neighbours. step_opt.net is NULL after the evaluation (the network
+     * model lived only while the step ran). */
+    double step_alone_s;
+    double network_slowdown;
 };
+
+/* Builds the network model (models/netmodel.h) of scenario s's job on its
+ * cluster: the job's placement and, when `neighbours`, the scenario's
+ * neighbour jobs. *out NULL (and CS_OK) when the job stays in one node, so
+ * nothing goes over the fabric. On failure an error naming what went wrong
+ * is appended to d. The caller destroys *out. */
+cs_status cs_app_netmodel(const struct cs_scenario *s, bool neighbours, cs_diags *d, cs_netmodel **out);
 
 /* Evaluates scenario s (borrowed; it must outlive nothing here: out keeps no
  * pointer into it) as `o` asks (NULL: the defaults), appending diagnostics
