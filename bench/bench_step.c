@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
+#include "clustersim/models/netmodel.h"
 #include "clustersim/models/search.h"
 #include "clustersim/models/step.h"
 
@@ -71,6 +72,33 @@ int main(void)
     printf("step_405b_16k_events: %llu\n", (unsigned long long)r.events);
     printf("step_405b_16k_simulated_step_s: %.3f\n", r.time_s);
     printf("step_405b_16k_mfu: %.3f\n", r.mfu);
+
+    /* The same step with flow-costed collectives: the network model built
+     * (fabric, placement) and every communicator's round simulated, cache
+     * cold each time, as `clustersim run` does. */
+    int freps = 5;
+    t0 = now_s();
+    long sims = 0;
+    for (int i = 0; i < freps; i++) {
+        cs_netmodel *net = NULL;
+        if (cs_netmodel_create(&s.cluster, 0, NULL, 0, s.seed, &net, NULL, 0) != CS_OK) {
+            fprintf(stderr, "bench_step: network model failed\n");
+            return 1;
+        }
+        o.net = net;
+        cs_diags_init(&d);
+        if (cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r) != CS_OK) {
+            fprintf(stderr, "bench_step: simulation on the network model failed\n");
+            return 1;
+        }
+        cs_diags_fini(&d);
+        cs_netmodel_stats(net, &sims, NULL);
+        o.net = NULL;
+        cs_netmodel_destroy(net);
+    }
+    printf("step_405b_16k_flow_s: %.6f\n", (now_s() - t0) / freps);
+    printf("step_405b_16k_flow_rounds: %ld\n", sims);
+    printf("step_405b_16k_flow_simulated_step_s: %.3f\n", r.time_s);
     cs_scenario_fini(&s);
 
     if (load(cat,
@@ -84,14 +112,35 @@ int main(void)
     cs_search_space_default(&sp);
     sp.threads = 2;
     struct cs_search_result res;
+    /* Flow-costed collectives: one network model (its cache shared by the
+     * threads), built inside the timed region as `clustersim search` does. */
     t0 = now_s();
+    cs_netmodel *net = NULL;
+    if (cs_netmodel_create(&s.cluster, 0, NULL, 0, s.seed, &net, NULL, 0) != CS_OK) {
+        fprintf(stderr, "bench_step: network model failed\n");
+        return 1;
+    }
+    o.net = net;
     cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res);
     double dt = now_s() - t0;
+    long hits = 0;
+    cs_netmodel_stats(net, &sims, &hits);
+    o.net = NULL;
+    cs_netmodel_destroy(net);
+    printf("search_flow_rounds: %ld\n", sims);
+    printf("search_flow_cache_hits: %ld\n", hits);
     printf("search_configs_considered: %zu\n", res.considered);
     printf("search_configs_simulated: %zu\n", res.n);
     printf("search_threads: %d\n", sp.threads);
     printf("search_configs_per_s: %.0f\n", (double)res.considered / dt);
     printf("search_simulated_per_s: %.0f\n", (double)res.n / dt);
+    cs_search_result_fini(&res);
+    /* The same search on the geometry's closed form (no network model), for
+     * the overhead of the flow-costed shares on this machine now. */
+    t0 = now_s();
+    cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res);
+    dt = now_s() - t0;
+    printf("search_configs_per_s_closed_form: %.0f\n", (double)res.considered / dt);
     cs_search_result_fini(&res);
     cs_scenario_fini(&s);
     cs_catalog_destroy(cat);

@@ -261,6 +261,9 @@ static const struct cs_field fabric_fields[] = {
        .doc = "fat-tree tiers; 0 = smallest that fits"),
     F_("placement", CS_FT_ENUM, struct cs_fabric_cfg, placement, .names = cs_placement_names,
        .def = "packed", .doc = "job nodes: packed (leaf by leaf) or scattered (random)"),
+    F_("routing", CS_FT_ENUM, struct cs_fabric_cfg, routing, .names = cs_routing_names, .def = "auto",
+       .doc = "path choice: auto (static on InfiniBand, ecmp on Ethernet/RoCE), static (d-mod-k), ecmp "
+              "(hash per flow), adaptive (spread over every uplink)"),
 };
 
 /* struct cs_model_shape */

@@ -286,7 +286,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         if (usable < 1.0)
             usable = (double)nics / s->gpn; /* more groups than NICs: a fraction of one */
         /* Fabric: leaf uplinks shared by the rails the job's groups drive. */
-        struct cs_coll_fabric_view v;
+        struct cs_coll_fabric_view v = {0, 1, 0.0, 1.0};
         double busy = fmin(1.0, usable * s->gpn / nics);
         if (fabric_view(c, &cv, g, busy, &v) != CS_OK)
             return -1;

@@ -33,6 +33,7 @@ const struct cs_topology_kind *cs_topology_kind_of(enum cs_topology t)
     return (unsigned)t < CS_TOPO_COUNT ? &cs__topology_kinds[t] : NULL;
 }
 const char *const cs_placement_names[] = {"packed", "scattered", NULL};
+const char *const cs_routing_names[] = {"auto", "static", "ecmp", "adaptive", NULL};
 const char *const cs_nb_traffic_names[] = {"all_reduce", "all_gather", "reduce_scatter", NULL};
 const char *const cs_activation_names[] = {"gelu", "swiglu", NULL};
 const char *const cs_recompute_names[] = {"none", "selective", "full", NULL};

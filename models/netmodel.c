@@ -219,13 +219,16 @@ static cs_status round_time(cs_netmodel *m, const struct flow3 *fl, long nf, boo
     int path[CS_FABRIC_MAX_PATH];
     int n_links = cs_fabric_n_links(m->fab);
     double *load = cs_xcalloc((size_t)n_links, sizeof *load);
+    bool spread = cs_fabric_route_mode(m->fab) == CS_ROUTE_ADAPTIVE;
+    int n_paths = spread ? cs_fabric_route_paths(m->fab) : 1;
     for (long i = 0; i < nf && rc == CS_OK; i++) {
         int np = cs_fabric_route(m->fab, fl[i].src, fl[i].dst, (uint64_t)i, path, NULL);
         if (np < 0) {
             rc = CS_EINVAL;
             break;
         }
-        rc = cs_flow_add_path(sim, job, path, np, fl[i].bytes);
+        rc = spread ? cs_flow_add_spread(sim, job, fl[i].src, fl[i].dst, fl[i].bytes, n_paths)
+                    : cs_flow_add_path(sim, job, path, np, fl[i].bytes);
         if (np > 0) { /* the first and last links of a path between nodes are its NIC ports */
             load[path[0]] += fl[i].bytes;
             load[path[np - 1]] += fl[i].bytes;
@@ -251,9 +254,14 @@ static cs_status round_time(cs_netmodel *m, const struct flow3 *fl, long nf, boo
             int nj = cs_flow_job_add(sim, 0.0);
             rc = cs_flow_step_add(sim, nj, 0.0, 1);
             for (long k = before; k < nn && rc == CS_OK; k++) {
-                int np = cs_fabric_route(m->fab, nfl[k].src, nfl[k].dst, 0x9e3779b9ULL * (uint64_t)(i + 1) + (uint64_t)k,
-                                         path, NULL);
-                rc = np < 0 ? CS_EINVAL : cs_flow_add_path(sim, nj, path, np, nfl[k].bytes * NB_BYTES_FACTOR);
+                double b = nfl[k].bytes * NB_BYTES_FACTOR;
+                if (spread) {
+                    rc = cs_flow_add_spread(sim, nj, nfl[k].src, nfl[k].dst, b, n_paths);
+                    continue;
+                }
+                int np = cs_fabric_route(m->fab, nfl[k].src, nfl[k].dst,
+                                         0x9e3779b9ULL * (uint64_t)(i + 1) + (uint64_t)k, path, NULL);
+                rc = np < 0 ? CS_EINVAL : cs_flow_add_path(sim, nj, path, np, b);
             }
         }
         free(nfl);

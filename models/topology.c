@@ -154,9 +154,16 @@ cs_status cs_fabric_create_as(const struct cs_cluster_cfg *c, const struct cs_to
     cs_fabric *f = cs_xcalloc(1, sizeof *f);
     f->c = *c;
     f->seed = seed;
-    f->route = (c->fabric.link.kind == CS_LINK_INFINIBAND || c->fabric.link.kind == CS_LINK_OMNIPATH)
-                   ? CS_ROUTE_DMODK
-                   : CS_ROUTE_ECMP_HASH;
+    switch (c->fabric.routing) {
+    case CS_ROUTING_STATIC: f->route = CS_ROUTE_DMODK; break;
+    case CS_ROUTING_ECMP: f->route = CS_ROUTE_ECMP_HASH; break;
+    case CS_ROUTING_ADAPTIVE: f->route = CS_ROUTE_ADAPTIVE; break;
+    default:
+        f->route = (c->fabric.link.kind == CS_LINK_INFINIBAND || c->fabric.link.kind == CS_LINK_OMNIPATH)
+                       ? CS_ROUTE_DMODK
+                       : CS_ROUTE_ECMP_HASH;
+        break;
+    }
     f->nodes = c->nodes;
     f->gpn = c->gpus_per_node;
     f->gpus = c->nodes * c->gpus_per_node;
@@ -258,6 +265,22 @@ void cs_fabric_set_route_mode(cs_fabric *f, enum cs_route_mode m)
     f->route = m;
 }
 
+enum cs_route_mode cs_fabric_route_mode(const cs_fabric *f)
+{
+    return f->route;
+}
+
+int cs_fabric_route_paths(const cs_fabric *f)
+{
+    if (f->tiers == 2)
+        return f->up;
+    if (f->tiers == 3) {
+        long p = (long)f->spines * f->core_groups;
+        return p > 64 ? 64 : (int)p;
+    }
+    return 1;
+}
+
 void cs_fabric_counts(const cs_fabric *f, struct cs_fabric_counts *out)
 {
     *out = f->counts;
@@ -325,9 +348,16 @@ int cs_fabric_route(const cs_fabric *f, int src, int dst, uint64_t flow_id, int 
     hops = 1;
     /* d-mod-k: the uplink is chosen by the destination (static IB routing);
      * ECMP: by a hash of (seed, src, dst, flow id). */
-    uint64_t h = f->route == CS_ROUTE_DMODK ? (uint64_t)ed
-                                            : mix64(f->seed ^ mix64((uint64_t)src * 0x100000001ULL ^
-                                                                    ((uint64_t)dst << 32) ^ mix64(flow_id)));
+    /* d-mod-k numbers the hosts leaf by leaf (Zahavi et al. 2010): a rail
+     * leaf's hosts are its scalable unit's nodes on that rail. Numbering
+     * them node * nics + rail instead would send every flow of rail r
+     * through the same spine. */
+    uint64_t d = f->rail ? (uint64_t)ld * (uint64_t)f->down + (uint64_t)((ed / f->nics_per_node) % f->nodes_per_su)
+                         : (uint64_t)ed;
+    uint64_t h = f->route == CS_ROUTE_DMODK      ? d
+                 : f->route == CS_ROUTE_ADAPTIVE ? flow_id
+                                                 : mix64(f->seed ^ mix64((uint64_t)src * 0x100000001ULL ^
+                                                                         ((uint64_t)dst << 32) ^ mix64(flow_id)));
     if (ls != ld && f->tiers == 2) {
         int j = (int)(h % (uint64_t)f->up), s = j % f->spines;
         links[n++] = f->b_up1 + ls * f->spines + s;

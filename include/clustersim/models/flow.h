@@ -46,6 +46,12 @@ cs_status cs_flow_add_path(cs_flow_sim *s, int job, const int *links, int n_link
 cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const int *dst, int n, double bytes,
                                 uint64_t flow_id0, bool aggregate);
 
+/* Adds one flow of `bytes` from GPU src to GPU dst to the job's last step,
+ * split evenly over its routes with flow ids 0 .. n_paths-1 (adaptive
+ * routing: cs_fabric_route_paths sub-flows) as one class of n_paths members
+ * of bytes / n_paths each. The step's latency is not changed. */
+cs_status cs_flow_add_spread(cs_flow_sim *s, int job, int src, int dst, double bytes, int n_paths);
+
 /* Runs to completion. CS_EINVAL if a flow has a zero-capacity link. */
 cs_status cs_flow_run(cs_flow_sim *s);
 double cs_flow_job_finish_s(const cs_flow_sim *s, int job);

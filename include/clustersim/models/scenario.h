@@ -53,6 +53,15 @@ extern const char *const cs_scn_compare_names[];  /* enum cs_scn_claim_compare *
  * ranks' nodes in a random order over the leaves. */
 enum cs_placement { CS_PLACEMENT_PACKED, CS_PLACEMENT_SCATTERED };
 
+/* How a flow picks among equal-cost paths (models/topology.c,
+ * docs/fabric.md section 2): AUTO is STATIC on InfiniBand / Omni-Path and
+ * ECMP on Ethernet / RoCE; STATIC is destination-based d-mod-k as subnet
+ * managers program it; ECMP hashes each flow onto one path; ADAPTIVE
+ * spreads a flow over every uplink (InfiniBand adaptive routing,
+ * Spectrum-X per-packet spraying). */
+enum cs_routing { CS_ROUTING_AUTO, CS_ROUTING_STATIC, CS_ROUTING_ECMP, CS_ROUTING_ADAPTIVE };
+extern const char *const cs_routing_names[]; /* "auto", "static", "ecmp", "adaptive" */
+
 struct cs_fabric_cfg {
     enum cs_topology topology;
     struct cs_link_spec link;
@@ -61,6 +70,7 @@ struct cs_fabric_cfg {
     bool in_network_reduction;       /* SHARP-style */
     int tiers;                       /* fat-tree tiers (2 or 3); 0 = smallest that fits */
     enum cs_placement placement;     /* of the scenario's job; default packed */
+    enum cs_routing routing;         /* how flows pick among equal-cost paths; default by link kind */
 };
 
 #define CS_MAX_STORAGE_TIERS 4

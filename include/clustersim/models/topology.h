@@ -23,7 +23,17 @@ typedef struct cs_fabric cs_fabric;
  * DGX SuperPOD reference architectures). nics: NIC ports. */
 struct cs_fabric_counts { long switches_by_tier[3]; long switch_ports; long cables; long optics; long nics; };
 
-enum cs_route_mode { CS_ROUTE_DMODK, CS_ROUTE_ECMP_HASH };
+/* DMODK: static, by destination; ECMP_HASH: a hash of (seed, src, dst,
+ * flow id) picks the path; ADAPTIVE: the flow id picks the uplink
+ * (id mod uplinks, then the core by id / aggregation switches), so a flow
+ * split into cs_fabric_route_paths() sub-flows with ids 0, 1, ... covers
+ * every path once (adaptive routing as an even spread). */
+enum cs_route_mode { CS_ROUTE_DMODK, CS_ROUTE_ECMP_HASH, CS_ROUTE_ADAPTIVE };
+enum cs_route_mode cs_fabric_route_mode(const cs_fabric *f);
+/* Distinct upward paths out of a leaf that adaptive routing spreads over:
+ * the leaf's uplinks (2 tiers), aggregation switches x core groups (3
+ * tiers, at most 64), 1 on a single switch. */
+int cs_fabric_route_paths(const cs_fabric *f);
 
 /* The shape of the switch tiers, computed from the cluster without building
  * links (the closed-form model uses it; cs_fabric_create builds exactly this
