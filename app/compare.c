@@ -44,7 +44,7 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
              c->fabric.placement == CS_PLACEMENT_SCATTERED ? "scattered" : "packed");
     r->oversub = c->fabric.oversubscription;
     r->step_s = r->mfu = r->tokens_per_s = r->exposed_comm_s = r->dp_comm_total_s = NAN;
-    r->busy_s = NAN;
+    r->busy_s = r->dp_net_share = r->network_slowdown = NAN;
     r->dp_msg_bytes = r->dp_busbw = r->dp_time_s = NAN;
     r->tp_msg_bytes = r->tp_busbw = r->tp_time_s = NAN;
     snprintf(r->dp_algo, sizeof r->dp_algo, "-");
@@ -81,6 +81,8 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
         r->exposed_comm_s = res.step.exposed_comm_s;
         r->dp_comm_total_s = res.step.dp_comm_total_s;
         r->busy_s = res.step.compute_s;
+        r->dp_net_share = res.step.dp_net_share;
+        r->network_slowdown = res.network_slowdown;
     }
     /* The job's collectives at their message sizes, as the step model sends
      * them: DP gradients in buckets (all_reduce, or reduce_scatter with
@@ -89,6 +91,12 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
     int g = c->gpus_per_node;
     struct cs_coll_group dpg = cs_step_group(p->dp, (long)p->tp * p->cp, g);
     struct cs_coll_group tpg = cs_step_group(p->tp, 1, g);
+    /* at the shares the flow model gave them in the step */
+    dpg.job_nodes = tpg.job_nodes = (int)(cs_job_gpus(c, &s->workload) / g);
+    if (r->dp_net_share > 0)
+        dpg.net_share = r->dp_net_share;
+    if (res.step.tp_net_share > 0)
+        tpg.net_share = res.step.tp_net_share;
     r->dp_ranks = p->dp;
     r->tp_ranks = p->tp;
     double grad = cs_memory_grad_bytes_per_param(&s->workload);

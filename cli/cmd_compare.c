@@ -95,6 +95,8 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                 cs__num(st, "time_s", r->step_s);
                 cs__num(st, "exposed_comm_s", r->exposed_comm_s);
                 cs__num(st, "dp_comm_total_s", r->dp_comm_total_s);
+                if (isfinite(r->network_slowdown))
+                    cs__num(st, "network_slowdown", r->network_slowdown);
                 cJSON *th = cJSON_AddObjectToObject(o, "throughput");
                 cs__num(th, "tokens_per_s", r->tokens_per_s);
                 cs__num(th, "mfu", r->mfu);
@@ -105,6 +107,8 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                 cs__num(dp, "time_us", r->dp_time_s * 1e6);
                 cs__num(dp, "busbw_gb_per_s", r->dp_busbw / 1e9);
                 cJSON_AddStringToObject(dp, "algo", r->dp_algo);
+                if (isfinite(r->dp_net_share))
+                    cs__num(dp, "network_share", r->dp_net_share);
                 cJSON *tp = cJSON_AddObjectToObject(co, "tp");
                 cJSON_AddNumberToObject(tp, "ranks", r->tp_ranks);
                 cs__num(tp, "size_bytes", r->tp_msg_bytes);
@@ -136,16 +140,17 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         fprintf(out.fp, "file,scenario,gpus,topology,link,placement,oversubscription,fits,step_time_s,mfu,"
                         "tokens_per_s,exposed_comm_s,dp_ranks,dp_size_bytes,dp_busbw_gb_per_s,dp_algo,tp_ranks,"
                         "tp_size_bytes,tp_busbw_gb_per_s,tp_algo,leaf_switches,spine_switches,core_switches,"
-                        "switch_ports,cables,optics,nics\n");
+                        "switch_ports,cables,optics,nics,dp_network_share,network_slowdown\n");
         for (int i = 0; i < n; i++) {
             const struct cs_app_compare *r = &rs[i];
             fprintf(out.fp, "%s,%s,%ld,%s,%s,%s,%g,%s,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,%s,%d,%.0f,%.6g,%s,%ld,%ld,%ld,"
-                            "%ld,%ld,%ld,%ld\n",
+                            "%ld,%ld,%ld,%ld,%.6g,%.6g\n",
                     r->file, r->name, r->gpus, r->topology, r->link, r->placement, r->oversub, r->fits ? "true" : "false",
                     r->step_s, r->mfu, r->tokens_per_s, r->exposed_comm_s, r->dp_ranks, r->dp_msg_bytes,
                     r->dp_busbw / 1e9, r->dp_algo, r->tp_ranks, r->tp_msg_bytes, r->tp_busbw / 1e9, r->tp_algo,
                     r->counts.switches_by_tier[0], r->counts.switches_by_tier[1], r->counts.switches_by_tier[2],
-                    r->counts.switch_ports, r->counts.cables, r->counts.optics, r->counts.nics);
+                    r->counts.switch_ports, r->counts.cables, r->counts.optics, r->counts.nics, r->dp_net_share,
+                    r->network_slowdown);
         }
     } else {
         /* One column per scenario. */
@@ -180,6 +185,8 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         CS__ROW("DP ranks / msg (MB)", snprintf(cells[i], sizeof cells[i], "%d / %.1f", r->dp_ranks, r->dp_msg_bytes / 1e6));
         CS__ROW("DP busbw (GB/s)", cs__cell(cells[i], sizeof cells[i], "%.1f", r->dp_busbw / 1e9));
         CS__ROW("DP algorithm", snprintf(cells[i], sizeof cells[i], "%s", r->dp_algo));
+        CS__ROW("DP network share", cs__cell(cells[i], sizeof cells[i], "%.3f", r->dp_net_share));
+        CS__ROW("slowdown by neighbours", cs__cell(cells[i], sizeof cells[i], "%.4fx", r->network_slowdown));
         CS__ROW("TP ranks / msg (MB)", snprintf(cells[i], sizeof cells[i], "%d / %.1f", r->tp_ranks, r->tp_msg_bytes / 1e6));
         CS__ROW("TP busbw (GB/s)", cs__cell(cells[i], sizeof cells[i], "%.1f", r->tp_busbw / 1e9));
         CS__ROW("leaf / spine / core switches",
@@ -191,7 +198,7 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         CS__ROW("NICs", snprintf(cells[i], sizeof cells[i], "%ld", r->counts.nics));
 #undef CS__ROW
         fprintf(out.fp, "clustersim %s: compare %d scenarios (one training step each; collectives at the job's "
-                        "message sizes, closed-form model)\n\n",
+                        "message sizes: closed form at the flow model's network shares)\n\n",
                 CLUSTERSIM_VERSION, n);
         cs_table_write(t, out.fp, 0);
         for (int i = 0; i < n; i++)

@@ -288,6 +288,23 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
             cs__fmt(r->dp_comm_total_s, CS_UNIT_TIME, a, sizeof a),
             cs__fmt(r->dp_comm_total_s - r->dp_comm_s, CS_UNIT_TIME, b, sizeof b));
     cs_table_destroy(st);
+    /* What the flow model gave the communicators that leave a node. */
+    const double shares[4] = {r->tp_net_share, r->cp_net_share, r->dp_net_share, r->pp_net_share};
+    static const char *const share_names[4] = {"TP", "CP", "DP", "PP"};
+    bool any = false;
+    for (int i = 0; i < 4; i++) {
+        if (!(shares[i] > 0) || !isfinite(shares[i]))
+            continue;
+        fprintf(out, "%s%s %.3f", any ? ", " : "  network share ", share_names[i], shares[i]);
+        any = true;
+    }
+    if (any)
+        fprintf(out, " (of each communicator's NIC rate, flow model on the job's placement; %s, %s "
+                     "routing)\n",
+                cs_topology_name(s->cluster.fabric.topology), cs_routing_names[s->cluster.fabric.routing]);
+    if (r->network_slowdown > 0 && isfinite(r->network_slowdown))
+        fprintf(out, "  neighbours    %d job(s) on the fabric: step %.4fx its time alone\n", s->n_neighbours,
+                r->network_slowdown);
     fprintf(out, "\nThroughput\n");
     fprintf(out, "  tokens/s      %.0f\n", r->tokens_per_s);
     fprintf(out, "  TFLOP/s/GPU   %.1f (Narayanan et al. count, recomputation included)\n",

@@ -20,6 +20,8 @@ struct cs_app_compare {
     long gpus;
     bool has_step, fits;
     double step_s, mfu, tokens_per_s, exposed_comm_s, dp_comm_total_s, busy_s;
+    double dp_net_share;            /* the flow model's share for the DP rings (NAN: one node) */
+    double network_slowdown;        /* with the scenario's neighbours over alone; NAN without */
     double dp_msg_bytes, dp_busbw, dp_time_s;
     double tp_msg_bytes, tp_busbw, tp_time_s;
     char dp_algo[16], tp_algo[16];
