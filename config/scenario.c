@@ -933,6 +933,7 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
     mark(&mk, CS_STEP_KEY_KV_HEADS, node_or(mm, "kv_heads", mn));
     mark(&mk, CS_STEP_KEY_HIDDEN, node_or(mm, "hidden", mn));
     mark(&mk, CS_STEP_KEY_GLOBAL_BATCH, node_or(wl, "global_batch", wl));
+    mark(&mk, CS_STEP_KEY_GPUS, node_or(wl, "gpus", wl));
     (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
     /* ZeRO-Offload moves gradients and weights over the GPU's host link;
      * without a PCIe generation (GB200's NVLink-C2C) its rate is unknown. */

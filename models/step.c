@@ -224,7 +224,7 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     long cluster_gpus = (long)c->nodes * c->gpus_per_node;
     long gpus = cs_job_gpus(c, w);
     if (w->gpus < 0 || gpus > cluster_gpus || gpus % c->gpus_per_node != 0) {
-        cs__rule(d, mk, CS_STEP_KEY_PARALLELISM,
+        cs__rule(d, mk, CS_STEP_KEY_GPUS,
                  "workload.gpus: %ld GPUs is not a whole number of the cluster's nodes (%d nodes x %d GPUs)",
                  gpus, c->nodes, c->gpus_per_node);
         return CS_EINVAL;

@@ -94,7 +94,7 @@ struct cs_coll_group cs_step_group(int size, long stride, int g);
 /* The scenario keys a workload rule names (cs_step_rules). */
 enum cs_step_key { CS_STEP_KEY_PARALLELISM, CS_STEP_KEY_TP, CS_STEP_KEY_PP, CS_STEP_KEY_VP, CS_STEP_KEY_CP,
                    CS_STEP_KEY_FSDP, CS_STEP_KEY_MODEL, CS_STEP_KEY_KV_HEADS, CS_STEP_KEY_HIDDEN,
-                   CS_STEP_KEY_GLOBAL_BATCH, CS_STEP_KEY_COUNT };
+                   CS_STEP_KEY_GLOBAL_BATCH, CS_STEP_KEY_GPUS, CS_STEP_KEY_COUNT };
 
 /* Where each key sits in the scenario file (line 0: no position), so that
  * the config loader's errors carry file:line:col. Borrowed. */
