@@ -353,6 +353,56 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
     s->st.rate_solves++;
 }
 
+cs_status cs_flow_add_class(cs_flow_sim *s, int job, const int *links, const int *mult, int n, int members,
+                            double bytes, int *id)
+{
+    if (n < 0 || (n > 0 && (!links || !mult)) || members < 1)
+        return CS_EINVAL;
+    struct lm *tmp = cs_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *tmp);
+    for (int i = 0; i < n; i++) {
+        if (mult[i] < 1) {
+            free(tmp);
+            return CS_EINVAL;
+        }
+        tmp[i] = (struct lm){links[i], mult[i]};
+    }
+    int before = s->n_cls;
+    cs_status rc = add_class(s, job, tmp, n, members, bytes);
+    free(tmp);
+    if (rc == CS_OK && id)
+        *id = before;
+    return rc;
+}
+
+cs_status cs_flow_solve_steady(cs_flow_sim *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->n_jobs; k++)
+        if (s->jobs[k].n_steps > 0)
+            n += s->jobs[k].steps[0].n;
+    int *act = cs_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *act);
+    n = 0;
+    for (int k = 0; k < s->n_jobs; k++)
+        if (s->jobs[k].n_steps > 0)
+            for (int q = 0; q < s->jobs[k].steps[0].n; q++)
+                act[n++] = s->jobs[k].steps[0].cls[q];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < s->cls[act[i]].lm_n; k++)
+            if (!(s->cap[s->lms[s->cls[act[i]].lm_off + k].link] > 0)) {
+                free(act);
+                return CS_EINVAL; /* a stream that can never move */
+            }
+    if (n > 0)
+        solve_rates(s, act, n);
+    free(act);
+    return CS_OK;
+}
+
+double cs_flow_class_rate(const cs_flow_sim *s, int id)
+{
+    return id >= 0 && id < s->n_cls ? s->cls[id].rate : NAN;
+}
+
 static void schedule_step(struct job *j, double now)
 {
     j->waiting = true;

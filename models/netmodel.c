@@ -14,12 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes one node boundary of a ring carries in a round: large enough that
- * the flow model's completion tolerance (about 1e-3 bytes) is negligible;
- * the share is a ratio, so the value cancels. */
-#define ROUND_BYTES (64.0 * 1024 * 1024)
-/* Neighbour flows outlast the round (their traffic is present throughout). */
-#define NB_BYTES_FACTOR 1e4
+/* Capacity standing for "not a constraint" on the ideal fabric. */
+#define UNCONSTRAINED 1e30
 
 struct cache_ent {
     int pattern, size;
@@ -169,119 +165,201 @@ const int *cs_netmodel_job_gpus(const cs_netmodel *m, long *n)
     return m->job;
 }
 
-/* Flows of one ring (or chain) over members gpu[0..n) in ring order: the
- * members are grouped by node in order; each node boundary k -> k+1 carries
- * ROUND_BYTES split over the members of node k, the j-th member of node k
- * sending to the j-th of node k+1 (NCCL's channels cross a boundary on the
- * rail of their GPU). Appends (src, dst, bytes) triples; returns how many. */
-struct flow3 {
-    int src, dst;
-    double bytes;
+/* ---- streams: a pipelined ring as one flow class --------------------------
+ *
+ * NCCL's ring is a pipeline: every edge of a channel's ring carries data
+ * continuously at the rate of the ring's slowest edge, so one channel of one
+ * ring is one class of the flow model whose members are its inter-node
+ * edges (all at one rate), and the communicator's rings and the neighbours'
+ * rings share the links by max-min fairness (docs/fabric.md 3b). With
+ * adaptive routing each edge is cs_fabric_route_paths() sub-flows, one per
+ * uplink. A chain's edges (pipeline sends) are separate streams. */
+struct sbuild {
+    const cs_fabric *f;
+    int *mark;             /* n_links: index + 1 of the link in the open class */
+    unsigned char *nic;    /* n_links: a NIC port (first or last link of a path) */
+    bool spread;
+    int paths;
+    uint64_t fid;          /* ECMP: one flow id per edge */
+    int *lk, *mu;          /* (link, multiplicity) of every class, flattened */
+    long n, cap;
+    long *off;             /* class k: [off[k], off[k + 1]) */
+    int *own, *mem;        /* owner (0: the job; 1..: neighbours or rings), members */
+    int ncls, capcls;
+    long open_from;        /* start of the open class; -1: none */
+    int open_mem;
 };
 
-static void ring_flows(const cs_fabric *f, const int *gpu, long n, bool wrap, struct flow3 **fl, long *nf,
-                       long *cap)
+static void sb_init(struct sbuild *b, const cs_fabric *f)
 {
-    /* runs of consecutive members on one node: [start[k], start[k + 1]) */
+    memset(b, 0, sizeof *b);
+    b->f = f;
+    int nl = cs_fabric_n_links(f);
+    b->mark = cs_xcalloc((size_t)(nl > 0 ? nl : 1), sizeof *b->mark);
+    b->nic = cs_xcalloc((size_t)(nl > 0 ? nl : 1), 1);
+    b->spread = cs_fabric_route_mode(f) == CS_ROUTE_ADAPTIVE;
+    b->paths = b->spread ? cs_fabric_route_paths(f) : 1;
+    b->off = cs_xmalloc(sizeof *b->off);
+    b->off[0] = 0;
+    b->open_from = -1;
+}
+
+static void sb_fini(struct sbuild *b)
+{
+    free(b->mark);
+    free(b->nic);
+    free(b->lk);
+    free(b->mu);
+    free(b->off);
+    free(b->own);
+    free(b->mem);
+}
+
+static void sb_begin(struct sbuild *b)
+{
+    b->open_from = b->n;
+    b->open_mem = 0;
+}
+
+static void sb_link(struct sbuild *b, int l)
+{
+    if (b->mark[l]) {
+        b->mu[b->mark[l] - 1]++;
+        return;
+    }
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 1024;
+        b->lk = cs_xrealloc(b->lk, (size_t)b->cap, sizeof *b->lk);
+        b->mu = cs_xrealloc(b->mu, (size_t)b->cap, sizeof *b->mu);
+    }
+    b->lk[b->n] = l;
+    b->mu[b->n] = 1;
+    b->mark[l] = (int)(b->n + 1);
+    b->n++;
+}
+
+/* One edge GPU src -> GPU dst of the open class. Returns false for bad ids. */
+static bool sb_edge(struct sbuild *b, int src, int dst)
+{
+    int path[CS_FABRIC_MAX_PATH];
+    for (int p = 0; p < b->paths; p++) {
+        int np = cs_fabric_route(b->f, src, dst, b->spread ? (uint64_t)p : b->fid, path, NULL);
+        if (np < 0)
+            return false;
+        for (int k = 0; k < np; k++)
+            sb_link(b, path[k]);
+        if (np > 0) {
+            b->nic[path[0]] = 1;
+            b->nic[path[np - 1]] = 1;
+        }
+        b->open_mem++;
+    }
+    b->fid++;
+    return true;
+}
+
+static void sb_end(struct sbuild *b, int owner)
+{
+    for (long i = b->open_from; i < b->n; i++)
+        b->mark[b->lk[i]] = 0;
+    if (b->open_mem > 0) {
+        if (b->ncls == b->capcls) {
+            b->capcls = b->capcls ? 2 * b->capcls : 64;
+            b->own = cs_xrealloc(b->own, (size_t)b->capcls, sizeof *b->own);
+            b->mem = cs_xrealloc(b->mem, (size_t)b->capcls, sizeof *b->mem);
+        }
+        b->off = cs_xrealloc(b->off, (size_t)b->capcls + 1, sizeof *b->off);
+        b->own[b->ncls] = owner;
+        b->mem[b->ncls] = b->open_mem;
+        b->ncls++;
+        b->off[b->ncls] = b->n;
+    } else {
+        b->n = b->open_from; /* nothing crossed a node: drop it */
+    }
+    b->open_from = -1;
+}
+
+/* The streams of one ring (or chain) over members gpu[0..n) in ring order.
+ * The members are grouped by node in order; channel j of a ring joins the
+ * j-th member of each node to the j-th of the next (NCCL's channels cross
+ * a node boundary on the rail of their GPU). */
+static bool sb_ring(struct sbuild *b, const int *gpu, long n, bool ring, int owner)
+{
     long runs = 0;
     long *start = cs_xmalloc((size_t)(n + 1) * sizeof *start);
+    long width = 0;
     for (long i = 0; i < n; i++)
-        if (i == 0 || cs_fabric_node_of(f, gpu[i]) != cs_fabric_node_of(f, gpu[i - 1]))
+        if (i == 0 || cs_fabric_node_of(b->f, gpu[i]) != cs_fabric_node_of(b->f, gpu[i - 1]))
             start[runs++] = i;
     start[runs] = n;
-    long bounds = runs < 2 ? 0 : (wrap ? runs : runs - 1);
-    for (long k = 0; k < bounds; k++) {
-        long kb = (k + 1) % runs;
-        long a0 = start[k], na = start[k + 1] - a0;
-        long b0 = start[kb], nb = start[kb + 1] - b0;
-        if (cs_fabric_node_of(f, gpu[a0]) == cs_fabric_node_of(f, gpu[b0]))
-            continue; /* the wrap back onto the first node */
-        long ch = na < nb ? na : nb;
-        for (long j = 0; j < ch; j++) {
-            if (*nf == *cap) {
-                *cap = *cap ? 2 * *cap : 1024;
-                *fl = cs_xrealloc(*fl, (size_t)*cap, sizeof **fl);
-            }
-            (*fl)[(*nf)++] = (struct flow3){gpu[a0 + j], gpu[b0 + j], ROUND_BYTES / (double)ch};
+    for (long k = 0; k < runs; k++)
+        if (start[k + 1] - start[k] > width)
+            width = start[k + 1] - start[k];
+    long bounds = runs < 2 ? 0 : (ring ? runs : runs - 1);
+    bool ok = true;
+    for (long j = 0; j < width && bounds > 0 && ok; j++) {
+        if (ring)
+            sb_begin(b);
+        for (long k = 0; k < bounds && ok; k++) {
+            long kb = (k + 1) % runs;
+            long a = start[k] + j, c = start[kb] + j;
+            if (a >= start[k + 1] || c >= start[kb + 1])
+                continue;
+            if (cs_fabric_node_of(b->f, gpu[a]) == cs_fabric_node_of(b->f, gpu[c]))
+                continue; /* the wrap back onto the first node */
+            if (!ring)
+                sb_begin(b);
+            ok = sb_edge(b, gpu[a], gpu[c]);
+            if (!ring)
+                sb_end(b, owner);
         }
+        if (ring)
+            sb_end(b, owner);
     }
     free(start);
+    return ok;
 }
 
-/* Time of the job's round (its flows fl[0..nf)) with the neighbours'
- * traffic on (with_nb) or off; *ideal_s the time the NIC ports alone allow. */
-static cs_status round_time(cs_netmodel *m, const struct flow3 *fl, long nf, bool with_nb, double *t_s,
-                            double *ideal_s)
+/* Max-min steady rates of the classes whose owner `use` accepts, on the
+ * fabric (ideal false) or on the NIC ports alone (ideal true: every other
+ * link unconstrained). rate[k] NAN for the others. */
+static cs_status sb_solve(const struct sbuild *b, bool ideal, int max_owner, double *rate)
 {
-    cs_flow_sim *sim = cs_flow_sim_create(m->fab);
+    int nl = cs_fabric_n_links(b->f);
+    cs_flow_sim *sim;
+    if (ideal) {
+        double *cap = cs_xmalloc((size_t)(nl > 0 ? nl : 1) * sizeof *cap);
+        for (int l = 0; l < nl; l++)
+            cap[l] = b->nic[l] ? cs_fabric_link_capacity(b->f, l) : UNCONSTRAINED;
+        sim = cs_flow_sim_create_links(cap, nl);
+        free(cap);
+    } else {
+        sim = cs_flow_sim_create(b->f);
+    }
     int job = cs_flow_job_add(sim, 0.0);
     cs_status rc = cs_flow_step_add(sim, job, 0.0, 1);
-    int path[CS_FABRIC_MAX_PATH];
-    int n_links = cs_fabric_n_links(m->fab);
-    double *load = cs_xcalloc((size_t)n_links, sizeof *load);
-    bool spread = cs_fabric_route_mode(m->fab) == CS_ROUTE_ADAPTIVE;
-    int n_paths = spread ? cs_fabric_route_paths(m->fab) : 1;
-    for (long i = 0; i < nf && rc == CS_OK; i++) {
-        int np = cs_fabric_route(m->fab, fl[i].src, fl[i].dst, (uint64_t)i, path, NULL);
-        if (np < 0) {
-            rc = CS_EINVAL;
-            break;
-        }
-        rc = spread ? cs_flow_add_spread(sim, job, fl[i].src, fl[i].dst, fl[i].bytes, n_paths)
-                    : cs_flow_add_path(sim, job, path, np, fl[i].bytes);
-        if (np > 0) { /* the first and last links of a path between nodes are its NIC ports */
-            load[path[0]] += fl[i].bytes;
-            load[path[np - 1]] += fl[i].bytes;
-        }
-    }
-    double ideal = 0.0;
-    for (int l = 0; l < n_links; l++)
-        if (load[l] > 0) {
-            double cap = cs_fabric_link_capacity(m->fab, l);
-            double cap_nic = m->nic_cap > 0 && m->nic_cap < cap ? m->nic_cap : cap;
-            if (cap_nic > 0 && load[l] / cap_nic > ideal)
-                ideal = load[l] / cap_nic;
-        }
-    free(load);
-    if (rc == CS_OK && with_nb) {
-        struct flow3 *nfl = NULL;
-        long nn = 0, cap = 0;
-        for (int i = 0; i < m->n_nb; i++) {
-            long before = nn;
-            ring_flows(m->fab, m->nb[i].gpus, m->nb[i].n, true, &nfl, &nn, &cap);
-            if (nn == before)
-                continue;
-            int nj = cs_flow_job_add(sim, 0.0);
-            rc = cs_flow_step_add(sim, nj, 0.0, 1);
-            for (long k = before; k < nn && rc == CS_OK; k++) {
-                double b = nfl[k].bytes * NB_BYTES_FACTOR;
-                if (spread) {
-                    rc = cs_flow_add_spread(sim, nj, nfl[k].src, nfl[k].dst, b, n_paths);
-                    continue;
-                }
-                int np = cs_fabric_route(m->fab, nfl[k].src, nfl[k].dst,
-                                         0x9e3779b9ULL * (uint64_t)(i + 1) + (uint64_t)k, path, NULL);
-                rc = np < 0 ? CS_EINVAL : cs_flow_add_path(sim, nj, path, np, b);
-            }
-        }
-        free(nfl);
+    int *id = cs_xmalloc((size_t)(b->ncls > 0 ? b->ncls : 1) * sizeof *id);
+    for (int k = 0; k < b->ncls && rc == CS_OK; k++) {
+        id[k] = -1;
+        if (b->own[k] > max_owner)
+            continue;
+        rc = cs_flow_add_class(sim, job, b->lk + b->off[k], b->mu + b->off[k], (int)(b->off[k + 1] - b->off[k]),
+                               b->mem[k], 1.0, &id[k]);
     }
     if (rc == CS_OK)
-        rc = cs_flow_run(sim);
-    double t = rc == CS_OK ? cs_flow_job_finish_s(sim, job) : NAN;
+        rc = cs_flow_solve_steady(sim);
+    for (int k = 0; k < b->ncls && rc == CS_OK; k++)
+        rate[k] = id[k] >= 0 ? cs_flow_class_rate(sim, id[k]) : NAN;
+    free(id);
     cs_flow_sim_destroy(sim);
-    if (rc != CS_OK)
-        return rc;
-    *t_s = t;
-    *ideal_s = ideal;
-    return CS_OK;
+    return rc;
 }
 
-static double share_of(double ideal, double t)
+static double share_of(double real, double ideal)
 {
-    if (!(t > 0) || !(ideal > 0))
+    if (!(ideal > 0) || !(real > 0))
         return 1.0;
-    double s = ideal / t;
+    double s = real / ideal;
     return s > 1.0 ? 1.0 : s;
 }
 
@@ -313,47 +391,55 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
         }
     pthread_mutex_unlock(&m->lock);
 
-    /* Every instance of the communicator: ranks r0 + i*stride for each r0
-     * whose digit at this position is 0 (Megatron's order, tp fastest). */
-    struct flow3 *fl = NULL;
-    long nf = 0, cap = 0;
+    /* Every instance of the communicator (ranks r0 + i*stride for each r0
+     * whose digit at this position is 0, Megatron's order) streams at once,
+     * owner 0; the neighbours' rings, owners 1.. */
+    struct sbuild b;
+    sb_init(&b, m->fab);
     int *members = cs_xmalloc((size_t)size * sizeof *members);
     long block = (long)size * stride;
-    for (long base = 0; base < m->n_job; base += block)
-        for (long off = 0; off < stride; off++) {
+    bool ok = true;
+    for (long base = 0; base < m->n_job && ok; base += block)
+        for (long off = 0; off < stride && ok; off++) {
             for (int i = 0; i < size; i++)
                 members[i] = m->job[base + off + (long)i * stride];
-            ring_flows(m->fab, members, size, pattern == CS_NET_RING, &fl, &nf, &cap);
+            ok = sb_ring(&b, members, size, pattern == CS_NET_RING, 0);
         }
     free(members);
-    double s = 1.0;
-    cs_status rc = CS_OK;
-    if (nf > 0 && cs_fabric_tiers(m->fab) >= 1) {
-        double t = 0, ideal = 0;
-        rc = round_time(m, fl, nf, false, &t, &ideal);
-        if (rc == CS_OK) {
-            s = share_of(ideal, t);
-            bool any_nb = false;
-            for (int i = 0; i < m->n_nb; i++)
-                any_nb = any_nb || m->nb[i].duty > 0;
-            if (any_nb) {
-                double t2 = 0, ideal2 = 0;
-                rc = round_time(m, fl, nf, true, &t2, &ideal2);
-                if (rc == CS_OK) {
-                    double s_on = share_of(ideal2, t2);
-                    /* The neighbours' traffic is on a fraction d of the
-                     * time: the time-weighted (harmonic) mean share. With
-                     * several neighbours d is the largest duty (their
-                     * flows are simulated together). */
-                    double d = 0.0;
-                    for (int i = 0; i < m->n_nb; i++)
-                        d = fmax(d, m->nb[i].duty);
-                    s = 1.0 / (d / s_on + (1.0 - d) / s);
-                }
-            }
-        }
+    double d = 0.0; /* the neighbours' duty: their traffic is on this fraction of the time */
+    for (int i = 0; i < m->n_nb && ok; i++) {
+        ok = sb_ring(&b, m->nb[i].gpus, m->nb[i].n, true, i + 1);
+        d = fmax(d, m->nb[i].duty);
     }
-    free(fl);
+    cs_status rc = ok ? CS_OK : CS_EINVAL;
+    double s = 1.0;
+    if (rc == CS_OK && b.ncls > 0) {
+        double *ideal = cs_xmalloc((size_t)b.ncls * sizeof *ideal);
+        double *alone = cs_xmalloc((size_t)b.ncls * sizeof *alone);
+        double *with = cs_xmalloc((size_t)b.ncls * sizeof *with);
+        rc = sb_solve(&b, true, 0, ideal);
+        if (rc == CS_OK)
+            rc = sb_solve(&b, false, 0, alone);
+        bool any_nb = false;
+        for (int k = 0; k < b.ncls; k++)
+            any_nb = any_nb || b.own[k] > 0;
+        if (rc == CS_OK && any_nb && d > 0)
+            rc = sb_solve(&b, false, m->n_nb, with);
+        double s_alone = 1.0, s_on = 1.0;
+        for (int k = 0; k < b.ncls && rc == CS_OK; k++) {
+            if (b.own[k] != 0)
+                continue;
+            /* the step waits for the slowest instance */
+            s_alone = fmin(s_alone, share_of(alone[k], ideal[k]));
+            if (any_nb && d > 0)
+                s_on = fmin(s_on, share_of(with[k], ideal[k]));
+        }
+        s = any_nb && d > 0 ? 1.0 / (d / s_on + (1.0 - d) / s_alone) : s_alone;
+        free(ideal);
+        free(alone);
+        free(with);
+    }
+    sb_fini(&b);
     if (rc != CS_OK)
         return rc;
     pthread_mutex_lock(&m->lock);
@@ -366,4 +452,36 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     pthread_mutex_unlock(&m->lock);
     *share = s;
     return CS_OK;
+}
+
+cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const long *sizes, int n,
+                             double *shares)
+{
+    if (!f || n < 0 || (n > 0 && (!rings || !sizes || !shares)))
+        return CS_EINVAL;
+    int G = cs_fabric_gpus(f);
+    for (int k = 0; k < n; k++)
+        for (long i = 0; i < sizes[k]; i++)
+            if (rings[k][i] < 0 || rings[k][i] >= G)
+                return CS_EINVAL;
+    struct sbuild b;
+    sb_init(&b, f);
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++)
+        ok = sb_ring(&b, rings[k], sizes[k], true, k);
+    cs_status rc = ok ? CS_OK : CS_EINVAL;
+    double *ideal = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *ideal);
+    double *real = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *real);
+    if (rc == CS_OK && b.ncls > 0)
+        rc = sb_solve(&b, true, n, ideal);
+    if (rc == CS_OK && b.ncls > 0)
+        rc = sb_solve(&b, false, n, real);
+    for (int k = 0; k < n && rc == CS_OK; k++)
+        shares[k] = 1.0;
+    for (int c = 0; c < b.ncls && rc == CS_OK; c++)
+        shares[b.own[c]] = fmin(shares[b.own[c]], share_of(real[c], ideal[c]));
+    free(ideal);
+    free(real);
+    sb_fini(&b);
+    return rc;
 }

@@ -6,6 +6,7 @@
  * partitions, MIG slices and workload contention are in placement.c,
  * partitions.c, mig.c and contention.c (sched_internal.h). */
 #include "sched_internal.h"
+#include "clustersim/models/netmodel.h"
 
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/models/cluster.h"
@@ -181,19 +182,39 @@ static void cs__retime(struct cs__sim *s, long ji, double slow)
         s->err = st;
 }
 
-/* Recomputes every running cross job's bandwidth share from the leaf
- * demand (docs/replay.md, "Contention") and retimes those whose share
- * changed. O(cross jobs x their nodes). */
+/* Recomputes every running cross job's bandwidth share and retimes those
+ * whose share changed (docs/replay.md, "Contention"): the jobs' rings
+ * simulated together on the fabric by the flow model, the same round as
+ * the step's network model (cs_net_ring_shares); the leaf-demand estimate
+ * (cs_sched__job_share) only where the cluster has no fabric graph. */
 static void cs__recontend(struct cs__sim *s)
 {
+    double *shares = NULL;
+    if (s->cfg->fabric && s->nx > 0) {
+        const int **rings = cs_xmalloc((size_t)s->nx * sizeof *rings);
+        long *sizes = cs_xmalloc((size_t)s->nx * sizeof *sizes);
+        for (long k = 0; k < s->nx; k++) {
+            long ji = s->xjobs[k];
+            rings[k] = s->gpu_list + s->gpu_off[ji];
+            sizes[k] = s->jobs[ji].n_gpu;
+        }
+        shares = cs_xmalloc((size_t)s->nx * sizeof *shares);
+        if (cs_net_ring_shares(s->cfg->fabric, rings, sizes, (int)s->nx, shares) != CS_OK) {
+            free(shares);
+            shares = NULL;
+        }
+        free(rings);
+        free(sizes);
+    }
     for (long k = 0; k < s->nx; k++) {
         long ji = s->xjobs[k];
         struct cs__job *j = &s->jobs[ji];
-        double share = cs_sched__job_share(s, ji, s->leaf_dem);
+        double share = shares ? shares[k] : cs_sched__job_share(s, ji, s->leaf_dem);
         if (share < j->share_min)
             j->share_min = share;
         cs__retime(s, ji, cs_sched__wl_slowdown(s, ji, share));
     }
+    free(shares);
 }
 
 static void cs__start(struct cs__sim *s, long ji, int g)

@@ -52,6 +52,22 @@ cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const i
  * of bytes / n_paths each. The step's latency is not changed. */
 cs_status cs_flow_add_spread(cs_flow_sim *s, int job, int src, int dst, double bytes, int n_paths);
 
+/* Adds a class of `members` flows of `bytes` each to the job's last step
+ * that all move at one rate: links[i] carries mult[i] of them (a pipelined
+ * ring is one such class: every edge streams at the ring's rate). Its id
+ * (0, 1, ... in the order added) in *id (nullable). CS_EINVAL for a bad
+ * link, multiplicity or count. */
+cs_status cs_flow_add_class(cs_flow_sim *s, int job, const int *links, const int *mult, int n, int members,
+                            double bytes, int *id);
+
+/* The steady state of persistent streams: the max-min fair rates of the
+ * classes of every job's first step, all active together, computed once
+ * without advancing time (cs_flow_class_rate reads them). */
+cs_status cs_flow_solve_steady(cs_flow_sim *s);
+/* Rate of one member of class id (bytes/s) after cs_flow_solve_steady or
+ * during cs_flow_run; NAN for a bad id. */
+double cs_flow_class_rate(const cs_flow_sim *s, int id);
+
 /* Runs to completion. CS_EINVAL if a flow has a zero-capacity link. */
 cs_status cs_flow_run(cs_flow_sim *s);
 double cs_flow_job_finish_s(const cs_flow_sim *s, int job);

@@ -25,6 +25,7 @@
 #include "clustersim/base/status.h"
 #include "clustersim/models/collective.h"
 #include "clustersim/models/scenario.h"
+#include "clustersim/models/topology.h"
 
 #include <stdint.h>
 
@@ -57,6 +58,15 @@ void cs_netmodel_destroy(cs_netmodel *m); /* accepts NULL */
  * the time-weighted harmonic mean 1 / (d / s_with + (1 - d) / s_alone).
  * CS_EINVAL for a bad size or stride (size x stride beyond the job). */
 cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int size, long stride, double *share);
+
+/* Several jobs' rings at once on fabric f (the replay's running jobs):
+ * ring k's members rings[k][0 .. sizes[k]) in ring order (GPU ids of f),
+ * each its own flow job, all sending one round together; shares[k] is ring
+ * k's round time alone on its NIC ports over its time among the others, in
+ * (0, 1] (1 for a ring inside one node). The same round and share as
+ * cs_netmodel_share. CS_EINVAL for bad ids. */
+cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const long *sizes, int n,
+                             double *shares);
 
 /* Flow simulations run and cache hits so far (for tests and benchmarks). */
 void cs_netmodel_stats(const cs_netmodel *m, long *simulations, long *hits);
