@@ -37,9 +37,32 @@ static double cs__metric(const struct cs_ref_case *c, const struct cs_step_resul
     return NAN;
 }
 
+static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_options *o, cs_diags *d,
+                             double *predicted, struct cs_step_result *r, struct cs_workload *chosen);
+
 cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_options *o,
                           cs_diags *d, double *predicted, struct cs_step_result *r,
                           struct cs_workload *chosen)
+{
+    const struct cs_workload *base = &c->scen.workload;
+    /* The network model of the row's job (its placement on its fabric), as
+     * every other answer uses, unless the caller brought one. */
+    struct cs_step_options on_net = *o;
+    cs_netmodel *net = NULL;
+    if (!o->net && c->scen.cluster.nodes > 1) {
+        cs_status nst = cs_netmodel_create(&c->scen.cluster, cs_job_gpus(&c->scen.cluster, base), NULL, 0,
+                                           c->scen.seed, &net, NULL, 0);
+        if (nst == CS_OK)
+            on_net.net = net;
+    }
+    o = &on_net;
+    cs_status rc = cs__predict(c, o, d, predicted, r, chosen);
+    cs_netmodel_destroy(net);
+    return rc;
+}
+
+static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_options *o, cs_diags *d,
+                             double *predicted, struct cs_step_result *r, struct cs_workload *chosen)
 {
     static const int mbs[] = {1, 2, 4, 8};
     static const enum cs_recompute rcs[] = {CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE,
