@@ -7,6 +7,7 @@
 
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/models/calib.h"
+#include "clustersim/models/storage.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -75,19 +76,94 @@ cs_status cs_app_netmodel(const struct cs_scenario *s, bool neighbours, cs_diags
 }
 
 /* The step on the network model of the scenario (with or without its
- * neighbours); the model lives only for the simulation. */
-static cs_status step_on_net(const struct cs_scenario *s, bool neighbours, struct cs_step_options *opt,
-                             cs_diags *d, struct cs_step_result *out)
+ * neighbours, with the storage loads ld[0..n_ld)); the model lives only for
+ * the simulation. */
+static cs_status step_on_net(const struct cs_scenario *s, bool neighbours, const struct cs_net_storage_load *ld,
+                             int n_ld, struct cs_step_options *opt, cs_diags *d, struct cs_step_result *out)
 {
     cs_netmodel *net = NULL;
     cs_status st = cs_app_netmodel(s, neighbours, d, &net);
     if (st != CS_OK)
         return st;
+    if (net && n_ld > 0 && (st = cs_netmodel_set_storage(net, ld, n_ld)) != CS_OK) {
+        cs_diag_error(d, s->file, 0, 0, "network model: bad storage load: %s", cs_strerror(st));
+        cs_netmodel_destroy(net);
+        return st;
+    }
     opt->net = net;
     st = cs_step_simulate(&s->cluster, &s->workload, opt, d, out);
     opt->net = NULL;
     cs_netmodel_destroy(net);
     return st;
+}
+
+/* The job's own remote storage traffic that runs on the compute fabric
+ * while it trains (docs/fabric.md 3c): dataset reads (a fraction read_s /
+ * step of the time) and asynchronous checkpoint writes and background
+ * uploads (write / interval). Synchronous checkpoints stop training, so
+ * they overlap no collective. Returns how many loads were written to ld. */
+static int storage_loads(const struct cs_scenario *s, const struct cs_app_result *r, struct cs_net_storage_load *ld)
+{
+    const struct cs_cluster_cfg *c = &s->cluster;
+    long nodes = cs_job_gpus(c, s->has_workload ? &s->workload : NULL) / c->gpus_per_node;
+    if (c->storage_network == CS_STORAGE_NET_SEPARATE || nodes < 2 || !r->has_step || !(r->step.time_s > 0))
+        return 0;
+    int n = 0;
+    if (r->data.enabled && r->data.read_s > 0) {
+        const struct cs_storage_spec *t = cs_storage_find(&c->storage, s->data.tier);
+        if (t && cs_storage_remote(t))
+            ld[n++] = (struct cs_net_storage_load){nodes, cs_storage_node_bw(t, false),
+                                                   t->aggregate_bw_bytes_per_s > 0 ? t->aggregate_bw_bytes_per_s
+                                                                                   : INFINITY,
+                                                   false, fmin(1.0, r->data.read_s / r->step.time_s)};
+    }
+    const struct cs_ckpt_plan *p = &r->run.ckpt;
+    if (r->run.enabled && p->enabled && s->checkpoint.mode == CS_CKPT_ASYNC && p->interval_s > 0) {
+        const char *names[2] = {p->tier, p->upload};
+        double secs[2] = {p->write_s, p->upload_s};
+        for (int k = 0; k < 2 && n < CS_NET_MAX_STORAGE; k++) {
+            const struct cs_storage_spec *t = names[k][0] ? cs_storage_find(&c->storage, names[k]) : NULL;
+            if (!t || !cs_storage_remote(t) || !(secs[k] > 0))
+                continue;
+            ld[n++] = (struct cs_net_storage_load){p->writer_nodes, cs_storage_node_bw(t, true),
+                                                   t->aggregate_bw_bytes_per_s > 0 ? t->aggregate_bw_bytes_per_s
+                                                                                   : INFINITY,
+                                                   true, fmin(1.0, secs[k] / p->interval_s)};
+        }
+    }
+    return n;
+}
+
+/* The data pipeline and the run level from out->step (the data stall
+ * folded into it). On an error *stage names where; best_effort keeps a
+ * failed run's status in out->run_status and goes on. */
+static cs_status data_and_run(const struct cs_scenario *s, const struct cs_app_eval_opts *o, bool timed, cs_diags *d,
+                              struct cs_app_result *out, enum cs_app_stage *stage)
+{
+    if (timed && o->data) {
+        cs_status st = cs_data_evaluate(s, &out->step, d, &out->data);
+        if (st != CS_OK) {
+            *stage = CS_APP_STAGE_DATA;
+            return st;
+        }
+        cs_data_apply(&out->data, &out->step);
+    }
+    if (timed && o->run && (s->run.enabled || s->workload.tokens > 0)) {
+        struct cs_run_options ro;
+        cs_run_options_default(&ro);
+        ro.threads = o->threads > 0 ? o->threads : 1;
+        ro.replicas = o->replicas > 0 ? o->replicas : 0;
+        cs_status st = cs_run_simulate(s, &out->step, &ro, d, &out->run);
+        if (st != CS_OK) {
+            memset(&out->run, 0, sizeof out->run);
+            if (!o->best_effort) {
+                *stage = CS_APP_STAGE_RUN;
+                return st;
+            }
+            out->run_status = st;
+        }
+    }
+    return CS_OK;
 }
 
 cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_opts *o,
@@ -106,7 +182,7 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
 
     /* The COST goal needs the step only to time a run of workload.tokens. */
     if (s->has_workload && (!cost_goal || s->workload.tokens > 0)) {
-        cs_status st = step_on_net(s, true, &out->step_opt, d, &out->step);
+        cs_status st = step_on_net(s, true, NULL, 0, &out->step_opt, d, &out->step);
         if (st != CS_OK)
             return failed(out, CS_APP_STAGE_STEP, st);
         out->has_step = true;
@@ -114,7 +190,7 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
             struct cs_step_result alone;
             cs_diags quiet; /* the same step again: its warnings are already in d */
             cs_diags_init(&quiet);
-            st = step_on_net(s, false, &out->step_opt, &quiet, &alone);
+            st = step_on_net(s, false, NULL, 0, &out->step_opt, &quiet, &alone);
             cs_diags_fini(&quiet);
             if (st != CS_OK)
                 return failed(out, CS_APP_STAGE_STEP, st);
@@ -138,27 +214,42 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
     /* A step that does not fit (COST goal) has no time: no data stall, no
      * run; the cost stage warns that there is no cost per run. */
     bool timed = out->has_step && out->step.fits && (!cost_goal || out->step.tokens_per_s > 0);
-    if (timed && o->data) {
-        cs_status st = cs_data_evaluate(s, &out->step, d, &out->data);
+    struct cs_step_result raw = out->step; /* before the data stall */
+    cs_diags first;
+    cs_diags_init(&first);
+    enum cs_app_stage where = CS_APP_STAGE_NONE;
+    cs_status st = data_and_run(s, o, timed, &first, out, &where);
+    /* The job's own storage traffic on the compute fabric slows its
+     * collectives: the step again with those loads, then the data stall and
+     * the run from that step (one fixed-point iteration; the loads' duties
+     * come from the first pass). */
+    struct cs_net_storage_load ld[CS_NET_MAX_STORAGE];
+    int n_ld = st == CS_OK && timed ? storage_loads(s, out, ld) : 0;
+    if (n_ld > 0) {
+        cs_diags_fini(&first);
+        struct cs_step_result st2;
+        cs_diags quiet; /* the same step again: its warnings are already in d */
+        cs_diags_init(&quiet);
+        st = step_on_net(s, true, ld, n_ld, &out->step_opt, &quiet, &st2);
+        cs_diags_fini(&quiet);
         if (st != CS_OK)
-            return failed(out, CS_APP_STAGE_DATA, st);
-        cs_data_apply(&out->data, &out->step);
+            return failed(out, CS_APP_STAGE_STEP, st);
+        st2.network_slowdown = raw.network_slowdown;
+        st2.storage_slowdown = st2.time_s / raw.time_s;
+        out->step = st2;
+        memset(&out->data, 0, sizeof out->data);
+        memset(&out->run, 0, sizeof out->run);
+        st = data_and_run(s, o, timed, d, out, &where);
+    } else {
+        for (size_t k = 0; k < first.n; k++)
+            cs_diag_add(d, first.items[k].sev, first.items[k].file, first.items[k].line, first.items[k].col, "%s",
+                        first.items[k].msg);
+        cs_diags_fini(&first);
     }
-    if (timed && o->run && (s->run.enabled || s->workload.tokens > 0)) {
-        struct cs_run_options ro;
-        cs_run_options_default(&ro);
-        ro.threads = o->threads > 0 ? o->threads : 1;
-        ro.replicas = o->replicas > 0 ? o->replicas : 0;
-        cs_status st = cs_run_simulate(s, &out->step, &ro, d, &out->run);
-        if (st != CS_OK) {
-            memset(&out->run, 0, sizeof out->run);
-            if (!o->best_effort)
-                return failed(out, CS_APP_STAGE_RUN, st);
-            out->run_status = st;
-        }
-    }
+    if (st != CS_OK)
+        return failed(out, where, st);
     if (cost_goal || (o->cost && out->has_step)) {
-        cs_status st = cost_stage(s, o, d, out);
+        st = cost_stage(s, o, d, out);
         if (st != CS_OK) {
             if (!o->best_effort)
                 return failed(out, CS_APP_STAGE_COST, st);

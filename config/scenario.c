@@ -203,6 +203,7 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 #define MSIZE(T, m) sizeof(((T *)0)->m)
 
 static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
+static const char *const storage_network_names[] = {"compute", "separate", NULL};
 static const char *const scope_names[] = {"gpu", "node", "switch", "job", NULL};
 static const char *const dist_names[] = {"exponential", "weibull", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", NULL};
@@ -243,6 +244,8 @@ static const struct cs_field cluster_fields[] = {
        .doc = "host memory per node (DGX H100: 2 TB)"),
     F_CUSTOM("fabric", "scale-out network"),
     F_CUSTOM("storage", "storage tiers"),
+    F_("storage_network", CS_FT_ENUM, struct cs_cluster_cfg, storage_network, .names = storage_network_names,
+       .def = "compute", .doc = "remote storage traffic on the compute fabric (compute) or a network of its own (separate)"),
 };
 
 /* struct cs_fabric_cfg */

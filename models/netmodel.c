@@ -37,6 +37,8 @@ struct cs_netmodel {
     long n_job;
     struct nb_state *nb;
     int n_nb;
+    struct cs_net_storage_load st[CS_NET_MAX_STORAGE];
+    int n_st;
     double nic_cap;
     pthread_mutex_t lock;
     struct cache_ent *cache;
@@ -185,7 +187,12 @@ struct sbuild {
     long n, cap;
     long *off;             /* class k: [off[k], off[k + 1]) */
     int *own, *mem;        /* owner (0: the job; 1..: neighbours or rings), members */
+    double *pcap;          /* a class's own cap on its total rate (a storage client); INFINITY: none */
     int ncls, capcls;
+    int n_links;           /* the fabric's; ids from n_links on are shared virtual links */
+    double xcap[CS_NET_MAX_STORAGE]; /* shared virtual links (a storage tier's aggregate) */
+    int nx;
+    double open_pcap;
     long open_from;        /* start of the open class; -1: none */
     int open_mem;
 };
@@ -195,8 +202,9 @@ static void sb_init(struct sbuild *b, const cs_fabric *f)
     memset(b, 0, sizeof *b);
     b->f = f;
     int nl = cs_fabric_n_links(f);
-    b->mark = cs_xcalloc((size_t)(nl > 0 ? nl : 1), sizeof *b->mark);
-    b->nic = cs_xcalloc((size_t)(nl > 0 ? nl : 1), 1);
+    b->n_links = nl;
+    b->mark = cs_xcalloc((size_t)nl + CS_NET_MAX_STORAGE, sizeof *b->mark);
+    b->nic = cs_xcalloc((size_t)nl + CS_NET_MAX_STORAGE, 1);
     b->spread = cs_fabric_route_mode(f) == CS_ROUTE_ADAPTIVE;
     b->paths = b->spread ? cs_fabric_route_paths(f) : 1;
     b->off = cs_xmalloc(sizeof *b->off);
@@ -213,12 +221,14 @@ static void sb_fini(struct sbuild *b)
     free(b->off);
     free(b->own);
     free(b->mem);
+    free(b->pcap);
 }
 
 static void sb_begin(struct sbuild *b)
 {
     b->open_from = b->n;
     b->open_mem = 0;
+    b->open_pcap = INFINITY;
 }
 
 static void sb_link(struct sbuild *b, int l)
@@ -267,7 +277,9 @@ static void sb_end(struct sbuild *b, int owner)
             b->capcls = b->capcls ? 2 * b->capcls : 64;
             b->own = cs_xrealloc(b->own, (size_t)b->capcls, sizeof *b->own);
             b->mem = cs_xrealloc(b->mem, (size_t)b->capcls, sizeof *b->mem);
+            b->pcap = cs_xrealloc(b->pcap, (size_t)b->capcls, sizeof *b->pcap);
         }
+        b->pcap[b->ncls] = b->open_pcap;
         b->off = cs_xrealloc(b->off, (size_t)b->capcls + 1, sizeof *b->off);
         b->own[b->ncls] = owner;
         b->mem[b->ncls] = b->open_mem;
@@ -320,32 +332,56 @@ static bool sb_ring(struct sbuild *b, const int *gpu, long n, bool ring, int own
     return ok;
 }
 
-/* Max-min steady rates of the classes whose owner `use` accepts, on the
- * fabric (ideal false) or on the NIC ports alone (ideal true: every other
- * link unconstrained). rate[k] NAN for the others. */
-static cs_status sb_solve(const struct sbuild *b, bool ideal, int max_owner, double *rate)
+/* Max-min steady rates of the job's classes (owner 0) and those of owner
+ * `with` (-1: every owner; 0: the job alone), on the fabric (ideal false)
+ * or on the NIC ports alone (ideal true: every other link, real or
+ * virtual, unconstrained). rate[k] NAN for the classes left out. */
+static cs_status sb_solve(const struct sbuild *b, bool ideal, int with, double *rate)
 {
-    int nl = cs_fabric_n_links(b->f);
-    cs_flow_sim *sim;
-    if (ideal) {
-        double *cap = cs_xmalloc((size_t)(nl > 0 ? nl : 1) * sizeof *cap);
-        for (int l = 0; l < nl; l++)
-            cap[l] = b->nic[l] ? cs_fabric_link_capacity(b->f, l) : UNCONSTRAINED;
-        sim = cs_flow_sim_create_links(cap, nl);
-        free(cap);
-    } else {
-        sim = cs_flow_sim_create(b->f);
-    }
+    int nl = b->n_links, nv = nl + b->nx;
+    int npriv = 0;
+    for (int k = 0; k < b->ncls; k++)
+        npriv += isfinite(b->pcap[k]);
+    double *cap = cs_xmalloc((size_t)(nv + npriv > 0 ? nv + npriv : 1) * sizeof *cap);
+    for (int l = 0; l < nl; l++)
+        cap[l] = !ideal || b->nic[l] ? cs_fabric_link_capacity(b->f, l) : UNCONSTRAINED;
+    for (int x = 0; x < b->nx; x++)
+        cap[nl + x] = ideal ? UNCONSTRAINED : b->xcap[x];
+    int priv = nv;
+    for (int k = 0; k < b->ncls; k++)
+        if (isfinite(b->pcap[k]))
+            cap[priv++] = ideal ? UNCONSTRAINED : b->pcap[k];
+    cs_flow_sim *sim = cs_flow_sim_create_links(cap, nv + npriv);
+    free(cap);
     int job = cs_flow_job_add(sim, 0.0);
     cs_status rc = cs_flow_step_add(sim, job, 0.0, 1);
     int *id = cs_xmalloc((size_t)(b->ncls > 0 ? b->ncls : 1) * sizeof *id);
+    int *lk = NULL, *mu = NULL;
+    long lcap = 0;
+    priv = nv;
     for (int k = 0; k < b->ncls && rc == CS_OK; k++) {
         id[k] = -1;
-        if (b->own[k] > max_owner)
+        bool has_priv = isfinite(b->pcap[k]);
+        int my_priv = has_priv ? priv++ : -1;
+        if (b->own[k] != 0 && with >= 0 && b->own[k] != with)
             continue;
-        rc = cs_flow_add_class(sim, job, b->lk + b->off[k], b->mu + b->off[k], (int)(b->off[k + 1] - b->off[k]),
-                               b->mem[k], 1.0, &id[k]);
+        long n = b->off[k + 1] - b->off[k];
+        if (n + 1 > lcap) {
+            lcap = 2 * (n + 1);
+            lk = cs_xrealloc(lk, (size_t)lcap, sizeof *lk);
+            mu = cs_xrealloc(mu, (size_t)lcap, sizeof *mu);
+        }
+        memcpy(lk, b->lk + b->off[k], (size_t)n * sizeof *lk);
+        memcpy(mu, b->mu + b->off[k], (size_t)n * sizeof *mu);
+        if (has_priv) { /* the class's total rate: members x rate <= its cap */
+            lk[n] = my_priv;
+            mu[n] = b->mem[k];
+            n++;
+        }
+        rc = cs_flow_add_class(sim, job, lk, mu, (int)n, b->mem[k], 1.0, &id[k]);
     }
+    free(lk);
+    free(mu);
     if (rc == CS_OK)
         rc = cs_flow_solve_steady(sim);
     for (int k = 0; k < b->ncls && rc == CS_OK; k++)
@@ -353,6 +389,54 @@ static cs_status sb_solve(const struct sbuild *b, bool ideal, int max_owner, dou
     free(id);
     cs_flow_sim_destroy(sim);
     return rc;
+}
+
+/* The streams of a storage load over the job's first `nodes` nodes: per
+ * node one class whose members are its NIC ports, each on the path between
+ * the port and the top of the fabric (the first half of a route to a far
+ * node for writes, the second half of one from it for reads: storage
+ * servers hang off the top tier, as the SuperPOD storage leaves do off the
+ * spines), capped by the node's client rate and, together, by the tier's
+ * aggregate (a shared virtual link). */
+static bool sb_storage(struct sbuild *b, const int *job, long n_job, int gpn, int ports,
+                       const struct cs_net_storage_load *ld, int owner)
+{
+    if (b->nx >= CS_NET_MAX_STORAGE)
+        return false;
+    int agg = -1;
+    if (isfinite(ld->aggregate_bw) && ld->aggregate_bw > 0) {
+        agg = b->n_links + b->nx;
+        b->xcap[b->nx++] = ld->aggregate_bw;
+    }
+    long nodes = n_job / gpn;
+    long use = ld->nodes < nodes ? ld->nodes : nodes;
+    int path[CS_FABRIC_MAX_PATH];
+    for (long k = 0; k < use; k++) {
+        sb_begin(b);
+        b->open_pcap = ld->node_bw > 0 ? ld->node_bw : INFINITY;
+        long far = (k + nodes / 2) % nodes;
+        for (int r = 0; r < ports; r++) {
+            int local = ports >= gpn ? 0 : r * gpn / ports;
+            int g = job[k * gpn + local], h = job[far * gpn + local];
+            int np = ld->write ? cs_fabric_route(b->f, g, h, b->fid, path, NULL)
+                               : cs_fabric_route(b->f, h, g, b->fid, path, NULL);
+            b->fid++;
+            if (np < 0)
+                return false;
+            if (np == 0 || far == k) {
+                /* one node: its NIC ports only */
+                continue;
+            }
+            int half = (np + 1) / 2;
+            for (int q = 0; q < half; q++)
+                sb_link(b, ld->write ? path[q] : path[np - half + q]);
+            if (agg >= 0)
+                sb_link(b, agg);
+            b->open_mem++;
+        }
+        sb_end(b, owner);
+    }
+    return true;
 }
 
 static double share_of(double real, double ideal)
@@ -406,39 +490,53 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
             ok = sb_ring(&b, members, size, pattern == CS_NET_RING, 0);
         }
     free(members);
-    double d = 0.0; /* the neighbours' duty: their traffic is on this fraction of the time */
+    /* Background sources, each on a fraction of the time: the neighbours,
+     * then the storage loads (owners 1 .. n_nb, n_nb + 1 ..). */
+    int n_src = m->n_nb + m->n_st;
+    double *duty = cs_xcalloc((size_t)(n_src > 0 ? n_src : 1), sizeof *duty);
     for (int i = 0; i < m->n_nb && ok; i++) {
         ok = sb_ring(&b, m->nb[i].gpus, m->nb[i].n, true, i + 1);
-        d = fmax(d, m->nb[i].duty);
+        duty[i] = m->nb[i].duty;
+    }
+    int ports = cs_cluster_ports_per_node(&m->c);
+    for (int i = 0; i < m->n_st && ok; i++) {
+        ok = sb_storage(&b, m->job, m->n_job, gpn, ports, &m->st[i], m->n_nb + 1 + i);
+        duty[m->n_nb + i] = m->st[i].duty;
     }
     cs_status rc = ok ? CS_OK : CS_EINVAL;
     double s = 1.0;
     if (rc == CS_OK && b.ncls > 0) {
         double *ideal = cs_xmalloc((size_t)b.ncls * sizeof *ideal);
-        double *alone = cs_xmalloc((size_t)b.ncls * sizeof *alone);
-        double *with = cs_xmalloc((size_t)b.ncls * sizeof *with);
+        double *rate = cs_xmalloc((size_t)b.ncls * sizeof *rate);
         rc = sb_solve(&b, true, 0, ideal);
-        if (rc == CS_OK)
-            rc = sb_solve(&b, false, 0, alone);
-        bool any_nb = false;
-        for (int k = 0; k < b.ncls; k++)
-            any_nb = any_nb || b.own[k] > 0;
-        if (rc == CS_OK && any_nb && d > 0)
-            rc = sb_solve(&b, false, m->n_nb, with);
-        double s_alone = 1.0, s_on = 1.0;
-        for (int k = 0; k < b.ncls && rc == CS_OK; k++) {
-            if (b.own[k] != 0)
+        /* s_alone, then each source on by itself: the job's share is the
+         * time-weighted harmonic mean over the states (one source on at a
+         * time; duties summing past 1 are scaled to 1). */
+        double s_alone = 1.0, acc = 0.0, dsum = 0.0;
+        for (int src = 0; src <= n_src && rc == CS_OK; src++) {
+            if (src > 0 && !(duty[src - 1] > 0))
                 continue;
-            /* the step waits for the slowest instance */
-            s_alone = fmin(s_alone, share_of(alone[k], ideal[k]));
-            if (any_nb && d > 0)
-                s_on = fmin(s_on, share_of(with[k], ideal[k]));
+            rc = sb_solve(&b, false, src, rate);
+            double sh = 1.0;
+            for (int k = 0; k < b.ncls && rc == CS_OK; k++)
+                if (b.own[k] == 0) /* the step waits for the slowest instance */
+                    sh = fmin(sh, share_of(rate[k], ideal[k]));
+            if (src == 0) {
+                s_alone = sh;
+            } else {
+                acc += duty[src - 1] / sh;
+                dsum += duty[src - 1];
+            }
         }
-        s = any_nb && d > 0 ? 1.0 / (d / s_on + (1.0 - d) / s_alone) : s_alone;
+        if (dsum > 1.0) {
+            acc /= dsum;
+            dsum = 1.0;
+        }
+        s = 1.0 / (acc + (1.0 - dsum) / s_alone);
         free(ideal);
-        free(alone);
-        free(with);
+        free(rate);
     }
+    free(duty);
     sb_fini(&b);
     if (rc != CS_OK)
         return rc;
@@ -473,9 +571,9 @@ cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const 
     double *ideal = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *ideal);
     double *real = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *real);
     if (rc == CS_OK && b.ncls > 0)
-        rc = sb_solve(&b, true, n, ideal);
+        rc = sb_solve(&b, true, -1, ideal);
     if (rc == CS_OK && b.ncls > 0)
-        rc = sb_solve(&b, false, n, real);
+        rc = sb_solve(&b, false, -1, real);
     for (int k = 0; k < n && rc == CS_OK; k++)
         shares[k] = 1.0;
     for (int c = 0; c < b.ncls && rc == CS_OK; c++)
@@ -484,4 +582,19 @@ cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const 
     free(real);
     sb_fini(&b);
     return rc;
+}
+
+cs_status cs_netmodel_set_storage(cs_netmodel *m, const struct cs_net_storage_load *loads, int n)
+{
+    if (!m || n < 0 || n > CS_NET_MAX_STORAGE || (n > 0 && !loads))
+        return CS_EINVAL;
+    for (int i = 0; i < n; i++)
+        if (loads[i].nodes < 1 || !(loads[i].duty >= 0) || loads[i].duty > 1 || !(loads[i].node_bw > 0))
+            return CS_EINVAL;
+    pthread_mutex_lock(&m->lock);
+    memcpy(m->st, loads, (size_t)n * sizeof *loads);
+    m->n_st = n;
+    m->n_cache = 0; /* the shares change with the background */
+    pthread_mutex_unlock(&m->lock);
+    return CS_OK;
 }

@@ -745,6 +745,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     struct cs_step_result r;
     memset(&r, 0, sizeof r);
     r.tp_net_share = r.cp_net_share = r.dp_net_share = r.pp_net_share = r.network_slowdown = NAN;
+    r.storage_slowdown = NAN;
     st = cs_memory_per_gpu_params(w, &c->gpu, &o->compute, &r.memory);
     if (st != CS_OK) {
         cs_diag_error(d, NULL, 0, 0, "memory model: %s", cs_strerror(st));

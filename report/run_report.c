@@ -144,6 +144,8 @@ void cs_out_step_json(cJSON *root, const struct cs_step_result *r)
      * result has neither). */
     if (ok && r->network_slowdown > 0 && isfinite(r->network_slowdown))
         cs__num(st, "network_slowdown", r->network_slowdown);
+    if (ok && r->storage_slowdown > 0 && isfinite(r->storage_slowdown))
+        cs__num(st, "storage_slowdown", r->storage_slowdown);
     const double shares[4] = {r->tp_net_share, r->cp_net_share, r->dp_net_share, r->pp_net_share};
     static const char *const share_keys[4] = {"tp", "cp", "dp", "pp"};
     cJSON *nw = NULL;
@@ -305,6 +307,10 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
     if (r->network_slowdown > 0 && isfinite(r->network_slowdown))
         fprintf(out, "  neighbours    %d job(s) on the fabric: step %.4fx its time alone\n", s->n_neighbours,
                 r->network_slowdown);
+    if (r->storage_slowdown > 0 && isfinite(r->storage_slowdown))
+        fprintf(out, "  storage       the job's checkpoint / dataset traffic on the compute fabric: step %.4fx "
+                     "(cluster.storage_network: separate takes it off)\n",
+                r->storage_slowdown);
     fprintf(out, "\nThroughput\n");
     fprintf(out, "  tokens/s      %.0f\n", r->tokens_per_s);
     fprintf(out, "  TFLOP/s/GPU   %.1f (Narayanan et al. count, recomputation included)\n",

@@ -165,6 +165,47 @@ START_TEST(test_netmodel_neighbours_duty)
 }
 END_TEST
 
+START_TEST(test_netmodel_storage_loads)
+{
+    /* The 3:1 radix-8 tree of test_netmodel_oversubscribed_leaf: the pairs
+     * (i, i+6) alone get 1/3. Every node also writes to storage at the top
+     * of the fabric, duty 1: at each leaf 6 pair streams and 6 storage
+     * streams share the 2 uplinks, 2/12 = 1/6 each. Duty 1/2: the
+     * harmonic mean 1 / (0.5 / (1/6) + 0.5 / (1/3)) = 1/4.5. A client capped
+     * at 5e9 B/s freezes there; a NIC moves 50e9 x 0.92 (the default link
+     * efficiency) = 46e9 B/s, so each pair stream gets (2 - 6 x 5/46) / 6 of
+     * a NIC. */
+    struct cs_cluster_cfg c = make_cluster(12, 1, 8, CS_TOPO_FAT_TREE, 3.0);
+    cs_netmodel *m = NULL;
+    ck_assert_int_eq(cs_netmodel_create(&c, 0, NULL, 0, 1, &m, NULL, 0), CS_OK);
+    struct cs_net_storage_load ld = {12, 50e9, INFINITY, true, 1.0};
+    ck_assert_int_eq(cs_netmodel_set_storage(m, &ld, 1), CS_OK);
+    ck_assert_double_eq_tol(share_of(m, CS_NET_RING, 2, 6), 1.0 / 6.0, 1e-9);
+    ld.duty = 0.5;
+    ck_assert_int_eq(cs_netmodel_set_storage(m, &ld, 1), CS_OK); /* empties the cache */
+    ck_assert_double_eq_tol(share_of(m, CS_NET_RING, 2, 6), 1.0 / 4.5, 1e-9);
+    ld.duty = 1.0;
+    ld.node_bw = 5e9;
+    ck_assert_int_eq(cs_netmodel_set_storage(m, &ld, 1), CS_OK);
+    ck_assert_double_eq_tol(share_of(m, CS_NET_RING, 2, 6), (2.0 - 6.0 * 5.0 / 46.0) / 6.0, 1e-9);
+    /* The tier's aggregate of 10e9 B/s over 12 clients: 10/12 GB/s each,
+     * (2 - 6 x (10/12) / 46) / 6 of a NIC left to each pair stream. */
+    ld.node_bw = 50e9;
+    ld.aggregate_bw = 10e9;
+    ck_assert_int_eq(cs_netmodel_set_storage(m, &ld, 1), CS_OK);
+    ck_assert_double_eq_tol(share_of(m, CS_NET_RING, 2, 6), (2.0 - 6.0 * (10.0 / 12.0) / 46.0) / 6.0, 1e-9);
+    /* Bad loads. */
+    ld.duty = 1.5;
+    ck_assert_int_eq(cs_netmodel_set_storage(m, &ld, 1), CS_EINVAL);
+    ld.duty = 1.0;
+    ld.nodes = 0;
+    ck_assert_int_eq(cs_netmodel_set_storage(m, &ld, 1), CS_EINVAL);
+    ck_assert_int_eq(cs_netmodel_set_storage(m, NULL, 0), CS_OK);
+    ck_assert_double_eq_tol(share_of(m, CS_NET_RING, 2, 6), 1.0 / 3.0, 1e-9);
+    cs_netmodel_destroy(m);
+}
+END_TEST
+
 /* The step of a job costed on its network model. */
 static struct cs_step_result step_on(const struct cs_cluster_cfg *c, const struct cs_workload *w, bool net)
 {
@@ -239,6 +280,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_netmodel_fast_path_all_topologies);
     tcase_add_test(tc, test_netmodel_neighbours_duty);
     tcase_add_test(tc, test_netmodel_step_oversubscribed);
+    tcase_add_test(tc, test_netmodel_storage_loads);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -27,6 +27,7 @@
 #include "clustersim/models/scenario.h"
 #include "clustersim/models/topology.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct cs_netmodel cs_netmodel;
@@ -51,11 +52,12 @@ void cs_netmodel_destroy(cs_netmodel *m); /* accepts NULL */
 
 /* The network share of the job's communicators of `size` ranks whose
  * members are `stride` ranks apart (cs_step_group's arguments) for
- * `pattern`, in (0, 1], into *share. A communicator inside one node, or on a
- * one-switch fabric without neighbours, is 1 without a simulation. With
+ * `pattern`, in (0, 1], into *share. A communicator inside one node is 1
+ * without a simulation. With
  * neighbours, each neighbour's traffic is present a fraction d = min(1, t /
  * interval) of the time (t its collective's time alone), and the share is
- * the time-weighted harmonic mean 1 / (d / s_with + (1 - d) / s_alone).
+ * the time-weighted harmonic mean 1 / (sum d_i / s_i + (1 - sum d_i) / s_alone), s_i
+ * the share with source i alone on (neighbours and storage loads alike).
  * CS_EINVAL for a bad size or stride (size x stride beyond the job). */
 cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int size, long stride, double *share);
 
@@ -67,6 +69,23 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
  * cs_netmodel_share. CS_EINVAL for bad ids. */
 cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const long *sizes, int n,
                              double *shares);
+
+/* Remote storage traffic on the compute fabric (docs/fabric.md 3c): the
+ * job's first `nodes` nodes writing (checkpoint shards) or reading (the
+ * dataset) a fraction `duty` of the time, each at most node_bw (the tier's
+ * per-client rate) and together at most aggregate_bw (INFINITY: no limit),
+ * between their NIC ports and the top tier of the fabric. */
+#define CS_NET_MAX_STORAGE 4
+struct cs_net_storage_load {
+    long nodes;
+    double node_bw, aggregate_bw;
+    bool write;
+    double duty;
+};
+/* Replaces the model's storage loads (n <= CS_NET_MAX_STORAGE; n 0: none)
+ * and empties the share cache; like the neighbours they are background
+ * sources, each on its duty of the time. CS_EINVAL for bad loads. */
+cs_status cs_netmodel_set_storage(cs_netmodel *m, const struct cs_net_storage_load *loads, int n);
 
 /* Flow simulations run and cache hits so far (for tests and benchmarks). */
 void cs_netmodel_stats(const cs_netmodel *m, long *simulations, long *hits);

@@ -86,6 +86,12 @@ struct cs_cluster_cfg {
     struct cs_intra_spec intra;
     struct cs_fabric_cfg fabric;
     struct cs_storage_cfg storage;
+    /* Where remote storage traffic (checkpoint writes, dataset reads) runs:
+     * false (`storage_network: compute`, the default) on the compute
+     * fabric's NICs and switches, sharing them with the collectives
+     * (models/netmodel.c); SEPARATE (`separate`) on a storage network of its
+     * own (DGX SuperPOD's storage fabric), touching no collective. */
+    enum cs_storage_net { CS_STORAGE_NET_COMPUTE, CS_STORAGE_NET_SEPARATE } storage_network;
     double cpu_cores_per_node;
     double host_memory_bytes;        /* per node */
 };

@@ -83,6 +83,10 @@ struct cs_step_result {
     /* Step time with the neighbour jobs over alone (set by the app layer
      * when the scenario has neighbours); NAN otherwise. */
     double network_slowdown;
+    /* Step time with the job's own remote storage traffic (async
+     * checkpoint writes, dataset reads) on the compute fabric over without
+     * (set by the app layer, storage_network: compute); NAN otherwise. */
+    double storage_slowdown;
 };
 
 /* The communicator of `size` ranks whose members are `stride` ranks apart in
