@@ -154,6 +154,7 @@ static const char *cs__base(const char *path)
 cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
                        struct cs_ref_case **cases, size_t *n)
 {
+    size_t n_before = *n;
     FILE *fp = fopen(path, "r");
     if (!fp) {
         cs_diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
@@ -278,6 +279,16 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
     if (ferror(fp))
         cs_diag_error(d, path, lineno, 0, "read error");
     fclose(fp);
+    /* Each new row's network model, once: the fitter predicts a row many
+     * times. A row whose cluster does not fit its topology keeps NULL (the
+     * step reports that itself). */
+    for (size_t i = n_before; i < *n; i++) {
+        struct cs_ref_case *c = &(*cases)[i];
+        c->net = NULL;
+        if (c->scen.cluster.nodes > 1)
+            (void)cs_netmodel_create(&c->scen.cluster, cs_job_gpus(&c->scen.cluster, &c->scen.workload), NULL, 0,
+                                     c->scen.seed, &c->net, NULL, 0);
+    }
     if (h.n == 0 && cs_diags_errors(d) == before)
         cs_diag_error(d, path, lineno, 0, "no header line: not a reference table");
     return cs_diags_errors(d) > before ? CS_ECONFIG : CS_OK;
@@ -285,8 +296,10 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
 
 void cs_refs_free(struct cs_ref_case *cases, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         cs_scenario_fini(&cases[i].scen);
+        cs_netmodel_destroy(cases[i].net);
+    }
     free(cases);
 }
 

@@ -592,7 +592,8 @@ cs_status cs_netmodel_set_storage(cs_netmodel *m, const struct cs_net_storage_lo
         if (loads[i].nodes < 1 || !(loads[i].duty >= 0) || loads[i].duty > 1 || !(loads[i].node_bw > 0))
             return CS_EINVAL;
     pthread_mutex_lock(&m->lock);
-    memcpy(m->st, loads, (size_t)n * sizeof *loads);
+    if (n > 0)
+        memcpy(m->st, loads, (size_t)n * sizeof *loads);
     m->n_st = n;
     m->n_cache = 0; /* the shares change with the background */
     pthread_mutex_unlock(&m->lock);

@@ -49,7 +49,9 @@ cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_opti
      * every other answer uses, unless the caller brought one. */
     struct cs_step_options on_net = *o;
     cs_netmodel *net = NULL;
-    if (!o->net && c->scen.cluster.nodes > 1) {
+    if (!o->net && c->net) {
+        on_net.net = c->net;
+    } else if (!o->net && c->scen.cluster.nodes > 1) {
         cs_status nst = cs_netmodel_create(&c->scen.cluster, cs_job_gpus(&c->scen.cluster, base), NULL, 0,
                                            c->scen.seed, &net, NULL, 0);
         if (nst == CS_OK)

@@ -35,6 +35,9 @@ struct cs_ref_case {
     enum cs_ref_stack stack;
     bool search_micro_batch;  /* micro-batch not stated: best of 1,2,4,8 that fits */
     bool search_recompute;    /* recompute not stated: cheapest that fits */
+    /* The row's network model (netmodel.h), built once by the reader (owned,
+     * freed by cs_refs_free); NULL: cs_refs_predict builds one per call. */
+    cs_netmodel *net;
 };
 
 
