@@ -110,7 +110,7 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
             num(b, cs_cost_cat_name((enum cs_cost_cat)c), x->by_cat_usd[c]);
         /* The network's part of capex and power (inside them, not added). */
         if (o == CS_OPT_ONPREM || o == CS_OPT_COLO || o == CS_OPT_HYBRID) {
-            cJSON *nb = cJSON_AddObjectToObject(b, "network");
+            cJSON *nb = cJSON_AddObjectToObject(b, "network_usd");
             for (int k = 0; k < CS_NET_PART_COUNT; k++)
                 num(nb, cs_cost_net_part_name((enum cs_net_part)k), x->network_usd[k]);
         }

@@ -19,14 +19,16 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One node of 8 H100 (700 W TDP) on a single switch; optic power off so
- * the IT load is the servers only. Every price is given. */
+/* One node of 8 H100 (700 W TDP) on a single switch; optic power off and
+ * no switch model named, so the network is the fraction's, the switch has no
+ * power figure and the IT load is the servers only. Every price is given. */
 static const char small_yaml[] =
     "schema_version: 1\n"
     "cluster:\n"
     "  gpu: H100-SXM5-80GB\n"
     "  nodes: 1\n"
-    "  fabric: {topology: single-switch, link: ib-ndr, link_overrides: {optic_power: null}}\n"
+    "  fabric: {topology: single-switch, link: ib-ndr,\n"
+    "           link_overrides: {optic_power: null, switch_model: \"\"}}\n"
     "cost:\n"
     "  years: 3\n"
     "  utilization: 0.5\n"
@@ -469,9 +471,10 @@ START_TEST(test_cost_claim_cheaper_below_gpus)
 }
 END_TEST
 
-/* Prices nothing silently: a link without switch power and a shared tier
- * without a capacity are warnings naming the key (status CS_OK), and the
- * bill of materials keeps what was left out. Single switch: 1 switch. */
+/* Prices nothing silently: a link without switch power (ib-hdr's Quantum
+ * QM8700 row has none) and a shared tier without a capacity are warnings
+ * naming the key (status CS_OK), and the bill of materials keeps what was
+ * left out. Single switch: 1 switch. */
 START_TEST(test_cost_unpriced_items_warn)
 {
     static const char yaml[] =
@@ -479,7 +482,7 @@ START_TEST(test_cost_unpriced_items_warn)
         "cluster:\n"
         "  gpu: H100-SXM5-80GB\n"
         "  nodes: 1\n"
-        "  fabric: {topology: single-switch, link: ib-ndr}\n"
+        "  fabric: {topology: single-switch, link: ib-hdr}\n"
         "  storage: [nvme-gen4, lustre]\n"
         "cost: {gpu_price: $30000, electricity: $0.1/kWh, cloud: {on_demand: $4/GPU-h, "
         "reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, spot: $1.5/GPU-h}}\n";
@@ -493,7 +496,7 @@ START_TEST(test_cost_unpriced_items_warn)
     ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, NAN, false, &d, &in), CS_OK);
     ck_assert_int_eq(in.bom.switches, 1);
     ck_assert_int_eq(in.bom.unpowered_switches, 1);
-    ck_assert_int_eq(in.bom.unpowered_optics, 0); /* ib-ndr optics: 9 W, sourced */
+    ck_assert_int_eq(in.bom.unpowered_optics, 0); /* one node: no cables, no optics */
     ck_assert_str_eq(in.bom.unsized_storage, "lustre");
     bool sw = false, cap = false;
     for (size_t i = 0; i < d.n; i++) {
