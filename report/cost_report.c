@@ -36,6 +36,22 @@ static const char *money(double v, char *buf, size_t n)
     return buf;
 }
 
+/* How the network was priced: every counted item priced (or inside another
+ * price), some, none (the fraction), or nothing to buy (one node). */
+static const char *net_basis(const struct cs_cost_bom *b, bool json)
+{
+    long items = 0;
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++)
+        items += b->net[k].count;
+    if (items == 0)
+        return json ? "none" : "none: no scale-out fabric";
+    if (b->network_priced)
+        return "priced";
+    if (b->network_priced_usd > 0)
+        return json ? "partly_priced" : "partly priced";
+    return json ? "network_cost_fraction" : "fraction";
+}
+
 void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
 {
     const struct cs_cost_inputs *in = r->in;
@@ -51,10 +67,7 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
     num(bom, "optics", (double)in->bom.fabric.optics);
     num(bom, "cables", (double)in->bom.fabric.cables);
     num(bom, "network_usd", r->res.network_usd);
-    cJSON_AddStringToObject(bom, "network_basis",
-                            in->bom.network_priced           ? "priced"
-                            : in->bom.network_priced_usd > 0 ? "partly_priced"
-                                                             : "network_cost_fraction");
+    cJSON_AddStringToObject(bom, "network_basis", net_basis(&in->bom, true));
     cJSON *net = cJSON_AddObjectToObject(bom, "network");
     num(net, "priced_usd", in->bom.network_priced_usd);
     num(net, "unpriced_usd", r->res.network_unpriced_usd);
@@ -277,7 +290,7 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
         "copper cables (NIC-leaf)"};
     for (int k = 0; k < CS_NET_ITEM_COUNT; k++) {
         const struct cs_cost_net_item *x = &in->bom.net[k];
-        if (x->count == 0 && k != CS_NET_LEAF && k != CS_NET_NICS)
+        if (x->count == 0)
             continue;
         char how[160];
         const char *model = x->model[0] ? x->model : "no model named";
@@ -300,10 +313,7 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
                              "items)\t\t%s",
                           100 * in->v[CS_CIN_NETWORK_FRACTION],
                           money(r->res.network_unpriced_usd, a, sizeof a));
-    cs_table_add_rowf(t, "network (%s)\t\t%s",
-                      in->bom.network_priced      ? "priced"
-                      : in->bom.network_priced_usd > 0 ? "partly priced"
-                                                       : "fraction",
+    cs_table_add_rowf(t, "network (%s)\t\t%s", net_basis(&in->bom, false),
                       money(r->res.network_usd, a, sizeof a));
     cs_table_add_rowf(t, "network power (switches, optics, cables)\t%.1f kW\t",
                       in->bom.network_power_w / 1000.0);
