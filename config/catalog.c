@@ -931,6 +931,21 @@ static void check_nethw(cs_catalog *c, cs_diags *d)
                               "links.%s.dac_model: expected a copper cable (kind dac), got %s "
                               "(kind %s)",
                               e->name, ref, h->kind);
+            } else if (refs[r].kind == CS_CATALOG_SWITCH && h->ports > 0 &&
+                       e->u.link.switch_radix > 0 && h->ports != e->u.link.switch_radix) {
+                /* the fabric is built of switch_radix ports: one switch */
+                cs_diag_error(d, e->file, line, col,
+                              "links.%s.switch_model: %s has %d ports, the link's switch_radix "
+                              "is %d (name a switch of that radix)",
+                              e->name, ref, h->ports, e->u.link.switch_radix);
+            } else if ((refs[r].kind == CS_CATALOG_SWITCH || refs[r].kind == CS_CATALOG_NIC) &&
+                       isfinite(h->port_bw_bytes_per_s) && isfinite(e->u.link.bw_bytes_per_s) &&
+                       fabs(h->port_bw_bytes_per_s - e->u.link.bw_bytes_per_s) >
+                           1e-9 * e->u.link.bw_bytes_per_s) {
+                cs_diag_error(d, e->file, line, col,
+                              "links.%s.%s: %s runs its ports at %g Gb/s, the link at %g Gb/s",
+                              e->name, refs[r].key, ref, h->port_bw_bytes_per_s * 8 / 1e9,
+                              e->u.link.bw_bytes_per_s * 8 / 1e9);
             }
         }
     }
