@@ -10,7 +10,8 @@
 #include <string.h>
 
 static const struct cs_cli_opt cs__cat_opts[] = {
-    {"kind", 'k', "KIND", "only this kind: gpu, link, intra, storage, site or cloud"},
+    {"kind", 'k', "KIND",
+     "only this kind: gpu, link, intra, storage, site, cloud, switch, nic, optic or cable"},
     {"format", 'f', "FMT", "output format: text (default) or json"},
     CS_CLI_OPT_CATALOG,
 };

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,35 @@ static const struct cs_field gpu_fields[] = {
           "server nameplate power"),
 };
 
+/* Network hardware (switches, NICs, optics, cables): one table for the four
+ * kinds; `kind` says which device within the kind (infiniband/ethernet
+ * switch; nic; transceiver; aoc, dac, fibre or optical-link cable). */
+#define NETHW_LINK_FIELDS                                                                     \
+    F_STR("switch_model", struct cs_link_spec, switch_model, 0, "catalog switch row"),       \
+    F_STR("nic_model", struct cs_link_spec, nic_model, 0, "catalog nic row"),                \
+    F_STR("optic_model", struct cs_link_spec, optic_model, 0, "catalog optic row"),          \
+    F_STR("cable_model", struct cs_link_spec, cable_model, 0, "catalog cable row"),          \
+    F_STR("dac_model", struct cs_link_spec, dac_model, 0,                                    \
+          "catalog cable row (copper) for NIC-to-leaf links")
+static const struct cs_field nethw_fields[] = {
+    F_STR("kind", struct cs_nethw_spec, kind, REQ,
+          "infiniband, ethernet, nic, transceiver, aoc, dac, fibre or optical-link"),
+    F_INT("ports", struct cs_nethw_spec, ports, 0, 100000, NUL, "switch or NIC ports"),
+    F_QTY("port_bw", struct cs_nethw_spec, port_bw_bytes_per_s, CS_UNIT_BANDWIDTH, 0, 1e13,
+          NUL | POS, "per port or module, one direction"),
+    F_NUM("reach_m", struct cs_nethw_spec, reach_m, 0, 1e6, NUL | POS, "optics and cables, metres"),
+    F_QTY("price", struct cs_nethw_spec, price_usd, CS_UNIT_MONEY, 0, 1e9, REQ | NUL | POS,
+          "per unit; null = no usable source"),
+    F_ENUM("price_basis", struct cs_nethw_spec, price_basis, cs_price_basis_names, REQ,
+           "list, street, estimate, derived, or none (price null)"),
+    F_QTY("power", struct cs_nethw_spec, power_w, CS_UNIT_POWER, 0, 1e6, REQ | NUL | POS,
+          "per unit; null = no usable source"),
+    F_BOOL("power_includes_optics", struct cs_nethw_spec, power_includes_optics,
+           "switch: the power figure counts the optics in its cages"),
+    F_BOOL("includes_optics", struct cs_nethw_spec, includes_optics,
+           "cable: the price covers the transceivers at both ends"),
+};
+
 static const struct cs_field link_fields[] = {
     F_ENUM("kind", struct cs_link_spec, kind, link_kind_names, REQ, "protocol family"),
     F_QTY("bw", struct cs_link_spec, bw_bytes_per_s, CS_UNIT_BANDWIDTH, 0, 1e13, REQ | POS,
@@ -111,6 +141,7 @@ static const struct cs_field link_fields[] = {
           "per switch"),
     F_QTY("optic_power", struct cs_link_spec, optic_power_w, CS_UNIT_POWER, 0, 1e6, NUL,
           "per transceiver (one end of a link)"),
+    NETHW_LINK_FIELDS,
 };
 
 static const struct cs_field intra_fields[] = {
@@ -190,6 +221,10 @@ const struct cs_field *cs_catalog__table(enum cs_catalog_kind k, size_t *n)
     case CS_CATALOG_STORAGE: *n = NELEM(storage_fields); return storage_fields;
     case CS_CATALOG_SITE: *n = NELEM(site_fields); return site_fields;
     case CS_CATALOG_CLOUD: *n = NELEM(cloud_fields); return cloud_fields;
+    case CS_CATALOG_SWITCH:
+    case CS_CATALOG_NIC:
+    case CS_CATALOG_OPTIC:
+    case CS_CATALOG_CABLE: *n = NELEM(nethw_fields); return nethw_fields;
     case CS_CATALOG_KIND_COUNT: break;
     }
     *n = 0;
@@ -213,6 +248,7 @@ struct cs_cat_entry {
         struct cs_storage_spec storage;
         struct cs_site_spec site;
         struct cs_cloud_offer cloud;
+        struct cs_nethw_spec nethw;
     } u;
 };
 
@@ -221,10 +257,12 @@ struct cs_catalog {
     size_t n, cap;
 };
 
-static const char *const kind_names[] = {"gpu", "link", "intra", "storage", "site", "cloud"};
+static const char *const kind_names[] = {"gpu",  "link", "intra", "storage", "site",
+                                         "cloud", "switch", "nic", "optic", "cable"};
 /* The section names of catalog files, by kind. */
-static const char *const section_names[] = {"gpus", "links", "intra", "storage", "sites",
-                                            "cloud", NULL};
+static const char *const section_names[] = {"gpus",  "links",    "intra", "storage", "sites",
+                                            "cloud", "switches", "nics",  "optics",  "cables",
+                                            NULL};
 
 const char *cs_catalog_kind_name(enum cs_catalog_kind k)
 {
@@ -251,6 +289,10 @@ const char *cs_catalog__kind_label(enum cs_catalog_kind k)
     case CS_CATALOG_STORAGE: return "storage tier";
     case CS_CATALOG_SITE: return "site";
     case CS_CATALOG_CLOUD: return "cloud offer";
+    case CS_CATALOG_SWITCH: return "switch";
+    case CS_CATALOG_NIC: return "NIC";
+    case CS_CATALOG_OPTIC: return "optic";
+    case CS_CATALOG_CABLE: return "cable";
     case CS_CATALOG_KIND_COUNT: break;
     }
     return "entry";
@@ -265,6 +307,10 @@ static void *entry_spec(struct cs_cat_entry *e)
     case CS_CATALOG_STORAGE: return &e->u.storage;
     case CS_CATALOG_SITE: return &e->u.site;
     case CS_CATALOG_CLOUD: return &e->u.cloud;
+    case CS_CATALOG_SWITCH:
+    case CS_CATALOG_NIC:
+    case CS_CATALOG_OPTIC:
+    case CS_CATALOG_CABLE: return &e->u.nethw;
     case CS_CATALOG_KIND_COUNT: break;
     }
     return NULL;
@@ -343,6 +389,16 @@ const struct cs_cloud_offer *cs_catalog_cloud(const cs_catalog *c, const char *n
 {
     const struct cs_cat_entry *e = find_entry(c, CS_CATALOG_CLOUD, name);
     return e ? &e->u.cloud : NULL;
+}
+
+const struct cs_nethw_spec *cs_catalog_nethw(const cs_catalog *c, enum cs_catalog_kind k,
+                                             const char *name)
+{
+    if (k != CS_CATALOG_SWITCH && k != CS_CATALOG_NIC && k != CS_CATALOG_OPTIC &&
+        k != CS_CATALOG_CABLE)
+        return NULL;
+    const struct cs_cat_entry *e = find_entry(c, k, name);
+    return e ? &e->u.nethw : NULL;
 }
 
 const struct cs_cloud_offer *cs_catalog_cloud_for_gpu(const cs_catalog *c, const char *gpu_name)
@@ -676,6 +732,14 @@ static void load_entry(cs_catalog *c, enum cs_catalog_kind k, const struct cs_yn
         snprintf(e.u.cloud.source, sizeof e.u.cloud.source, "%s", e.source);
         snprintf(e.u.cloud.date, sizeof e.u.cloud.date, "%s", e.date);
         break;
+    case CS_CATALOG_SWITCH:
+    case CS_CATALOG_NIC:
+    case CS_CATALOG_OPTIC:
+    case CS_CATALOG_CABLE:
+        snprintf(e.u.nethw.name, sizeof e.u.nethw.name, "%s", e.name);
+        snprintf(e.u.nethw.source, sizeof e.u.nethw.source, "%s", e.source);
+        snprintf(e.u.nethw.date, sizeof e.u.nethw.date, "%s", e.date);
+        break;
     case CS_CATALOG_KIND_COUNT:
         break;
     }
@@ -699,14 +763,15 @@ static void load_file(cs_catalog *c, const char *path, cs_diags *d)
         return; /* an empty catalog file adds nothing */
     }
     if (root->kind != CS_YNODE_MAP) {
-        cs_cfg__error(d, root, "expected a mapping with gpus:, links:, intra:, storage:, sites: "
-                               "or cloud:, got %s",
+        cs_cfg__error(d, root, "expected a mapping with gpus:, links:, intra:, storage:, sites:, "
+                               "cloud:, switches:, nics:, optics: or cables:, got %s",
                       cs_ynode_describe(root));
         cs_ydoc_destroy(doc);
         return;
     }
     static const char *const extra[] = {"schema_version", "gpus", "links", "intra", "storage",
-                                        "sites", "cloud", NULL};
+                                        "sites", "cloud", "switches", "nics", "optics",
+                                        "cables", NULL};
     for (size_t i = 0; i < root->n; i++) {
         const struct cs_ynode *k = root->pairs[i].key, *v = root->pairs[i].value;
         if (!strcmp(k->scalar, "schema_version")) {
@@ -796,6 +861,96 @@ static void check_refs(cs_catalog *c, cs_diags *d)
     free(intras);
 }
 
+/* The location of field `key` of entry e (the entry's own when absent). */
+static void field_at(const struct cs_cat_entry *e, const char *key, int *line, int *col)
+{
+    *line = e->line;
+    *col = e->col;
+    for (size_t j = 0; j < e->nfields; j++)
+        if (!strcmp(e->fields[j].key, key)) {
+            *line = e->fields[j].line;
+            *col = e->fields[j].col;
+        }
+}
+
+/* Network hardware: a price and its basis go together; links name rows of
+ * the right kind (a switch_model is a switch, a dac_model a copper cable). */
+static void check_nethw(cs_catalog *c, cs_diags *d)
+{
+    static const struct {
+        const char *key;
+        enum cs_catalog_kind kind;
+        size_t off;
+    } refs[] = {
+        {"switch_model", CS_CATALOG_SWITCH, offsetof(struct cs_link_spec, switch_model)},
+        {"nic_model", CS_CATALOG_NIC, offsetof(struct cs_link_spec, nic_model)},
+        {"optic_model", CS_CATALOG_OPTIC, offsetof(struct cs_link_spec, optic_model)},
+        {"cable_model", CS_CATALOG_CABLE, offsetof(struct cs_link_spec, cable_model)},
+        {"dac_model", CS_CATALOG_CABLE, offsetof(struct cs_link_spec, dac_model)},
+    };
+    for (size_t i = 0; i < c->n; i++) {
+        const struct cs_cat_entry *e = &c->e[i];
+        int line, col;
+        if (e->kind >= CS_CATALOG_SWITCH && e->kind <= CS_CATALOG_CABLE) {
+            const struct cs_nethw_spec *h = &e->u.nethw;
+            bool priced = !isnan(h->price_usd);
+            if (priced == (h->price_basis == CS_PRICE_NONE)) {
+                field_at(e, "price_basis", &line, &col);
+                cs_diag_error(d, e->file, line, col,
+                              "%s.%s.price_basis: expected %s for a %s price, got %s",
+                              section_names[e->kind], e->name,
+                              priced ? "list, street, estimate or derived" : "none",
+                              priced ? "given" : "null", cs_price_basis_name(h->price_basis));
+            }
+            continue;
+        }
+        if (e->kind != CS_CATALOG_LINK)
+            continue;
+        for (size_t r = 0; r < NELEM(refs); r++) {
+            const char *ref = (const char *)&e->u.link + refs[r].off;
+            if (!ref[0])
+                continue;
+            const struct cs_nethw_spec *h = cs_catalog_nethw(c, refs[r].kind, ref);
+            field_at(e, refs[r].key, &line, &col);
+            if (!h) {
+                size_t nc;
+                const char **cand = cs_catalog_names(c, refs[r].kind, &nc);
+                char sug[512];
+                if (cand && cs_suggest_phrase(ref, cand, nc, sug, sizeof sug))
+                    cs_diag_error(d, e->file, line, col, "links.%s.%s: unknown %s \"%s\" (%s)",
+                                  e->name, refs[r].key, cs_catalog__kind_label(refs[r].kind), ref,
+                                  sug);
+                else
+                    cs_diag_error(d, e->file, line, col,
+                                  "links.%s.%s: unknown %s \"%s\" (expected a name under %s:)",
+                                  e->name, refs[r].key, cs_catalog__kind_label(refs[r].kind), ref,
+                                  section_names[refs[r].kind]);
+                free(cand);
+            } else if (!strcmp(refs[r].key, "dac_model") && strcmp(h->kind, "dac") != 0) {
+                cs_diag_error(d, e->file, line, col,
+                              "links.%s.dac_model: expected a copper cable (kind dac), got %s "
+                              "(kind %s)",
+                              e->name, ref, h->kind);
+            } else if (refs[r].kind == CS_CATALOG_SWITCH && h->ports > 0 &&
+                       e->u.link.switch_radix > 0 && h->ports != e->u.link.switch_radix) {
+                /* the fabric is built of switch_radix ports: one switch */
+                cs_diag_error(d, e->file, line, col,
+                              "links.%s.switch_model: %s has %d ports, the link's switch_radix "
+                              "is %d (name a switch of that radix)",
+                              e->name, ref, h->ports, e->u.link.switch_radix);
+            } else if ((refs[r].kind == CS_CATALOG_SWITCH || refs[r].kind == CS_CATALOG_NIC) &&
+                       isfinite(h->port_bw_bytes_per_s) && isfinite(e->u.link.bw_bytes_per_s) &&
+                       fabs(h->port_bw_bytes_per_s - e->u.link.bw_bytes_per_s) >
+                           1e-9 * e->u.link.bw_bytes_per_s) {
+                cs_diag_error(d, e->file, line, col,
+                              "links.%s.%s: %s runs its ports at %g Gb/s, the link at %g Gb/s",
+                              e->name, refs[r].key, ref, h->port_bw_bytes_per_s * 8 / 1e9,
+                              e->u.link.bw_bytes_per_s * 8 / 1e9);
+            }
+        }
+    }
+}
+
 cs_status cs_catalog_load_dir(const char *dir, cs_diags *d, cs_catalog **out)
 {
     DIR *dh = opendir(dir);
@@ -845,6 +1000,7 @@ cs_status cs_catalog_load_dir(const char *dir, cs_diags *d, cs_catalog **out)
     }
     free(names);
     check_refs(c, d);
+    check_nethw(c, d);
     if (cs_diags_errors(d) > errors_before) {
         cs_catalog_destroy(c);
         return CS_ECONFIG;

@@ -519,6 +519,10 @@ static const void *catalog_spec(const cs_catalog *c, enum cs_catalog_kind k, con
     case CS_CATALOG_STORAGE: return cs_catalog_storage(c, name);
     case CS_CATALOG_SITE: return cs_catalog_site(c, name);
     case CS_CATALOG_CLOUD: return cs_catalog_cloud(c, name);
+    case CS_CATALOG_SWITCH:
+    case CS_CATALOG_NIC:
+    case CS_CATALOG_OPTIC:
+    case CS_CATALOG_CABLE: return cs_catalog_nethw(c, k, name);
     case CS_CATALOG_KIND_COUNT: break;
     }
     return NULL;
@@ -738,6 +742,49 @@ static void bind_intra(struct cs_bind *b, const struct cs_ynode *cl, const struc
     }
 }
 
+/* The hardware rows the link names (after link_overrides, which may rename
+ * them), copied into link.hw[] for the cost model. */
+static void bind_link_hardware(struct cs_bind *b, const struct cs_ynode *fm,
+                               const struct cs_ynode *where)
+{
+    struct cs_link_spec *l = &b->s->cluster.fabric.link;
+    const struct {
+        const char *key;
+        enum cs_catalog_kind kind;
+        const char *name;
+        enum cs_nethw_slot slot;
+    } rows[] = {
+        {"switch_model", CS_CATALOG_SWITCH, l->switch_model, CS_NETHW_SWITCH},
+        {"nic_model", CS_CATALOG_NIC, l->nic_model, CS_NETHW_NIC},
+        {"optic_model", CS_CATALOG_OPTIC, l->optic_model, CS_NETHW_OPTIC},
+        {"cable_model", CS_CATALOG_CABLE, l->cable_model, CS_NETHW_CABLE},
+        {"dac_model", CS_CATALOG_CABLE, l->dac_model, CS_NETHW_DAC},
+    };
+    const struct cs_ynode *ov = cs_ynode_map_get(fm, "link_overrides");
+    for (size_t i = 0; i < NELEM(rows); i++) {
+        struct cs_nethw_spec *h = &l->hw[rows[i].slot];
+        memset(h, 0, sizeof *h);
+        h->port_bw_bytes_per_s = h->reach_m = h->price_usd = h->power_w = NAN;
+        if (!rows[i].name[0])
+            continue;
+        const struct cs_ynode *at = ov && ov->kind == CS_YNODE_MAP
+                                        ? cs_ynode_map_get(ov, rows[i].key)
+                                        : NULL;
+        char *dpath = cs_cfg__path("cluster.fabric.link", rows[i].key);
+        char *ppath = cs_cfg__path("cluster.fabric.link.hw", rows[i].key);
+        if (!resolve_ref(b, rows[i].kind, rows[i].name, at ? at : where, dpath, ppath, h,
+                         sizeof *h))
+            memset(h->name, 0, sizeof h->name);
+        else if (rows[i].slot == CS_NETHW_DAC && strcmp(h->kind, "dac") != 0)
+            cs_cfg__error(b->d, at ? at : where,
+                          "cluster.fabric.link.dac_model: expected a copper cable (kind dac), got "
+                          "%s (kind %s)",
+                          h->name, h->kind);
+        free(dpath);
+        free(ppath);
+    }
+}
+
 static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const struct cs_ynode *where)
 {
     struct cs_cluster_cfg *c = &b->s->cluster;
@@ -747,6 +794,7 @@ static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const stru
     walk(b, fabric_fields, NELEM(fabric_fields), fm, fwhere, "cluster.fabric", &c->fabric, NULL);
     bind_ref(b, CS_CATALOG_LINK, fm, fwhere, "cluster.fabric", "link", "link_overrides", "ib-ndr",
              "default", &c->fabric.link, sizeof c->fabric.link);
+    bind_link_hardware(b, fm, fwhere);
     if (!cs_ynode_map_get(fm, "nics_per_node")) {
         c->fabric.nics_per_node = c->gpus_per_node;
         char buf[32];

@@ -98,6 +98,308 @@ static void missing(struct need *n, unsigned mask, const char *key, const char *
     ((1u << CS_OPT_ON_DEMAND) | (1u << CS_OPT_RESERVED_1Y) | (1u << CS_OPT_RESERVED_3Y) | \
      (1u << CS_OPT_SPOT))
 
+static const char *const net_part_names[CS_NET_PART_COUNT] = {
+    "switches_leaf", "switches_spine", "switches_core", "nics",  "optics",
+    "cables",        "dac_cables",     "unpriced",      "power"};
+static const char *const net_pay_names[] = {"none", "priced", "in-server", "in-cable",
+                                            "fraction"};
+
+const char *cs_cost_net_part_name(enum cs_net_part p)
+{
+    return (unsigned)p < CS_NET_PART_COUNT ? net_part_names[p] : "?";
+}
+
+const char *cs_cost_net_pay_name(enum cs_net_pay p)
+{
+    return (unsigned)p < sizeof net_pay_names / sizeof net_pay_names[0] ? net_pay_names[p] : "?";
+}
+
+/* The hardware row of slot k, or NULL when the link names none. */
+static const struct cs_nethw_spec *hw_row(const struct cs_link_spec *l, enum cs_nethw_slot k)
+{
+    return l->hw[k].name[0] ? &l->hw[k] : NULL;
+}
+
+/* Unit price of an item: the link's own key (network.yaml or
+ * cluster.fabric.link_overrides) first, then the hardware row it names.
+ * Fills it->unit_usd, price_from and basis; false when neither gives one. */
+static bool unit_price(struct cs_cost_net_item *it, double override, const char *key,
+                       const struct cs_nethw_spec *row, const char *kind)
+{
+    it->basis = CS_PRICE_NONE;
+    if (row)
+        snprintf(it->model, sizeof it->model, "%s", row->name);
+    if (isfinite(override)) {
+        it->unit_usd = override;
+        snprintf(it->price_from, sizeof it->price_from, "cluster.fabric.link.%s", key);
+        return true;
+    }
+    if (row && isfinite(row->price_usd)) {
+        it->unit_usd = row->price_usd;
+        it->basis = row->price_basis;
+        snprintf(it->price_from, sizeof it->price_from, "catalog %s %s (%s)", kind, row->name,
+                 cs_price_basis_name(row->price_basis));
+        return true;
+    }
+    return false;
+}
+
+/* "(catalog switch X: price null; cluster.fabric.link_overrides.switch_price not given)" */
+static void why_unpriced(char *buf, size_t n, const struct cs_nethw_spec *row, const char *kind,
+                         const char *slot_key, const char *price_key)
+{
+    if (row)
+        snprintf(buf, n, "catalog %s %s: price null; cluster.fabric.link_overrides.%s not given",
+                 kind, row->name, price_key);
+    else
+        snprintf(buf, n, "the link names no %s; cluster.fabric.link_overrides.%s not given",
+                 slot_key, price_key);
+}
+
+/* Prices the network's bill of materials (docs/cost.md, "Network bill of
+ * materials"): each item is its count from cs_fabric_counts times its unit
+ * price; NICs without a price ride in the all-in server price, optics without
+ * one in a cable row that includes them, and any other item without a price
+ * is left to cost.network_cost_fraction, each with a warning that names the
+ * item, the link and what stands in for it. Then the devices' power. */
+static void price_network(struct need *n, const struct cs_scenario *s, const struct cs_cost_cfg *c,
+                          struct cs_cost_bom *b)
+{
+    const struct cs_link_spec *l = &s->cluster.fabric.link;
+    cs_diags *d = n->d;
+    const struct cs_fabric_counts *fc = &b->fabric;
+    const struct cs_nethw_spec *sw = hw_row(l, CS_NETHW_SWITCH), *nic = hw_row(l, CS_NETHW_NIC),
+                               *opt = hw_row(l, CS_NETHW_OPTIC), *cab = hw_row(l, CS_NETHW_CABLE),
+                               *dac = hw_row(l, CS_NETHW_DAC);
+    /* Counts. cs_fabric_counts gives one cable per NIC port (to its leaf)
+     * plus the switch-to-switch cables, and an optic at each end of every
+     * cable. A link with a dac_model wires the NIC-to-leaf cables in copper:
+     * those need no optics. */
+    long nic_cables = fc->nics < fc->cables ? fc->nics : fc->cables;
+    long dac_cables = dac ? nic_cables : 0;
+    long optical_cables = fc->cables - dac_cables;
+    long optics = fc->optics - 2 * dac_cables;
+    if (optics < 0)
+        optics = 0;
+    long nic_side_optics = dac ? 0 : (nic_cables < optics ? nic_cables : optics);
+
+    struct cs_cost_net_item *it = b->net;
+    memset(it, 0, sizeof b->net);
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++) {
+        it[k].unit_usd = NAN;
+        it[k].unit_w = NAN;
+    }
+    for (int t = 0; t < 3; t++)
+        it[CS_NET_LEAF + t].count = fc->switches_by_tier[t];
+    it[CS_NET_NICS].count = fc->nics;
+    it[CS_NET_OPTICS].count = optics;
+    it[CS_NET_CABLES].count = optical_cables;
+    it[CS_NET_DACS].count = dac_cables;
+
+    double fr = c->network_cost_fraction;
+    double est = isfinite(fr) ? b->servers_usd * fr / (1.0 - fr) : NAN;
+    char frtxt[160];
+    if (isfinite(fr))
+        snprintf(frtxt, sizeof frtxt,
+                 "used instead: cost.network_cost_fraction %g (its estimate of the whole "
+                 "network less the priced items pays for the items without a price)",
+                 fr);
+    else
+        snprintf(frtxt, sizeof frtxt, "and cost.network_cost_fraction, which would stand for it, "
+                                      "is not given");
+    if (sw && sw->ports > 0 && l->switch_radix > 0 && sw->ports != l->switch_radix && b->switches > 0)
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cost: link %s: the fabric is built of %d-port switches "
+                    "(cluster.fabric.link.switch_radix) but its switch_model %s has %d ports: the "
+                    "switches are priced and powered as %s anyway",
+                    l->name, l->switch_radix, sw->name, sw->ports, sw->name);
+    char why[256];
+
+    /* Switches, all tiers one model. */
+    long nsw = b->switches;
+    struct cs_cost_net_item swp;
+    memset(&swp, 0, sizeof swp);
+    bool sw_priced = unit_price(&swp, l->switch_price_usd, "switch_price", sw, "switch");
+    for (int t = 0; t < 3; t++) {
+        struct cs_cost_net_item *x = &it[CS_NET_LEAF + t];
+        snprintf(x->model, sizeof x->model, "%s", swp.model);
+        if (x->count == 0)
+            continue;
+        x->pay = sw_priced ? CS_PAY_PRICED : CS_PAY_FRACTION;
+        x->unit_usd = swp.unit_usd;
+        x->basis = swp.basis;
+        snprintf(x->price_from, sizeof x->price_from, "%s", swp.price_from);
+    }
+    if (nsw > 0 && !sw_priced) {
+        why_unpriced(why, sizeof why, sw, "switch", "switch_model", "switch_price");
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cost: link %s: %ld switches (leaf/spine/core %ld/%ld/%ld) have no price (%s): "
+                    "%s",
+                    l->name, nsw, fc->switches_by_tier[0], fc->switches_by_tier[1],
+                    fc->switches_by_tier[2], why, frtxt);
+    }
+
+    /* NICs: without a price they are part of the server (the all-in server
+     * price per GPU includes the server's adapters, e.g. the Thinkmate HGX
+     * H100 quote "incl. 8x400G IB NICs", network_prices_SOURCES.md #1). */
+    struct cs_cost_net_item *x = &it[CS_NET_NICS];
+    if (x->count > 0) {
+        if (unit_price(x, l->nic_price_usd, "nic_price", nic, "nic")) {
+            x->pay = CS_PAY_PRICED;
+        } else {
+            x->pay = CS_PAY_IN_SERVER;
+            why_unpriced(why, sizeof why, nic, "nic", "nic_model", "nic_price");
+            cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                        "cost: link %s: %ld NICs have no price (%s): taken as part of the server "
+                        "price (cost.gpu_price is an all-in server share per GPU), their power "
+                        "in server_power_multiplier",
+                        l->name, x->count, why);
+        }
+    } else if (nic) {
+        snprintf(x->model, sizeof x->model, "%s", nic->name);
+    }
+
+    /* Optics. */
+    x = &it[CS_NET_OPTICS];
+    bool in_cable = cab && cab->includes_optics && !isfinite(l->optic_price_usd) &&
+                    optics <= 2 * optical_cables;
+    if (x->count > 0) {
+        if (in_cable) {
+            x->pay = CS_PAY_IN_CABLE;
+            if (opt)
+                snprintf(x->model, sizeof x->model, "%s", opt->name);
+            snprintf(x->price_from, sizeof x->price_from, "in catalog cable %s", cab->name);
+        } else if (unit_price(x, l->optic_price_usd, "optic_price", opt, "optic")) {
+            x->pay = CS_PAY_PRICED;
+        } else {
+            x->pay = CS_PAY_FRACTION;
+            why_unpriced(why, sizeof why, opt, "optic", "optic_model", "optic_price");
+            cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                        "cost: link %s: %ld optics have no price (%s): %s", l->name, x->count, why,
+                        frtxt);
+        }
+    } else if (opt) {
+        snprintf(x->model, sizeof x->model, "%s", opt->name);
+    }
+
+    /* Optical cables, then copper NIC-to-leaf cables. */
+    for (int k = CS_NET_CABLES; k <= CS_NET_DACS; k++) {
+        const struct cs_nethw_spec *row = k == CS_NET_CABLES ? cab : dac;
+        const char *mkey = k == CS_NET_CABLES ? "cable_model" : "dac_model";
+        x = &it[k];
+        if (x->count == 0) {
+            if (row)
+                snprintf(x->model, sizeof x->model, "%s", row->name);
+            continue;
+        }
+        if (unit_price(x, l->cable_price_usd, "cable_price", row, "cable")) {
+            x->pay = CS_PAY_PRICED;
+            continue;
+        }
+        x->pay = CS_PAY_FRACTION;
+        why_unpriced(why, sizeof why, row, "cable", mkey, "cable_price");
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cost: link %s: %ld %s cables have no price (%s): %s", l->name, x->count,
+                    k == CS_NET_CABLES ? "optical" : "copper (NIC-to-leaf)", why, frtxt);
+    }
+
+    double priced = 0;
+    bool frac = false;
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++) {
+        if (it[k].pay == CS_PAY_PRICED) {
+            it[k].usd = (double)it[k].count * it[k].unit_usd;
+            priced += it[k].usd;
+        }
+        frac |= it[k].pay == CS_PAY_FRACTION;
+    }
+    b->network_priced_usd = priced;
+    b->network_fraction = frac;
+    b->network_priced = !frac;
+    b->network_hw_usd = frac ? NAN : priced;
+    if (frac && !isfinite(fr))
+        missing(n, M_OWNED, "cost.network_cost_fraction",
+                "it prices the network items without a price; or give their prices (the link's "
+                "*_model rows or cluster.fabric.link_overrides.*_price)");
+    else if (frac && isfinite(est) && est < priced)
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cost: link %s: the priced network items ($%.0f) already exceed "
+                    "cost.network_cost_fraction's estimate of the whole network ($%.0f): the "
+                    "items without a price count $0",
+                    l->name, priced, est);
+
+    /* Power. Switches: the link's switch_power, else the row's; a row whose
+     * figure includes its cages' optics leaves only the NIC-side optics. */
+    double pw = 0;
+    x = &it[CS_NET_LEAF];
+    double sw_w = isfinite(l->switch_power_w) ? l->switch_power_w : sw ? sw->power_w : NAN;
+    bool sw_has_optics = !isfinite(l->switch_power_w) && sw && sw->power_includes_optics &&
+                         isfinite(sw->power_w);
+    if (isfinite(sw_w)) {
+        for (int t = 0; t < 3; t++) {
+            it[CS_NET_LEAF + t].unit_w = sw_w;
+            it[CS_NET_LEAF + t].power_w = (double)it[CS_NET_LEAF + t].count * sw_w;
+            pw += it[CS_NET_LEAF + t].power_w;
+        }
+    } else if (nsw > 0) {
+        b->unpowered_switches = nsw;
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cluster.fabric.link_overrides.switch_power: link %s has no sourced switch "
+                    "power in the catalog%s%s%s: its %ld switches draw 0 W in the power and site "
+                    "costs; give the figure (e.g. from the switch's data sheet) to count them",
+                    l->name, sw ? " (switch " : "", sw ? sw->name : "", sw ? ": power null)" : "",
+                    nsw);
+    }
+    x = &it[CS_NET_OPTICS];
+    long powered_optics = sw_has_optics ? nic_side_optics : optics;
+    double op_w = isfinite(l->optic_power_w) ? l->optic_power_w : opt ? opt->power_w : NAN;
+    if (isfinite(op_w)) {
+        x->unit_w = op_w;
+        x->power_w = (double)powered_optics * op_w;
+        pw += x->power_w;
+    } else if (powered_optics > 0) {
+        b->unpowered_optics = powered_optics;
+        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                    "cluster.fabric.link_overrides.optic_power: link %s has no sourced optic "
+                    "power in the catalog%s%s%s: its %ld optics draw 0 W; give the figure to "
+                    "count them",
+                    l->name, opt ? " (optic " : "", opt ? opt->name : "",
+                    opt ? ": power null)" : "", powered_optics);
+    }
+    /* NICs priced apart from the server add their own power. */
+    x = &it[CS_NET_NICS];
+    if (x->pay == CS_PAY_PRICED) {
+        double w = isfinite(l->nic_power_w) ? l->nic_power_w : nic ? nic->power_w : NAN;
+        if (isfinite(w)) {
+            x->unit_w = w;
+            x->power_w = (double)x->count * w;
+            pw += x->power_w;
+        } else {
+            cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                        "cluster.fabric.link_overrides.nic_power: link %s: its %ld NICs are "
+                        "priced apart from the server but have no sourced power: they draw 0 W",
+                        l->name, x->count);
+        }
+    }
+    /* Active cables (AOC) and DACs draw power of their own; fibre does not. */
+    for (int k = CS_NET_CABLES; k <= CS_NET_DACS; k++) {
+        const struct cs_nethw_spec *row = k == CS_NET_CABLES ? cab : dac;
+        x = &it[k];
+        if (!row || x->count == 0)
+            continue;
+        if (isfinite(row->power_w)) {
+            x->unit_w = row->power_w;
+            x->power_w = (double)x->count * row->power_w;
+            pw += x->power_w;
+        } else if (!strcmp(row->kind, "aoc")) {
+            cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                        "cost: link %s: its %ld active optical cables (%s) have no sourced power: "
+                        "they draw 0 W",
+                        l->name, x->count, row->name);
+        }
+    }
+    b->network_power_w = pw;
+}
+
 cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_hours,
                                        bool skip_unpriced, cs_diags *d,
                                        struct cs_cost_inputs *out)
@@ -167,55 +469,7 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
                   b->fabric.switches_by_tier[2];
     b->servers_usd = (double)b->gpus * gp;
 
-    const struct cs_link_spec *l = &s->cluster.fabric.link;
-    const double lp[4] = {l->nic_price_usd, l->switch_price_usd, l->optic_price_usd,
-                          l->cable_price_usd};
-    static const char *const lkeys[4] = {"nic_price", "switch_price", "optic_price",
-                                         "cable_price"};
-    int priced = 0;
-    for (int i = 0; i < 4; i++)
-        priced += isfinite(lp[i]);
-    b->network_hw_usd = NAN;
-    if (priced == 4) {
-        b->network_priced = true;
-        b->network_hw_usd = (double)b->fabric.nics * lp[0] + (double)b->switches * lp[1] +
-                            (double)b->fabric.optics * lp[2] + (double)b->fabric.cables * lp[3];
-    } else if (priced > 0) {
-        for (int i = 0; i < 4; i++)
-            if (!isfinite(lp[i])) {
-                char key[128];
-                snprintf(key, sizeof key, "cluster.fabric.link_overrides.%s", lkeys[i]);
-                missing(&n, M_OWNED, key, "give all four network prices, or none to use "
-                                          "cost.network_cost_fraction");
-            }
-    } else if (!isfinite(c->network_cost_fraction)) {
-        missing(&n, M_OWNED, "cost.network_cost_fraction",
-                "or the link's nic/switch/optic/cable prices");
-    }
-    /* Switch and optic power: the catalog gives them only where sourced
-     * (network.yaml: no switch power figure is sourced for any link).
-     * Never a silent 0: a warning names the key, and the report repeats it. */
-    double pw = 0;
-    if (isfinite(l->switch_power_w))
-        pw += (double)b->switches * l->switch_power_w;
-    else if (b->switches > 0) {
-        b->unpowered_switches = b->switches;
-        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
-                    "cluster.fabric.link_overrides.switch_power: link %s has no sourced switch "
-                    "power in the catalog: its %ld switches draw 0 W in the power and site "
-                    "costs; give the figure (e.g. from the switch's data sheet) to count them",
-                    l->name, b->switches);
-    }
-    if (isfinite(l->optic_power_w))
-        pw += (double)b->fabric.optics * l->optic_power_w;
-    else if (b->fabric.optics > 0) {
-        b->unpowered_optics = b->fabric.optics;
-        cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
-                    "cluster.fabric.link_overrides.optic_power: link %s has no sourced optic "
-                    "power in the catalog: its %ld optics draw 0 W; give the figure to count them",
-                    l->name, b->fabric.optics);
-    }
-    b->network_power_w = pw;
+    price_network(&n, s, c, b);
 
     for (int i = 0; i < s->cluster.storage.n_tiers; i++) {
         const struct cs_storage_spec *t = &s->cluster.storage.tiers[i];
@@ -373,8 +627,9 @@ static double crf(double r, double n)
 }
 
 struct owned_parts {
-    double hw_usd, network_usd, it_kw, avg_kw;
+    double hw_usd, network_usd, unpriced_usd, it_kw, avg_kw;
     double cat[CS_CAT_COUNT];
+    double net[CS_NET_PART_COUNT]; /* the network's share of capex and power */
     double upfront;
 };
 
@@ -388,7 +643,14 @@ static void owned_cost(const struct cs_cost_inputs *in, enum cs_cost_option o, d
     double years = in->years, H = years * HOURS_PER_YEAR;
     double servers = in->gpus * v[CS_CIN_GPU_PRICE];
     double fr = v[CS_CIN_NETWORK_FRACTION];
-    p->network_usd = in->bom.network_priced ? in->bom.network_hw_usd : servers * fr / (1.0 - fr);
+    /* The priced items at their prices; the fraction's estimate of the whole
+     * network, servers x f / (1 - f), less the priced items, stands for the
+     * items without a price (none: the whole network, as before prices). */
+    double priced = in->bom.network_priced_usd;
+    p->unpriced_usd = 0;
+    if (in->bom.network_fraction)
+        p->unpriced_usd = fmax(0.0, servers * fr / (1.0 - fr) - priced);
+    p->network_usd = priced + p->unpriced_usd;
     p->hw_usd = servers + p->network_usd + in->bom.storage_usd;
     double busy = v[CS_CIN_POWER_UTIL];
     double idle = isfinite(v[CS_CIN_IDLE_FRACTION]) ? v[CS_CIN_IDLE_FRACTION] : busy;
@@ -400,6 +662,11 @@ static void owned_cost(const struct cs_cost_inputs *in, enum cs_cost_option o, d
     double life = isfinite(v[CS_CIN_FACILITY_LIFE]) ? v[CS_CIN_FACILITY_LIFE] : dep;
     p->cat[CS_CAT_CAPEX] = p->hw_usd * crf(r, dep) * years;
     p->cat[CS_CAT_POWER] = p->avg_kw * v[CS_CIN_PUE] * H * v[CS_CIN_ELECTRICITY];
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++)
+        p->net[k] = in->bom.net[k].usd * crf(r, dep) * years;
+    p->net[CS_NET_UNPRICED] = p->unpriced_usd * crf(r, dep) * years;
+    p->net[CS_NET_POWER] = in->bom.network_power_w / 1000.0 * v[CS_CIN_PUE] * H *
+                           v[CS_CIN_ELECTRICITY];
     double cooling = in->liquid_cooling ? v[CS_CIN_LIQUID_PER_KW] * p->it_kw : 0;
     double facility = cooling;
     if (o == CS_OPT_ONPREM) {
@@ -472,7 +739,7 @@ static int demand_of(const struct cs_cost_inputs *in, const double **dm, double 
 /* Hybrid with an owned baseline of B GPUs: the owned option's per-GPU cost
  * (linear in GPUs) at the baseline's own utilization, plus burst GPU-hours
  * above B at the burst price. Fills cats (may be NULL). */
-static double hybrid_total(const struct cs_cost_inputs *in, long B, double *cats)
+static double hybrid_total(const struct cs_cost_inputs *in, long B, double *cats, double *net)
 {
     const double *dm;
     double flat;
@@ -491,6 +758,9 @@ static double hybrid_total(const struct cs_cost_inputs *in, long B, double *cats
         owned_cost(in, in->hybrid_owned, ub, &p);
         for (int k = 0; k < CS_CAT_COUNT; k++)
             c[k] = p.cat[k] * (double)B / N;
+        if (net)
+            for (int k = 0; k < CS_NET_PART_COUNT; k++)
+                net[k] = p.net[k] * (double)B / N;
     }
     c[CS_CAT_CLOUD] += burst_hours * cloud_rate(in, in->hybrid_burst);
     double t = 0;
@@ -551,6 +821,8 @@ void cs_cost_evaluate(const struct cs_cost_inputs *in, struct cs_cost_result *ou
             out->avg_power_kw = p.avg_kw;
             out->capex_hw_usd = p.hw_usd;
             out->network_usd = p.network_usd;
+            out->network_unpriced_usd = p.unpriced_usd;
+            memcpy(r->network_usd, p.net, sizeof p.net);
         } else if (o == CS_OPT_HYBRID) {
             long step = in->gpus_per_node > 0 ? (long)in->gpus_per_node : 1;
             long best = 0;
@@ -559,14 +831,14 @@ void cs_cost_evaluate(const struct cs_cost_inputs *in, struct cs_cost_result *ou
                 best = in->hybrid_baseline_gpus;
             } else {
                 for (long B = 0; B <= (long)N; B += step) {
-                    double t = hybrid_total(in, B, NULL);
+                    double t = hybrid_total(in, B, NULL, NULL);
                     if (t < best_t - 1e-9 * fabs(t)) {
                         best_t = t;
                         best = B;
                     }
                 }
             }
-            hybrid_total(in, best, r->by_cat_usd);
+            hybrid_total(in, best, r->by_cat_usd, r->network_usd);
             r->hybrid_baseline_gpus = (int)best;
             const double *dm;
             double flat, mean = 0;

@@ -52,6 +52,14 @@ const char *cs_precision_name(enum cs_precision p)
     return CS__NAME(cs_precision_names, p);
 }
 
+const char *const cs_price_basis_names[] = {"none", "list", "street", "estimate", "derived",
+                                            NULL};
+
+const char *cs_price_basis_name(enum cs_price_basis b)
+{
+    return CS__NAME(cs_price_basis_names, b);
+}
+
 const char *cs_topology_name(enum cs_topology t)
 {
     return CS__NAME(cs_topology_names, t);

@@ -36,6 +36,22 @@ static const char *money(double v, char *buf, size_t n)
     return buf;
 }
 
+/* How the network was priced: every counted item priced (or inside another
+ * price), some, none (the fraction), or nothing to buy (one node). */
+static const char *net_basis(const struct cs_cost_bom *b, bool json)
+{
+    long items = 0;
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++)
+        items += b->net[k].count;
+    if (items == 0)
+        return json ? "none" : "none: no scale-out fabric";
+    if (b->network_priced)
+        return "priced";
+    if (b->network_priced_usd > 0)
+        return json ? "partly_priced" : "partly priced";
+    return json ? "network_cost_fraction" : "fraction";
+}
+
 void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
 {
     const struct cs_cost_inputs *in = r->in;
@@ -51,8 +67,27 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
     num(bom, "optics", (double)in->bom.fabric.optics);
     num(bom, "cables", (double)in->bom.fabric.cables);
     num(bom, "network_usd", r->res.network_usd);
-    cJSON_AddStringToObject(bom, "network_basis",
-                            in->bom.network_priced ? "priced" : "network_cost_fraction");
+    cJSON_AddStringToObject(bom, "network_basis", net_basis(&in->bom, true));
+    cJSON *net = cJSON_AddObjectToObject(bom, "network");
+    num(net, "priced_usd", in->bom.network_priced_usd);
+    num(net, "unpriced_usd", r->res.network_unpriced_usd);
+    num(net, "power_w", in->bom.network_power_w);
+    cJSON *items = cJSON_AddArrayToObject(net, "items");
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++) {
+        const struct cs_cost_net_item *x = &in->bom.net[k];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "item", cs_cost_net_part_name((enum cs_net_part)k));
+        num(j, "count", (double)x->count);
+        cJSON_AddStringToObject(j, "model", x->model);
+        cJSON_AddStringToObject(j, "paid", cs_cost_net_pay_name(x->pay));
+        num(j, "unit_usd", x->unit_usd);
+        num(j, "usd", x->pay == CS_PAY_PRICED ? x->usd : NAN);
+        cJSON_AddStringToObject(j, "price_from", x->price_from);
+        cJSON_AddStringToObject(j, "price_basis", cs_price_basis_name(x->basis));
+        num(j, "unit_w", x->unit_w);
+        num(j, "power_w", x->power_w);
+        cJSON_AddItemToArray(items, j);
+    }
     num(bom, "storage_usd", in->bom.storage_usd);
     num(bom, "capex_hw_usd", r->res.capex_hw_usd);
     num(bom, "it_power_w", r->res.it_power_kw * 1000);
@@ -86,6 +121,12 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
         cJSON *b = cJSON_AddObjectToObject(j, "breakdown_usd");
         for (int c = 0; c < CS_CAT_COUNT; c++)
             num(b, cs_cost_cat_name((enum cs_cost_cat)c), x->by_cat_usd[c]);
+        /* The network's part of capex and power (inside them, not added). */
+        if (o == CS_OPT_ONPREM || o == CS_OPT_COLO || o == CS_OPT_HYBRID) {
+            cJSON *nb = cJSON_AddObjectToObject(b, "network_usd");
+            for (int k = 0; k < CS_NET_PART_COUNT; k++)
+                num(nb, cs_cost_net_part_name((enum cs_net_part)k), x->network_usd[k]);
+        }
         cJSON *y = cJSON_AddArrayToObject(j, "by_year_usd");
         cJSON *cy = cJSON_AddArrayToObject(j, "cash_by_year_usd");
         for (int k = 0; k < x->n_years; k++) {
@@ -244,18 +285,38 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
     cs_table_add_rowf(t, "GPU servers (%s per GPU)\t%ld\t%s",
                       money(in->v[CS_CIN_GPU_PRICE], a, sizeof a), in->bom.servers,
                       money(in->bom.servers_usd, b, sizeof b));
-    cs_table_add_rowf(t, "NIC ports\t%ld\t", in->bom.fabric.nics);
-    cs_table_add_rowf(t, "switches (leaf/spine/core %ld/%ld/%ld)\t%ld\t",
-                      in->bom.fabric.switches_by_tier[0], in->bom.fabric.switches_by_tier[1],
-                      in->bom.fabric.switches_by_tier[2], in->bom.switches);
-    cs_table_add_rowf(t, "optics\t%ld\t", in->bom.fabric.optics);
-    cs_table_add_rowf(t, "cables\t%ld\t", in->bom.fabric.cables);
-    if (in->bom.network_priced)
-        cs_table_add_rowf(t, "network (priced)\t\t%s", money(r->res.network_usd, a, sizeof a));
-    else
-        cs_table_add_rowf(t, "network (%.0f%% of cluster cost, Epoch)\t\t%s",
+    static const char *const labels[CS_NET_ITEM_COUNT] = {
+        "leaf switches", "spine switches", "core switches", "NICs", "optics", "optical cables",
+        "copper cables (NIC-leaf)"};
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++) {
+        const struct cs_cost_net_item *x = &in->bom.net[k];
+        if (x->count == 0)
+            continue;
+        char how[160];
+        const char *model = x->model[0] ? x->model : "no model named";
+        switch (x->pay) {
+        case CS_PAY_PRICED:
+            snprintf(how, sizeof how, "%s, %s each%s%s", model, money(x->unit_usd, b, sizeof b),
+                     x->basis != CS_PRICE_NONE ? " " : " (link price)",
+                     x->basis != CS_PRICE_NONE ? cs_price_basis_name(x->basis) : "");
+            break;
+        case CS_PAY_IN_SERVER: snprintf(how, sizeof how, "%s, in the server price", model); break;
+        case CS_PAY_IN_CABLE: snprintf(how, sizeof how, "%s, in the cable price", model); break;
+        case CS_PAY_FRACTION: snprintf(how, sizeof how, "%s, NO PRICE", model); break;
+        case CS_PAY_NONE: snprintf(how, sizeof how, "-"); break;
+        }
+        cs_table_add_rowf(t, "%s (%s)\t%ld\t%s", labels[k], how, x->count,
+                          x->pay == CS_PAY_PRICED ? money(x->usd, a, sizeof a) : "");
+    }
+    if (in->bom.network_fraction)
+        cs_table_add_rowf(t, "items with NO PRICE (%.0f%% of cluster cost, Epoch, less the priced "
+                             "items)\t\t%s",
                           100 * in->v[CS_CIN_NETWORK_FRACTION],
-                          money(r->res.network_usd, a, sizeof a));
+                          money(r->res.network_unpriced_usd, a, sizeof a));
+    cs_table_add_rowf(t, "network (%s)\t\t%s", net_basis(&in->bom, false),
+                      money(r->res.network_usd, a, sizeof a));
+    cs_table_add_rowf(t, "network power (switches, optics, cables)\t%.1f kW\t",
+                      in->bom.network_power_w / 1000.0);
     cs_table_add_rowf(t, "storage (capital)\t\t%s", money(in->bom.storage_usd, a, sizeof a));
     cs_table_add_rowf(t, "hardware capital\t\t%s", money(r->res.capex_hw_usd, a, sizeof a));
     cs_table_add_rowf(t, "IT load, nameplate / average\t%.1f kW\t%.1f kW", r->res.it_power_kw,

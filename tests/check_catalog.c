@@ -302,6 +302,7 @@ static void write_file(const char *dir, const char *name, const char *text)
 /* Broken catalog files: every problem located, the load refused. */
 START_TEST(test_catalog_bad_files)
 {
+    char p0[512];
     char dir[] = "/tmp/cs_check_catalog_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     write_file(dir, "a.yaml",
@@ -326,6 +327,22 @@ START_TEST(test_catalog_bad_files)
                "cloud:\n"
                "  c1: {provider: p, gpu: X3, gpus: 1, source: s}\n"
                "linkz: {}\n");
+    /* network hardware: a price without its basis, a link naming a row
+     * that is not there, a switch of another radix, a NIC of another
+     * rate, a dac_model that is not copper */
+    write_file(dir, "c.yaml",
+               "switches:\n"
+               "  sw64: {kind: infiniband, ports: 64, port_bw: 400Gbps, price: $1000, "
+               "price_basis: none, power: null, source: s, date: \"2026\"}\n"
+               "nics:\n"
+               "  n200: {kind: nic, ports: 1, port_bw: 200Gbps, price: null, price_basis: none, "
+               "power: null, source: s, date: \"2026\"}\n"
+               "cables:\n"
+               "  aoc: {kind: aoc, price: null, price_basis: none, power: null, source: s, "
+               "date: \"2026\"}\n"
+               "links:\n"
+               "  l1: {kind: infiniband, bw: 400Gbps, switch_radix: 32, switch_model: sw64, "
+               "nic_model: n200, dac_model: aoc, optic_model: nope, source: s}\n");
     cs_diags d;
     cs_diags_init(&d);
     cs_catalog *cat = NULL;
@@ -352,8 +369,25 @@ START_TEST(test_catalog_bad_files)
     ck_assert_msg(strstr(all, "b.yaml:7:1: error: linkz: unknown key (did you mean \"links\"?)") !=
                       NULL,
                   "%s", all);
+    ck_assert_msg(strstr(all, "error: switches.sw64.price_basis: expected list, street, "
+                              "estimate or derived for a given price, got none") != NULL,
+                  "%s", all);
+    ck_assert_msg(strstr(all, "error: links.l1.switch_model: sw64 has 64 ports, the link's "
+                              "switch_radix is 32") != NULL,
+                  "%s", all);
+    ck_assert_msg(strstr(all, "error: links.l1.nic_model: n200 runs its ports at 200 Gb/s, the "
+                              "link at 400 Gb/s") != NULL,
+                  "%s", all);
+    ck_assert_msg(strstr(all, "error: links.l1.dac_model: expected a copper cable (kind dac), got "
+                              "aoc") != NULL,
+                  "%s", all);
+    ck_assert_msg(strstr(all, "error: links.l1.optic_model: unknown optic \"nope\"") != NULL,
+                  "%s", all);
     free(all);
     cs_diags_fini(&d);
+    write_file(dir, "c.yaml", "");
+    snprintf(p0, sizeof p0, "%s/c.yaml", dir);
+    remove(p0);
     write_file(dir, "a.yaml", "");
     write_file(dir, "b.yaml", "");
     char p[512];

@@ -19,14 +19,16 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One node of 8 H100 (700 W TDP) on a single switch; optic power off so
- * the IT load is the servers only. Every price is given. */
+/* One node of 8 H100 (700 W TDP) on a single switch; optic power off and
+ * no switch model named, so the network is the fraction's, the switch has no
+ * power figure and the IT load is the servers only. Every price is given. */
 static const char small_yaml[] =
     "schema_version: 1\n"
     "cluster:\n"
     "  gpu: H100-SXM5-80GB\n"
     "  nodes: 1\n"
-    "  fabric: {topology: single-switch, link: ib-ndr, link_overrides: {optic_power: null}}\n"
+    "  fabric: {topology: single-switch, link: ib-ndr,\n"
+    "           link_overrides: {optic_power: null, switch_model: \"\"}}\n"
     "cost:\n"
     "  years: 3\n"
     "  utilization: 0.5\n"
@@ -469,9 +471,10 @@ START_TEST(test_cost_claim_cheaper_below_gpus)
 }
 END_TEST
 
-/* Prices nothing silently: a link without switch power and a shared tier
- * without a capacity are warnings naming the key (status CS_OK), and the
- * bill of materials keeps what was left out. Single switch: 1 switch. */
+/* Prices nothing silently: a link without switch power (ib-hdr's Quantum
+ * QM8700 row has none) and a shared tier without a capacity are warnings
+ * naming the key (status CS_OK), and the bill of materials keeps what was
+ * left out. Single switch: 1 switch. */
 START_TEST(test_cost_unpriced_items_warn)
 {
     static const char yaml[] =
@@ -479,7 +482,7 @@ START_TEST(test_cost_unpriced_items_warn)
         "cluster:\n"
         "  gpu: H100-SXM5-80GB\n"
         "  nodes: 1\n"
-        "  fabric: {topology: single-switch, link: ib-ndr}\n"
+        "  fabric: {topology: single-switch, link: ib-hdr}\n"
         "  storage: [nvme-gen4, lustre]\n"
         "cost: {gpu_price: $30000, electricity: $0.1/kWh, cloud: {on_demand: $4/GPU-h, "
         "reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, spot: $1.5/GPU-h}}\n";
@@ -493,7 +496,7 @@ START_TEST(test_cost_unpriced_items_warn)
     ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, NAN, false, &d, &in), CS_OK);
     ck_assert_int_eq(in.bom.switches, 1);
     ck_assert_int_eq(in.bom.unpowered_switches, 1);
-    ck_assert_int_eq(in.bom.unpowered_optics, 0); /* ib-ndr optics: 9 W, sourced */
+    ck_assert_int_eq(in.bom.unpowered_optics, 0); /* one node: no cables, no optics */
     ck_assert_str_eq(in.bom.unsized_storage, "lustre");
     bool sw = false, cap = false;
     for (size_t i = 0; i < d.n; i++) {
@@ -580,6 +583,279 @@ START_TEST(test_cost_plot_labels_stack)
 }
 END_TEST
 
+/* ---- the network bill of materials ------------------------------------ */
+
+/* 4 nodes of 8 H100 (32 NIC ports) with every other price of small_yaml;
+ * fabric and link overrides filled in by the test. */
+static const char net_yaml[] =
+    "schema_version: 1\n"
+    "cluster:\n"
+    "  gpu: H100-SXM5-80GB\n"
+    "  nodes: 4\n"
+    "  fabric: {topology: %s, oversubscription: %s, link: %s, link_overrides: {%s}}\n"
+    "cost:\n"
+    "  years: 3\n"
+    "  utilization: 0.5\n"
+    "  electricity: $0.10/kWh\n"
+    "  pue: 1.5\n"
+    "  colocation: $100/kW-month\n"
+    "  construction_per_mw: $10000000\n"
+    "  depreciation_years: 3\n"
+    "  support_per_year: 0.1\n"
+    "  server_power_utilization: 0.75\n"
+    "  server_power_multiplier: 2\n"
+    "  network_cost_fraction: 0.2\n"
+    "  gpu_price: $30000\n"
+    "  cloud: {on_demand: $4/GPU-h, reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, "
+    "spot: $1.5/GPU-h}\n";
+
+/* Known unit prices and powers on the link itself (they override every
+ * hardware row), radix 8. */
+static const char net_prices[] =
+    "switch_radix: 8, switch_price: $10000, nic_price: $500, optic_price: $100, "
+    "cable_price: $20, switch_power: 200W, optic_power: 5W, nic_power: 10W";
+
+/* Loads net_yaml; the diagnostics' text goes into msg. */
+static cs_status net_inputs(const char *topo, const char *over, const char *link, const char *ov,
+                            struct cs_cost_inputs *in, char *msg, size_t n)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, net_yaml, topo, over, link, ov);
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    cs_status st = cs_cfg_load_scenario_buffer("net.yaml", buf, strlen(buf), cat, &d, &s, NULL);
+    if (st == CS_OK) {
+        st = cs_cost_inputs_from_scenario(&s, NAN, false, &d, in);
+        cs_scenario_fini(&s);
+    }
+    msg[0] = '\0';
+    for (size_t i = 0; i < d.n; i++) {
+        char *m = cs_diag_format(&d.items[i]);
+        strncat(msg, m, n - strlen(msg) - 1);
+        strncat(msg, "\n", n - strlen(msg) - 1);
+        free(m);
+    }
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+    return st;
+}
+
+/* Non-blocking 2-tier fat tree of radix k = 8 over E = 32 NIC ports, by
+ * hand (docs/fabric.md: down = floor(k r / (1 + r)), up = k - down):
+ * r = 1: down = 4, up = 4; leaves = 32 / 4 = 8; spines = ceil(8 x 4 / 8) =
+ * 4; cables = 8 x 4 leaf uplinks + 32 NIC cables = 64; optics = 2 x 64 =
+ * 128; NICs 32.
+ * Capital: 12 x $10,000 + 32 x $500 + 128 x $100 + 64 x $20 = $150,080.
+ * Power: 12 x 200 W + 128 x 5 W + 32 x 10 W (NICs priced apart) = 3,360 W.
+ * Servers 32 x $30,000 = $960,000; hardware $1,110,080. */
+START_TEST(test_cost_network_priced_by_hand)
+{
+    struct cs_cost_inputs in;
+    char msg[8192];
+    ck_assert_msg(net_inputs("fat-tree", "1", "ib-ndr", net_prices, &in, msg, sizeof msg) == CS_OK,
+                  "%s", msg);
+    const struct cs_cost_bom *b = &in.bom;
+    ck_assert_int_eq(b->net[CS_NET_LEAF].count, 8);
+    ck_assert_int_eq(b->net[CS_NET_SPINE].count, 4);
+    ck_assert_int_eq(b->net[CS_NET_CORE].count, 0);
+    ck_assert_int_eq(b->net[CS_NET_NICS].count, 32);
+    ck_assert_int_eq(b->net[CS_NET_OPTICS].count, 128);
+    ck_assert_int_eq(b->net[CS_NET_CABLES].count, 64);
+    ck_assert_int_eq(b->net[CS_NET_DACS].count, 0);
+    for (int k = 0; k < CS_NET_ITEM_COUNT; k++)
+        if (b->net[k].count > 0)
+            ck_assert_int_eq(b->net[k].pay, CS_PAY_PRICED);
+    ck_assert(b->network_priced && !b->network_fraction);
+    ck_assert_str_eq(b->net[CS_NET_LEAF].price_from, "cluster.fabric.link.switch_price");
+    ck_assert_double_eq_tol(b->network_hw_usd, 150080, 1e-6);
+    ck_assert_double_eq_tol(b->network_power_w, 3360, 1e-9);
+    struct cs_cost_result r;
+    cs_cost_evaluate(&in, &r);
+    ck_assert_double_eq_tol(r.network_usd, 150080, 1e-6);
+    ck_assert_double_eq_tol(r.network_unpriced_usd, 0, 1e-9);
+    ck_assert_double_eq_tol(r.capex_hw_usd, 1110080, 1e-6);
+    /* nameplate 32 x 700 W x 2 = 44.8 kW + 3.36 kW of network */
+    ck_assert_double_eq_tol(r.it_power_kw, 48.16, 1e-9);
+    /* the capital charge of the switches (r = 0, 3 of 3 years): their price */
+    const struct cs_cost_option_result *op = &r.opt[CS_OPT_ONPREM];
+    ck_assert_double_eq_tol(op->network_usd[CS_NET_LEAF], 80000, 1e-6);
+    ck_assert_double_eq_tol(op->network_usd[CS_NET_SPINE], 40000, 1e-6);
+    ck_assert_double_eq_tol(op->network_usd[CS_NET_OPTICS], 12800, 1e-6);
+    /* network energy: 3.36 kW x 1.5 x 26,280 h x $0.10 = $13,245.12 */
+    ck_assert_double_eq_tol(op->network_usd[CS_NET_POWER], 13245.12, 1e-6);
+    ck_assert_msg(strstr(msg, "no price") == NULL, "%s", msg);
+}
+END_TEST
+
+/* The 2:1 spine-leaf of the same 32 ports and radix 8, by hand: down =
+ * floor(8 x 2 / 3) = 5, up = 3; leaves = ceil(32 / 5) = 7; spines =
+ * ceil(7 x 3 / 8) = 3; cables = 7 x 3 + 32 = 53; optics 106.
+ * Capital: 10 x $10,000 + 32 x $500 + 106 x $100 + 53 x $20 = $127,660,
+ * $22,420 less than the fat tree's $150,080 (2 switches, 22 optics and 11
+ * cables fewer). Power: 10 x 200 + 106 x 5 + 32 x 10 = 2,850 W, 510 W less.
+ * On-prem over 3 years (r = 0): capex -$22,420; operations 0.1 x 3 x
+ * 22,420 = -$6,726; energy 0.51 kW x 1.5 x 26,280 h x $0.10 = -$2,010.42;
+ * build-out $10M/MW x 0.00051 MW = -$5,100: -$36,256.42 in all. */
+START_TEST(test_cost_network_oversubscribed_cheaper)
+{
+    struct cs_cost_inputs ft, sl;
+    char msg[8192];
+    ck_assert_msg(net_inputs("fat-tree", "1", "ib-ndr", net_prices, &ft, msg, sizeof msg) == CS_OK,
+                  "%s", msg);
+    ck_assert_msg(net_inputs("spine-leaf", "2", "ib-ndr", net_prices, &sl, msg, sizeof msg) ==
+                      CS_OK,
+                  "%s", msg);
+    ck_assert_int_eq(sl.bom.net[CS_NET_LEAF].count, 7);
+    ck_assert_int_eq(sl.bom.net[CS_NET_SPINE].count, 3);
+    ck_assert_int_eq(sl.bom.net[CS_NET_OPTICS].count, 106);
+    ck_assert_int_eq(sl.bom.net[CS_NET_CABLES].count, 53);
+    ck_assert_double_eq_tol(sl.bom.network_hw_usd, 127660, 1e-6);
+    ck_assert_double_eq_tol(ft.bom.network_hw_usd - sl.bom.network_hw_usd, 22420, 1e-6);
+    ck_assert_double_eq_tol(ft.bom.network_power_w - sl.bom.network_power_w, 510, 1e-9);
+    struct cs_cost_result a, b;
+    cs_cost_evaluate(&ft, &a);
+    cs_cost_evaluate(&sl, &b);
+    ck_assert_double_eq_tol(a.opt[CS_OPT_ONPREM].total_usd - b.opt[CS_OPT_ONPREM].total_usd,
+                            36256.42, 1e-6);
+    /* the cloud options do not own the fabric */
+    ck_assert_double_eq_tol(a.opt[CS_OPT_ON_DEMAND].total_usd, b.opt[CS_OPT_ON_DEMAND].total_usd,
+                            1e-9);
+}
+END_TEST
+
+/* The catalog rows alone (network-hardware.yaml): ib-ndr names Quantum-2
+ * QM9700 ($36,000 street, 1,720 W with its optics), ConnectX-7 (no price:
+ * in the server), the NIC-side 400G SR4 optic (9 W) and the NDR link
+ * bundle ($1,320 per link with both optic ends). At radix 64 the 32 ports
+ * take one leaf (down 32) and one spine: 2 switches, 64 cables, 128 optics.
+ * Capital: 2 x 36,000 + 64 x 1,320 = $156,480 (optics in the bundle, NICs
+ * in the server). Power: 2 x 1,720 W + 32 NIC-side optics x 9 W = 3,728 W.
+ * The NIC without a price is a warning naming the row and the link. */
+START_TEST(test_cost_network_catalog_rows)
+{
+    struct cs_cost_inputs in;
+    char msg[8192];
+    ck_assert_msg(net_inputs("fat-tree", "1", "ib-ndr", "", &in, msg, sizeof msg) == CS_OK, "%s",
+                  msg);
+    const struct cs_cost_bom *b = &in.bom;
+    ck_assert_int_eq(b->switches, 2);
+    ck_assert_int_eq(b->net[CS_NET_NICS].pay, CS_PAY_IN_SERVER);
+    ck_assert_int_eq(b->net[CS_NET_OPTICS].pay, CS_PAY_IN_CABLE);
+    ck_assert_int_eq(b->net[CS_NET_CABLES].pay, CS_PAY_PRICED);
+    ck_assert_int_eq(b->net[CS_NET_LEAF].basis, CS_PRICE_STREET);
+    ck_assert_int_eq(b->net[CS_NET_CABLES].basis, CS_PRICE_DERIVED);
+    ck_assert_str_eq(b->net[CS_NET_LEAF].model, "quantum-2-qm9700");
+    ck_assert(b->network_priced);
+    ck_assert_double_eq_tol(b->network_hw_usd, 156480, 1e-6);
+    ck_assert_double_eq_tol(b->network_power_w, 3728, 1e-9);
+    ck_assert_msg(strstr(msg, "link ib-ndr: 32 NICs have no price (catalog nic connectx-7-400g: "
+                              "price null") != NULL &&
+                      strstr(msg, "part of the server price") != NULL,
+                  "%s", msg);
+}
+END_TEST
+
+/* A link without prices (ib-hdr: its Quantum QM8700, ConnectX-6 and HDR
+ * optic rows have none, and it names no cable) warns once per item, naming
+ * the link, the row, the count and what stands in; the network is then the
+ * fraction's, 960,000 x 0.2 / 0.8 = $240,000, as before the rows existed.
+ * With only a switch price given, the priced switches count at their price
+ * and the fraction's estimate less them pays for the rest: the total stays
+ * $240,000 while the fraction covers more than the priced part. At radix 40:
+ * down 20, up 20; 2 leaves, 1 spine (ceil(2 x 20 / 40)); 2 x 20 + 32 = 72
+ * cables, 144 optics; 3 x $20,000 = $60,000 priced, $180,000 from the
+ * fraction. */
+START_TEST(test_cost_network_missing_price_named)
+{
+    struct cs_cost_inputs in;
+    char msg[8192];
+    ck_assert_msg(net_inputs("fat-tree", "1", "ib-hdr", "", &in, msg, sizeof msg) == CS_OK, "%s",
+                  msg);
+    ck_assert(!in.bom.network_priced && in.bom.network_fraction);
+    ck_assert_msg(strstr(msg, "link ib-hdr: 3 switches (leaf/spine/core 2/1/0) have no price "
+                              "(catalog switch quantum-qm8700: price null") != NULL,
+                  "%s", msg);
+    ck_assert_msg(strstr(msg, "link ib-hdr: 144 optics have no price (catalog optic "
+                              "hdr-200g-qsfp56-optic-or-aoc: price null") != NULL,
+                  "%s", msg);
+    ck_assert_msg(strstr(msg, "link ib-hdr: 72 optical cables have no price (the link names no "
+                              "cable_model") != NULL,
+                  "%s", msg);
+    ck_assert_msg(strstr(msg, "used instead: cost.network_cost_fraction 0.2") != NULL, "%s", msg);
+    struct cs_cost_result r;
+    cs_cost_evaluate(&in, &r);
+    ck_assert_double_eq_tol(r.network_usd, 240000, 1e-6);
+    ck_assert_double_eq_tol(r.network_unpriced_usd, 240000, 1e-6);
+
+    ck_assert(net_inputs("fat-tree", "1", "ib-hdr", "switch_price: $20000", &in, msg,
+                         sizeof msg) == CS_OK);
+    ck_assert_int_eq(in.bom.net[CS_NET_LEAF].pay, CS_PAY_PRICED);
+    ck_assert_int_eq(in.bom.net[CS_NET_OPTICS].pay, CS_PAY_FRACTION);
+    ck_assert_msg(strstr(msg, "switches (leaf/spine/core") == NULL, "%s", msg);
+    cs_cost_evaluate(&in, &r);
+    ck_assert_double_eq_tol(in.bom.network_priced_usd, 60000, 1e-6);
+    ck_assert_double_eq_tol(r.network_unpriced_usd, 180000, 1e-6);
+    ck_assert_double_eq_tol(r.network_usd, 240000, 1e-6);
+
+    /* no fraction either (null overrides the site's): an error naming the
+     * key, since the owned options need it */
+    char buf[4096];
+    snprintf(buf, sizeof buf, net_yaml, "fat-tree", "1", "ib-hdr", "");
+    char *p = strstr(buf, "  network_cost_fraction: 0.2\n");
+    ck_assert_ptr_nonnull(p);
+    memcpy(p, "  network_cost_fraction: ~  \n", strlen("  network_cost_fraction: 0.2\n"));
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("net.yaml", buf, strlen(buf), cat, &d, &s, NULL),
+                     CS_OK);
+    ck_assert(isnan(s.cost.network_cost_fraction));
+    ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, NAN, false, &d, &in), CS_ECONFIG);
+    bool named = false;
+    for (size_t i = 0; i < d.n; i++)
+        named |= strstr(d.items[i].msg, "cost.network_cost_fraction: no price") != NULL;
+    ck_assert(named);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* A copper NIC-to-leaf cable (dac_model) takes the NIC links' optics out:
+ * the radix-8 fat tree's 32 NIC cables become DACs, leaving 32 optical
+ * leaf-spine cables with 64 optics. With the prices of net_prices (the
+ * cable_price override covers both kinds of cable): 12 x 10,000 + 32 x 500
+ * + 64 x 100 + 32 x 20 + 32 x 20 = $143,680, $6,400 less than all optical
+ * (64 optics x $100). Power: 12 x 200 + 64 x 5 + 32 x 10 + 32 DACs x 0.1 W
+ * (NVIDIA passive DAC spec) = 3,043.2 W. */
+START_TEST(test_cost_network_dac_removes_optics)
+{
+    struct cs_cost_inputs in;
+    char msg[8192];
+    char ov[512];
+    snprintf(ov, sizeof ov, "%s, dac_model: nvidia-mcp7y00-800g-dac-splitter", net_prices);
+    ck_assert_msg(net_inputs("fat-tree", "1", "ib-ndr", ov, &in, msg, sizeof msg) == CS_OK, "%s",
+                  msg);
+    ck_assert_int_eq(in.bom.net[CS_NET_DACS].count, 32);
+    ck_assert_int_eq(in.bom.net[CS_NET_CABLES].count, 32);
+    ck_assert_int_eq(in.bom.net[CS_NET_OPTICS].count, 64);
+    ck_assert_double_eq_tol(in.bom.network_hw_usd, 143680, 1e-6);
+    ck_assert_double_eq_tol(in.bom.network_power_w, 3043.2, 1e-9);
+    /* a dac_model that is not copper is refused, naming the key */
+    snprintf(ov, sizeof ov, "dac_model: osfp-400g-aoc");
+    ck_assert(net_inputs("fat-tree", "1", "ib-ndr", ov, &in, msg, sizeof msg) == CS_ECONFIG);
+    ck_assert_msg(strstr(msg, "cluster.fabric.link.dac_model: expected a copper cable") != NULL,
+                  "%s", msg);
+    /* an unknown row is refused with the key */
+    ck_assert(net_inputs("fat-tree", "1", "ib-ndr", "switch_model: quantum-9", &in, msg,
+                         sizeof msg) == CS_ECONFIG);
+    ck_assert_msg(strstr(msg, "cluster.fabric.link.switch_model") != NULL, "%s", msg);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
     Suite *s = suite_create("cost");
@@ -597,6 +873,11 @@ static Suite *cost_suite(void)
     tcase_add_test(tc, test_cost_claim_cheaper_below_gpus);
     tcase_add_test(tc, test_cost_unpriced_items_warn);
     tcase_add_test(tc, test_cost_plot_labels_stack);
+    tcase_add_test(tc, test_cost_network_priced_by_hand);
+    tcase_add_test(tc, test_cost_network_oversubscribed_cheaper);
+    tcase_add_test(tc, test_cost_network_catalog_rows);
+    tcase_add_test(tc, test_cost_network_missing_price_named);
+    tcase_add_test(tc, test_cost_network_dac_removes_optics);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -147,6 +147,7 @@ static const char *const count_keys[] = {
     "replicas_completed", "interruptions", "interruptions_by_cause", "preemptions",
     "writer_nodes", "servers", "nics",
     "switches", "optics", "cables", "switches_without_power", "optics_without_power",
+    "count", /* tco.bom.network.items[].count: units of one network item */
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
@@ -155,7 +156,8 @@ static const char *const count_keys[] = {
  * time_to_train_s.mean, breakdown_usd.capex, by_year_usd[0]. */
 static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", NULL};
 static const char *const map_keys[] = {"breakdown_usd", "low_total_usd", "high_total_usd",
-                                       "interruptions_by_cause", "total_usd", NULL};
+                                       "interruptions_by_cause", "total_usd", "network_usd",
+                                       NULL};
 /* Numbers whose unit a sibling names, so no key name can carry it. */
 static const char *const sibling_unit_paths[] = {
     "tco.sensitivity.rows[].base", /* in the unit of the input named by `input` */
@@ -1114,7 +1116,10 @@ static const char *const option_names[] = {"on-prem", "colocation", "cloud-on-de
 /* no crossover: "always"/"never" cheaper (README: break_even utilization) */
 static const char *const tco_nullable[] = {"tco.break_even[].utilization",
                                            "tco.options[].usd_per_run", /* no run time */
-                                           NULL};
+                                           /* an item without a price or power figure */
+                                           "tco.bom.network.items[].unit_usd",
+                                           "tco.bom.network.items[].usd",
+                                           "tco.bom.network.items[].unit_w", NULL};
 
 START_TEST(test_report_tco_json_contract)
 {
@@ -1148,13 +1153,27 @@ START_TEST(test_report_tco_json_contract)
         double total = jnum(o, "total_usd");
         const cJSON *b = jget(o, "breakdown_usd");
         ck_assert(cJSON_IsObject(b));
-        /* the categories add up to the total */
+        /* the five categories add up to the total; owned options add the
+         * network's part of them (network_usd, inside capex and power) */
         double sum = 0;
         const cJSON *c;
         cJSON_ArrayForEach(c, b)
-            sum += c->valuedouble;
-        ck_assert_int_eq(cJSON_GetArraySize(b), 5);
+            if (cJSON_IsNumber(c))
+                sum += c->valuedouble;
+        bool owned = k == 0 || k == 1 || k == 6;
+        ck_assert_int_eq(cJSON_GetArraySize(b), owned ? 6 : 5);
         ck_assert_double_eq_tol(sum, total, 1e-6 * total);
+        if (owned) {
+            const cJSON *nb = cJSON_GetObjectItemCaseSensitive(b, "network_usd");
+            ck_assert(cJSON_IsObject(nb));
+            ck_assert_int_eq(cJSON_GetArraySize(nb), 9);
+            double capex_part = 0;
+            cJSON_ArrayForEach(c, nb)
+                if (strcmp(c->string, "power") != 0)
+                    capex_part += c->valuedouble;
+            ck_assert(capex_part <= jnum(b, "capex") && (k == 6 || capex_part > 0));
+            ck_assert(jnum(nb, "power") <= jnum(b, "power"));
+        }
         /* 32 GPUs x 3 years x 8760 h = 840,960 GPU-h; at 70%: 588,672 */
         ck_assert_double_eq(jnum(o, "gpu_hours"), 840960);
         ck_assert_double_eq_tol(jnum(o, "utilized_gpu_hours"), 588672, 1e-6);
@@ -1193,6 +1212,9 @@ START_TEST(test_report_tco_claim_json)
     cJSON *root = cJSON_CreateObject();
     cs_out_tco_json(root, &x->r);
     const char *const nullable[] = {"tco.break_even[].utilization", "tco.options[].usd_per_run",
+                                    "tco.bom.network.items[].unit_usd",
+                                    "tco.bom.network.items[].usd",
+                                    "tco.bom.network.items[].unit_w",
                                     /* a claim states a value or a range, not both */
                                     "tco.verdict.claimed", "tco.verdict.claimed_low",
                                     "tco.verdict.claimed_high", NULL};

@@ -6,7 +6,10 @@
  *
  * File format (one or more of these top-level mappings per file, each
  * mapping entry name -> fields):
- *   gpus:, links:, intra:, storage:, sites:, cloud:
+ *   gpus:, links:, intra:, storage:, sites:, cloud:,
+ *   switches:, nics:, optics:, cables:  (network hardware, struct cs_nethw_spec;
+ *   a link's switch_model / nic_model / optic_model / cable_model / dac_model
+ *   name them)
  * Every entry has `source:` (required) and usually `date:`; `estimate:
  * true` with `basis:` marks a derived or secondary figure; `sources:` maps a
  * field key to its own {source, date, estimate, basis} (or a plain source
@@ -41,10 +44,15 @@ enum cs_catalog_kind {
     CS_CATALOG_STORAGE,
     CS_CATALOG_SITE,
     CS_CATALOG_CLOUD,
+    CS_CATALOG_SWITCH,
+    CS_CATALOG_NIC,
+    CS_CATALOG_OPTIC,
+    CS_CATALOG_CABLE,
     CS_CATALOG_KIND_COUNT
 };
 
-/* "gpu", "link", "intra", "storage", "site", "cloud"; "?" when out of range. */
+/* "gpu", "link", "intra", "storage", "site", "cloud", "switch", "nic", "optic",
+ * "cable"; "?" when out of range. */
 const char *cs_catalog_kind_name(enum cs_catalog_kind k);
 /* Parses a kind name (as above, or the file's plural section name "gpus",
  * "links", "sites"); returns CS_ENOTFOUND for anything else. */
@@ -73,6 +81,10 @@ const struct cs_intra_spec *cs_catalog_intra(const cs_catalog *c, const char *na
 const struct cs_storage_spec *cs_catalog_storage(const cs_catalog *c, const char *name);
 const struct cs_site_spec *cs_catalog_site(const cs_catalog *c, const char *name);
 const struct cs_cloud_offer *cs_catalog_cloud(const cs_catalog *c, const char *name);
+/* Network hardware of kind k (CS_CATALOG_SWITCH, _NIC, _OPTIC or _CABLE);
+ * NULL when unknown or k is another kind. */
+const struct cs_nethw_spec *cs_catalog_nethw(const cs_catalog *c, enum cs_catalog_kind k,
+                                             const char *name);
 
 /* The first cloud offer (in catalog order) for GPU `gpu_name`, or NULL. */
 const struct cs_cloud_offer *cs_catalog_cloud_for_gpu(const cs_catalog *c,

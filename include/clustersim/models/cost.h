@@ -50,17 +50,56 @@ const char *cs_cost_input_name(enum cs_cost_input i);
 /* -1 when unknown. */
 int cs_cost_input_parse(const char *name);
 
+/* The network's parts in the bill of materials and in each owned option's
+ * breakdown: the switches by tier, NICs, optics, optical cables and copper
+ * (DAC) cables bought; `unpriced` is what cost.network_cost_fraction stands
+ * for (the items without a price); `power` the energy of the network's
+ * devices (breakdown only). Names: "switches_leaf", "switches_spine",
+ * "switches_core", "nics", "optics", "cables", "dac_cables", "unpriced",
+ * "power". */
+enum cs_net_part { CS_NET_LEAF, CS_NET_SPINE, CS_NET_CORE, CS_NET_NICS, CS_NET_OPTICS,
+                   CS_NET_CABLES, CS_NET_DACS, CS_NET_UNPRICED, CS_NET_POWER,
+                   CS_NET_PART_COUNT };
+#define CS_NET_ITEM_COUNT CS_NET_UNPRICED /* the bought items: LEAF .. DACS */
+const char *cs_cost_net_part_name(enum cs_net_part p);
+
+/* How an item of the network is paid for. */
+enum cs_net_pay {
+    CS_PAY_NONE,      /* none counted */
+    CS_PAY_PRICED,    /* count x unit price (the link's override or the hardware row's) */
+    CS_PAY_IN_SERVER, /* NICs without a price: inside the all-in server price per GPU */
+    CS_PAY_IN_CABLE,  /* optics without a price: the cable row's price includes them */
+    CS_PAY_FRACTION   /* no price: covered by cost.network_cost_fraction (with a warning) */
+};
+const char *cs_cost_net_pay_name(enum cs_net_pay p); /* "none", "priced", "in-server", ... */
+
+struct cs_cost_net_item {
+    long count;
+    enum cs_net_pay pay;
+    double unit_usd;                  /* NAN unless priced */
+    double usd;                       /* count x unit_usd; 0 unless priced */
+    char model[CS_NAME_MAX];          /* the hardware row; "" = the link names none */
+    char price_from[96];              /* "cluster.fabric.link.switch_price" or "catalog ..." */
+    enum cs_price_basis basis;        /* of the row's price; none for an override */
+    double unit_w;                    /* per unit counted in the power; NAN = unknown */
+    double power_w;                   /* watts this item adds to the IT load */
+};
+
 /* Bill of materials counted from the built cluster. */
 struct cs_cost_bom {
     long gpus, servers;
     double servers_usd;               /* gpus x all-in server price per GPU */
     struct cs_fabric_counts fabric;   /* from cs_fabric_counts */
     long switches;
-    bool network_priced;              /* from NIC/switch/optic/cable prices; else the fraction */
+    bool network_priced;              /* every counted item priced (or included in another's
+                                       * price): no fraction */
     double network_hw_usd;            /* priced network hardware; NAN when not priced */
+    struct cs_cost_net_item net[CS_NET_ITEM_COUNT];
+    double network_priced_usd;        /* sum of the priced items (0 when none) */
+    bool network_fraction;            /* some item rests on cost.network_cost_fraction */
     double storage_usd;               /* capital, priced storage tiers */
     double storage_usd_per_month;     /* object tiers */
-    double network_power_w;           /* switches + optics (+ NICs when given) */
+    double network_power_w;           /* switches + optics + cables (+ NICs priced apart) */
     long unpowered_switches;          /* switches counted at 0 W: the link lacks switch_power */
     long unpowered_optics;            /* optics counted at 0 W: the link lacks optic_power */
     char unsized_storage[160];        /* shared tiers left out for want of a capacity */
@@ -135,6 +174,11 @@ struct cs_cost_option_result {
     double usd_per_run;               /* $/utilized GPU-h x GPUs x run_hours / run_goodput;
                                        * NAN without a run time */
     int hybrid_baseline_gpus;         /* hybrid only */
+    /* Owned options (and hybrid's owned share): the part of `capex` each
+     * network item accounts for (its price x the capital charge) and the
+     * part of `power` the network's devices draw; inside by_cat_usd, not in
+     * addition to it. Zero for cloud options. */
+    double network_usd[CS_NET_PART_COUNT];
 };
 
 struct cs_cost_result {
@@ -142,7 +186,8 @@ struct cs_cost_result {
     double it_power_kw;               /* nameplate IT load */
     double avg_power_kw;              /* average IT draw at the utilization */
     double capex_hw_usd;              /* servers + network + storage */
-    double network_usd;
+    double network_usd;               /* network hardware bought (priced + unpriced) */
+    double network_unpriced_usd;      /* the part cost.network_cost_fraction stands for */
 };
 
 /* Pure: evaluates every available option. */

@@ -59,6 +59,40 @@ struct cs_intra_spec {
 
 enum cs_link_kind { CS_LINK_INFINIBAND, CS_LINK_ROCE, CS_LINK_ETHERNET, CS_LINK_OMNIPATH };
 
+/* Network hardware rows of the catalog (scenarios/catalog/network-hardware.yaml,
+ * catalog kinds switch, nic, optic, cable): one model of switch, NIC,
+ * transceiver or cable with its price and power. A link names the models it
+ * is built from (cs_link_spec.*_model); the scenario resolves them into
+ * cs_link_spec.hw[] so that the cost model (models/cost.c) prices the bill
+ * of materials without the catalog. NAN = no usable source. */
+enum cs_nethw_slot { CS_NETHW_SWITCH, CS_NETHW_NIC, CS_NETHW_OPTIC, CS_NETHW_CABLE, CS_NETHW_DAC,
+                     CS_NETHW_SLOTS };
+/* How a price was obtained (network_prices.yaml's basis): a vendor's list
+ * price, a reseller's street price, an analyst's estimate, or derived from
+ * another figure (the row's `basis` says how); none when the price is null. */
+enum cs_price_basis { CS_PRICE_NONE, CS_PRICE_LIST, CS_PRICE_STREET, CS_PRICE_ESTIMATE,
+                      CS_PRICE_DERIVED };
+struct cs_nethw_spec {
+    char name[CS_NAME_MAX];            /* catalog name; "" = the link names none */
+    char kind[24];                     /* infiniband | ethernet | nic | transceiver | aoc | dac |
+                                        * fibre | optical-link */
+    int ports;                         /* switch ports / NIC ports; 0 = not given */
+    double port_bw_bytes_per_s;        /* per port (switch, NIC) or per module; NAN */
+    double reach_m;                    /* optics and cables; NAN */
+    double price_usd;                  /* per unit; NAN */
+    enum cs_price_basis price_basis;
+    double power_w;                    /* per unit; NAN */
+    bool power_includes_optics;        /* switch: its power figure counts the optics in its
+                                        * cages, so only the far (NIC-side) ends add power */
+    bool includes_optics;              /* cable: the price covers the transceivers at both ends
+                                        * (an optical link bought as one item) */
+    char source[CS_SOURCE_MAX];
+    char date[32];
+};
+const char *cs_price_basis_name(enum cs_price_basis b); /* "list", "street", ... */
+/* Every basis name in enum order, NULL-terminated (models/names.c). */
+extern const char *const cs_price_basis_names[];
+
 /* A scale-out network link type (NIC port + switch port). */
 struct cs_link_spec {
     char name[CS_NAME_MAX];            /* ib-hdr, roce-400g, ... */
@@ -72,6 +106,13 @@ struct cs_link_spec {
     double nic_power_w, switch_power_w, optic_power_w;
     char source[CS_SOURCE_MAX];
     char date[32];
+    /* The hardware the link is built from (catalog names, "" = none named):
+     * the per-link prices and powers above, when given, override the rows'. */
+    char switch_model[CS_NAME_MAX], nic_model[CS_NAME_MAX], optic_model[CS_NAME_MAX];
+    char cable_model[CS_NAME_MAX];     /* the cables between NIC and leaf and between switches */
+    char dac_model[CS_NAME_MAX];       /* copper for NIC-to-leaf (within a rack): those links
+                                        * need no optics; "" = optical everywhere */
+    struct cs_nethw_spec hw[CS_NETHW_SLOTS]; /* resolved rows by slot (config layer) */
 };
 
 enum cs_storage_kind { CS_STORAGE_NVME, CS_STORAGE_PFS, CS_STORAGE_OBJECT };
