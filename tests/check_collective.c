@@ -337,7 +337,7 @@ START_TEST(test_collective_nccl22_algorithms)
      * latency 25 + 2 x log2(2) x (14 + 2 x 0.69) x 4 = 148.04 us;
      * time 148.04e-6 + 1073741824 / 184e9 = 5.983593e-3 s. */
     struct cs_cluster_cfg h2 = make_cluster(true, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&h2, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_NVLS_TREE, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS_TREE);
@@ -378,7 +378,7 @@ START_TEST(test_collective_nccl22_algorithms)
      * GPU drives its own NIC(s): 8 NICs / 8 GPUs = 1 -> 23e9) = 19.55e9;
      * time 54.354286e-6 + 3/4 x S / 19.55e9. */
     struct cs_cluster_cfg h4 = make_cluster(true, 4);
-    struct cs_coll_group g1 = {4, 1, 1, 0, 0};
+    struct cs_coll_group g1 = {4, 1, 1, 0, 0, 0};
     double S = 268435456.0;
     t = coll_s(&h4, CS_COLL_ALL_GATHER, S, &g1, CS_COLL_PAT, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_PAT);
@@ -408,7 +408,7 @@ START_TEST(test_collective_rccl_latency_floor)
 {
     struct cs_cluster_cfg c = make_cluster(false, 2);
     snprintf(c.gpu.vendor, sizeof c.gpu.vendor, "amd");
-    struct cs_coll_group g = {16, 8, 1, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
     struct cs_coll_params p;
     cs_coll_params_default(&p);
     enum cs_coll_algo chosen = CS_COLL_AUTO;
