@@ -388,17 +388,17 @@ START_TEST(test_collective_nccl22_algorithms)
 
     /* CollNet (SHARP) all_gather on 2 x 8 H100 with in-network reduction:
      * 8 GPUs per node = 8 NICs; fraction at 8 per node 0.85; latency
-     * 2 x (1 x 3.7 + 7 x 0.4) + 31 + 2 x 0.69 = 45.38 us; net S / (184e9 x
-     * 0.85) vs intra 7/8 S / 360e9: net wins -> 45.38e-6 + S / 156.4e9. */
+     * 2 x (1 x 3.7 + 7 x 0.4) + (31 + 2 x 0.69) x 4 = 142.52 us; net S /
+     * (184e9 x 0.85) vs intra 7/8 S / 360e9: net wins -> 142.52e-6 + S / 156.4e9. */
     h2.fabric.in_network_reduction = true;
     t = coll_s(&h2, CS_COLL_ALL_GATHER, S, &g, CS_COLL_SHARP, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_SHARP);
-    ck_assert_double_eq_tol(t, 45.38e-6 + S / 156.4e9, 1e-9);
-    /* CollNet Chain all_reduce: latency 2 x 7 x 2.8 + 30 + 2 x 0.69 = 70.58 us;
+    ck_assert_double_eq_tol(t, 142.52e-6 + S / 156.4e9, 1e-9);
+    /* CollNet Chain all_reduce: latency 2 x 7 x 2.8 + (30 + 2 x 0.69) x 4 = 164.72 us;
      * algbw 0.5 x min(360e9, 184e9) x 0.9 = 82.8e9. */
     t = coll_s(&h2, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_COLLNET_CHAIN, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_COLLNET_CHAIN);
-    ck_assert_double_eq_tol(t, 70.58e-6 + S / 82.8e9, 1e-9);
+    ck_assert_double_eq_tol(t, 164.72e-6 + S / 82.8e9, 1e-9);
 }
 END_TEST
 

@@ -146,6 +146,7 @@ struct cs_coll_params {
     double rccl_ring_hop_lat_s[CS_COLL_HW_COUNT][CS_COLL_PROTO_COUNT];
     double rccl_tree_hop_lat_s[CS_COLL_HW_COUNT][CS_COLL_PROTO_COUNT];
     double rccl_ll_bw_ratio;        /* bwRatio ring LL */
+    double rccl_tree_bw_ratio[2][CS_COLL_PROTO_COUNT]; /* bwRatio tree, [2 nodes, more][proto] */
     double rccl_launch_floor_s;     /* host launch per call under RCCL/HIP */
     double net_lat_scale;           /* fitted: measured / NCCL-model inter-node step latency */
 };
