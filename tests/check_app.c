@@ -286,10 +286,10 @@ START_TEST(test_app_validate_collectives)
     struct cs_app_cval v;
     ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
     ck_assert_int_eq(v.nfiles, 27);
-    ck_assert_int_eq(v.not_expressible, 3);
+    ck_assert_int_eq(v.not_expressible, 2);
     ck_assert_int_eq(v.failed, 0);
     ck_assert_int_eq(v.agg[0].logs, 9);
-    ck_assert_int_eq(v.agg[1].logs, 15);
+    ck_assert_int_eq(v.agg[1].logs, 16);
     const struct cs_app_cval_file *ar = NULL;
     for (int i = 0; i < v.nfiles; i++)
         if (strcmp(v.files[i].vt->file, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") == 0)
@@ -305,12 +305,12 @@ START_TEST(test_app_validate_collectives)
            100 * fit_big, v.agg[0].n[0], 100 * fit_mid, v.agg[0].n[1], 100 * ho_big, v.agg[1].n[0],
            100 * ho_mid, v.agg[1].n[1]);
     /* Measured on 2026-12-01 (NCCL 2.2x model): fit 5.8% / 14.9%, held out
-     * 14.7% / 34.5% (15 logs). Bounds: those figures plus 1.5 points. The
+     * 14.5% / 34.5% (16 logs). Bounds: those figures plus 1.5 points. The
      * issue's held-out targets (10% / 20%) are NOT met yet; this test keeps
      * the figures from getting worse. */
     ck_assert(fit_big <= 0.073);
     ck_assert(fit_mid <= 0.164);
-    ck_assert(ho_big <= 0.162);
+    ck_assert(ho_big <= 0.160);
     ck_assert(ho_mid <= 0.360);
     cs_app_cval_fini(&v);
     cs_diags_fini(&d);
