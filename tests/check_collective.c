@@ -345,6 +345,29 @@ START_TEST(test_collective_nccl22_algorithms)
     /* AUTO picks it over the ring (ring: 1.875 x S / 184e9 = 10.9 ms). */
     coll_s(&h2, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS_TREE);
+    /* LL128 across nodes on Hopper: ring all_reduce of 4 MiB on 2 x 8 H100.
+     * LL128: busbw min(0.92 x 184e9, 16 x 36.7e9) = 169.28e9; latency
+     * 14 + 28 x max(1.9, net overhead 1) + 2 x (4.0 + 0.69) x 4 = 104.72 us;
+     * device 104.72e-6 + 1.875 x 4194304 / 169.28e9 = 151.1775e-6 s.
+     * LL: min(0.5 x 184e9, llMaxBw 39e9) -> 61.72 us + 201.6 us; Simple:
+     * (8.4 + 28 x 3.4 + 2 x 61.52) x 1.4 = 317.3 us + 42.7 us: both slower. */
+    {
+        struct cs_coll_params p;
+        cs_coll_params_default(&p);
+        enum cs_coll_proto pr = CS_COLL_PROTO_LL;
+        double tr = -1;
+        struct cs_cluster_cfg hop = h2; /* Hopper: FP8 and NVLink (collective.c gpu_gen) */
+        hop.gpu.peak_flops[CS_PREC_FP8] = 1979e12;
+        ck_assert_int_eq(
+            cs_coll_time_ex(&hop, &p, CS_COLL_ALL_REDUCE, 4194304.0, &g, CS_COLL_RING, &tr, &chosen, &pr), CS_OK);
+        ck_assert_int_eq(pr, CS_COLL_PROTO_LL128);
+        double dev = 104.72e-6 + 1.875 * 4194304.0 / 169.28e9;
+        ck_assert_double_eq_tol(tr, dev * pow(1.0 + pow(35e-6 / dev, 4.0), 0.25), 1e-10);
+        /* The same GPU without FP8 reads as Ampere: no LL128 across nodes. */
+        ck_assert_int_eq(
+            cs_coll_time_ex(&h2, &p, CS_COLL_ALL_REDUCE, 4194304.0, &g, CS_COLL_RING, &tr, &chosen, &pr), CS_OK);
+        ck_assert_int_ne(pr, CS_COLL_PROTO_LL128);
+    }
     /* Not on A100 (no NVLS), not on one node. */
     struct cs_cluster_cfg a2 = make_cluster(false, 2);
     double nope = 1.0;
