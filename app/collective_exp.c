@@ -189,8 +189,9 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
             if (cst != CS_OK) {
                 cs_diag_error(&out->diags, cs__file(s), 0, 0,
                          "%s with --algo %s is not available on this cluster (%d ranks, %d per "
-                         "node; NVLS needs an NVSwitch with NVLS and one node, SHARP needs "
-                         "cluster.fabric.in_network_reduction and several nodes)",
+                         "node; NVLS needs an NVSwitch with NVLS and one node, NVLS_TREE the same "
+                         "switch and several nodes, SHARP and COLLNET_CHAIN need "
+                         "cluster.fabric.in_network_reduction and several nodes, PAT one GPU per node)",
                          cs_coll_op_name(op), cs_coll_algo_name(algo), (int)n, ppn);
                 ret = CS_EUNSUPPORTED;
                 break;

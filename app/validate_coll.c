@@ -103,7 +103,12 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
             q.elem_bytes = cs__elem_bytes(run->dtype);
             q.minb = q.maxb = row->size_bytes;
             q.factor = 2;
-            q.ranks = run->ranks > 0 ? run->ranks : 0;
+            /* The log's rank count where it prints one (device lines, or
+             * nThread x nGpus); a bare table (no header at all, e.g. the
+             * AWS samples) leaves it to the scenario: its cluster is the
+             * one the log ran on, all of its GPUs. */
+            bool told = run->n_threads > 0 || run->n_gpus > 0 || run->ranks > 1;
+            q.ranks = told && run->ranks > 0 ? run->ranks : 0;
             q.ngpus = q.nthreads = 1;
             struct cs_app_coll res;
             cs_status st = cs_app_coll_setup(&s, &q, &res);
@@ -115,6 +120,10 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
                               res.diags.n ? res.diags.items[0].msg : cs_strerror(f->st));
                 cs_app_coll_fini(&res);
                 goto done;
+            }
+            if (!told) { /* the rank count the comparison used: the scenario's */
+                f->ranks = res.n;
+                f->nodes = res.nodes;
             }
             double err = res.rows[0].busbw / (meas * 1e9) - 1.0;
             cs_app_coll_fini(&res);

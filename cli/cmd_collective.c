@@ -34,7 +34,7 @@ static const struct cs_cli_opt cs__coll_opts[] = {
     {"redop", 0, "OP", "reduction op shown in the redop column (default sum)"},
     {"datatype", 'd', "TYPE", "element type: int8 uint8 int32 uint32 int64 uint64 half float double bfloat16"},
     {"root", 'r', "N", "root rank of broadcast (default 0)"},
-    {"algo", 0, "ALGO", "auto (default), ring, tree, hier, nvls, sharp"},
+    {"algo", 0, "ALGO", "auto (default), ring, tree, hier, nvls, sharp, nvls_tree, collnet_chain, pat"},
     {"placement", 0, "P", "packed or scattered (default: the scenario's cluster.fabric.placement)"},
     {"flow", 0, NULL, "use the flow-level model on the built fabric instead of the closed form"},
     {"format", 0, "FMT", "text (nccl-tests table, default), json or csv"},
@@ -209,7 +209,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     }
     enum cs_coll_algo algo = CS_COLL_AUTO;
     if ((v = cs_cli_get(cmd, a, "algo")) && cs_coll_algo_parse(v, &algo) != CS_OK) {
-        fprintf(stderr, "clustersim collective: --algo: expected auto, ring, tree, hier, nvls or sharp, got \"%s\"\n",
+        fprintf(stderr, "clustersim collective: --algo: expected auto, ring, tree, hier, nvls, sharp, nvls_tree, collnet_chain or pat, got \"%s\"\n",
                 v);
         return CS_EXIT_BADINPUT;
     }

@@ -50,7 +50,8 @@ _Static_assert(sizeof(enum cs_storage_kind) == sizeof(int), "enum size");
 #define POS CS_F_MINEXCL
 #define REQ CS_F_CATREQ
 
-static const char *const link_kind_names[] = {"infiniband", "roce", "ethernet", "omnipath", NULL};
+static const char *const link_kind_names[] = {"infiniband", "roce", "ethernet", "omnipath", "efa", "pollara", "tcpx",
+                                               NULL};
 static const char *const intra_kind_names[] = {"nvswitch", "nvlink-p2p", "pcie", NULL};
 static const char *const storage_kind_names[] = {"nvme", "pfs", "object", NULL};
 

@@ -76,6 +76,7 @@ static cs_status cs__view(const struct cs_cluster_cfg *c, const struct cs_coll_p
     v.node_net_line_bw_bytes_per_s = v.nics_per_node * v.nic_line_bw_bytes_per_s;
     v.node_net_bw_bytes_per_s = v.nics_per_node * v.nic_bw_bytes_per_s;
     v.hop_latency_s = l->hop_latency_s > 0 ? l->hop_latency_s : 0.0;
+    v.nic_latency_s = l->nic_latency_s > 0 ? l->nic_latency_s : 0.0;
 
     v.geometry_status = geometry ? cs_fabric_geometry(c, &v.geom) : CS_EUNSUPPORTED;
     v.has_geometry = v.geometry_status == CS_OK;

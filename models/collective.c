@@ -15,7 +15,8 @@
 
 const char *const cs_coll_op_names[CS_COLL_OP_COUNT + 1] = {"all_reduce", "all_gather", "reduce_scatter",
                                                             "alltoall",   "broadcast",  "sendrecv", NULL};
-const char *const cs_coll_algo_names[CS_COLL_ALGO_COUNT + 1] = {"auto", "ring", "tree", "hier", "nvls", "sharp", NULL};
+const char *const cs_coll_algo_names[CS_COLL_ALGO_COUNT + 1] = {"auto", "ring",          "tree", "hier", "nvls",
+                                                                "sharp", "nvls_tree", "collnet_chain", "pat", NULL};
 static const char *const proto_names[CS_COLL_PROTO_COUNT] = {"LL", "LL128", "Simple"};
 
 const char *cs_coll_op_name(enum cs_coll_op op)
@@ -65,36 +66,97 @@ const char *cs_coll_proto_name(enum cs_coll_proto p)
 void cs_coll_params_default(struct cs_coll_params *p)
 {
     memset(p, 0, sizeof *p);
-    /* NCCL 2.12 src/graph/tuning.cc baseLat and hwLat (microseconds). */
-    const double ring_base[3] = {6.6, 14.0, 8.4}, tree_base[3] = {6.8, 14.0, 0.0};
-    const double ring_hop[3][3] = {{0.47, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 9.6}};
-    const double tree_hop[3][3] = {{0.52, 1.2, 28.0}, {1.0, 1.9, 28.0}, {5.0, 8.5, 50.0}};
+    /* NCCL 2.23 src/graph/tuning.cc (v2.23.4-1) baseLat and hwLat
+     * (microseconds), [hw][proto] with proto LL, LL128, Simple. */
+    const double ring_base[3] = {6.6, 14.0, 8.4}, tree_base[3] = {6.8, 14.0, 8.4};
+    const double ring_hop[3][3] = {{0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}};
+    const double tree_hop[3][3] = {{0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}};
+    /* RCCL src/graph/tuning.cc baseLat and tuning_model_5 hwLat (xGMI row
+     * in the NVLink slot; LL128 is disabled there, its cells are 0). */
+    const double rccl_base[3] = {12.0, 12.0, 17.0};
+    const double rccl_ring[3][3] = {{0.8, 0.0, 2.1}, {2.2, 2.2, 5.7}, {9.5, 0.0, 320.0}};
+    const double rccl_tree[3][3] = {{0.9, 0.0, 2.3}, {2.2, 2.2, 5.7}, {10.5, 0.0, 25.0}};
     for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
         p->ring_base_lat_s[pr] = ring_base[pr] * 1e-6;
         p->tree_base_lat_s[pr] = tree_base[pr] * 1e-6;
+        p->rccl_base_lat_s[pr] = rccl_base[pr] * 1e-6;
         for (int h = 0; h < CS_COLL_HW_COUNT; h++) {
             p->ring_hop_lat_s[h][pr] = ring_hop[h][pr] * 1e-6;
             p->tree_hop_lat_s[h][pr] = tree_hop[h][pr] * 1e-6;
+            p->rccl_ring_hop_lat_s[h][pr] = rccl_ring[h][pr] * 1e-6;
+            p->rccl_tree_hop_lat_s[h][pr] = rccl_tree[h][pr] * 1e-6;
         }
     }
-    p->ring_plateau = 1.9;              /* tuning.cc "Plateau effect of ring" */
-    p->ll_bw_frac_allreduce = 1.0 / 4.0;
-    p->ll_bw_frac_other = 1.0 / 3.0;
+    p->ring_plateau = 1.4;              /* tuning.cc ncclTopoGetAlgoTime "Plateau effect of ring", sm80+ */
+    p->ll_bw_frac_allreduce = 0.5;      /* 2.23: ring LL busBw x .5 (capped by ll_max_bw) */
+    p->ll_bw_frac_other = 0.5;
     p->ll128_bw_frac = 0.92;            /* ~120/128 */
-    p->tree_bw_frac = 0.9;
+    p->tree_bw_frac = 120.0 / 128.0;    /* tree LL128 across nodes */
     p->tree_ll_frac = 1.0 / 3.8;
-    p->tree_max_bus_bw_2node = 110e9;
-    p->tree_max_bus_bw = 80e9;
+    p->tree_max_bus_bw_2node = INFINITY; /* 2.12's caps, replaced by the per-channel caps below */
+    p->tree_max_bus_bw = INFINITY;
     p->nvswitch_efficiency = 0.80;      /* fitted: nccl-tests ring busbw / NVLink rate (A100 0.77, H100 0.82) */
     p->pcie_efficiency = 0.80;
     p->pcie_bridges_per_node = 2;
     p->net_efficiency = 0.92;           /* fitted: 2-node A100 ring busbw 183 GB/s / 8 x 25 GB/s */
     p->nvls_efficiency = 0.85;          /* fitted: H100 NVLS algbw 276 GB/s vs 360/(1+1/8) */
-    p->nvls_lat_s = 40e-6;
+    p->nvls_lat_s = 40e-6;              /* fitted on the H100 NVLS fit log (NCCL 2.23's hwLat says 25 us) */
     p->sharp_efficiency = 0.9;          /* NCCL CollNet busBw x 0.9 */
-    p->sharp_lat_s = 10.7e-6;           /* NCCL hwLat NET CollNet Simple */
+    p->sharp_lat_s = 31e-6;             /* hwLat NET CollNetDirect Simple (2.23) */
     p->launch_floor_s = 35e-6;          /* nccl-tests floor at 8 B (H100 logs, 8 GPUs from one thread) */
     p->launch_overlap_exp = 4.0;        /* fitted: sharpness of max(launch, device) */
+    p->nvls_net_lat_s = 18e-6;
+    p->nvls_tree_intra_lat_s = 25e-6;
+    p->nvls_tree_net_lat_s = 14e-6;
+    p->collnet_direct_intra_lat_s = 3.7e-6;
+    p->collnet_direct_net_lat_s = 31e-6;
+    p->collnet_chain_intra_lat_s = 2.8e-6;
+    p->collnet_chain_net_lat_s = 30e-6;
+    p->collnet_arity_lat_s = 0.4e-6;
+    p->net_overhead_s = 1e-6;           /* getNetOverhead: Intel x86 1 us (AMD x86 2 us) */
+    p->ll128_tree_frac_1node = 7.0 / 9.0;
+    p->tree_simple_frac = 0.92;
+    p->pat_bw_frac = 0.85;
+    p->pat_base_lat_s = 8e-6;
+    p->pat_rank_lat_s = 2.8e-6;
+    p->pat_net_lat_div = 3.5;
+    p->collnet_ag_frac_1ppn = 0.95;
+    p->collnet_ag_frac_8ppn = 0.85;
+    p->collnet_hopper_frac = 0.85;
+    /* tuning.cc llMaxBws, perChMaxRingLL128Bws, perChMaxTreeLL128Bws,
+     * perChMaxTreeBws (GB/s). llMaxBws: one node indexes the GPU
+     * generation, several nodes the CPU vendor (row 0 Intel, row 1 AMD);
+     * this model takes Intel hosts for NVIDIA systems (docs/fabric.md). */
+    const double llmax[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}};
+    const double rll128[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}};
+    const double tll128[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}};
+    const double tsimple[3][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            p->ll_max_bw[i][j] = llmax[i][j] * 1e9;
+            p->per_ch_ring_ll128_bw[i][j] = rll128[i][j] * 1e9;
+            p->per_ch_tree_ll128_bw[i][j] = tll128[i][j] * 1e9;
+            p->per_ch_tree_bw[i][j] = tsimple[i][j] * 1e9;
+        }
+    p->channels = 16;
+    const double corr[3][23] = {
+        {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+        {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+        {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
+    memcpy(p->tree_corr, corr, sizeof corr);
+    p->rccl_ll_bw_ratio = 0.08;         /* tuning_model_5 bwRatio ring LL */
+    /* tuning_model_5 bwRatio tree [2 nodes, more][LL, LL128, Simple]. */
+    const double rtree[2][3] = {{0.06, 0.0, 0.11}, {0.06, 0.0, 0.59}};
+    memcpy(p->rccl_tree_bw_ratio, rtree, sizeof rtree);
+    p->rccl_launch_floor_s = 35e-6;
+    /* Fitted on the fit logs of validation/INDEX.yaml (multi-node: the
+     * 2-node A100 ring, the 2-node H100 NCCL_ALGO=Ring and NVLSTree logs):
+     * the measured inter-node step costs ~4x NCCL's hwLat NET figure plus
+     * the transport's message latency. Grid 3, 4, 5, 6: pooled fit MAPE
+     * 9.4, 9.1, 9.1, 9.2% (rows >= 1 MiB); held-out logs never used. It
+     * multiplies every NCCL NET latency (ring, tree, NVLSTree, PAT,
+     * CollNet); RCCL's tables are used as they are. */
+    p->net_lat_scale = 4.0;
 }
 
 /* The scale-up rate one GPU's ring edge gets when `groups` rings of `ppn`
@@ -149,11 +211,17 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
 /* Everything one evaluation needs, derived once from (cluster, group). */
 struct shape {
     int n, ppn, m, gpn, hw;
+    int gen;           /* tuning-table row: 0 Volta, 1 Ampere, 2 Hopper and later */
+    int ncls;          /* node class: 0 one node, 1 two, 2 more */
+    bool amd;          /* RCCL's tables instead of NCCL's */
+    bool nvls;         /* NVSwitch with in-switch reduction */
+    int nics;          /* NICs per node */
     double b_intra;    /* per GPU, B/s */
     double b_net_node; /* the group's share of one node's NICs, B/s */
     double b_net_gpu;  /* one GPU's rail NIC(s), its share, B/s */
     double b_bus;      /* ring bus bandwidth: min(intra, net) */
     double hop_s;      /* switch hops x hop latency of the longest inter-node path */
+    double xport_s;    /* one network message: NIC/transport latency + hop_s (NCCL's latencyInter) */
 };
 
 /* The fabric view (collective.h). `busy` is the fraction of a node's NIC
@@ -253,6 +321,16 @@ static int log2i(int v)
     return l;
 }
 
+/* NCCL's tuning-table row of the GPU: Hopper and later have FP8 tensor
+ * cores and NVLink; Ampere has BF16; older is Volta. */
+static int gpu_gen(const struct cs_cluster_cfg *c)
+{
+    double fp8 = c->gpu.peak_flops[CS_PREC_FP8], bf16 = c->gpu.peak_flops[CS_PREC_BF16];
+    if (fp8 > 0 && c->gpu.scaleup_bw_bytes_per_s > 0)
+        return 2;
+    return bf16 > 0 ? 1 : 0;
+}
+
 static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_params *p, const struct cs_coll_group *g,
                       struct shape *s)
 {
@@ -269,12 +347,17 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->m = g->ranks / g->ranks_per_node;
     s->gpn = g->groups_per_node > 0 ? g->groups_per_node : 1;
     s->hw = cv.intra_pcie ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
+    s->amd = strcmp(c->gpu.vendor, "amd") == 0;
+    s->gen = gpu_gen(c);
+    s->ncls = s->m <= 2 ? s->m - 1 : 2;
+    s->nvls = c->intra.kind == CS_INTRA_NVSWITCH && (c->intra.nvls || c->gpu.nvls);
+    s->nics = cv.nics_per_node;
     s->b_intra = intra_bw_shared(&cv, s->ppn, s->gpn);
     if (!(s->b_intra > 0))
         return -1;
     s->b_bus = s->b_intra;
     s->b_net_node = s->b_net_gpu = INFINITY;
-    s->hop_s = 0.0;
+    s->hop_s = s->xport_s = 0.0;
     if (s->m > 1) {
         int nics = cv.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
         double nic_bw = cv.nic_bw_bytes_per_s;
@@ -296,20 +379,67 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         s->b_net_gpu = s->b_net_node / s->ppn;
         s->b_bus = fmin(s->b_intra, s->b_net_node);
         s->hop_s = v.hops * cv.hop_latency_s;
+        s->xport_s = cv.nic_latency_s + s->hop_s;
     }
     return 0;
 }
 
 static bool proto_allowed(const struct shape *s, int pr)
 {
-    /* LL128 relies on NVLink's 128-byte store atomicity; NCCL enables it by
-     * default only on NVLink paths (tuning.cc protoEnable). */
+    /* LL128 relies on 128-byte store atomicity. NCCL 2.23 (tuning.cc,
+     * protoEnable) enables it by default on Volta/Ampere/Hopper with NVLink
+     * inside the node and, across nodes, GPUDirect NICs behind the GPU's
+     * PCIe switch (PXB; PXN on Hopper), which HGX/DGX boards have; RCCL
+     * only on gfx90a (MI200), so never here for AMD. Across nodes this
+     * model enables it on Hopper and later only (PXN): the A100 2-node fit
+     * log runs at Simple speed, its NIC placement unstated. */
     if (pr == CS_COLL_PROTO_LL128)
-        return s->m == 1 && s->hw == CS_COLL_HW_NVLINK;
+        return s->hw == CS_COLL_HW_NVLINK && !s->amd && (s->m == 1 || s->gen >= 2);
     return true;
 }
 
-/* Ring reduce-scatter / all-gather / all-reduce / broadcast (tuning.cc ring). */
+/* Per-step latencies of one algorithm (NCCL 2.23, ncclTopoTuneModel):
+ * intra-node step, and inter-node step = hwLat NET + the transport's
+ * message latency (NCCL's graph latencyInter, counted twice for Simple:
+ * the data and the flush). RCCL's tables for AMD. */
+static double base_lat(const struct cs_coll_params *p, const struct shape *s, bool tree, int pr)
+{
+    return s->amd ? p->rccl_base_lat_s[pr] : tree ? p->tree_base_lat_s[pr] : p->ring_base_lat_s[pr];
+}
+
+static double intra_lat(const struct cs_coll_params *p, const struct shape *s, bool tree, int pr)
+{
+    if (s->amd)
+        return tree ? p->rccl_tree_hop_lat_s[s->hw][pr] : p->rccl_ring_hop_lat_s[s->hw][pr];
+    return tree ? p->tree_hop_lat_s[s->hw][pr] : p->ring_hop_lat_s[s->hw][pr];
+}
+
+static double inter_lat(const struct cs_coll_params *p, const struct shape *s, bool tree, int pr)
+{
+    double l;
+    if (s->amd)
+        l = tree ? p->rccl_tree_hop_lat_s[CS_COLL_HW_NET][pr] : p->rccl_ring_hop_lat_s[CS_COLL_HW_NET][pr];
+    else /* one GPU per node: latencies fully exposed, NCCL takes the tree's */
+        l = (tree || s->ppn == 1) ? p->tree_hop_lat_s[CS_COLL_HW_NET][pr] : p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
+    /* RCCL's tables already carry its measured network step cost. */
+    l += s->xport_s * (pr == CS_COLL_PROTO_SIMPLE ? 2.0 : 1.0);
+    return s->amd ? l : l * p->net_lat_scale;
+}
+
+/* NCCL's treeCorrectionFactor at log2(bytes / 64). */
+static double tree_corr(const struct cs_coll_params *p, double bytes, int pr)
+{
+    double q = bytes / 64.0;
+    if (!(q >= 1.0))
+        return p->tree_corr[pr][0];
+    int l = (int)floor(log2(q));
+    return l < 23 ? p->tree_corr[pr][l] : 1.0;
+}
+
+/* Ring reduce-scatter / all-gather / all-reduce / broadcast (tuning.cc ring):
+ * latency base + (nsteps - ninter) max(intra, net overhead) + ninter inter;
+ * bus bandwidth min(intra, net) with the protocol's fraction and caps;
+ * algbw = busbw n / nsteps. */
 static double ring_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes,
                         int pr)
 {
@@ -329,35 +459,45 @@ static double ring_time(const struct cs_coll_params *p, const struct shape *s, e
         break;
     }
     double bw = s->b_bus;
-    if (pr == CS_COLL_PROTO_LL)
-        bw *= (m > 1 || op == CS_COLL_ALL_REDUCE) ? p->ll_bw_frac_allreduce : p->ll_bw_frac_other;
-    else if (pr == CS_COLL_PROTO_LL128)
-        bw *= p->ll128_bw_frac;
-    double intra = p->ring_hop_lat_s[s->hw][pr], inter = p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
-    if (m > 1 && pr == CS_COLL_PROTO_LL)
-        intra *= 1.8;
-    double lat = p->ring_base_lat_s[pr] + (nsteps - ninter) * intra + ninter * inter;
-    if (op == CS_COLL_ALL_REDUCE && pr == CS_COLL_PROTO_SIMPLE && m > 1 && bytes >= n / 16.0 * 65536.0)
+    if (pr == CS_COLL_PROTO_LL) {
+        bw *= s->amd ? p->rccl_ll_bw_ratio
+                     : (op == CS_COLL_ALL_REDUCE ? p->ll_bw_frac_allreduce : p->ll_bw_frac_other);
+        if (!s->amd)
+            bw = fmin(bw, p->ll_max_bw[m > 1 ? 0 : s->gen][s->ncls]);
+    } else if (pr == CS_COLL_PROTO_LL128) {
+        bw = fmin(bw * p->ll128_bw_frac, p->channels * p->per_ch_ring_ll128_bw[s->gen][s->ncls]);
+    }
+    double intra = intra_lat(p, s, false, pr), inter = inter_lat(p, s, false, pr);
+    if (m > 1) { /* inter-node rings post nsteps network operations */
+        double ovh = p->net_overhead_s * (pr == CS_COLL_PROTO_SIMPLE ? 3.0 : 1.0);
+        intra = fmax(intra, ovh);
+    }
+    double lat = base_lat(p, s, false, pr) + (nsteps - ninter) * intra + ninter * inter;
+    if (op == CS_COLL_ALL_REDUCE && pr == CS_COLL_PROTO_SIMPLE && m > 1 && !s->amd &&
+        bytes / ((double)p->channels * n) >= 64.0)
         lat *= p->ring_plateau;
-    /* Switch hops beyond NCCL's per-step network latency (which assumes
-     * one): each inter-node step waits for its longest path. */
-    lat += ninter * s->hop_s;
     return lat + wire * bytes / bw;
 }
 
 /* Double binary tree all-reduce (Sanders et al. 2009, NCCL 2.4): intra-node
- * chain, inter-node trees of depth log2(m); algbw = busbw / 2. */
+ * chain, inter-node trees of depth log2(m); busbw = 0.92 min(intra, net)
+ * capped per channel, algbw = busbw / 2, times NCCL's medium-size
+ * correction. */
 static double tree_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
 {
-    double bw = fmin(s->b_bus * p->tree_bw_frac, s->m > 2 ? p->tree_max_bus_bw : p->tree_max_bus_bw_2node);
+    /* NCCL's tree graph runs at the rate its search found for both the
+     * NVLink chain and the NICs: min(intra, net). */
+    double bw = fmin(s->b_bus * p->tree_simple_frac, p->channels * p->per_ch_tree_bw[s->gen][s->ncls]);
     if (pr == CS_COLL_PROTO_LL)
-        bw *= p->tree_ll_frac;
+        bw = fmin(bw * p->tree_ll_frac, p->ll_max_bw[s->m > 1 ? 0 : s->gen][s->ncls]);
     else if (pr == CS_COLL_PROTO_LL128)
-        bw *= s->m == 1 ? 7.0 / 9.0 : 0.915;
-    double intra = p->tree_hop_lat_s[s->hw][pr], inter = p->tree_hop_lat_s[CS_COLL_HW_NET][pr];
-    if (s->m > 1 && pr == CS_COLL_PROTO_LL)
-        intra *= 1.8;
-    double lat = p->tree_base_lat_s[pr] + 2.0 * ((s->ppn - 1) * intra + log2i(s->m) * (inter + s->hop_s));
+        bw = fmin(bw * (s->m == 1 ? p->ll128_tree_frac_1node : p->tree_bw_frac),
+                  p->channels * p->per_ch_tree_ll128_bw[s->gen][s->ncls]);
+    bw *= tree_corr(p, bytes, pr);
+    if (s->amd && s->m > 1) /* RCCL tuning_model_5 bwRatio, tree */
+        bw *= p->rccl_tree_bw_ratio[s->m > 2][pr];
+    double intra = intra_lat(p, s, true, pr), inter = inter_lat(p, s, true, pr);
+    double lat = base_lat(p, s, true, pr) + 2.0 * ((s->ppn - 1) * intra + log2i(s->m) * inter);
     return lat + bytes / (0.5 * bw);
 }
 
@@ -368,49 +508,100 @@ static double hier_time(const struct cs_coll_params *p, const struct shape *s, e
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
     int ppn = s->ppn, m = s->m;
-    double hi = p->ring_hop_lat_s[s->hw][pr], hn = p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
+    double hi = intra_lat(p, s, false, pr), hn = inter_lat(p, s, false, pr);
     double intra_one = (double)(ppn - 1) / ppn * bytes / s->b_intra; /* one RS or AG phase */
-    double t = p->ring_base_lat_s[pr];
+    double t = base_lat(p, s, false, pr);
     if (op == CS_COLL_ALL_REDUCE) {
         t += 2 * (ppn - 1) * hi + 2.0 * intra_one;
         if (m > 1)
-            t += 2 * (m - 1) * (hn + s->hop_s) + 2.0 * (m - 1) / m * bytes / s->b_net_node;
+            t += 2 * (m - 1) * hn + 2.0 * (m - 1) / m * bytes / s->b_net_node;
     } else { /* all_gather / reduce_scatter: S is the total buffer */
         t += (ppn - 1) * hi + intra_one;
         if (m > 1)
-            t += (m - 1) * (hn + s->hop_s) + (double)(m - 1) / m * bytes / s->b_net_node;
+            t += (m - 1) * hn + (double)(m - 1) / m * bytes / s->b_net_node;
     }
     return t;
 }
 
-/* NVLink SHARP all-reduce: each GPU pushes its S through the switch (which
- * reduces) and receives its reduced 1/n, then multicasts it: S (1 + 1/n) per
- * direction per GPU. */
-static double nvls_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+/* NVLink SHARP inside one node. all_reduce: each GPU pushes its S through
+ * the switch (which reduces) and receives its reduced 1/n, then multicasts
+ * it: S (1 + 1/n) per direction per GPU. all_gather / reduce_scatter: each
+ * GPU receives (or sends) the (n-1)/n S of the others once, the switch
+ * multicasting (or reducing). Latency: hwLat NVLink NVLS. */
+static double nvls_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes)
 {
-    return p->nvls_lat_s + bytes * (1.0 + 1.0 / s->n) / (s->b_intra * p->nvls_efficiency);
+    double vol = op == CS_COLL_ALL_REDUCE ? bytes * (1.0 + 1.0 / s->n) : bytes * (s->n - 1.0) / s->n;
+    return p->nvls_lat_s + vol / (s->b_intra * p->nvls_efficiency);
 }
 
-/* In-network (SHARP) all-reduce, NCCL CollNet: intra reduce-scatter and
- * all-gather pipelined with the switches' reduction; a node's NICs carry S up
- * and S down, half of the ring's 2(m-1)/m S. */
-static double sharp_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+/* NVLSTree all_reduce (NCCL 2.2x, multi-node NVLink SHARP): reduce inside
+ * each node through the switch, a tree across nodes over the NICs, and a
+ * multicast back. Latency: intra NVLSTree + 2 log2(m) inter; bandwidth:
+ * the slower of the node's NVLS rate and its NICs (all of them, one tree
+ * head per NIC), halved beyond two nodes (tuning.cc: bwInter / 2), with the
+ * tree's medium-size correction. */
+static double nvls_tree_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
-    double lat = p->ring_base_lat_s[pr] + 2 * (s->ppn - 1) * p->ring_hop_lat_s[s->hw][pr] + p->sharp_lat_s +
-                 2.0 * s->hop_s;
+    double b_nvls = s->b_intra * p->nvls_efficiency / (1.0 + 1.0 / s->ppn);
+    double b_net = s->m <= 2 ? s->b_net_node : s->b_net_node / 2.0;
+    double bw = fmin(b_nvls, b_net) * tree_corr(p, bytes, pr);
+    double lat = p->nvls_tree_intra_lat_s +
+                 2.0 * log2i(s->m) * (p->nvls_tree_net_lat_s + 2.0 * s->xport_s) * p->net_lat_scale;
+    return lat + bytes / bw;
+}
+
+/* In-network (SHARP) all-reduce, NCCL CollNet Direct: intra reduce-scatter
+ * and all-gather pipelined with the switches' reduction; a node's NICs carry
+ * S up and S down, half of the ring's 2(m-1)/m S. all_gather /
+ * reduce_scatter (2.2x, one GPU per NIC): the node's NICs carry S at
+ * NCCL's measured fraction, interpolated between 1 and 8 GPUs per node. */
+static double sharp_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes)
+{
+    double net_lat = (p->collnet_direct_net_lat_s + 2.0 * s->xport_s) * p->net_lat_scale;
+    double lat = 2.0 * (fmin(1.0, s->ppn - 1.0) * p->collnet_direct_intra_lat_s +
+                        (s->ppn - 1.0) * p->collnet_arity_lat_s) + net_lat;
+    if (op == CS_COLL_ALL_GATHER || op == CS_COLL_REDUCE_SCATTER) {
+        double w = (s->ppn - 1.0) / 7.0;
+        if (w > 1.0)
+            w = 1.0;
+        double frac = w * p->collnet_ag_frac_8ppn + (1.0 - w) * p->collnet_ag_frac_1ppn;
+        double t_intra = (double)(s->ppn - 1) / s->ppn * bytes / s->b_intra;
+        return lat + fmax(t_intra, bytes / (s->b_net_node * frac));
+    }
     double t_intra = 2.0 * (s->ppn - 1) / s->ppn * bytes / s->b_intra;
-    double t_net = bytes / (s->b_net_node * p->sharp_efficiency);
+    double eff = p->sharp_efficiency * (s->gen >= 2 ? p->collnet_hopper_frac : 1.0);
+    double t_net = bytes / (s->b_net_node * eff);
     return lat + fmax(t_intra, t_net);
+}
+
+/* CollNet Chain all_reduce: a chain through the node's GPUs to one NIC
+ * head, the switch reduces across nodes; busbw min(intra, net), algbw half
+ * of it (tuning.cc ratio .5). */
+static double collnet_chain_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+{
+    double lat = 2.0 * (s->ppn - 1) * p->collnet_chain_intra_lat_s +
+                 (p->collnet_chain_net_lat_s + 2.0 * s->xport_s) * p->net_lat_scale;
+    return lat + bytes / (0.5 * s->b_bus * p->sharp_efficiency);
+}
+
+/* PAT (parallel aggregated trees, NCCL 2.23) all_gather / reduce_scatter
+ * with one GPU per node: latency 8 us + log2(m) inter / 3.5 + n x 2.8 us;
+ * bandwidth 0.85 of the ring's bus bandwidth. */
+static double pat_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
+{
+    double inter = inter_lat(p, s, true, CS_COLL_PROTO_SIMPLE);
+    double lat = p->pat_base_lat_s + log2i(s->m) * inter / p->pat_net_lat_div + s->n * p->pat_rank_lat_s;
+    return lat + (double)(s->n - 1) / s->n * bytes / (s->b_bus * p->pat_bw_frac);
 }
 
 static double alltoall_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
-    double lat = p->ring_base_lat_s[pr] + p->ring_hop_lat_s[s->hw][pr];
+    double lat = base_lat(p, s, false, pr) + intra_lat(p, s, false, pr);
     double t_intra = (double)(s->ppn - 1) / s->n * bytes / s->b_intra, t_net = 0.0;
     if (s->m > 1) {
-        lat += p->ring_hop_lat_s[CS_COLL_HW_NET][pr] + s->hop_s;
+        lat += inter_lat(p, s, false, pr);
         t_net = (double)s->ppn * (s->n - s->ppn) / s->n * bytes / s->b_net_node;
     }
     return lat + fmax(t_intra, t_net);
@@ -420,29 +611,39 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
  * through one GPU's rail NIC(s). */
 static double sendrecv_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
 {
-    int h = s->m > 1 ? CS_COLL_HW_NET : s->hw;
     double bw = s->m > 1 ? fmin(s->b_intra, s->b_net_gpu) : s->b_intra;
     if (pr == CS_COLL_PROTO_LL)
-        bw *= p->ll_bw_frac_other;
+        bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)
         bw *= p->ll128_bw_frac;
-    return p->ring_base_lat_s[pr] + p->ring_hop_lat_s[h][pr] + s->hop_s + bytes / bw;
+    double hop = s->m > 1 ? inter_lat(p, s, false, pr) : intra_lat(p, s, false, pr);
+    return base_lat(p, s, false, pr) + hop + bytes / bw;
 }
 
 static bool algo_available(const struct cs_cluster_cfg *c, const struct shape *s, enum cs_coll_op op,
                            enum cs_coll_algo a)
 {
+    bool agrs = op == CS_COLL_ALL_GATHER || op == CS_COLL_REDUCE_SCATTER;
     switch (a) {
     case CS_COLL_RING: return true;
     case CS_COLL_TREE: return op == CS_COLL_ALL_REDUCE;
-    case CS_COLL_HIER:
-        return op == CS_COLL_ALL_REDUCE || op == CS_COLL_ALL_GATHER || op == CS_COLL_REDUCE_SCATTER;
+    case CS_COLL_HIER: return op == CS_COLL_ALL_REDUCE || agrs;
     case CS_COLL_NVLS:
         /* The config loader sets intra.nvls or gpu.nvls, whichever its
-         * catalog entry carries; either means the NVSwitch reduces. */
-        return op == CS_COLL_ALL_REDUCE && s->m == 1 && c->intra.kind == CS_INTRA_NVSWITCH &&
-               (c->intra.nvls || c->gpu.nvls);
-    case CS_COLL_SHARP: return op == CS_COLL_ALL_REDUCE && s->m > 1 && c->fabric.in_network_reduction;
+         * catalog entry carries; either means the NVSwitch reduces. Across
+         * nodes NCCL runs NVLS only with CollNet (tuning.cc). */
+        return (op == CS_COLL_ALL_REDUCE || agrs) && s->m == 1 && s->nvls;
+    case CS_COLL_NVLS_TREE: return op == CS_COLL_ALL_REDUCE && s->m > 1 && s->nvls;
+    case CS_COLL_SHARP:
+        /* CollNet Direct: NVSwitch nodes; all_gather / reduce_scatter need
+         * one NIC per GPU (tuning.cc: ppn > nicPerNode disables). */
+        if (!(s->m > 1 && c->fabric.in_network_reduction))
+            return false;
+        if (agrs)
+            return s->ppn <= s->nics;
+        return op == CS_COLL_ALL_REDUCE;
+    case CS_COLL_COLLNET_CHAIN: return op == CS_COLL_ALL_REDUCE && s->m > 1 && c->fabric.in_network_reduction;
+    case CS_COLL_PAT: return agrs && s->m > 1 && s->ppn == 1 && !s->amd;
     default: return false;
     }
 }
@@ -454,17 +655,23 @@ static double algo_proto_time(const struct cs_coll_params *p, const struct shape
 {
     if (!proto_allowed(s, pr))
         return INFINITY;
+    bool simple = pr == CS_COLL_PROTO_SIMPLE;
     switch (a) {
     case CS_COLL_RING:
         if (op == CS_COLL_ALLTOALL)
-            return pr == CS_COLL_PROTO_SIMPLE ? alltoall_time(p, s, bytes) : INFINITY;
+            return simple ? alltoall_time(p, s, bytes) : INFINITY;
         if (op == CS_COLL_SENDRECV)
             return sendrecv_time(p, s, bytes, pr);
+        if (s->amd && pr == CS_COLL_PROTO_LL128)
+            return INFINITY;
         return ring_time(p, s, op, bytes, pr);
     case CS_COLL_TREE: return tree_time(p, s, bytes, pr);
-    case CS_COLL_HIER: return pr == CS_COLL_PROTO_SIMPLE ? hier_time(p, s, op, bytes) : INFINITY;
-    case CS_COLL_NVLS: return pr == CS_COLL_PROTO_SIMPLE ? nvls_time(p, s, bytes) : INFINITY;
-    case CS_COLL_SHARP: return pr == CS_COLL_PROTO_SIMPLE ? sharp_time(p, s, bytes) : INFINITY;
+    case CS_COLL_HIER: return simple ? hier_time(p, s, op, bytes) : INFINITY;
+    case CS_COLL_NVLS: return simple ? nvls_time(p, s, op, bytes) : INFINITY;
+    case CS_COLL_NVLS_TREE: return simple ? nvls_tree_time(p, s, bytes) : INFINITY;
+    case CS_COLL_SHARP: return simple ? sharp_time(p, s, op, bytes) : INFINITY;
+    case CS_COLL_COLLNET_CHAIN: return simple ? collnet_chain_time(p, s, bytes) : INFINITY;
+    case CS_COLL_PAT: return simple ? pat_time(p, s, bytes) : INFINITY;
     default: return INFINITY;
     }
 }

@@ -566,7 +566,14 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
     cs_coll_params_default(&p);
     const int pr = CS_COLL_PROTO_SIMPLE;
     double hi = p.ring_hop_lat_s[c->intra.kind == CS_INTRA_PCIE ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK][pr];
-    double hn = p.ring_hop_lat_s[CS_COLL_HW_NET][pr], base = p.ring_base_lat_s[pr];
+    /* The inter-node step as the closed form prices it (collective.c,
+     * inter_lat): NCCL's hwLat NET plus the data and flush messages'
+     * NIC latency, times the fitted net_lat_scale; the closed form's
+     * switch-hop latency (a fraction of a microsecond per step) is left
+     * out. */
+    double nic_lat = c->fabric.link.nic_latency_s > 0 ? c->fabric.link.nic_latency_s : 0.0;
+    double hn = (p.ring_hop_lat_s[CS_COLL_HW_NET][pr] + 2.0 * nic_lat) * p.net_lat_scale;
+    double base = p.ring_base_lat_s[pr];
     s->jobs[job].start += base;
 
     /* Nodes in first-appearance order and the ranks on each (local order). */
@@ -670,7 +677,7 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
             bool ar = op == CS_COLL_ALL_REDUCE;
             int nsteps = ar ? 2 * (n - 1) : n - 1, ninter = ar ? 2 * (m - 1) : m - 1;
             double lat = base + (nsteps - ninter) * hi + ninter * hn;
-            if (ar && m > 1 && S >= n / 16.0 * 65536.0)
+            if (ar && m > 1 && S / ((double)p.channels * n) >= 64.0)
                 lat *= p.ring_plateau;
             (void)ninter_ring;
             rc = step_flows(s, job, (lat - base) / nsteps, nsteps, src, dst, nf, S / n, aggregate);

@@ -286,10 +286,10 @@ START_TEST(test_app_validate_collectives)
     struct cs_app_cval v;
     ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
     ck_assert_int_eq(v.nfiles, 27);
-    ck_assert_int_eq(v.not_expressible, 11);
+    ck_assert_int_eq(v.not_expressible, 2);
     ck_assert_int_eq(v.failed, 0);
-    ck_assert_int_eq(v.agg[0].logs, 6);
-    ck_assert_int_eq(v.agg[1].logs, 10);
+    ck_assert_int_eq(v.agg[0].logs, 9);
+    ck_assert_int_eq(v.agg[1].logs, 16);
     const struct cs_app_cval_file *ar = NULL;
     for (int i = 0; i < v.nfiles; i++)
         if (strcmp(v.files[i].vt->file, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") == 0)
@@ -304,9 +304,14 @@ START_TEST(test_app_validate_collectives)
            "held out %.1f%% (%d rows), %.1f%% (%d rows)\n",
            100 * fit_big, v.agg[0].n[0], 100 * fit_mid, v.agg[0].n[1], 100 * ho_big, v.agg[1].n[0],
            100 * ho_mid, v.agg[1].n[1]);
-    ck_assert(fit_big <= 0.15);
-    ck_assert(fit_mid <= 0.30);
-    ck_assert(isfinite(ho_big) && isfinite(ho_mid));
+    /* Measured on 2026-12-01 (NCCL 2.2x model): fit 5.8% / 14.9%, held out
+     * 14.5% / 34.5% (16 logs). Bounds: those figures plus 1.5 points. The
+     * issue's held-out targets (10% / 20%) are NOT met yet; this test keeps
+     * the figures from getting worse. */
+    ck_assert(fit_big <= 0.073);
+    ck_assert(fit_mid <= 0.164);
+    ck_assert(ho_big <= 0.160);
+    ck_assert(ho_mid <= 0.360);
     cs_app_cval_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
@@ -460,8 +465,8 @@ START_TEST(test_app_calibrate_nccl)
 
     const struct cs_calib_cfg *cal = &r.ov.cal;
     ck_assert(cal->enabled);
-    near(cal->intra_efficiency, 0.82127489196324222, "intra_efficiency");
-    near(cal->launch_floor_s, 3.7107440725157956e-05, "launch_floor_s");
+    near(cal->intra_efficiency, 0.82258959378364427, "intra_efficiency"); /* moved from 0.82127 by NCCL 2.23 latencies (collective model, 2026-12-01) */
+    near(cal->launch_floor_s, 3.7242015618001311e-05, "launch_floor_s"); /* was 3.71074e-05 before the 2.2x model */
     ck_assert(isnan(cal->net_efficiency) && isnan(cal->nvls_efficiency));
     ck_assert(isnan(cal->gemm_eff_max) && isnan(cal->compute_scale) && isnan(cal->overlap_slowdown));
     ck_assert_int_eq(cal->n_curves, 1);
@@ -487,7 +492,7 @@ START_TEST(test_app_calibrate_nccl)
     ck_assert_uint_eq(r.ov.fits[0].n, 31);
     ck_assert_uint_eq(r.ov.fits[1].n, 31);
     near(r.ov.fits[0].rms, 0.10350523720453753, "curve rms");
-    near(r.ov.fits[1].rms, 0.15793701938997687, "collective rms");
+    near(r.ov.fits[1].rms, 0.15727651274379498, "collective rms" /* was 0.157937 before the 2.2x model */);
     ck_assert(r.ov.fits[0].warning[0] == '\0');
     ck_assert(r.ov.fits[1].rms > CS_CALIB_RMS_WARN && r.ov.fits[1].warning[0]);
     ck_assert_uint_eq(d.n, 1);
@@ -593,9 +598,9 @@ END_TEST
 /* Search on default.yaml: what `clustersim search scenarios/default.yaml`
  * prints first (12613 configurations considered, 0 invalid, 11833 do not
  * fit, 780 simulated; #1 tp 8 pp 1 dp 4 cp 1 vp 1 mb 1 zero2, no
- * recomputation, 34.46 s, 30427 tokens/s). By hand: 780 + 11833 = 12613;
+ * recomputation, 34.47 s, 30423 tokens/s; 34.46 s before the NCCL 2.2x collective model). By hand: 780 + 11833 = 12613;
  * tp x pp x dp x cp = 32 GPUs; tokens/s = 128 x 8192 tokens / step time
- * (1048576 / 34.46 s = 30429, the printed step being rounded); the ranking
+ * (1048576 / 34.4665 s = 30423); the ranking
  * is by tokens/s, descending; the top N shown. */
 START_TEST(test_app_search_default)
 {
@@ -628,9 +633,9 @@ START_TEST(test_app_search_default)
     ck_assert_str_eq(cs_fsdp_name(p->w.par.fsdp), "zero2");
     ck_assert_str_eq(cs_recompute_name(p->w.recompute), "none");
     ck_assert(p->r.fits);
-    ck_assert_double_eq_tol(p->r.time_s, 34.46, 0.005);
+    ck_assert_double_eq_tol(p->r.time_s, 34.4665, 0.005);
     ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
-    ck_assert_double_eq_tol(p->r.tokens_per_s, 30427, 0.5);
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 30423.1, 0.5); /* 30427 before the 2.2x model */
     for (size_t i = 1; i < r.res.n; i++)
         ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
     cs_app_search_fini(&r);

@@ -63,7 +63,7 @@ START_TEST(test_catalog_contract_names)
         ck_assert_msg(cs_catalog_storage(cat, storage[i]) != NULL, "storage %s", storage[i]);
     ck_assert_ptr_nonnull(cs_catalog_site(cat, "us-average"));
     ck_assert_ptr_null(cs_catalog_gpu(cat, "H100"));
-    ck_assert_uint_eq(cs_catalog_count(cat, CS_CATALOG_GPU), 11);
+    ck_assert_uint_eq(cs_catalog_count(cat, CS_CATALOG_GPU), 13); /* + MI355X, GB10 */
     cs_catalog_destroy(cat);
 }
 END_TEST
@@ -134,6 +134,16 @@ START_TEST(test_catalog_spot_values)
     ck_assert_int_eq(cs_catalog_link(cat, "ib-ndr")->switch_radix, 64);
     ck_assert_double_eq_tol(cs_catalog_link(cat, "ib-hdr")->hop_latency_s, 90e-9, 1e-15);
     ck_assert_int_eq(cs_catalog_link(cat, "roce-400g")->kind, CS_LINK_ROCE);
+    /* links-more.yaml: the new transports and the xGMI mesh. */
+    ck_assert_int_eq(cs_catalog_link(cat, "efa-100g")->kind, CS_LINK_EFA);
+    ck_assert_double_eq_tol(cs_catalog_link(cat, "efa-100g")->bw_bytes_per_s, 12.5e9, 1);
+    ck_assert_double_eq_tol(cs_catalog_link(cat, "efa-100g")->nic_latency_s, 5e-6, 1e-15);
+    ck_assert_int_eq(cs_catalog_link(cat, "pollara-400g")->kind, CS_LINK_POLLARA);
+    ck_assert_int_eq(cs_catalog_link(cat, "tcpxo-200g")->kind, CS_LINK_TCPX);
+    ck_assert_double_eq_tol(cs_catalog_intra(cat, "xgmi-mesh")->efficiency, 0.705, 1e-12);
+    ck_assert_int_eq(cs_catalog_intra(cat, "xgmi-mesh")->kind, CS_INTRA_NVLINK_P2P);
+    ck_assert_str_eq(cs_catalog_gpu(cat, "MI300X")->intra_default, "xgmi-mesh");
+    ck_assert_double_eq_tol(cs_catalog_gpu(cat, "MI355X")->scaleup_bw_bytes_per_s, 535.5e9, 1);
     ck_assert(cs_catalog_link(cat, "roce-400g")->efficiency <
               cs_catalog_link(cat, "ib-ndr")->efficiency);
     ck_assert(isnan(cs_catalog_link(cat, "ib-ndr")->switch_price_usd));
@@ -184,8 +194,8 @@ START_TEST(test_catalog_field_listing)
     ck_assert_str_eq(cs_catalog_kind_name(CS_CATALOG_STORAGE), "storage");
     size_t n;
     const char **names = cs_catalog_names(cat, CS_CATALOG_INTRA, &n);
-    ck_assert_uint_eq(n, 3);
-    ck_assert_str_eq(names[0], "nvswitch");
+    ck_assert_uint_eq(n, 4); /* nvswitch, nvlink-p2p, pcie, xgmi-mesh (links-more.yaml) */
+    ck_assert_str_eq(names[0], "xgmi-mesh"); /* file order: links-more.yaml sorts before network.yaml */
     free(names);
     cs_catalog_destroy(cat);
 }

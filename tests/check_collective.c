@@ -116,10 +116,10 @@ START_TEST(test_collective_ring_formula)
     ck_assert_double_eq_tol(t, 3.946883e-3, 1e-8);
 
     /* Tiny sizes hit the launch floor of 35 us: LL device time
-     * 6.6 + 14 x 0.47 = 13.18 us; smooth max 35 x (1 + (13.18/35)^4)^(1/4)
-     * = 35.1747 us. */
+     * 6.6 + 14 x 0.6 = 15.0 us (NCCL 2.23 hwLat NVLink ring LL 0.6);
+     * smooth max 35 x (1 + (15/35)^4)^(1/4) = 35.29152 us. */
     t = coll_s(&c, CS_COLL_ALL_REDUCE, 8.0, &g, CS_COLL_AUTO, NULL);
-    ck_assert_double_eq_tol(t, 35.1747e-6, 1e-10);
+    ck_assert_double_eq_tol(t, 35.29152e-6, 1e-10);
 }
 END_TEST
 
@@ -127,34 +127,37 @@ START_TEST(test_collective_hier_formula)
 {
     /* 2 nodes x 8 A100, 8 x ib-hdr: per node 8 x 25e9 x 0.92 = 184e9 B/s.
      * Hierarchical all_reduce of S = 1 GiB, Simple:
-     *   latency 8.4 + 2 x 7 x 3.4 + 2 x 1 x 9.6 = 75.2 us
+     *   one network message: NIC 0.6 us + 1 hop x 90 ns (both nodes on
+     *   one radix-40 leaf: 20 down ports = 2.5 nodes of 8 NICs) = 0.69 us;
+     *   inter-node step (14 + 2 x 0.69) x net_lat_scale 4 = 61.52 us
+     *   latency 8.4 + 2 x 7 x 3.4 + 2 x 1 x 61.52 = 179.04 us
      *   intra RS + AG: 2 x 7/8 x S / 240e9 = 7.829367e-3 s
      *   inter ring of 2 nodes: 2 x 1/2 x S / 184e9 = 5.835553e-3 s
-     *   switch hops: both nodes on one radix-40 leaf (20 down ports = 2.5
-     *   nodes of 8 NICs): 1 hop x 90 ns per inter-node step, 2 steps = 0.18 us
-     *   total 13.740120e-3 + 0.18e-6 = 13.740300e-3 s. */
+     *   total 13.664920e-3 + 179.04e-6 = 13.843960e-3 s. */
     struct cs_cluster_cfg c = make_cluster(false, 2);
     struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
-    ck_assert_double_eq_tol(t, 13.740300e-3, 1e-8);
+    ck_assert_double_eq_tol(t, 13.843960e-3, 1e-8);
     ck_assert_int_eq(chosen, CS_COLL_HIER);
 
     /* Flat ring, pipelined: bottleneck min(240e9, 184e9) = 184e9;
-     * latency (8.4 + 28 x 3.4 + 2 x 9.6) x 1.9 = 233.32 us;
-     * 1.875 x S / 184e9 = 10.941662e-3; + 2 inter-node steps x 1 hop x 90 ns;
-     * total 11.174982e-3 + 0.18e-6 = 11.175162e-3 s. */
+     * latency (8.4 + 28 x max(3.4, 3 x 1 net overhead) + 2 x 61.52) x 1.4
+     * (plateau) = 317.296 us; 1.875 x S / 184e9 = 10.941662e-3;
+     * total 11.258958e-3 s (LL128 is off across nodes before Hopper; tree:
+     * algbw 0.5 x 0.92 x 184e9, slower). */
     t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_RING);
-    ck_assert_double_eq_tol(t, 11.175162e-3, 1e-8);
+    ck_assert_double_eq_tol(t, 11.258958e-3, 1e-8);
 
     /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
      * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
     struct cs_coll_group g8 = {2, 1, 8, 0, 0, 0};
     double t8 = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
-    /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; latency (8.4 + 2 x 9.6) x 1.9 = 52.44 us
-     * + 2 x 90 ns (one leaf) */
-    ck_assert_double_eq_tol(t8, 46.684427e-3 + 52.44e-6 + 0.18e-6, 1e-8);
+    /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; one GPU per node: no
+     * intra steps, inter step tree NET 14 us: (14 + 2 x 0.69) x 4 = 61.52;
+     * latency (8.4 + 2 x 61.52) x 1.4 = 184.016 us. */
+    ck_assert_double_eq_tol(t8, 46.684427e-3 + 184.016e-6, 1e-8);
 }
 END_TEST
 
@@ -168,7 +171,7 @@ START_TEST(test_collective_availability)
     ck_assert_double_eq(nope, 42.0); /* untouched */
     double t = coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS);
-    /* NVLS: 40 us + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
+    /* NVLS: 40 us (fitted) + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
     ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
     struct cs_coll_group bad = {12, 8, 1, 0, 0, 0};
     ck_assert_int_eq(cs_coll_time(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
@@ -324,6 +327,125 @@ START_TEST(test_collective_validate_nccl_tests)
 }
 END_TEST
 
+
+/* NCCL 2.2x algorithms, hand-derived (tuning.cc v2.23.4). */
+START_TEST(test_collective_nccl22_algorithms)
+{
+    /* NVLSTree: 2 nodes x 8 H100 (nvls), 8 x 25e9 x 0.92 = 184e9 per node.
+     * b_nvls = 450e9 x 0.80 x 0.85 / (1 + 1/8) = 272e9; net 184e9 (2 nodes:
+     * all of it) -> 184e9; S = 1 GiB (no medium-size correction).
+     * latency 25 + 2 x log2(2) x (14 + 2 x 0.69) x 4 = 148.04 us;
+     * time 148.04e-6 + 1073741824 / 184e9 = 5.983593e-3 s. */
+    struct cs_cluster_cfg h2 = make_cluster(true, 2);
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    double t = coll_s(&h2, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_NVLS_TREE, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_NVLS_TREE);
+    ck_assert_double_eq_tol(t, 148.04e-6 + 1073741824.0 / 184e9, 1e-9);
+    /* AUTO picks it over the ring (ring: 1.875 x S / 184e9 = 10.9 ms). */
+    coll_s(&h2, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_NVLS_TREE);
+    /* LL128 across nodes on Hopper: ring all_reduce of 4 MiB on 2 x 8 H100.
+     * LL128: busbw min(0.92 x 184e9, 16 x 36.7e9) = 169.28e9; latency
+     * 14 + 28 x max(1.9, net overhead 1) + 2 x (4.0 + 0.69) x 4 = 104.72 us;
+     * device 104.72e-6 + 1.875 x 4194304 / 169.28e9 = 151.1775e-6 s.
+     * LL: min(0.5 x 184e9, llMaxBw 39e9) -> 61.72 us + 201.6 us; Simple:
+     * (8.4 + 28 x 3.4 + 2 x 61.52) x 1.4 = 317.3 us + 42.7 us: both slower. */
+    {
+        struct cs_coll_params p;
+        cs_coll_params_default(&p);
+        enum cs_coll_proto pr = CS_COLL_PROTO_LL;
+        double tr = -1;
+        struct cs_cluster_cfg hop = h2; /* Hopper: FP8 and NVLink (collective.c gpu_gen) */
+        hop.gpu.peak_flops[CS_PREC_FP8] = 1979e12;
+        ck_assert_int_eq(
+            cs_coll_time_ex(&hop, &p, CS_COLL_ALL_REDUCE, 4194304.0, &g, CS_COLL_RING, &tr, &chosen, &pr), CS_OK);
+        ck_assert_int_eq(pr, CS_COLL_PROTO_LL128);
+        double dev = 104.72e-6 + 1.875 * 4194304.0 / 169.28e9;
+        ck_assert_double_eq_tol(tr, dev * pow(1.0 + pow(35e-6 / dev, 4.0), 0.25), 1e-10);
+        /* The same GPU without FP8 reads as Ampere: no LL128 across nodes. */
+        ck_assert_int_eq(
+            cs_coll_time_ex(&h2, &p, CS_COLL_ALL_REDUCE, 4194304.0, &g, CS_COLL_RING, &tr, &chosen, &pr), CS_OK);
+        ck_assert_int_ne(pr, CS_COLL_PROTO_LL128);
+    }
+    /* Not on A100 (no NVLS), not on one node. */
+    struct cs_cluster_cfg a2 = make_cluster(false, 2);
+    double nope = 1.0;
+    ck_assert_int_eq(cs_coll_time(&a2, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS_TREE, &nope, NULL), CS_EUNSUPPORTED);
+
+    /* Tree medium-size correction: S = 1 MiB, log2(2^20 / 64) = 14,
+     * Simple factor 0.5 (treeCorrectionFactor). Tree Simple on 2 x 8 A100:
+     * busbw min(0.92 x 184e9, 16 x 23.6e9) = 169.28e9 x 0.5 = 84.64e9;
+     * algbw 42.32e9; latency 8.4 + 2 x (7 x 4.0 + 1 x 61.52) = 187.44 us;
+     * device 187.44e-6 + 1048576 / 42.32e9 = 212.2173e-6 s, above the
+     * 35 us launch floor: smooth max 212.2173 x (1 + (35/212.2173)^4)^(1/4). */
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    enum cs_coll_proto pr = CS_COLL_PROTO_LL;
+    t = -1;
+    ck_assert_int_eq(cs_coll_time_ex(&a2, &p, CS_COLL_ALL_REDUCE, 1048576.0, &g, CS_COLL_TREE, &t, &chosen, &pr),
+                     CS_OK);
+    double dev_simple = 187.44e-6 + 1048576.0 / 42.32e9;
+    /* tree LL: busbw min(169.28e9 / 3.8, 39e9) = 39e9 x corr LL[14] 0.5
+     * -> algbw 9.75e9; latency 6.8 + 2 x (7 x 0.6 + (5.0 + 0.69) x 4) = 60.72 us;
+     * device 60.72e-6 + 1048576 / 9.75e9 = 168.2657e-6 s: LL wins. */
+    double dev_ll = 60.72e-6 + 1048576.0 / 9.75e9;
+    ck_assert(dev_ll < dev_simple);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_LL);
+    ck_assert_double_eq_tol(t, dev_ll * pow(1.0 + pow(35e-6 / dev_ll, 4.0), 0.25), 1e-10);
+
+    /* PAT: all_gather with one GPU per node, 4 nodes x 1 H100 (ranks 4,
+     * ppn 1): latency 8 + log2(4) x (14 + 2 x xport) x 4 / 3.5 + 4 x 2.8;
+     * 4 nodes span 2 radix-40 leaves (2.5 nodes each): 3 hops, xport
+     * 0.6 + 0.27 = 0.87 us -> 8 + 2 x 62.96 / 3.5 + 11.2 = 55.177143 us; bandwidth 0.85 x min(360e9, 8 x 23e9? no: one
+     * GPU drives its own NIC(s): 8 NICs / 8 GPUs = 1 -> 23e9) = 19.55e9;
+     * time 54.354286e-6 + 3/4 x S / 19.55e9. */
+    struct cs_cluster_cfg h4 = make_cluster(true, 4);
+    struct cs_coll_group g1 = {4, 1, 1, 0, 0, 0};
+    double S = 268435456.0;
+    t = coll_s(&h4, CS_COLL_ALL_GATHER, S, &g1, CS_COLL_PAT, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_PAT);
+    ck_assert_double_eq_tol(t, 55.177143e-6 + 0.75 * S / 19.55e9, 1e-9);
+    /* PAT needs one GPU per node. */
+    ck_assert_int_eq(cs_coll_time(&h2, CS_COLL_ALL_GATHER, S, &g, CS_COLL_PAT, &nope, NULL), CS_EUNSUPPORTED);
+
+    /* CollNet (SHARP) all_gather on 2 x 8 H100 with in-network reduction:
+     * 8 GPUs per node = 8 NICs; fraction at 8 per node 0.85; latency
+     * 2 x (1 x 3.7 + 7 x 0.4) + (31 + 2 x 0.69) x 4 = 142.52 us; net S /
+     * (184e9 x 0.85) vs intra 7/8 S / 360e9: net wins -> 142.52e-6 + S / 156.4e9. */
+    h2.fabric.in_network_reduction = true;
+    t = coll_s(&h2, CS_COLL_ALL_GATHER, S, &g, CS_COLL_SHARP, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_SHARP);
+    ck_assert_double_eq_tol(t, 142.52e-6 + S / 156.4e9, 1e-9);
+    /* CollNet Chain all_reduce: latency 2 x 7 x 2.8 + (30 + 2 x 0.69) x 4 = 164.72 us;
+     * algbw 0.5 x min(360e9, 184e9) x 0.9 = 82.8e9. */
+    t = coll_s(&h2, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_COLLNET_CHAIN, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_COLLNET_CHAIN);
+    ck_assert_double_eq_tol(t, 164.72e-6 + S / 82.8e9, 1e-9);
+}
+END_TEST
+
+/* RCCL's tables for AMD: base 17 us Simple, xGMI ring step 2.1 us, network
+ * ring step 320 us (tuning_model_5), LL at 0.08 of the bus bandwidth. */
+START_TEST(test_collective_rccl_latency_floor)
+{
+    struct cs_cluster_cfg c = make_cluster(false, 2);
+    snprintf(c.gpu.vendor, sizeof c.gpu.vendor, "amd");
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    enum cs_coll_proto pr = CS_COLL_PROTO_LL;
+    double t = -1, S = 1073741824.0;
+    ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, &t, &chosen, &pr), CS_OK);
+    /* Simple: 17 + 28 x max(2.1, 3 x 1) + 2 x (320 + 2 x 0.69) = 17 + 84 +
+     * 642.76 = 743.76 us (no NCCL plateau, no net_lat_scale: RCCL's own
+     * figure); 1.875 x S / 184e9. */
+    ck_assert_int_eq(pr, CS_COLL_PROTO_SIMPLE);
+    ck_assert_double_eq_tol(t, 743.76e-6 + 1.875 * S / 184e9, 1e-9);
+}
+END_TEST
+
 static Suite *collective_suite(void)
 {
     Suite *s = suite_create("collective");
@@ -334,6 +456,8 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_ring_formula);
     tcase_add_test(tc, test_collective_hier_formula);
     tcase_add_test(tc, test_collective_availability);
+    tcase_add_test(tc, test_collective_nccl22_algorithms);
+    tcase_add_test(tc, test_collective_rccl_latency_floor);
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("validation");
     tcase_set_timeout(tv, 30);

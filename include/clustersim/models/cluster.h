@@ -46,6 +46,7 @@ struct cs_cluster_view {
     double node_net_line_bw_bytes_per_s; /* nics x line rate: the node's injection bandwidth */
     double node_net_bw_bytes_per_s;   /* nics x line x efficiency; 0 without NICs */
     double hop_latency_s;             /* per switch hop; 0 when the catalog gives none */
+    double nic_latency_s;             /* end point (NIC + transport) per message; 0 when none */
     /* Topology geometry (topology.h); has_geometry false when the cluster
      * does not fit its topology (geometry_status says why). */
     bool has_geometry;

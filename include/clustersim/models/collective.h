@@ -14,13 +14,16 @@
 enum cs_coll_op { CS_COLL_ALL_REDUCE, CS_COLL_ALL_GATHER, CS_COLL_REDUCE_SCATTER, CS_COLL_ALLTOALL,
                   CS_COLL_BROADCAST, CS_COLL_SENDRECV, CS_COLL_OP_COUNT };
 
-/* AUTO picks the fastest available algorithm as NCCL does (ring, tree, NVLS,
- * SHARP). HIER (intra-node reduce-scatter, inter-node exchange, intra-node
+/* AUTO picks the fastest available algorithm as NCCL 2.2x does (ring, tree,
+ * NVLS on one node, NVLS_TREE = NVLink SHARP inside nodes and a tree across
+ * them, SHARP = NCCL's CollNet Direct (all_reduce, all_gather,
+ * reduce_scatter), COLLNET_CHAIN (all_reduce), PAT (all_gather and
+ * reduce_scatter with one GPU per node)). HIER (intra-node reduce-scatter, inter-node exchange, intra-node
  * all-gather, run one after the other) is never picked by AUTO: NCCL has no
  * such algorithm; it is the textbook hierarchical scheme the flow model also
  * simulates. */
 enum cs_coll_algo { CS_COLL_AUTO, CS_COLL_RING, CS_COLL_TREE, CS_COLL_HIER, CS_COLL_NVLS, CS_COLL_SHARP,
-                    CS_COLL_ALGO_COUNT };
+                    CS_COLL_NVLS_TREE, CS_COLL_COLLNET_CHAIN, CS_COLL_PAT, CS_COLL_ALGO_COUNT };
 
 /* NCCL's three protocols: LL (8-byte lines, half data, flag per line), LL128
  * (128-byte lines, 120 bytes of data), Simple (bulk copies + fences). */
@@ -35,7 +38,8 @@ extern const char *const cs_coll_algo_names[];
 /* Parses the nccl-tests spelling (also accepts a trailing "_perf").
  * CS_EINVAL for NULL or unknown names; *out untouched on failure. */
 cs_status cs_coll_op_parse(const char *s, enum cs_coll_op *out);
-/* "auto", "ring", "tree", "hier", "nvls", "sharp". */
+/* "auto", "ring", "tree", "hier", "nvls", "sharp", "nvls_tree",
+ * "collnet_chain", "pat". */
 const char *cs_coll_algo_name(enum cs_coll_algo a);
 cs_status cs_coll_algo_parse(const char *s, enum cs_coll_algo *out);
 /* "LL", "LL128", "Simple". */
@@ -108,6 +112,43 @@ struct cs_coll_params {
     double sharp_lat_s;             /* in-network reduction: switch tree latency per call */
     double launch_floor_s;          /* host launch time per call; time ~ max(launch, device) */
     double launch_overlap_exp;      /* smooth max: (launch^k + device^k)^(1/k) */
+    /* NCCL 2.2x additions (src/graph/tuning.cc of v2.23.4, ncclTopoTuneModel;
+     * docs/fabric.md section 1 gives each one's source). */
+    double nvls_net_lat_s;          /* hwLat NET NVLS Simple */
+    double nvls_tree_intra_lat_s;   /* hwLat NVLink NVLSTree Simple */
+    double nvls_tree_net_lat_s;     /* hwLat NET NVLSTree Simple */
+    double collnet_direct_intra_lat_s, collnet_direct_net_lat_s; /* hwLat CollNetDirect Simple */
+    double collnet_chain_intra_lat_s, collnet_chain_net_lat_s;   /* hwLat CollNetChain Simple */
+    double collnet_arity_lat_s;     /* CollNet Direct: per-GPU arity serialisation (0.4 us) */
+    double net_overhead_s;          /* per ring step on a multi-node ring (getNetOverhead; x3 Simple) */
+    double ll128_tree_frac_1node;   /* tree LL128 fraction on one node (7/9) */
+    double tree_simple_frac;        /* tree all_reduce bus bandwidth fraction (0.92) */
+    double pat_bw_frac;             /* PAT bus bandwidth fraction (0.85) */
+    double pat_base_lat_s;          /* PAT: 8 us + log2(nodes) net/3.5 + ranks x 2.8 us */
+    double pat_rank_lat_s;
+    double pat_net_lat_div;
+    double collnet_ag_frac_1ppn;    /* CollNet Direct all_gather/reduce_scatter at 1 and 8 GPUs per node */
+    double collnet_ag_frac_8ppn;
+    double collnet_hopper_frac;     /* CollNet Direct all_reduce on sm90+ (0.85) */
+    /* Per-channel caps (B/s) by generation [0 Volta, 1 Ampere, 2 Hopper+]
+     * and node class [1 node, 2 nodes, more]; LL's cap is a total. */
+    double ll_max_bw[3][3];
+    double per_ch_ring_ll128_bw[3][3];
+    double per_ch_tree_ll128_bw[3][3];
+    double per_ch_tree_bw[3][3];
+    int channels;                   /* rings/trees NCCL builds (nChannels) */
+    /* NCCL's treeCorrectionFactor [proto][log2(bytes / 64)], 64 B..256 MiB:
+     * trees fall short of their model bandwidth at medium sizes. */
+    double tree_corr[CS_COLL_PROTO_COUNT][23];
+    /* RCCL (ROCm/rccl src/graph/tuning.cc, baseLat and tuning model 5, the
+     * 8-GPU all-to-all xGMI platform of src/graph/rome_models.cc): */
+    double rccl_base_lat_s[CS_COLL_PROTO_COUNT];
+    double rccl_ring_hop_lat_s[CS_COLL_HW_COUNT][CS_COLL_PROTO_COUNT];
+    double rccl_tree_hop_lat_s[CS_COLL_HW_COUNT][CS_COLL_PROTO_COUNT];
+    double rccl_ll_bw_ratio;        /* bwRatio ring LL */
+    double rccl_tree_bw_ratio[2][CS_COLL_PROTO_COUNT]; /* bwRatio tree, [2 nodes, more][proto] */
+    double rccl_launch_floor_s;     /* host launch per call under RCCL/HIP */
+    double net_lat_scale;           /* fitted: measured / NCCL-model inter-node step latency */
 };
 
 /* Fills *p with the documented defaults (docs/fabric.md). */

@@ -57,7 +57,11 @@ struct cs_intra_spec {
     char source[CS_SOURCE_MAX];
 };
 
-enum cs_link_kind { CS_LINK_INFINIBAND, CS_LINK_ROCE, CS_LINK_ETHERNET, CS_LINK_OMNIPATH };
+/* EFA: AWS Elastic Fabric Adapter (SRD transport, multipath); POLLARA: AMD
+ * Pensando Pollara 400 (UEC-style RoCE with packet spraying); TCPX:
+ * Google GPUDirect-TCPX(O) over gVNIC (TCP with GPU payloads). */
+enum cs_link_kind { CS_LINK_INFINIBAND, CS_LINK_ROCE, CS_LINK_ETHERNET, CS_LINK_OMNIPATH, CS_LINK_EFA,
+                    CS_LINK_POLLARA, CS_LINK_TCPX };
 
 /* Network hardware rows of the catalog (scenarios/catalog/network-hardware.yaml,
  * catalog kinds switch, nic, optic, cable): one model of switch, NIC,
