@@ -21,10 +21,10 @@ double cs_precision_bytes(enum cs_precision p)
  * one table that the name functions below, the scenario loader's field
  * tables (config/) and the writers (report/) all read. */
 const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
-#define CS__TOPO_NAME(id, name, tiers, rail) name,
+#define CS__TOPO_NAME(id, name, tiers, rail, builder) name,
 const char *const cs_topology_names[] = {CS_TOPOLOGY_KINDS(CS__TOPO_NAME) NULL};
 #undef CS__TOPO_NAME
-#define CS__TOPO_KIND(id, name, tiers, rail) {name, tiers, rail},
+#define CS__TOPO_KIND(id, name, tiers, rail, builder) {name, tiers, rail, CS_TOPO_BUILD_##builder},
 static const struct cs_topology_kind cs__topology_kinds[] = {CS_TOPOLOGY_KINDS(CS__TOPO_KIND)};
 #undef CS__TOPO_KIND
 

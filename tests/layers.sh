@@ -25,7 +25,7 @@ uses() { # the layers layer $1 may include
 
 for layer in base sim models config report app cli; do
     allowed=$(uses "$layer")
-    files=$(cd "$src" && ls $layer/*.c $layer/*.h include/clustersim/$layer/*.h 2>/dev/null)
+    files=$(cd "$src" && ls $layer/*.c $layer/*.h $layer/*/*.c $layer/*/*.h include/clustersim/$layer/*.h 2>/dev/null)
     [ -n "$files" ] || continue
     bad=0
     while IFS=: read -r file line inc; do

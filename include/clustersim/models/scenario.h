@@ -13,23 +13,39 @@
 #include <stdint.h>
 
 /* The topology kinds, one row each: (enum suffix, scenario name, switch
- * tiers, rail-optimized). Tiers: 1, 2 or 3 builds that many; 0 as few as
- * the cluster fits in (2, else 3); -1 what cluster.fabric.tiers says (0
- * there: as few as fit). Rail-optimized kinds put GPU i of every node of a
- * scalable unit on leaf i (models/topology.c). The topology builder, the
- * loader's name table and the writers all read this list: adding a kind
- * the builder can wire is one row here (docs/architecture.md). */
-#define CS_TOPOLOGY_KINDS(X)                          \
-    X(SINGLE_SWITCH, "single-switch", 1, false)       \
-    X(FAT_TREE, "fat-tree", -1, false)                \
-    X(SPINE_LEAF, "spine-leaf", 2, false)             \
-    X(RAIL_OPTIMIZED, "rail-optimized", 0, true)
+ * tiers, rail-optimized, builder). Tiers: 1, 2 or 3 builds that many; 0 as
+ * few as the cluster fits in (2, else 3); -1 what cluster.fabric.tiers says
+ * (0 there: as few as fit). Rail-optimized kinds put GPU i of every node of
+ * a scalable unit on leaf i. The builder is the descriptor that wires the
+ * kind (enum cs_topology_builder; models/topo/, one file each, registered in
+ * topology.c's table). The topology builder, the loader's name table and
+ * the writers all read this list: adding a kind an existing descriptor can
+ * wire is one row here (docs/architecture.md). */
+#define CS_TOPOLOGY_KINDS(X)                                          \
+    X(SINGLE_SWITCH, "single-switch", 1, false, SINGLE_SWITCH)        \
+    X(FAT_TREE, "fat-tree", -1, false, FAT_TREE)                      \
+    X(SPINE_LEAF, "spine-leaf", 2, false, SPINE_LEAF)                 \
+    X(RAIL_OPTIMIZED, "rail-optimized", 0, true, RAIL_OPTIMIZED)      \
+    X(NVL_DOMAIN, "nvl-domain", -1, false, NVL_DOMAIN)                \
+    X(DRAGONFLY, "dragonfly", 0, false, DRAGONFLY)
 
 enum cs_topology {
-#define CS__TOPO_ENUM(id, name, tiers, rail) CS_TOPO_##id,
+#define CS__TOPO_ENUM(id, name, tiers, rail, builder) CS_TOPO_##id,
     CS_TOPOLOGY_KINDS(CS__TOPO_ENUM)
 #undef CS__TOPO_ENUM
     CS_TOPO_COUNT
+};
+
+/* The topology descriptors (models/topo/, one file each). FAT_TREE is 0, so a kind
+ * written as {name, tiers, rail} builds a k-ary fat tree of those tiers. */
+enum cs_topology_builder {
+    CS_TOPO_BUILD_FAT_TREE,
+    CS_TOPO_BUILD_SINGLE_SWITCH,
+    CS_TOPO_BUILD_SPINE_LEAF,
+    CS_TOPO_BUILD_RAIL_OPTIMIZED,
+    CS_TOPO_BUILD_NVL_DOMAIN,
+    CS_TOPO_BUILD_DRAGONFLY,
+    CS_TOPO_BUILD_COUNT
 };
 
 /* A kind as the builder reads it. */
@@ -37,6 +53,7 @@ struct cs_topology_kind {
     const char *name;
     int tiers;   /* 1, 2, 3; 0 as few as fit; -1 from cluster.fabric.tiers */
     bool rail;
+    enum cs_topology_builder builder;
 };
 /* The row of kind t, or NULL for a value outside the list. */
 const struct cs_topology_kind *cs_topology_kind_of(enum cs_topology t);
@@ -71,6 +88,17 @@ struct cs_fabric_cfg {
     int tiers;                       /* fat-tree tiers (2 or 3); 0 = smallest that fits */
     enum cs_placement placement;     /* of the scenario's job; default packed */
     enum cs_routing routing;         /* how flows pick among equal-cost paths; default by link kind */
+    /* Topology descriptors' numbers (docs/fabric.md section 2); 0 (or 1 for
+     * a ratio) = derived from the radix and the oversubscription. */
+    double agg_oversubscription;     /* 3-tier fat tree: aggregation down:up; 1 = non-blocking */
+    int leaves;                      /* spine-leaf: leaf switches */
+    int uplinks_per_leaf;            /* spine-leaf: cables from each leaf to the spines */
+    int spines;                      /* spine-leaf: spine switches */
+    int domain_gpus;                 /* nvl-domain: GPUs of one NVLink domain (NVL72: 72); 0 = gpu.scaleup_domain */
+    int df_routers_per_group;        /* dragonfly a */
+    int df_terminals_per_router;     /* dragonfly p (NIC ports per router) */
+    int df_global_per_router;        /* dragonfly h */
+    bool df_valiant;                 /* dragonfly: Valiant routing through a random group */
 };
 
 #define CS_MAX_STORAGE_TIERS 4

@@ -12,16 +12,33 @@
 #include "clustersim/base/status.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct cs_fabric cs_fabric;
 
 /* Bill of materials counted from the built topology (for the TCO model).
- * switches_by_tier: [0] leaf, [1] spine (2 tiers) or aggregation (3 tiers),
- * [2] core. switch_ports: ports in use. cables: NIC-leaf plus switch-switch
- * cables. optics: transceivers, two per cable (all links optical, as in the
- * DGX SuperPOD reference architectures). nics: NIC ports. */
-struct cs_fabric_counts { long switches_by_tier[3]; long switch_ports; long cables; long optics; long nics; };
+ * switches_by_tier: [0] leaf (dragonfly: every router), [1] spine (2 tiers)
+ * or aggregation (3 tiers), [2] core. switch_ports: scale-out ports in use.
+ * cables: NIC-leaf plus switch-switch cables (scale-out). optics:
+ * transceivers, two per optical cable. nics: NIC ports.
+ * cables_by_tier: [0] NIC-leaf, [1] leaf-spine / leaf-aggregation /
+ * dragonfly local, [2] aggregation-core / dragonfly global.
+ * optical_cables + copper_cables = cables: every tree cable is optical (as
+ * in the DGX SuperPOD reference architectures); a dragonfly's local links
+ * inside a group are copper (Kim et al. 2008, section 3). nvl_domains,
+ * nvlink_switches, nvlink_cables: the multi-node NVLink domains and their
+ * NVLink switch chips and copper NVLink cables (not in cables). */
+struct cs_fabric_counts {
+    long switches_by_tier[3];
+    long switch_ports;
+    long cables;
+    long optics;
+    long nics;
+    long cables_by_tier[3];
+    long optical_cables, copper_cables;
+    long nvl_domains, nvlink_switches, nvlink_cables;
+};
 
 /* DMODK: static, by destination; ECMP_HASH: a hash of (seed, src, dst,
  * flow id) picks the path; ADAPTIVE: the flow id picks the uplink
@@ -43,7 +60,17 @@ int cs_fabric_route_paths(const cs_fabric *f);
  * down / nics_per_node nodes (single switch, fat tree, spine-leaf), or a
  * scalable unit of min(32, down) nodes (rail-optimized: NIC i of every node of
  * a unit on rail leaf i). nodes_per_leaf may be fractional (a node's NICs
- * straddle two leaves). */
+ * straddle two leaves).
+ * Per kind (docs/fabric.md section 2):
+ * - spine-leaf: down = NIC ports per leaf in use, up = uplinks_per_leaf.
+ * - nvl-domain: the fields describe the scale-out fat tree between the
+ *   NVLink domains; domain_nodes says how many nodes share one NVLink
+ *   domain (traffic inside it never reaches a NIC).
+ * - dragonfly: tiers = 3; a "leaf" is a router (down = p terminals, up = h
+ *   global links), a "pod" a group (nodes_per_pod = a p / nics), so a
+ *   closed form counts 1 hop inside a router, 3 inside a group and 5
+ *   across groups (minimal routes take at most 4 routers; the flow model
+ *   counts the real ones). */
 struct cs_fabric_geom {
     int tiers;               /* 1, 2 or 3 */
     int radix, down, up;     /* leaf ports */
@@ -52,6 +79,11 @@ struct cs_fabric_geom {
     double nodes_per_leaf;   /* nodes of one leaf domain */
     double nodes_per_pod;    /* 3 tiers: nodes under one pod; else all nodes */
     double hop_latency_s;    /* per switch hop; 0 when the catalog gives none */
+    enum cs_topology_builder builder;
+    int spines;              /* 2 tiers: spine switches; 3 tiers: aggregation switches per pod */
+    int agg_down, agg_up;    /* 3-tier fat tree: aggregation ports to leaves / to cores; else 0 */
+    int domain_nodes;        /* nodes per multi-node NVLink domain; 1 = none */
+    int df_a, df_p, df_h, df_groups; /* dragonfly; else 0 */
 };
 /* Fills *g for cluster c. CS_EINVAL for bad counts, CS_ERANGE when the
  * cluster does not fit the topology (see cs_fabric_create); *g untouched on
@@ -62,6 +94,11 @@ cs_status cs_fabric_geometry(const struct cs_cluster_cfg *c, struct cs_fabric_ge
  * CS_TOPOLOGY_KINDS), so a new row needs no other code. */
 cs_status cs_fabric_geometry_as(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind,
                                 struct cs_fabric_geom *g);
+/* Like cs_fabric_geometry, and on failure writes why (naming the
+ * cluster.fabric key at fault, e.g. "spines: 3 spines of 16 ports cannot
+ * take 8 leaves x 8 uplinks") into why[n] for the caller to word (the
+ * loader's error names file and line). */
+cs_status cs_fabric_geometry_why(const struct cs_cluster_cfg *c, struct cs_fabric_geom *g, char *why, size_t n);
 
 /* Builds the fabric of cluster c (borrowed; copied). `seed` seeds the ECMP
  * hash. Routing defaults to d-mod-k on InfiniBand/Omni-Path and to ECMP
@@ -83,6 +120,11 @@ int cs_fabric_n_links(const cs_fabric *f);
 double cs_fabric_link_capacity(const cs_fabric *f, int link);
 int cs_fabric_node_of(const cs_fabric *f, int gpu);
 int cs_fabric_leaf_of(const cs_fabric *f, int gpu);
+/* What a link is: a GPU's scale-up link (NVSwitch, or the NVLink switch of
+ * a multi-node domain), a node's host bridge, a NIC port's link to its leaf
+ * (or dragonfly router), or a switch-switch link. -1 for a bad id. */
+enum cs_fabric_link_class { CS_FLINK_SCALEUP, CS_FLINK_BRIDGE, CS_FLINK_NIC, CS_FLINK_SWITCH };
+int cs_fabric_link_class(const cs_fabric *f, int link);
 
 /* Longest path in links (GPU to GPU). */
 #define CS_FABRIC_MAX_PATH 8
