@@ -260,13 +260,49 @@ static const struct cs_field fabric_fields[] = {
        .max = 64, .def = "1", .doc = "leaf downlink:uplink ratio"),
     F_("in_network_reduction", CS_FT_BOOL, struct cs_fabric_cfg, in_network_reduction,
        .def = "false", .doc = "SHARP-style reduction in the switches"),
-    F_("tiers", CS_FT_INT, struct cs_fabric_cfg, tiers, .min = 0, .max = 3, .def = "0",
+    F_("tiers", CS_FT_INT, struct cs_fabric_cfg, tiers, .min = 0, .max = 3,
        .doc = "fat-tree tiers; 0 = smallest that fits"),
     F_("placement", CS_FT_ENUM, struct cs_fabric_cfg, placement, .names = cs_placement_names,
        .def = "packed", .doc = "job nodes: packed (leaf by leaf) or scattered (random)"),
     F_("routing", CS_FT_ENUM, struct cs_fabric_cfg, routing, .names = cs_routing_names, .def = "auto",
        .doc = "path choice: auto (static on InfiniBand, ecmp on Ethernet/RoCE), static (d-mod-k), ecmp "
               "(hash per flow), adaptive (spread over every uplink)"),
+    /* Topology descriptors' numbers (docs/fabric.md section 2; checked
+     * against the built shape by bind_fabric). */
+    F_("agg_oversubscription", CS_FT_NUM, struct cs_fabric_cfg, agg_oversubscription, .min = 1, .max = 64,
+       .def = "1", .doc = "3-tier fat tree: aggregation downlink:uplink ratio"),
+    F_("leaves", CS_FT_INT, struct cs_fabric_cfg, leaves, .min = 1, .max = 1000000,
+       .doc = "spine-leaf: leaf switches; default ceil(NIC ports / leaf down ports)"),
+    F_("uplinks_per_leaf", CS_FT_INT, struct cs_fabric_cfg, uplinks_per_leaf, .min = 1, .max = 100000,
+       .doc = "spine-leaf: cables from a leaf to the spines; default from oversubscription"),
+    F_("spines", CS_FT_INT, struct cs_fabric_cfg, spines, .min = 1, .max = 100000,
+       .doc = "spine-leaf: spine switches; default the fewest whose ports take every uplink"),
+    F_("domain_gpus", CS_FT_INT, struct cs_fabric_cfg, domain_gpus, .min = 2, .max = 100000,
+       .doc = "nvl-domain: GPUs of one NVLink domain (NVL72: 72); default the GPU's scaleup_domain"),
+    F_("dragonfly_routers_per_group", CS_FT_INT, struct cs_fabric_cfg, df_routers_per_group, .min = 1,
+       .max = 100000, .doc = "dragonfly a; default 2h"),
+    F_("dragonfly_terminals_per_router", CS_FT_INT, struct cs_fabric_cfg, df_terminals_per_router, .min = 1,
+       .max = 100000, .doc = "dragonfly p (NIC ports per router); default h"),
+    F_("dragonfly_global_links_per_router", CS_FT_INT, struct cs_fabric_cfg, df_global_per_router, .min = 1,
+       .max = 100000, .doc = "dragonfly h; default floor((radix + 1) / 4)"),
+    F_("dragonfly_valiant", CS_FT_BOOL, struct cs_fabric_cfg, df_valiant, .def = "false",
+       .doc = "dragonfly: Valiant routing through a random group instead of minimal"),
+};
+
+/* The fabric keys that belong to one topology descriptor. */
+static const struct {
+    const char *key;
+    enum cs_topology_builder builder, also; /* also: a second kind the key applies to */
+} fabric_kind_keys[] = {
+    {"agg_oversubscription", CS_TOPO_BUILD_FAT_TREE, CS_TOPO_BUILD_RAIL_OPTIMIZED},
+    {"leaves", CS_TOPO_BUILD_SPINE_LEAF, CS_TOPO_BUILD_SPINE_LEAF},
+    {"uplinks_per_leaf", CS_TOPO_BUILD_SPINE_LEAF, CS_TOPO_BUILD_SPINE_LEAF},
+    {"spines", CS_TOPO_BUILD_SPINE_LEAF, CS_TOPO_BUILD_SPINE_LEAF},
+    {"domain_gpus", CS_TOPO_BUILD_NVL_DOMAIN, CS_TOPO_BUILD_NVL_DOMAIN},
+    {"dragonfly_routers_per_group", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
+    {"dragonfly_terminals_per_router", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
+    {"dragonfly_global_links_per_router", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
+    {"dragonfly_valiant", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
 };
 
 /* struct cs_model_shape */
@@ -333,7 +369,7 @@ static const struct cs_field workload_fields[] = {
     F_("tokens", CS_FT_QTY, struct cs_workload, tokens, .unit = CS_UNIT_COUNT, .min = 0,
        .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "tokens to train"),
     F_("tp_comm_overlap", CS_FT_QTY, struct cs_workload, tp_comm_overlap, .unit = CS_UNIT_RATIO,
-       .min = 0, .max = 1, .def = "0",
+       .min = 0, .max = 1,
        .doc = "share of TP collectives hidden behind GEMMs (Megatron-Core + TE: 0.8)"),
     F_("dp_overlap", CS_FT_BOOL, struct cs_workload, dp_overlap, .def = "true",
        .doc = "overlap the DP gradient reduction with backward (buckets)"),
@@ -785,6 +821,54 @@ static void bind_link_hardware(struct cs_bind *b, const struct cs_ynode *fm,
     }
 }
 
+/* A descriptor's keys apply to its kind only; and a kind whose shape comes
+ * from given numbers (or that needs them) is built once here, so numbers
+ * that cannot be wired are an error at their key, not a later failure. */
+static void bind_fabric_shape(struct cs_bind *b, const struct cs_ynode *fm, const struct cs_ynode *fwhere)
+{
+    struct cs_cluster_cfg *c = &b->s->cluster;
+    const struct cs_topology_kind *kind = cs_topology_kind_of(c->fabric.topology);
+    if (!kind)
+        return;
+    bool given = false;
+    for (size_t i = 0; i < NELEM(fabric_kind_keys); i++) {
+        const struct cs_ynode *v = cs_ynode_map_get(fm, fabric_kind_keys[i].key);
+        if (!v)
+            continue;
+        given = true;
+        if (kind->builder != fabric_kind_keys[i].builder && kind->builder != fabric_kind_keys[i].also) {
+            const struct cs_topology_kind *want = NULL;
+            for (int t = 0; t < CS_TOPO_COUNT && !want; t++)
+                if (cs_topology_kind_of((enum cs_topology)t)->builder == fabric_kind_keys[i].builder)
+                    want = cs_topology_kind_of((enum cs_topology)t);
+            cs_cfg__error(b->d, v, "cluster.fabric.%s: applies to topology %s only, the topology is %s",
+                          fabric_kind_keys[i].key, want ? want->name : "?", kind->name);
+        }
+    }
+    if (b->d && cs_diags_errors(b->d) > 0)
+        return;
+    bool needs = kind->builder == CS_TOPO_BUILD_NVL_DOMAIN || kind->builder == CS_TOPO_BUILD_DRAGONFLY;
+    if (!given && !needs)
+        return;
+    struct cs_fabric_geom g;
+    char why[256];
+    cs_status rc = cs_fabric_geometry_why(c, &g, why, sizeof why);
+    if (rc == CS_OK || !why[0])
+        return;
+    /* why starts with the key at fault ("spines: ..."). */
+    char key[64];
+    size_t n = strcspn(why, ":");
+    const struct cs_ynode *at = NULL;
+    if (n < sizeof key) {
+        memcpy(key, why, n);
+        key[n] = '\0';
+        at = cs_ynode_map_get(fm, key);
+    }
+    if (!at)
+        at = cs_ynode_map_get(fm, "topology");
+    cs_cfg__error(b->d, at ? at : fwhere, "cluster.fabric.%s", why);
+}
+
 static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const struct cs_ynode *where)
 {
     struct cs_cluster_cfg *c = &b->s->cluster;
@@ -809,6 +893,7 @@ static void bind_fabric(struct cs_bind *b, const struct cs_ynode *cl, const stru
                       "cluster.fabric.nics_per_node: expected at least 1 NIC per node to connect "
                       "%d nodes, got %d",
                       c->nodes, c->fabric.nics_per_node);
+    bind_fabric_shape(b, fm, fwhere);
 }
 
 static void bind_storage_item(struct cs_bind *b, const struct cs_ynode *it, const char *path,
