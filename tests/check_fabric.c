@@ -349,8 +349,8 @@ static double max_link_load(const cs_fabric *f, const int *src, const int *dst, 
  * 2(m-1) x (S/n) / nic x (L_max - 1/share) (m = 32 nodes, n = 256 ranks),
  * the cost of the collisions the closed form does not see. Before each
  * cable was its own link (parallel cables merged, balanced for free), the
- * flow model was 17 % slower than the closed form here; now the collisions
- * on single cables make it 40 %. */
+ * flow model was 17 % slower than the closed form here; now the d-mod-k
+ * collisions on single cables (6 flows on the hottest) make it 49 %. */
 START_TEST(test_fabric_scattered_closed_vs_flow)
 {
     struct cs_cluster_cfg c = make_cluster(32, CS_TOPO_SPINE_LEAF, false, 3.0);
@@ -385,6 +385,333 @@ START_TEST(test_fabric_scattered_closed_vs_flow)
 }
 END_TEST
 
+
+/* ---- topology descriptors: counts, hops, collisions, flow ---- */
+
+/* One GPU and one NIC per node, radix k: endpoints are GPU ids. */
+static struct cs_cluster_cfg make_small(int nodes, enum cs_topology topo, int k)
+{
+    struct cs_cluster_cfg c = make_cluster(nodes, topo, true, 1.0);
+    c.gpus_per_node = 1;
+    c.fabric.nics_per_node = 1;
+    c.fabric.link.switch_radix = k;
+    return c;
+}
+
+static int hops_of(const cs_fabric *f, int src, int dst, int *n_links)
+{
+    int links[CS_FABRIC_MAX_PATH];
+    double lat = -1;
+    int n = cs_fabric_route(f, src, dst, 0, links, &lat);
+    ck_assert_int_ge(n, 0);
+    if (n_links)
+        *n_links = n;
+    return (int)lround(lat / 90e-9);
+}
+
+static void expect_counts(const cs_fabric *f, long leaf, long spine, long core, long cables, long ports, long optics,
+                          long nics)
+{
+    struct cs_fabric_counts ct;
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(ct.switches_by_tier[0], leaf);
+    ck_assert_int_eq(ct.switches_by_tier[1], spine);
+    ck_assert_int_eq(ct.switches_by_tier[2], core);
+    ck_assert_int_eq(ct.cables, cables);
+    ck_assert_int_eq(ct.switch_ports, ports);
+    ck_assert_int_eq(ct.optics, optics);
+    ck_assert_int_eq(ct.nics, nics);
+    ck_assert_int_eq(ct.cables, ct.optical_cables + ct.copper_cables);
+    ck_assert_int_eq(ct.cables, ct.cables_by_tier[0] + ct.cables_by_tier[1] + ct.cables_by_tier[2]);
+}
+
+/* Counts and hop counts of a small instance of every kind, by hand. */
+START_TEST(test_topo_counts_and_hops)
+{
+    cs_fabric *f = NULL;
+    /* Single switch, 4 nodes x 8 NICs: 1 switch, 32 NIC cables and ports,
+     * 64 optics; any two nodes 1 hop apart. */
+    struct cs_cluster_cfg c = make_cluster(4, CS_TOPO_SINGLE_SWITCH, true, 1.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 1, 0, 0, 32, 32, 64, 32);
+    ck_assert_int_eq(hops_of(f, 0, 3 * 8 + 5, NULL), 1);
+    cs_fabric_destroy(f);
+
+    /* Two-tier k = 8 fat tree (Al-Fares' two-level case): 32 hosts, 8 leaves
+     * of 4 down / 4 up, 32 x 4 / 8 = 4 spines, one cable per (leaf, spine);
+     * cables 32 + 32 = 64, ports 32 + 2 x 32 = 96. Same leaf 1 hop, other
+     * leaf 3. */
+    c = make_small(32, CS_TOPO_FAT_TREE, 8);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 8, 4, 0, 64, 96, 128, 32);
+    ck_assert_int_eq(hops_of(f, 0, 3, NULL), 1);
+    ck_assert_int_eq(hops_of(f, 0, 4, NULL), 3);
+    cs_fabric_destroy(f);
+
+    /* Three-tier k = 4 fat tree, Al-Fares figure 3: 16 hosts, 4 pods of 2
+     * edge + 2 aggregation switches, (k/2)^2 = 4 cores; 16 + 16 + 16 cables,
+     * 5k^2/4 = 20 switches; 1 hop under one edge, 3 in a pod, 5 across. */
+    c = make_small(16, CS_TOPO_FAT_TREE, 4);
+    c.fabric.tiers = 3;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    ck_assert_int_eq(cs_fabric_tiers(f), 3);
+    expect_counts(f, 8, 8, 4, 48, 16 + 2 * 32, 96, 16);
+    ck_assert_int_eq(hops_of(f, 0, 1, NULL), 1);
+    ck_assert_int_eq(hops_of(f, 0, 2, NULL), 3);
+    ck_assert_int_eq(hops_of(f, 0, 15, NULL), 5);
+    cs_fabric_destroy(f);
+
+    /* Spine-leaf from an architect's numbers, 16 nodes x 8 NICs on ib-ndr
+     * (radix 64): 4 leaves x 16 uplinks to 4 spines (2:1: 32 NIC ports per
+     * leaf over 16 uplinks); cables 128 + 64, ports 128 + 128. Without the
+     * numbers at 2:1: down floor(64 x 2/3) = 42, up 22, leaves ceil(128 / 42)
+     * = 4, spines ceil(4 x 22 / 64) = 2 (44 ports each). */
+    c = make_cluster(16, CS_TOPO_SPINE_LEAF, true, 1.0);
+    c.fabric.leaves = 4;
+    c.fabric.uplinks_per_leaf = 16;
+    c.fabric.spines = 4;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 4, 4, 0, 192, 256, 384, 128);
+    ck_assert_int_eq(cs_fabric_leaf_of(f, 3 * 8), 0);  /* 32 ports per leaf: nodes 0-3 on leaf 0 */
+    ck_assert_int_eq(cs_fabric_leaf_of(f, 4 * 8), 1);
+    ck_assert_int_eq(hops_of(f, 0, 3 * 8, NULL), 1);
+    ck_assert_int_eq(hops_of(f, 0, 4 * 8, NULL), 3);
+    struct cs_fabric_geom g;
+    ck_assert_int_eq(cs_fabric_geometry(&c, &g), CS_OK);
+    ck_assert_int_eq(g.down, 32);
+    ck_assert_int_eq(g.up, 16);
+    ck_assert_double_eq_tol(g.nodes_per_leaf, 4.0, 1e-12);
+    cs_fabric_destroy(f);
+    c = make_cluster(16, CS_TOPO_SPINE_LEAF, true, 2.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 4, 2, 0, 128 + 88, 128 + 2 * 88, 2 * 216, 128);
+    cs_fabric_destroy(f);
+    /* Numbers that cannot be wired: 2 spines of 64 ports for 8 x 32 uplinks. */
+    c = make_cluster(16, CS_TOPO_SPINE_LEAF, true, 1.0);
+    c.fabric.leaves = 8;
+    c.fabric.uplinks_per_leaf = 32;
+    c.fabric.spines = 2;
+    char why[256];
+    ck_assert_int_eq(cs_fabric_geometry_why(&c, &g, why, sizeof why), CS_ERANGE);
+    ck_assert_msg(strncmp(why, "spines:", 7) == 0, "%s", why);
+
+    /* Rail-optimized, 64 nodes x 8, k = 64: 16 rail leaves (2 units x 8
+     * rails), 8 spines; 512 + 16 x 32 cables. Same rail in a unit: 1 hop;
+     * another rail: 3. */
+    c = make_cluster(64, CS_TOPO_RAIL_OPTIMIZED, true, 1.0);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 16, 8, 0, 1024, 512 + 2 * 512, 2048, 512);
+    ck_assert_int_eq(hops_of(f, 3, 31 * 8 + 3, NULL), 1);
+    ck_assert_int_eq(hops_of(f, 3, 31 * 8 + 4, NULL), 3);
+    cs_fabric_destroy(f);
+
+    /* NVL72 domains: 36 nodes x 4 GPUs, 4 NICs, 72 GPUs per domain: 2
+     * domains of 18 chips (72 x 18 / 72) and 1,296 NVLink cables; the
+     * scale-out fat tree: 144 ports, 5 leaves of 32, ceil(5 x 32 / 64) = 3
+     * spines, 144 + 160 cables. GPU 0 to GPU 71: 2 links (GPU up, GPU down),
+     * no switch hop of the scale-out fabric; GPU 0 to GPU 72: NICs. */
+    c = make_cluster(36, CS_TOPO_NVL_DOMAIN, true, 1.0);
+    c.gpus_per_node = 4;
+    c.fabric.nics_per_node = 4;
+    c.fabric.domain_gpus = 72;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 5, 3, 0, 304, 144 + 320, 608, 144);
+    struct cs_fabric_counts ct;
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(ct.nvl_domains, 2);
+    ck_assert_int_eq(ct.nvlink_switches, 36);
+    ck_assert_int_eq(ct.nvlink_cables, 2 * 1296);
+    int nl = 0;
+    ck_assert_int_eq(hops_of(f, 0, 71, &nl), 0);
+    ck_assert_int_eq(nl, 2);
+    ck_assert_int_gt(hops_of(f, 0, 72, &nl), 0);
+    ck_assert_int_eq(nl, 4);
+    ck_assert_int_eq(cs_fabric_geometry(&c, &g), CS_OK);
+    ck_assert_int_eq(g.domain_nodes, 18);
+    cs_fabric_destroy(f);
+
+    /* Dragonfly, radix 8: h = (8 + 1) / 4 = 2, p = 2, a = 4 (7 of 8 ports);
+     * 24 hosts: 3 groups of 8, c = a h / (g - 1) = 4 global cables per pair
+     * of groups; 12 routers, local 3 x 4 x 3 / 2 = 18 (copper), global
+     * 3 x 2 / 2 x 4 = 12, NIC 24: 54 cables, 36 optical, ports 24 + 60. */
+    c = make_small(24, CS_TOPO_DRAGONFLY, 8);
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 12, 0, 0, 54, 84, 72, 24);
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(ct.copper_cables, 18);
+    ck_assert_int_eq(ct.cables_by_tier[2], 12);
+    /* Same router (hosts 0, 1): 1 hop; same group (0 -> 2, router 1): 2.
+     * Group 0 -> 1, d-mod-k on the destination: host 8 (router 4): cable
+     * 8 mod 4 = 0 is port 0 of group 0 (router 0) landing on port 1 of group
+     * 1 (router 4): 2 routers. Host 2 (router 1) -> 8: 3. Host 2 -> 10
+     * (router 5): cable 2 = port 4 (router 2), landing on port 5 (router 6),
+     * local to 5: 4 routers, 5 links. */
+    ck_assert_int_eq(hops_of(f, 0, 1, NULL), 1);
+    ck_assert_int_eq(hops_of(f, 0, 2, NULL), 2);
+    ck_assert_int_eq(hops_of(f, 0, 8, &nl), 2);
+    ck_assert_int_eq(nl, 3);
+    ck_assert_int_eq(hops_of(f, 2, 8, NULL), 3);
+    ck_assert_int_eq(hops_of(f, 2, 10, &nl), 4);
+    ck_assert_int_eq(nl, 5);
+    ck_assert_int_eq(cs_fabric_geometry(&c, &g), CS_OK);
+    ck_assert_int_eq(g.df_groups, 3);
+    ck_assert_int_eq(g.tiers, 3);
+    cs_fabric_destroy(f);
+    /* Valiant: 2 -> 10 through group 2 (the only other): local 1 -> 2,
+     * global to group 2 landing on router 10 (its gateway to group 1),
+     * global to router 6, local to 5: 5 routers, 6 links. */
+    c.fabric.df_valiant = true;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    ck_assert_int_eq(hops_of(f, 2, 10, &nl), 5);
+    ck_assert_int_eq(nl, 6);
+    cs_fabric_destroy(f);
+}
+END_TEST
+
+/* A shift permutation (host e sends to e + 4, the same port of the next
+ * leaf) on 32 hosts, radix 8: every leaf sends 4 flows over its 4 uplinks.
+ * d-mod-k on the k-ary fat tree gives uplink (e + 4) mod 4 - four distinct
+ * uplinks, distinct spines - so every link carries exactly 1 flow. The
+ * spine-leaf with the same numbers (4 spines, one cable each) on Ethernet
+ * hashes each flow onto one of 4 cables: 8 leaves without a collision
+ * would take (4!/4^4)^8 = 6e-9 of the seeds; the hottest cable carries 2
+ * or more. Under d-mod-k the same spine-leaf is collision-free again: the
+ * hashing, not the wiring, makes the hot spot. */
+START_TEST(test_topo_ecmp_collisions)
+{
+    int src[32], dst[32];
+    for (int e = 0; e < 32; e++) {
+        src[e] = e;
+        dst[e] = (e + 4) % 32;
+    }
+    double nic = 50e9 * 0.92;
+    struct cs_cluster_cfg c = make_small(32, CS_TOPO_FAT_TREE, 8);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    ck_assert_double_eq_tol(max_link_load(f, src, dst, 32, true, nic), 1.0, 1e-12);
+    cs_fabric_destroy(f);
+
+    c = make_small(32, CS_TOPO_SPINE_LEAF, 8);
+    c.fabric.link.kind = CS_LINK_ROCE;
+    c.fabric.spines = 4;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    struct cs_fabric_counts ct;
+    cs_fabric_counts(f, &ct);
+    ck_assert_int_eq(ct.switches_by_tier[1], 4);
+    double ecmp = max_link_load(f, src, dst, 32, true, nic);
+    printf("shift permutation, 32 hosts radix 8: fat tree d-mod-k max 1 flow per link, spine-leaf ECMP %.0f\n", ecmp);
+    ck_assert(ecmp >= 2.0);
+    cs_fabric_set_route_mode(f, CS_ROUTE_DMODK);
+    ck_assert_double_eq_tol(max_link_load(f, src, dst, 32, true, nic), 1.0, 1e-12);
+    cs_fabric_destroy(f);
+}
+END_TEST
+
+/* The same 16-node job (128 ranks, 256 MiB hierarchical all_reduce, ib-hdr
+ * radix 40) on three fabrics, each time different for a stated reason:
+ * - packed, rail-optimized vs fat tree 1:1: both NIC-bound (no link
+ *   carries more than its share), but the 16 nodes sit in one scalable
+ *   unit of 20, so every inter-node ring stays on its rail leaf (1 hop)
+ *   while the fat tree's rings cross a spine (3 hops) in each of the
+ *   2(m-1) = 30 inter-node steps: exactly 30 x 2 x 90 ns slower.
+ * - packed, 2:1 spine-leaf vs fat tree: equal (below).
+ * - scattered (the same 16 nodes of 32), 2:1 spine-leaf (26 down, 14 up)
+ *   vs fat tree 1:1: the inter-node step lasts chunk x L / nic with L the
+ *   flows on the hottest link (a bundle of c cables counts load / c), so
+ *   the difference is 30 x (S / 128) / nic x (L_sl - L_ft). */
+START_TEST(test_topo_flow_three_fabrics)
+{
+    double S = 268435456.0, nic = 25e9 * 0.92;
+    int ids[128];
+    for (int i = 0; i < 128; i++)
+        ids[i] = i;
+    double t[3];
+    enum cs_topology kinds[3] = {CS_TOPO_FAT_TREE, CS_TOPO_RAIL_OPTIMIZED, CS_TOPO_SPINE_LEAF};
+    for (int k = 0; k < 3; k++) {
+        struct cs_cluster_cfg c = make_cluster(16, kinds[k], false, k == 2 ? 2.0 : 1.0);
+        cs_fabric *f = NULL;
+        ck_assert_int_eq(cs_fabric_create(&c, 3, &f), CS_OK);
+        ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, 128, CS_COLL_HIER, &t[k]), CS_OK);
+        cs_fabric_destroy(f);
+    }
+    printf("16 nodes packed, 256 MiB hier all_reduce: fat tree %.6f ms, rail-optimized %.6f ms, 2:1 spine-leaf "
+           "%.6f ms\n",
+           1e3 * t[0], 1e3 * t[1], 1e3 * t[2]);
+    ck_assert_double_eq_tol(t[0] - t[1], 30 * 2 * 90e-9, 1e-9);
+    /* Packed, the 2:1 spine-leaf's rings cross each leaf boundary once: 8
+     * flows up a leaf of 14 uplinks, d-mod-k on distinct destinations puts
+     * them on distinct cables, so it matches the fat tree. */
+    ck_assert_double_eq_tol(t[2], t[0], 1e-9 * t[0]);
+
+    /* Scattered over 32 nodes. */
+    double ts[2], L[2];
+    enum cs_topology sk[2] = {CS_TOPO_FAT_TREE, CS_TOPO_SPINE_LEAF};
+    int sc[128];
+    for (int k = 0; k < 2; k++) {
+        struct cs_cluster_cfg c = make_cluster(32, sk[k], false, k == 1 ? 2.0 : 1.0);
+        cs_fabric *f = NULL;
+        ck_assert_int_eq(cs_fabric_create(&c, 3, &f), CS_OK);
+        ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 128, 9, NULL, sc), CS_OK);
+        ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, sc, 128, CS_COLL_HIER, &ts[k]), CS_OK);
+        int src[128], dst[128];
+        for (int r = 0; r < 8; r++)
+            for (int n = 0; n < 16; n++) {
+                src[r * 16 + n] = sc[n * 8 + r];
+                dst[r * 16 + n] = sc[((n + 1) % 16) * 8 + r];
+            }
+        L[k] = fmax(1.0, max_link_load(f, src, dst, 128, false, nic));
+        cs_fabric_destroy(f);
+    }
+    printf("16 of 32 nodes scattered: fat tree %.4f ms (hottest link %.2f flows/cable), 2:1 spine-leaf %.4f ms "
+           "(%.2f)\n",
+           1e3 * ts[0], L[0], 1e3 * ts[1], L[1]);
+    ck_assert(L[1] > L[0]);
+    ck_assert_double_eq_tol(ts[1] - ts[0], 30 * (S / 128) / nic * (L[1] - L[0]), 0.01 * (ts[1] - ts[0]));
+}
+END_TEST
+
+/* An NVL72 domain: 18 nodes x 4 GPUs share one NVLink domain (900 GB/s per
+ * GPU x 0.80 = 720 GB/s). No route between its GPUs touches a NIC, and the
+ * flow model's hierarchical all_reduce over the 72 GPUs moves per GPU
+ * link 2 x 3 x S/4 (intra-node RS + AG) + 34 x S/72 (inter-node rings over
+ * NVLink), so t(2S) - t(S) = 1.97222 S / 720 GB/s (latencies cancel). On
+ * the same nodes as separate 4-GPU nodes on a fat tree the 34 inter-node
+ * steps go over a 50 GB/s x 0.92 NIC each: 1.5 S / 720e9 + 34/72 S / 46e9. */
+START_TEST(test_topo_nvl72_off_nics)
+{
+    struct cs_cluster_cfg c = make_cluster(36, CS_TOPO_NVL_DOMAIN, true, 1.0);
+    c.gpu.scaleup_bw_bytes_per_s = 900e9;
+    c.gpus_per_node = 4;
+    c.fabric.nics_per_node = 4;
+    c.fabric.domain_gpus = 72;
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    int links[CS_FABRIC_MAX_PATH];
+    for (int a = 0; a < 72; a++)
+        for (int b = 0; b < 72; b++) {
+            int n = cs_fabric_route(f, a, b, 0, links, NULL);
+            for (int i = 0; i < n; i++)
+                ck_assert_int_eq(cs_fabric_link_class(f, links[i]), CS_FLINK_SCALEUP);
+        }
+    int ids[72];
+    for (int i = 0; i < 72; i++)
+        ids[i] = i;
+    double S = 1073741824.0, t1 = 0, t2 = 0;
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, 72, CS_COLL_HIER, &t1), CS_OK);
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, 2 * S, ids, 72, CS_COLL_HIER, &t2), CS_OK);
+    cs_fabric_destroy(f);
+    ck_assert_double_eq_tol(t2 - t1, (1.5 + 34.0 / 72.0) * S / 720e9, 1e-4 * (t2 - t1));
+    c.fabric.topology = CS_TOPO_FAT_TREE;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    double u1 = 0, u2 = 0;
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, 72, CS_COLL_HIER, &u1), CS_OK);
+    ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, 2 * S, ids, 72, CS_COLL_HIER, &u2), CS_OK);
+    cs_fabric_destroy(f);
+    ck_assert_double_eq_tol(u2 - u1, 1.5 * S / 720e9 + 34.0 / 72.0 * S / 46e9, 1e-4 * (u2 - u1));
+    printf("72-GPU 1 GiB all_reduce: NVL72 domain %.3f ms, 4-GPU nodes on a fat tree %.3f ms\n", 1e3 * t1,
+           1e3 * u1);
+}
+END_TEST
 
 /* PCIe x16 line rates by hand (PCI-SIG): Gen1 2.5 GT/s x 16 x 8/10 / 8 = 4
  * GB/s, Gen2 8 GB/s, Gen3 8 GT/s x 16 x 128/130 / 8 = 15.7538 GB/s, doubling
@@ -589,6 +916,13 @@ static Suite *fabric_suite(void)
     tcase_add_test(tf, test_fabric_oversubscribed_contention);
     tcase_add_test(tf, test_fabric_scattered_closed_vs_flow);
     suite_add_tcase(s, tf);
+    TCase *tt = tcase_create("topo");
+    tcase_set_timeout(tt, 60);
+    tcase_add_test(tt, test_topo_counts_and_hops);
+    tcase_add_test(tt, test_topo_ecmp_collisions);
+    tcase_add_test(tt, test_topo_flow_three_fabrics);
+    tcase_add_test(tt, test_topo_nvl72_off_nics);
+    suite_add_tcase(s, tt);
     return s;
 }
 

@@ -10,9 +10,10 @@
  * fewest, at least ceil(leaves x uplinks / k), whose ports take every
  * cable. Cable j of leaf l goes to spine (j + l) mod S (rotated so the
  * spines' port counts differ by at most one). A route between leaves picks
- * one of the `uplinks` cables: by the destination (d-mod-k, InfiniBand) or
- * by a hash of the flow (ECMP, Ethernet/RoCE), then one of the destination
- * leaf's parallel cables from that spine; flows that hash onto the same
+ * one of the `uplinks` cables: by the destination (d-mod-k, InfiniBand:
+ * cable ed mod uplinks) or by a hash of the flow (ECMP, Ethernet/RoCE),
+ * then one of the destination leaf's parallel cables from that spine (the
+ * same rank among the bundle under d-mod-k, another hash under ECMP); flows that hash onto the same
  * cable share it (the hot spots of ECMP, Al-Fares et al. 2010 "Hedera"
  * section 2; Zhang et al. on ECMP collisions). */
 #include "topo_internal.h"
@@ -136,7 +137,11 @@ static int sl_route(const cs_fabric *f, int es, int ed, uint64_t h, int *links, 
     /* Cables of leaf ld to spine sp: j2 = base + S t, t < cnt. */
     int base = ((sp - ld) % S + S) % S;
     int cnt = up / S + (base < up % S ? 1 : 0);
-    int t = (int)((h / (uint64_t)up) % (uint64_t)cnt);
+    /* d-mod-k: the destination fixed j, and j / S numbers j among the
+     * source leaf's cables to spine sp, so distinct uplinks of one leaf
+     * land on distinct cables of the destination leaf; ECMP: another part
+     * of the hash. */
+    int t = f->route == CS_ROUTE_DMODK ? (j / S) % cnt : (int)((h / (uint64_t)up) % (uint64_t)cnt);
     int j2 = base + S * t;
     links[0] = f->b_sw + (int)(s->b[0] + (long)ls * up + j);
     links[1] = f->b_sw + (int)(s->b[1] + (long)ld * up + j2);
