@@ -141,7 +141,7 @@ static int sl_route(const cs_fabric *f, int es, int ed, uint64_t h, int *links, 
      * source leaf's cables to spine sp, so distinct uplinks of one leaf
      * land on distinct cables of the destination leaf; ECMP: another part
      * of the hash. */
-    int t = f->route == CS_ROUTE_DMODK ? (j / S) % cnt : (int)((h / (uint64_t)up) % (uint64_t)cnt);
+    int t = f->route != CS_ROUTE_ECMP_HASH ? (j / S) % cnt : (int)((h / (uint64_t)up) % (uint64_t)cnt);
     int j2 = base + S * t;
     links[0] = f->b_sw + (int)(s->b[0] + (long)ls * up + j);
     links[1] = f->b_sw + (int)(s->b[1] + (long)ld * up + j2);
