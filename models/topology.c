@@ -301,7 +301,7 @@ int cs_fabric_route(const cs_fabric *f, int src, int dst, uint64_t flow_id, int 
      * through the same spine. */
     const struct topo_shape *sh = &f->sh;
     uint64_t d = sh->g.rail && sh->tiers > 1
-                     ? (uint64_t)f->ops->leaf_of(sh, ed) * (uint64_t)sh->down +
+                     ? (uint64_t)cs__tree_leaf_of(sh, ed) * (uint64_t)sh->down +
                            (uint64_t)((ed / f->nics_per_node) % sh->nodes_per_su)
                      : (uint64_t)ed;
     uint64_t h = f->route == CS_ROUTE_DMODK      ? d

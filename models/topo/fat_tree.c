@@ -110,6 +110,11 @@ cs_status cs__tree_geometry(const struct cs_cluster_cfg *c, int want, bool rail,
     return CS_OK;
 }
 
+int cs__tree_leaf_fn(const struct topo_shape *s, int e)
+{
+    return cs__tree_leaf_of(s, e);
+}
+
 void cs__tree_wire(cs_fabric *f, double nic)
 {
     const struct topo_shape *s = &f->sh;
@@ -132,15 +137,10 @@ void cs__tree_wire(cs_fabric *f, double nic)
     }
 }
 
-int cs__tree_leaf_of(const struct topo_shape *s, int e)
-{
-    return s->tiers == 1 ? 0 : e / s->per_leaf;
-}
-
 int cs__tree_route(const cs_fabric *f, int es, int ed, uint64_t h, int *links, int *hops)
 {
     const struct topo_shape *s = &f->sh;
-    int ls = f->ops->leaf_of(s, es), ld = f->ops->leaf_of(s, ed), n = 0;
+    int ls = cs__tree_leaf_of(s, es), ld = cs__tree_leaf_of(s, ed), n = 0;
     *hops = 1;
     if (ls == ld || s->tiers == 1)
         return 0;
@@ -203,11 +203,6 @@ static cs_status fat_tree_geometry(const struct cs_cluster_cfg *c, const struct 
     return cs__tree_geometry(c, kind->tiers >= 0 ? kind->tiers : c->fabric.tiers, kind->rail, s, why, n);
 }
 
-static int fat_tree_leaf_of(const struct topo_shape *s, int e)
-{
-    return s->g.rail ? cs__rail_leaf_of(s, e) : cs__tree_leaf_of(s, e);
-}
-
 const struct cs_topo_ops cs__topo_fat_tree = {
-    "fat-tree", fat_tree_geometry, cs__tree_wire, cs__tree_route, cs__tree_counts, fat_tree_leaf_of, cs__tree_paths,
+    "fat-tree", fat_tree_geometry, cs__tree_wire, cs__tree_route, cs__tree_counts, cs__tree_leaf_fn, cs__tree_paths,
 };

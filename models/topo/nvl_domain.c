@@ -37,11 +37,6 @@ static cs_status nvl_geometry(const struct cs_cluster_cfg *c, const struct cs_to
     return CS_OK;
 }
 
-static int nvl_leaf_of(const struct topo_shape *s, int e)
-{
-    return s->g.rail ? cs__rail_leaf_of(s, e) : cs__tree_leaf_of(s, e);
-}
-
 static void nvl_counts(const struct topo_shape *s, int nodes, struct cs_fabric_counts *ct)
 {
     cs__tree_counts(s, nodes, ct);
@@ -52,5 +47,5 @@ static void nvl_counts(const struct topo_shape *s, int nodes, struct cs_fabric_c
 }
 
 const struct cs_topo_ops cs__topo_nvl_domain = {
-    "nvl-domain", nvl_geometry, cs__tree_wire, cs__tree_route, nvl_counts, nvl_leaf_of, cs__tree_paths,
+    "nvl-domain", nvl_geometry, cs__tree_wire, cs__tree_route, nvl_counts, cs__tree_leaf_fn, cs__tree_paths,
 };

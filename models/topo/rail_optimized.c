@@ -9,10 +9,7 @@
 
 int cs__rail_leaf_of(const struct topo_shape *s, int e)
 {
-    if (s->tiers == 1)
-        return 0;
-    int node = e / s->nics, r = e % s->nics;
-    return (node / s->nodes_per_su) * s->nics + r;
+    return cs__tree_leaf_of(s, e); /* g.rail is set: unit x rails + rail */
 }
 
 static cs_status rail_geometry(const struct cs_cluster_cfg *c, const struct cs_topology_kind *kind,
@@ -22,5 +19,6 @@ static cs_status rail_geometry(const struct cs_cluster_cfg *c, const struct cs_t
 }
 
 const struct cs_topo_ops cs__topo_rail_optimized = {
-    "rail-optimized", rail_geometry, cs__tree_wire, cs__tree_route, cs__tree_counts, cs__rail_leaf_of, cs__tree_paths,
+    "rail-optimized", rail_geometry, cs__tree_wire, cs__tree_route,
+    cs__tree_counts, cs__rail_leaf_of, cs__tree_paths,
 };

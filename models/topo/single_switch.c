@@ -25,5 +25,6 @@ static int single_leaf_of(const struct topo_shape *s, int e)
 }
 
 const struct cs_topo_ops cs__topo_single_switch = {
-    "single-switch", single_geometry, cs__tree_wire, cs__tree_route, single_counts, single_leaf_of, cs__tree_paths,
+    "single-switch", single_geometry, cs__tree_wire, cs__tree_route,
+    single_counts, single_leaf_of, cs__tree_paths,
 };

@@ -92,9 +92,22 @@ cs_status cs__tree_geometry(const struct cs_cluster_cfg *c, int want_tiers, bool
 void cs__tree_wire(cs_fabric *f, double nic);
 int cs__tree_route(const cs_fabric *f, int es, int ed, uint64_t h, int *links, int *hops);
 void cs__tree_counts(const struct topo_shape *s, int nodes, struct cs_fabric_counts *ct);
-int cs__tree_leaf_of(const struct topo_shape *s, int e);
 int cs__tree_paths(const struct topo_shape *s);
+int cs__tree_leaf_fn(const struct topo_shape *s, int e); /* cs__tree_leaf_of as a leaf_of op */
 int cs__rail_leaf_of(const struct topo_shape *s, int e);
+
+/* Leaf of endpoint e in a tree (non-rail: leaves filled one after another;
+ * rail: unit x rails + rail), inline for the route's hot path. */
+static inline int cs__tree_leaf_of(const struct topo_shape *s, int e)
+{
+    if (s->tiers == 1)
+        return 0;
+    if (s->g.rail) {
+        int node = e / s->nics, r = e % s->nics;
+        return (node / s->nodes_per_su) * s->nics + r;
+    }
+    return e / s->per_leaf;
+}
 
 /* Writes a reason into why[n] (nullable); returns CS_ERANGE. */
 cs_status cs__topo_why(char *why, size_t n, const char *fmt, ...)
