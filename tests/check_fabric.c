@@ -461,6 +461,33 @@ START_TEST(test_topo_counts_and_hops)
     ck_assert_int_eq(hops_of(f, 0, 15, NULL), 5);
     cs_fabric_destroy(f);
 
+    /* Aggregation tier oversubscribed 3:1 (agg_oversubscription), k = 8,
+     * 48 hosts, leaves 1:1 (4 down, 4 up): aggregation switches get
+     * floor(8 x 3/4) = 6 leaf ports and 2 core ports, so pods of 6 leaves
+     * (24 hosts), 2 pods, 4 aggregation switches per pod, ceil(2 x 2 / 8) =
+     * 1 core per group: 4 cores; cables 48 + 12 x 4 + 2 x 4 x 2 = 112. A pod
+     * sending everything to the other pod pushes 24 flows through 8
+     * aggregation-core cables: at least 3 per cable (pigeonhole). */
+    c = make_small(48, CS_TOPO_FAT_TREE, 8);
+    c.fabric.tiers = 3;
+    c.fabric.agg_oversubscription = 3.0;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    expect_counts(f, 12, 8, 4, 112, 48 + 2 * 64, 224, 48);
+    {
+        int src[24], dst[24];
+        for (int e = 0; e < 24; e++) {
+            src[e] = e;
+            dst[e] = 24 + e;
+        }
+        ck_assert(max_link_load(f, src, dst, 24, true, 50e9 * 0.92) >= 3.0 - 1e-12);
+        struct cs_fabric_geom g3;
+        ck_assert_int_eq(cs_fabric_geometry(&c, &g3), CS_OK);
+        ck_assert_int_eq(g3.agg_down, 6);
+        ck_assert_int_eq(g3.agg_up, 2);
+        ck_assert_double_eq_tol(g3.nodes_per_pod, 24.0, 1e-12);
+    }
+    cs_fabric_destroy(f);
+
     /* Spine-leaf from an architect's numbers, 16 nodes x 8 NICs on ib-ndr
      * (radix 64): 4 leaves x 16 uplinks to 4 spines (2:1: 32 NIC ports per
      * leaf over 16 uplinks); cables 128 + 64, ports 128 + 128. Without the
