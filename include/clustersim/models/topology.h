@@ -1,10 +1,14 @@
 /* topology.h: the network topology of a cluster as a graph of directed links
  * (capacity in bytes/s per direction, latency) between GPUs, host bridges,
- * NICs and leaf/spine/core switches, with routing (static destination-based
- * d-mod-k as InfiniBand subnet managers do, or ECMP hashing of
- * (src, dst, flow id, seed)), bill-of-materials counts and job placement.
- * Built by models/topology.c from struct cs_cluster_cfg; immutable after
- * creation, so several flow simulations may share one fabric. */
+ * NICs and leaf/spine/core switches (or dragonfly routers, or the NVLink
+ * switch of a multi-node domain), with routing (static destination-based
+ * d-mod-k as InfiniBand subnet managers do, ECMP hashing of (src, dst, flow
+ * id, seed), or adaptive spreading), bill-of-materials counts and job
+ * placement. Built by models/topology.c and the kind's descriptor in
+ * models/topo/ (single switch, fat tree, spine-leaf, rail-optimized, NVLink
+ * domains, dragonfly; docs/fabric.md section 2) from struct cs_cluster_cfg;
+ * immutable after creation, so several flow simulations may share one
+ * fabric. */
 #ifndef CLUSTERSIM_FABRIC_H
 #define CLUSTERSIM_FABRIC_H
 
