@@ -289,21 +289,24 @@ static const struct cs_field fabric_fields[] = {
        .doc = "dragonfly: Valiant routing through a random group instead of minimal"),
 };
 
-/* The fabric keys that belong to one topology descriptor. */
+/* The fabric keys that belong to some topology descriptors (a bit per
+ * enum cs_topology_builder). */
+#define TB(x) (1u << CS_TOPO_BUILD_##x)
 static const struct {
     const char *key;
-    enum cs_topology_builder builder, also; /* also: a second kind the key applies to */
+    unsigned builders;
 } fabric_kind_keys[] = {
-    {"agg_oversubscription", CS_TOPO_BUILD_FAT_TREE, CS_TOPO_BUILD_RAIL_OPTIMIZED},
-    {"leaves", CS_TOPO_BUILD_SPINE_LEAF, CS_TOPO_BUILD_SPINE_LEAF},
-    {"uplinks_per_leaf", CS_TOPO_BUILD_SPINE_LEAF, CS_TOPO_BUILD_SPINE_LEAF},
-    {"spines", CS_TOPO_BUILD_SPINE_LEAF, CS_TOPO_BUILD_SPINE_LEAF},
-    {"domain_gpus", CS_TOPO_BUILD_NVL_DOMAIN, CS_TOPO_BUILD_NVL_DOMAIN},
-    {"dragonfly_routers_per_group", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
-    {"dragonfly_terminals_per_router", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
-    {"dragonfly_global_links_per_router", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
-    {"dragonfly_valiant", CS_TOPO_BUILD_DRAGONFLY, CS_TOPO_BUILD_DRAGONFLY},
+    {"agg_oversubscription", TB(FAT_TREE) | TB(RAIL_OPTIMIZED) | TB(NVL_DOMAIN)},
+    {"leaves", TB(SPINE_LEAF)},
+    {"uplinks_per_leaf", TB(SPINE_LEAF)},
+    {"spines", TB(SPINE_LEAF)},
+    {"domain_gpus", TB(NVL_DOMAIN)},
+    {"dragonfly_routers_per_group", TB(DRAGONFLY)},
+    {"dragonfly_terminals_per_router", TB(DRAGONFLY)},
+    {"dragonfly_global_links_per_router", TB(DRAGONFLY)},
+    {"dragonfly_valiant", TB(DRAGONFLY)},
 };
+#undef TB
 
 /* struct cs_model_shape */
 static const struct cs_field model_fields[] = {
@@ -836,13 +839,17 @@ static void bind_fabric_shape(struct cs_bind *b, const struct cs_ynode *fm, cons
         if (!v)
             continue;
         given = true;
-        if (kind->builder != fabric_kind_keys[i].builder && kind->builder != fabric_kind_keys[i].also) {
-            const struct cs_topology_kind *want = NULL;
-            for (int t = 0; t < CS_TOPO_COUNT && !want; t++)
-                if (cs_topology_kind_of((enum cs_topology)t)->builder == fabric_kind_keys[i].builder)
-                    want = cs_topology_kind_of((enum cs_topology)t);
+        if (!(fabric_kind_keys[i].builders & (1u << kind->builder))) {
+            char kinds[160] = "";
+            for (int t = 0; t < CS_TOPO_COUNT; t++) {
+                const struct cs_topology_kind *k = cs_topology_kind_of((enum cs_topology)t);
+                if (fabric_kind_keys[i].builders & (1u << k->builder)) {
+                    size_t len = strlen(kinds);
+                    snprintf(kinds + len, sizeof kinds - len, "%s%s", len ? ", " : "", k->name);
+                }
+            }
             cs_cfg__error(b->d, v, "cluster.fabric.%s: applies to topology %s only, the topology is %s",
-                          fabric_kind_keys[i].key, want ? want->name : "?", kind->name);
+                          fabric_kind_keys[i].key, kinds, kind->name);
         }
     }
     if (b->d && cs_diags_errors(b->d) > 0)

@@ -416,6 +416,30 @@ START_TEST(test_config_defaults)
 }
 END_TEST
 
+/* The topology descriptors' keys land in struct cs_fabric_cfg, and what
+ * they do not give stays 0 (derived from the radix by the builder). */
+START_TEST(test_config_fabric_descriptors)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_ok(cat, "tests/data/good/fabric_spine_leaf.yaml", &s, NULL);
+    ck_assert_int_eq(s.cluster.fabric.topology, CS_TOPO_SPINE_LEAF);
+    ck_assert_int_eq(s.cluster.fabric.leaves, 4);
+    ck_assert_int_eq(s.cluster.fabric.uplinks_per_leaf, 16);
+    ck_assert_int_eq(s.cluster.fabric.spines, 4);
+    ck_assert_int_eq(s.cluster.fabric.domain_gpus, 0);
+    ck_assert_double_eq(s.cluster.fabric.agg_oversubscription, 1.0);
+    cs_scenario_fini(&s);
+    load_ok(cat, "tests/data/good/fabric_descriptors.yaml", &s, NULL);
+    ck_assert_int_eq(s.cluster.fabric.topology, CS_TOPO_NVL_DOMAIN);
+    ck_assert_int_eq(s.cluster.fabric.domain_gpus, 72);
+    ck_assert_int_eq(s.cluster.fabric.leaves, 0);
+    ck_assert(!s.cluster.fabric.df_valiant);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 /* L40S over PCIe: the intra-node bandwidth is the Gen4 x16 line rate,
  * 16 lanes x 16 GT/s x 128/130 / 8 = 31.51e9 B/s; a preset with one key
  * overridden keeps the rest of the preset. */
@@ -534,6 +558,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_include_merges);
     tcase_add_test(tc, test_config_defaults);
     tcase_add_test(tc, test_config_pcie_and_preset_override);
+    tcase_add_test(tc, test_config_fabric_descriptors);
     tcase_add_test(tc, test_suggest_families);
     tcase_add_test(tc, test_suggest_in_scenarios);
     suite_add_tcase(s, tc);
