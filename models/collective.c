@@ -358,6 +358,27 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->b_bus = s->b_intra;
     s->b_net_node = s->b_net_gpu = INFINITY;
     s->hop_s = s->xport_s = 0.0;
+    /* Multi-node NVLink domains (nvl-domain: NVL72 racks): the group's nodes
+     * that share a domain talk over NVLink, so a domain acts as one big
+     * node: k of the group's m nodes per domain (its nodes lie in rank
+     * order within span_nodes, packed), k x ppn ranks per "node", m / k
+     * "nodes" on the NICs, each with k nodes' NICs (docs/fabric.md 0). */
+    int dn = spans && cv.has_geometry ? cv.geom.domain_nodes : 1;
+    int k_dom = 1;
+    if (dn > 1 && s->m > 1 && c->fabric.placement == CS_PLACEMENT_PACKED) {
+        int span = g->span_nodes > s->m ? g->span_nodes : s->m;
+        long k = span <= dn ? s->m : (long)s->m * dn / span;
+        if (k < 1)
+            k = 1;
+        while (k > 1 && s->m % k != 0)
+            k--;
+        k_dom = (int)k;
+        s->ppn *= k_dom;
+        s->m /= k_dom;
+        s->ncls = s->m <= 2 ? s->m - 1 : 2;
+        s->b_intra = intra_bw_shared(&cv, s->ppn, s->gpn);
+        s->b_bus = s->b_intra;
+    }
     if (s->m > 1) {
         int nics = cv.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
         double nic_bw = cv.nic_bw_bytes_per_s;
@@ -375,7 +396,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
             return -1;
         if (g->net_share > 0)
             v.bw_share = fmin(1.0, g->net_share); /* the flow model's answer (netmodel.h) */
-        s->b_net_node = usable * nic_bw * v.bw_share;
+        s->b_net_node = usable * nic_bw * v.bw_share * k_dom;
         s->b_net_gpu = s->b_net_node / s->ppn;
         s->b_bus = fmin(s->b_intra, s->b_net_node);
         s->hop_s = v.hops * cv.hop_latency_s;
