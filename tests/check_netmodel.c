@@ -218,6 +218,38 @@ START_TEST(test_netmodel_storage_loads)
 }
 END_TEST
 
+START_TEST(test_netmodel_nvl_domain_closed_form)
+{
+    /* 18 nodes of 4 GPUs in one 72-GPU NVLink domain act as one node of 72
+     * GPUs: a 72-rank all_reduce costs what it costs on a single 72-GPU
+     * NVSwitch node (same GPU, same NVLink rate), and none of it on the
+     * NICs; on a plain fat tree the same ranks go over the NICs and take
+     * longer. Two domains (144 ranks): each domain is one "node" with 72
+     * NICs, so the inter-domain part moves S/72 per GPU. */
+    struct cs_cluster_cfg dom = make_cluster(36, 4, 64, CS_TOPO_NVL_DOMAIN, 1.0);
+    dom.fabric.domain_gpus = 72;
+    dom.gpu.scaleup_bw_bytes_per_s = 900e9;
+    struct cs_cluster_cfg big = make_cluster(1, 72, 64, CS_TOPO_SINGLE_SWITCH, 1.0);
+    big.gpu.scaleup_bw_bytes_per_s = 900e9;
+    big.fabric.nics_per_node = 72;
+    struct cs_coll_group g72 = {72, 4, 1, 18, 36, 0}, g1 = {72, 72, 1, 0, 1, 0};
+    double t_dom = 0, t_big = 0, t_fat = 0;
+    ck_assert_int_eq(cs_coll_time(&dom, CS_COLL_ALL_REDUCE, 1 << 30, &g72, CS_COLL_RING, &t_dom, NULL), CS_OK);
+    ck_assert_int_eq(cs_coll_time(&big, CS_COLL_ALL_REDUCE, 1 << 30, &g1, CS_COLL_RING, &t_big, NULL), CS_OK);
+    ck_assert_double_eq_tol(t_dom, t_big, 1e-12 * t_big);
+    struct cs_cluster_cfg fat = dom;
+    fat.fabric.topology = CS_TOPO_FAT_TREE;
+    fat.fabric.domain_gpus = 0;
+    ck_assert_int_eq(cs_coll_time(&fat, CS_COLL_ALL_REDUCE, 1 << 30, &g72, CS_COLL_RING, &t_fat, NULL), CS_OK);
+    ck_assert_msg(t_fat > 3.0 * t_dom, "fat tree %.4g s vs NVL domain %.4g s", t_fat, t_dom);
+    /* The network model routes the domain's ring over NVLink: share 1. */
+    cs_netmodel *m = NULL;
+    ck_assert_int_eq(cs_netmodel_create(&dom, 72, NULL, 0, 1, &m, NULL, 0), CS_OK);
+    ck_assert_double_eq(share_of(m, CS_NET_RING, 72, 1), 1.0);
+    cs_netmodel_destroy(m);
+}
+END_TEST
+
 /* The step of a job costed on its network model. */
 static struct cs_step_result step_on(const struct cs_cluster_cfg *c, const struct cs_workload *w, bool net)
 {
@@ -293,6 +325,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_netmodel_neighbours_duty);
     tcase_add_test(tc, test_netmodel_step_oversubscribed);
     tcase_add_test(tc, test_netmodel_storage_loads);
+    tcase_add_test(tc, test_netmodel_nvl_domain_closed_form);
     suite_add_tcase(s, tc);
     return s;
 }
