@@ -9,7 +9,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev zlib1g-dev check gnuplot-nox
+DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev zlib1g-dev check gnuplot-nox python3
 # Only for the optional checks CI also runs: the HTML report rendered in
 # headless Chromium, and the MPI sweep build (make deps-extra).
 EXTRA_PKGS = chromium libopenmpi-dev openmpi-bin
