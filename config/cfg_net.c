@@ -5,6 +5,11 @@
 #include "cfg_net.h"
 
 #include "schema.h"
+#include "clustersim/config/config.h"
+#include "clustersim/models/calib.h"
+#include "clustersim/models/memory.h"
+#include "clustersim/models/step.h"
+#include "clustersim/models/workload.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -29,7 +34,89 @@ static const struct cs_field nb_fields[] = {
        .flags = CS_F_MINEXCL, .doc = "one collective starts every interval (its step time)"),
 };
 
-void cs_cfg__bind_neighbours(const struct cs_ynode *root, struct cs_scenario *s, cs_diags *d)
+/* {scenario: FILE[, placement]}: the neighbour is that scenario's job: its
+ * GPUs, its placement (unless given), and the data-parallel gradient
+ * all-reduce of its step (the gradients of one model replica's GPU,
+ * params / (tp x pp) at the width its memory model keeps them) once per step
+ * time, the step simulated on the closed form (docs/fabric.md 3b). FILE is
+ * relative to the including file; it may not have neighbours of its own. */
+static void from_scenario(const struct cs_ynode *it, const char *path, const cs_catalog *cat,
+                          struct cs_neighbour_cfg *nb, cs_diags *d)
+{
+    const struct cs_ynode *sv = cs_ynode_map_get(it, "scenario");
+    if (sv->kind != CS_YNODE_SCALAR || sv->len == 0) {
+        cs_cfg__error(d, sv, "%s.scenario: expected a scenario file name", path);
+        return;
+    }
+    for (size_t k = 0; k < it->n; k++) {
+        const char *key = it->pairs[k].key->scalar;
+        if (strcmp(key, "scenario") != 0 && strcmp(key, "placement") != 0)
+            cs_cfg__error(d, it->pairs[k].key,
+                          "%s.%s: a neighbour given by `scenario:` takes its GPUs and traffic from that file; "
+                          "only `placement` may be set beside it",
+                          path, key);
+    }
+    char file[1024];
+    const char *slash = sv->file ? strrchr(sv->file, '/') : NULL;
+    if (sv->scalar[0] == '/' || !slash)
+        snprintf(file, sizeof file, "%s", sv->scalar);
+    else
+        snprintf(file, sizeof file, "%.*s/%s", (int)(slash - sv->file), sv->file, sv->scalar);
+    cs_diags sub;
+    cs_diags_init(&sub);
+    cs_ydoc *doc = NULL;
+    if (cs_ydoc_load_file(file, &sub, &doc) != CS_OK || !doc) {
+        cs_cfg__error(d, sv, "%s.scenario: %s does not load: %s", path, file, sub.n ? sub.items[0].msg : "?");
+        cs_diags_fini(&sub);
+        cs_ydoc_destroy(doc);
+        return;
+    }
+    bool nested = cs_ynode_map_get(cs_ydoc_root(doc), "neighbours") != NULL;
+    cs_ydoc_destroy(doc);
+    if (nested) {
+        cs_cfg__error(d, sv, "%s.scenario: %s has neighbours of its own; a neighbour's scenario may not", path,
+                      sv->scalar);
+        cs_diags_fini(&sub);
+        return;
+    }
+    struct cs_scenario o;
+    if (cs_cfg_load_scenario(file, cat, &sub, &o, NULL) != CS_OK) {
+        char *first = sub.n ? cs_diag_format(&sub.items[0]) : NULL;
+        cs_cfg__error(d, sv, "%s.scenario: %s does not load: %s", path, file, first ? first : "?");
+        free(first);
+        cs_diags_fini(&sub);
+        return;
+    }
+    const struct cs_workload *w = &o.workload;
+    struct cs_step_options opt;
+    struct cs_step_result r;
+    memset(&r, 0, sizeof r);
+    bool ok = o.has_workload;
+    if (ok) {
+        cs_step_options_from_scenario(&o, &opt);
+        ok = cs_step_simulate(&o.cluster, w, &opt, &sub, &r) == CS_OK && r.fits && r.time_s > 0;
+    }
+    if (!ok)
+        cs_cfg__error(d, sv, "%s.scenario: %s has no step to take its traffic from (%s)", path, sv->scalar,
+                      !o.has_workload ? "no workload" : "its step does not fit or does not simulate");
+    else if (w->par.dp < 2)
+        cs_cfg__error(d, sv, "%s.scenario: %s has dp = 1: no data-parallel traffic on the fabric", path,
+                      sv->scalar);
+    else {
+        nb->gpus = cs_job_gpus(&o.cluster, w);
+        if (!cs_ynode_map_get(it, "placement"))
+            nb->placement = o.cluster.fabric.placement;
+        nb->traffic = CS_NB_ALL_REDUCE;
+        nb->bytes = cs_workload_params(&w->model) / ((double)w->par.tp * w->par.pp) *
+                    cs_memory_grad_bytes_per_param(w);
+        nb->interval_s = r.time_s;
+    }
+    cs_scenario_fini(&o);
+    cs_diags_fini(&sub);
+}
+
+void cs_cfg__bind_neighbours(const struct cs_ynode *root, const cs_catalog *cat, struct cs_scenario *s,
+                             cs_diags *d)
 {
     s->n_neighbours = 0;
     const struct cs_ynode *v = cs_ynode_map_get(root, "neighbours");
@@ -62,6 +149,20 @@ void cs_cfg__bind_neighbours(const struct cs_ynode *root, struct cs_scenario *s,
             cs_cfg__show(it, shown, sizeof shown);
             cs_cfg__error(d, it, "%s: expected a mapping {gpus, placement, traffic, bytes, interval}, got %s", path,
                           shown);
+            continue;
+        }
+        if (cs_ynode_map_get(it, "scenario")) {
+            const struct cs_ynode *pl = cs_ynode_map_get(it, "placement");
+            if (pl) {
+                char *p = cs_cfg__path(path, "placement");
+                cs_cfg__set(cs_cfg__find(nb_fields, NELEM(nb_fields), "placement"), pl, p, nb, d);
+                free(p);
+            }
+            from_scenario(it, path, cat, nb, d);
+            if (nb->gpus > 0 && nb->gpus % gpn != 0)
+                cs_cfg__error(d, it, "%s: its scenario's %ld GPUs are not whole nodes of this cluster (%ld GPUs each)",
+                              path, nb->gpus, gpn);
+            total += nb->gpus > 0 ? nb->gpus : 0;
             continue;
         }
         for (size_t k = 0; k < it->n; k++) {

@@ -6,12 +6,15 @@
 
 #include "clustersim/base/diag.h"
 #include "clustersim/models/scenario.h"
+#include "clustersim/config/catalog.h"
 #include "yamltree.h"
 
 /* Binds `neighbours:` of the document root into s->neighbours (none when
- * absent) and checks that the job (workload.gpus) and the neighbours fit
+ * absent; an item {scenario: FILE} takes that scenario's job, cat to load
+ * it) and checks that the job (workload.gpus) and the neighbours fit
  * the cluster's nodes. Errors go to d with file:line:col, the key path,
  * what was expected and what was found. */
-void cs_cfg__bind_neighbours(const struct cs_ynode *root, struct cs_scenario *s, cs_diags *d);
+void cs_cfg__bind_neighbours(const struct cs_ynode *root, const cs_catalog *cat, struct cs_scenario *s,
+                             cs_diags *d);
 
 #endif

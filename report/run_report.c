@@ -305,8 +305,18 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
                      "routing)\n",
                 cs_topology_name(s->cluster.fabric.topology), cs_routing_names[s->cluster.fabric.routing]);
     if (r->network_slowdown > 0 && isfinite(r->network_slowdown))
+    {
         fprintf(out, "  neighbours    %d job(s) on the fabric: step %.4fx its time alone\n", s->n_neighbours,
                 r->network_slowdown);
+        for (int i = 0; i < s->n_neighbours; i++) {
+            const struct cs_neighbour_cfg *nb = &s->neighbours[i];
+            char nb_b[32], nb_t[32];
+            fprintf(out, "                %ld GPUs %s, %s of %s per GPU every %s\n", nb->gpus,
+                    cs_placement_names[nb->placement], cs_nb_traffic_names[nb->traffic],
+                    cs__fmt(nb->bytes, CS_UNIT_BYTES, nb_b, sizeof nb_b),
+                    cs__fmt(nb->interval_s, CS_UNIT_TIME, nb_t, sizeof nb_t));
+        }
+    }
     if (r->storage_slowdown > 0 && isfinite(r->storage_slowdown))
         fprintf(out, "  storage       the job's checkpoint / dataset traffic on the compute fabric: step %.4fx "
                      "(cluster.storage_network: separate takes it off)\n",

@@ -66,4 +66,12 @@ case "$ver" in
     supported\ not_supported*\ supported) ok ;;
     *) ko "claim verdicts: got '$ver', expected supported / not supported / supported" ;;
 esac
+# A neighbour given as a scenario file takes that job's GPUs, placement and
+# gradient all-reduce (Llama 2 7B, ZeRO-1: 6.74e9 parameters x 4 bytes of
+# fp32 gradients = 26.95 GB per GPU) once per its step.
+expect 0 "neighbour from a scenario" -- "$bin" run tests/data/good/neighbours/with-scenario.yaml
+has "$tmp/out" "128 GPUs scattered, all_reduce of 26.95 GB per GPU" "the neighbour's derived traffic"
+expect 0 "neighbour from a scenario, JSON" -- "$bin" run tests/data/good/neighbours/with-scenario.yaml --format json
+nbs=$(get "$tmp/out" "d['step']['network_slowdown']")
+lt 1.0 "$nbs" && ok || ko "network_slowdown $nbs should exceed 1 (the neighbour shares the 2:1 uplinks)"
 finish fabrics
