@@ -168,7 +168,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         fprintf(out.fp,
                 "%s on %ld x %s: %zu configurations considered, %zu invalid, %zu do not fit, "
                 "%zu simulated\n\n",
-                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res->considered,
+                s->workload.model.name, cs_job_gpus(&s->cluster, &s->workload), s->cluster.gpu.name, res->considered,
                 res->invalid, res->unfit, res->n);
         const char *hdr[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">mb", "fsdp", "recompute",
                              ">mem/GPU", ">step", ">tokens/s", ">MFU"};
@@ -197,7 +197,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (ok && st == CS_ENOFIT)
         fprintf(stderr, "clustersim search: no configuration of %s fits on %ld x %s (%zu considered, "
                         "%zu invalid, %zu do not fit)\n",
-                s->workload.model.name, cs_scenario_gpus(s), s->cluster.gpu.name, res->considered,
+                s->workload.model.name, cs_job_gpus(&s->cluster, &s->workload), s->cluster.gpu.name, res->considered,
                 res->invalid, res->unfit);
     cs_app_search_fini(&sr);
     cs_cli_scenario_fini(&sc);

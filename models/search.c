@@ -137,7 +137,7 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                       const struct cs_workload *base,
                                       const struct cs_search_space *sp, size_t *nout)
 {
-    long gpus = (long)c->nodes * c->gpus_per_node;
+    long gpus = cs_job_gpus(c, base); /* the job's GPUs (workload.gpus), not the cluster's */
     const struct cs_model_shape *m = &base->model;
     static const enum cs_fsdp shard_all[] = {CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2,
                                              CS_FSDP_FULL, CS_FSDP_HYBRID};

@@ -220,6 +220,8 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
             m->name, cs__fmt(cs_workload_params(m), CS_UNIT_COUNT, a, sizeof a), m->layers,
             m->hidden, m->heads, m->kv_heads, m->ffn_hidden, cs_activation_name(m->activation),
             m->vocab);
+    if (w->gpus > 0)
+        fprintf(out, "  GPUs          %ld of the cluster's (workload.gpus; the rest for neighbours)\n", w->gpus);
     fprintf(out, "  parallelism   tp %d, pp %d, dp %d, cp %d, vp %d, sp %s, fsdp %s\n", p->tp,
             p->pp, p->dp, p->cp, p->vp, p->sp ? "on" : "off", cs_fsdp_name(p->fsdp));
     fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",

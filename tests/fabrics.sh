@@ -74,4 +74,9 @@ has "$tmp/out" "128 GPUs scattered, all_reduce of 26.95 GB per GPU" "the neighbo
 expect 0 "neighbour from a scenario, JSON" -- "$bin" run tests/data/good/neighbours/with-scenario.yaml --format json
 nbs=$(get "$tmp/out" "d['step']['network_slowdown']")
 lt 1.0 "$nbs" && ok || ko "network_slowdown $nbs should exceed 1 (the neighbour shares the 2:1 uplinks)"
+# The search enumerates the job's 128 GPUs (workload.gpus), not the
+# cluster's 384: every degree product is 128, so none is invalid.
+expect 0 "search a job of part of the cluster" -- "$bin" search scenarios/fabrics/spine-leaf-2to1.yaml --top 1
+has "$tmp/out" "on 128 x H100-SXM5-80GB" "search over the job's GPUs"
+has "$tmp/out" ", 0 invalid," "no configuration invalid for the job's GPU count"
 finish fabrics
