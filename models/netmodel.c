@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Hash realizations ECMP shares are averaged over. */
+#define CS_NET_ECMP_DRAWS 4
 /* Capacity standing for "not a constraint" on the ideal fabric. */
 #define UNCONSTRAINED 1e30
 
@@ -182,6 +184,8 @@ struct sbuild {
     unsigned char *nic;    /* n_links: a NIC port (first or last link of a path) */
     bool spread;
     int paths;
+    int qps;               /* ECMP: hashed sub-flows per edge (NCCL's channels per NIC) */
+    uint64_t salt;         /* ECMP: which hash realization (netmodel_share averages several) */
     uint64_t fid;          /* ECMP: one flow id per edge */
     int *lk, *mu;          /* (link, multiplicity) of every class, flattened */
     long n, cap;
@@ -207,6 +211,18 @@ static void sb_init(struct sbuild *b, const cs_fabric *f)
     b->nic = cs_xcalloc((size_t)nl + CS_NET_MAX_STORAGE, 1);
     b->spread = cs_fabric_route_mode(f) == CS_ROUTE_ADAPTIVE;
     b->paths = b->spread ? cs_fabric_route_paths(f) : 1;
+    /* Under ECMP each of a ring edge's connections hashes on its own: NCCL
+     * runs C channels (collective.h, 16 in NCCL 2.23's tuning) over the
+     * node's NIC ports, C / ports connections per port and edge. Static
+     * (destination-based) routing sends them all one way, adaptive routing
+     * spreads them anyway: one sub-flow there. */
+    b->qps = 1;
+    if (cs_fabric_route_mode(f) == CS_ROUTE_ECMP_HASH) {
+        struct cs_coll_params cp;
+        cs_coll_params_default(&cp);
+        int ports = cs_cluster_ports_per_node(cs_fabric_cluster(f));
+        b->qps = ports > 0 && cp.channels > ports ? cp.channels / ports : 1;
+    }
     b->off = cs_xmalloc(sizeof *b->off);
     b->off[0] = 0;
     b->open_from = -1;
@@ -249,11 +265,15 @@ static void sb_link(struct sbuild *b, int l)
 }
 
 /* One edge GPU src -> GPU dst of the open class. Returns false for bad ids. */
-static bool sb_edge(struct sbuild *b, int src, int dst)
+static bool sb_edge(struct sbuild *b, int src, int dst, int q)
 {
     int path[CS_FABRIC_MAX_PATH];
-    for (int p = 0; p < b->paths; p++) {
-        int np = cs_fabric_route(b->f, src, dst, b->spread ? (uint64_t)p : b->fid, path, NULL);
+    int subs = b->spread ? b->paths : 1;
+    for (int p = 0; p < subs; p++) {
+        /* ECMP hashes (src, dst, id): the connection's index tells apart
+         * the channels of one edge */
+        uint64_t id = b->spread ? (uint64_t)p : (uint64_t)q + 64u * b->salt;
+        int np = cs_fabric_route(b->f, src, dst, id, path, NULL);
         if (np < 0)
             return false;
         for (int k = 0; k < np; k++)
@@ -264,7 +284,6 @@ static bool sb_edge(struct sbuild *b, int src, int dst)
         }
         b->open_mem++;
     }
-    b->fid++;
     return true;
 }
 
@@ -309,25 +328,28 @@ static bool sb_ring(struct sbuild *b, const int *gpu, long n, bool ring, int own
             width = start[k + 1] - start[k];
     long bounds = runs < 2 ? 0 : (ring ? runs : runs - 1);
     bool ok = true;
-    for (long j = 0; j < width && bounds > 0 && ok; j++) {
-        if (ring)
-            sb_begin(b);
-        for (long k = 0; k < bounds && ok; k++) {
-            long kb = (k + 1) % runs;
-            long a = start[k] + j, c = start[kb] + j;
-            if (a >= start[k + 1] || c >= start[kb + 1])
-                continue;
-            if (cs_fabric_node_of(b->f, gpu[a]) == cs_fabric_node_of(b->f, gpu[c]))
-                continue; /* the wrap back onto the first node */
-            if (!ring)
+    /* Channel (j, q): the j-th members' ring, its q-th connection (ECMP
+     * hashes each apart); each channel is its own stream. */
+    for (long j = 0; j < width && bounds > 0 && ok; j++)
+        for (int q = 0; q < b->qps && ok; q++) {
+            if (ring)
                 sb_begin(b);
-            ok = sb_edge(b, gpu[a], gpu[c]);
-            if (!ring)
+            for (long k = 0; k < bounds && ok; k++) {
+                long kb = (k + 1) % runs;
+                long a = start[k] + j, c = start[kb] + j;
+                if (a >= start[k + 1] || c >= start[kb + 1])
+                    continue;
+                if (cs_fabric_node_of(b->f, gpu[a]) == cs_fabric_node_of(b->f, gpu[c]))
+                    continue; /* the wrap back onto the first node */
+                if (!ring)
+                    sb_begin(b);
+                ok = sb_edge(b, gpu[a], gpu[c], q);
+                if (!ring)
+                    sb_end(b, owner);
+            }
+            if (ring)
                 sb_end(b, owner);
         }
-        if (ring)
-            sb_end(b, owner);
-    }
     free(start);
     return ok;
 }
@@ -418,8 +440,9 @@ static bool sb_storage(struct sbuild *b, const int *job, long n_job, int gpn, in
         for (int r = 0; r < ports; r++) {
             int local = ports >= gpn ? 0 : r * gpn / ports;
             int g = job[k * gpn + local], h = job[far * gpn + local];
-            int np = ld->write ? cs_fabric_route(b->f, g, h, b->fid, path, NULL)
-                               : cs_fabric_route(b->f, h, g, b->fid, path, NULL);
+            uint64_t id = b->fid + (b->salt << 32);
+            int np = ld->write ? cs_fabric_route(b->f, g, h, id, path, NULL)
+                               : cs_fabric_route(b->f, h, g, id, path, NULL);
             b->fid++;
             if (np < 0)
                 return false;
@@ -447,39 +470,17 @@ static double share_of(double real, double ideal)
     return s > 1.0 ? 1.0 : s;
 }
 
-cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int size, long stride, double *share)
+/* One realization of the communicator's share (salt: the ECMP hash's). */
+static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int size, long stride, uint64_t salt,
+                            double *out)
 {
-    if (!m || !share || (unsigned)pattern >= CS_NET_PATTERN_COUNT || size < 1 || stride < 1 ||
-        (long)size * stride > m->n_job || m->n_job % ((long)size * stride) != 0)
-        return CS_EINVAL;
     int gpn = m->c.gpus_per_node;
-    /* Inside one node: no fabric. */
-    if (size == 1 || (long)(size - 1) * stride < gpn) {
-        bool one_node = true;
-        for (long r0 = 0; r0 < m->n_job && one_node; r0 += (long)size * stride)
-            for (long i = 1; i < size && one_node; i++)
-                one_node = cs_fabric_node_of(m->fab, m->job[r0 + i * stride]) ==
-                           cs_fabric_node_of(m->fab, m->job[r0]);
-        if (one_node) {
-            *share = 1.0;
-            return CS_OK;
-        }
-    }
-    pthread_mutex_lock(&m->lock);
-    for (int i = 0; i < m->n_cache; i++)
-        if (m->cache[i].pattern == (int)pattern && m->cache[i].size == size && m->cache[i].stride == stride) {
-            *share = m->cache[i].share;
-            m->hits++;
-            pthread_mutex_unlock(&m->lock);
-            return CS_OK;
-        }
-    pthread_mutex_unlock(&m->lock);
-
     /* Every instance of the communicator (ranks r0 + i*stride for each r0
      * whose digit at this position is 0, Megatron's order) streams at once,
      * owner 0; the neighbours' rings, owners 1.. */
     struct sbuild b;
     sb_init(&b, m->fab);
+    b.salt = salt;
     int *members = cs_xmalloc((size_t)size * sizeof *members);
     long block = (long)size * stride;
     bool ok = true;
@@ -538,8 +539,50 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     }
     free(duty);
     sb_fini(&b);
-    if (rc != CS_OK)
-        return rc;
+    *out = s;
+    return rc;
+}
+
+cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int size, long stride, double *share)
+{
+    if (!m || !share || (unsigned)pattern >= CS_NET_PATTERN_COUNT || size < 1 || stride < 1 ||
+        (long)size * stride > m->n_job || m->n_job % ((long)size * stride) != 0)
+        return CS_EINVAL;
+    int gpn = m->c.gpus_per_node;
+    /* Inside one node: no fabric. */
+    if (size == 1 || (long)(size - 1) * stride < gpn) {
+        bool one_node = true;
+        for (long r0 = 0; r0 < m->n_job && one_node; r0 += (long)size * stride)
+            for (long i = 1; i < size && one_node; i++)
+                one_node = cs_fabric_node_of(m->fab, m->job[r0 + i * stride]) ==
+                           cs_fabric_node_of(m->fab, m->job[r0]);
+        if (one_node) {
+            *share = 1.0;
+            return CS_OK;
+        }
+    }
+    pthread_mutex_lock(&m->lock);
+    for (int i = 0; i < m->n_cache; i++)
+        if (m->cache[i].pattern == (int)pattern && m->cache[i].size == size && m->cache[i].stride == stride) {
+            *share = m->cache[i].share;
+            m->hits++;
+            pthread_mutex_unlock(&m->lock);
+            return CS_OK;
+        }
+    pthread_mutex_unlock(&m->lock);
+
+    /* ECMP's answer depends on how the hashes fall: the mean over
+     * CS_NET_ECMP_DRAWS realizations (salts), as the expected pace of a
+     * step; d-mod-k and adaptive routing are deterministic. */
+    int draws = cs_fabric_route_mode(m->fab) == CS_ROUTE_ECMP_HASH ? CS_NET_ECMP_DRAWS : 1;
+    double s = 0.0;
+    for (int r = 0; r < draws; r++) {
+        double one = 1.0;
+        cs_status rc = share_once(m, pattern, size, stride, (uint64_t)r, &one);
+        if (rc != CS_OK)
+            return rc;
+        s += one / draws;
+    }
     pthread_mutex_lock(&m->lock);
     m->sims++;
     if (m->n_cache == m->cap_cache) {
@@ -562,25 +605,39 @@ cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const 
         for (long i = 0; i < sizes[k]; i++)
             if (rings[k][i] < 0 || rings[k][i] >= G)
                 return CS_EINVAL;
-    struct sbuild b;
-    sb_init(&b, f);
-    bool ok = true;
-    for (int k = 0; k < n && ok; k++)
-        ok = sb_ring(&b, rings[k], sizes[k], true, k);
-    cs_status rc = ok ? CS_OK : CS_EINVAL;
-    double *ideal = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *ideal);
-    double *real = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *real);
-    if (rc == CS_OK && b.ncls > 0)
-        rc = sb_solve(&b, true, -1, ideal);
-    if (rc == CS_OK && b.ncls > 0)
-        rc = sb_solve(&b, false, -1, real);
-    for (int k = 0; k < n && rc == CS_OK; k++)
-        shares[k] = 1.0;
-    for (int c = 0; c < b.ncls && rc == CS_OK; c++)
-        shares[b.own[c]] = fmin(shares[b.own[c]], share_of(real[c], ideal[c]));
-    free(ideal);
-    free(real);
-    sb_fini(&b);
+    /* One hash realization: a running job's connections hash once for
+     * their lifetime, so which jobs collide is a fact of the replay, which
+     * samples many job mixes (the step's share averages realizations). */
+    int draws = 1;
+    for (int k = 0; k < n; k++)
+        shares[k] = 0.0;
+    cs_status rc = CS_OK;
+    double *one = cs_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *one);
+    for (int r = 0; r < draws && rc == CS_OK; r++) {
+        struct sbuild b;
+        sb_init(&b, f);
+        b.salt = (uint64_t)r;
+        bool ok = true;
+        for (int k = 0; k < n && ok; k++)
+            ok = sb_ring(&b, rings[k], sizes[k], true, k);
+        rc = ok ? CS_OK : CS_EINVAL;
+        double *ideal = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *ideal);
+        double *real = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *real);
+        if (rc == CS_OK && b.ncls > 0)
+            rc = sb_solve(&b, true, -1, ideal);
+        if (rc == CS_OK && b.ncls > 0)
+            rc = sb_solve(&b, false, -1, real);
+        for (int k = 0; k < n && rc == CS_OK; k++)
+            one[k] = 1.0;
+        for (int c = 0; c < b.ncls && rc == CS_OK; c++)
+            one[b.own[c]] = fmin(one[b.own[c]], share_of(real[c], ideal[c]));
+        for (int k = 0; k < n && rc == CS_OK; k++)
+            shares[k] += one[k] / draws;
+        free(ideal);
+        free(real);
+        sb_fini(&b);
+    }
+    free(one);
     return rc;
 }
 
