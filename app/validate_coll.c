@@ -96,6 +96,11 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
             double meas = row->busbw_gbps[0] > 0 ? row->busbw_gbps[0] : row->busbw_gbps[1];
             if (row->size_bytes < 1048576.0 || !(meas > 0))
                 continue;
+            double oop = row->busbw_gbps[0], inp = row->busbw_gbps[1];
+            if (oop > 0 && inp > 0 && (oop > CS_APP_CVAL_GLITCH * inp || inp > CS_APP_CVAL_GLITCH * oop)) {
+                f->excluded++;
+                continue;
+            }
             struct cs_app_coll_req q;
             memset(&q, 0, sizeof q);
             q.op = run->op;
@@ -126,6 +131,7 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
                 f->nodes = res.nodes;
             }
             double err = res.rows[0].busbw / (meas * 1e9) - 1.0;
+            if (getenv("CSDBG")) fprintf(stderr, "ROW %s %.0f meas %.2f pred %.2f err %+.1f%% %s/%s\n", vt->file, row->size_bytes, meas, res.rows[0].busbw/1e9, 100*err, cs_coll_algo_name(res.rows[0].algo), cs_coll_proto_name(res.rows[0].proto));
             cs_app_coll_fini(&res);
             int band = row->size_bytes >= 67108864.0 ? CS_APP_CVAL_BIG : CS_APP_CVAL_MID;
             f->n[band]++;
@@ -176,6 +182,7 @@ cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct
         }
         struct cs_app_cval_agg *g = &out->agg[vt->role == CS_VAL_HOLDOUT];
         g->logs++;
+        g->excluded += f->excluded;
         for (int b = 0; b < CS_APP_CVAL_BANDS; b++) {
             g->n[b] += f->n[b];
             g->sum[b] += f->sum[b];

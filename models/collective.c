@@ -74,8 +74,8 @@ void cs_coll_params_default(struct cs_coll_params *p)
     /* RCCL src/graph/tuning.cc baseLat and tuning_model_5 hwLat (xGMI row
      * in the NVLink slot; LL128 is disabled there, its cells are 0). */
     const double rccl_base[3] = {12.0, 12.0, 17.0};
-    const double rccl_ring[3][3] = {{0.8, 0.0, 2.1}, {2.2, 2.2, 5.7}, {9.5, 0.0, 320.0}};
-    const double rccl_tree[3][3] = {{0.9, 0.0, 2.3}, {2.2, 2.2, 5.7}, {10.5, 0.0, 25.0}};
+    const double rccl_ring[3][3] = {{0.8, 0.0, 2.1}, {2.2, 2.2, 5.7}, {9.5, 0.0, 19.8}};
+    const double rccl_tree[3][3] = {{0.9, 0.0, 2.3}, {2.2, 2.2, 5.7}, {12.5, 0.0, 22.4}};
     for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
         p->ring_base_lat_s[pr] = ring_base[pr] * 1e-6;
         p->tree_base_lat_s[pr] = tree_base[pr] * 1e-6;
