@@ -72,16 +72,18 @@ void cs_coll_params_default(struct cs_coll_params *p)
     const double ring_hop[3][3] = {{0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}};
     const double tree_hop[3][3] = {{0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}};
     /* RCCL src/graph/tuning.cc baseLat and tuning_model_5 hwLat (xGMI row
-     * in the NVLink slot; LL128 is disabled there, its cells are 0). The
-     * NET row is that of ROCm 6.2 (tag rocm-6.2.0: ring {9.5, -, 19.8},
-     * tree {12.5, -, 22.4} us): commit a25ca9bb (#1288, "new tuning table
-     * for very large number of nodes", 2024-08-09) raised ring Simple to
-     * 320 us to steer RCCL's choice at large node counts; that figure is a
-     * selection bias, not the cost of a network step, so this model, which
-     * uses the tables as step costs, keeps the earlier row. */
+     * in the NVLink slot; LL128 is disabled there, its cells are 0), as in
+     * ROCm 6.2 (tag rocm-6.2.0). Commit a25ca9bb (#1288, "new tuning table
+     * for very large number of nodes", 2024-08-09, after 6.2) retuned the
+     * whole model to steer RCCL's choice at large node counts: ring NET
+     * Simple 19.8 -> 320 us, LL bwRatio 0.41 -> 0.08, tree Simple bwRatio
+     * 1.0 -> 0.11 at two nodes. Those are selection biases, not costs (LL
+     * at 8% of the bus bandwidth, a 320 us network step); this model uses
+     * the tables as step costs and bandwidth fractions, so it keeps the
+     * ROCm 6.2 table. */
     const double rccl_base[3] = {12.0, 12.0, 17.0};
-    const double rccl_ring[3][3] = {{0.8, 0.0, 2.1}, {2.2, 2.2, 5.7}, {9.5, 0.0, 19.8}};
-    const double rccl_tree[3][3] = {{0.9, 0.0, 2.3}, {2.2, 2.2, 5.7}, {12.5, 0.0, 22.4}};
+    const double rccl_ring[3][3] = {{0.8, 0.0, 3.6}, {2.2, 2.2, 5.7}, {9.5, 0.0, 19.8}};
+    const double rccl_tree[3][3] = {{0.8, 0.0, 2.5}, {2.2, 2.2, 5.7}, {12.5, 0.0, 22.4}};
     for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
         p->ring_base_lat_s[pr] = ring_base[pr] * 1e-6;
         p->tree_base_lat_s[pr] = tree_base[pr] * 1e-6;
@@ -150,9 +152,9 @@ void cs_coll_params_default(struct cs_coll_params *p)
         {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
         {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
     memcpy(p->tree_corr, corr, sizeof corr);
-    p->rccl_ll_bw_ratio = 0.08;         /* tuning_model_5 bwRatio ring LL */
-    /* tuning_model_5 bwRatio tree [2 nodes, more][LL, LL128, Simple]. */
-    const double rtree[2][3] = {{0.06, 0.0, 0.11}, {0.06, 0.0, 0.59}};
+    p->rccl_ll_bw_ratio = 0.41;         /* tuning_model_5 bwRatio ring LL (ROCm 6.2) */
+    /* tuning_model_5 bwRatio tree [2 nodes, more][LL, LL128, Simple] (ROCm 6.2). */
+    const double rtree[2][3] = {{0.41, 0.0, 1.0}, {0.41, 0.0, 0.86}};
     memcpy(p->rccl_tree_bw_ratio, rtree, sizeof rtree);
     p->rccl_launch_floor_s = 35e-6;
     /* Fitted on the fit logs of validation/INDEX.yaml (multi-node: the

