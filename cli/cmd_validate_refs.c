@@ -362,7 +362,9 @@ const struct cs_cli_cmd cs_cmd_validate_refs = {
     "searched over 1,2,4,8, and for the H100 table the cheapest recomputation\n"
     "that fits. --collectives compares the collective model with the index's\n"
     "nccl-tests/rccl-tests logs, each on the cluster its entry names, in two\n"
-    "size bands (>= 64 MiB, 1-64 MiB), and lists the logs not expressible yet.",
+    "size bands (>= 64 MiB, 1-64 MiB), leaving out rows whose out-of-place and\n"
+    "in-place bus bandwidths differ by more than 2x (timing glitches, listed),\n"
+    "and lists the logs not expressible yet.",
     cs__vr_opts,
     (int)(sizeof cs__vr_opts / sizeof cs__vr_opts[0]),
     cs__vr,
