@@ -99,9 +99,10 @@ static bool cs__nccl_env(const char *env, const char *ixpath, int line, cs_diags
             ok = cs__name_mask(eq + 1, vlen, an, ab, sizeof an / sizeof an[0], algo_mask);
         else if (klen == 10 && strncmp(p, "NCCL_PROTO", 10) == 0)
             ok = cs__name_mask(eq + 1, vlen, pn, pb, sizeof pn / sizeof pn[0], proto_mask);
-        else if (klen == 16 && strncmp(p, "NCCL_NVLS_ENABLE", 16) == 0)
-            ok = vlen == 1 && (eq[1] == '0' || eq[1] == '1'), nvls_off = vlen == 1 && eq[1] == '0';
-        else {
+        else if (klen == 16 && strncmp(p, "NCCL_NVLS_ENABLE", 16) == 0) {
+            ok = vlen == 1 && (eq[1] == '0' || eq[1] == '1');
+            nvls_off = ok && eq[1] == '0';
+        } else {
             cs_diag_error(d, ixpath, line, 0,
                           "nccl_env: unknown variable \"%.*s\" (expected NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE)",
                           (int)klen, p);
