@@ -125,6 +125,10 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
     struct cs_coll_group grp = {(int)n, ppn, 1, 0, m, 0};
     struct cs_coll_params par;
     cs_calib_coll_params(s, &par); /* defaults + the scenario's calibration */
+    if (q->algo_mask)
+        par.algo_mask = q->algo_mask;
+    if (q->proto_mask)
+        par.proto_mask = q->proto_mask;
     const struct cs_calib_curve *curve =
         q->flow ? NULL : cs_calib_find_curve(&s->calibration, op, (int)n, m, algo);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Element size of an nccl-tests data type name; 4 (float) when unknown. */
 static int cs__elem_bytes(const char *dtype)
@@ -41,8 +42,91 @@ static void cs__first_error(const cs_diags *d, cs_diags *out, const char *fallba
     cs_diag_error(out, NULL, 0, 0, "%s", fallback);
 }
 
+/* One comma-separated NCCL list (case-insensitive, as NCCL reads it) into a
+ * bit mask over names[]; false on a name it does not know. */
+static bool cs__name_mask(const char *list, size_t len, const char *const *names, const int *bits, size_t n,
+                          unsigned *mask)
+{
+    *mask = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && list[j] != ',')
+            j++;
+        bool found = false;
+        for (size_t k = 0; k < n && !found; k++)
+            if (strlen(names[k]) == j - i && strncasecmp(list + i, names[k], j - i) == 0) {
+                *mask |= 1u << bits[k];
+                found = true;
+            }
+        if (!found)
+            return false;
+        i = j + 1;
+    }
+    return *mask != 0;
+}
+
+/* The index entry's nccl_env ("NCCL_ALGO=Ring,Tree NCCL_PROTO=Simple
+ * NCCL_NVLS_ENABLE=0") as the model's algorithm and protocol masks. An
+ * unknown variable or value is an error naming the index line. */
+static bool cs__nccl_env(const char *env, const char *ixpath, int line, cs_diags *d, unsigned *algo_mask,
+                         unsigned *proto_mask)
+{
+    static const char *const an[] = {"ring", "tree", "nvls", "nvlstree", "collnetdirect", "collnetchain", "pat"};
+    static const int ab[] = {CS_COLL_RING, CS_COLL_TREE, CS_COLL_NVLS, CS_COLL_NVLS_TREE,
+                             CS_COLL_SHARP, CS_COLL_COLLNET_CHAIN, CS_COLL_PAT};
+    static const char *const pn[] = {"ll", "ll128", "simple"};
+    static const int pb[] = {CS_COLL_PROTO_LL, CS_COLL_PROTO_LL128, CS_COLL_PROTO_SIMPLE};
+    *algo_mask = *proto_mask = 0;
+    bool nvls_off = false;
+    const char *p = env;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *end = p;
+        while (*end && *end != ' ')
+            end++;
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        if (!eq) {
+            cs_diag_error(d, ixpath, line, 0, "nccl_env: \"%.*s\" is not VARIABLE=VALUE", (int)(end - p), p);
+            return false;
+        }
+        size_t klen = (size_t)(eq - p), vlen = (size_t)(end - eq - 1);
+        bool ok;
+        if (klen == 9 && strncmp(p, "NCCL_ALGO", 9) == 0)
+            ok = cs__name_mask(eq + 1, vlen, an, ab, sizeof an / sizeof an[0], algo_mask);
+        else if (klen == 10 && strncmp(p, "NCCL_PROTO", 10) == 0)
+            ok = cs__name_mask(eq + 1, vlen, pn, pb, sizeof pn / sizeof pn[0], proto_mask);
+        else if (klen == 16 && strncmp(p, "NCCL_NVLS_ENABLE", 16) == 0) {
+            ok = vlen == 1 && (eq[1] == '0' || eq[1] == '1');
+            nvls_off = ok && eq[1] == '0';
+        } else {
+            cs_diag_error(d, ixpath, line, 0,
+                          "nccl_env: unknown variable \"%.*s\" (expected NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE)",
+                          (int)klen, p);
+            return false;
+        }
+        if (!ok) {
+            cs_diag_error(d, ixpath, line, 0,
+                          "nccl_env: bad value \"%.*s\" for %.*s (NCCL_ALGO: Ring, Tree, NVLS, NVLSTree, "
+                          "CollnetDirect, CollnetChain, PAT; NCCL_PROTO: LL, LL128, Simple; NCCL_NVLS_ENABLE: 0 or 1)",
+                          (int)vlen, eq + 1, (int)klen, p);
+            return false;
+        }
+        p = end;
+    }
+    if (nvls_off) {
+        if (!*algo_mask)
+            *algo_mask = ~0u;
+        *algo_mask &= ~((1u << CS_COLL_NVLS) | (1u << CS_COLL_NVLS_TREE));
+    }
+    return true;
+}
+
 /* Compares one log with its scenario's cluster (dir: the index's). */
-static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cval_file *f)
+static void cs__compare(const cs_catalog *cat, const char *ixpath, const char *dir, struct cs_app_cval_file *f)
 {
     const struct cs_val_table *vt = f->vt;
     f->st = CS_OK;
@@ -63,6 +147,11 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
             return;
         }
         forced = true;
+    }
+    unsigned algo_mask = 0, proto_mask = 0;
+    if (vt->nccl_env && !cs__nccl_env(vt->nccl_env, ixpath, vt->line, &f->diags, &algo_mask, &proto_mask)) {
+        f->st = CS_ECONFIG;
+        return;
     }
     char *log_path = cs_xasprintf("%s/%s", dir, vt->file);
     char *scn_path = cs_xasprintf("%s/%s", dir, vt->scenario);
@@ -96,6 +185,11 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
             double meas = row->busbw_gbps[0] > 0 ? row->busbw_gbps[0] : row->busbw_gbps[1];
             if (row->size_bytes < 1048576.0 || !(meas > 0))
                 continue;
+            double oop = row->busbw_gbps[0], inp = row->busbw_gbps[1];
+            if (oop > 0 && inp > 0 && (oop > CS_APP_CVAL_GLITCH * inp || inp > CS_APP_CVAL_GLITCH * oop)) {
+                f->excluded++;
+                continue;
+            }
             struct cs_app_coll_req q;
             memset(&q, 0, sizeof q);
             q.op = run->op;
@@ -103,6 +197,8 @@ static void cs__compare(const cs_catalog *cat, const char *dir, struct cs_app_cv
             q.elem_bytes = cs__elem_bytes(run->dtype);
             q.minb = q.maxb = row->size_bytes;
             q.factor = 2;
+            q.algo_mask = algo_mask;
+            q.proto_mask = proto_mask;
             /* The log's rank count where it prints one (device lines, or
              * nThread x nGpus); a bare table (no header at all, e.g. the
              * AWS samples) leaves it to the scenario: its cluster is the
@@ -169,13 +265,14 @@ cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct
             out->not_expressible++;
             continue;
         }
-        cs__compare(cat, out->ix.dir, f);
+        cs__compare(cat, out->ix.path, out->ix.dir, f);
         if (f->st != CS_OK) {
             out->failed++;
             continue;
         }
         struct cs_app_cval_agg *g = &out->agg[vt->role == CS_VAL_HOLDOUT];
         g->logs++;
+        g->excluded += f->excluded;
         for (int b = 0; b < CS_APP_CVAL_BANDS; b++) {
             g->n[b] += f->n[b];
             g->sum[b] += f->sum[b];

@@ -228,7 +228,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
     }
     bool use_flow = cs_cli_get(cmd, a, "flow") != NULL;
     struct cs_app_coll_req q = {op, algo, type->bytes, minb, maxb, stepb, factor, ranks,
-                                ngpus, nthreads, root, have_place, place, use_flow};
+                                ngpus, nthreads, root, have_place, place, use_flow, 0, 0};
 
     const char *path = cs_path_display(a->pos[0]);
     struct cs_cli_scenario sc;

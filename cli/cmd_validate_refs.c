@@ -109,6 +109,7 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
                     cs__num_or_null(x, "mape", cs__mape(f->n[b], f->sum[b]));
                 }
                 cJSON_AddNumberToObject(o, "worst", f->worst);
+                cJSON_AddNumberToObject(o, "excluded_rows", f->excluded);
             }
             cJSON_AddItemToArray(logs, o);
         }
@@ -122,6 +123,7 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
                 cJSON_AddNumberToObject(x, "rows", v->agg[r].n[b]);
                 cs__num_or_null(x, "mape", cs__mape(v->agg[r].n[b], v->agg[r].sum[b]));
             }
+            cJSON_AddNumberToObject(o, "excluded_rows", v->agg[r].excluded);
         }
         cJSON_AddNumberToObject(sum, "not_expressible", v->not_expressible);
         cJSON_AddNumberToObject(sum, "failed", v->failed);
@@ -160,6 +162,14 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
             cs__pct(b[k], sizeof b[k], v->agg[r].n[k], v->agg[r].sum[k]);
         printf("%-9s %2d logs: MAPE %s %s, %s %s\n", roles[r], v->agg[r].logs, cs__band_names[0], b[0],
                cs__band_names[1], b[1]);
+    }
+    int excl = v->agg[0].excluded + v->agg[1].excluded;
+    if (excl) {
+        printf("\nleft out: %d row%s whose out-of-place and in-place bus bandwidths differ by more than "
+               "%gx (a timing glitch):\n", excl, excl == 1 ? "" : "s", CS_APP_CVAL_GLITCH);
+        for (int i = 0; i < v->nfiles; i++)
+            if (v->files[i].expressible && v->files[i].st == CS_OK && v->files[i].excluded)
+                printf("  %s: %d\n", v->files[i].vt->file, v->files[i].excluded);
     }
     if (v->failed) {
         printf("\nnot compared (failed):\n");
@@ -352,7 +362,9 @@ const struct cs_cli_cmd cs_cmd_validate_refs = {
     "searched over 1,2,4,8, and for the H100 table the cheapest recomputation\n"
     "that fits. --collectives compares the collective model with the index's\n"
     "nccl-tests/rccl-tests logs, each on the cluster its entry names, in two\n"
-    "size bands (>= 64 MiB, 1-64 MiB), and lists the logs not expressible yet.",
+    "size bands (>= 64 MiB, 1-64 MiB), leaving out rows whose out-of-place and\n"
+    "in-place bus bandwidths differ by more than 2x (timing glitches, listed),\n"
+    "and lists the logs not expressible yet.",
     cs__vr_opts,
     (int)(sizeof cs__vr_opts / sizeof cs__vr_opts[0]),
     cs__vr,

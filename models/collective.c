@@ -72,10 +72,18 @@ void cs_coll_params_default(struct cs_coll_params *p)
     const double ring_hop[3][3] = {{0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}};
     const double tree_hop[3][3] = {{0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}};
     /* RCCL src/graph/tuning.cc baseLat and tuning_model_5 hwLat (xGMI row
-     * in the NVLink slot; LL128 is disabled there, its cells are 0). */
+     * in the NVLink slot; LL128 is disabled there, its cells are 0), as in
+     * ROCm 6.2 (tag rocm-6.2.0). Commit a25ca9bb (#1288, "new tuning table
+     * for very large number of nodes", 2024-08-09, after 6.2) retuned the
+     * whole model to steer RCCL's choice at large node counts: ring NET
+     * Simple 19.8 -> 320 us, LL bwRatio 0.41 -> 0.08, tree Simple bwRatio
+     * 1.0 -> 0.11 at two nodes. Those are selection biases, not costs (LL
+     * at 8% of the bus bandwidth, a 320 us network step); this model uses
+     * the tables as step costs and bandwidth fractions, so it keeps the
+     * ROCm 6.2 table. */
     const double rccl_base[3] = {12.0, 12.0, 17.0};
-    const double rccl_ring[3][3] = {{0.8, 0.0, 2.1}, {2.2, 2.2, 5.7}, {9.5, 0.0, 320.0}};
-    const double rccl_tree[3][3] = {{0.9, 0.0, 2.3}, {2.2, 2.2, 5.7}, {10.5, 0.0, 25.0}};
+    const double rccl_ring[3][3] = {{0.8, 0.0, 3.6}, {2.2, 2.2, 5.7}, {9.5, 0.0, 19.8}};
+    const double rccl_tree[3][3] = {{0.8, 0.0, 2.5}, {2.2, 2.2, 5.7}, {12.5, 0.0, 22.4}};
     for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
         p->ring_base_lat_s[pr] = ring_base[pr] * 1e-6;
         p->tree_base_lat_s[pr] = tree_base[pr] * 1e-6;
@@ -144,9 +152,9 @@ void cs_coll_params_default(struct cs_coll_params *p)
         {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
         {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
     memcpy(p->tree_corr, corr, sizeof corr);
-    p->rccl_ll_bw_ratio = 0.08;         /* tuning_model_5 bwRatio ring LL */
-    /* tuning_model_5 bwRatio tree [2 nodes, more][LL, LL128, Simple]. */
-    const double rtree[2][3] = {{0.06, 0.0, 0.11}, {0.06, 0.0, 0.59}};
+    p->rccl_ll_bw_ratio = 0.41;         /* tuning_model_5 bwRatio ring LL (ROCm 6.2) */
+    /* tuning_model_5 bwRatio tree [2 nodes, more][LL, LL128, Simple] (ROCm 6.2). */
+    const double rtree[2][3] = {{0.41, 0.0, 1.0}, {0.41, 0.0, 0.86}};
     memcpy(p->rccl_tree_bw_ratio, rtree, sizeof rtree);
     p->rccl_launch_floor_s = 35e-6;
     /* Fitted on the fit logs of validation/INDEX.yaml (multi-node: the
@@ -507,8 +515,18 @@ static double ring_time(const struct cs_coll_params *p, const struct shape *s, e
 static double tree_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
 {
     /* NCCL's tree graph runs at the rate its search found for both the
-     * NVLink chain and the NICs: min(intra, net). */
-    double bw = fmin(s->b_bus * p->tree_simple_frac, p->channels * p->per_ch_tree_bw[s->gen][s->ncls]);
+     * NVLink chain and the NICs. Beyond two nodes an interior node of the
+     * double binary tree sends to its parent and to two children, about 2S
+     * per direction through its NICs, as the ring's 2(n-1)/n S: min(intra,
+     * net). Over two nodes each node is the root of one tree and the leaf
+     * of the other and its NICs carry S per direction, so the network term
+     * doubles (NCCL's search counts half the NIC bandwidth per GPU for the
+     * balanced tree, v2.23.4-1 src/graph/search.cc ncclTopoSearchRecGpu; its tuning
+     * takes bwIntra for nNodes <= 2, tuning.cc ncclTopoTuneModel). The
+     * chain inside the node (each GPU forwards S up and S down) still
+     * bounds it. */
+    double b_tree = s->m == 2 ? fmin(s->b_intra, 2.0 * s->b_net_node) : s->b_bus;
+    double bw = fmin(b_tree * p->tree_simple_frac, p->channels * p->per_ch_tree_bw[s->gen][s->ncls]);
     if (pr == CS_COLL_PROTO_LL)
         bw = fmin(bw * p->tree_ll_frac, p->ll_max_bw[s->m > 1 ? 0 : s->gen][s->ncls]);
     else if (pr == CS_COLL_PROTO_LL128)
@@ -721,10 +739,13 @@ cs_status cs_coll_time_ex(const struct cs_cluster_cfg *c, const struct cs_coll_p
         return CS_EUNSUPPORTED;
     double best = INFINITY;
     for (int a = CS_COLL_RING; a < CS_COLL_ALGO_COUNT; a++) {
-        if (algo == CS_COLL_AUTO ? (a == CS_COLL_HIER || !algo_available(c, &s, op, (enum cs_coll_algo)a))
+        if (algo == CS_COLL_AUTO ? (a == CS_COLL_HIER || !algo_available(c, &s, op, (enum cs_coll_algo)a) ||
+                                    (p->algo_mask && !(p->algo_mask & (1u << a))))
                                  : a != (int)best_a)
             continue;
         for (int pr = 0; pr < CS_COLL_PROTO_COUNT; pr++) {
+            if (p->proto_mask && !(p->proto_mask & (1u << pr)))
+                continue; /* NCCL_PROTO leaves it out */
             double t = algo_proto_time(p, &s, op, bytes, (enum cs_coll_algo)a, pr);
             if (t < best) {
                 best = t;

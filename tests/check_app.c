@@ -304,14 +304,21 @@ START_TEST(test_app_validate_collectives)
            "held out %.1f%% (%d rows), %.1f%% (%d rows)\n",
            100 * fit_big, v.agg[0].n[0], 100 * fit_mid, v.agg[0].n[1], 100 * ho_big, v.agg[1].n[0],
            100 * ho_mid, v.agg[1].n[1]);
-    /* Measured on 2026-12-01 (NCCL 2.2x model): fit 5.8% / 14.9%, held out
-     * 14.5% / 34.5% (16 logs). Bounds: those figures plus 1.5 points. The
-     * issue's held-out targets (10% / 20%) are NOT met yet; this test keeps
-     * the figures from getting worse. */
-    ck_assert(fit_big <= 0.073);
-    ck_assert(fit_mid <= 0.164);
-    ck_assert(ho_big <= 0.160);
-    ck_assert(ho_mid <= 0.360);
+    /* Measured on 2026-12-01 (sourced transport figures, 2-node tree,
+     * RCCL's ROCm 6.2 table, the GCP TCPXO environment): fit 6.3% /
+     * 15.0%, held out 8.4% / 27.7% (16 logs). Bounds: those figures plus
+     * 1.5 points. The issue's held-out target at >= 64 MiB (10%) is met and
+     * asserted; the 1-64 MiB target (20%) is NOT met yet. */
+    ck_assert(fit_big <= 0.078);
+    ck_assert(fit_mid <= 0.165);
+    ck_assert(ho_big <= 0.099);
+    ck_assert(ho_big <= 0.100); /* the target */
+    ck_assert(ho_mid <= 0.292);
+    /* The timing-glitch rule leaves out exactly the two rows whose
+     * out-of-place and in-place bus bandwidths differ by more than 2x
+     * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
+    ck_assert_int_eq(v.agg[0].excluded, 0);
+    ck_assert_int_eq(v.agg[1].excluded, 2);
     cs_app_cval_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
@@ -386,6 +393,10 @@ START_TEST(test_app_validate_collectives_failure_in_file_diags)
     write_text(p, "");
     snprintf(p, sizeof p, "%s/validation/y.txt", root);
     write_text(p, "");
+    snprintf(p, sizeof p, "%s/validation/z.txt", root);
+    write_text(p, "");
+    snprintf(p, sizeof p, "%s/validation/w.txt", root);
+    write_text(p, "");
     snprintf(p, sizeof p, "%s/validation/s.yaml", root);
     write_text(p, "");
     snprintf(p, sizeof p, "%s/validation/INDEX.yaml", root);
@@ -394,7 +405,11 @@ START_TEST(test_app_validate_collectives_failure_in_file_diags)
                   "  - {file: x.txt, kind: collective, role: fit, source: t, scenario: s.yaml,"
                   " op: no_such_op}\n"
                   "  - {file: y.txt, kind: collective, role: holdout, source: t, scenario: s.yaml,"
-                  " algo: no_such_algo}\n");
+                  " algo: no_such_algo}\n"
+                  "  - {file: z.txt, kind: collective, role: holdout, source: t, scenario: s.yaml,"
+                  " nccl_env: \"NCCL_ALGO=Ring NCCL_FOO=1\"}\n"
+                  "  - {file: w.txt, kind: collective, role: holdout, source: t, scenario: s.yaml,"
+                  " nccl_env: \"NCCL_PROTO=Simple,LL256\"}\n");
     setenv("CLUSTERSIM_DATA", root, 1);
     cs_catalog *cat = load_catalog();
     cs_diags d;
@@ -403,8 +418,8 @@ START_TEST(test_app_validate_collectives_failure_in_file_diags)
     cs_status st = cs_app_validate_collectives(cat, &d, &v);
     ck_assert_msg(st == CS_OK, "%s", d.n ? d.items[0].msg : cs_strerror(st));
     ck_assert_uint_eq(d.n, 0);
-    ck_assert_int_eq(v.nfiles, 2);
-    ck_assert_int_eq(v.failed, 2);
+    ck_assert_int_eq(v.nfiles, 4);
+    ck_assert_int_eq(v.failed, 4);
     ck_assert_int_eq(v.files[0].st, CS_ECONFIG);
     ck_assert_uint_eq(v.files[0].diags.n, 1);
     ck_assert_str_eq(v.files[0].diags.items[0].file, "x.txt");
@@ -414,11 +429,23 @@ START_TEST(test_app_validate_collectives_failure_in_file_diags)
     ck_assert_uint_eq(v.files[1].diags.n, 1);
     ck_assert_str_eq(v.files[1].diags.items[0].file, "y.txt");
     ck_assert_str_eq(v.files[1].diags.items[0].msg, "algo \"no_such_algo\" is not an algorithm");
+    /* nccl_env: an unknown variable and an unknown protocol name, each
+     * naming the index file and the entry's line. */
+    snprintf(p, sizeof p, "%s/validation/INDEX.yaml", root);
+    for (int k = 2; k < 4; k++) {
+        ck_assert_int_eq(v.files[k].st, CS_ECONFIG);
+        ck_assert_uint_eq(v.files[k].diags.n, 1);
+        ck_assert_str_eq(v.files[k].diags.items[0].file, p);
+        ck_assert_int_eq(v.files[k].diags.items[0].line, 3 + k);
+    }
+    ck_assert_str_eq(v.files[2].diags.items[0].msg,
+                     "nccl_env: unknown variable \"NCCL_FOO\" (expected NCCL_ALGO, NCCL_PROTO, NCCL_NVLS_ENABLE)");
+    ck_assert_ptr_nonnull(strstr(v.files[3].diags.items[0].msg, "bad value \"Simple,LL256\" for NCCL_PROTO"));
     cs_app_cval_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
-    static const char *const names[] = {"x.txt", "y.txt", "s.yaml", "INDEX.yaml"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const names[] = {"x.txt", "y.txt", "z.txt", "w.txt", "s.yaml", "INDEX.yaml"};
+    for (int i = 0; i < 6; i++) {
         snprintf(p, sizeof p, "%s/validation/%s", root, names[i]);
         unlink(p);
     }

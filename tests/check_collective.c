@@ -144,11 +144,45 @@ START_TEST(test_collective_hier_formula)
     /* Flat ring, pipelined: bottleneck min(240e9, 184e9) = 184e9;
      * latency (8.4 + 28 x max(3.4, 3 x 1 net overhead) + 2 x 61.52) x 1.4
      * (plateau) = 317.296 us; 1.875 x S / 184e9 = 10.941662e-3;
-     * total 11.258958e-3 s (LL128 is off across nodes before Hopper; tree:
-     * algbw 0.5 x 0.92 x 184e9, slower). */
-    t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
+     * total 11.258958e-3 s (LL128 is off across nodes before Hopper). */
+    t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_RING, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_RING);
     ck_assert_double_eq_tol(t, 11.258958e-3, 1e-8);
+
+    /* AUTO: the double binary tree over two nodes. Each node's NICs carry
+     * S per direction (root of one tree, leaf of the other), half of what
+     * they carry beyond two nodes, so the network term is 2 x 184e9 and
+     * the intra-node chain (240e9) bounds it: algbw 0.5 x 0.92 x 240e9 =
+     * 110.4e9, S / 110.4e9 = 9.725922e-3 s; latency 8.4 + 2 x (7 x 4.0 +
+     * 1 x 61.52) = 187.44 us; total 9.913362e-3 s, faster than the ring. */
+    t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &chosen);
+    ck_assert_int_eq(chosen, CS_COLL_TREE);
+    ck_assert_double_eq_tol(t, 9.913362e-3, 1e-8);
+
+    /* NCCL_ALGO=Ring NCCL_PROTO=Simple as masks: AUTO may only pick the
+     * ring with Simple, so it gives the ring time above. */
+    struct cs_coll_params pm;
+    cs_coll_params_default(&pm);
+    pm.algo_mask = 1u << CS_COLL_RING;
+    pm.proto_mask = 1u << CS_COLL_PROTO_SIMPLE;
+    enum cs_coll_proto pmp = CS_COLL_PROTO_LL;
+    double tm = -1;
+    ck_assert_int_eq(cs_coll_time_ex(&c, &pm, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_AUTO, &tm, &chosen, &pmp),
+                     CS_OK);
+    ck_assert_int_eq(chosen, CS_COLL_RING);
+    ck_assert_int_eq(pmp, CS_COLL_PROTO_SIMPLE);
+    ck_assert_double_eq_tol(tm, 11.258958e-3, 1e-8);
+
+    /* Four nodes: the tree's interior nodes send to a parent and two
+     * children, so the network term is the node's NICs once again: tree
+     * algbw 0.5 x min(0.92 x 184e9, 16 x 17.8e9 perChMaxTreeBw of Ampere
+     * beyond two nodes) = 84.64e9; the time is S / 84.64e9 = 12.686 ms
+     * plus under 1 ms of latency (a 2-node network term would give 9.7). */
+    struct cs_cluster_cfg c4 = make_cluster(false, 4);
+    struct cs_coll_group g4 = {32, 8, 1, 0, 0, 0};
+    double t4 = coll_s(&c4, CS_COLL_ALL_REDUCE, 1073741824.0, &g4, CS_COLL_TREE, NULL);
+    ck_assert(t4 > 1073741824.0 / 84.64e9);
+    ck_assert(t4 < 1073741824.0 / 84.64e9 + 1e-3);
 
     /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
      * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
@@ -425,9 +459,10 @@ START_TEST(test_collective_nccl22_algorithms)
 }
 END_TEST
 
-/* RCCL's tables for AMD: base 17 us Simple, xGMI ring step 2.1 us, network
- * ring step 320 us (tuning_model_5), LL at 0.08 of the bus bandwidth. */
-START_TEST(test_collective_rccl_latency_floor)
+/* RCCL's tables for AMD (tuning_model_5 of ROCm 6.2, before the
+ * large-node-count selection retune): base 17 us Simple, xGMI ring step
+ * 3.6 us, network ring step 19.8 us, LL at 0.41 of the bus bandwidth. */
+START_TEST(test_collective_rccl_tables)
 {
     struct cs_cluster_cfg c = make_cluster(false, 2);
     snprintf(c.gpu.vendor, sizeof c.gpu.vendor, "amd");
@@ -438,11 +473,11 @@ START_TEST(test_collective_rccl_latency_floor)
     enum cs_coll_proto pr = CS_COLL_PROTO_LL;
     double t = -1, S = 1073741824.0;
     ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, &t, &chosen, &pr), CS_OK);
-    /* Simple: 17 + 28 x max(2.1, 3 x 1) + 2 x (320 + 2 x 0.69) = 17 + 84 +
-     * 642.76 = 743.76 us (no NCCL plateau, no net_lat_scale: RCCL's own
-     * figure); 1.875 x S / 184e9. */
+    /* Simple: 17 + 28 x max(3.6, 3 x 1) + 2 x (19.8 + 2 x 0.69) = 17 +
+     * 100.8 + 42.36 = 160.16 us (no NCCL plateau, no net_lat_scale: RCCL's
+     * own figure); 1.875 x S / 184e9 (LL: 0.41 of it, slower). */
     ck_assert_int_eq(pr, CS_COLL_PROTO_SIMPLE);
-    ck_assert_double_eq_tol(t, 743.76e-6 + 1.875 * S / 184e9, 1e-9);
+    ck_assert_double_eq_tol(t, 160.16e-6 + 1.875 * S / 184e9, 1e-9);
 }
 END_TEST
 
@@ -457,7 +492,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_hier_formula);
     tcase_add_test(tc, test_collective_availability);
     tcase_add_test(tc, test_collective_nccl22_algorithms);
-    tcase_add_test(tc, test_collective_rccl_latency_floor);
+    tcase_add_test(tc, test_collective_rccl_tables);
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("validation");
     tcase_set_timeout(tv, 30);

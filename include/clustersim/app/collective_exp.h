@@ -29,6 +29,7 @@ struct cs_app_coll_req {
     bool have_place;             /* override the scenario's placement with `place` */
     enum cs_placement place;
     bool flow;                   /* flow-level model instead of the closed form */
+    unsigned algo_mask, proto_mask; /* a run's NCCL_ALGO / NCCL_PROTO (cs_coll_params); 0: all */
 };
 
 /* The number of sizes q asks for, counting up to limit + 1 (so a caller

@@ -35,12 +35,22 @@ struct cs_app_cval_file {
     int n[CS_APP_CVAL_BANDS];       /* rows compared per band */
     double sum[CS_APP_CVAL_BANDS];  /* of |predicted / measured - 1| */
     double worst;                   /* worst |error| over both bands */
+    int excluded;                   /* rows left out: out-of-place and in-place
+                                     * bus bandwidths differ by more than
+                                     * CS_APP_CVAL_GLITCH (a timing glitch) */
 };
+
+/* A row whose out-of-place and in-place bus bandwidths differ by more than
+ * this factor is a timing glitch of that run, not a property of the
+ * collective: nccl-tests times both on the same buffers back to back, so a
+ * healthy row agrees to a few percent (docs/validation.md). */
+#define CS_APP_CVAL_GLITCH 2.0
 
 struct cs_app_cval_agg {
     int logs;
     int n[CS_APP_CVAL_BANDS];
     double sum[CS_APP_CVAL_BANDS];
+    int excluded;
 };
 
 struct cs_app_cval {

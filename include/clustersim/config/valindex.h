@@ -28,6 +28,11 @@ struct cs_val_table {
     char *algo;
     char *op;
     char *not_expressible;
+    /* The NCCL environment the run used where its log does not print it
+     * but a source states it (e.g. "NCCL_ALGO=Ring,Tree NCCL_PROTO=Simple"),
+     * NULL when not given; validate-refs --collectives restricts the
+     * model's choice to it. */
+    char *nccl_env;
 };
 
 struct cs_valindex {

@@ -149,6 +149,12 @@ struct cs_coll_params {
     double rccl_tree_bw_ratio[2][CS_COLL_PROTO_COUNT]; /* bwRatio tree, [2 nodes, more][proto] */
     double rccl_launch_floor_s;     /* host launch per call under RCCL/HIP */
     double net_lat_scale;           /* fitted: measured / NCCL-model inter-node step latency */
+    /* What a run's NCCL_ALGO / NCCL_PROTO (and NCCL_NVLS_ENABLE=0) leave
+     * CS_COLL_AUTO to choose from: bit (1u << algorithm) and bit (1u <<
+     * protocol); 0 (the default) allows all. A forced algorithm ignores
+     * algo_mask. */
+    unsigned algo_mask;
+    unsigned proto_mask;
 };
 
 /* Fills *p with the documented defaults (docs/fabric.md). */
