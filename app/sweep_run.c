@@ -87,7 +87,7 @@ static const char *const step_cols[] = {"gpus",           "fits",          "step
                                         "tokens_per_s",   "tokens_per_s_per_gpu",
                                         "mfu",            "tflops_per_gpu", "bytes_per_gpu",
                                         "compute_s",      "exposed_comm_s", "bubble_s",
-                                        "data_stall_s"};
+                                        "data_stall_s",   "dp_network_share", "network_slowdown"};
 #define N_STEP_COLS (sizeof step_cols / sizeof step_cols[0])
 static const char *const run_cols[] = {"run.time_to_train_s", "run.goodput", "run.interruptions",
                                        "run.checkpoint_interval_s"};
@@ -267,7 +267,9 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
     bool ok = have_step && r.fits;
     row_num(&w, "step_time_s", ok ? r.time_s : NAN);
     row_num(&w, "tokens_per_s", ok ? r.tokens_per_s : NAN);
-    row_num(&w, "tokens_per_s_per_gpu", ok && gpus > 0 ? r.tokens_per_s / (double)gpus : NAN);
+    /* per GPU of the job (workload.gpus; the cluster's when it takes them all) */
+    long job_gpus = loaded && s.has_workload ? cs_job_gpus(&s.cluster, &s.workload) : gpus;
+    row_num(&w, "tokens_per_s_per_gpu", ok && job_gpus > 0 ? r.tokens_per_s / (double)job_gpus : NAN);
     row_num(&w, "mfu", ok ? r.mfu : NAN);
     row_num(&w, "tflops_per_gpu", ok ? r.tflops_per_gpu : NAN);
     row_num(&w, "bytes_per_gpu", have_step ? r.memory.total_bytes : NAN);
@@ -275,6 +277,8 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
     row_num(&w, "exposed_comm_s", ok ? r.exposed_comm_s : NAN);
     row_num(&w, "bubble_s", ok ? r.bubble_s : NAN);
     row_num(&w, "data_stall_s", ok ? r.data_stall_s : NAN);
+    row_num(&w, "dp_network_share", ok ? r.dp_net_share : NAN);
+    row_num(&w, "network_slowdown", ok ? r.network_slowdown : NAN);
     if (t->outputs & CS_SWEEP_OUT_RUN) {
         bool re = ok && run->enabled;
         row_num(&w, "run.time_to_train_s", re ? run->time_to_train_s.mean : NAN);
