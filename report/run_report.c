@@ -302,10 +302,14 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
         fprintf(out, "%s%s %.3f", any ? ", " : "  network share ", share_names[i], shares[i]);
         any = true;
     }
-    if (any)
-        fprintf(out, " (of each communicator's NIC rate, flow model on the job's placement; %s, %s "
+    if (any) {
+        enum cs_routing rt = s->cluster.fabric.routing;
+        bool ib = s->cluster.fabric.link.kind == CS_LINK_INFINIBAND || s->cluster.fabric.link.kind == CS_LINK_OMNIPATH;
+        const char *how = rt != CS_ROUTING_AUTO ? cs_routing_names[rt] : ib ? "static (auto)" : "ecmp (auto)";
+        fprintf(out, " (of each communicator's NIC rate, flow model on the job's %s placement; %s, %s "
                      "routing)\n",
-                cs_topology_name(s->cluster.fabric.topology), cs_routing_names[s->cluster.fabric.routing]);
+                cs_placement_names[s->cluster.fabric.placement], cs_topology_name(s->cluster.fabric.topology), how);
+    }
     if (r->network_slowdown > 0 && isfinite(r->network_slowdown))
     {
         fprintf(out, "  neighbours    %d job(s) on the fabric: step %.4fx its time alone\n", s->n_neighbours,
