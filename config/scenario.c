@@ -329,6 +329,9 @@ static const struct cs_field model_fields[] = {
        .def = "51200", .doc = "vocabulary size"),
     F_("seq_len", CS_FT_INT, struct cs_model_shape, seq_len, .min = 1, .max = 10000000,
        .def = "2048", .doc = "sequence length"),
+    F_("dropout", CS_FT_BOOL, struct cs_model_shape, dropout, .flags = CS_F_DERIVED,
+       .doc = "trained with dropout (its masks are stored); presets say; default: true for gelu (GPT-style), "
+              "false for swiglu"),
     F_("tied_embeddings", CS_FT_BOOL, struct cs_model_shape, tied_embeddings, .def = "false",
        .doc = "input embedding shared with the output layer"),
 };
@@ -1031,6 +1034,11 @@ static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struc
         m->kv_heads = m->heads;
         snprintf(buf, sizeof buf, "%d", m->kv_heads);
         prov_set(&b->prov, "workload.model.kv_heads", buf, "default (= heads)");
+    }
+    if (!cs_ynode_map_get(mm, "dropout")) {
+        m->dropout = m->activation == CS_ACT_GELU;
+        prov_set(&b->prov, "workload.model.dropout", m->dropout ? "true" : "false",
+                 "default (GPT-style gelu models train with dropout, swiglu ones without)");
     }
     if (!cs_ynode_map_get(mm, "ffn_hidden")) {
         long f = 4L * m->hidden;

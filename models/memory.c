@@ -118,15 +118,18 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
     double kv_frac = kv_per_gpu(w) * t / a;
     /* Korthikanti et al. 2022, Section 4.1, in elements of size e: */
     /* replicated across TP ranks unless SP: both norm inputs (2e), the QKV
-     * and the MLP input (e each), two 1-byte dropout masks. */
-    double rep = (4.0 * e + 2.0) * n;
+     * and the MLP input (e each), two 1-byte dropout masks (when the model
+     * trains with dropout). */
+    double drop = m->dropout ? 1.0 : 0.0;
+    double rep = (4.0 * e + 2.0 * drop) * n;
     /* split by TP: Q, K and V (K and V scaled by kv/a), the projection
      * input, and the MLP activation tensors: gelu input and output (2 f),
      * swiglu up, gate and product (3 f). */
     double mf = m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0;
     double shard = e * n * (2.0 + 2.0 * kv_frac) + mf * e * sq * b * f;
-    /* softmax output (e), its dropout mask (1) and output (e): a s^2 b. */
-    double s2 = store_s2 ? (2.0 * e + 1.0) * a * sq * s * b : 0.0;
+    /* softmax output (e), its dropout mask (1, with dropout) and output
+     * (e): a s^2 b. */
+    double s2 = store_s2 ? (2.0 * e + drop) * a * sq * s * b : 0.0;
     return rep / (sp ? t : 1.0) + shard / t + s2 / t;
 }
 
@@ -205,7 +208,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     r.acts = layers * cs_memory_layer_activations(w, fused) * inflight;
     if (w->recompute == CS_RECOMPUTE_FULL)   /* one layer rebuilt during its backward */
         r.acts += layer_acts(w, !fused);
-    if (first)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
+    if (first && m->dropout)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
         r.acts += n_h * inflight;
     if (last)    /* final norm and output-layer inputs, fp32 logits (Section 4.3) */
         r.acts += 2.0 * e * n_h + 4.0 * sq * b * m->vocab / t;

@@ -7,13 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One preset row. Sources are quoted into cs_model_shape.source. */
+/* One preset row. Sources are quoted into cs_model_shape.source. dropout:
+ * the GPT rows as Megatron-LM trains them (hidden and attention dropout 0.1,
+ * its defaults, as in Narayanan et al. 2021 and Korthikanti et al. 2022);
+ * Llama 2 and 3 use none (their released configs: attention_dropout 0.0, no
+ * hidden dropout); BLOOM 176B trained without (its Megatron-DeepSpeed run:
+ * hidden and attention dropout 0.0, BigScience tr11-176B-ml). */
 struct preset {
     const char *name;
     int layers, hidden, heads, kv_heads, ffn_hidden;
     enum cs_activation act;
     int vocab, seq_len;
     bool tied;
+    bool dropout;
     const char *source;
 };
 
@@ -27,31 +33,31 @@ struct preset {
     "(vocab 128256, seq 8192, GQA 8 kv heads, SwiGLU, untied)"
 
 static const struct preset presets[] = {
-    {"gpt-1.7b", 24, 2304, 24, 24, 4 * 2304, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-3.6b", 30, 3072, 32, 32, 4 * 3072, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-7.5b", 36, 4096, 32, 32, 4 * 4096, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-18b", 40, 6144, 48, 48, 4 * 6144, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-39b", 48, 8192, 64, 64, 4 * 8192, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-76b", 60, 10240, 80, 80, 4 * 10240, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-145b", 80, 12288, 96, 96, 4 * 12288, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-310b", 96, 16384, 128, 128, 4 * 16384, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-530b", 105, 20480, 128, 128, 4 * 20480, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt-1t", 128, 25600, 160, 160, 4 * 25600, CS_ACT_GELU, 51200, 2048, true, SC21},
-    {"gpt3-175b", 96, 12288, 96, 96, 4 * 12288, CS_ACT_GELU, 51200, 2048, true,
+    {"gpt-1.7b", 24, 2304, 24, 24, 4 * 2304, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-3.6b", 30, 3072, 32, 32, 4 * 3072, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-7.5b", 36, 4096, 32, 32, 4 * 4096, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-18b", 40, 6144, 48, 48, 4 * 6144, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-39b", 48, 8192, 64, 64, 4 * 8192, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-76b", 60, 10240, 80, 80, 4 * 10240, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-145b", 80, 12288, 96, 96, 4 * 12288, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-310b", 96, 16384, 128, 128, 4 * 16384, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-530b", 105, 20480, 128, 128, 4 * 20480, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt-1t", 128, 25600, 160, 160, 4 * 25600, CS_ACT_GELU, 51200, 2048, true, true, SC21},
+    {"gpt3-175b", 96, 12288, 96, 96, 4 * 12288, CS_ACT_GELU, 51200, 2048, true, true,
      "Brown et al., Language Models are Few-Shot Learners, arXiv 2005.14165, Table 2.1 "
      "(96 layers, d_model 12288, 96 heads, context 2048); vocab 50257 padded to 51200 as "
      "Megatron-LM does (Narayanan et al. SC21)"},
-    {"llama2-7b", 32, 4096, 32, 32, 11008, CS_ACT_SWIGLU, 32000, 4096, false, LLAMA2},
-    {"llama2-13b", 40, 5120, 40, 40, 13824, CS_ACT_SWIGLU, 32000, 4096, false, LLAMA2},
-    {"llama2-70b", 80, 8192, 64, 8, 28672, CS_ACT_SWIGLU, 32000, 4096, false, LLAMA2},
-    {"llama3.1-8b", 32, 4096, 32, 8, 14336, CS_ACT_SWIGLU, 128256, 8192, false, LLAMA3},
-    {"llama3.1-70b", 80, 8192, 64, 8, 28672, CS_ACT_SWIGLU, 128256, 8192, false, LLAMA3},
-    {"llama3.1-405b", 126, 16384, 128, 8, 53248, CS_ACT_SWIGLU, 128256, 8192, false, LLAMA3},
-    {"bloom-176b", 70, 14336, 112, 112, 4 * 14336, CS_ACT_GELU, 250880, 2048, true,
+    {"llama2-7b", 32, 4096, 32, 32, 11008, CS_ACT_SWIGLU, 32000, 4096, false, false, LLAMA2},
+    {"llama2-13b", 40, 5120, 40, 40, 13824, CS_ACT_SWIGLU, 32000, 4096, false, false, LLAMA2},
+    {"llama2-70b", 80, 8192, 64, 8, 28672, CS_ACT_SWIGLU, 32000, 4096, false, false, LLAMA2},
+    {"llama3.1-8b", 32, 4096, 32, 8, 14336, CS_ACT_SWIGLU, 128256, 8192, false, false, LLAMA3},
+    {"llama3.1-70b", 80, 8192, 64, 8, 28672, CS_ACT_SWIGLU, 128256, 8192, false, false, LLAMA3},
+    {"llama3.1-405b", 126, 16384, 128, 8, 53248, CS_ACT_SWIGLU, 128256, 8192, false, false, LLAMA3},
+    {"bloom-176b", 70, 14336, 112, 112, 4 * 14336, CS_ACT_GELU, 250880, 2048, true, false,
      "BigScience, BLOOM: A 176B-Parameter Open-Access Multilingual Language Model, "
      "arXiv 2211.05100, Table 3 (70 layers, hidden 14336, 112 heads, vocab 250880, seq 2048, "
      "tied embeddings, ALiBi)"},
-    {"mt-nlg-530b", 105, 20480, 128, 128, 4 * 20480, CS_ACT_GELU, 51200, 2048, true,
+    {"mt-nlg-530b", 105, 20480, 128, 128, 4 * 20480, CS_ACT_GELU, 51200, 2048, true, true,
      "Smith et al., Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, "
      "arXiv 2201.11990, Section 3.1 (105 layers, hidden 20480, 128 heads, seq 2048)"},
 };
@@ -88,6 +94,7 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out)
         m.vocab = p->vocab;
         m.seq_len = p->seq_len;
         m.tied_embeddings = p->tied;
+        m.dropout = p->dropout;
         snprintf(m.source, sizeof m.source, "%s", p->source);
         *out = m;
         return CS_OK;

@@ -25,6 +25,10 @@ struct cs_model_shape {
     int vocab;
     int seq_len;
     bool tied_embeddings;     /* input embedding shared with the output layer */
+    /* Trained with dropout (its masks are kept for the backward: one byte per
+     * element, Korthikanti et al. 2022, Section 4.1). GPT-style Megatron
+     * models use 0.1; Llama, Mistral and MPT none. */
+    bool dropout;
     char source[CS_SOURCE_MAX];
 };
 
