@@ -83,23 +83,31 @@ double cs_memory_logits_params(const struct cs_workload *w)
 
 int cs_memory_shard_degree(const struct cs_workload *w, const struct cs_gpu_spec *gpu)
 {
+    /* With context parallelism the cp ranks of a data-parallel replica hold
+     * the same weights and reduce the same gradients, so the gradient
+     * reduction and the sharding run over dp x cp ranks: Megatron-Core's
+     * distributed optimizer uses the data-parallel group "with context
+     * parallel" (parallel_state.get_data_parallel_group(
+     * with_context_parallel=True)), torchtitan's FSDP2 shards over its
+     * dp_shard x cp mesh dimension. */
+    int dpcp = w->par.dp * (w->par.cp > 0 ? w->par.cp : 1);
     switch (w->par.fsdp) {
     case CS_FSDP_NONE:
         return 1;
     case CS_FSDP_ZERO1:
     case CS_FSDP_ZERO2:
     case CS_FSDP_FULL:
-        return w->par.dp;
+        return dpcp;
     case CS_FSDP_HYBRID: {
         int g = w->par.fsdp_shard_group;
         if (g <= 0)
             g = (gpu != NULL && gpu->server_gpus > 0) ? gpu->server_gpus : 8;
-        /* tp and cp ranks are innermost (Megatron-LM's rank order), so a
-         * group of g GPUs holds g / (tp cp) data-parallel ranks. */
-        int d = g / (w->par.tp * w->par.cp);
+        /* tp ranks are innermost (Megatron-LM's rank order: tp, cp, dp), so
+         * a group of g GPUs holds g / tp of the dp x cp ranks. */
+        int d = g / w->par.tp;
         if (d < 1)
             d = 1;
-        return d < w->par.dp ? d : w->par.dp;
+        return d < dpcp ? d : dpcp;
     }
     }
     return 1;

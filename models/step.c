@@ -771,7 +771,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     S.pp = p->pp;
     S.vp = p->vp;
     S.m = r.microbatches;
-    S.dp = p->dp;
+    S.dp = p->dp * p->cp; /* ranks that reduce the same gradients (dp x cp) */
     S.fsdp = p->fsdp;
     struct cs_layer_cost emb, logits;
     if ((st = cs_compute_layer(w, &c->gpu, &o->compute, &S.layer)) != CS_OK ||
@@ -786,8 +786,12 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     S.grad_bytes = cs_memory_grad_bytes_per_param(w);
 
     int g = c->gpus_per_node;
-    long dp_stride = (long)p->tp * p->cp;
-    S.dp_group = cs__group(&S, p->dp, dp_stride, CS_NET_RING);
+    /* The gradient communicator: the dp x cp ranks of one tp rank and stage
+     * (context-parallel ranks reduce the same gradients; Megatron-Core's
+     * data-parallel group with context parallel), tp apart. */
+    long dp_stride = p->tp;
+    int dpcp = p->dp * p->cp;
+    S.dp_group = cs__group(&S, dpcp, dp_stride, CS_NET_RING);
     S.share_dp = cs__share_shown(&S, &S.dp_group);
     S.share_pp = NAN;
     if (p->fsdp == CS_FSDP_FULL) {
@@ -797,7 +801,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
         if (shard < 1)
             shard = 1;
         S.shard_group = cs__group(&S, shard, dp_stride, CS_NET_RING);
-        S.repl_group = cs__group(&S, p->dp / shard, dp_stride * shard, CS_NET_RING);
+        S.repl_group = cs__group(&S, dpcp / shard, dp_stride * shard, CS_NET_RING);
     }
 
     S.bucket_bytes = o->dp_bucket_bytes;
@@ -894,7 +898,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
             params += cs__cost(&S, s, ch)->params;
         double opt_params = params;
         if (p->fsdp != CS_FSDP_NONE)
-            opt_params = params / (p->fsdp == CS_FSDP_HYBRID ? S.shard_group.ranks : S.dp);
+            opt_params = params / (p->fsdp == CS_FSDP_HYBRID ? S.shard_group.ranks : S.dp_group.ranks);
         sg->optimizer_s = cs_compute_optimizer_s(w, &c->gpu, &o->compute, opt_params);
         double extra = 0;
         if ((p->fsdp == CS_FSDP_ZERO1 || p->fsdp == CS_FSDP_ZERO2) && S.dp > 1) {

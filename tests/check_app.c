@@ -623,13 +623,18 @@ START_TEST(test_app_calibrate_strict)
 END_TEST
 
 /* Search on default.yaml: what `clustersim search scenarios/default.yaml`
- * prints first (12609 configurations considered, 0 invalid, 11811 do not
- * fit, 798 simulated (12613 / 11833 / 780 while Llama's dropout masks were
- * counted: it has none); #1 tp 8 pp 1 dp 4 cp 1 vp 1 mb 1 zero2, no
- * recomputation, 34.47 s, 30423 tokens/s; 34.46 s before the NCCL 2.2x collective model). By hand: 798 + 11811 = 12609;
- * tp x pp x dp x cp = 32 GPUs; tokens/s = 128 x 8192 tokens / step time
- * (1048576 / 34.4665 s = 30423); the ranking
- * is by tokens/s, descending; the top N shown. */
+ * prints first (12521 configurations considered, 0 invalid, 11069 do not
+ * fit, 1452 simulated; #1 tp 4 pp 2 dp 2 cp 2 vp 8 mb 1 zero2, no
+ * recomputation, 30.92 s, 33913 tokens/s). History: 12613 / 11833 / 780 and
+ * #1 tp 8 pp 1 dp 4 at 34.47 s while Llama's dropout masks were counted (it
+ * has none) and model states were sharded over dp alone (Megatron-Core's
+ * distributed optimizer shards over dp x cp), which kept every cp 2 job
+ * from fitting. By hand: 1452 + 11069 = 12521; tp x pp x dp x cp = 32 GPUs;
+ * tokens/s = 128 x 8192 tokens / step time (1048576 / 30.9197 s = 33913);
+ * #1's model states: the first stage's 8.8197e9 parameters (40 layers and
+ * the embedding over tp 4) at 2 bytes (17.64 GB), bf16 gradients and 12
+ * bytes of Adam state over dp x cp = 4 ranks (4.41 and 26.46 GB); the
+ * ranking is by tokens/s, descending; the top N shown. */
 START_TEST(test_app_search_default)
 {
     cs_catalog *cat = load_catalog();
@@ -645,25 +650,28 @@ START_TEST(test_app_search_default)
     cs_diags_init(&d);
     ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_OK);
     ck_assert_uint_eq(d.n, 0);
-    ck_assert_uint_eq(r.res.considered, 12609);
+    ck_assert_uint_eq(r.res.considered, 12521);
     ck_assert_uint_eq(r.res.invalid, 0);
-    ck_assert_uint_eq(r.res.unfit, 11811);
-    ck_assert_uint_eq(r.res.n, 798);
-    ck_assert_uint_eq(r.fit, 798);
+    ck_assert_uint_eq(r.res.unfit, 11069);
+    ck_assert_uint_eq(r.res.n, 1452);
+    ck_assert_uint_eq(r.fit, 1452);
     ck_assert_uint_eq(r.shown, 10);
     const struct cs_search_point *p = &r.res.points[0];
-    ck_assert_int_eq(p->w.par.tp, 8);
-    ck_assert_int_eq(p->w.par.pp, 1);
-    ck_assert_int_eq(p->w.par.dp, 4);
-    ck_assert_int_eq(p->w.par.cp, 1);
-    ck_assert_int_eq(p->w.par.vp, 1);
+    ck_assert_int_eq(p->w.par.tp, 4);
+    ck_assert_int_eq(p->w.par.pp, 2);
+    ck_assert_int_eq(p->w.par.dp, 2);
+    ck_assert_int_eq(p->w.par.cp, 2);
+    ck_assert_int_eq(p->w.par.vp, 8);
     ck_assert_int_eq(p->w.micro_batch, 1);
     ck_assert_str_eq(cs_fsdp_name(p->w.par.fsdp), "zero2");
     ck_assert_str_eq(cs_recompute_name(p->w.recompute), "none");
     ck_assert(p->r.fits);
-    ck_assert_double_eq_tol(p->r.time_s, 34.4665, 0.005);
+    ck_assert_double_eq_tol(p->r.time_s, 30.9197, 0.005);
+    double stage_params = p->r.memory.weights_bytes / 2.0;
+    ck_assert_double_eq_tol(p->r.memory.grads_bytes, stage_params * 2.0 / 4.0, 1.0);
+    ck_assert_double_eq_tol(p->r.memory.optimizer_bytes, stage_params * 12.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
-    ck_assert_double_eq_tol(p->r.tokens_per_s, 30423.1, 0.5); /* 30427 before the 2.2x model */
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 33912.9, 0.5);
     for (size_t i = 1; i < r.res.n; i++)
         ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
     cs_app_search_fini(&r);

@@ -434,6 +434,42 @@ START_TEST(test_workload_memory_last_stage)
 }
 END_TEST
 
+/* Context parallelism: the cp ranks of a replica reduce the same
+ * gradients, so the distributed optimizer (zero1) shards Adam's 12 bytes
+ * over dp x cp (Megatron-Core's data-parallel group with context parallel).
+ * Llama 3.1 8B, tp 1, pp 1, cp 2, dp 4 on 8 GPUs: 8,030,261,248 parameters;
+ * weights 2 bytes, fp32 gradients 4 bytes unsharded, optimizer 12 / 8. */
+START_TEST(test_workload_memory_cp_shards_states)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-8b");
+    w.par.cp = 2;
+    w.par.dp = 4;
+    w.par.fsdp = CS_FSDP_ZERO1;
+    w.global_batch = 4;
+    struct cs_gpu_spec g = a100_80();
+    struct cs_memory_breakdown m;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+    double P = cs_workload_params(&w.model);
+    ck_assert_double_eq_tol(P, 8030261248.0, 0.5);
+    ck_assert_double_eq_tol(m.weights_bytes, 2.0 * P, 1.0);
+    ck_assert_double_eq_tol(m.grads_bytes, 4.0 * P, 1.0);
+    ck_assert_double_eq_tol(m.optimizer_bytes, 12.0 * P / 8.0, 1.0);
+    ck_assert_int_eq(cs_memory_shard_degree(&w, &g), 8);
+    /* FSDP full shards all three over the 8. */
+    w.par.fsdp = CS_FSDP_FULL;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+    ck_assert_double_eq_tol(m.weights_bytes, 2.0 * P / 8.0, 1.0);
+    ck_assert_double_eq_tol(m.optimizer_bytes, 12.0 * P / 8.0, 1.0);
+    /* Hybrid over one 8-GPU node, tp 2, cp 2: 8 / tp = 4 of the dp x cp
+     * ranks share a shard (was 8 / (tp cp) = 2). */
+    w.par.fsdp = CS_FSDP_HYBRID;
+    w.par.tp = 2;
+    w.par.dp = 2;
+    ck_assert_int_eq(cs_memory_shard_degree(&w, &g), 4);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -462,6 +498,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_gpt3_pipeline);
     tcase_add_test(mem, test_workload_memory_zero_stages);
     tcase_add_test(mem, test_workload_memory_last_stage);
+    tcase_add_test(mem, test_workload_memory_cp_shards_states);
     suite_add_tcase(s, mem);
     return s;
 }
