@@ -250,6 +250,42 @@ START_TEST(test_netmodel_nvl_domain_closed_form)
 }
 END_TEST
 
+START_TEST(test_netmodel_replay_ring_shares)
+{
+    /* The replay's running jobs on the 3:1 radix-8 tree (2 leaves of 6
+     * one-GPU nodes, 2 uplinks each): jobs {i, i+6} each cross between the
+     * leaves both ways. Two such jobs fit the two uplinks (share 1); six
+     * share them 6 to 2 (1/3 each). */
+    struct cs_cluster_cfg c = make_cluster(12, 1, 8, CS_TOPO_FAT_TREE, 3.0);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
+    int g[7][2] = {{0, 6}, {1, 7}, {2, 8}, {3, 9}, {4, 10}, {5, 11}, {0, 1}};
+    const int *rings[7];
+    long sizes[7];
+    for (int k = 0; k < 7; k++) {
+        rings[k] = g[k];
+        sizes[k] = 2;
+    }
+    double sh[7];
+    ck_assert_int_eq(cs_net_ring_shares(f, rings, sizes, 2, sh), CS_OK);
+    ck_assert_double_eq_tol(sh[0], 1.0, 1e-12);
+    ck_assert_double_eq_tol(sh[1], 1.0, 1e-12);
+    ck_assert_int_eq(cs_net_ring_shares(f, rings, sizes, 6, sh), CS_OK);
+    for (int k = 0; k < 6; k++)
+        ck_assert_double_eq_tol(sh[k], 1.0 / 3.0, 1e-9);
+    /* A job inside one leaf ({0, 1}) crosses no uplink: share 1. */
+    const int *r2[1] = {g[6]};
+    long z2[1] = {2};
+    ck_assert_int_eq(cs_net_ring_shares(f, r2, z2, 1, sh), CS_OK);
+    ck_assert_double_eq(sh[0], 1.0);
+    int bad[2] = {0, 99};
+    const int *rb[1] = {bad};
+    long zb[1] = {2};
+    ck_assert_int_eq(cs_net_ring_shares(f, rb, zb, 1, sh), CS_EINVAL);
+    cs_fabric_destroy(f);
+}
+END_TEST
+
 /* The step of a job costed on its network model. */
 static struct cs_step_result step_on(const struct cs_cluster_cfg *c, const struct cs_workload *w, bool net)
 {
@@ -326,6 +362,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_netmodel_step_oversubscribed);
     tcase_add_test(tc, test_netmodel_storage_loads);
     tcase_add_test(tc, test_netmodel_nvl_domain_closed_form);
+    tcase_add_test(tc, test_netmodel_replay_ring_shares);
     suite_add_tcase(s, tc);
     return s;
 }
