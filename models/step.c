@@ -138,12 +138,12 @@ static double cs__coll(struct cs__sim *S, enum cs_coll_op op, double bytes,
     return t;
 }
 
-/* The share a communicator reports: NAN without a network model or
- * without the communicator, else its share (1 inside a node). */
+/* The share a communicator reports: NAN without a network model, without
+ * the communicator or when it stays inside a node; else its share. */
 static double cs__share_shown(const struct cs__sim *S, const struct cs_coll_group *g)
 {
-    if (!S->o->net || g->ranks <= 1)
-        return NAN;
+    if (!S->o->net || g->ranks <= 1 || g->ranks / g->ranks_per_node <= 1)
+        return NAN; /* no network model, no communicator, or it stays in a node */
     return g->net_share > 0 ? g->net_share : 1.0;
 }
 

@@ -76,9 +76,9 @@ struct cs_step_result {
     double tflops_per_gpu;              /* hw FLOPs / step / GPUs / 1e12 */
     double mfu;                         /* model FLOPs / step / GPUs / peak */
     uint64_t events;                    /* engine events fired */
-    /* Network shares the communicators got (netmodel.h): 1 inside a node or
-     * uncontended; NAN without a network model (step_options.net NULL) or
-     * when the communicator does not exist. */
+    /* Network shares the communicators that leave a node got (netmodel.h):
+     * 1 when uncontended; NAN without a network model (step_options.net
+     * NULL), when the communicator does not exist or stays in a node. */
     double tp_net_share, cp_net_share, dp_net_share, pp_net_share;
     /* Step time with the neighbour jobs over alone (set by the app layer
      * when the scenario has neighbours); NAN otherwise. */
