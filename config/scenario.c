@@ -264,6 +264,10 @@ static const struct cs_field fabric_fields[] = {
        .doc = "fat-tree tiers; 0 = smallest that fits"),
     F_("placement", CS_FT_ENUM, struct cs_fabric_cfg, placement, .names = cs_placement_names,
        .def = "packed", .doc = "job nodes: packed (leaf by leaf) or scattered (random)"),
+    F_("qps_per_connection", CS_FT_INT, struct cs_fabric_cfg, qps_per_connection, .min = 1, .max = 64,
+       .def = "1",
+       .doc = "NCCL_IB_QPS_PER_CONNECTION: queue pairs per connection, each hashed on its own under ECMP "
+              "(Llama 3: 16)"),
     F_("routing", CS_FT_ENUM, struct cs_fabric_cfg, routing, .names = cs_routing_names, .def = "auto",
        .doc = "path choice: auto (static on InfiniBand, ecmp on Ethernet/RoCE), static (d-mod-k), ecmp "
               "(hash per flow), adaptive (spread over every uplink)"),

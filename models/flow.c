@@ -301,48 +301,78 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
             frozen[i] = 1;
             left--;
         }
-    while (left > 0) {
-        int best = -1;
-        double best_r = INFINITY;
-        for (int u = 0; u < n_used; u++) {
-            int l = used[u];
-            if (s->w[l] > 0.5) {
-                double r = s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0;
-                if (r < best_r) {
-                    best_r = r;
-                    best = u;
-                }
-            }
+    /* Progressive filling with a lazy min-heap of the links' capacity per
+     * unfrozen member (rem / w). Freezing classes at the current level r
+     * never lowers another link's ratio (rem - k r over w - k is at least
+     * R when R >= r), so a popped entry whose ratio has risen is pushed
+     * back with its new value, and one that has not is the minimum: its
+     * unfrozen classes are fixed at that rate. O((links + updates) log
+     * links); equal levels (every NIC port of a ring) pop one after the
+     * other at the same rate. */
+    struct hent { double r; int u; };
+    size_t hcap = (size_t)(n_used > 0 ? n_used : 1) * 2, hn = 0;
+    struct hent *heap = cs_xmalloc(hcap * sizeof *heap);
+#define CS__RATIO(l) (s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0)
+#define CS__PUSH(rv, uv)                                                     \
+    do {                                                                     \
+        if (hn == hcap) {                                                    \
+            hcap *= 2;                                                       \
+            heap = cs_xrealloc(heap, hcap, sizeof *heap);                    \
+        }                                                                    \
+        size_t k_ = hn++;                                                    \
+        heap[k_] = (struct hent){(rv), (uv)};                                \
+        while (k_ > 0 && heap[(k_ - 1) / 2].r > heap[k_].r) {                \
+            struct hent t_ = heap[k_];                                       \
+            heap[k_] = heap[(k_ - 1) / 2];                                   \
+            heap[(k_ - 1) / 2] = t_;                                         \
+            k_ = (k_ - 1) / 2;                                               \
+        }                                                                    \
+    } while (0)
+    for (int u = 0; u < n_used; u++)
+        if (s->w[used[u]] > 0.5)
+            CS__PUSH(CS__RATIO(used[u]), u);
+    while (left > 0 && hn > 0) {
+        struct hent top = heap[0];
+        heap[0] = heap[--hn];
+        for (size_t k = 0;;) { /* sift down */
+            size_t a = 2 * k + 1, b = a + 1, m = k;
+            if (a < hn && heap[a].r < heap[m].r)
+                m = a;
+            if (b < hn && heap[b].r < heap[m].r)
+                m = b;
+            if (m == k)
+                break;
+            struct hent t = heap[k];
+            heap[k] = heap[m];
+            heap[m] = t;
+            k = m;
         }
-        if (best < 0)
-            break;
-        /* Every link at the same level saturates at once: freezing the
-         * classes of one leaves the others' capacity per member unchanged
-         * (rem - k r over w - k is r), so they are frozen in the same pass.
-         * Ties are the rule on a regular fabric (every NIC link of a ring
-         * step), and one pass per level instead of one per link makes a
-         * solve O(levels x used links). */
-        double level = best_r * (1.0 + 1e-12);
-        for (int u = best; u < n_used; u++) {
-            int l = used[u];
-            if (!(s->w[l] > 0.5) || (s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0) > level)
+        int l = used[top.u];
+        if (!(s->w[l] > 0.5))
+            continue; /* every class on it is frozen */
+        double r = CS__RATIO(l);
+        if (r > top.r * (1.0 + 1e-12)) {
+            CS__PUSH(r, top.u); /* stale: its ratio rose */
+            continue;
+        }
+        for (int a = off[top.u]; a < off[top.u + 1]; a++) {
+            int i = adj[a];
+            if (frozen[i])
                 continue;
-            for (int a = off[u]; a < off[u + 1]; a++) {
-                int i = adj[a];
-                if (frozen[i])
-                    continue;
-                frozen[i] = 1;
-                left--;
-                struct fclass *c = &s->cls[act[i]];
-                c->rate = best_r;
-                for (int k = 0; k < c->lm_n; k++) {
-                    const struct lm *e = &s->lms[c->lm_off + k];
-                    s->rem[e->link] -= e->mult * best_r;
-                    s->w[e->link] -= e->mult;
-                }
+            frozen[i] = 1;
+            left--;
+            struct fclass *c = &s->cls[act[i]];
+            c->rate = r;
+            for (int k = 0; k < c->lm_n; k++) {
+                const struct lm *e = &s->lms[c->lm_off + k];
+                s->rem[e->link] -= e->mult * r;
+                s->w[e->link] -= e->mult;
             }
         }
     }
+#undef CS__PUSH
+#undef CS__RATIO
+    free(heap);
     for (int u = 0; u < n_used; u++)
         s->tmp_mult[used[u]] = 0;
     free(frozen);

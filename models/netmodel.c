@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Hashed streams per ring edge at most (ECMP). */
+#define CS_NET_MAX_QPS 32
 /* Hash realizations ECMP shares are averaged over. */
 #define CS_NET_ECMP_DRAWS 4
 /* Capacity standing for "not a constraint" on the ideal fabric. */
@@ -220,8 +222,17 @@ static void sb_init(struct sbuild *b, const cs_fabric *f)
     if (cs_fabric_route_mode(f) == CS_ROUTE_ECMP_HASH) {
         struct cs_coll_params cp;
         cs_coll_params_default(&cp);
-        int ports = cs_cluster_ports_per_node(cs_fabric_cluster(f));
-        b->qps = ports > 0 && cp.channels > ports ? cp.channels / ports : 1;
+        const struct cs_cluster_cfg *c = cs_fabric_cluster(f);
+        int ports = cs_cluster_ports_per_node(c);
+        int per_port = ports > 0 && cp.channels > ports ? cp.channels / ports : 1;
+        int qp = c->fabric.qps_per_connection > 0 ? c->fabric.qps_per_connection : 1;
+        /* NCCL_IB_QPS_PER_CONNECTION queue pairs per connection, each a
+         * flow of its own to the hash; beyond CS_NET_MAX_QPS streams per
+         * edge the load is spread as evenly as the hash gets (the classes
+         * stay bounded for 16k-GPU jobs). */
+        b->qps = per_port * qp;
+        if (b->qps > CS_NET_MAX_QPS)
+            b->qps = CS_NET_MAX_QPS;
     }
     b->off = cs_xmalloc(sizeof *b->off);
     b->off[0] = 0;
@@ -272,7 +283,13 @@ static bool sb_edge(struct sbuild *b, int src, int dst, int q)
     for (int p = 0; p < subs; p++) {
         /* ECMP hashes (src, dst, id): the connection's index tells apart
          * the channels of one edge */
-        uint64_t id = b->spread ? (uint64_t)p : (uint64_t)q + 64u * b->salt;
+        /* Adaptive: consecutive ids from a per-edge base walk every uplink
+         * (2 tiers: id mod up) and, on 3 tiers, every aggregation switch with
+         * the core groups rotating across edges, so the capped number of
+         * sub-flows still loads every core link evenly in aggregate. */
+        uint64_t base = b->spread ? ((uint64_t)src * 0x9e3779b97f4a7c15ULL ^ (uint64_t)dst * 0xc2b2ae3d27d4eb4fULL) >> 16
+                                  : 0;
+        uint64_t id = b->spread ? base + (uint64_t)p : (uint64_t)q + 64u * b->salt;
         int np = cs_fabric_route(b->f, src, dst, id, path, NULL);
         if (np < 0)
             return false;

@@ -88,6 +88,7 @@ struct cs_fabric_cfg {
     int tiers;                       /* fat-tree tiers (2 or 3); 0 = smallest that fits */
     enum cs_placement placement;     /* of the scenario's job; default packed */
     enum cs_routing routing;         /* how flows pick among equal-cost paths; default by link kind */
+    int qps_per_connection;          /* NCCL_IB_QPS_PER_CONNECTION: hashed flows per connection (ECMP entropy); 1 */
     /* Topology descriptors' numbers (docs/fabric.md section 2); 0 (or 1 for
      * a ratio) = derived from the radix and the oversubscription. */
     double agg_oversubscription;     /* 3-tier fat tree: aggregation down:up; 1 = non-blocking */
