@@ -56,12 +56,7 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
                           "only `placement` may be set beside it",
                           path, key);
     }
-    char file[1024];
-    const char *slash = sv->file ? strrchr(sv->file, '/') : NULL;
-    if (sv->scalar[0] == '/' || !slash)
-        snprintf(file, sizeof file, "%s", sv->scalar);
-    else
-        snprintf(file, sizeof file, "%.*s/%s", (int)(slash - sv->file), sv->file, sv->scalar);
+    char *file = cs_ypath_resolve(sv->file ? sv->file : "", sv->scalar);
     cs_diags sub;
     cs_diags_init(&sub);
     cs_ydoc *doc = NULL;
@@ -69,6 +64,7 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
         cs_cfg__error(d, sv, "%s.scenario: %s does not load: %s", path, file, sub.n ? sub.items[0].msg : "?");
         cs_diags_fini(&sub);
         cs_ydoc_destroy(doc);
+        free(file);
         return;
     }
     bool nested = cs_ynode_map_get(cs_ydoc_root(doc), "neighbours") != NULL;
@@ -77,6 +73,7 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
         cs_cfg__error(d, sv, "%s.scenario: %s has neighbours of its own; a neighbour's scenario may not", path,
                       sv->scalar);
         cs_diags_fini(&sub);
+        free(file);
         return;
     }
     struct cs_scenario o;
@@ -85,6 +82,7 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
         cs_cfg__error(d, sv, "%s.scenario: %s does not load: %s", path, file, first ? first : "?");
         free(first);
         cs_diags_fini(&sub);
+        free(file);
         return;
     }
     const struct cs_workload *w = &o.workload;
@@ -113,6 +111,7 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
     }
     cs_scenario_fini(&o);
     cs_diags_fini(&sub);
+    free(file);
 }
 
 void cs_cfg__bind_neighbours(const struct cs_ynode *root, const cs_catalog *cat, struct cs_scenario *s,

@@ -261,16 +261,6 @@ static bool check_expr(const struct cs_ynode *n, const char *what, cs_diags *d)
     return true;
 }
 
-static char *resolve_rel(const char *from, const char *rel)
-{
-    if (rel[0] == '/')
-        return cs_xstrdup(rel);
-    const char *slash = strrchr(from, '/');
-    if (!slash)
-        return cs_xstrdup(rel);
-    return cs_xasprintf("%.*s/%s", (int)(slash - from), from, rel);
-}
-
 void cs_sweep_destroy(cs_sweep *sw)
 {
     if (!sw)
@@ -330,7 +320,7 @@ static bool parse_sweep(cs_sweep *sw, const struct cs_ynode *root, cs_diags *d)
                "the sweep file), got %s", base ? cs_ynode_describe(base) : "nothing");
         return false;
     }
-    sw->base_path = resolve_rel(sw->file, base->scalar);
+    sw->base_path = cs_ypath_resolve(sw->file, base->scalar);
     const struct cs_ynode *mode = cs_ynode_map_get(root, "mode");
     sw->mode = CS_SWEEP_GRID;
     if (mode) {

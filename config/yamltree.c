@@ -574,7 +574,7 @@ static char *cs__normalize(const char *path)
 }
 
 /* `rel` resolved against the directory of file `from`, normalized; caller frees. */
-static char *cs__resolve(const char *from, const char *rel)
+char *cs_ypath_resolve(const char *from, const char *rel)
 {
     const char *slash = strrchr(from, '/');
     char *joined;
@@ -638,7 +638,7 @@ static struct cs_ynode *cs__include_one(struct cs__loader *L, const struct cs_yn
         CS__ERRN(L, pn, "include: \"%.*s\" is not a file path", show, pn->scalar);
         return NULL;
     }
-    char *path = cs__resolve(pn->file, pn->scalar);
+    char *path = cs_ypath_resolve(pn->file, pn->scalar);
     for (int i = 0; i < L->chain_len; i++) {
         if (strcmp(L->chain[i], path) != 0)
             continue;

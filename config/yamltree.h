@@ -82,6 +82,12 @@ typedef struct cs_ydoc cs_ydoc;
  * a broken include or a limit. *out is untouched on failure; on success the
  * caller frees it with cs_ydoc_destroy. `path` is borrowed and copied; it is
  * the file name of the root's nodes as given. */
+/* Path `rel` as seen from file `from` (relative to its directory unless
+ * absolute), normalized; the rule `include:` follows, and the other file
+ * references of a scenario (a sweep's base, a neighbour's scenario) with
+ * it. Caller frees. */
+char *cs_ypath_resolve(const char *from, const char *rel);
+
 cs_status cs_ydoc_load_file(const char *path, cs_diags *d, cs_ydoc **out);
 
 /* Same from memory: `buf` holds `len` bytes (NULs included; no terminator

@@ -222,37 +222,6 @@ cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const i
     return rc;
 }
 
-cs_status cs_flow_add_spread(cs_flow_sim *s, int job, int src, int dst, double bytes, int n_paths)
-{
-    if (!s->fab || n_paths < 1 || n_paths > 4096 || !(bytes >= 0))
-        return CS_EINVAL;
-    int path[CS_FABRIC_MAX_PATH];
-    struct lm *acc = cs_xmalloc((size_t)n_paths * CS_FABRIC_MAX_PATH * sizeof *acc);
-    int n_acc = 0;
-    cs_status rc = CS_OK;
-    for (int i = 0; i < n_paths; i++) {
-        int np = cs_fabric_route(s->fab, src, dst, (uint64_t)i, path, NULL);
-        if (np < 0) {
-            rc = CS_EINVAL;
-            break;
-        }
-        for (int k = 0; k < np; k++) {
-            int l = path[k];
-            if (s->tmp_mult[l] == 0) {
-                acc[n_acc] = (struct lm){l, 0};
-                s->tmp_mult[l] = ++n_acc;
-            }
-            acc[s->tmp_mult[l] - 1].mult++;
-        }
-    }
-    for (int i = 0; i < n_acc; i++)
-        s->tmp_mult[acc[i].link] = 0;
-    if (rc == CS_OK)
-        rc = add_class(s, job, acc, n_acc, n_paths, bytes / n_paths);
-    free(acc);
-    return rc;
-}
-
 /* Progressive filling (max-min fairness) over the active classes act[0..n):
  * repeatedly the link with the least capacity per unfrozen member fixes the
  * rate of every unfrozen class crossing it. O(iterations x used links). */

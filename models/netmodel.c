@@ -43,7 +43,6 @@ struct cs_netmodel {
     int n_nb;
     struct cs_net_storage_load st[CS_NET_MAX_STORAGE];
     int n_st;
-    double nic_cap;
     pthread_mutex_t lock;
     struct cache_ent *cache;
     int n_cache, cap_cache;
@@ -131,13 +130,6 @@ cs_status cs_netmodel_create(const struct cs_cluster_cfg *c, long job_gpus, cons
         cs_netmodel_destroy(m);
         return rc;
     }
-    struct cs_cluster_view cv;
-    if (cs_cluster_view_rates(c, NULL, &cv) != CS_OK) {
-        cs_netmodel_destroy(m);
-        why_set(why, why_len, "the cluster's rates do not resolve");
-        return CS_EINVAL;
-    }
-    m->nic_cap = cv.nic_bw_bytes_per_s;
     *out = m;
     return CS_OK;
 }
@@ -625,36 +617,25 @@ cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const 
     /* One hash realization: a running job's connections hash once for
      * their lifetime, so which jobs collide is a fact of the replay, which
      * samples many job mixes (the step's share averages realizations). */
-    int draws = 1;
-    for (int k = 0; k < n; k++)
-        shares[k] = 0.0;
-    cs_status rc = CS_OK;
-    double *one = cs_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *one);
-    for (int r = 0; r < draws && rc == CS_OK; r++) {
-        struct sbuild b;
-        sb_init(&b, f);
-        b.salt = (uint64_t)r;
-        bool ok = true;
-        for (int k = 0; k < n && ok; k++)
-            ok = sb_ring(&b, rings[k], sizes[k], true, k);
-        rc = ok ? CS_OK : CS_EINVAL;
-        double *ideal = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *ideal);
-        double *real = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *real);
-        if (rc == CS_OK && b.ncls > 0)
-            rc = sb_solve(&b, true, -1, ideal);
-        if (rc == CS_OK && b.ncls > 0)
-            rc = sb_solve(&b, false, -1, real);
-        for (int k = 0; k < n && rc == CS_OK; k++)
-            one[k] = 1.0;
-        for (int c = 0; c < b.ncls && rc == CS_OK; c++)
-            one[b.own[c]] = fmin(one[b.own[c]], share_of(real[c], ideal[c]));
-        for (int k = 0; k < n && rc == CS_OK; k++)
-            shares[k] += one[k] / draws;
-        free(ideal);
-        free(real);
-        sb_fini(&b);
-    }
-    free(one);
+    struct sbuild b;
+    sb_init(&b, f);
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++)
+        ok = sb_ring(&b, rings[k], sizes[k], true, k);
+    cs_status rc = ok ? CS_OK : CS_EINVAL;
+    double *ideal = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *ideal);
+    double *real = cs_xmalloc((size_t)(b.ncls > 0 ? b.ncls : 1) * sizeof *real);
+    if (rc == CS_OK && b.ncls > 0)
+        rc = sb_solve(&b, true, -1, ideal);
+    if (rc == CS_OK && b.ncls > 0)
+        rc = sb_solve(&b, false, -1, real);
+    for (int k = 0; k < n && rc == CS_OK; k++)
+        shares[k] = 1.0;
+    for (int c = 0; c < b.ncls && rc == CS_OK; c++)
+        shares[b.own[c]] = fmin(shares[b.own[c]], share_of(real[c], ideal[c]));
+    free(ideal);
+    free(real);
+    sb_fini(&b);
     return rc;
 }
 

@@ -46,12 +46,6 @@ cs_status cs_flow_add_path(cs_flow_sim *s, int job, const int *links, int n_link
 cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const int *dst, int n, double bytes,
                                 uint64_t flow_id0, bool aggregate);
 
-/* Adds one flow of `bytes` from GPU src to GPU dst to the job's last step,
- * split evenly over its routes with flow ids 0 .. n_paths-1 (adaptive
- * routing: cs_fabric_route_paths sub-flows) as one class of n_paths members
- * of bytes / n_paths each. The step's latency is not changed. */
-cs_status cs_flow_add_spread(cs_flow_sim *s, int job, int src, int dst, double bytes, int n_paths);
-
 /* Adds a class of `members` flows of `bytes` each to the job's last step
  * that all move at one rate: links[i] carries mult[i] of them (a pipelined
  * ring is one such class: every edge streams at the ring's rate). Its id
