@@ -45,6 +45,12 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         struct cs_app_val_row *w = &r->rows[r->nrows++];
         w->c = c;
         cs_diags_init(&w->diags);
+        if (c->not_expressible[0]) {
+            w->st = CS_EUNSUPPORTED;
+            w->pred = w->err = NAN;
+            f->not_expressible++;
+            continue;
+        }
         struct cs_step_options o;
         cs_refs_options(c, &o);
         double pred = NAN;
@@ -73,6 +79,7 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         g->rows += f->cnt;
         g->sum += f->sum;
         g->worst = f->worst > g->worst ? f->worst : g->worst;
+        g->not_expressible += f->not_expressible;
     }
 }
 
@@ -100,18 +107,20 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
     out->files = cs_xcalloc((size_t)(n > 0 ? n : (int)ix->n) + 1, sizeof *out->files);
     if (n == 0) {
         for (size_t i = 0; i < ix->n; i++)
-            if (strcmp(ix->tables[i].kind, "step") == 0)
+            if (strcmp(ix->tables[i].kind, "step") == 0 ||
+                strncmp(ix->tables[i].kind, "step-", 5) == 0)
                 out->files[out->nfiles++].path = cs_xasprintf("%s/%s", ix->dir, ix->tables[i].file);
-        for (size_t i = 0; i < ix->n; i++)
-            out->pending += strcmp(ix->tables[i].kind, "step") != 0 &&
-                            strncmp(ix->tables[i].kind, "step-", 5) == 0;
     } else {
         for (int i = 0; i < n; i++)
             out->files[out->nfiles++].path = cs_xstrdup(paths[i]);
     }
     cs_status ret = CS_OK;
     for (int i = 0; i < out->nfiles; i++) {
-        st = cs_refs_load(out->files[i].path, cat, d, &out->cases, &out->ncases);
+        const char *slash = strrchr(out->files[i].path, '/');
+        const struct cs_val_table *vt =
+            out->have_ix ? cs_valindex_find(ix, slash ? slash + 1 : out->files[i].path) : NULL;
+        st = cs_refs_load_table(out->files[i].path, vt ? vt->stack : NULL, vt ? vt->link : NULL,
+                                cat, d, &out->cases, &out->ncases);
         if (st != CS_OK && ret == CS_OK)
             ret = st;
     }

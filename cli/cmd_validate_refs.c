@@ -46,6 +46,32 @@ static void cs__agg_text(const char *name, const struct cs_app_val_agg *g)
                strcmp(name, "holdout:") == 0 ? " (every figure above is in-sample)" : "");
 }
 
+/* The rows the models cannot express yet, counted by reason: the list of
+ * features to build (validation/README.md). */
+static void cs__not_expressible_text(const struct cs_app_validate *v)
+{
+    int total = 0;
+    for (size_t i = 0; i < v->nrows; i++)
+        total += v->rows[i].c->not_expressible[0] != 0;
+    if (!total)
+        return;
+    printf("not expressible: %d rows (features to build), by reason:\n", total);
+    bool *done = cs_xcalloc(v->nrows + 1, sizeof *done);
+    for (size_t i = 0; i < v->nrows; i++) {
+        const char *why = v->rows[i].c->not_expressible;
+        if (!why[0] || done[i])
+            continue;
+        int k = 0;
+        for (size_t j = i; j < v->nrows; j++)
+            if (!done[j] && strcmp(v->rows[j].c->not_expressible, why) == 0) {
+                done[j] = true;
+                k++;
+            }
+        printf("  %4d  %s\n", k, why);
+    }
+    free(done);
+}
+
 static const char *const cs__band_names[CS_APP_CVAL_BANDS] = {">= 64 MiB", "1-64 MiB"};
 static const char *const cs__band_keys[CS_APP_CVAL_BANDS] = {"ge_64mib", "1_to_64mib"};
 
@@ -263,13 +289,21 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             snprintf(fl, sizeof fl, "%s:%d", c->file, c->line);
             snprintf(ms, sizeof ms, "%.4g", c->measured);
             snprintf(ps, sizeof ps, st == CS_OK ? "%.4g" : "n/a", pred);
+            if (c->not_expressible[0])
+                snprintf(mb, sizeof mb, "-");
             if (st == CS_OK)
                 snprintf(es, sizeof es, "%+.1f%%", 100 * err);
+            else if (c->not_expressible[0])
+                snprintf(es, sizeof es, "not expressible");
             else
                 snprintf(es, sizeof es, "%s", cs_strerror(st));
-            snprintf(mb, sizeof mb, "%d", vr->micro_batch);
+            if (!c->not_expressible[0])
+                snprintf(mb, sizeof mb, "%d", vr->micro_batch);
+            else
+                snprintf(ms, sizeof ms, "-");
             const char *cells[] = {fl, c->label, cs_ref_metric_name(c->metric), ms, ps, es, mb,
-                                   cs_recompute_name(vr->recompute), role};
+                                   c->not_expressible[0] ? "-" : cs_recompute_name(vr->recompute),
+                                   role};
             cs_table_add_row(t, cells);
             if (fmt == CS_FMT_CSV)
                 printf("%s,%d,\"%s\",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", c->file, c->line, c->label,
@@ -291,20 +325,32 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cJSON_AddNumberToObject(o2, "micro_batch", vr->micro_batch);
             cJSON_AddStringToObject(o2, "recompute", cs_recompute_name(vr->recompute));
             cJSON_AddStringToObject(o2, "role", role);
+            if (c->not_expressible[0])
+                cJSON_AddStringToObject(o2, "not_expressible", c->not_expressible);
             cJSON_AddItemToArray(rows, o2);
         }
         char ms[32], ws[32], cn[16];
         snprintf(ms, sizeof ms, "%.1f%%", 100 * vf->mape);
         snprintf(ws, sizeof ws, "%.1f%%", 100 * vf->worst);
         snprintf(cn, sizeof cn, "%d rows", vf->cnt);
+        if (vf->cnt == 0) {
+            snprintf(ms, sizeof ms, "-");
+            snprintf(ws, sizeof ws, "-");
+        }
         const char *cells[] = {base, "MAPE (mean |error|)", cn, "", "", ms, "worst", ws, role};
         cs_table_add_row(t, cells);
         cJSON *fo = cJSON_CreateObject();
         cJSON_AddStringToObject(fo, "file", base);
         cJSON_AddStringToObject(fo, "role", role);
         cJSON_AddNumberToObject(fo, "rows", vf->cnt);
-        cJSON_AddNumberToObject(fo, "mape", vf->mape);
-        cJSON_AddNumberToObject(fo, "worst", vf->worst);
+        cJSON_AddNumberToObject(fo, "not_expressible", vf->not_expressible);
+        if (vf->cnt) {
+            cJSON_AddNumberToObject(fo, "mape", vf->mape);
+            cJSON_AddNumberToObject(fo, "worst", vf->worst);
+        } else {
+            cJSON_AddNullToObject(fo, "mape");
+            cJSON_AddNullToObject(fo, "worst");
+        }
         cJSON_AddItemToArray(cJSON_AddArrayToObject(root, base), fo);
     }
     if (fmt == CS_FMT_TEXT) {
@@ -314,27 +360,14 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                have_ix ? ix.path : "no index");
         cs__agg_text("fit:", &agg[0]);
         cs__agg_text("holdout:", &agg[1]);
-        int pending = v.pending;
-        if (pending)
-            printf("not compared: %d step tables of the index in the common schema (kinds step-generic,\n"
-                   "  step-moe; validation/step/SOURCES.md) wait for its reader; their roles are fixed\n",
-                   pending);
+        cs__not_expressible_text(&v);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
                ok ? "met" : "NOT met");
     } else if (fmt == CS_FMT_JSON) {
         cJSON *sum = cJSON_AddObjectToObject(root, "summary");
         cs__agg_json(sum, "fit", &agg[0]);
         cs__agg_json(sum, "holdout", &agg[1]);
-        cJSON *nc = cJSON_AddArrayToObject(sum, "not_compared");
-        for (size_t i = 0; i < ix.n; i++)
-            if (a->npos == 0 && strcmp(ix.tables[i].kind, "step") != 0 &&
-                strncmp(ix.tables[i].kind, "step-", 5) == 0) {
-                cJSON *o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "file", ix.tables[i].file);
-                cJSON_AddStringToObject(o, "kind", ix.tables[i].kind);
-                cJSON_AddStringToObject(o, "role", cs_val_role_name(ix.tables[i].role));
-                cJSON_AddItemToArray(nc, o);
-            }
+        cJSON_AddNumberToObject(sum, "not_expressible", agg[0].not_expressible + agg[1].not_expressible);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

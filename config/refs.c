@@ -18,7 +18,7 @@
 #define CS__MAXCOLS 32
 #define CS__LINE_MAX 4096
 
-enum cs__fmt { CS__SC21, CS__KORTHI, CS__MCORE };
+enum cs__fmt { CS__SC21, CS__KORTHI, CS__MCORE, CS__GENERIC };
 
 struct cs__cols {
     char *name[CS__MAXCOLS];
@@ -151,9 +151,157 @@ static const char *cs__base(const char *path)
     return s ? s + 1 : path;
 }
 
+/* The cell of column `name`, NULL when the column is absent or empty. */
+static const char *cs__opt(struct cs__row *r, const char *name)
+{
+    int i = cs__col(r->h, name);
+    return i >= 0 && r->cells[i] && *r->cells[i] ? r->cells[i] : NULL;
+}
+
+/* A whole-number cell that may be empty (0 then). */
+static long cs__opt_int(struct cs__row *r, const char *name)
+{
+    return cs__opt(r, name) ? cs__int(r, name) : 0;
+}
+
+/* The columns of the common schema (validation/step/SOURCES.md). */
+static const char *const cs__generic_cols[] = {
+    "model", "gpu", "gpus", "nodes", "layers", "hidden", "ffn_hidden", "heads", "kv_heads",
+    "vocab", "seq_len", "activation", "global_batch", "micro_batch", "tp", "pp", "cp", "vp",
+    "dp", "ep", "fsdp", "precision", "recompute", "tokens_per_s_per_gpu", "tflops_per_gpu",
+    "mfu", "step_time_s", NULL};
+
+/* One common-schema row: a case, possibly not expressible (with the
+ * reason). Returns false (diagnostic given) for a malformed row. */
+static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_ref_stack stack,
+                            const char *link, struct cs_ref_case *c)
+{
+    const char *model = cs__get(r, "model");
+    const char *gpu = cs__get(r, "gpu");
+    long gpus = cs__int(r, "gpus"), nodes = cs__int(r, "nodes");
+    long tp = cs__int(r, "tp"), pp = cs__int(r, "pp"), gb = cs__int(r, "global_batch");
+    long cp = cs__opt_int(r, "cp"), vp = cs__opt_int(r, "vp"), ep = cs__opt_int(r, "ep");
+    long dp = cs__opt_int(r, "dp"), mb = cs__opt_int(r, "micro_batch");
+    const char *prec = cs__get(r, "precision");
+    const char *fsdp = cs__opt(r, "fsdp");
+    const char *rc = cs__opt(r, "recompute");
+    const char *act = cs__opt(r, "activation");
+    const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
+    long layers = cs__opt_int(r, "layers"), hidden = cs__opt_int(r, "hidden");
+    long heads = cs__opt_int(r, "heads"), kv = cs__opt_int(r, "kv_heads");
+    long ffn = cs__opt_int(r, "ffn_hidden"), vocab = cs__opt_int(r, "vocab");
+    long seq = cs__opt_int(r, "seq_len");
+    if (!r->ok)
+        return false;
+    cp = cp ? cp : 1;
+    vp = vp ? vp : 1; /* unstated interleaving: none */
+    ep = ep ? ep : 1;
+    if (nodes < 1 || gpus < nodes || gpus % nodes != 0 || tp * pp * cp < 1 ||
+        gpus % (tp * pp * cp) != 0) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "row: %ld GPUs on %ld nodes with tp*pp*cp = %ld: expected whole nodes and a "
+                      "product that divides the GPUs",
+                      gpus, nodes, tp * pp * cp);
+        return false;
+    }
+    if (dp && dp * tp * pp * cp != gpus) {
+        cs_diag_error(r->d, r->file, r->line, 0, "column \"dp\": tp*pp*cp*dp = %ld, but gpus = %ld",
+                      dp * tp * pp * cp, gpus);
+        return false;
+    }
+    dp = gpus / (tp * pp * cp);
+    snprintf(c->label, sizeof c->label, "%.40s %s %ldx%s tp%ld pp%ld cp%ld", model, prec, gpus,
+             gpu, tp, pp, cp);
+    c->metric = CS_REF_TOKENS_PER_GPU;
+    c->stack = stack;
+    /* What the models cannot express yet: a case without a scenario. */
+    const struct cs_gpu_spec *gs = cs_catalog_gpu(cat, gpu);
+    if (!gs)
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "GPU \"%s\" is not in the catalog", gpu);
+    else if (strcmp(prec, "bf16") && strcmp(prec, "fp16") && strcmp(prec, "fp8"))
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "precision %s (block-scaled formats) is not modelled", prec);
+    else if (ep > 1)
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "mixture of experts is not modelled yet (the MoE issue)");
+    else if (!act || !layers || !hidden || !heads || !vocab || !seq)
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "model shape or activation not stated (hybrid or squared-ReLU architecture)");
+    else if (!tok)
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "publishes TFLOP/s only: the source's FLOP count is not encoded yet");
+    if (c->not_expressible[0])
+        return true;
+    c->measured = cs__num(r, "tokens_per_s_per_gpu");
+    if (!r->ok)
+        return false;
+    c->search_micro_batch = mb == 0;
+    c->search_recompute = rc == NULL;
+    long ppn = gpus / nodes;
+    if (!link)
+        link = strncmp(gpu, "A100", 4) == 0 ? "ib-hdr" : "ib-ndr";
+    /* Grace-Blackwell trays (4 GPUs) sit in NVL72 racks: one NVLink domain
+     * of up to 72 GPUs over the scale-out fabric. */
+    bool nvl = strncmp(gpu, "GB", 2) == 0 && gpus > ppn;
+    long dom = gpus < 72 ? gpus : 72 / ppn * ppn;
+    char fabric[192];
+    if (nvl)
+        snprintf(fabric, sizeof fabric,
+                 "{topology: nvl-domain, domain_gpus: %ld, link: %s, nics_per_node: %ld}", dom,
+                 link, ppn);
+    else
+        snprintf(fabric, sizeof fabric,
+                 "{topology: fat-tree, link: %s, nics_per_node: %ld, oversubscription: 1}", link,
+                 ppn);
+    char *text = cs_xasprintf(
+        "schema_version: 1\n"
+        "name: \"%s\"\n"
+        "cluster:\n"
+        "  gpu: %s\n"
+        "  nodes: %ld\n"
+        "  gpus_per_node: %ld\n"
+        "  intra_node: nvswitch\n"
+        "  fabric: %s\n"
+        "workload:\n"
+        "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld,"
+        " ffn_hidden: %ld, seq_len: %ld, vocab: %ld, activation: %s}\n"
+        "  global_batch: %ld\n"
+        "  micro_batch: %ld\n"
+        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
+        "  recompute: %s\n"
+        "  precision: %s\n",
+        c->label, gpu, nodes, ppn, fabric, model, layers, hidden, heads, kv ? kv : heads,
+        ffn ? ffn : 4 * hidden, seq, vocab, act, gb, mb ? mb : 1, tp, pp, cp, dp, vp,
+        tp > 1 ? "true" : "false", fsdp ? fsdp : "none", rc ? rc : "none", prec);
+    char name[320];
+    snprintf(name, sizeof name, "%s:%d", r->file, r->line);
+    cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
+    free(text);
+    return st == CS_OK;
+}
+
 cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
                        struct cs_ref_case **cases, size_t *n)
 {
+    return cs_refs_load_table(path, NULL, NULL, cat, d, cases, n);
+}
+
+cs_status cs_refs_load_table(const char *path, const char *stack_name, const char *link,
+                             const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
+                             size_t *n)
+{
+    enum cs_ref_stack stack = CS_STACK_MCORE_2024;
+    if (stack_name && !cs_ref_stack_parse(stack_name, &stack)) {
+        cs_diag_error(d, path, 0, 0,
+                      "stack \"%s\": expected megatron-2021, mcore, torchtitan or composer",
+                      stack_name);
+        return CS_ECONFIG;
+    }
+    if (link && !cs_catalog_link(cat, link)) {
+        cs_diag_error(d, path, 0, 0, "link \"%s\": not a link of the catalog", link);
+        return CS_ECONFIG;
+    }
     size_t n_before = *n;
     FILE *fp = fopen(path, "r");
     if (!fp) {
@@ -179,7 +327,12 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
         if (h.n == 0) {
             memcpy(hdr_line, line, sizeof line);
             h.n = cs__split(hdr_line, h.name, CS__MAXCOLS);
-            if (cs__col(&h, "iter_s_full_recompute") >= 0)
+            bool generic = true;
+            for (int k = 0; cs__generic_cols[k]; k++)
+                generic = generic && cs__col(&h, cs__generic_cols[k]) >= 0;
+            if (generic)
+                fmt = CS__GENERIC;
+            else if (cs__col(&h, "iter_s_full_recompute") >= 0)
                 fmt = CS__KORTHI;
             else if (cs__col(&h, "mfu") >= 0 && cs__col(&h, "dp") >= 0)
                 fmt = CS__MCORE;
@@ -188,7 +341,8 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
             else {
                 cs_diag_error(d, path, lineno, 1,
                               "unknown reference table: expected the header of the SC21, "
-                              "Korthikanti or Megatron-Core table");
+                              "Korthikanti or Megatron-Core table, or the common schema "
+                              "(validation/step/SOURCES.md)");
                 break;
             }
             continue;
@@ -205,6 +359,15 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
             continue;
         }
         struct cs__row r = {path, lineno, cells, &h, d, true};
+        if (fmt == CS__GENERIC) {
+            struct cs_ref_case c;
+            memset(&c, 0, sizeof c);
+            snprintf(c.file, sizeof c.file, "%s", file);
+            c.line = lineno;
+            if (cs__generic_row(&r, cat, stack, link, &c))
+                cs__push(cases, n, &cap, &c);
+            continue;
+        }
         const char *model = cs__get(&r, "model");
         long hidden = cs__int(&r, "hidden"), heads = cs__int(&r, "heads");
         long layers = cs__int(&r, "layers"), seq = cs__int(&r, "seq_len");
@@ -285,7 +448,7 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
     for (size_t i = n_before; i < *n; i++) {
         struct cs_ref_case *c = &(*cases)[i];
         c->net = NULL;
-        if (c->scen.cluster.nodes > 1)
+        if (!c->not_expressible[0] && c->scen.cluster.nodes > 1)
             (void)cs_netmodel_create(&c->scen.cluster, cs_job_gpus(&c->scen.cluster, &c->scen.workload), NULL, 0,
                                      c->scen.seed, &c->net, NULL, 0);
     }
@@ -297,7 +460,8 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
 void cs_refs_free(struct cs_ref_case *cases, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        cs_scenario_fini(&cases[i].scen);
+        if (!cases[i].not_expressible[0])
+            cs_scenario_fini(&cases[i].scen);
         cs_netmodel_destroy(cases[i].net);
     }
     free(cases);

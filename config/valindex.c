@@ -35,6 +35,8 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].op);
         free(ix->tables[i].not_expressible);
         free(ix->tables[i].nccl_env);
+        free(ix->tables[i].stack);
+        free(ix->tables[i].link);
     }
     free(ix->tables);
     free(ix->path);
@@ -93,10 +95,11 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                 const char *key = e->pairs[k].key->scalar;
                 if (strcmp(key, "file") && strcmp(key, "kind") && strcmp(key, "role") && strcmp(key, "source") &&
                     strcmp(key, "scenario") && strcmp(key, "algo") && strcmp(key, "op") &&
-                    strcmp(key, "not_expressible") && strcmp(key, "nccl_env")) {
+                    strcmp(key, "not_expressible") && strcmp(key, "nccl_env") && strcmp(key, "stack") &&
+                    strcmp(key, "link")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
                                   "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
-                                  "scenario, algo, op, not_expressible, nccl_env)",
+                                  "scenario, algo, op, not_expressible, nccl_env, stack, link)",
                                   i, key);
                     bad = true;
                 }
@@ -133,9 +136,11 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->role = r;
             t->source = cs_xstrdup(sn && sn->kind == CS_YNODE_SCALAR && sn->scalar ? sn->scalar : "");
             t->line = e->line;
-            static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env"};
-            char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env};
-            for (size_t k = 0; k < 5; k++) {
+            static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env",
+                                              "stack", "link"};
+            char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env,
+                            &t->stack, &t->link};
+            for (size_t k = 0; k < 7; k++) {
                 const struct cs_ynode *on = cs_ynode_map_get(e, opt[k]);
                 if (!on)
                     continue;

@@ -15,15 +15,46 @@
 void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o)
 {
     cs_step_options_default(&c->scen.cluster.gpu, o);
-    if (c->stack == CS_STACK_MEGATRON_2021) {
+    switch (c->stack) {
+    case CS_STACK_MEGATRON_2021:
         o->dp_overlap = false;
         o->tp_overlap = 0.0;
         o->compute.fused_attention = false;
-    } else {
+        break;
+    case CS_STACK_MCORE_2024:
         o->dp_overlap = true;
         o->tp_overlap = CS_REFS_MCORE_TP_OVERLAP;
         o->compute.fused_attention = true;
+        break;
+    case CS_STACK_TORCHTITAN:
+    case CS_STACK_COMPOSER:
+    case CS_STACK_COUNT:
+        /* FSDP1/FSDP2 prefetch the next all-gather and overlap the
+         * reduce-scatter with backward; tensor parallelism (torchtitan's
+         * vanilla TP) is not overlapped; attention is a flash kernel. */
+        o->dp_overlap = true;
+        o->tp_overlap = 0.0;
+        o->compute.fused_attention = true;
+        break;
     }
+}
+
+static const char *const cs__stack_names[CS_STACK_COUNT] = {"megatron-2021", "mcore", "torchtitan",
+                                                            "composer"};
+
+const char *cs_ref_stack_name(enum cs_ref_stack s)
+{
+    return (unsigned)s < CS_STACK_COUNT ? cs__stack_names[s] : "?";
+}
+
+bool cs_ref_stack_parse(const char *name, enum cs_ref_stack *out)
+{
+    for (int i = 0; i < CS_STACK_COUNT; i++)
+        if (strcmp(name, cs__stack_names[i]) == 0) {
+            *out = (enum cs_ref_stack)i;
+            return true;
+        }
+    return false;
 }
 
 static double cs__metric(const struct cs_ref_case *c, const struct cs_step_result *r)
@@ -33,6 +64,10 @@ static double cs__metric(const struct cs_ref_case *c, const struct cs_step_resul
     case CS_REF_TFLOPS_HW: return r->tflops_per_gpu;
     case CS_REF_TFLOPS_MODEL:
         return r->mfu * c->scen.cluster.gpu.peak_flops[c->scen.workload.precision] / 1e12;
+    case CS_REF_TOKENS_PER_GPU: {
+        long g = cs_job_gpus(&c->scen.cluster, &c->scen.workload);
+        return g > 0 ? r->tokens_per_s / (double)g : NAN;
+    }
     }
     return NAN;
 }
@@ -124,6 +159,7 @@ const char *cs_ref_metric_name(enum cs_ref_metric m)
     case CS_REF_ITER_S: return "iteration s";
     case CS_REF_TFLOPS_HW: return "TFLOP/s/GPU (hw)";
     case CS_REF_TFLOPS_MODEL: return "TFLOP/s/GPU (model)";
+    case CS_REF_TOKENS_PER_GPU: return "tokens/s/GPU";
     }
     return "?";
 }

@@ -357,6 +357,93 @@ START_TEST(test_step_validation_against_references)
 }
 END_TEST
 
+/* The common-schema reader (config/refs.c) on a hand-written table: the
+ * first row becomes 2 nodes of 8 H100 at tp 2, cp 2, dp 4 (16 / (2 x 2)),
+ * zero1, selective recompute, 8 NVLink GPUs per node, tokens/s per GPU;
+ * the second leaves micro-batch, cp, vp, dp and recompute unstated (searched
+ * micro-batch and recompute; cp = vp = 1; dp 8; ffn 4 x 2048; kv = heads);
+ * the others are not expressible, each for its own reason, and carry no
+ * scenario. Stack and link come from the caller (the index). */
+START_TEST(test_step_refs_common_schema)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_ref_case *cases = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), "torchtitan",
+                                        "roce-400g", cat, &d, &cases, &n),
+                     CS_OK);
+    ck_assert_uint_eq(n, 7);
+    const struct cs_ref_case *a = &cases[0], *b = &cases[1];
+    ck_assert_str_eq(a->not_expressible, "");
+    ck_assert_int_eq(a->metric, CS_REF_TOKENS_PER_GPU);
+    ck_assert_int_eq(a->stack, CS_STACK_TORCHTITAN);
+    ck_assert_double_eq(a->measured, 7000);
+    ck_assert_int_eq(a->scen.cluster.nodes, 2);
+    ck_assert_int_eq(a->scen.cluster.gpus_per_node, 8);
+    ck_assert_str_eq(a->scen.cluster.fabric.link.name, "roce-400g");
+    ck_assert_int_eq(a->scen.workload.par.tp, 2);
+    ck_assert_int_eq(a->scen.workload.par.cp, 2);
+    ck_assert_int_eq(a->scen.workload.par.dp, 4);
+    ck_assert(a->scen.workload.par.sp);
+    ck_assert_int_eq(a->scen.workload.par.fsdp, CS_FSDP_ZERO1);
+    ck_assert_int_eq(a->scen.workload.recompute, CS_RECOMPUTE_SELECTIVE);
+    ck_assert_int_eq(a->scen.workload.model.kv_heads, 8);
+    ck_assert_int_eq(a->scen.workload.model.ffn_hidden, 14336);
+    ck_assert(!a->search_micro_batch && !a->search_recompute);
+    ck_assert_str_eq(b->not_expressible, "");
+    ck_assert(b->search_micro_batch && b->search_recompute);
+    ck_assert_int_eq(b->scen.workload.par.dp, 8);
+    ck_assert_int_eq(b->scen.workload.par.cp, 1);
+    ck_assert_int_eq(b->scen.workload.par.vp, 1);
+    ck_assert_int_eq(b->scen.workload.par.fsdp, CS_FSDP_FULL);
+    ck_assert_int_eq(b->scen.workload.model.ffn_hidden, 4 * 2048);
+    ck_assert_int_eq(b->scen.workload.model.kv_heads, 16);
+    ck_assert_ptr_nonnull(strstr(cases[2].not_expressible, "GB300"));
+    ck_assert_ptr_nonnull(strstr(cases[3].not_expressible, "mxfp8"));
+    ck_assert_ptr_nonnull(strstr(cases[4].not_expressible, "mixture of experts"));
+    ck_assert_ptr_nonnull(strstr(cases[5].not_expressible, "activation"));
+    ck_assert_ptr_nonnull(strstr(cases[6].not_expressible, "TFLOP/s only"));
+    /* The metric: tokens per second per GPU of the simulated step. */
+    struct cs_step_options o;
+    cs_refs_options(a, &o);
+    ck_assert(o.dp_overlap);
+    ck_assert_double_eq(o.tp_overlap, 0);
+    double pred;
+    struct cs_step_result r;
+    ck_assert_int_eq(cs_refs_predict(a, &o, &d, &pred, &r, NULL), CS_OK);
+    ck_assert_double_eq_tol(pred, r.tokens_per_s / 16, 1e-9 * pred);
+    cs_refs_free(cases, n);
+    cases = NULL;
+    n = 0;
+    /* A dp that disagrees with gpus / (tp pp cp), GPUs that are not whole
+     * nodes, an unknown stack or link: errors naming file and line. */
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic-bad.csv"), NULL,
+                                        NULL, cat, &d, &cases, &n),
+                     CS_ECONFIG);
+    ck_assert_uint_eq(cs_diags_errors(&d), 2);
+    ck_assert_int_eq(d.items[0].line, 2);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "\"dp\""));
+    ck_assert_int_eq(d.items[1].line, 3);
+    cs_refs_free(cases, n);
+    cases = NULL;
+    n = 0;
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), "deepspeed",
+                                        NULL, cat, &d, &cases, &n),
+                     CS_ECONFIG);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "deepspeed"));
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), NULL,
+                                        "ib-zdr", cat, &d, &cases, &n),
+                     CS_ECONFIG);
+    cs_refs_free(cases, n);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 /* Claim verdicts by hand: a value claim of MFU 0.40 with tolerance 0.1 is
  * supported by 0.42 (+5%) and not by 0.30 (-25%); a ratio claim of 1.23
  * (23% faster than the baseline) with tolerance 0.05: 115.4/100 = 1.154 is
@@ -407,6 +494,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);
     tcase_add_test(tc, test_step_validation_against_references);
+    tcase_add_test(tc, test_step_refs_common_schema);
     tcase_add_test(tc, test_step_claim_verdicts);
     suite_add_tcase(s, tc);
     return s;

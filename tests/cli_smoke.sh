@@ -109,11 +109,21 @@ for key in '"options"' '"on-prem"' '"cloud-spot"' '"hybrid"' '"total_usd"' '"bre
     has "$tmp/out" "$key" "tco json"
 done
 
-# validate-refs with no files: the index's step tables, a summary per role.
-expect 0 "validate-refs" -- "$bin" validate-refs --check
+# validate-refs with no files: the index's step tables (the three fit
+# tables and the 17 held-out ones in the common schema), a summary per role
+# and the rows not expressible yet, by reason.
+expect 0 "validate-refs" -- "$bin" validate-refs
 has "$tmp/out" "megatron-sc21-a100-weak-scaling.csv" "validate-refs reads the SC21 table"
 has "$tmp/out" "3 tables,  27 rows" "validate-refs summarizes the fit tables"
-has "$tmp/out" "holdout:" "validate-refs prints a holdout line"
+has "$tmp/out" "holdout: 17 tables" "validate-refs compares the held-out tables"
+has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"
+has "$tmp/out" "not expressible:" "validate-refs lists what it cannot express"
+# --check: the fit tables meet the tolerance (MAPE <= 10% per file, rows <= 25%).
+expect 0 "validate-refs --check (fit tables)" -- "$bin" validate-refs --check \
+    validation/step/megatron-sc21-a100-weak-scaling.csv \
+    validation/step/korthikanti-2022-a100-iteration-times.csv \
+    validation/step/megatron-core-h100-weak-scaling.csv
+has "$tmp/out" "tolerance: MAPE <= 10% per file, every row within 25%: met" "the fit tables meet the tolerance"
 CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without data" -- "$bin" validate-refs
 has "$tmp/err" "$tmp/nowhere/scenarios/catalog" "a missing data directory is named"
 CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without an index" -- "$bin" validate-refs --catalog scenarios/catalog

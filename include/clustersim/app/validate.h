@@ -36,12 +36,13 @@ struct cs_app_val_file {
     const char *role;             /* "fit", "holdout" or "unlisted" */
     size_t first_row, nrows;      /* its rows in the result's rows[] */
     int cnt;                      /* rows predicted */
+    int not_expressible;          /* rows the models cannot express yet (their reasons: rows[]) */
     double sum, worst, mape;      /* of |error|; mape NAN without rows */
 };
 
 /* Rows compared, sum of |error| and worst |error| of one role. */
 struct cs_app_val_agg {
-    int rows, files;
+    int rows, files, not_expressible;
     double sum, worst;
 };
 
@@ -55,7 +56,6 @@ struct cs_app_validate {
     struct cs_app_val_row *rows;  /* owned, file by file */
     size_t nrows;
     struct cs_app_val_agg agg[2]; /* [0] fit, [1] holdout */
-    int pending;                  /* index step tables in the common schema not compared */
     bool ok;                      /* every row predicted and the tolerance met */
 };
 

@@ -24,6 +24,18 @@
  * malformed or unknown file. */
 cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
                        struct cs_ref_case **cases, size_t *n);
+
+/* The same, with the facts of a common-schema table (validation/step/
+ * SOURCES.md: model,gpu,gpus,nodes,...,tokens_per_s_per_gpu,...) that its
+ * index entry states: `stack` (cs_ref_stack_parse; NULL: mcore) and `link`
+ * (a catalog link for the scale-out fabric; NULL: by GPU generation,
+ * ib-hdr for A100, ib-ndr otherwise). The first-wave formats ignore both.
+ * A common-schema row the models cannot express yet (a GPU outside the
+ * catalog, a block-scaled precision, mixture of experts, an unstated shape
+ * or a table without tokens/s) becomes a case with not_expressible set. */
+cs_status cs_refs_load_table(const char *path, const char *stack, const char *link,
+                             const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
+                             size_t *n);
 void cs_refs_free(struct cs_ref_case *cases, size_t n);
 
 #endif

@@ -33,6 +33,13 @@ struct cs_val_table {
      * NULL when not given; validate-refs --collectives restricts the
      * model's choice to it. */
     char *nccl_env;
+    /* For step tables in the common schema (validation/step/SOURCES.md),
+     * facts of the source that its rows do not repeat, NULL when not given:
+     * the software stack the runs used (megatron-2021, mcore, torchtitan,
+     * composer; refcase.h) and the scale-out link of the nodes (a catalog
+     * link name such as ib-ndr or roce-200g). */
+    char *stack;
+    char *link;
 };
 
 struct cs_valindex {
