@@ -301,9 +301,15 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 snprintf(mb, sizeof mb, "%d", vr->micro_batch);
             else
                 snprintf(ms, sizeof ms, "-");
+            char rcs[32];
+            if (c->not_expressible[0])
+                snprintf(rcs, sizeof rcs, "-");
+            else if (vr->recompute == CS_RECOMPUTE_FULL && vr->recompute_layers > 0)
+                snprintf(rcs, sizeof rcs, "full:%d", vr->recompute_layers);
+            else
+                snprintf(rcs, sizeof rcs, "%s", cs_recompute_name(vr->recompute));
             const char *cells[] = {fl, c->label, cs_ref_metric_name(c->metric), ms, ps, es, mb,
-                                   c->not_expressible[0] ? "-" : cs_recompute_name(vr->recompute),
-                                   role};
+                                   rcs, role};
             cs_table_add_row(t, cells);
             if (fmt == CS_FMT_CSV)
                 printf("%s,%d,\"%s\",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", c->file, c->line, c->label,
@@ -324,6 +330,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             }
             cJSON_AddNumberToObject(o2, "micro_batch", vr->micro_batch);
             cJSON_AddStringToObject(o2, "recompute", cs_recompute_name(vr->recompute));
+            cJSON_AddNumberToObject(o2, "recompute_layers", vr->recompute_layers);
             cJSON_AddStringToObject(o2, "role", role);
             if (c->not_expressible[0])
                 cJSON_AddStringToObject(o2, "not_expressible", c->not_expressible);

@@ -374,6 +374,10 @@ static const struct cs_field workload_fields[] = {
        .nsub = NELEM(par_fields), .doc = "parallel degrees"),
     F_("recompute", CS_FT_ENUM, struct cs_workload, recompute, .names = cs_recompute_names,
        .def = "none", .doc = "activation recomputation"),
+    F_("recompute_layers", CS_FT_INT, struct cs_workload, recompute_layers, .min = 0,
+       .max = 100000, .def = "0",
+       .doc = "with recompute: full, layers of each (virtual) pipeline stage recomputed "
+              "(Megatron --recompute-num-layers, block method); 0 = all"),
     F_("precision", CS_FT_ENUM, struct cs_workload, precision, .names = cs_precision_names,
        .def = "bf16", .doc = "training precision"),
     F_("tokens", CS_FT_QTY, struct cs_workload, tokens, .unit = CS_UNIT_COUNT, .min = 0,
@@ -1128,6 +1132,14 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
                           w->gpus > 0 ? "job's (workload.gpus)" : "cluster's", gpus);
             return;
         }
+    }
+    const struct cs_ynode *rl = cs_ynode_map_get(wl, "recompute_layers");
+    if (rl && w->recompute_layers > 0 && w->recompute != CS_RECOMPUTE_FULL) {
+        cs_cfg__error(b->d, rl,
+                      "workload.recompute_layers: counts fully recomputed layers, so it needs "
+                      "recompute: full (got recompute: %s)",
+                      cs_recompute_name(w->recompute));
+        return;
     }
     if (cs_diags_errors(b->d) == errors_before)
         check_workload(b, wl);

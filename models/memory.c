@@ -213,7 +213,20 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         if (vp > 1 && micro >= pp)
             inflight *= 1.0 + (pp - 1.0) / ((double)pp * vp);
     }
-    r.acts = layers * cs_memory_layer_activations(w, fused) * inflight;
+    /* Full recomputation of only the first recompute_layers layers of each
+     * of the GPU's vp virtual stages: those store their input, the others
+     * everything (Megatron-LM --recompute-method block). */
+    double per_layer = cs_memory_layer_activations(w, fused);
+    double rc_layers = layers;
+    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0) {
+        int vpn = w->par.vp > 1 ? w->par.vp : 1;
+        int chunk = (m->layers + pp * vpn - 1) / (pp * vpn);
+        rc_layers = (double)vpn * cs_workload_recomputed_layers(w, chunk);
+        if (rc_layers > layers)
+            rc_layers = layers;
+    }
+    double stored = w->recompute == CS_RECOMPUTE_FULL ? layer_acts(w, !fused) : per_layer;
+    r.acts = (rc_layers * per_layer + (layers - rc_layers) * stored) * inflight;
     if (w->recompute == CS_RECOMPUTE_FULL)   /* one layer rebuilt during its backward */
         r.acts += layer_acts(w, !fused);
     if (first && m->dropout)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */

@@ -693,10 +693,16 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             cc->layers = nl;
             cc->f_compute_s = nl * L->fwd_s;
             cc->f_tp_s = nl * (tpf + cpf);
-            cc->b_compute_s = nl * (L->bwd_s + L->recompute_s);
-            cc->b_tp_s = nl * (tpb + cpb + rtp);
+            /* Selective recomputation redoes every layer's attention core;
+             * full recomputation the first recompute_layers layers of the
+             * virtual stage, or all of them. */
+            int nrc = S->w->recompute == CS_RECOMPUTE_FULL
+                          ? cs_workload_recomputed_layers(S->w, nl)
+                          : nl;
+            cc->b_compute_s = nl * L->bwd_s + nrc * L->recompute_s;
+            cc->b_tp_s = nl * (tpb + cpb) + nrc * rtp;
             cc->f_tp_hidden_s = nl * S->o->tp_overlap * rawf;
-            cc->b_tp_hidden_s = nl * S->o->tp_overlap * (rawb + rawr);
+            cc->b_tp_hidden_s = nl * S->o->tp_overlap * rawb + nrc * S->o->tp_overlap * rawr;
             cc->params = nl * L->params;
             if (cs__first_virtual(s, c)) {
                 cc->f_compute_s += emb->fwd_s;
@@ -757,6 +763,9 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     r.hw_flops_per_iter = cs_workload_flops_per_iter(&w->model, (double)w->global_batch, w->recompute);
     r.model_flops_per_iter =
         cs_workload_flops_per_iter(&w->model, (double)w->global_batch, CS_RECOMPUTE_NONE);
+    if (w->recompute == CS_RECOMPUTE_FULL)   /* only some layers recomputed */
+        r.hw_flops_per_iter = r.model_flops_per_iter +
+                              cs_workload_recompute_share(w) * (r.hw_flops_per_iter - r.model_flops_per_iter);
     if (!r.fits) {
         r.time_s = NAN;
         *out = r;

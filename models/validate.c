@@ -2,6 +2,7 @@
  * the step model, applying each file's documented policy for what the row
  * does not state. */
 #include "clustersim/models/refcase.h"
+#include "clustersim/models/memory.h"
 
 #include <math.h>
 #include <string.h>
@@ -126,12 +127,38 @@ static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_o
                 continue;
         }
         for (int j = 0; j < nrc; j++) {
-            if (c->search_recompute)
+            if (c->search_recompute) {
                 w.recompute = rcs[j];
+                w.recompute_layers = 0;
+            }
             struct cs_step_result res;
             cs_status st = cs_step_simulate(&c->scen.cluster, &w, o, d, &res);
             if (st != CS_OK)
                 return st;
+            if (res.fits && c->search_recompute && w.recompute == CS_RECOMPUTE_FULL) {
+                /* The fewest fully recomputed layers per virtual stage that
+                 * fit (memory falls as the count grows): what a recipe
+                 * tunes with --recompute-num-layers. */
+                int nvirt = w.par.pp * (w.par.vp > 1 ? w.par.vp : 1);
+                int lo = 1, hi = (w.model.layers + nvirt - 1) / nvirt;
+                while (lo < hi) {
+                    int mid = lo + (hi - lo) / 2;
+                    struct cs_workload t = w;
+                    t.recompute_layers = mid;
+                    struct cs_memory_breakdown mb;
+                    if (cs_memory_per_gpu_params(&t, &c->scen.cluster.gpu, &o->compute, &mb) == CS_OK &&
+                        mb.fits)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                int all = (w.model.layers + nvirt - 1) / nvirt;
+                if (lo < all) {
+                    w.recompute_layers = lo;
+                    if ((st = cs_step_simulate(&c->scen.cluster, &w, o, d, &res)) != CS_OK)
+                        return st;
+                }
+            }
             if (!res.fits)
                 continue;
             if (!found || res.tokens_per_s > best_tput) {

@@ -181,6 +181,28 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
     *out = r;
 }
 
+int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_stage)
+{
+    if (w->recompute != CS_RECOMPUTE_FULL || layers_in_stage <= 0)
+        return 0;
+    if (w->recompute_layers <= 0 || w->recompute_layers >= layers_in_stage)
+        return layers_in_stage;
+    return w->recompute_layers;
+}
+
+double cs_workload_recompute_share(const struct cs_workload *w)
+{
+    if (w->recompute != CS_RECOMPUTE_FULL || w->model.layers <= 0)
+        return 0.0;
+    if (w->recompute_layers <= 0)
+        return 1.0;
+    int nvirt = (w->par.pp > 0 ? w->par.pp : 1) * (w->par.vp > 0 ? w->par.vp : 1);
+    int per = (w->model.layers + nvirt - 1) / nvirt;
+    int k = cs_workload_recomputed_layers(w, per);
+    double share = (double)k / per;
+    return share > 1.0 ? 1.0 : share;
+}
+
 double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_batch,
                                   enum cs_recompute rc)
 {

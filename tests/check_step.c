@@ -444,6 +444,45 @@ START_TEST(test_step_refs_common_schema)
 }
 END_TEST
 
+/* Partial full recomputation in the step: on one GPU (no communication)
+ * the step is the layers' compute plus the optimizer, and recomputing N of
+ * the L = 16 layers adds N / L of what recomputing all of them adds; the
+ * hardware FLOPs grow by the same share. */
+START_TEST(test_step_partial_recompute_linear)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 1}\n"
+         "workload:\n"
+         "  model: {layers: 16, hidden: 2048, heads: 16, seq_len: 2048, vocab: 32000, activation: swiglu}\n"
+         "  global_batch: 8\n"
+         "  micro_batch: 2\n"
+         "  recompute: none\n",
+         &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result none, full, part;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &none), CS_OK);
+    s.workload.recompute = CS_RECOMPUTE_FULL;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &full), CS_OK);
+    s.workload.recompute_layers = 4;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &part), CS_OK);
+    ck_assert(none.fits && full.fits && part.fits);
+    ck_assert(full.time_s > none.time_s);
+    ck_assert_double_eq_tol(part.time_s, none.time_s + 0.25 * (full.time_s - none.time_s),
+                            1e-6 * full.time_s); /* engine time in ns */
+    ck_assert_double_eq_tol(part.hw_flops_per_iter,
+                            none.hw_flops_per_iter + 0.25 * (full.hw_flops_per_iter - none.hw_flops_per_iter),
+                            1e-6 * full.hw_flops_per_iter);
+    ck_assert(part.memory.activations_bytes < none.memory.activations_bytes);
+    ck_assert(part.memory.activations_bytes > full.memory.activations_bytes);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 /* Claim verdicts by hand: a value claim of MFU 0.40 with tolerance 0.1 is
  * supported by 0.42 (+5%) and not by 0.30 (-25%); a ratio claim of 1.23
  * (23% faster than the baseline) with tolerance 0.05: 115.4/100 = 1.154 is
@@ -495,6 +534,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_search_ranks_valid_configs);
     tcase_add_test(tc, test_step_validation_against_references);
     tcase_add_test(tc, test_step_refs_common_schema);
+    tcase_add_test(tc, test_step_partial_recompute_linear);
     tcase_add_test(tc, test_step_claim_verdicts);
     suite_add_tcase(s, tc);
     return s;

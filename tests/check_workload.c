@@ -470,6 +470,49 @@ START_TEST(test_workload_memory_cp_shards_states)
 }
 END_TEST
 
+/* Full recomputation of only N layers per virtual stage (Megatron's block
+ * method): Llama 3.1 8B, seq 8192, micro-batch 1, tp 1, pp 1, bf16, no
+ * dropout. A stored layer holds, in bytes, 4 e n (two norm inputs, the QKV
+ * and MLP inputs) + e n (2 + 2 x 8/32) (Q, K, V, projection input) + 3 e s f
+ * (swiglu) = 13 n + 6 x 8192 x 14336 with n = 8192 x 4096 and e = 2:
+ * 1,140,850,688 bytes; a recomputed one keeps its input, 2 n = 67,108,864.
+ * So each layer moved from stored to recomputed saves 1,073,741,824 bytes;
+ * N = 32 (all) is plain full recomputation; the recompute share is N / 32,
+ * and N layers per stage of 4 virtual stages (pp 2, vp 2: 8 layers each)
+ * recompute N / 8 of the model. */
+START_TEST(test_workload_memory_partial_recompute)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_FULL);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    w.par.dp = 8;
+    w.global_batch = 8;
+    struct cs_gpu_spec g = a100_80();
+    struct cs_memory_breakdown all, m5, m6;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &all), CS_OK);
+    w.recompute_layers = 5;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m5), CS_OK);
+    w.recompute_layers = 6;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m6), CS_OK);
+    ck_assert_double_eq_tol(m5.activations_bytes - m6.activations_bytes, 1073741824.0, 1.0);
+    /* 27 layers stored instead of recomputed, relative to full. */
+    ck_assert_double_eq_tol(m5.activations_bytes - all.activations_bytes, 27 * 1073741824.0, 1.0);
+    w.recompute_layers = 32;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m6), CS_OK);
+    ck_assert_double_eq_tol(m6.activations_bytes, all.activations_bytes, 1.0);
+    ck_assert_int_eq(cs_workload_recomputed_layers(&w, 8), 8);
+    w.recompute_layers = 5;
+    ck_assert_double_eq_tol(cs_workload_recompute_share(&w), 5.0 / 32.0, 1e-12);
+    w.par.pp = 2;
+    w.par.vp = 2;
+    ck_assert_int_eq(cs_workload_recomputed_layers(&w, 8), 5);
+    ck_assert_double_eq_tol(cs_workload_recompute_share(&w), 5.0 / 8.0, 1e-12);
+    w.recompute = CS_RECOMPUTE_SELECTIVE;
+    ck_assert_int_eq(cs_workload_recomputed_layers(&w, 8), 0);
+    ck_assert_double_eq(cs_workload_recompute_share(&w), 0.0);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -499,6 +542,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_zero_stages);
     tcase_add_test(mem, test_workload_memory_last_stage);
     tcase_add_test(mem, test_workload_memory_cp_shards_states);
+    tcase_add_test(mem, test_workload_memory_partial_recompute);
     suite_add_tcase(s, mem);
     return s;
 }

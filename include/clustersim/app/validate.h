@@ -26,6 +26,7 @@ struct cs_app_val_row {
     double pred, err;             /* predicted; pred / measured - 1; NAN unless st is CS_OK */
     int micro_batch;              /* of the workload chosen */
     enum cs_recompute recompute;
+    int recompute_layers;         /* with full: layers per virtual stage recomputed, 0 = all */
     cs_diags diags;               /* owned: what predicting it reported (no file: c->file) */
 };
 

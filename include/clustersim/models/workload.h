@@ -48,6 +48,11 @@ struct cs_workload {
     int micro_batch;          /* sequences per micro-batch per pipeline */
     struct cs_parallel par;
     enum cs_recompute recompute;
+    /* With full recomputation: the layers of each (virtual) pipeline stage
+     * whose activations are recomputed, the first ones of the stage, the
+     * others stored whole (Megatron-LM's --recompute-method block
+     * --recompute-num-layers N); 0 = every layer. */
+    int recompute_layers;
     enum cs_precision precision;
     double tokens;            /* tokens to train; NAN when not given */
     /* How the software stack runs the step (cs_step_options_from_scenario). */
@@ -72,6 +77,15 @@ const char *const *cs_workload_preset_names(void);
  * micro_batch >= 1, global_batch >= 1. vp 0 is read as 1. Returns CS_OK or
  * CS_EINVAL; it does not check the cluster (see step.h for that). */
 cs_status cs_workload_check(const struct cs_workload *w);
+
+/* Layers of a (virtual) pipeline stage of `layers_in_stage` layers that are
+ * recomputed in full: all of them with recompute full and recompute_layers
+ * 0, min(recompute_layers, layers_in_stage) with a count, none otherwise. */
+int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_stage);
+
+/* Share of all the model's layers recomputed in full, with the layers split
+ * over pp x vp virtual stages as Megatron splits them (ceil per stage). */
+double cs_workload_recompute_share(const struct cs_workload *w);
 
 /* Total parameter count of the model (embeddings included). */
 double cs_workload_params(const struct cs_model_shape *m);
