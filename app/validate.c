@@ -120,8 +120,7 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
         const char *slash = strrchr(out->files[i].path, '/');
         const struct cs_val_table *vt =
             out->have_ix ? cs_valindex_find(ix, slash ? slash + 1 : out->files[i].path) : NULL;
-        st = cs_refs_load_table(out->files[i].path, vt ? vt->stack : NULL, vt ? vt->link : NULL,
-                                cat, d, &out->cases, &out->ncases);
+        st = cs_refs_load_table(out->files[i].path, vt, cat, d, &out->cases, &out->ncases);
         if (st != CS_OK && ret == CS_OK)
             ret = st;
     }

@@ -174,7 +174,7 @@ static const char *const cs__generic_cols[] = {
 /* One common-schema row: a case, possibly not expressible (with the
  * reason). Returns false (diagnostic given) for a malformed row. */
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_ref_stack stack,
-                            const char *link, struct cs_ref_case *c)
+                            const char *link, const char *dropout, struct cs_ref_case *c)
 {
     const char *model = cs__get(r, "model");
     const char *gpu = cs__get(r, "gpu");
@@ -265,14 +265,15 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_re
         "  fabric: %s\n"
         "workload:\n"
         "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld,"
-        " ffn_hidden: %ld, seq_len: %ld, vocab: %ld, activation: %s}\n"
+        " ffn_hidden: %ld, seq_len: %ld, vocab: %ld, activation: %s%s%s}\n"
         "  global_batch: %ld\n"
         "  micro_batch: %ld\n"
         "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
         "  recompute: %s\n"
         "  precision: %s\n",
         c->label, gpu, nodes, ppn, fabric, model, layers, hidden, heads, kv ? kv : heads,
-        ffn ? ffn : 4 * hidden, seq, vocab, act, gb, mb ? mb : 1, tp, pp, cp, dp, vp,
+        ffn ? ffn : 4 * hidden, seq, vocab, act, dropout ? ", dropout: " : "",
+        dropout ? dropout : "", gb, mb ? mb : 1, tp, pp, cp, dp, vp,
         tp > 1 ? "true" : "false", fsdp ? fsdp : "none", rc ? rc : "none", prec);
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
@@ -284,13 +285,19 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_re
 cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
                        struct cs_ref_case **cases, size_t *n)
 {
-    return cs_refs_load_table(path, NULL, NULL, cat, d, cases, n);
+    return cs_refs_load_table(path, NULL, cat, d, cases, n);
 }
 
-cs_status cs_refs_load_table(const char *path, const char *stack_name, const char *link,
+cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
                              const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
                              size_t *n)
 {
+    const char *stack_name = vt ? vt->stack : NULL, *link = vt ? vt->link : NULL;
+    const char *dropout = vt ? vt->dropout : NULL;
+    if (dropout && strcmp(dropout, "true") && strcmp(dropout, "false")) {
+        cs_diag_error(d, path, 0, 0, "dropout \"%s\": expected true or false", dropout);
+        return CS_ECONFIG;
+    }
     enum cs_ref_stack stack = CS_STACK_MCORE_2024;
     if (stack_name && !cs_ref_stack_parse(stack_name, &stack)) {
         cs_diag_error(d, path, 0, 0,
@@ -364,7 +371,7 @@ cs_status cs_refs_load_table(const char *path, const char *stack_name, const cha
             memset(&c, 0, sizeof c);
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
-            if (cs__generic_row(&r, cat, stack, link, &c))
+            if (cs__generic_row(&r, cat, stack, link, dropout, &c))
                 cs__push(cases, n, &cap, &c);
             continue;
         }

@@ -192,6 +192,19 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
     *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
               cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
     *flops += 2.0 * t * n * k;
+    if (prec == CS_PREC_FP8) {
+        /* FP8 GEMMs take FP8 operands, and the weight-gradient GEMM takes
+         * them transposed (Hopper's FP8 tensor cores read both operands
+         * K-major; Transformer Engine's cast_transpose kernels). Forward:
+         * the input's FP8 copy and its transpose are written, 1 byte each
+         * per element (the cast itself is fused into the norm or
+         * activation that produces the input: TE's LayerNormLinear and
+         * fused activation-cast). Backward: the bf16 output gradient is read
+         * (2 bytes) and written as FP8 and FP8-transposed (1 + 1). The
+         * weights' casts are cached across micro-batches and not counted. */
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * t * k);
+        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * t * n);
+    }
 }
 
 /* Adds one memory-bound kernel's forward bytes (backward moves twice as much:

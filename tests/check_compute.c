@@ -184,6 +184,33 @@ START_TEST(test_compute_layer_gpt3_tp8)
     ck_assert_double_eq_tol(u.fwd_flops, c.fwd_flops, 1.0);
     ck_assert_double_eq_tol(u.fwd_bytes - c.fwd_bytes, 452984832.0, 1.0);
     ck_assert(u.fwd_s > c.fwd_s);
+
+    /* FP8 (Transformer Engine): the four GEMMs at the FP8 rate, attention
+     * and the memory-bound kernels unchanged, plus per linear the input's
+     * FP8 copy and transpose, 2 bytes per input element (T x k: 2048 x
+     * 12288, 2048 x 1536, 2048 x 12288, 2048 x 6144), and in the backward
+     * the output gradient's cast-transpose, 4 bytes per output element
+     * (T x n: 2048 x 4608, 2048 x 12288, 2048 x 6144, 2048 x 12288). */
+    p.fused_attention = true;
+    w.precision = CS_PREC_FP8;
+    struct cs_layer_cost f8;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &f8), CS_OK);
+    const double sh[4][2] = {{4608, 12288}, {12288, 1536}, {6144, 12288}, {12288, 6144}};
+    double fw[2] = {0, 0}, bw[2] = {0, 0}, casts = 0, bcasts = 0;
+    for (int i = 0; i < 4; i++) {
+        double n = sh[i][0], k = sh[i][1];
+        for (int q = 0; q < 2; q++) {
+            enum cs_precision pr = q ? CS_PREC_FP8 : CS_PREC_BF16;
+            fw[q] += cs_compute_gemm_s(&g, &p, pr, 2048, n, k, 1);
+            bw[q] += cs_compute_gemm_s(&g, &p, pr, 2048, k, n, 1) +
+                     cs_compute_gemm_s(&g, &p, pr, k, n, 2048, 1);
+        }
+        casts += cs_compute_mem_s(&g, &p, 2.0 * 2048 * k);
+        bcasts += cs_compute_mem_s(&g, &p, 4.0 * 2048 * n);
+    }
+    ck_assert(fw[1] < 0.6 * fw[0]);
+    ck_assert_double_eq_tol(f8.fwd_s, c.fwd_s - fw[0] + fw[1] + casts, 1e-12);
+    ck_assert_double_eq_tol(f8.bwd_s, c.bwd_s - bw[0] + bw[1] + bcasts, 1e-12);
 }
 END_TEST
 

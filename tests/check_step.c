@@ -370,8 +370,9 @@ START_TEST(test_step_refs_common_schema)
     cs_diags_init(&d);
     struct cs_ref_case *cases = NULL;
     size_t n = 0;
-    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), "torchtitan",
-                                        "roce-400g", cat, &d, &cases, &n),
+    struct cs_val_table vt = {.stack = "torchtitan", .link = "roce-400g", .dropout = "false"};
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vt, cat, &d,
+                                        &cases, &n),
                      CS_OK);
     ck_assert_uint_eq(n, 7);
     const struct cs_ref_case *a = &cases[0], *b = &cases[1];
@@ -399,6 +400,7 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_int_eq(b->scen.workload.par.fsdp, CS_FSDP_FULL);
     ck_assert_int_eq(b->scen.workload.model.ffn_hidden, 4 * 2048);
     ck_assert_int_eq(b->scen.workload.model.kv_heads, 16);
+    ck_assert(!b->scen.workload.model.dropout); /* gelu, but the index says no dropout */
     ck_assert_ptr_nonnull(strstr(cases[2].not_expressible, "GB300"));
     ck_assert_ptr_nonnull(strstr(cases[3].not_expressible, "mxfp8"));
     ck_assert_ptr_nonnull(strstr(cases[4].not_expressible, "mixture of experts"));
@@ -420,8 +422,8 @@ START_TEST(test_step_refs_common_schema)
      * nodes, an unknown stack or link: errors naming file and line. */
     cs_diags_fini(&d);
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic-bad.csv"), NULL,
-                                        NULL, cat, &d, &cases, &n),
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic-bad.csv"), NULL, cat,
+                                        &d, &cases, &n),
                      CS_ECONFIG);
     ck_assert_uint_eq(cs_diags_errors(&d), 2);
     ck_assert_int_eq(d.items[0].line, 2);
@@ -432,12 +434,18 @@ START_TEST(test_step_refs_common_schema)
     n = 0;
     cs_diags_fini(&d);
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), "deepspeed",
-                                        NULL, cat, &d, &cases, &n),
+    struct cs_val_table bad = {.stack = "deepspeed"};
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &bad, cat, &d,
+                                        &cases, &n),
                      CS_ECONFIG);
     ck_assert_ptr_nonnull(strstr(d.items[0].msg, "deepspeed"));
-    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), NULL,
-                                        "ib-zdr", cat, &d, &cases, &n),
+    bad = (struct cs_val_table){.link = "ib-zdr"};
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &bad, cat, &d,
+                                        &cases, &n),
+                     CS_ECONFIG);
+    bad = (struct cs_val_table){.dropout = "maybe"};
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &bad, cat, &d,
+                                        &cases, &n),
                      CS_ECONFIG);
     cs_refs_free(cases, n);
     cs_diags_fini(&d);

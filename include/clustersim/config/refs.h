@@ -14,6 +14,7 @@
 
 #include "clustersim/base/diag.h"
 #include "clustersim/config/catalog.h"
+#include "clustersim/config/valindex.h"
 #include "clustersim/models/refcase.h"
 
 #include <stddef.h>
@@ -27,13 +28,14 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
 
 /* The same, with the facts of a common-schema table (validation/step/
  * SOURCES.md: model,gpu,gpus,nodes,...,tokens_per_s_per_gpu,...) that its
- * index entry states: `stack` (cs_ref_stack_parse; NULL: mcore) and `link`
- * (a catalog link for the scale-out fabric; NULL: by GPU generation,
- * ib-hdr for A100, ib-ndr otherwise). The first-wave formats ignore both.
+ * index entry `vt` states (nullable): `stack` (cs_ref_stack_parse; NULL:
+ * mcore), `link` (a catalog link for the scale-out fabric; NULL: by GPU
+ * generation, ib-hdr for A100, ib-ndr otherwise) and `dropout` (true or
+ * false; NULL: the model's default). The first-wave formats ignore them.
  * A common-schema row the models cannot express yet (a GPU outside the
  * catalog, a block-scaled precision, mixture of experts, an unstated shape
  * or a table without tokens/s) becomes a case with not_expressible set. */
-cs_status cs_refs_load_table(const char *path, const char *stack, const char *link,
+cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
                              const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
                              size_t *n);
 void cs_refs_free(struct cs_ref_case *cases, size_t n);

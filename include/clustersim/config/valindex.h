@@ -40,6 +40,9 @@ struct cs_val_table {
      * link name such as ib-ndr or roce-200g). */
     char *stack;
     char *link;
+    /* "true" or "false": whether the table's models train with dropout, as
+     * their configurations state (NULL: the model's default). */
+    char *dropout;
 };
 
 struct cs_valindex {
