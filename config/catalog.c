@@ -80,6 +80,8 @@ static const struct cs_field gpu_fields[] = {
     F_BOOL("nvls", struct cs_gpu_spec, nvls, "NVLink SHARP in the switch generation"),
     F_QTY("mamf_bf16", struct cs_gpu_spec, mamf_bf16_flops, CS_UNIT_FLOPS, 0, 1e18, NUL | POS,
           "measured maximum achievable BF16 matmul FLOP/s"),
+    F_NUM("flash_attn_frac", struct cs_gpu_spec, flash_attn_frac, 0, 1, NUL | POS,
+          "fraction of the BF16 peak FlashAttention-2 (fwd+bwd) reaches; null = as H100"),
     F_QTY("price", struct cs_gpu_spec, price_usd, CS_UNIT_MONEY, 0, 1e9, NUL | POS,
           "purchase price per GPU"),
     F_QTY("server_price", struct cs_gpu_spec, server_price_usd, CS_UNIT_MONEY, 0, 1e10,

@@ -25,6 +25,12 @@
  * in training it also absorbs RoPE, masking and layout kernels that the
  * model does not list. docs/step.md, "Calibration". */
 #define DEFAULT_ATTN_EFF 0.2
+/* FlashAttention-2 reaches 35% of the BF16 peak on H100 (Shah et al. 2024,
+ * FlashAttention-3, Section 1), the GPU DEFAULT_ATTN_EFF was fitted on; a
+ * GPU whose catalog entry gives flash_attn_frac gets the fitted efficiency
+ * times flash_attn_frac / 0.35 (its kernels reach a different fraction of a
+ * different peak); others keep 0.2. docs/models.md, "Compute". */
+#define H100_FLASH_ATTN_FRAC 0.35
 /* Training GEMMs reach this fraction of the catalog's MAMF (the best GEMM of
  * a shape sweep, stas00's benchmark): fitted once on the two A100 tables
  * (Narayanan et al. 2021, Korthikanti et al. 2022); docs/step.md. */
@@ -55,6 +61,8 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_eff = DEFAULT_MEM_EFF;
     r.kernel_overhead_s = DEFAULT_KERNEL_OVERHEAD_S;
     r.attn_eff = DEFAULT_ATTN_EFF;
+    if (isfinite(gpu->flash_attn_frac) && gpu->flash_attn_frac > 0)
+        r.attn_eff = fmin(1.0, DEFAULT_ATTN_EFF * gpu->flash_attn_frac / H100_FLASH_ATTN_FRAC);
     r.fused_attention = isfinite(peak) && peak > 0;
     *p = r;
 }

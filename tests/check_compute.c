@@ -26,6 +26,7 @@ static struct cs_gpu_spec h100(void)
     g.hbm_bytes = 80e9;
     g.hbm_bw_bytes_per_s = 3.35e12;
     g.mamf_bf16_flops = 794.5e12;
+    g.flash_attn_frac = NAN;
     g.pcie_gen = 5;
     g.server_gpus = 8;
     return g;
@@ -63,6 +64,17 @@ START_TEST(test_compute_params_default)
     ck_assert_double_eq_tol(p.gemm_dim_half, 128.0, 0.0 + 1e-12);
     ck_assert_double_eq_tol(cs_compute_gemm_eff(&p, 8192, 8192, 8192), 0.9 * 794.5 / 989.0, 1e-12);
     ck_assert(p.fused_attention);
+    /* Fused attention: 0.2 of peak where it was fitted (H100, FlashAttention-2
+     * at 35% of peak there); a GPU whose FlashAttention-2 reaches 50% of its
+     * peak (A100) gets 0.2 x 0.50 / 0.35 = 0.285714...; unknown: 0.2. */
+    ck_assert_double_eq_tol(p.attn_eff, 0.2, 1e-15);
+    g.flash_attn_frac = 0.35;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.attn_eff, 0.2, 1e-15);
+    g.flash_attn_frac = 0.50;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.attn_eff, 0.2 * 0.50 / 0.35, 1e-15);
+    g.flash_attn_frac = NAN;
     /* Without a MAMF the anchor is 75%. Without a bf16 peak (pre-Ampere),
      * no fused attention. */
     g.mamf_bf16_flops = NAN;

@@ -36,6 +36,11 @@ struct cs_gpu_spec {
     bool nvls;                         /* NVLink SHARP in the NVSwitch of this generation */
     char intra_default[CS_NAME_MAX];   /* intra-node catalog entry used by default */
     double mamf_bf16_flops;            /* measured max achievable matmul; NAN if unknown */
+    /* Fraction of the BF16 peak a FlashAttention-2 forward+backward reaches
+     * on this GPU in isolation (published kernel benchmarks); NAN if
+     * unknown (the H100 figure is then assumed). Scales the fused-attention
+     * efficiency relative to the H100 it was fitted on. */
+    double flash_attn_frac;
     double price_usd;                  /* per GPU; NAN if unknown */
     double server_price_usd;           /* per 8-GPU (or server_gpus) server; NAN */
     int server_gpus;
