@@ -392,6 +392,13 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("memory_reserve", CS_FT_QTY, struct cs_workload, memory_reserve_bytes,
+       .unit = CS_UNIT_BYTES, .min = 0, .max = 1e13, .def = "1.5GiB",
+       .doc = "device memory the framework cannot use besides fragmentation (CUDA context, "
+              "NCCL buffers; CS_MEMORY_RESERVE_FIXED_BYTES)"),
+    F_("memory_fragmentation", CS_FT_QTY, struct cs_workload, memory_fragmentation,
+       .unit = CS_UNIT_RATIO, .min = 0, .max = 0.9, .def = "5%",
+       .doc = "share of HBM lost to caching-allocator fragmentation (CS_MEMORY_RESERVE_FRACTION)"),
     F_("gpus", CS_FT_LONG, struct cs_workload, gpus, .min = 0, .max = CS_CFG_MAX_GPUS, .def = "0",
        .doc = "GPUs the job uses (whole nodes); 0 = every GPU of the cluster"),
 };

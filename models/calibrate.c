@@ -829,6 +829,10 @@ void cs_step_options_from_scenario(const struct cs_scenario *s, struct cs_step_o
         o->dp_overlap = w->dp_overlap;
         if (isfinite(w->dp_bucket_bytes) && w->dp_bucket_bytes > 0)
             o->dp_bucket_bytes = w->dp_bucket_bytes;
+        if (isfinite(w->memory_reserve_bytes))
+            o->compute.mem_reserve_bytes = w->memory_reserve_bytes;
+        if (isfinite(w->memory_fragmentation))
+            o->compute.mem_fragmentation = w->memory_fragmentation;
         if (w->fused_attention == 1)
             o->compute.fused_attention = true;
         else if (w->fused_attention == 2)

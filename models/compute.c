@@ -64,6 +64,8 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     if (isfinite(gpu->flash_attn_frac) && gpu->flash_attn_frac > 0)
         r.attn_eff = fmin(1.0, DEFAULT_ATTN_EFF * gpu->flash_attn_frac / H100_FLASH_ATTN_FRAC);
     r.fused_attention = isfinite(peak) && peak > 0;
+    r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
+    r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     *p = r;
 }
 

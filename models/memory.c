@@ -274,7 +274,14 @@ cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_
     r.workspace_bytes = s->workspace;
     r.total_bytes = s->total;
     r.capacity_bytes = gpu->hbm_bytes;
-    r.reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES + CS_MEMORY_RESERVE_FRACTION * gpu->hbm_bytes;
+    double fixed = isfinite(p->mem_reserve_bytes) && p->mem_reserve_bytes >= 0
+                       ? p->mem_reserve_bytes
+                       : CS_MEMORY_RESERVE_FIXED_BYTES;
+    double frag = isfinite(p->mem_fragmentation) && p->mem_fragmentation >= 0 &&
+                          p->mem_fragmentation < 1
+                      ? p->mem_fragmentation
+                      : CS_MEMORY_RESERVE_FRACTION;
+    r.reserve_bytes = fixed + frag * gpu->hbm_bytes;
     r.fits = r.total_bytes <= r.capacity_bytes - r.reserve_bytes;
     r.stage = use_last ? w->par.pp - 1 : 0;
     r.params = s->params;

@@ -23,12 +23,20 @@ struct cs_compute_params {
     double kernel_overhead_s; /* launch + tail per kernel */
     double attn_eff;          /* fused attention: fraction of peak, on executed FLOPs */
     bool fused_attention;     /* FlashAttention-style attention core (no s^2 in HBM) */
+    /* Device memory the framework cannot use (memory.h): a fixed part (CUDA
+     * context, NCCL buffers) and a fraction of HBM (caching-allocator
+     * fragmentation); defaults CS_MEMORY_RESERVE_FIXED_BYTES and
+     * CS_MEMORY_RESERVE_FRACTION, `workload.memory_reserve` and
+     * `workload.memory_fragmentation` in a scenario. */
+    double mem_reserve_bytes;
+    double mem_fragmentation;
 };
 
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
  * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;
- * mem_eff 0.8; kernel_overhead_s 4 us; attn_eff 0.5; fused_attention true
+ * mem_eff 0.8; kernel_overhead_s 4 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
+ * the memory reserve of memory.h; fused_attention true
  * when the GPU has a bf16 peak (Ampere and later, CDNA3). Never fails. */
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p);
 

@@ -60,6 +60,10 @@ struct cs_workload {
     bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
     double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
     int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+    /* Memory the framework cannot use (memory.h): fixed bytes and a fraction
+     * of HBM; NAN = the defaults (1.5 GiB, 5%). */
+    double memory_reserve_bytes;
+    double memory_fragmentation;
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
