@@ -173,8 +173,21 @@ static const char *const cs__generic_cols[] = {
 
 /* One common-schema row: a case, possibly not expressible (with the
  * reason). Returns false (diagnostic given) for a malformed row. */
+/* Model FLOPs per token in Megatron-LM's convention (megatron/training/
+ * training.py, num_floating_point_operations, which NeMo 24.x reports):
+ * forward and backward (x3), every attention score counted (no causal
+ * halving), the logits, no recomputation:
+ *   12 L h^2 (1 + kv/a + s/h + g f/h) + 6 h V, g = 3/2 for a gated MLP, 1 else. */
+static double cs__megatron_flops_per_token(long layers, long hidden, long heads, long kv,
+                                           long ffn, long seq, long vocab, bool gated)
+{
+    double L = layers, h = hidden, a = heads, k = kv ? kv : heads, f = ffn, s = seq, V = vocab;
+    return 12.0 * L * h * h * (1.0 + k / a + s / h + (gated ? 1.5 : 1.0) * f / h) + 6.0 * h * V;
+}
+
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_ref_stack stack,
-                            const char *link, const char *dropout, struct cs_ref_case *c)
+                            const char *link, const char *dropout, const char *flops,
+                            struct cs_ref_case *c)
 {
     const char *model = cs__get(r, "model");
     const char *gpu = cs__get(r, "gpu");
@@ -187,6 +200,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_re
     const char *rc = cs__opt(r, "recompute");
     const char *act = cs__opt(r, "activation");
     const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
+    const char *tfl = cs__opt(r, "tflops_per_gpu");
     long layers = cs__opt_int(r, "layers"), hidden = cs__opt_int(r, "hidden");
     long heads = cs__opt_int(r, "heads"), kv = cs__opt_int(r, "kv_heads");
     long ffn = cs__opt_int(r, "ffn_hidden"), vocab = cs__opt_int(r, "vocab");
@@ -228,12 +242,22 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_re
     else if (!act || !layers || !hidden || !heads || !vocab || !seq)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "model shape or activation not stated (hybrid or squared-ReLU architecture)");
-    else if (!tok)
+    else if (!tok && !(tfl && flops))
         snprintf(c->not_expressible, sizeof c->not_expressible,
-                 "publishes TFLOP/s only: the source's FLOP count is not encoded yet");
+                 "publishes TFLOP/s only, and the index states no FLOP convention for it");
     if (c->not_expressible[0])
         return true;
-    c->measured = cs__num(r, "tokens_per_s_per_gpu");
+    if (tok) {
+        c->measured = cs__num(r, "tokens_per_s_per_gpu");
+    } else {
+        /* TFLOP/s per GPU in the source's stated convention, back to
+         * tokens per second per GPU. */
+        double tf = cs__num(r, "tflops_per_gpu");
+        long ffn_eff = ffn ? ffn : 4 * hidden;
+        c->measured = tf * 1e12 / cs__megatron_flops_per_token(layers, hidden, heads, kv, ffn_eff,
+                                                               seq, vocab,
+                                                               strcmp(act, "swiglu") == 0);
+    }
     if (!r->ok)
         return false;
     c->search_micro_batch = mb == 0;
@@ -294,6 +318,12 @@ cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
 {
     const char *stack_name = vt ? vt->stack : NULL, *link = vt ? vt->link : NULL;
     const char *dropout = vt ? vt->dropout : NULL;
+    const char *flops = vt ? vt->flops : NULL;
+    if (flops && strcmp(flops, "megatron")) {
+        cs_diag_error(d, path, 0, 0, "flops \"%s\": expected megatron (the only convention encoded)",
+                      flops);
+        return CS_ECONFIG;
+    }
     if (dropout && strcmp(dropout, "true") && strcmp(dropout, "false")) {
         cs_diag_error(d, path, 0, 0, "dropout \"%s\": expected true or false", dropout);
         return CS_ECONFIG;
@@ -371,7 +401,7 @@ cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
             memset(&c, 0, sizeof c);
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
-            if (cs__generic_row(&r, cat, stack, link, dropout, &c))
+            if (cs__generic_row(&r, cat, stack, link, dropout, flops, &c))
                 cs__push(cases, n, &cap, &c);
             continue;
         }

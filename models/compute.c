@@ -268,6 +268,8 @@ cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec
     struct attn_cost at = attention(gpu, p, &d);
     c.fwd_s = gemm_fwd + at.fwd_s;
     c.bwd_s = gemm_bwd + at.bwd_s;
+    c.attn_fwd_s = at.fwd_s;
+    c.attn_bwd_s = at.bwd_s;
     c.fwd_flops = flops + at.flops;
     c.bwd_flops = 2.0 * c.fwd_flops;
     c.fwd_bytes = at.bytes;

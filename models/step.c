@@ -663,11 +663,17 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                   L->tp_reducescatter_recompute * rs;
     double tpf = keep * rawf;
     double tpb = keep * rawb;
-    /* Context parallelism: KV blocks travel around the CP ring; Megatron
-     * overlaps them with attention, which we do not split out, so the
-     * transfer is counted exposed (an upper bound, documented). */
-    double cpf = L->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_fwd, &cpg) : 0;
-    double cpb = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
+    /* Context parallelism: KV blocks travel around the CP ring. */
+    double cpf_all = L->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_fwd, &cpg) : 0;
+    double cpb_all = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
+    /* Ring attention (Megatron-Core / Transformer Engine's
+     * AttnFuncWithCPAndKVP2P, Liu et al. 2023): the attention runs in cp
+     * steps, and the KV block of the next step is sent and received while
+     * the current one is computed, so of the cp - 1 transfers only what
+     * exceeds the (cp - 1) / cp of the attention they overlap is exposed. */
+    double cpn = S->w->par.cp > 1 ? (double)S->w->par.cp : 1.0;
+    double cpf = fmax(0.0, cpf_all - (cpn - 1.0) / cpn * L->attn_fwd_s);
+    double cpb = fmax(0.0, cpb_all - (cpn - 1.0) / cpn * L->attn_bwd_s);
     /* Full recomputation reruns the forward, collectives included. */
     double rtp = keep * rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
     /* Uneven splits: ceil(L / (pp vp)) layers per virtual stage (virtual

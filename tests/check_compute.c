@@ -184,6 +184,9 @@ START_TEST(test_compute_layer_gpt3_tp8)
                2.0 * cs_compute_mem_s(&g, &p, 7.0 * 25165824.0) +
                cs_compute_mem_s(&g, &p, 4.0 * 12582912.0);
     ck_assert_double_eq_tol(c.fwd_s, t, 1e-12);
+    /* the attention core's part, for ring-attention overlap */
+    ck_assert_double_eq_tol(c.attn_fwd_s, 12884901888.0 / (989e12 * 0.2) + p.kernel_overhead_s, 1e-12);
+    ck_assert_double_eq_tol(c.attn_bwd_s, 2.5 * 12884901888.0 / (989e12 * 0.2) + p.kernel_overhead_s, 1e-12);
     /* roofline sanity: forward between peak and 2x the MAMF time */
     ck_assert(c.fwd_s > c.fwd_flops / 989e12 && c.fwd_s < 2.0 * c.fwd_flops / 794.5e12);
     ck_assert(c.bwd_s > 1.8 * c.fwd_s && c.bwd_s < 2.6 * c.fwd_s);

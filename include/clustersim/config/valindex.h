@@ -43,6 +43,10 @@ struct cs_val_table {
     /* "true" or "false": whether the table's models train with dropout, as
      * their configurations state (NULL: the model's default). */
     char *dropout;
+    /* How the table counts the FLOPs of its TFLOP/s column where it gives
+     * no tokens/s: "megatron" (Megatron-LM's num_floating_point_operations:
+     * full attention, logits, no recomputation); NULL: not stated. */
+    char *flops;
 };
 
 struct cs_valindex {

@@ -80,6 +80,10 @@ struct cs_layer_cost {
     /* Context-parallel exchange per layer (ring of KV blocks), total bytes
      * sent per GPU fwd and bwd; 0 when cp == 1. */
     double cp_bytes_fwd, cp_bytes_bwd;
+    /* The attention core's share of fwd_s and bwd_s: ring attention
+     * overlaps each KV block's transfer with the attention on the previous
+     * block (step.c). */
+    double attn_fwd_s, attn_bwd_s;
     double params;                /* parameters of this layer held by this GPU (after TP sharding, before FSDP) */
     double act_msg_bytes;         /* activation tensor sent to the next pipeline stage per micro-batch */
 };
