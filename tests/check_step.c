@@ -408,6 +408,32 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_ptr_nonnull(strstr(cases[4].not_expressible, "mixture of experts"));
     ck_assert_ptr_nonnull(strstr(cases[5].not_expressible, "activation"));
     ck_assert_ptr_nonnull(strstr(cases[6].not_expressible, "TFLOP/s only"));
+    /* A TFLOP/s-only row with the index's FLOP convention (Megatron-LM's):
+     * Llama 2 7B at 65,536 tokens counts 12 x 32 x 4096^2 x (1 + 1 +
+     * 65536/4096 + 1.5 x 11008/4096) + 6 x 4096 x 32000 = 142,721,679,360
+     * FLOPs per token, so 500 TFLOP/s/GPU is 3,503.32 tokens/s/GPU. */
+    {
+        struct cs_ref_case *c2 = NULL;
+        size_t n2 = 0;
+        struct cs_val_table vf = {.flops = "megatron"};
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vf, cat,
+                                            &d, &c2, &n2),
+                         CS_OK);
+        ck_assert_uint_eq(n2, 7);
+        ck_assert_str_eq(c2[6].not_expressible, "");
+        ck_assert_double_eq_tol(c2[6].measured, 500e12 / 142721679360.0, 1e-9);
+        ck_assert_int_eq(c2[6].scen.workload.par.cp, 8);
+        cs_refs_free(c2, n2);
+        struct cs_val_table vbad = {.flops = "palm"};
+        c2 = NULL;
+        n2 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vbad, cat,
+                                            &d, &c2, &n2),
+                         CS_ECONFIG);
+        cs_refs_free(c2, n2);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);
