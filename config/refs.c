@@ -185,7 +185,7 @@ static double cs__megatron_flops_per_token(long layers, long hidden, long heads,
     return 12.0 * L * h * h * (1.0 + k / a + s / h + (gated ? 1.5 : 1.0) * f / h) + 6.0 * h * V;
 }
 
-static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_ref_stack stack,
+static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
                             struct cs_ref_case *c)
 {
@@ -328,7 +328,7 @@ cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
         cs_diag_error(d, path, 0, 0, "dropout \"%s\": expected true or false", dropout);
         return CS_ECONFIG;
     }
-    enum cs_ref_stack stack = CS_STACK_MCORE_2024;
+    enum cs_stack stack = CS_STACK_MCORE_2024;
     if (stack_name && !cs_ref_stack_parse(stack_name, &stack)) {
         cs_diag_error(d, path, 0, 0,
                       "stack \"%s\": expected megatron-2021, mcore, torchtitan or composer",

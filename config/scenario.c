@@ -392,6 +392,10 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("stack", CS_FT_ENUM, struct cs_workload, stack, .names = cs_stack_names,
+       .def = "custom",
+       .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
+              "tp_comm_overlap, dp_overlap and fused_attention where not given"),
     F_("memory_reserve", CS_FT_QTY, struct cs_workload, memory_reserve_bytes,
        .unit = CS_UNIT_BYTES, .min = 0, .max = 1e13, .def = "1.5GiB",
        .doc = "device memory the framework cannot use besides fragmentation (CUDA context, "
@@ -1138,6 +1142,28 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
                           w->par.tp, w->par.pp, w->par.cp, per,
                           w->gpus > 0 ? "job's (workload.gpus)" : "cluster's", gpus);
             return;
+        }
+    }
+    /* A stack preset fills the overlap and fusion keys the file leaves out
+     * (models/workload.c, cs_stack_preset). */
+    struct cs_stack_preset sp;
+    if (cs_stack_preset(w->stack, &sp)) {
+        char origin[64];
+        snprintf(origin, sizeof origin, "stack %s", cs_stack_names[w->stack]);
+        if (!cs_ynode_map_get(wl, "tp_comm_overlap")) {
+            w->tp_comm_overlap = sp.tp_comm_overlap;
+            char buf[32];
+            snprintf(buf, sizeof buf, "%g", sp.tp_comm_overlap);
+            prov_set(&b->prov, "workload.tp_comm_overlap", buf, origin);
+        }
+        if (!cs_ynode_map_get(wl, "dp_overlap")) {
+            w->dp_overlap = sp.dp_overlap;
+            prov_set(&b->prov, "workload.dp_overlap", sp.dp_overlap ? "true" : "false", origin);
+        }
+        if (!cs_ynode_map_get(wl, "fused_attention")) {
+            w->fused_attention = sp.fused_attention ? 1 : 2;
+            prov_set(&b->prov, "workload.fused_attention", sp.fused_attention ? "on" : "off",
+                     origin);
         }
     }
     const struct cs_ynode *rl = cs_ynode_map_get(wl, "recompute_layers");

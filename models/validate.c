@@ -7,52 +7,27 @@
 #include <math.h>
 #include <string.h>
 
-/* Fraction of the tensor-parallel collectives that Megatron-Core with
- * Transformer Engine hides behind GEMMs ("TP communication overlap", the
- * userbuffers all-gather/reduce-scatter pipelined with the linear layers).
- * One global parameter for the 2024 stack; see docs/step.md. */
-#define CS_REFS_MCORE_TP_OVERLAP 0.8
-
 void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o)
 {
     cs_step_options_default(&c->scen.cluster.gpu, o);
-    switch (c->stack) {
-    case CS_STACK_MEGATRON_2021:
-        o->dp_overlap = false;
-        o->tp_overlap = 0.0;
-        o->compute.fused_attention = false;
-        break;
-    case CS_STACK_MCORE_2024:
-        o->dp_overlap = true;
-        o->tp_overlap = CS_REFS_MCORE_TP_OVERLAP;
-        o->compute.fused_attention = true;
-        break;
-    case CS_STACK_TORCHTITAN:
-    case CS_STACK_COMPOSER:
-    case CS_STACK_COUNT:
-        /* FSDP1/FSDP2 prefetch the next all-gather and overlap the
-         * reduce-scatter with backward; tensor parallelism (torchtitan's
-         * vanilla TP) is not overlapped; attention is a flash kernel. */
-        o->dp_overlap = true;
-        o->tp_overlap = 0.0;
-        o->compute.fused_attention = true;
-        break;
-    }
+    struct cs_stack_preset p;
+    if (!cs_stack_preset(c->stack, &p))
+        (void)cs_stack_preset(CS_STACK_MCORE_2024, &p);
+    o->dp_overlap = p.dp_overlap;
+    o->tp_overlap = p.tp_comm_overlap;
+    o->compute.fused_attention = p.fused_attention;
 }
 
-static const char *const cs__stack_names[CS_STACK_COUNT] = {"megatron-2021", "mcore", "torchtitan",
-                                                            "composer"};
-
-const char *cs_ref_stack_name(enum cs_ref_stack s)
+const char *cs_ref_stack_name(enum cs_stack s)
 {
-    return (unsigned)s < CS_STACK_COUNT ? cs__stack_names[s] : "?";
+    return (unsigned)s < CS_STACK_COUNT ? cs_stack_names[s] : "?";
 }
 
-bool cs_ref_stack_parse(const char *name, enum cs_ref_stack *out)
+bool cs_ref_stack_parse(const char *name, enum cs_stack *out)
 {
-    for (int i = 0; i < CS_STACK_COUNT; i++)
-        if (strcmp(name, cs__stack_names[i]) == 0) {
-            *out = (enum cs_ref_stack)i;
+    for (int i = 1; i < CS_STACK_COUNT; i++)
+        if (strcmp(name, cs_stack_names[i]) == 0) {
+            *out = (enum cs_stack)i;
             return true;
         }
     return false;

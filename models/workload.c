@@ -181,6 +181,35 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
     *out = r;
 }
 
+/* Fraction of the TP collectives Megatron-Core with Transformer Engine hides
+ * behind GEMMs ("TP communication overlap", the userbuffers all-gather /
+ * reduce-scatter pipelined with the linear layers). One global parameter
+ * for the 2024 stack, fitted on the Megatron-Core H100 table; docs/step.md. */
+#define CS_MCORE_TP_OVERLAP 0.8
+
+bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
+{
+    struct cs_stack_preset p = {0.0, true, true};
+    switch (s) {
+    case CS_STACK_MEGATRON_2021:
+        p.dp_overlap = false;
+        p.fused_attention = false;
+        break;
+    case CS_STACK_MCORE_2024:
+        p.tp_comm_overlap = CS_MCORE_TP_OVERLAP;
+        break;
+    case CS_STACK_TORCHTITAN:
+    case CS_STACK_COMPOSER:
+        break;
+    case CS_STACK_CUSTOM:
+    case CS_STACK_COUNT:
+    default:
+        return false;
+    }
+    *out = p;
+    return true;
+}
+
 int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_stage)
 {
     if (w->recompute != CS_RECOMPUTE_FULL || layers_in_stage <= 0)

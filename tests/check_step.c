@@ -622,6 +622,57 @@ START_TEST(test_step_cp_ring_overlap)
 }
 END_TEST
 
+/* Software stack presets: `stack: mcore` sets 80% TP overlap, DP overlap
+ * and fused attention (Megatron-Core + TE); `torchtitan` no TP overlap;
+ * `megatron-2021` neither overlap nor fused attention; a key the file gives
+ * wins over the preset; the step options follow, the same as validate-refs'
+ * options for a table of that stack. */
+START_TEST(test_step_stack_presets)
+{
+    static const char *const base =
+        "schema_version: 1\n"
+        "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n"
+        "workload:\n"
+        "  model: {preset: llama3.1-8b}\n"
+        "  global_batch: 64\n"
+        "  parallelism: {tp: 8, sp: true}\n";
+    static const struct {
+        const char *extra;
+        double tp;
+        bool dp, fused;
+    } cases[] = {
+        {"  stack: mcore\n", 0.8, true, true},
+        {"  stack: torchtitan\n", 0.0, true, true},
+        {"  stack: composer\n", 0.0, true, true},
+        {"  stack: megatron-2021\n", 0.0, false, false},
+        {"  stack: mcore\n  tp_comm_overlap: 0.5\n  fused_attention: off\n", 0.5, true, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", base, cases[i].extra);
+        struct cs_scenario s;
+        load(text, &s);
+        struct cs_step_options o;
+        cs_step_options_from_scenario(&s, &o);
+        ck_assert_double_eq_tol(o.tp_overlap, cases[i].tp, 1e-12);
+        ck_assert(o.dp_overlap == cases[i].dp);
+        ck_assert(o.compute.fused_attention == cases[i].fused);
+        if (i < 4) {
+            struct cs_ref_case c;
+            memset(&c, 0, sizeof c);
+            c.scen = s;
+            c.stack = s.workload.stack;
+            struct cs_step_options ro;
+            cs_refs_options(&c, &ro);
+            ck_assert_double_eq_tol(ro.tp_overlap, o.tp_overlap, 1e-12);
+            ck_assert(ro.dp_overlap == o.dp_overlap);
+            ck_assert(ro.compute.fused_attention == o.compute.fused_attention);
+        }
+        cs_scenario_fini(&s);
+    }
+}
+END_TEST
+
 /* Claim verdicts by hand: a value claim of MFU 0.40 with tolerance 0.1 is
  * supported by 0.42 (+5%) and not by 0.30 (-25%); a ratio claim of 1.23
  * (23% faster than the baseline) with tolerance 0.05: 115.4/100 = 1.154 is
@@ -676,6 +727,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_partial_recompute_linear);
     tcase_add_test(tc, test_step_production_configs_fit);
     tcase_add_test(tc, test_step_cp_ring_overlap);
+    tcase_add_test(tc, test_step_stack_presets);
     tcase_add_test(tc, test_step_claim_verdicts);
     suite_add_tcase(s, tc);
     return s;

@@ -19,23 +19,9 @@ enum cs_ref_metric {
     CS_REF_TOKENS_PER_GPU, /* training tokens per second per GPU */
 };
 
-/* The software stack the measurement ran on. */
-enum cs_ref_stack {
-    CS_STACK_MEGATRON_2021,  /* Megatron-LM 2021-22: no comm overlap, unfused attention */
-    CS_STACK_MCORE_2024,     /* Megatron-Core 2024 + Transformer Engine: DP/TP/PP overlap,
-                                fused attention, distributed optimizer */
-    CS_STACK_TORCHTITAN,     /* PyTorch FSDP2 (torchtitan 2024-25): prefetched all-gathers
-                                and reduce-scatters overlap compute, SDPA flash attention,
-                                plain (not asynchronous) tensor parallelism */
-    CS_STACK_COMPOSER,       /* PyTorch FSDP1 under MosaicML Composer (llm-foundry 2023):
-                                backward prefetch overlaps compute, Triton flash attention */
-    CS_STACK_COUNT
-};
-
-/* "megatron-2021", "mcore", "torchtitan", "composer" (validation/INDEX.yaml's
- * `stack:`), and back; parse returns false for an unknown name. */
-const char *cs_ref_stack_name(enum cs_ref_stack s);
-bool cs_ref_stack_parse(const char *name, enum cs_ref_stack *out);
+/* The software stack a measurement ran on: enum cs_stack (workload.h). */
+const char *cs_ref_stack_name(enum cs_stack s);
+bool cs_ref_stack_parse(const char *name, enum cs_stack *out);
 
 struct cs_ref_case {
     char file[256];           /* the CSV it came from (base name) */
@@ -44,7 +30,7 @@ struct cs_ref_case {
     struct cs_scenario scen;  /* resolved; owned, freed by cs_refs_free */
     enum cs_ref_metric metric;
     double measured;
-    enum cs_ref_stack stack;
+    enum cs_stack stack;
     bool search_micro_batch;  /* micro-batch not stated: best of 1,2,4,8 that fits */
     bool search_recompute;    /* recompute not stated: cheapest that fits */
     /* Why the row cannot be predicted yet (the feature or catalog entry it

@@ -42,6 +42,33 @@ struct cs_parallel {
     bool tp_across_nodes;     /* allow tp > GPUs per node (tensor parallelism over the NICs) */
 };
 
+/* Software stacks as named presets (`workload.stack`): each fixes how the
+ * step overlaps and fuses (docs/step.md, "Software stacks"). */
+enum cs_stack {
+    CS_STACK_CUSTOM,         /* the workload's own keys, nothing preset */
+    CS_STACK_MEGATRON_2021,  /* Megatron-LM 2021-22: no comm overlap, unfused attention */
+    CS_STACK_MCORE_2024,     /* Megatron-Core 2024+ with Transformer Engine: DP and TP
+                                communication overlap, fused attention, distributed optimizer */
+    CS_STACK_TORCHTITAN,     /* PyTorch FSDP2 (torchtitan 2024-25): prefetched all-gathers and
+                                reduce-scatters overlap compute, SDPA flash attention, plain
+                                (not asynchronous) tensor parallelism */
+    CS_STACK_COMPOSER,       /* PyTorch FSDP1 under MosaicML Composer (llm-foundry 2023):
+                                backward prefetch overlaps compute, Triton flash attention */
+    CS_STACK_COUNT
+};
+
+/* What a stack fixes: the share of TP communication hidden behind GEMMs,
+ * DP/FSDP overlap with backward, and the fused attention core. */
+struct cs_stack_preset {
+    double tp_comm_overlap;
+    bool dp_overlap;
+    bool fused_attention;
+};
+
+/* The preset of `s`; false for CS_STACK_CUSTOM (nothing preset) or out of
+ * range. */
+bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out);
+
 struct cs_workload {
     struct cs_model_shape model;
     long global_batch;        /* sequences per optimizer step */
@@ -60,6 +87,7 @@ struct cs_workload {
     bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
     double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
     int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+    enum cs_stack stack;      /* the preset the three keys above came from (custom: none) */
     /* Memory the framework cannot use (memory.h): fixed bytes and a fraction
      * of HBM; NAN = the defaults (1.5 GiB, 5%). */
     double memory_reserve_bytes;
@@ -149,5 +177,6 @@ const char *cs_fsdp_name(enum cs_fsdp f);
 extern const char *const cs_activation_names[];
 extern const char *const cs_recompute_names[];
 extern const char *const cs_fsdp_names[];
+extern const char *const cs_stack_names[];   /* enum cs_stack order */
 
 #endif
