@@ -7,6 +7,7 @@
 #include "clustersim/models/refcase.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +145,93 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
         predict_file(out, f);
     }
     return CS_OK;
+}
+
+cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
+                                 struct cs_app_vrange *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->gpu, sizeof out->gpu, "%s", gpu);
+    out->stack = stack;
+    out->mape[0] = out->mape[1] = NAN;
+    out->params_min = INFINITY;
+    out->params_max = 0;
+    out->seq_min = out->gpus_min = -1;
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_validate v;
+    cs_status st = cs_app_validate(cat, NULL, 0, &d, &v);
+    cs_diags_fini(&d);
+    if (st != CS_OK) {
+        cs_app_validate_fini(&v);
+        return st;
+    }
+    double sum[2] = {0, 0};
+    for (size_t i = 0; i < v.nrows; i++) {
+        const struct cs_app_val_row *r = &v.rows[i];
+        const struct cs_ref_case *c = r->c;
+        if (c->not_expressible[0] || r->st != CS_OK || !isfinite(r->err))
+            continue;
+        if (strcmp(c->scen.cluster.gpu.name, gpu) != 0)
+            continue;
+        if (stack != CS_STACK_CUSTOM && c->stack != stack)
+            continue;
+        const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
+        int k = vt && vt->role == CS_VAL_HOLDOUT;
+        out->rows[k]++;
+        sum[k] += fabs(r->err);
+        const struct cs_workload *w = &c->scen.workload;
+        double P = cs_workload_params(&w->model);
+        long g = cs_job_gpus(&c->scen.cluster, w);
+        out->params_min = fmin(out->params_min, P);
+        out->params_max = fmax(out->params_max, P);
+        if (out->seq_min < 0 || w->model.seq_len < out->seq_min)
+            out->seq_min = w->model.seq_len;
+        if (w->model.seq_len > out->seq_max)
+            out->seq_max = w->model.seq_len;
+        if (out->gpus_min < 0 || g < out->gpus_min)
+            out->gpus_min = g;
+        if (g > out->gpus_max)
+            out->gpus_max = g;
+        out->tp_max = w->par.tp > out->tp_max ? w->par.tp : out->tp_max;
+        out->pp_max = w->par.pp > out->pp_max ? w->par.pp : out->pp_max;
+        out->cp_max = w->par.cp > out->cp_max ? w->par.cp : out->cp_max;
+    }
+    for (int k = 0; k < 2; k++)
+        out->mape[k] = out->rows[k] ? sum[k] / out->rows[k] : NAN;
+    cs_app_validate_fini(&v);
+    return CS_OK;
+}
+
+bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workload *w, long gpus,
+                          char *why, size_t len)
+{
+    size_t n = 0;
+    why[0] = '\0';
+#define CS__OUT(...)                                                                        \
+    do {                                                                                   \
+        if (n < len)                                                                       \
+            n += (size_t)snprintf(why + n, len - n, "%s", n ? ", " : "");                  \
+        if (n < len)                                                                       \
+            n += (size_t)snprintf(why + n, len - n, __VA_ARGS__);                          \
+    } while (0)
+    if (v->rows[0] + v->rows[1] == 0) {
+        CS__OUT("no measurement on %s", v->gpu);
+        return false;
+    }
+    double P = cs_workload_params(&w->model);
+    if (P < v->params_min || P > v->params_max)
+        CS__OUT("%.3gB parameters", P / 1e9);
+    if (w->model.seq_len < v->seq_min || w->model.seq_len > v->seq_max)
+        CS__OUT("sequence %d", w->model.seq_len);
+    if (gpus < v->gpus_min || gpus > v->gpus_max)
+        CS__OUT("%ld GPUs", gpus);
+    if (w->par.tp > v->tp_max)
+        CS__OUT("tp %d", w->par.tp);
+    if (w->par.pp > v->pp_max)
+        CS__OUT("pp %d", w->par.pp);
+    if (w->par.cp > v->cp_max)
+        CS__OUT("cp %d", w->par.cp);
+#undef CS__OUT
+    return n == 0;
 }

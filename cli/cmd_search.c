@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "clustersim/app/search.h"
+#include "clustersim/app/validate.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/base/units.h"
 #include "clustersim/config/fileio.h"
@@ -14,6 +15,8 @@
 
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,6 +123,13 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_BADINPUT;
     }
     const struct cs_search_result *res = &sr.res;
+    /* The range the step model was validated over on this GPU (and stack),
+     * and its error there: the uncertainty of every figure below. */
+    struct cs_app_vrange vr;
+    bool have_vr = cs_app_validated_range(sc.catalog, s->cluster.gpu.name, s->workload.stack,
+                                          &vr) == CS_OK;
+    int vk = have_vr && vr.rows[1] > 0 ? 1 : 0; /* held-out error where there is one */
+    double verr = have_vr && vr.rows[vk] > 0 ? vr.mape[vk] : NAN;
 
     const char *name = fmt == CS_FMT_JSON ? "search.json" : fmt == CS_FMT_CSV ? "search.csv"
                                                                                : "search.txt";
@@ -137,6 +147,25 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cJSON_AddNumberToObject(so, "invalid", (double)res->invalid);
         cJSON_AddNumberToObject(so, "unfit", (double)res->unfit);
         cJSON_AddNumberToObject(so, "simulated", (double)res->n);
+        if (have_vr) {
+            cJSON *v = cJSON_AddObjectToObject(so, "validated_range");
+            cJSON_AddStringToObject(v, "gpu", vr.gpu);
+            cJSON_AddStringToObject(v, "stack", cs_stack_names[vr.stack]);
+            cJSON_AddNumberToObject(v, "fit_rows", vr.rows[0]);
+            cJSON_AddNumberToObject(v, "holdout_rows", vr.rows[1]);
+            if (vr.rows[0])
+                cJSON_AddNumberToObject(v, "fit_mape", vr.mape[0]);
+            if (vr.rows[1])
+                cJSON_AddNumberToObject(v, "holdout_mape", vr.mape[1]);
+            if (vr.rows[0] + vr.rows[1]) {
+                cJSON_AddNumberToObject(v, "params_min", vr.params_min);
+                cJSON_AddNumberToObject(v, "params_max", vr.params_max);
+                cJSON_AddNumberToObject(v, "seq_min", (double)vr.seq_min);
+                cJSON_AddNumberToObject(v, "seq_max", (double)vr.seq_max);
+                cJSON_AddNumberToObject(v, "gpus_min", (double)vr.gpus_min);
+                cJSON_AddNumberToObject(v, "gpus_max", (double)vr.gpus_max);
+            }
+        }
         cJSON *arr = cJSON_AddArrayToObject(so, "configs");
         for (size_t i = 0; i < show; i++) {
             const struct cs_search_point *p = &res->points[i];
@@ -144,6 +173,16 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cJSON_AddNumberToObject(o2, "rank", (double)(i + 1));
             cJSON_AddItemToObject(o2, "workload", cs_out_workload_json(&p->w));
             cs_out_step_json(o2, &p->r);
+            if (have_vr) {
+                char why[160];
+                bool in = cs_app_vrange_inside(&vr, &p->w, cs_job_gpus(&s->cluster, &p->w), why,
+                                               sizeof why);
+                cJSON_AddBoolToObject(o2, "inside_validated_range", in);
+                if (!in)
+                    cJSON_AddStringToObject(o2, "outside", why);
+                if (isfinite(verr) && p->r.fits)
+                    cJSON_AddNumberToObject(o2, "tokens_per_s_uncertainty", verr * p->r.tokens_per_s);
+            }
             cJSON_AddItemToArray(arr, o2);
         }
         cs_out_json_write(out.fp, root);
@@ -170,9 +209,32 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 "%zu simulated\n\n",
                 s->workload.model.name, cs_job_gpus(&s->cluster, &s->workload), s->cluster.gpu.name, res->considered,
                 res->invalid, res->unfit, res->n);
+        if (!have_vr) {
+            fprintf(out.fp, "Validated range: unknown (no validation index in the data directory)\n\n");
+        } else if (vr.rows[0] + vr.rows[1] == 0) {
+            fprintf(out.fp,
+                    "Validated range: no published step time on %s%s%s was compared with the\n"
+                    "model (clustersim validate-refs): its figures are unvalidated extrapolation.\n\n",
+                    vr.gpu, vr.stack ? " with stack " : "", vr.stack ? cs_stack_names[vr.stack] : "");
+        } else {
+            char hm[16] = "-", fm[16] = "-";
+            if (vr.rows[1])
+                snprintf(hm, sizeof hm, "%.1f%%", 100 * vr.mape[1]);
+            if (vr.rows[0])
+                snprintf(fm, sizeof fm, "%.1f%%", 100 * vr.mape[0]);
+            fprintf(out.fp,
+                    "Validated range on %s%s%s (clustersim validate-refs): %d held-out rows, mean "
+                    "error %s; %d fit rows, %s;\n  %.3gB-%.3gB parameters, sequences %ld-%ld, "
+                    "%ld-%ld GPUs, tp <= %d, pp <= %d, cp <= %d. +- below: tokens/s x the %s mean "
+                    "error.\n\n",
+                    vr.gpu, vr.stack ? ", stack " : "", vr.stack ? cs_stack_names[vr.stack] : "",
+                    vr.rows[1], hm, vr.rows[0], fm, vr.params_min / 1e9, vr.params_max / 1e9,
+                    vr.seq_min, vr.seq_max, vr.gpus_min, vr.gpus_max, vr.tp_max, vr.pp_max,
+                    vr.cp_max, vk ? "held-out" : "fit");
+        }
         const char *hdr[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">mb", "fsdp", "recompute",
-                             ">mem/GPU", ">step", ">tokens/s", ">MFU"};
-        cs_table *t = cs_table_create(13, hdr);
+                             ">mem/GPU", ">step", ">tokens/s", ">+-", ">MFU", "range"};
+        cs_table *t = cs_table_create(15, hdr);
         for (size_t i = 0; i < show; i++) {
             const struct cs_search_point *p = &res->points[i];
             const struct cs_parallel *q = &p->w.par;
@@ -182,11 +244,19 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cs_units_format(p->r.time_s, CS_UNIT_TIME, step, sizeof step);
             else
                 snprintf(step, sizeof step, "no fit");
-            cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%.1f%%",
+            char unc[32], why[160] = "", range[176] = "inside";
+            if (p->r.fits && isfinite(verr))
+                snprintf(unc, sizeof unc, "%.0f", verr * p->r.tokens_per_s);
+            else
+                snprintf(unc, sizeof unc, "?");
+            if (have_vr && !cs_app_vrange_inside(&vr, &p->w, cs_job_gpus(&s->cluster, &p->w), why,
+                                                 sizeof why))
+                snprintf(range, sizeof range, "outside: %s", why);
+            cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s",
                               i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
                               cs_fsdp_name(q->fsdp), cs_recompute_name(p->w.recompute), mem, step,
-                              p->r.fits ? p->r.tokens_per_s : 0.0,
-                              p->r.fits ? 100 * p->r.mfu : 0.0);
+                              p->r.fits ? p->r.tokens_per_s : 0.0, unc,
+                              p->r.fits ? 100 * p->r.mfu : 0.0, range);
         }
         cs_table_write(t, out.fp, 0);
         cs_table_destroy(t);

@@ -15,6 +15,7 @@
 #include "clustersim/app/collective_exp.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/search.h"
+#include "clustersim/app/validate.h"
 #include "clustersim/app/validate_coll.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
@@ -622,6 +623,54 @@ START_TEST(test_app_calibrate_strict)
 }
 END_TEST
 
+/* The validated range of a GPU: what validate-refs compared on it. On
+ * H100-SXM5-80GB the index has held-out and fit rows (the Megatron-Core
+ * weak-scaling table is fit: 9 rows); a configuration inside passes, one
+ * with tp 16 or on more GPUs than any measurement is outside, with the
+ * reasons; a GPU nothing was measured on has no rows. By hand: the range
+ * test compares each of model size, sequence, GPUs and degrees with the
+ * min/max seen. */
+START_TEST(test_app_validated_range)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_app_vrange v;
+    ck_assert_int_eq(cs_app_validated_range(cat, "H100-SXM5-80GB", CS_STACK_CUSTOM, &v), CS_OK);
+    ck_assert_int_eq(v.rows[0], 9);
+    ck_assert_int_gt(v.rows[1], 50);
+    ck_assert(v.mape[1] > 0 && v.mape[1] < 1);
+    ck_assert(v.params_min < v.params_max);
+    ck_assert_int_le(v.seq_min, 2048);
+    ck_assert_int_ge(v.seq_max, 8192);
+    ck_assert_int_eq(v.tp_max, 8);
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    ck_assert_int_eq(cs_workload_preset("llama3.1-70b", &w.model), CS_OK);
+    w.model.seq_len = 8192;
+    w.par.tp = 8;
+    w.par.pp = 4;
+    w.par.cp = 1;
+    w.par.dp = 2;
+    char why[160];
+    ck_assert(cs_app_vrange_inside(&v, &w, 64, why, sizeof why));
+    ck_assert_str_eq(why, "");
+    w.par.tp = 16;
+    ck_assert(!cs_app_vrange_inside(&v, &w, 1000000, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "tp 16"));
+    ck_assert_ptr_nonnull(strstr(why, "1000000 GPUs"));
+    /* One stack only: the Megatron-Core fit rows and the mcore held-out ones. */
+    struct cs_app_vrange m;
+    ck_assert_int_eq(cs_app_validated_range(cat, "H100-SXM5-80GB", CS_STACK_COMPOSER, &m), CS_OK);
+    ck_assert_int_eq(m.rows[0], 0);
+    ck_assert_int_gt(m.rows[1], 50);
+    ck_assert_int_lt(m.rows[1], v.rows[1]);
+    ck_assert_int_eq(cs_app_validated_range(cat, "RTX-4090", CS_STACK_CUSTOM, &m), CS_OK);
+    ck_assert_int_eq(m.rows[0] + m.rows[1], 0);
+    ck_assert(!cs_app_vrange_inside(&m, &w, 64, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "no measurement on RTX-4090"));
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 /* Search on default.yaml: what `clustersim search scenarios/default.yaml`
  * prints first (12521 configurations considered, 0 invalid, 11069 do not
  * fit, 1452 simulated; #1 tp 4 pp 2 dp 2 cp 2 vp 8 mb 1 zero2, no
@@ -745,6 +794,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_nofit);
     tcase_add_test(tc, test_app_invalid);
     tcase_add_test(tc, test_app_validate_collectives);
+    tcase_add_test(tc, test_app_validated_range);
     tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);
     tcase_add_test(tc, test_app_coll_errors_in_diags);
     suite_add_tcase(s, tc);

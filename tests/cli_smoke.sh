@@ -88,6 +88,11 @@ schema_version: 1
 cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}
 workload: {model: {preset: llama3.1-8b}, global_batch: 32}
 YAML
+expect 0 "search text" -- "$bin" search scenarios/default.yaml --top 3
+has "$tmp/out" "Validated range on H100-SXM5-80GB" "search states the validated range"
+has "$tmp/out" "inside" "search marks configurations inside the range"
+expect 0 "search on an unvalidated GPU" -- "$bin" search scenarios/default.yaml --top 1 --set cluster.gpu=MI300X
+has "$tmp/out" "unvalidated extrapolation" "search says when nothing was validated on the GPU"
 expect 0 "search" -- "$bin" search "$tmp/search.yaml" --top 5 --format csv
 if [ "$(wc -l <"$tmp/out")" -eq 6 ]; then ok; else ko "search: expected header + 5 rows"; fi
 

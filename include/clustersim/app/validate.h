@@ -73,4 +73,30 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
 
 void cs_app_validate_fini(struct cs_app_validate *r);
 
+/* The range the step model was validated over for one GPU (and stack):
+ * what the index's step tables measured on it, and how far off the model
+ * was there. `search` prints it beside its ranking. */
+struct cs_app_vrange {
+    char gpu[64];
+    enum cs_stack stack;           /* CS_STACK_CUSTOM: any stack */
+    int rows[2];                   /* rows compared: [0] fit, [1] holdout */
+    double mape[2];                /* their mean |error|; NAN without rows */
+    double params_min, params_max; /* model parameters */
+    long seq_min, seq_max, gpus_min, gpus_max;
+    int tp_max, pp_max, cp_max;    /* the largest degrees measured */
+};
+
+/* Compares every step table of the index (as cs_app_validate with no
+ * files) and summarizes the rows measured on `gpu` (a catalog name) with
+ * `stack` (CS_STACK_CUSTOM: any). CS_OK with out->rows[0] + rows[1] == 0
+ * when none ran on it; the index's loading error otherwise (out zeroed). */
+cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
+                                 struct cs_app_vrange *out);
+
+/* Whether a configuration lies inside the range: the model size, sequence
+ * length, GPU count and parallel degrees measured. Writes what lies
+ * outside, comma-separated, into why (empty when inside). */
+bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workload *w, long gpus,
+                          char *why, size_t len);
+
 #endif
