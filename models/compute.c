@@ -158,6 +158,34 @@ struct attn_cost {
     double fwd_s, bwd_s, flops, bytes;
 };
 
+/* Fused attention's speed against the sequence length it runs on, relative
+ * to 4,096 tokens (the Megatron-Core H100 table's length, where attn_eff
+ * was fitted), forward and backward: the mean of FlashAttention-2's and
+ * cuDNN's published H100 curves (Shah et al. 2024, FlashAttention-3, Fig. 5
+ * (causal forward, head dimension 128: FA2 191/260/298/319/333/335 and
+ * cuDNN 315/410/484/518/529/539 TFLOP/s at 512-16K) and Fig. 6 (backward:
+ * FA2 214/260/291/310/318/322, cuDNN 305/408/465/499/518/516)), each
+ * normalized at 4K; the two kernels' shapes agree within 3%. Between the
+ * points log-linear in the length; flat beyond them. docs/models.md. */
+static const double cs__attn_len[] = {512, 1024, 2048, 4096, 8192, 16384};
+static const double cs__attn_fwd_rel[] = {0.603, 0.803, 0.934, 1.0, 1.033, 1.045};
+static const double cs__attn_bwd_rel[] = {0.651, 0.828, 0.935, 1.0, 1.032, 1.036};
+
+double cs_compute_attn_seq_factor(double len, bool backward)
+{
+    const double *rel = backward ? cs__attn_bwd_rel : cs__attn_fwd_rel;
+    const int n = (int)(sizeof cs__attn_len / sizeof cs__attn_len[0]);
+    if (!(len > cs__attn_len[0]))
+        return rel[0];
+    if (len >= cs__attn_len[n - 1])
+        return rel[n - 1];
+    int i = 0;
+    while (len > cs__attn_len[i + 1])
+        i++;
+    double t = log2(len / cs__attn_len[i]); /* the points are one octave apart */
+    return rel[i] + t * (rel[i + 1] - rel[i]);
+}
+
 static struct attn_cost attention(const struct cs_gpu_spec *gpu,
                                   const struct cs_compute_params *p, const struct dims *d)
 {
@@ -170,8 +198,10 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
         /* Reads Q, K, V and writes O (and its log-sum-exp, ignored). */
         double io = d->tokens * (2.0 * d->a_g + 2.0 * d->kv_g) * d->hd * d->e;
         double t_io = io / (gpu->hbm_bw_bytes_per_s * p->mem_eff);
-        double tf = exec / rate;
-        double tb = FUSED_ATTN_BWD_RATIO * exec / rate;
+        /* The kernel runs on this rank's sq queries against blocks of sq
+         * keys (ring attention's blocks with cp > 1). */
+        double tf = exec / (rate * cs_compute_attn_seq_factor(d->sq, false));
+        double tb = FUSED_ATTN_BWD_RATIO * exec / (rate * cs_compute_attn_seq_factor(d->sq, true));
         c.fwd_s = (tf > t_io ? tf : t_io) + p->kernel_overhead_s;
         c.bwd_s = (tb > 2.0 * t_io ? tb : 2.0 * t_io) + p->kernel_overhead_s;
         c.bytes = 0.0;

@@ -86,6 +86,25 @@ START_TEST(test_compute_params_default)
 }
 END_TEST
 
+/* Fused attention against sequence length (the FA2/cuDNN H100 curves,
+ * normalized at 4,096): the tabulated points, log-linear between them
+ * (3,072 is log2(1.5) = 0.585 of the way from 2,048 to 4,096: 0.934 +
+ * 0.585 x 0.066 = 0.97261 forward), flat outside. */
+START_TEST(test_compute_attn_seq_factor)
+{
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(4096, false), 1.0, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(4096, true), 1.0, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(512, false), 0.603, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(128, false), 0.603, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(512, true), 0.651, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(16384, false), 1.045, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(1048576, true), 1.036, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false),
+                            0.934 + log2(1.5) * (1.0 - 0.934), 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false), 0.97261, 1e-5);
+}
+END_TEST
+
 /* 8192^3 bf16: 2 * 8192^3 = 1.0995116e12 FLOPs at 0.9 * 794.5e12 = 715.05e12
  * FLOP/s = 1.5376710 ms; bytes 3 * 8192^2 * 2 = 402,653,184 at 3.35e12 * 0.8
  * = 0.150 ms (not binding); + 4 us overhead = 1.5416710 ms, inside the 1.1-1.6 ms of
@@ -172,21 +191,22 @@ START_TEST(test_compute_layer_gpt3_tp8)
     /* The forward time is the sum of its kernels: four GEMMs (QKV 2048 x
      * 4608 x 12288, proj 2048 x 12288 x 1536, up 2048 x 6144 x 12288, down
      * 2048 x 12288 x 6144), the fused causal attention (half of
-     * 4 * 12 * 2048^2 * 128 = 12,884,901,888 FLOPs at 989e12 * 0.2 =
-     * 65.1411 us, its 25,165,824 bytes of Q, K, V, O take 9.39 us) and five
+     * 4 * 12 * 2048^2 * 128 = 12,884,901,888 FLOPs at 989e12 * 0.2 x 0.934
+     * (2,048 tokens against the 4,096 of the fit) = 69.744 us, its 25,165,824
+     * bytes of Q, K, V, O take 9.39 us) and five
      * memory-bound kernels. */
     double t = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 4608, 12288, 1) +
                cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 1536, 1) +
                cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 6144, 12288, 1) +
                cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 6144, 1) +
-               12884901888.0 / (989e12 * 0.2) + p.kernel_overhead_s +
+               12884901888.0 / (989e12 * 0.2 * 0.934) + p.kernel_overhead_s +
                2.0 * cs_compute_mem_s(&g, &p, 4.0 * 25165824.0) +
                2.0 * cs_compute_mem_s(&g, &p, 7.0 * 25165824.0) +
                cs_compute_mem_s(&g, &p, 4.0 * 12582912.0);
     ck_assert_double_eq_tol(c.fwd_s, t, 1e-12);
     /* the attention core's part, for ring-attention overlap */
-    ck_assert_double_eq_tol(c.attn_fwd_s, 12884901888.0 / (989e12 * 0.2) + p.kernel_overhead_s, 1e-12);
-    ck_assert_double_eq_tol(c.attn_bwd_s, 2.5 * 12884901888.0 / (989e12 * 0.2) + p.kernel_overhead_s, 1e-12);
+    ck_assert_double_eq_tol(c.attn_fwd_s, 12884901888.0 / (989e12 * 0.2 * 0.934) + p.kernel_overhead_s, 1e-12);
+    ck_assert_double_eq_tol(c.attn_bwd_s, 2.5 * 12884901888.0 / (989e12 * 0.2 * 0.935) + p.kernel_overhead_s, 1e-12);
     /* roofline sanity: forward between peak and 2x the MAMF time */
     ck_assert(c.fwd_s > c.fwd_flops / 989e12 && c.fwd_s < 2.0 * c.fwd_flops / 794.5e12);
     ck_assert(c.bwd_s > 1.8 * c.fwd_s && c.bwd_s < 2.6 * c.fwd_s);
@@ -426,6 +446,7 @@ static Suite *compute_suite(void)
     TCase *gemm = tcase_create("gemm");
     tcase_set_timeout(gemm, 10);
     tcase_add_test(gemm, test_compute_params_default);
+    tcase_add_test(gemm, test_compute_attn_seq_factor);
     tcase_add_test(gemm, test_compute_gemm_large);
     tcase_add_test(gemm, test_compute_gemm_small_and_skinny);
     suite_add_tcase(s, gemm);

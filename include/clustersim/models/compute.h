@@ -40,6 +40,12 @@ struct cs_compute_params {
  * when the GPU has a bf16 peak (Ampere and later, CDNA3). Never fails. */
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p);
 
+/* Fused attention's speed at `len` tokens relative to 4,096 (forward or
+ * backward), from published FlashAttention-2 and cuDNN H100 curves
+ * (compute.c): 0.603 / 0.651 at 512 or below, 1 at 4,096, 1.045 / 1.036 at
+ * 16,384 and above. */
+double cs_compute_attn_seq_factor(double len, bool backward);
+
 /* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);
 
