@@ -294,11 +294,13 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         "  micro_batch: %ld\n"
         "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
         "  recompute: %s\n"
-        "  precision: %s\n",
+        "  precision: %s\n"
+        "  stack: %s\n",
         c->label, gpu, nodes, ppn, fabric, model, layers, hidden, heads, kv ? kv : heads,
         ffn ? ffn : 4 * hidden, seq, vocab, act, dropout ? ", dropout: " : "",
         dropout ? dropout : "", gb, mb ? mb : 1, tp, pp, cp, dp, vp,
-        tp > 1 ? "true" : "false", fsdp ? fsdp : "none", rc ? rc : "none", prec);
+        tp > 1 ? "true" : "false", fsdp ? fsdp : "none", rc ? rc : "none", prec,
+        cs_stack_names[stack]);
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);

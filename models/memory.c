@@ -129,12 +129,24 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
      * and the MLP input (e each), two 1-byte dropout masks (when the model
      * trains with dropout). */
     double drop = m->dropout ? 1.0 : 0.0;
-    double rep = (4.0 * e + 2.0 * drop) * n;
+    /* FP8 with Transformer Engine: each linear layer keeps its input for the
+     * weight gradient as the FP8 (column-wise) copy it already made, 1 byte
+     * instead of e (transformer_engine/pytorch/module/linear.py, _Linear:
+     * saved_inputmat = the FP8 inputmat); the norms and the attention core
+     * keep theirs in bf16, so the attention output is kept twice (bf16 by
+     * the attention, FP8 by the projection). torchao's Float8Linear
+     * (torchtitan) saves the high-precision input (matmul_with_hp_or_float8_
+     * args: save_for_backward(input_hp, ...)), so its inputs stay e. */
+    bool f8 = w->precision == CS_PREC_FP8 && w->stack != CS_STACK_TORCHTITAN;
+    double lin = f8 ? 1.0 : e;   /* bytes per element of a saved linear input */
+    double rep = (2.0 * e + 2.0 * lin + 2.0 * drop) * n;
     /* split by TP: Q, K and V (K and V scaled by kv/a), the projection
      * input, and the MLP activation tensors: gelu input and output (2 f),
      * swiglu up, gate and product (3 f). */
-    double mf = m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0;
-    double shard = e * n * (2.0 + 2.0 * kv_frac) + mf * e * sq * b * f;
+    /* bytes per f-wide element: gelu input (e) and output (the second
+     * linear's input); swiglu's two inputs (2 e) and product */
+    double mfb = (m->activation == CS_ACT_SWIGLU ? 2.0 * e : e) + lin;
+    double shard = e * n * (2.0 + 2.0 * kv_frac) + (f8 ? 1.0 : 0.0) * n + mfb * sq * b * f;
     /* softmax output (e), its dropout mask (1, with dropout) and output
      * (e): a s^2 b. */
     double s2 = store_s2 ? (2.0 * e + drop) * a * sq * s * b : 0.0;

@@ -513,6 +513,26 @@ START_TEST(test_workload_memory_partial_recompute)
 }
 END_TEST
 
+/* FP8 activations (Transformer Engine keeps each linear's input as its FP8
+ * copy): Llama 3.1 8B, 8,192 tokens, tp 1, no recompute, fused attention.
+ * bf16: 4 e n + e n (2 + 2 x 8/32) + 3 e s f = 13 n + 6 s f = 1,140,850,688
+ * bytes (n = 8192 x 4096). FP8: norms' inputs 2 e n, the QKV and MLP inputs
+ * 1 byte each, Q/K/V/O in bf16 plus O's FP8 copy for the projection (n),
+ * swiglu's inputs 2 e s f and product 1 byte: 12 n + 5 s f = 989,855,744.
+ * torchtitan (torchao Float8Linear keeps the bf16 input): the bf16 figure. */
+START_TEST(test_workload_memory_fp8_activations)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 1140850688.0, 1.0);
+    w.precision = CS_PREC_FP8;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 989855744.0, 1.0);
+    w.stack = CS_STACK_TORCHTITAN;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 1140850688.0, 1.0);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -543,6 +563,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_last_stage);
     tcase_add_test(mem, test_workload_memory_cp_shards_states);
     tcase_add_test(mem, test_workload_memory_partial_recompute);
+    tcase_add_test(mem, test_workload_memory_fp8_activations);
     suite_add_tcase(s, mem);
     return s;
 }
