@@ -198,6 +198,10 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     const char *prec = cs__get(r, "precision");
     const char *fsdp = cs__opt(r, "fsdp");
     const char *rc = cs__opt(r, "recompute");
+    /* torchtitan's "selective" is its per-op checkpointing (the tables say
+     * 'selective op'), not Megatron's. */
+    if (rc && stack == CS_STACK_TORCHTITAN && strcmp(rc, "selective") == 0)
+        rc = "op";
     const char *act = cs__opt(r, "activation");
     const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
     const char *tfl = cs__opt(r, "tflops_per_gpu");

@@ -308,14 +308,34 @@ cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec
     /* Memory-bound kernels (docs/models.md): two norms, two fused
      * bias-dropout-adds, the activation function. */
     double n_f = d.tokens * d.f / d.tp;
+    double before_mem = c.fwd_s;
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
     mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     mem_op(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f, &c);
 
+    double mem_fwd = c.fwd_s - before_mem;
     tp_collectives(&d, 2, 2, &c);
     switch (w->recompute) {
+    case CS_RECOMPUTE_OP: {
+        /* torchtitan's per-op selective activation checkpointing
+         * (torchtitan/distributed/activation_checkpoint.py, _save_list and
+         * "save every other mm"): of the layer's matmuls in call order (wq,
+         * wk, wv, wo, w1, [w3,] w2) the odd ones' outputs are kept, so the
+         * backward redoes wk, wo and w3 (swiglu) or w2 (gelu), and every
+         * memory-bound kernel; the attention kernel's output is kept. */
+        bool swiglu = m->activation == CS_ACT_SWIGLU;
+        double t_rc = cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.kv_g * d.hd, d.h, 1.0) +
+                      cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.hd, 1.0) +
+                      (swiglu ? cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.f / d.tp, d.h, 1.0)
+                              : cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, d.f / d.tp, 1.0));
+        c.recompute_s = t_rc + mem_fwd;
+        c.recompute_flops = 2.0 * d.tokens * d.h * (d.kv_g * d.hd + d.a_g * d.hd + d.f / d.tp);
+        /* the all-gathered inputs of sequence parallelism are not kept */
+        c.tp_allgather_recompute = c.tp_allgather_fwd;
+        break;
+    }
     case CS_RECOMPUTE_FULL:
         c.recompute_s = c.fwd_s;
         c.recompute_flops = c.fwd_flops;

@@ -153,9 +153,28 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
     return rep / (sp ? t : 1.0) + shard / t + s2 / t;
 }
 
+/* torchtitan's per-op selective checkpointing (compute.c): the layer input,
+ * the outputs of wq, wv, w1 and (swiglu) w2, and the attention kernel's
+ * output, for one micro-batch on one GPU. */
+static double layer_acts_op(const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    double e = cs_workload_act_bytes(w->precision);
+    double t = w->par.tp, b = w->micro_batch, sq = (double)m->seq_len / w->par.cp;
+    double h = m->hidden, f = m->ffn_hidden, hd = h / m->heads;
+    bool sp = w->par.sp && w->par.tp > 1;
+    double in = sq * b * h / (sp ? t : 1.0);
+    double q = sq * b * h / t, v = sq * b * kv_per_gpu(w) * hd, up = sq * b * f / t;
+    double o = sq * b * h / t;
+    double down = m->activation == CS_ACT_SWIGLU ? sq * b * h : 0.0; /* w2 is the 7th mm */
+    return e * (in + q + v + up + o + down);
+}
+
 double cs_memory_layer_activations(const struct cs_workload *w, bool fused_attention)
 {
     switch (w->recompute) {
+    case CS_RECOMPUTE_OP:
+        return layer_acts_op(w);
     case CS_RECOMPUTE_FULL: {
         /* Only the layer input (Korthikanti et al. 2022, Section 4.2: 2 s b h,
          * divided by t with sequence parallelism). */
@@ -239,8 +258,8 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     }
     double stored = w->recompute == CS_RECOMPUTE_FULL ? layer_acts(w, !fused) : per_layer;
     r.acts = (rc_layers * per_layer + (layers - rc_layers) * stored) * inflight;
-    if (w->recompute == CS_RECOMPUTE_FULL)   /* one layer rebuilt during its backward */
-        r.acts += layer_acts(w, !fused);
+    if (w->recompute == CS_RECOMPUTE_FULL || w->recompute == CS_RECOMPUTE_OP)
+        r.acts += layer_acts(w, !fused);   /* one layer rebuilt during its backward */
     if (first && m->dropout)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
         r.acts += n_h * inflight;
     if (last)    /* final norm and output-layer inputs, fp32 logits (Section 4.3) */

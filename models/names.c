@@ -36,7 +36,7 @@ const char *const cs_placement_names[] = {"packed", "scattered", NULL};
 const char *const cs_routing_names[] = {"auto", "static", "ecmp", "adaptive", NULL};
 const char *const cs_nb_traffic_names[] = {"all_reduce", "all_gather", "reduce_scatter", NULL};
 const char *const cs_activation_names[] = {"gelu", "swiglu", NULL};
-const char *const cs_recompute_names[] = {"none", "selective", "full", NULL};
+const char *const cs_recompute_names[] = {"none", "selective", "full", "op", NULL};
 const char *const cs_stack_names[] = {"custom", "megatron-2021", "mcore", "torchtitan",
                                      "composer", NULL};
 const char *const cs_fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};

@@ -243,6 +243,12 @@ double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_
         per_layer += lf.total;
     else if (rc == CS_RECOMPUTE_SELECTIVE)
         per_layer += lf.scores + lf.attn_over_v;
+    else if (rc == CS_RECOMPUTE_OP) {
+        /* wk, wo and w3 (swiglu: half of mlp_up) or w2 (gelu) again */
+        double h = m->hidden, a = m->heads, k = m->kv_heads > 0 ? m->kv_heads : a;
+        double wk = 2.0 * m->seq_len * h * (h * k / a);
+        per_layer += wk + lf.proj + (m->activation == CS_ACT_SWIGLU ? 0.5 * lf.mlp_up : lf.mlp_down);
+    }
     /* The logits are never recomputed (Narayanan et al. 2021, Appendix). */
     double per_seq = m->layers * per_layer + 3.0 * cs_workload_logits_flops(m);
     return global_batch * per_seq;

@@ -86,6 +86,37 @@ START_TEST(test_compute_params_default)
 }
 END_TEST
 
+/* Per-op checkpointing (torchtitan): the backward redoes wk (2048 x 1536
+ * x 12288 per GPU at tp 8: kv = heads for GPT-3), wo (2048 x 12288 x 1536)
+ * and, without a gated MLP, w2 (2048 x 12288 x 6144), plus every
+ * memory-bound kernel of the forward; their FLOPs 2 x 2048 x 12288 x (1536
+ * + 1536 + 6144); SP's all-gathers again. */
+START_TEST(test_compute_layer_op_recompute)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, true, CS_RECOMPUTE_OP);
+    struct cs_layer_cost c, n;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    w.recompute = CS_RECOMPUTE_NONE;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &n), CS_OK);
+    double gem = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 1536, 12288, 1) +
+                 cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 1536, 1) +
+                 cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 6144, 1);
+    double mem = n.fwd_s - n.attn_fwd_s -
+                 (cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 4608, 12288, 1) +
+                  cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 1536, 1) +
+                  cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 6144, 12288, 1) +
+                  cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 12288, 6144, 1));
+    ck_assert_double_eq_tol(c.recompute_s, gem + mem, 1e-12);
+    ck_assert_double_eq_tol(c.recompute_flops, 2.0 * 2048 * 12288 * (1536.0 + 1536 + 6144), 1.0);
+    ck_assert_int_eq(c.tp_allgather_recompute, 2);
+    ck_assert_int_eq(c.tp_reducescatter_recompute, 0);
+    ck_assert_double_eq_tol(c.fwd_s, n.fwd_s, 1e-15);
+}
+END_TEST
+
 /* Fused attention against sequence length (the FA2/cuDNN H100 curves,
  * normalized at 4,096): the tabulated points, log-linear between them
  * (3,072 is log2(1.5) = 0.585 of the way from 2,048 to 4,096: 0.934 +
@@ -447,6 +478,7 @@ static Suite *compute_suite(void)
     tcase_set_timeout(gemm, 10);
     tcase_add_test(gemm, test_compute_params_default);
     tcase_add_test(gemm, test_compute_attn_seq_factor);
+    tcase_add_test(gemm, test_compute_layer_op_recompute);
     tcase_add_test(gemm, test_compute_gemm_large);
     tcase_add_test(gemm, test_compute_gemm_small_and_skinny);
     suite_add_tcase(s, gemm);

@@ -361,7 +361,8 @@ END_TEST
 
 /* The common-schema reader (config/refs.c) on a hand-written table: the
  * first row becomes 2 nodes of 8 H100 at tp 2, cp 2, dp 4 (16 / (2 x 2)),
- * zero1, selective recompute, 8 NVLink GPUs per node, tokens/s per GPU;
+ * zero1, selective recompute (per-op: the table is torchtitan's), 8 NVLink
+ * GPUs per node, tokens/s per GPU;
  * the second leaves micro-batch, cp, vp, dp and recompute unstated (searched
  * micro-batch and recompute; cp = vp = 1; dp 8; ffn 4 x 2048; kv = heads);
  * the others are not expressible, each for its own reason, and carry no
@@ -390,7 +391,8 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_int_eq(a->scen.workload.par.dp, 4);
     ck_assert(a->scen.workload.par.sp);
     ck_assert_int_eq(a->scen.workload.par.fsdp, CS_FSDP_ZERO1);
-    ck_assert_int_eq(a->scen.workload.recompute, CS_RECOMPUTE_SELECTIVE);
+    /* torchtitan's "selective" is its per-op checkpointing */
+    ck_assert_int_eq(a->scen.workload.recompute, CS_RECOMPUTE_OP);
     ck_assert_int_eq(a->scen.workload.model.kv_heads, 8);
     ck_assert_int_eq(a->scen.workload.model.ffn_hidden, 14336);
     ck_assert(!a->search_micro_batch && !a->search_recompute);

@@ -533,6 +533,26 @@ START_TEST(test_workload_memory_fp8_activations)
 }
 END_TEST
 
+/* torchtitan's per-op selective checkpointing (recompute: op): Llama 3.1 8B
+ * at 8,192 tokens, tp 1, bf16. Kept per layer: the input, wq's, wv's, w1's
+ * and w2's outputs and the attention output: 4 x (8192 x 4096) + 8192 x 8 x
+ * 128 + 8192 x 14336 = 260,046,848 elements, 520,093,696 bytes. Recomputed
+ * per layer and sequence: wk 2 x 8192 x 4096 x 1024 = 68,719,476,736, wo
+ * 274,877,906,944 and w3 962,072,674,304 FLOPs; 32 layers:
+ * 41,781,441,855,488 more hardware FLOPs than without recomputation. */
+START_TEST(test_workload_memory_op_checkpointing)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_OP);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 520093696.0, 1.0);
+    ck_assert_str_eq(cs_recompute_name(CS_RECOMPUTE_OP), "op");
+    double op = cs_workload_flops_per_iter(&w.model, 1, CS_RECOMPUTE_OP);
+    double none = cs_workload_flops_per_iter(&w.model, 1, CS_RECOMPUTE_NONE);
+    ck_assert_double_eq_tol(op - none, 41781441855488.0, 1e3);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -564,6 +584,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_cp_shards_states);
     tcase_add_test(mem, test_workload_memory_partial_recompute);
     tcase_add_test(mem, test_workload_memory_fp8_activations);
+    tcase_add_test(mem, test_workload_memory_op_checkpointing);
     suite_add_tcase(s, mem);
     return s;
 }

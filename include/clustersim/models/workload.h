@@ -10,7 +10,11 @@
 #include <stdbool.h>
 
 enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
-enum cs_recompute { CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE, CS_RECOMPUTE_FULL };
+/* none; selective: Megatron's (the attention core only); full: each layer
+ * from its input (recompute_layers: only some); op: torchtitan's per-op
+ * selective checkpointing (the outputs of every other matmul and of the
+ * attention kernel are kept, the rest recomputed). */
+enum cs_recompute { CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE, CS_RECOMPUTE_FULL, CS_RECOMPUTE_OP };
 enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
 
 /* A dense decoder-only transformer's shape. */
