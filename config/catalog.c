@@ -68,6 +68,8 @@ static const struct cs_field gpu_fields[] = {
           REQ | POS, "device memory bandwidth"),
     F_QTY("tdp", struct cs_gpu_spec, tdp_w, CS_UNIT_POWER, 0, 1e5, NUL | POS,
           "board power (TDP/TGP)"),
+    F_QTY("power_limit", struct cs_gpu_spec, power_limit_w, CS_UNIT_POWER, 0, 1e5, NUL | POS,
+          "board power limit below the TDP the peaks are rated at; clocks scale as (limit/tdp)^(1/3)"),
     F_INT("pcie_gen", struct cs_gpu_spec, pcie_gen, 0, 7, NUL, "host PCIe generation (x16)"),
     F_QTY("scaleup_bw", struct cs_gpu_spec, scaleup_bw_bytes_per_s, CS_UNIT_BANDWIDTH, 0, 1e15,
           NUL | POS, "NVLink/xGMI bandwidth per GPU, one direction"),

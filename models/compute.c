@@ -46,6 +46,14 @@ static double g_dim(double x, double half)
     return x / (x + half);
 }
 
+double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu)
+{
+    double lim = gpu->power_limit_w, tdp = gpu->tdp_w;
+    if (!(isfinite(lim) && lim > 0 && isfinite(tdp) && tdp > 0 && lim < tdp))
+        return 1.0;
+    return cbrt(lim / tdp);
+}
+
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p)
 {
     double peak = gpu->peak_flops[CS_PREC_BF16];
@@ -64,6 +72,10 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     if (isfinite(gpu->flash_attn_frac) && gpu->flash_attn_frac > 0)
         r.attn_eff = fmin(1.0, DEFAULT_ATTN_EFF * gpu->flash_attn_frac / H100_FLASH_ATTN_FRAC);
     r.fused_attention = isfinite(peak) && peak > 0;
+    /* A power-capped GPU runs its tensor cores at a lower clock. */
+    double cf = cs_gpu_clock_factor(gpu);
+    r.gemm_eff_max *= cf;
+    r.attn_eff *= cf;
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     *p = r;

@@ -416,6 +416,8 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
     in->gpus = (double)cs_scenario_gpus(s);
     in->gpus_per_node = s->cluster.gpus_per_node;
     in->gpu_tdp_w = s->cluster.gpu.tdp_w;
+    if (isfinite(s->cluster.gpu.power_limit_w) && s->cluster.gpu.power_limit_w < in->gpu_tdp_w)
+        in->gpu_tdp_w = s->cluster.gpu.power_limit_w;   /* a capped board draws at most its cap */
     in->run_hours = run_hours;
     in->run_goodput = 1.0;
     in->liquid_cooling = x->cooling == 1;

@@ -75,6 +75,20 @@ START_TEST(test_compute_params_default)
     cs_compute_params_default(&g, &p);
     ck_assert_double_eq_tol(p.attn_eff, 0.2 * 0.50 / 0.35, 1e-15);
     g.flash_attn_frac = NAN;
+    /* A 500 W power limit on a part rated at 700 W: clocks (500/700)^(1/3)
+     * = 0.893904, and the GEMM and attention rates with them; a limit at or
+     * above the TDP, or none, changes nothing. */
+    g.tdp_w = 700;
+    g.power_limit_w = 500;
+    ck_assert_double_eq_tol(cs_gpu_clock_factor(&g), 0.893904, 1e-6);
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.gemm_eff_max, 0.75742610 * cbrt(500.0 / 700.0), 1e-7);
+    ck_assert_double_eq_tol(p.attn_eff, 0.2 * cbrt(500.0 / 700.0), 1e-12);
+    g.power_limit_w = 700;
+    ck_assert_double_eq(cs_gpu_clock_factor(&g), 1.0);
+    g.power_limit_w = NAN;
+    ck_assert_double_eq(cs_gpu_clock_factor(&g), 1.0);
+    cs_compute_params_default(&g, &p);
     /* Without a MAMF the anchor is 75%. Without a bf16 peak (pre-Ampere),
      * no fused attention. */
     g.mamf_bf16_flops = NAN;

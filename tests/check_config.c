@@ -533,7 +533,8 @@ START_TEST(test_suggest_in_scenarios)
     bool gpu = false, preset = false;
     for (size_t i = 0; i < d.n; i++) {
         gpu = gpu || strstr(d.items[i].msg, "cluster.gpu: unknown GPU \"H100\" (did you mean one "
-                                            "of \"H100-SXM5-80GB\", \"H100-PCIe-80GB\"?)");
+                                            "of \"H100-SXM5-80GB\", \"H100-96GB-HBM2e-500W\", "
+                                            "\"H100-PCIe-80GB\"?)");
         preset = preset || strstr(d.items[i].msg, "\"llama3-70b\" (did you mean \"llama3.1-70b\"?)");
     }
     ck_assert(gpu);

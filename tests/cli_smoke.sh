@@ -223,7 +223,7 @@ if [ "$(field "$tmp/out" cluster.fabric.in_network_reduction)" = true ]; then ok
 
 # did-you-mean: the family, not the nearest string.
 expect 2 "catalog H100" -- "$bin" catalog H100
-has "$tmp/err" 'did you mean one of "H100-SXM5-80GB", "H100-PCIe-80GB"?' "H100 family"
+has "$tmp/err" 'did you mean one of "H100-SXM5-80GB", "H100-96GB-HBM2e-500W", "H100-PCIe-80GB"?' "H100 family"
 expect 2 "catalog A100" -- "$bin" catalog A100
 has "$tmp/err" '"A100-SXM4-40GB", "A100-SXM4-80GB"' "A100 family"
 expect 2 "catalog H200" -- "$bin" catalog H200

@@ -32,6 +32,14 @@ struct cs_compute_params {
     double mem_fragmentation;
 };
 
+/* The share of its rated clock a GPU sustains under its power limit:
+ * (power_limit / tdp)^(1/3), dynamic CMOS power being C V^2 f with the
+ * voltage scaled with the frequency (P ~ f^3; Hennessy & Patterson,
+ * Computer Architecture, 6th ed., Section 1.5); static power is left out,
+ * so the clock it gives is an upper bound. 1 without a limit below the
+ * TDP. The GEMM and attention rates scale with it; HBM bandwidth does not. */
+double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu);
+
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
  * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;

@@ -28,6 +28,10 @@ struct cs_gpu_spec {
     double hbm_bytes;
     double hbm_bw_bytes_per_s;
     double tdp_w;
+    /* Board power limit below the TDP its peaks are rated at (a capped
+     * SKU, or a facility's cap); NAN: none. Compute clocks scale as
+     * (limit / TDP)^(1/3) (cs_gpu_clock_factor, compute.h). */
+    double power_limit_w;
     int pcie_gen;
     /* Scale-up (NVLink/xGMI) bandwidth of one GPU, one direction, bytes/s. */
     double scaleup_bw_bytes_per_s;
