@@ -94,7 +94,50 @@ static long cs__int(struct cs__row *r, const char *name)
     return (long)v;
 }
 
-/* Builds the scenario text of one row and resolves it. */
+/* What a row's scenario states (both readers). */
+struct cs__spec {
+    const char *gpu, *fabric, *model, *activation, *dropout, *precision, *recompute, *fsdp,
+        *stack;
+    long nodes, ppn, layers, hidden, heads, kv, ffn, seq, vocab, gb, mb, tp, pp, cp, dp, vp;
+    bool sp;
+};
+
+/* Writes the row's scenario text and resolves it through the ordinary
+ * loader (so the catalog's figures are the ones every user gets). */
+static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct cs__spec *p,
+                        struct cs_ref_case *c)
+{
+    char *text = cs_xasprintf(
+        "schema_version: 1\n"
+        "name: \"%s\"\n"
+        "cluster:\n"
+        "  gpu: %s\n"
+        "  nodes: %ld\n"
+        "  gpus_per_node: %ld\n"
+        "  intra_node: nvswitch\n"
+        "  fabric: %s\n"
+        "workload:\n"
+        "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld,"
+        " ffn_hidden: %ld, seq_len: %ld, vocab: %ld, activation: %s%s%s}\n"
+        "  global_batch: %ld\n"
+        "  micro_batch: %ld\n"
+        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
+        "  recompute: %s\n"
+        "  precision: %s\n"
+        "%s%s%s",
+        c->label, p->gpu, p->nodes, p->ppn, p->fabric, p->model, p->layers, p->hidden, p->heads,
+        p->kv, p->ffn, p->seq, p->vocab, p->activation, p->dropout ? ", dropout: " : "",
+        p->dropout ? p->dropout : "", p->gb, p->mb, p->tp, p->pp, p->cp, p->dp, p->vp,
+        p->sp ? "true" : "false", p->fsdp, p->recompute, p->precision,
+        p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "");
+    char name[320];
+    snprintf(name, sizeof name, "%s:%d", r->file, r->line);
+    cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
+    free(text);
+    return st == CS_OK;
+}
+
+/* Builds the scenario of one first-wave row and resolves it. */
 static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, const char *link,
                      const char *model, long layers, long hidden, long heads, long seq,
                      long vocab, long gpus, long tp, long pp, long vp, long gbatch, long mbatch,
@@ -110,30 +153,13 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
         return false;
     }
     long dp = gpus / (tp * pp);
-    char *text = cs_xasprintf(
-        "schema_version: 1\n"
-        "name: \"%s\"\n"
-        "cluster:\n"
-        "  gpu: %s\n"
-        "  nodes: %ld\n"
-        "  gpus_per_node: 8\n"
-        "  intra_node: nvswitch\n"
-        "  fabric: {topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}\n"
-        "workload:\n"
-        "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, seq_len: %ld, vocab: %ld,"
-        " activation: gelu}\n"
-        "  global_batch: %ld\n"
-        "  micro_batch: %ld\n"
-        "  parallelism: {tp: %ld, pp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
-        "  recompute: %s\n"
-        "  precision: %s\n",
-        c->label, gpu, nodes, link, model, layers, hidden, heads, seq, vocab, gbatch, mbatch, tp,
-        pp, dp, vp, sp ? "true" : "false", fsdp, recompute, precision);
-    char name[320];
-    snprintf(name, sizeof name, "%s:%d", r->file, r->line);
-    cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
-    free(text);
-    return st == CS_OK;
+    char fabric[128];
+    snprintf(fabric, sizeof fabric,
+             "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
+    struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
+                         nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
+                         mbatch, tp, pp, 1, dp, vp, sp};
+    return cs__resolve(r, cat, &p, c);
 }
 
 static void cs__push(struct cs_ref_case **cases, size_t *n, size_t *cap, const struct cs_ref_case *c)
@@ -282,34 +308,11 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         snprintf(fabric, sizeof fabric,
                  "{topology: fat-tree, link: %s, nics_per_node: %ld, oversubscription: 1}", link,
                  ppn);
-    char *text = cs_xasprintf(
-        "schema_version: 1\n"
-        "name: \"%s\"\n"
-        "cluster:\n"
-        "  gpu: %s\n"
-        "  nodes: %ld\n"
-        "  gpus_per_node: %ld\n"
-        "  intra_node: nvswitch\n"
-        "  fabric: %s\n"
-        "workload:\n"
-        "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld,"
-        " ffn_hidden: %ld, seq_len: %ld, vocab: %ld, activation: %s%s%s}\n"
-        "  global_batch: %ld\n"
-        "  micro_batch: %ld\n"
-        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
-        "  recompute: %s\n"
-        "  precision: %s\n"
-        "  stack: %s\n",
-        c->label, gpu, nodes, ppn, fabric, model, layers, hidden, heads, kv ? kv : heads,
-        ffn ? ffn : 4 * hidden, seq, vocab, act, dropout ? ", dropout: " : "",
-        dropout ? dropout : "", gb, mb ? mb : 1, tp, pp, cp, dp, vp,
-        tp > 1 ? "true" : "false", fsdp ? fsdp : "none", rc ? rc : "none", prec,
-        cs_stack_names[stack]);
-    char name[320];
-    snprintf(name, sizeof name, "%s:%d", r->file, r->line);
-    cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
-    free(text);
-    return st == CS_OK;
+    struct cs__spec p = {gpu, fabric, model, act, dropout, prec, rc ? rc : "none",
+                         fsdp ? fsdp : "none", cs_stack_names[stack], nodes, ppn, layers, hidden,
+                         heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
+                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1};
+    return cs__resolve(r, cat, &p, c);
 }
 
 cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
