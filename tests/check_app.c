@@ -623,6 +623,38 @@ START_TEST(test_app_calibrate_strict)
 }
 END_TEST
 
+/* The step model on every step table of the index (validate-refs without
+ * files): the fit tables within their tolerance (3.9% today), the held-out
+ * ones no worse than they are now (294 rows, 10.7% mean absolute error; the
+ * target is 8% per table), and no held-out row that ran predicted not to
+ * fit. A regression bound, not the target: a change that makes the
+ * held-out figure worse fails here. */
+START_TEST(test_app_validate_step_holdout_bound)
+{
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_validate v;
+    ck_assert_int_eq(cs_app_validate(cat, NULL, 0, &d, &v), CS_OK);
+    const struct cs_app_val_agg *fit = &v.agg[0], *ho = &v.agg[1];
+    ck_assert_int_eq(fit->files, 3);
+    ck_assert_int_eq(fit->rows, 27);
+    ck_assert(fit->sum / fit->rows <= 0.05);
+    ck_assert_int_eq(ho->files, 17);
+    ck_assert_int_ge(ho->rows, 290);
+    printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
+           100 * ho->worst);
+    ck_assert(ho->sum / ho->rows <= 0.110);
+    int unfit = 0;
+    for (size_t i = 0; i < v.nrows; i++)
+        unfit += v.rows[i].st == CS_ENOFIT;
+    ck_assert_int_eq(unfit, 0);
+    cs_app_validate_fini(&v);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 /* The validated range of a GPU: what validate-refs compared on it. On
  * H100-SXM5-80GB the index has held-out and fit rows (the Megatron-Core
  * weak-scaling table is fit: 9 rows); a configuration inside passes, one
@@ -795,6 +827,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_invalid);
     tcase_add_test(tc, test_app_validate_collectives);
     tcase_add_test(tc, test_app_validated_range);
+    tcase_add_test(tc, test_app_validate_step_holdout_bound);
     tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);
     tcase_add_test(tc, test_app_coll_errors_in_diags);
     suite_add_tcase(s, tc);
