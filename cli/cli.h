@@ -80,11 +80,13 @@ bool cs_cli_format(const char *s, enum cs_cli_format *out);
 
 /* Output sink: stdout (dir NULL or "-"), or DIR/NAME written atomically (a
  * temporary file in DIR renamed over NAME on success, removed on failure),
- * so nothing the user asked for is left half-written. */
+ * so nothing the user asked for is left half-written (base/outfile.h: a
+ * mkstemp name, never a planted file or symlink). A failed write is a message
+ * naming the file and the system's reason, and exit 1. */
 struct cs_cli_out {
     FILE *fp;
     char *final_path;   /* NULL for stdout */
-    char *tmp_path;
+    struct cs_outfile *of; /* base/outfile.h: the temporary file beside final_path */
 };
 bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name);
 /* Commits (ok) or discards the output; returns false on a write error. */

@@ -4,6 +4,7 @@
 
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/sweep.h"
+#include "clustersim/base/outfile.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <assert.h>
@@ -219,41 +220,43 @@ bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name)
         return false;
     }
     o->final_path = cs_xasprintf("%s/%s", dir, name);
-    o->tmp_path = cs_xasprintf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
-    o->fp = fopen(o->tmp_path, "w");
-    if (!o->fp) {
-        fprintf(stderr, "clustersim: cannot write %s: %s\n", o->tmp_path, strerror(errno));
+    char why[512];
+    if (cs_outfile_open(o->final_path, &o->of, why, sizeof why) != CS_OK) {
+        fprintf(stderr, "clustersim: %s\n", why);
         free(o->final_path);
-        free(o->tmp_path);
         memset(o, 0, sizeof *o);
         return false;
     }
+    o->fp = cs_outfile_fp(o->of);
     return true;
 }
 
 bool cs_cli_out_close(struct cs_cli_out *o, bool ok)
 {
     bool good = ok;
+    char why[512];
+    /* A failed write is reported here even when the caller, seeing the
+     * stream's error flag, already passed ok = false: its message names
+     * the file and the system's reason. */
     if (!o->final_path) {
-        if (fflush(stdout) != 0)
+        if (!cs_stream_finish(stdout, "standard output", why, sizeof why)) {
+            fprintf(stderr, "clustersim: %s\n", why);
             good = false;
+        }
         return good;
     }
-    if (fclose(o->fp) != 0) {
-        fprintf(stderr, "clustersim: error writing %s: %s\n", o->tmp_path, strerror(errno));
+    if (!good) {
+        if (ferror(o->fp))
+            fprintf(stderr, "clustersim: cannot write %s: %s\n", o->final_path,
+                    strerror(errno ? errno : EIO));
+        cs_outfile_abort(o->of);
+    } else if (cs_outfile_commit(o->of, why, sizeof why) != CS_OK) {
+        fprintf(stderr, "clustersim: %s\n", why);
         good = false;
-    }
-    if (good && rename(o->tmp_path, o->final_path) != 0) {
-        fprintf(stderr, "clustersim: cannot rename %s to %s: %s\n", o->tmp_path, o->final_path,
-                strerror(errno));
-        good = false;
-    }
-    if (!good)
-        remove(o->tmp_path);
-    else
+    } else {
         fprintf(stderr, "wrote %s\n", o->final_path);
+    }
     free(o->final_path);
-    free(o->tmp_path);
     memset(o, 0, sizeof *o);
     return good;
 }
