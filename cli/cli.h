@@ -98,6 +98,16 @@ bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
 cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const struct cs_app_eval_opts *eo,
                           struct cs_app_result *res);
 
+/* The event budget $CLUSTERSIM_MAX_EVENTS asks for (every simulation of
+ * the command: run-level replicas, replays), 0 when unset (the models'
+ * defaults; a bad value is warned about and ignored). cs_cli_evaluate
+ * applies it. */
+uint64_t cs_cli_max_events(void);
+/* The exit code for a failed evaluation: 1 when a simulation did not
+ * complete (CS_EBUDGET: it reached its event budget or time bound), else 2
+ * (the input is at fault). */
+int cs_cli_exit_for(cs_status st);
+
 /* Prints diagnostics; those without a file are attributed to `file`. */
 size_t cs_cli_print_diags_for(const cs_diags *d, const char *file);
 

@@ -222,6 +222,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         seed_given = true;
     }
 
+    cfg.max_events = cs_cli_max_events(); /* 0: the replay's default budget */
     /* cluster: a node list or a scenario (app/replay.c) */
     struct cs_app_replay rp;
     cs_app_replay_init(&rp, &cfg);

@@ -152,6 +152,8 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_app_result_fini(&res);
         free(r);
         cs_cli_scenario_fini(&sc);
+        if (st == CS_EBUDGET)
+            return CS_EXIT_FAIL;
         return !prices || st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
     }
     int n_mc = samples >= 0 ? (int)samples : s->cost.ext.monte_carlo;

@@ -376,12 +376,36 @@ void cs_cli_scenario_fini(struct cs_cli_scenario *sc)
     sc->catalog = NULL;
 }
 
+uint64_t cs_cli_max_events(void)
+{
+    const char *v = getenv("CLUSTERSIM_MAX_EVENTS");
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno || *end || v[0] == '-' || n == 0) {
+        fprintf(stderr, "clustersim: warning: CLUSTERSIM_MAX_EVENTS=%s: expected a positive integer; "
+                        "the default budgets apply\n", v);
+        return 0;
+    }
+    return (uint64_t)n;
+}
+
+int cs_cli_exit_for(cs_status st)
+{
+    return st == CS_EBUDGET ? CS_EXIT_FAIL : CS_EXIT_BADINPUT;
+}
+
 cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const struct cs_app_eval_opts *eo,
                           struct cs_app_result *res)
 {
     cs_diags d;
     cs_diags_init(&d);
-    cs_status st = cs_app_evaluate(s, eo, &d, res);
+    struct cs_app_eval_opts o = *eo;
+    if (!o.max_events)
+        o.max_events = cs_cli_max_events();
+    cs_status st = cs_app_evaluate(s, &o, &d, res);
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     return st;
