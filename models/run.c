@@ -88,7 +88,12 @@ static void sched(struct run_ctx *c, double delay_s, int h, const void *p, size_
 {
     /* A NaN, negative or infinite delay is a model error (a plan field
      * that was never computed), not an event due now: the replica stops and
-     * fails with the engine's status. */
+     * fails with the engine's status. A failure drawn past the horizon
+     * (max_wall: the replica gives up there) never fires, so it is not
+     * scheduled: a huge MTBF (1e12 s per GPU) draws delays past the
+     * engine's 292 years and is no error, just no failure. */
+    if (h == c->h_fail && isfinite(delay_s) && delay_s >= 0 && now_s(c) + delay_s > c->max_wall)
+        return;
     cs_status st = cs_sim_schedule_in_s(c->e, delay_s, h, p, n, id);
     if (st != CS_OK && c->err == CS_OK) {
         c->err = st;

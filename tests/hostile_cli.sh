@@ -150,4 +150,33 @@ else
     echo "hostile_cli: cannot drop privileges here: the unreadable-input case skipped"
 fi
 
+# ---- 7. Edge numbers and unbounded work (item 5) --------------------------
+# Physically meaningless: refused (exit 2), naming the key.
+expect 2 "an MTBF of 1 s" -- timeout 60 "$bin" run $sc --set failures.components.0.mtbf=1s
+has "$tmp/err" "failures.components.0.mtbf: the job's 32 GPUs on 4 nodes would be interrupted every 0.0312 s" "tiny MTBF named"
+expect 2 "a checkpoint interval of 1 ns" -- timeout 60 "$bin" run $sc --set checkpoint.interval=1ns
+has "$tmp/err" "checkpoint.interval: 1e-09 s is shorter than one training step" "tiny interval named"
+# A huge MTBF is no failure at all, not an error (it used to overflow the clock).
+expect 0 "an MTBF of 1e12 s" -- timeout 60 "$bin" run $sc --set failures.components.0.mtbf=1e12s
+# Out of range: refused with the range.
+for kv in cluster.nodes=0 cluster.nodes=-3 cluster.nodes=1e30 workload.tokens=1e30 run.replicas=1e12; do
+    expect 2 "--set $kv" -- timeout 60 "$bin" run $sc --set "$kv"
+    has "$tmp/err" "${kv%%=*}: expected" "--set $kv says what it expected"
+done
+expect 2 "--backfill-depth 0" -- "$bin" replay $trace --cluster $cl --backfill-depth 0
+expect 2 "--bins 99999999999" -- "$bin" replay $trace --cluster $cl --bins 99999999999
+# A simulation past its event budget did not complete: exit 1, said so, no figures.
+CLUSTERSIM_MAX_EVENTS=100 "$bin" run $sc --format json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ]; then ok; else ko "run over its budget: exit $rc, expected 1"; fi
+has "$tmp/err" "the run-level simulation did not complete: a replica reached its budget of 100 events" "run budget message"
+if [ -s "$tmp/out" ]; then ko "run over its budget printed figures"; else ok; fi
+CLUSTERSIM_MAX_EVENTS=100 "$bin" replay $trace --cluster $cl -o "$tmp/rb" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ]; then ok; else ko "replay over its budget: exit $rc, expected 1"; fi
+has "$tmp/err" "replay: did not complete: it reached its budget of 100 events" "replay budget message"
+if [ ! -e "$tmp/rb/replay.txt" ]; then ok; else ko "replay over its budget wrote replay.txt"; fi
+expect 0 "a bad CLUSTERSIM_MAX_EVENTS is warned about" -- env CLUSTERSIM_MAX_EVENTS=x "$bin" run $sc --format json
+has "$tmp/err" "CLUSTERSIM_MAX_EVENTS=x: expected a positive integer" "bad budget warned"
+
 finish hostile_cli
