@@ -2,7 +2,8 @@
  * 2,504-GPU cluster (313 nodes x 8), offered load about 1.05 (a queue builds up, so backfill has work). Job sizes
  * follow the Microsoft ITP 2021 mix (83% 1 GPU, 10% 8 GPUs, the rest 2-64;
  * validation/traces/README.md), durations are log-normal (median 1 h).
- * Prints `replay_jobs_per_s: N` and the replay's own figures.
+ * Prints `replay_jobs_per_s: N`, `replay_cpu_s` (the gate: under 2 s) and the
+ * replay's own figures.
  * Then the scale case of issue 20 item 11: 10,000,000 jobs of the same mix
  * offering 4x the work the cluster can do (the queue grows to millions),
  * EASY backfill; prints `replay_10m_jobs_s: CPU seconds` (process CPU time
@@ -123,9 +124,9 @@ int main(int argc, char **argv)
     cs_diags d;
     cs_diags_init(&d);
     struct cs_sched_result res;
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     cs_status st = cs_sched_run(&c, &t, &d, &res);
-    double dt = now_s() - t0;
+    double dt = now_s() - t0, dc = cpu_s() - c0;
     if (st != CS_OK) {
         fprintf(stderr, "bench_replay: replay failed: %s\n", cs_strerror(st));
         return 1;
@@ -133,6 +134,7 @@ int main(int argc, char **argv)
     printf("replay_jobs: %ld\n", res.completed);
     printf("replay_gpus: %ld\n", res.gpus);
     printf("replay_wall_s: %.3f\n", dt);
+    printf("replay_cpu_s: %.3f\n", dc);
     printf("replay_jobs_per_s: %.0f\n", (double)n / dt);
     printf("replay_utilization: %.4f\n", res.utilization);
     printf("replay_queue_mean_s: %.1f\n", res.queue_s.mean);
@@ -143,5 +145,6 @@ int main(int argc, char **argv)
     double cpu10 = 0;
     if (!scale_case(10000000, "10m", &cpu10))
         return 1;
-    return dt < 2.0 && cpu10 < 60.0 ? 0 : 1;
+    /* CPU time: wall time on a shared machine measures the neighbours */
+    return dc < 2.0 && cpu10 < 60.0 ? 0 : 1;
 }
