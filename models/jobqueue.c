@@ -6,16 +6,22 @@
  * slices, allowed groups) with the subtree minimum of its estimated run
  * time, so that a scheduling pass can ask "the next job of this shape after
  * job x that is no longer than D" in O(log n) instead of rescanning the
- * queue. Every operation is O(log n) expected; priorities come from a hash
- * of the job index, so the tree shape (and nothing in the output) depends
- * on no random stream. Nodes are job indices; -1 is the empty tree. */
+ * queue. Every operation is O(log n) expected: a node's treap priority is a
+ * hash of its job index salted once per replay from the clock, so that no
+ * trace can order its jobs to match the priorities and degenerate the trees
+ * (a list of 10 million nodes would overflow the recursion). The salt
+ * changes the trees' shape only: the order, and so every output, is the
+ * keys'. Nodes are job indices; -1 is the empty tree. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "sched_internal.h"
 
 #include "clustersim/base/xmalloc.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The order on the keys copied at insert (cs__keys): a waiting job's
  * priority, submit time and trace duration do not change while it waits,
@@ -59,6 +65,11 @@ static uint32_t cs__hash(uint32_t x)
     return x;
 }
 
+static inline uint32_t cs__pri(const struct cs__jq *q, int x)
+{
+    return cs__hash((uint32_t)x ^ q->salt);
+}
+
 void cs_sched__jq_init(struct cs__sim *s, long n_jobs)
 {
     struct cs__jq *q = &s->jq;
@@ -79,6 +90,9 @@ void cs_sched__jq_init(struct cs__sim *s, long n_jobs)
     q->cprev = cs_xmalloc(n * sizeof *q->cprev);
     q->cnext = cs_xmalloc(n * sizeof *q->cnext);
     q->sjf = s->cfg->policy == CS_SCHED_SJF;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    q->salt = (uint32_t)ts.tv_nsec ^ (uint32_t)((uintptr_t)q >> 4) ^ (uint32_t)ts.tv_sec * 2654435761u;
 }
 
 void cs_sched__jq_fini(struct cs__sim *s)
@@ -132,7 +146,7 @@ static int cs__gmerge(struct cs__jq *q, int a, int b)
         return b;
     if (b < 0)
         return a;
-    if (cs__hash((uint32_t)a) > cs__hash((uint32_t)b)) {
+    if (cs__pri(q, a) > cs__pri(q, b)) {
         q->gr[a] = cs__gmerge(q, q->gr[a], b);
         cs__gfix(q, a);
         return a;
@@ -178,7 +192,7 @@ static int cs__cmerge(struct cs__jq *q, int a, int b)
         return b;
     if (b < 0)
         return a;
-    if (cs__hash((uint32_t)a) > cs__hash((uint32_t)b)) {
+    if (cs__pri(q, a) > cs__pri(q, b)) {
         q->cr[a] = cs__cmerge(q, q->cr[a], b);
         cs__cfix(q, a);
         return a;
@@ -215,7 +229,7 @@ static int cs__ginsert(struct cs__sim *s, int t, int x)
     struct cs__jq *q = &s->jq;
     if (t < 0)
         return x;
-    if (cs__hash((uint32_t)x) > cs__hash((uint32_t)t)) {
+    if (cs__pri(q, x) > cs__pri(q, t)) {
         cs__gsplit(s, t, x, false, &q->gl[x], &q->gr[x]);
         cs__gfix(q, x);
         return x;
@@ -247,7 +261,7 @@ static int cs__cinsert(struct cs__sim *s, int t, int x)
     struct cs__jq *q = &s->jq;
     if (t < 0)
         return x;
-    if (cs__hash((uint32_t)x) > cs__hash((uint32_t)t)) {
+    if (cs__pri(q, x) > cs__pri(q, t)) {
         cs__csplit(s, t, x, false, &q->cl[x], &q->cr[x]);
         cs__cfix(q, x);
         return x;

@@ -103,6 +103,7 @@ struct cs__jq {
     double *kd;           /* trace duration (SJF) */
     int *cprev, *cnext;   /* each class's waiting jobs as a list in queue order */
     bool sjf;
+    uint32_t salt;        /* of the treap priorities (jobqueue.c) */
 };
 
 struct cs__sim {
