@@ -153,6 +153,7 @@ static cs_status data_and_run(const struct cs_scenario *s, const struct cs_app_e
         cs_run_options_default(&ro);
         ro.threads = o->threads > 0 ? o->threads : 1;
         ro.replicas = o->replicas > 0 ? o->replicas : 0;
+        ro.max_events = o->max_events;
         cs_status st = cs_run_simulate(s, &out->step, &ro, d, &out->run);
         if (st != CS_OK) {
             memset(&out->run, 0, sizeof out->run);

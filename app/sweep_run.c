@@ -6,6 +6,8 @@
 #include "clustersim/app/sweep_run.h"
 
 #include "clustersim/app/pipeline.h"
+#include "clustersim/base/csv.h"
+#include "clustersim/base/outfile.h"
 #include "clustersim/base/strbuf.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/models/cost.h"
@@ -307,19 +309,10 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
 }
 
 /* ---- CSV ---- */
+/* Text cells: base/csv.h's writer (RFC 4180, formulas neutralised). */
 static void csv_field(struct cs_strbuf *b, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
-        cs_strbuf_puts(b, s);
-        return;
-    }
-    cs_strbuf_putn(b, "\"", 1);
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            cs_strbuf_putn(b, "\"", 1);
-        cs_strbuf_putn(b, p, 1);
-    }
-    cs_strbuf_putn(b, "\"", 1);
+    cs_csv_text(b, s, false);
 }
 
 char *cs_sweep_csv_header(const struct cs_sweep_table *t)
@@ -401,7 +394,7 @@ static cs_status read_rows(const char *path, struct rset *out, cs_diags *d)
     if (!f) {
         if (errno == ENOENT)
             return CS_OK;
-        cs_diag_error(d, path, 0, 0, "cannot read it (errno %d)", errno);
+        cs_diag_error(d, path, 0, 0, "cannot read it: %s", strerror(errno));
         return CS_EIO;
     }
     char *line = NULL;
@@ -460,28 +453,16 @@ static bool write_all(int fd, const char *s, size_t n)
     return true;
 }
 
-/* Writes path atomically: path.tmp, fsync, rename. */
+/* Writes path atomically (base/outfile.h: a mkstemp file beside it, fsync,
+ * rename): the parts one after another. */
 static bool write_file(const char *path, const char *const *parts, size_t n, cs_diags *d)
 {
-    char *tmp = cs_xasprintf("%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    bool ok = fd >= 0;
-    for (size_t i = 0; ok && i < n; i++)
-        ok = write_all(fd, parts[i], strlen(parts[i]));
-    if (fd >= 0) {
-        if (ok && fsync(fd) != 0)
-            ok = false;
-        if (close(fd) != 0)
-            ok = false;
-    }
-    if (ok && rename(tmp, path) != 0)
-        ok = false;
-    if (!ok) {
-        cs_diag_error(d, path, 0, 0, "cannot write it (errno %d)", errno);
-        unlink(tmp);
-    }
-    free(tmp);
-    return ok;
+    cs_outfile *f = cs_outfile_open_d(path, d);
+    if (!f)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        fputs(parts[i], cs_outfile_fp(f));
+    return cs_outfile_commit_d(f, d) == CS_OK;
 }
 
 /* Sorts rows by point and writes DIR/results.jsonl and DIR/results.csv. */
@@ -630,7 +611,17 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
         return CS_EINVAL;
     }
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        cs_diag_error(d, dir, 0, 0, "cannot create the directory (errno %d)", errno);
+        cs_diag_error(d, dir, 0, 0, "cannot create the directory: %s", strerror(errno));
+        return CS_EIO;
+    }
+    /* One sweep per directory at a time: a second one on the same
+     * directory would interleave its rows with ours and rewrite the files
+     * under it. The lock is released when this returns (or the process
+     * dies, so a kill -9 leaves nothing to clean). */
+    char lwhy[512];
+    int lock = cs_dirlock_acquire(dir, lwhy, sizeof lwhy);
+    if (lock < 0) {
+        cs_diag_error(d, NULL, 0, 0, "%s", lwhy);
         return CS_EIO;
     }
     struct cs_sweep_table t;
@@ -714,10 +705,13 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
     R.next = (uint64_t)(o->shard_k - 1);
     R.total = zs.total - zs.resumed;
     R.last_sync = mono_s();
-    R.jfd = open(jpath, O_WRONLY | O_APPEND | O_CREAT, 0644);
-    R.cfd = open(cpath, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    /* Appended in place (a kill leaves whole lines, see worker); never
+     * through a symlink planted in DIR: write_sorted renamed fresh files
+     * over both names just above. */
+    R.jfd = open(jpath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    R.cfd = open(cpath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (R.jfd < 0 || R.cfd < 0) {
-        cs_diag_error(d, dir, 0, 0, "cannot open the results for appending (errno %d)", errno);
+        cs_diag_error(d, dir, 0, 0, "cannot open the results for appending: %s", strerror(errno));
         st = CS_EIO;
         goto out;
     }
@@ -738,8 +732,8 @@ cs_status cs_sweep_run(const cs_sweep *sw, const cs_catalog *cat, const char *di
     zs.ran = R.finished;
     zs.skipped += R.skipped;
     if (R.io_error) {
-        cs_diag_error(d, dir, 0, 0, "write error (errno %d); finished rows are kept, run the same "
-                      "command again to continue", R.io_errno);
+        cs_diag_error(d, dir, 0, 0, "cannot write the results: %s; finished rows are kept, run the "
+                      "same command again to continue", strerror(R.io_errno));
         st = CS_EIO;
         goto out;
     }
@@ -762,6 +756,7 @@ out:
     free(jpath);
     free(cpath);
     cs_sweep_table_fini(&t);
+    cs_dirlock_release(lock);
     if (stats)
         *stats = zs;
     return st;
@@ -843,7 +838,16 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
     }
     if (st == CS_OK) {
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            cs_diag_error(d, dir, 0, 0, "cannot create the directory (errno %d)", errno);
+            cs_diag_error(d, dir, 0, 0, "cannot create the directory: %s", strerror(errno));
+            st = CS_EIO;
+        }
+    }
+    int lock = -1;
+    if (st == CS_OK) {
+        char lwhy[512];
+        lock = cs_dirlock_acquire(dir, lwhy, sizeof lwhy);
+        if (lock < 0) {
+            cs_diag_error(d, NULL, 0, 0, "%s", lwhy);
             st = CS_EIO;
         }
     }
@@ -858,6 +862,7 @@ cs_status cs_sweep_merge(const char *dir, const char *const *shards, size_t n, c
         free(mp);
         free(mt);
     }
+    cs_dirlock_release(lock);
     rset_fini(&rows);
     for (size_t s = 0; s < n; s++)
         free(paths[s]);

@@ -2,6 +2,7 @@
 #include "clustersim/base/csv.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool cs__blank(char c)
@@ -106,4 +107,73 @@ int cs_csv_split_inplace(char *line, char **fields, int *cols, int max, int *bad
             cols[k] = f[k].col;
     }
     return n;
+}
+
+/* A whole decimal number (strtod's syntax less hex, inf and nan). */
+static bool cs__is_number(const char *s)
+{
+    const char *p = s;
+    if (*p == '+' || *p == '-')
+        p++;
+    bool digits = false;
+    while (*p >= '0' && *p <= '9')
+        p++, digits = true;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits = true;
+    if (!digits)
+        return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0';
+}
+
+bool cs_csv_is_formula(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    if (*s == '\t' || *s == '\r' || *s == '=' || *s == '@')
+        return true;
+    /* "-" alone is the placeholder several tables print for "none", and no
+     * formula (a spreadsheet keeps a lone sign as text). */
+    return (*s == '+' || *s == '-') && s[1] != '\0' && !cs__is_number(s);
+}
+
+void cs_csv_text(struct cs_strbuf *b, const char *s, bool always_quote)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    bool formula = cs_csv_is_formula(s);
+    bool quote = always_quote || formula || strpbrk(s, ",\"\r\n") != NULL ||
+                 (n > 0 && (cs__blank(s[0]) || cs__blank(s[n - 1])));
+    if (!quote) {
+        cs_strbuf_putn(b, s, n);
+        return;
+    }
+    cs_strbuf_putn(b, "\"", 1);
+    if (formula)
+        cs_strbuf_putn(b, "'", 1);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            cs_strbuf_putn(b, "\"", 1);
+        cs_strbuf_putn(b, p, 1);
+    }
+    cs_strbuf_putn(b, "\"", 1);
+}
+
+void cs_csv_fput_text(FILE *f, const char *s, bool always_quote)
+{
+    struct cs_strbuf b = {0};
+    cs_csv_text(&b, s, always_quote);
+    if (b.s)
+        fwrite(b.s, 1, b.n, f);
+    free(b.s);
 }

@@ -80,11 +80,13 @@ bool cs_cli_format(const char *s, enum cs_cli_format *out);
 
 /* Output sink: stdout (dir NULL or "-"), or DIR/NAME written atomically (a
  * temporary file in DIR renamed over NAME on success, removed on failure),
- * so nothing the user asked for is left half-written. */
+ * so nothing the user asked for is left half-written (base/outfile.h: a
+ * mkstemp name, never a planted file or symlink). A failed write is a message
+ * naming the file and the system's reason, and exit 1. */
 struct cs_cli_out {
     FILE *fp;
     char *final_path;   /* NULL for stdout */
-    char *tmp_path;
+    struct cs_outfile *of; /* base/outfile.h: the temporary file beside final_path */
 };
 bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name);
 /* Commits (ok) or discards the output; returns false on a write error. */
@@ -95,6 +97,16 @@ bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
  * finalizes *res with cs_app_result_fini whatever the status. */
 cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const struct cs_app_eval_opts *eo,
                           struct cs_app_result *res);
+
+/* The event budget $CLUSTERSIM_MAX_EVENTS asks for (every simulation of
+ * the command: run-level replicas, replays), 0 when unset (the models'
+ * defaults; a bad value is warned about and ignored). cs_cli_evaluate
+ * applies it. */
+uint64_t cs_cli_max_events(void);
+/* The exit code for a failed evaluation: 1 when a simulation did not
+ * complete (CS_EBUDGET: it reached its event budget or time bound), else 2
+ * (the input is at fault). */
+int cs_cli_exit_for(cs_status st);
 
 /* Prints diagnostics; those without a file are attributed to `file`. */
 size_t cs_cli_print_diags_for(const cs_diags *d, const char *file);

@@ -4,6 +4,8 @@
  * and the network hardware counted from the built fabric. */
 #include "cli.h"
 
+#include "clustersim/base/csv.h"
+
 #include "clustersim/app/compare.h"
 #include "clustersim/report/run_report.h"
 #include "clustersim/report/table.h"
@@ -143,13 +145,27 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                         "switch_ports,cables,optics,nics,dp_network_share,network_slowdown\n");
         for (int i = 0; i < n; i++) {
             const struct cs_app_compare *r = &rs[i];
-            fprintf(out.fp, "%s,%s,%ld,%s,%s,%s,%g,%s,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,%s,%d,%.0f,%.6g,%s,%ld,%ld,%ld,"
-                            "%ld,%ld,%ld,%ld,%.6g,%.6g\n",
-                    r->file, r->name, r->gpus, r->topology, r->link, r->placement, r->oversub, r->fits ? "true" : "false",
+            /* Text cells (file, scenario name, fabric names, algorithms)
+             * through base/csv.h: RFC 4180, formulas neutralised. */
+            FILE *o = out.fp;
+            cs_csv_fput_text(o, r->file, false);
+            fputc(',', o);
+            cs_csv_fput_text(o, r->name, false);
+            fprintf(o, ",%ld,", r->gpus);
+            cs_csv_fput_text(o, r->topology, false);
+            fputc(',', o);
+            cs_csv_fput_text(o, r->link, false);
+            fputc(',', o);
+            cs_csv_fput_text(o, r->placement, false);
+            fprintf(o, ",%g,%s,%.9g,%.6g,%.6g,%.9g,%d,%.0f,%.6g,", r->oversub, r->fits ? "true" : "false",
                     r->step_s, r->mfu, r->tokens_per_s, r->exposed_comm_s, r->dp_ranks, r->dp_msg_bytes,
-                    r->dp_busbw / 1e9, r->dp_algo, r->tp_ranks, r->tp_msg_bytes, r->tp_busbw / 1e9, r->tp_algo,
-                    r->counts.switches_by_tier[0], r->counts.switches_by_tier[1], r->counts.switches_by_tier[2],
-                    r->counts.switch_ports, r->counts.cables, r->counts.optics, r->counts.nics, r->dp_net_share,
+                    r->dp_busbw / 1e9);
+            cs_csv_fput_text(o, r->dp_algo, false);
+            fprintf(o, ",%d,%.0f,%.6g,", r->tp_ranks, r->tp_msg_bytes, r->tp_busbw / 1e9);
+            cs_csv_fput_text(o, r->tp_algo, false);
+            fprintf(o, ",%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6g,%.6g\n", r->counts.switches_by_tier[0],
+                    r->counts.switches_by_tier[1], r->counts.switches_by_tier[2], r->counts.switch_ports,
+                    r->counts.cables, r->counts.optics, r->counts.nics, r->dp_net_share,
                     r->network_slowdown);
         }
     } else {

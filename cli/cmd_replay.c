@@ -125,7 +125,10 @@ static bool cs__copy_template(const char *dir, const char *name)
     return ok;
 }
 
-static void cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_sched_result *r)
+/* The figures' data and scripts in dir, then gnuplot. False when the data
+ * could not be written (the message printed): the command fails. A missing
+ * template or gnuplot is a warning. */
+static bool cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_sched_result *r)
 {
     cs_diags d;
     cs_diags_init(&d);
@@ -133,7 +136,7 @@ static void cs__figures(const char *dir, const struct cs_sched_config *c, const 
     cs_cli_print_diags_prefixed(&d, "clustersim replay");
     cs_diags_fini(&d);
     if (st != CS_OK)
-        return;
+        return false;
     static const char *const scripts[] = {"replay_util.gp", "replay_jct_cdf.gp"};
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         if (!cs__copy_template(dir, scripts[i]))
@@ -142,11 +145,12 @@ static void cs__figures(const char *dir, const struct cs_sched_config *c, const 
         if (rc == 127) {
             fprintf(stderr, "clustersim replay: warning: gnuplot not found: wrote %s/%s and its data "
                             "but no PNG\n", dir, scripts[i]);
-            return;
+            return true;
         }
         if (rc != 0)
             fprintf(stderr, "clustersim replay: warning: gnuplot %s exited with %d\n", scripts[i], rc);
     }
+    return true;
 }
 
 static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
@@ -218,6 +222,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         seed_given = true;
     }
 
+    cfg.max_events = cs_cli_max_events(); /* 0: the replay's default budget */
     /* cluster: a node list or a scenario (app/replay.c) */
     struct cs_app_replay rp;
     cs_app_replay_init(&rp, &cfg);
@@ -321,8 +326,9 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             ok = false;
         if (!cs_cli_out_close(&out, ok))
             rc = CS_EXIT_FAIL;
-        if (!cs_cli_out_is_stdout(outdir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
-            cs__figures(outdir, cfg1, res);
+        if (rc == CS_EXIT_OK && !cs_cli_out_is_stdout(outdir) && !cs_cli_get(cmd, a, "no-plots") &&
+            !cs__figures(outdir, cfg1, res)) /* -o -: no figures */
+            rc = CS_EXIT_FAIL;
     }
 done:
     cs_diags_fini(&d);

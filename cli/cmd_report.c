@@ -76,7 +76,7 @@ static cJSON *cs__run_json(const char *path, const char *catalog, const struct c
             cs_app_result_fini(&res);
             cJSON_Delete(root);
             cs_cli_scenario_fini(&sc);
-            *rc = CS_EXIT_BADINPUT;
+            *rc = cs_cli_exit_for(st);
             return NULL;
         }
         cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));

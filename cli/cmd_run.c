@@ -48,7 +48,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (st != CS_OK && st != CS_ENOFIT) {
         cs_app_result_fini(&res);
         cs_cli_scenario_fini(&sc);
-        return CS_EXIT_BADINPUT;
+        return cs_cli_exit_for(st);
     }
     bool have_step = res.has_step;
     const struct cs_step_result *r = &res.step;

@@ -52,7 +52,9 @@ static bool copy_template(const char *dir, const char *name)
     return ok;
 }
 
-static void figures(const char *dir, const struct cs_tco_report *r)
+/* False when the figures' data could not be written (the message printed):
+ * the command fails. A missing template or gnuplot is a warning. */
+static bool figures(const char *dir, const struct cs_tco_report *r)
 {
     cs_diags d;
     cs_diags_init(&d);
@@ -60,7 +62,7 @@ static void figures(const char *dir, const struct cs_tco_report *r)
     cs_cli_print_diags_prefixed(&d, "clustersim tco");
     cs_diags_fini(&d);
     if (st != CS_OK)
-        return;
+        return false;
     static const char *const scripts[] = {"tco_bars.gp", "tco_util.gp", "tco_tornado.gp"};
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         if (!copy_template(dir, scripts[i]))
@@ -69,11 +71,12 @@ static void figures(const char *dir, const struct cs_tco_report *r)
         if (rc == 127) {
             fprintf(stderr, "clustersim tco: warning: gnuplot not found: wrote %s/%s and its "
                             "data but no PNG\n", dir, scripts[i]);
-            return;
+            return true;
         }
         if (rc != 0)
             fprintf(stderr, "clustersim tco: warning: gnuplot %s exited with %d\n", scripts[i], rc);
     }
+    return true;
 }
 
 /* The pipeline with the COST goal (app/pipeline.c): the step, data and run
@@ -149,6 +152,8 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_app_result_fini(&res);
         free(r);
         cs_cli_scenario_fini(&sc);
+        if (st == CS_EBUDGET)
+            return CS_EXIT_FAIL;
         return !prices || st == CS_ECONFIG ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
     }
     int n_mc = samples >= 0 ? (int)samples : s->cost.ext.monte_carlo;
@@ -188,7 +193,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         ok = cs_cli_out_close(&out, ok) && ok;
     }
     if (ok && !cs_cli_out_is_stdout(dir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
-        figures(dir, r);
+        ok = figures(dir, r);
     free(r);
     cs_app_result_fini(&res);
     cs_cli_scenario_fini(&sc);

@@ -2,6 +2,8 @@
  * every resolved value with where it came from (file:line, catalog, default). */
 #include "cli.h"
 
+#include "clustersim/base/csv.h"
+
 #include "clustersim/config/fileio.h"
 #include "clustersim/models/calib.h"
 #include "clustersim/report/table.h"
@@ -39,7 +41,8 @@ static void cs__print(const struct cs_provenance *p, enum cs_cli_format fmt, con
     if (fmt == CS_FMT_CSV) {
         printf("key,value,origin\n");
         for (size_t i = 0; i < p->n; i++) {
-            printf("%s,\"", p->items[i].path);
+            cs_csv_fput_text(stdout, p->items[i].path, false);
+            putchar(',');
             const char *val = p->items[i].value ? p->items[i].value : "";
             /* Booleans as every CSV writes them: true / false (the YAML
              * reader also takes True and TRUE). */
@@ -47,12 +50,10 @@ static void cs__print(const struct cs_provenance *p, enum cs_cli_format fmt, con
                 val = "true";
             else if (!strcmp(val, "False") || !strcmp(val, "FALSE"))
                 val = "false";
-            for (const char *c = val; *c; c++)
-                printf(*c == '"' ? "\"\"" : "%c", *c);
-            printf("\",\"");
-            for (const char *c = p->items[i].origin ? p->items[i].origin : ""; *c; c++)
-                printf(*c == '"' ? "\"\"" : "%c", *c);
-            printf("\"\n");
+            cs_csv_fput_text(stdout, val, true);
+            putchar(',');
+            cs_csv_fput_text(stdout, p->items[i].origin ? p->items[i].origin : "", true);
+            putchar('\n');
         }
         return;
     }

@@ -3,6 +3,8 @@
  * predicted against measured, with the error per row and per file. */
 #include "cli.h"
 
+#include "clustersim/base/csv.h"
+
 #include "clustersim/app/validate.h"
 #include "clustersim/app/validate_coll.h"
 #include "clustersim/base/xmalloc.h"
@@ -311,10 +313,13 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             const char *cells[] = {fl, c->label, cs_ref_metric_name(c->metric), ms, ps, es, mb,
                                    rcs, role};
             cs_table_add_row(t, cells);
-            if (fmt == CS_FMT_CSV)
-                printf("%s,%d,\"%s\",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", c->file, c->line, c->label,
-                       cs_ref_metric_name(c->metric), c->measured, pred, err, vr->micro_batch,
-                       cs_recompute_name(vr->recompute), role);
+            if (fmt == CS_FMT_CSV) {
+                cs_csv_fput_text(stdout, c->file, false);
+                printf(",%d,", c->line);
+                cs_csv_fput_text(stdout, c->label, true);
+                printf(",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", cs_ref_metric_name(c->metric), c->measured,
+                       pred, err, vr->micro_batch, cs_recompute_name(vr->recompute), role);
+            }
             cJSON *o2 = cJSON_CreateObject();
             cJSON_AddStringToObject(o2, "file", c->file);
             cJSON_AddNumberToObject(o2, "line", c->line);

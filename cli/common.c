@@ -4,6 +4,7 @@
 
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/sweep.h"
+#include "clustersim/base/outfile.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <assert.h>
@@ -219,41 +220,43 @@ bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name)
         return false;
     }
     o->final_path = cs_xasprintf("%s/%s", dir, name);
-    o->tmp_path = cs_xasprintf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
-    o->fp = fopen(o->tmp_path, "w");
-    if (!o->fp) {
-        fprintf(stderr, "clustersim: cannot write %s: %s\n", o->tmp_path, strerror(errno));
+    char why[512];
+    if (cs_outfile_open(o->final_path, &o->of, why, sizeof why) != CS_OK) {
+        fprintf(stderr, "clustersim: %s\n", why);
         free(o->final_path);
-        free(o->tmp_path);
         memset(o, 0, sizeof *o);
         return false;
     }
+    o->fp = cs_outfile_fp(o->of);
     return true;
 }
 
 bool cs_cli_out_close(struct cs_cli_out *o, bool ok)
 {
     bool good = ok;
+    char why[512];
+    /* A failed write is reported here even when the caller, seeing the
+     * stream's error flag, already passed ok = false: its message names
+     * the file and the system's reason. */
     if (!o->final_path) {
-        if (fflush(stdout) != 0)
+        if (!cs_stream_finish(stdout, "standard output", why, sizeof why)) {
+            fprintf(stderr, "clustersim: %s\n", why);
             good = false;
+        }
         return good;
     }
-    if (fclose(o->fp) != 0) {
-        fprintf(stderr, "clustersim: error writing %s: %s\n", o->tmp_path, strerror(errno));
+    if (!good) {
+        if (ferror(o->fp))
+            fprintf(stderr, "clustersim: cannot write %s: %s\n", o->final_path,
+                    strerror(errno ? errno : EIO));
+        cs_outfile_abort(o->of);
+    } else if (cs_outfile_commit(o->of, why, sizeof why) != CS_OK) {
+        fprintf(stderr, "clustersim: %s\n", why);
         good = false;
-    }
-    if (good && rename(o->tmp_path, o->final_path) != 0) {
-        fprintf(stderr, "clustersim: cannot rename %s to %s: %s\n", o->tmp_path, o->final_path,
-                strerror(errno));
-        good = false;
-    }
-    if (!good)
-        remove(o->tmp_path);
-    else
+    } else {
         fprintf(stderr, "wrote %s\n", o->final_path);
+    }
     free(o->final_path);
-    free(o->tmp_path);
     memset(o, 0, sizeof *o);
     return good;
 }
@@ -373,12 +376,36 @@ void cs_cli_scenario_fini(struct cs_cli_scenario *sc)
     sc->catalog = NULL;
 }
 
+uint64_t cs_cli_max_events(void)
+{
+    const char *v = getenv("CLUSTERSIM_MAX_EVENTS");
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno || *end || v[0] == '-' || n == 0) {
+        fprintf(stderr, "clustersim: warning: CLUSTERSIM_MAX_EVENTS=%s: expected a positive integer; "
+                        "the default budgets apply\n", v);
+        return 0;
+    }
+    return (uint64_t)n;
+}
+
+int cs_cli_exit_for(cs_status st)
+{
+    return st == CS_EBUDGET ? CS_EXIT_FAIL : CS_EXIT_BADINPUT;
+}
+
 cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const struct cs_app_eval_opts *eo,
                           struct cs_app_result *res)
 {
     cs_diags d;
     cs_diags_init(&d);
-    cs_status st = cs_app_evaluate(s, eo, &d, res);
+    struct cs_app_eval_opts o = *eo;
+    if (!o.max_events)
+        o.max_events = cs_cli_max_events();
+    cs_status st = cs_app_evaluate(s, &o, &d, res);
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     return st;

@@ -3,6 +3,7 @@
 #include "docgen.h"
 
 #include "clustersim/base/datadir.h"
+#include "clustersim/base/outfile.h"
 #include "clustersim/base/suggest.h"
 
 #include <stdio.h>
@@ -90,7 +91,20 @@ static int cs__unknown(const char *name)
     return CS_EXIT_BADINPUT;
 }
 
-int main(int argc, char **argv)
+/* Every command's standard output ends here: a write that failed (a full
+ * disk, /dev/full, a closed pipe's EPIPE) turns a success into exit 1 with
+ * a message naming standard output, never a silent partial result. */
+static int cs__finish(int rc)
+{
+    char why[256];
+    if (!cs_stream_finish(stdout, "standard output", why, sizeof why)) {
+        fprintf(stderr, "clustersim: %s\n", why);
+        return rc == CS_EXIT_OK ? CS_EXIT_FAIL : rc;
+    }
+    return rc;
+}
+
+static int cs__main(int argc, char **argv)
 {
     if (argc < 2) {
         cs__usage(stderr);
@@ -113,7 +127,7 @@ int main(int argc, char **argv)
         /* Hidden: the build writes clustersim.1 with it. */
         if (argc == 3 && strcmp(argv[2], "--man") == 0) {
             cs_cli_write_man(stdout, cs__cmds, CS__NCMDS);
-            return fflush(stdout) == 0 ? CS_EXIT_OK : CS_EXIT_FAIL;
+            return CS_EXIT_OK;
         }
         if (argc < 3) {
             cs__usage(stdout);
@@ -141,4 +155,9 @@ int main(int argc, char **argv)
         return CS_EXIT_OK;
     }
     return cmd->fn(cmd, &args);
+}
+
+int main(int argc, char **argv)
+{
+    return cs__finish(cs__main(argc, argv));
 }

@@ -174,6 +174,18 @@ cs_status cs_ckpt_plan_make(const struct cs_scenario *s, const struct cs_step_re
         p.daly_s = cs_ckpt_daly_s(p.blocking_s, mtbi_s);
     }
     double want;
+    if (!cc->interval_optimal && step && step->time_s > 0 && cc->enabled && !(cc->interval_s >= step->time_s)) {
+        /* A checkpoint is taken between steps (Megatron's --save-interval
+         * counts iterations, at least 1): an interval below one step is no
+         * interval, and at a nanosecond it only makes a checkpoint of every
+         * step for hours of simulation. */
+        cs_diag_error(d, s->file, 0, 0,
+                      "checkpoint.interval: %g s is shorter than one training step (%g s): "
+                      "checkpoints are taken between steps; expected at least one step, or "
+                      "interval: optimal (Young/Daly)",
+                      cc->interval_s, step->time_s);
+        return CS_EINVAL;
+    }
     if (!cc->interval_optimal) {
         want = cc->interval_s;
         p.rule = CS_CKPT_RULE_FIXED;

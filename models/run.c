@@ -88,7 +88,12 @@ static void sched(struct run_ctx *c, double delay_s, int h, const void *p, size_
 {
     /* A NaN, negative or infinite delay is a model error (a plan field
      * that was never computed), not an event due now: the replica stops and
-     * fails with the engine's status. */
+     * fails with the engine's status. A failure drawn past the horizon
+     * (max_wall: the replica gives up there) never fires, so it is not
+     * scheduled: a huge MTBF (1e12 s per GPU) draws delays past the
+     * engine's 292 years and is no error, just no failure. */
+    if (h == c->h_fail && isfinite(delay_s) && delay_s >= 0 && now_s(c) + delay_s > c->max_wall)
+        return;
     cs_status st = cs_sim_schedule_in_s(c->e, delay_s, h, p, n, id);
     if (st != CS_OK && c->err == CS_OK) {
         c->err = st;
@@ -366,7 +371,6 @@ cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_r
                                   const struct cs_run_options *o, uint64_t seed,
                                   struct cs_run_replica *out)
 {
-    (void)o;
     memset(out, 0, sizeof *out);
     if (!r->enabled)
         return CS_EINVAL;
@@ -376,6 +380,7 @@ cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_r
     c.plan = r;
     c.out = out;
     c.e = cs_sim_create(seed);
+    cs_sim_set_limits(c.e, o && o->max_events ? o->max_events : CS_RUN_MAX_EVENTS, o ? o->max_wall_s : 0);
     c.rng = cs_sim_rng(c.e, CS_RNG_FAILURES);
     c.h_fail = cs_sim_register(c.e, "run.fail", on_fail, &c);
     c.h_mile = cs_sim_register(c.e, "run.milestone", on_mile, &c);
@@ -478,6 +483,34 @@ cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_resul
     r->target_s = r->duration_mode ? s->run.duration_s : s->workload.tokens / step->tokens_per_s;
     r->mtbi_s = r->failures ? cs_fail_job_mtbi_s(&s->failures, r->gpus, r->nodes, r->switches)
                             : INFINITY;
+    /* An interruption on average sooner than the job can notice one and
+     * restart (detection + restart, the floor of every recovery) means it
+     * never makes progress: no checkpoint interval helps, and the replica
+     * would only burn its budget. Refused, naming the component with the
+     * largest share of the rate. */
+    const struct cs_failures_cfg *fc = &s->failures;
+    if (r->failures && isfinite(r->mtbi_s) && r->mtbi_s < fc->detection_s + fc->restart_s) {
+        int worst = 0;
+        double wrate = -1;
+        for (int i = 0; i < fc->n_components; i++) {
+            const struct cs_fail_component *comp = &fc->components[i];
+            double rate = (double)cs_fail_scope_units(comp->scope, r->gpus, r->nodes, r->switches) /
+                          comp->mtbf_s;
+            if (rate > wrate) {
+                wrate = rate;
+                worst = i;
+            }
+        }
+        cs_diag_error(d, s->file, 0, 0,
+                      "failures.components.%d.mtbf: the job's %ld GPUs on %ld nodes would be interrupted "
+                      "every %.3g s on average, sooner than detecting and restarting after one takes "
+                      "(failures.detection %g s + failures.restart %g s): the run could never make "
+                      "progress; \"%s\" (mtbf %g s per unit) has the largest share: expected an MTBF "
+                      "that gives the job at least that long between interruptions",
+                      worst, (long)r->gpus, (long)r->nodes, r->mtbi_s, fc->detection_s, fc->restart_s,
+                      fc->components[worst].name, fc->components[worst].mtbf_s);
+        return CS_EINVAL;
+    }
     r->n_causes = r->failures ? s->failures.n_components : 0;
     for (int i = 0; i < r->n_causes; i++)
         memcpy(r->cause_name[i], s->failures.components[i].name, CS_NAME_MAX);
@@ -574,6 +607,17 @@ cs_status cs_run_simulate(const struct cs_scenario *s, const struct cs_step_resu
     for (int t = 0; t < threads; t++)
         if (jobs[t].st != CS_OK)
             st = jobs[t].st;
+    if (st == CS_EBUDGET) {
+        cs_diag_error(d, s->file, 0, 0,
+                      "run: the run-level simulation did not complete: a replica reached its budget "
+                      "of %llu events or %.0f s of wall time (interruptions or checkpoints far more "
+                      "frequent than a training run can have; check failures.components.*.mtbf and "
+                      "checkpoint.interval)",
+                      (unsigned long long)(o->max_events ? o->max_events : CS_RUN_MAX_EVENTS),
+                      o->max_wall_s > 0 ? o->max_wall_s : CS_SIM_DEFAULT_MAX_WALL_S);
+        free(reps);
+        return st;
+    }
     if (st != CS_OK) {
         cs_diag_error(d, s->file, 0, 0, "run: the run-level simulation failed (%s)",
                       cs_strerror(st));

@@ -72,6 +72,40 @@ struct cs__wl_cache {
     enum cs_recompute recompute;
 };
 
+/* A shape class of waiting jobs (jobqueue.c): jobs of one shape fit or do
+ * not fit alike, so a scheduling pass treats them as one. */
+struct cs__jq_class {
+    int whole, slices;
+    uint32_t groups;
+    int root;             /* its treap of waiting jobs, by queue order */
+    int first, last;      /* its list in queue order (cprev, cnext), -1 when empty */
+    long n;               /* waiting jobs of the class */
+    /* scratch of one scheduling pass (cs__pass) */
+    long next;            /* its next candidate job, -1 for none */
+    bool long_out;        /* only jobs that end by the shadow time can start */
+};
+
+/* The waiting jobs (jobqueue.c): an order-statistics treap by queue order
+ * (cs_sched__qcmp) and one treap per shape class with the minimum
+ * estimated run time of each subtree. Per-job arrays of n_jobs + 1. */
+struct cs__jq {
+    int root;
+    long n;
+    int *gl, *gr, *gsz;   /* order treap: children, subtree size */
+    int *cl, *cr;         /* class treaps: children */
+    cs_time *cmn, *est;   /* class treaps: subtree minimum of est; est (ns) */
+    int *cls;             /* class of a waiting job */
+    struct cs__jq_class *classes;
+    int nclass, capclass;
+    int *stk, nstk, capstk; /* the iterator's stack (cs_sched__jq_seek) */
+    int *kp;              /* order keys copied at insert: priority, */
+    cs_time *ks;          /* submit time, */
+    double *kd;           /* trace duration (SJF) */
+    int *cprev, *cnext;   /* each class's waiting jobs as a list in queue order */
+    bool sjf;
+    uint32_t salt;        /* of the treap priorities (jobqueue.c) */
+};
+
 struct cs__sim {
     const struct cs_sched_config *cfg;
     const struct cs_trace *tr;
@@ -99,8 +133,11 @@ struct cs__sim {
     long n_jobs;
     int *gpu_list;         /* placements: job i owns gpu_list[gpu_off[i] ..] */
     long *gpu_off;
-    int *queue;
-    long qlen, qcap;
+    struct cs__jq jq;      /* waiting jobs (jobqueue.c) */
+    long qlen, qcap;       /* waiting jobs now, and the most at once */
+    int *jq_act, jq_actcap;/* a pass's classes with candidates left (cs__pass) */
+    long jq_wend;          /* a pass's last job of the window */
+    uint64_t examined;     /* jobs looked at by passes (cs_sched_result.examined) */
     int *running;          /* sorted by (end, index) */
     long rlen;
     /* metrics */
@@ -135,6 +172,40 @@ static inline int cs__gpn(const struct cs__sim *s, int g) { return s->cfg->group
 static inline long *cs__nbf(struct cs__sim *s, int g) { return s->nodes_by_free + (long)g * (CS__MAX_GPN + 1); }
 /* GPUs of group g by free slices: [0 .. S]. */
 static inline long *cs__gbs(struct cs__sim *s, int g) { return s->gpus_by_slices + (long)g * (S7 + 1); }
+
+/* ---- jobqueue.c ---- */
+
+/* The queue order: higher priority first, then (SJF) the shorter trace
+ * duration, then the earlier submit time, then the lower index. */
+int cs_sched__qcmp(const struct cs__sim *s, long a, long b);
+void cs_sched__jq_init(struct cs__sim *s, long n_jobs);
+void cs_sched__jq_fini(struct cs__sim *s);
+/* Adds waiting job ji (not in the queue) with estimated run time est (ns);
+ * its class is that of its shape now. O(log n). */
+void cs_sched__jq_insert(struct cs__sim *s, long ji, cs_time est);
+/* Removes waiting job ji. O(log n). */
+void cs_sched__jq_erase(struct cs__sim *s, long ji);
+/* The first waiting job in queue order, or -1. */
+long cs_sched__jq_first(const struct cs__sim *s);
+/* The first waiting job after job x in queue order (x need not wait), or -1. */
+long cs_sched__jq_next(const struct cs__sim *s, long x);
+/* Iteration in queue order: seek puts the iterator on the first waiting job
+ * after job x (x < 0: the first job) and returns it; step moves it to the
+ * next and returns that (-1 at the end). Any insert or erase invalidates
+ * the iterator: seek again. O(log n) per seek, O(1) amortized per step. */
+long cs_sched__jq_seek(struct cs__sim *s, long x);
+long cs_sched__jq_step(struct cs__sim *s);
+/* The k-th (0-based) waiting job in queue order, or -1. */
+long cs_sched__jq_select(const struct cs__sim *s, long k);
+/* The first waiting job of class c, or -1: O(1). */
+long cs_sched__jq_class_first(const struct cs__sim *s, int c);
+/* The job after job x in x's class, in queue order, or -1: O(1). Still
+ * valid after x's erase while nothing else in the class changes (a pass
+ * goes on from a job it started). */
+long cs_sched__jq_class_after(const struct cs__sim *s, long x);
+/* The first waiting job of class c after job x (x < 0: from the first)
+ * whose estimated run time is at most dmax, or -1. */
+long cs_sched__jq_class_next(const struct cs__sim *s, int c, long x, cs_time dmax);
 
 /* ---- mig.c ---- */
 

@@ -69,36 +69,15 @@ void cs_sched_config_default(struct cs_sched_config *c)
 /* ------------------------------------------------------------------------ */
 /* Queue and running list.                                                   */
 
-static int cs__qcmp(const struct cs__sim *s, long a, long b)
-{
-    const struct cs__job *x = &s->jobs[a], *y = &s->jobs[b];
-    if (x->prio != y->prio)
-        return x->prio > y->prio ? -1 : 1;
-    if (s->cfg->policy == CS_SCHED_SJF) {
-        double dx = s->tr->jobs[a].duration_s, dy = s->tr->jobs[b].duration_s;
-        if (dx != dy)
-            return dx < dy ? -1 : 1;
-    }
-    if (x->submit != y->submit)
-        return x->submit < y->submit ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
+/* Job ji waits: into the queue (jobqueue.c), with the run time a pass
+ * estimates for it (the trace's duration times its current factor). */
 static void cs__enqueue(struct cs__sim *s, long ji)
 {
-    long lo = 0, hi = s->qlen;
-    while (lo < hi) {
-        long mid = (lo + hi) / 2;
-        if (cs__qcmp(s, s->queue[mid], ji) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    memmove(s->queue + lo + 1, s->queue + lo, (size_t)(s->qlen - lo) * sizeof *s->queue);
-    s->queue[lo] = (int)ji;
+    struct cs__job *j = &s->jobs[ji];
+    cs_sched__jq_insert(s, ji, cs_time_from_s(s->tr->jobs[ji].duration_s * j->slowdown));
     s->qlen++;
-    s->jobs[ji].state = JS_QUEUED;
-    if (s->qlen > 0 && (long)s->qlen > s->qcap)
+    j->state = JS_QUEUED;
+    if (s->qlen > s->qcap)
         s->qcap = s->qlen;
 }
 
@@ -406,6 +385,48 @@ static void cs__reserve(struct cs__sim *s, const struct cs__job *r, cs_time *sha
     }
 }
 
+/* True when, in a memo pass, a job of this shape is known not to fit (a job
+ * of its kind no larger did not). */
+static bool cs__memo_skip(int whole, int slices, int gpn0, int fail_single, int fail_multi,
+                          int fail_slices)
+{
+    return whole == 0 ? slices >= fail_slices : whole <= gpn0 ? whole >= fail_single : whole >= fail_multi;
+}
+
+/* The indexed backfill pass's choice of the next job to look at: the
+ * earliest (queue order) of the classes' next candidates, dropping the
+ * classes that have none left or are known not to fit. -1: the pass ends. */
+static long cs__pick(struct cs__sim *s, int *act, int *nact, int gpn0, int fs, int fm, int fsl)
+{
+    long best = -1;
+    for (int i = 0; i < *nact;) {
+        struct cs__jq_class *k = &s->jq.classes[act[i]];
+        if (k->next < 0 || cs__memo_skip(k->whole, k->slices, gpn0, fs, fm, fsl)) {
+            act[i] = act[--*nact];
+            continue;
+        }
+        if (best < 0 || cs_sched__qcmp(s, k->next, best) < 0)
+            best = k->next;
+        i++;
+    }
+    return best;
+}
+
+/* One scheduling pass: the first backfill_depth waiting jobs in queue
+ * order, each started when it fits (FIFO and SJF stop at the first that
+ * does not; EASY backfill reserves for it and goes on with jobs that do
+ * not delay it).
+ *
+ * Backfill on one node group without preemption (the common case, and the
+ * one whose queue grows to millions on an overloaded trace) does not walk
+ * the window job by job: within a pass capacity only shrinks, so every job
+ * of a shape class (jobqueue.c) that the walk would look at after one of
+ * its class failed the fit, or failed the reservation test while longer
+ * than the shadow time allows, would be skipped with no effect. The pass
+ * asks each class for its next candidate instead (its next job, or its
+ * next job short enough to end by the shadow time) and takes the earliest:
+ * the jobs started, their order and the reservation are those of the walk,
+ * at O(classes + log n) per job looked at rather than O(window). */
 static void cs__pass(struct cs__sim *s)
 {
     bool have_res = false;
@@ -419,23 +440,47 @@ static void cs__pass(struct cs__sim *s)
      * fit either (one-node, multi-node and MIG shapes kept apart): skip
      * the fit test for it. */
     bool memo = s->cfg->n_groups == 1 && !s->cfg->preempt;
+    bool indexed = memo && s->cfg->policy == CS_SCHED_BACKFILL && !s->cfg->walk_queue;
     int gpn0 = s->cfg->groups[0].gpus_per_node;
     int fail_single = INT_MAX, fail_multi = INT_MAX, fail_slices = INT_MAX;
-    long qi = 0, scanned = 0;
-    while (qi < s->qlen && scanned < s->cfg->backfill_depth) {
-        long ji = s->queue[qi];
-        struct cs__job *j = &s->jobs[ji];
-        scanned++;
-        if (!cs_sched__quota_ok(s, j)) {
-            qi++;
-            continue;
+    long depth = s->cfg->backfill_depth;
+    int *act = NULL, nact = 0;
+    long ji;
+    if (indexed) {
+        /* the window: the first `depth` waiting jobs (no job joins the
+         * queue during such a pass) */
+        long wend = s->qlen > 0 ? cs_sched__jq_select(s, (s->qlen < depth ? s->qlen : depth) - 1) : -1;
+        if (s->jq_actcap < s->jq.nclass) {
+            s->jq_actcap = s->jq.nclass;
+            s->jq_act = cs_xrealloc(s->jq_act, (size_t)s->jq_actcap, sizeof *s->jq_act);
         }
-        if (memo && (j->whole == 0 ? j->slices >= fail_slices
-                                   : j->whole <= gpn0 ? j->whole >= fail_single : j->whole >= fail_multi)) {
+        act = s->jq_act;
+        for (int c = 0; c < s->jq.nclass && wend >= 0; c++) {
+            struct cs__jq_class *k = &s->jq.classes[c];
+            k->long_out = false;
+            k->next = cs_sched__jq_class_first(s, c);
+            if (k->next >= 0 && cs_sched__qcmp(s, k->next, wend) <= 0)
+                act[nact++] = c;
+        }
+        s->jq_wend = wend;
+        ji = cs__pick(s, act, &nact, gpn0, fail_single, fail_multi, fail_slices);
+    } else {
+        ji = cs_sched__jq_seek(s, -1);
+    }
+    bool moved = false; /* the queue changed since the iterator's seek */
+    long scanned = 0;
+    while (ji >= 0 && scanned < depth) {
+        struct cs__job *j = &s->jobs[ji];
+        long cur = ji;
+        s->examined++;
+        bool long_out = false; /* indexed: j's class can start only jobs that end by the shadow time */
+        scanned++;
+        if (!cs_sched__quota_ok(s, j))
+            goto next;
+        if (memo && cs__memo_skip(j->whole, j->slices, gpn0, fail_single, fail_multi, fail_slices)) {
             if (s->cfg->policy != CS_SCHED_BACKFILL)
                 break;
-            qi++;  /* a reservation exists already: the first blocked job made it */
-            continue;
+            goto next;  /* a reservation exists already: the first blocked job made it */
         }
         int g = cs_sched__fit_group(s, j);
         if (g < 0 && memo) {
@@ -452,8 +497,8 @@ static void cs__pass(struct cs__sim *s)
             cs_time est_end = now + cs_time_from_s(s->tr->jobs[ji].duration_s * j->slowdown);
             if (est_end > shadow) {
                 if (j->need > extra) {
-                    qi++;
-                    continue;
+                    long_out = true; /* extra only shrinks: so do the class's later long jobs */
+                    goto next;
                 }
                 if (res_node >= 0) {
                     /* keep the reserved node out of its reach: hide its GPUs while it is placed */
@@ -473,13 +518,17 @@ static void cs__pass(struct cs__sim *s)
             int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
             for (int k = 0; k < gpn; k++)
                 cs_sched__gpu_set(s, res_node, g0 + k, saved[k]);
-            qi++;
-            continue;
+            long_out = true; /* the capacity beside the reserved node only shrinks */
+            goto next;
         }
-        if (g < 0 && s->cfg->preempt && !have_res)
+        if (g < 0 && s->cfg->preempt && !have_res) {
+            long q0 = s->qlen;
             g = cs__preempt(s, ji);
+            moved = moved || s->qlen != q0; /* evicted jobs queued again */
+        }
         if (g >= 0) {
-            memmove(s->queue + qi, s->queue + qi + 1, (size_t)(s->qlen - qi - 1) * sizeof *s->queue);
+            cs_sched__jq_erase(s, ji);
+            moved = true;
             s->qlen--;
             cs__start(s, ji, g);
             if (hidden) {
@@ -487,7 +536,7 @@ static void cs__pass(struct cs__sim *s)
                 for (int k = 0; k < gpn; k++)
                     cs_sched__gpu_set(s, res_node, g0 + k, saved[k]);
             }
-            continue;
+            goto next;
         }
         if (s->cfg->policy != CS_SCHED_BACKFILL)
             break;
@@ -496,7 +545,30 @@ static void cs__pass(struct cs__sim *s)
             res_groups = j->groups;
             have_res = true;
         }
-        qi++;
+    next:
+        if (!indexed) {
+            /* after a change, the job after cur by the key order (cur may
+             * have left the queue: the order needs no position) */
+            ji = moved ? cs_sched__jq_seek(s, cur) : cs_sched__jq_step(s);
+            moved = false;
+            continue;
+        }
+        {
+            /* the class's next candidate: its next job (its list), or once
+             * its long jobs are out, its next job short enough */
+            int c = s->jq.cls[cur];
+            struct cs__jq_class *k = &s->jq.classes[c];
+            if (long_out)
+                k->long_out = true;
+            if (k->long_out)
+                k->next = cs_sched__jq_class_next(s, c, cur, shadow - now);
+            else
+                k->next = cs_sched__jq_class_after(s, cur);
+            moved = false;
+            if (k->next >= 0 && cs_sched__qcmp(s, k->next, s->jq_wend) > 0)
+                k->next = -1;
+        }
+        ji = cs__pick(s, act, &nact, gpn0, fail_single, fail_multi, fail_slices);
     }
     cs__record(s);
     double free_gpus = s->qlen > 0 ? (double)(s->total_slices - s->used_slices) / S7 : 0.0;
@@ -617,7 +689,8 @@ static void cs__free_sim(struct cs__sim *s)
     free(s->jobs);
     free(s->gpu_list);
     free(s->gpu_off);
-    free(s->queue);
+    cs_sched__jq_fini(s);
+    free(s->jq_act);
     free(s->running);
     free(s->chg);
     free(s->part_chg);
@@ -785,7 +858,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     s.n_jobs = (long)t->n;
     s.jobs = cs_xcalloc((size_t)s.n_jobs + 1, sizeof *s.jobs);
     s.gpu_off = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.gpu_off);
-    s.queue = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.queue);
+    cs_sched__jq_init(&s, s.n_jobs);
     s.running = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.running);
     s.xjobs = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.xjobs);
     /* trace partitions and GPU types: as many as the trace interned */
@@ -865,10 +938,24 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         if (st != CS_OK)
             break;
     }
+    /* Budgets (sim.h): a replay fires an arrival, a finish and at most two
+     * passes per job, plus a finish per preemption; 64 per job is far more
+     * than a replay needs and bounds a hostile trace. */
+    uint64_t max_events = cfg->max_events ? cfg->max_events : 64 * ((uint64_t)s.n_jobs + 1) + 1000000;
+    cs_sim_set_limits(s.e, max_events, cfg->max_wall_s);
     if (st == CS_OK)
         st = cs_sim_run(s.e, CS_SIM_FOREVER);
     if (st == CS_OK && s.err != CS_OK)
         st = s.err;
+    if (st == CS_EBUDGET) {
+        cs_diag_error(d, NULL, 0, 0, "replay: did not complete: it reached its budget of %llu events or "
+                      "%.0f s of wall time at simulated time %.0f s (%ld jobs waiting); no figures",
+                      (unsigned long long)max_events,
+                      cfg->max_wall_s > 0 ? cfg->max_wall_s : CS_SIM_DEFAULT_MAX_WALL_S,
+                      cs_time_to_s(cs_sim_now(s.e)), s.qlen);
+        cs__free_sim(&s);
+        return st;
+    }
     if (st != CS_OK) {
         cs_diag_error(d, NULL, 0, 0, "replay: the engine failed: %s", cs_strerror(st));
         cs__free_sim(&s);
@@ -975,6 +1062,7 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         memcpy(r.jct_sorted, jct.values, (size_t)r.n_jct * sizeof *r.jct_sorted);
     }
     r.events = cs_sim_events_processed(s.e);
+    r.examined = s.examined;
     cs_stat_sample_fini(&q);
     cs_stat_sample_fini(&jct);
     cs__free_sim(&s);

@@ -879,7 +879,15 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     S.h_arrive = cs_sim_register(S.e, "step.wake", cs__on_wake, &S);
     for (int s = 0; s < S.pp; s++)
         cs__try_start(&S, s);
-    cs_sim_run(S.e, CS_SIM_FOREVER);
+    if (cs_sim_run(S.e, CS_SIM_FOREVER) == CS_EBUDGET) {
+        /* the engine's default budgets (sim.h): a step is a few thousand
+         * events; reaching them is a schedule no validation caught */
+        cs_diag_error(d, NULL, 0, 0, "step: the step simulation did not complete: it reached the "
+                      "engine's budget of %llu events or %.0f s of wall time",
+                      (unsigned long long)CS_SIM_DEFAULT_MAX_EVENTS, CS_SIM_DEFAULT_MAX_WALL_S);
+        cs__free(&S);
+        return CS_EBUDGET;
+    }
     if (S.err != CS_OK) {
         cs_diag_error(d, NULL, 0, 0, "%s", S.err_msg);
         cs__free(&S);

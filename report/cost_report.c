@@ -3,6 +3,7 @@
  * Carlo and claim verdict as aligned text, the `tco.*` JSON contract, CSV,
  * and the data files of the gnuplot figures (templates in plots/). */
 #include "clustersim/report/cost_report.h"
+#include "clustersim/base/outfile.h"
 
 #include "clustersim/report/table.h"
 #include "csv.h"
@@ -482,24 +483,20 @@ void cs_out_tco_csv(FILE *out, const struct cs_tco_report *r)
     }
 }
 
-static FILE *open_in(const char *dir, const char *name, cs_diags *d)
+/* DIR/NAME through base/outfile.h (temporary file, then rename); the
+ * stream in *fp. NULL after adding the error to d. */
+static cs_outfile *open_in(const char *dir, const char *name, FILE **fp, cs_diags *d)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
-    return fp;
+    cs_outfile *of = cs_outfile_open_d(path, d);
+    *fp = of ? cs_outfile_fp(of) : NULL;
+    return of;
 }
 
-static bool close_ok(FILE *fp, const char *name, cs_diags *d)
+static bool close_ok(cs_outfile *of, cs_diags *d)
 {
-    bool ok = !ferror(fp);
-    if (fclose(fp) != 0)
-        ok = false;
-    if (!ok)
-        cs_diag_error(d, name, 0, 0, "write error");
-    return ok;
+    return cs_outfile_commit_d(of, d) == CS_OK;
 }
 
 /* Break-even marks of the cost-vs-utilization figure with their label
@@ -545,8 +542,9 @@ cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, c
     /* Values the templates read (plots/tco_*.gp `load 'tco_meta.gp'`):
      * which options have columns, the scenario's utilization, the
      * tornado's option and step. */
-    FILE *fp = open_in(dir, "tco_meta.gp", d);
-    if (!fp)
+    FILE *fp;
+    cs_outfile *of = open_in(dir, "tco_meta.gp", &fp, d);
+    if (!of)
         return CS_EIO;
     char names[256] = "";
     int ncurve = 0, nowned = 0;
@@ -577,13 +575,13 @@ cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, c
             opt < CS_OPT_COUNT ? money(r->res.opt[opt].total_usd, base, sizeof base) : "-",
             100 * r->sens_step);
     fprintf(fp, "scenario_gpus = %.0f\nscenario_years = %g\n", in->gpus, in->years);
-    if (!close_ok(fp, "tco_meta.gp", d))
+    if (!close_ok(of, d))
         return CS_EIO;
 
     /* Stacked bars: one row per option, one column per category, then the
      * total, $M. The hybrid's label names its owned baseline. */
-    fp = open_in(dir, "tco_bars.dat", d);
-    if (!fp)
+    of = open_in(dir, "tco_bars.dat", &fp, d);
+    if (!of)
         return CS_EIO;
     fprintf(fp, "# option");
     for (int c = 0; c < CS_CAT_COUNT; c++)
@@ -600,13 +598,13 @@ cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, c
             fprintf(fp, " %.6f", r->res.opt[o].by_cat_usd[c] / 1e6);
         fprintf(fp, " %.6f\n", r->res.opt[o].total_usd / 1e6);
     }
-    if (!close_ok(fp, "tco_bars.dat", d))
+    if (!close_ok(of, d))
         return CS_EIO;
 
     /* Cost per utilized GPU-hour against utilization: one column per
      * available owned/cloud option, owned first (tco_meta.gp names them). */
-    fp = open_in(dir, "tco_util.dat", d);
-    if (!fp)
+    of = open_in(dir, "tco_util.dat", &fp, d);
+    if (!of)
         return CS_EIO;
     fprintf(fp, "# utilization %s\n", names);
     double denom_h = in->gpus * in->years * 8760.0;
@@ -619,10 +617,10 @@ cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, c
                         cs_cost_option_total(in, (enum cs_cost_option)o, u) / (denom_h * u));
         fputc('\n', fp);
     }
-    if (!close_ok(fp, "tco_util.dat", d))
+    if (!close_ok(of, d))
         return CS_EIO;
-    fp = open_in(dir, "tco_util_marks.dat", d);
-    if (!fp)
+    of = open_in(dir, "tco_util_marks.dat", &fp, d);
+    if (!of)
         return CS_EIO;
     fprintf(fp, "# utilization usd_per_utilized_gpu_hour label_y label\n");
     double mu[8], my[8], ly[8];
@@ -633,13 +631,13 @@ cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, c
         fprintf(fp, "%.6f %.6f %.6f \"%s = %s at %.1f%%\"\n", mu[k], my[k], ly[k],
                 cs_cost_option_name(b->owned), cs_cost_option_name(b->cloud), 100 * mu[k]);
     }
-    if (!close_ok(fp, "tco_util_marks.dat", d))
+    if (!close_ok(of, d))
         return CS_EIO;
 
     /* Tornado: largest swing at the top. Columns: rank, input, low delta,
      * high delta ($M, relative to the base total). */
-    fp = open_in(dir, "tco_tornado.dat", d);
-    if (!fp)
+    of = open_in(dir, "tco_tornado.dat", &fp, d);
+    if (!of)
         return CS_EIO;
     fprintf(fp, "# option %s, step %.0f%%\n# rank input low_delta_musd high_delta_musd\n",
             opt < CS_OPT_COUNT ? cs_cost_option_name((enum cs_cost_option)opt) : "none",
@@ -655,7 +653,7 @@ cs_status cs_out_tco_plot_data(const char *dir, const struct cs_tco_report *r, c
             fprintf(fp, "%d %s %.6f %.6f\n", rank++, cs_cost_input_name(sr->input), lo, hi);
         }
     }
-    return close_ok(fp, "tco_tornado.dat", d) ? CS_OK : CS_EIO;
+    return close_ok(of, d) ? CS_OK : CS_EIO;
 }
 
 /* ------------------------------------------------------------------------ */

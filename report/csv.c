@@ -1,23 +1,15 @@
-/* csv.c: RFC 4180 text fields for the CSV writers (report layer). */
+/* csv.c: text fields for the report layer's CSV writers: the base layer's
+ * one CSV text writer (base/csv.h: RFC 4180 quoting, formulas neutralised). */
 #include "csv.h"
 
-#include <string.h>
+#include "clustersim/base/csv.h"
 
 void cs_out_csv_quoted(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    cs_csv_fput_text(f, s, true);
 }
 
 void cs_out_csv_field(FILE *f, const char *s)
 {
-    if (s && strpbrk(s, ",\"\r\n"))
-        cs_out_csv_quoted(f, s);
-    else if (s)
-        fputs(s, f);
+    cs_csv_fput_text(f, s, false);
 }

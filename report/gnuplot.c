@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clustersim/base/datadir.h"
 #include "clustersim/report/gnuplot.h"
+#include "clustersim/base/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -68,23 +69,22 @@ cs_status cs_gnuplot_copy_template(const char *dir, const char *name, cs_diags *
         cs_diag_error(d, src, 0, 0, "%s", strerror(errno));
         return CS_EIO;
     }
-    FILE *out = fopen(dst, "w");
-    if (!out) {
-        cs_diag_error(d, dst, 0, 0, "%s", strerror(errno));
+    cs_outfile *of = cs_outfile_open_d(dst, d);
+    if (!of) {
         fclose(in);
         return CS_EIO;
     }
+    FILE *out = cs_outfile_fp(of);
     char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, in)) > 0)
         fwrite(buf, 1, n, out);
-    bool ok = !ferror(in) && !ferror(out);
+    bool rd = !ferror(in);
     fclose(in);
-    if (fclose(out) != 0)
-        ok = false;
-    if (!ok) {
-        cs_diag_error(d, dst, 0, 0, "write error");
+    if (!rd) {
+        cs_outfile_abort(of);
+        cs_diag_error(d, src, 0, 0, "cannot read the template");
         return CS_EIO;
     }
-    return CS_OK;
+    return cs_outfile_commit_d(of, d);
 }

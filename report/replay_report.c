@@ -1,6 +1,7 @@
 /* replay_report.c: trace-replay results out (report layer): aligned text,
  * JSON with the contract's replay.* keys, CSV, and gnuplot data files. */
 #include "clustersim/report/replay_report.h"
+#include "clustersim/base/outfile.h"
 
 #include "csv.h"
 
@@ -197,11 +198,10 @@ cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config 
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/replay_util.dat", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
+    cs_outfile *of = cs_outfile_open_d(path, d);
+    if (!of)
         return CS_EIO;
-    }
+    FILE *f = cs_outfile_fp(of);
     fprintf(f, "time_h allocated_frac busy_frac");  /* header row: gnuplot columnhead */
     for (int p = 0; p < r->n_parts; p++)
         fprintf(f, " %s_frac", r->parts[p].name[0] == '(' ? "none" : r->parts[p].name);
@@ -213,15 +213,14 @@ cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config 
             fprintf(f, " %.6f", r->part_gpus[(long)b * r->n_parts + p] / g);
         fprintf(f, "\n");
     }
-    bool ok = !ferror(f);
-    ok = fclose(f) == 0 && ok;
+    if (cs_outfile_commit_d(of, d) != CS_OK)
+        return CS_EIO;
     (void)c;
     snprintf(path, sizeof path, "%s/replay_jct.dat", dir);
-    f = fopen(path, "w");
-    if (!f) {
-        cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
+    of = cs_outfile_open_d(path, d);
+    if (!of)
         return CS_EIO;
-    }
+    f = cs_outfile_fp(of);
     fprintf(f, "# jct_h cdf\n");
     /* at most ~2000 points: every k-th order statistic plus the last */
     long step = r->n_jct > 2000 ? r->n_jct / 2000 : 1;
@@ -229,13 +228,7 @@ cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config 
         fprintf(f, "%.6f %.6f\n", r->jct_sorted[i] / 3600, (double)(i + 1) / (double)r->n_jct);
     if (r->n_jct > 0 && (r->n_jct - 1) % step != 0)
         fprintf(f, "%.6f 1.000000\n", r->jct_sorted[r->n_jct - 1] / 3600);
-    ok = !ferror(f) && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok) {
-        cs_diag_error(d, dir, 0, 0, "write error");
-        return CS_EIO;
-    }
-    return CS_OK;
+    return cs_outfile_commit_d(of, d);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -6,6 +6,7 @@
 #include "clustersim/base/numparse.h"
 #include "clustersim/report/gnuplot.h"
 #include "clustersim/report/sweep_plot.h"
+#include "clustersim/base/outfile.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <cjson/cJSON.h>
@@ -547,25 +548,24 @@ cs_status cs_sweep_plot_data(const struct cs_sweep_results *r, const char *dir,
             continue;
         }
         char *path = cs_xasprintf("%s/%s.dat", dir, cs__fig_names[f]);
-        FILE *fp = fopen(path, "w");
-        if (!fp) {
-            cs_diag_error(d, path, 0, 0, "%s", strerror(errno));
+        cs_outfile *of = cs_outfile_open_d(path, d);
+        if (!of) {
             free(path);
             cs__free_strs(P.cats, P.ncats);
             return CS_EIO;
         }
+        FILE *fp = cs_outfile_fp(of);
         fprintf(fp, "# %s: %s (clustersim plot; template plots/%s.gp)\n", cs__fig_names[f],
                 cs__fig_titles[f], cs__fig_names[f]);
         bool any = cs__write_blocks(&P, fp, xname, ynames, scale_first);
-        bool bad = ferror(fp) != 0;
-        if (fclose(fp) != 0 || bad) {
-            cs_diag_error(d, path, 0, 0, "write error");
+        if (!any) {
+            cs_outfile_abort(of);
+            remove(path); /* no ok point for this figure */
+        } else if (cs_outfile_commit_d(of, d) != CS_OK) {
             free(path);
             cs__free_strs(P.cats, P.ncats);
             return CS_EIO;
         }
-        if (!any)
-            remove(path); /* no ok point for this figure */
         made[f] = any;
         free(path);
         cs__free_strs(P.cats, P.ncats);

@@ -1,7 +1,9 @@
 /* engine.c: the discrete-event engine (sim/ layer): clock, handler table,
  * scheduling and the run loop over the queue of sim/queue.h, plus the
  * engine-owned RNG streams of rng.h. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "clustersim/sim/sim.h"
+#include <time.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +36,10 @@ struct cs_engine {
     uint64_t seed;
     bool stop_requested;
     bool in_handler;
+    uint64_t max_events;   /* budgets (sim.h) */
+    double max_wall_s;
+    double wall_used_s;    /* inside cs_sim_run so far */
+    bool over_budget;
     int n_handlers;
     struct cs_sim__handler_entry handlers[CS_SIM_MAX_HANDLERS];
     gsl_rng *rng_direct[CS_SIM__RNG_DIRECT];
@@ -80,6 +86,7 @@ cs_engine *cs_sim_create(uint64_t seed)
     cs_engine *e = cs_xcalloc(1, sizeof *e);
     cs_sim__queue_init(&e->q);
     e->seed = seed;
+    cs_sim_set_limits(e, 0, 0);
     return e;
 }
 
@@ -122,6 +129,24 @@ void cs_sim_reset(cs_engine *e, uint64_t seed)
     e->stop_requested = false;
     e->in_handler = false;
     e->seed = seed;
+    cs_sim_set_limits(e, 0, 0);
+}
+
+void cs_sim_set_limits(cs_engine *e, uint64_t max_events, double max_wall_s)
+{
+    e->max_events = max_events ? max_events : CS_SIM_DEFAULT_MAX_EVENTS;
+    e->max_wall_s = max_wall_s > 0 ? max_wall_s : CS_SIM_DEFAULT_MAX_WALL_S;
+    e->wall_used_s = 0;
+    e->over_budget = false;
+}
+
+bool cs_sim_over_budget(const cs_engine *e) { return e->over_budget; }
+
+static double cs_sim__mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 uint64_t cs_sim_seed(const cs_engine *e) { return e->seed; }
@@ -261,9 +286,22 @@ cs_status cs_sim_run(cs_engine *e, cs_time until)
 {
     if (e->in_handler || until < e->now)
         return CS_EINVAL;
+    e->over_budget = false;
+    double t0 = cs_sim__mono_s();
     while (!e->stop_requested && cs_sim__queue_size(&e->q) > 0 &&
-           cs_sim__queue_peek_time(&e->q) <= until)
+           cs_sim__queue_peek_time(&e->q) <= until) {
+        if (e->processed >= e->max_events ||
+            ((e->processed & 4095) == 0 && e->wall_used_s + cs_sim__mono_s() - t0 > e->max_wall_s)) {
+            e->over_budget = true;
+            break;
+        }
         cs_sim__fire(e);
+    }
+    e->wall_used_s += cs_sim__mono_s() - t0;
+    if (e->over_budget) {
+        e->stop_requested = false;
+        return CS_EBUDGET;
+    }
     if (e->stop_requested) {
         e->stop_requested = false;
         return CS_OK;

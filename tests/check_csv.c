@@ -1,10 +1,12 @@
 /* check_csv.c: the CSV line splitter (base/csv.c) that the trace,
  * reference-table and calibration readers share: plain, quoted and empty
- * fields, doubled quotes, blanks, columns, and the two errors. */
+ * fields, doubled quotes, blanks, columns, and the two errors; and the one
+ * text-cell writer (quoting, formula neutralisation). */
 #include "clustersim/base/csv.h"
 #include "test_util.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 START_TEST(test_csv_spans)
@@ -58,6 +60,71 @@ START_TEST(test_csv_inplace)
 }
 END_TEST
 
+/* The one text-cell writer (base/csv.h): RFC 4180 quoting only where it
+ * must, and the formula cells of OWASP's CSV-injection list neutralised by
+ * a leading apostrophe inside quotes; whole numbers and a lone "-" kept. */
+static char *cell(const char *s, bool always)
+{
+    struct cs_strbuf b = {0};
+    cs_csv_text(&b, s, always);
+    if (!b.s)
+        cs_strbuf_puts(&b, "");
+    return b.s;
+}
+
+#define CELL_IS(in, always, want)            \
+    do {                                     \
+        char *got_ = cell((in), (always));   \
+        ck_assert_str_eq(got_, (want));      \
+        free(got_);                          \
+    } while (0)
+
+START_TEST(test_csv_write_quoting)
+{
+    CELL_IS("plain", false, "plain");
+    CELL_IS("plain", true, "\"plain\"");
+    CELL_IS("", false, "");
+    CELL_IS(NULL, true, "\"\"");
+    CELL_IS("a,b", false, "\"a,b\"");
+    CELL_IS("big \"test\", 2", false, "\"big \"\"test\"\", 2\"");
+    CELL_IS("two\nlines", false, "\"two\nlines\"");
+    CELL_IS("cr\r", false, "\"cr\r\"");
+    CELL_IS(" padded", false, "\" padded\""); /* readers trim unquoted blanks */
+    /* what the writer wrote, split back: one field, the text intact */
+    char *w = cell("x,\"y\"", false);
+    struct cs_csv_field f[4];
+    ck_assert_int_eq(cs_csv_split(w, strlen(w), f, 4, NULL), 1);
+    char back[32];
+    cs_csv_field_copy(&f[0], back, sizeof back);
+    ck_assert_str_eq(back, "x,\"y\"");
+    free(w);
+}
+END_TEST
+
+START_TEST(test_csv_write_formulas)
+{
+    CELL_IS("=1+2", false, "\"'=1+2\"");
+    CELL_IS("=HYPERLINK(\"http://x\")", false, "\"'=HYPERLINK(\"\"http://x\"\")\"");
+    CELL_IS("+cmd|' /C calc'!A0", false, "\"'+cmd|' /C calc'!A0\"");
+    CELL_IS("-2+3", false, "\"'-2+3\"");
+    CELL_IS("@SUM(A1)", false, "\"'@SUM(A1)\"");
+    CELL_IS("\t=1", false, "\"'\t=1\"");
+    CELL_IS("=x", true, "\"'=x\"");
+    /* numbers and the "none" placeholder are data */
+    CELL_IS("-3", false, "-3");
+    CELL_IS("+1e9", false, "+1e9");
+    CELL_IS("-0.5", false, "-0.5");
+    CELL_IS("-.5E-3", false, "-.5E-3");
+    CELL_IS("-", false, "-");
+    CELL_IS("-e5", false, "\"'-e5\"");
+    CELL_IS("-1e", false, "\"'-1e\"");
+    CELL_IS("a=b", false, "a=b"); /* only the first character counts */
+    ck_assert(cs_csv_is_formula("=A1"));
+    ck_assert(!cs_csv_is_formula("A1"));
+    ck_assert(!cs_csv_is_formula(""));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("csv");
@@ -67,6 +134,11 @@ static Suite *suite(void)
     tcase_add_test(tc, test_csv_errors);
     tcase_add_test(tc, test_csv_inplace);
     suite_add_tcase(s, tc);
+    TCase *tw = tcase_create("write");
+    tcase_set_timeout(tw, 10);
+    tcase_add_test(tw, test_csv_write_quoting);
+    tcase_add_test(tw, test_csv_write_formulas);
+    suite_add_tcase(s, tw);
     return s;
 }
 

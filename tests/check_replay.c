@@ -894,6 +894,149 @@ START_TEST(test_replay_real_traces)
 }
 END_TEST
 
+/* A synthetic trace of n jobs offering `load` times the work of nodes x 8
+ * GPUs: the ITP size mix (83% 1 GPU, 10% 8, the rest 2-64), a tenth
+ * fractional (0.25 or 0.5 GPU), log-normal-ish durations (median about
+ * 1 h), priorities 0, 1 or 5 when `prio`. A fixed LCG, so every run builds
+ * the same trace. */
+static void synth_trace(struct cs_trace *t, long n, double load, int nodes, bool prio, unsigned seed)
+{
+    cs_trace_init(t);
+    uint64_t x = 0x9E3779B97F4A7C15ull ^ seed;
+    double clock_s = 0, mean_work = 2.1 * 7400; /* GPU-seconds per job, as bench_replay */
+    double gap = mean_work / (load * nodes * 8);
+    for (long i = 0; i < n; i++) {
+        double u[4];
+        for (int k = 0; k < 4; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            u[k] = (double)(x >> 11) / 9007199254740992.0;
+        }
+        clock_s += -log(1 - u[0]) * gap;
+        double g = u[1] < 0.83 ? 1 : u[1] < 0.85 ? 2 : u[1] < 0.88 ? 4 : u[1] < 0.98 ? 8
+                 : u[1] < 0.99 ? 16 : u[1] < 0.997 ? 32 : 64;
+        if (u[3] < 0.1)
+            g = u[3] < 0.05 ? 0.25 : 0.5;
+        /* exp of a sum of two uniforms: a crude log-normal, 1 min .. 60 h */
+        double dur = ceil(60 * exp(4.1 * (u[2] + u[3]) / 2 * 2));
+        char id[24];
+        snprintf(id, sizeof id, "s%ld", i);
+        add_job(t, id, floor(clock_s), g, dur, -1, -1);
+        if (prio)
+            t->jobs[t->n - 1].priority = u[2] < 0.6 ? 0 : u[2] < 0.9 ? 1 : 5;
+    }
+    t->counts.rows = t->counts.jobs = n;
+}
+
+/* The shape index (jobqueue.c) picks exactly the jobs the job-by-job walk
+ * of the window starts, in the same order: every job's start and end are
+ * the same with cfg.walk_queue on and off, on overloaded traces with
+ * priorities, MIG slices, several backfill depths and placements. */
+START_TEST(test_replay_index_same_as_walk)
+{
+    static const int depths[] = {1, 7, 1000};
+    static const enum cs_sched_place places[] = {CS_SCHED_PACKED, CS_SCHED_BESTFIT, CS_SCHED_SCATTERED};
+    int cases = 0;
+    for (unsigned seed = 1; seed <= 3; seed++)
+        for (int di = 0; di < 3; di++) {
+            struct cs_trace t;
+            synth_trace(&t, 3000, 3.0, 4, seed != 2, seed);
+            struct cs_sched_config c;
+            one_group(&c, 4, 8);
+            c.policy = CS_SCHED_BACKFILL;
+            c.backfill_depth = depths[di];
+            c.place = places[(seed + (unsigned)di) % 3];
+            c.mig = seed == 3;
+            struct cs_sched_result a, b;
+            run(&c, &t, &a);
+            c.walk_queue = true;
+            run(&c, &t, &b);
+            ck_assert_int_eq(a.completed, b.completed);
+            ck_assert_int_eq(a.completed + a.rejected, 3000);
+            for (long i = 0; i < a.jobs; i++) {
+                const struct cs_sched_job_result *x = &a.per_job[i], *y = &b.per_job[i];
+                if (x->rejected != y->rejected)
+                    ck_abort_msg("seed %u depth %d: job %ld rejected differently", seed, depths[di], i);
+                if (x->rejected)
+                    continue; /* never started: NAN times */
+                if (x->start_s != y->start_s || x->end_s != y->end_s)
+                    ck_abort_msg("seed %u depth %d: job %ld starts %.0f (index) vs %.0f (walk)", seed,
+                                 depths[di], i, a.per_job[i].start_s, b.per_job[i].start_s);
+            }
+            ck_assert(a.queue_s.mean == b.queue_s.mean && a.fragmentation == b.fragmentation);
+            ck_assert(a.queue_s.mean > 3600); /* overloaded: the queue did build up */
+            cases++;
+            cs_sched_result_fini(&a);
+            cs_sched_result_fini(&b);
+            cs_trace_fini(&t);
+        }
+    ck_assert_int_eq(cases, 9);
+}
+END_TEST
+
+/* Issue 20 item 11: the pass must not rescan the window. 20,000 jobs at 4x
+ * the capacity of 8 x 8 GPUs, EASY, depth 1000: the walk looks at up to
+ * 1,000 queued jobs in each of about 2 passes per job (some 4e7 looks);
+ * the index looks at the jobs it starts, at most one failing job per shape
+ * class per pass and the short jobs the reservation lets through: a few
+ * per pass. Bound: 40 looks per job (measured 11.6 per job; the walk 1,900). */
+START_TEST(test_replay_pass_does_not_rescan)
+{
+    struct cs_trace t;
+    synth_trace(&t, 20000, 4.0, 8, false, 11);
+    struct cs_sched_config c;
+    one_group(&c, 8, 8);
+    c.policy = CS_SCHED_BACKFILL;
+    c.backfill_depth = 1000;
+    c.keep_jobs = false;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_int_eq(r.completed, 20000);
+    ck_assert(r.max_queue > 5000);
+    double per_job = (double)r.examined / 20000;
+    printf("replay: %.1f jobs looked at per job with the index\n", per_job);
+    ck_assert_msg(per_job < 40, "%.1f jobs looked at per job", per_job);
+    cs_sched_result_fini(&r);
+    /* the walk, for contrast: what the bound excludes */
+    c.walk_queue = true;
+    run(&c, &t, &r);
+    printf("replay: %.1f jobs looked at per job by the walk\n", (double)r.examined / 20000);
+    ck_assert((double)r.examined / 20000 > 200);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* Issue 20 item 5: a replay past its event budget did not complete:
+ * CS_EBUDGET and an error saying so, no figures. 100 jobs need about 300
+ * events; a budget of 50 stops it. */
+START_TEST(test_replay_budget)
+{
+    struct cs_trace t;
+    synth_trace(&t, 100, 2.0, 1, false, 5);
+    struct cs_sched_config c;
+    one_group(&c, 1, 8);
+    c.max_events = 50;
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_sched_result r;
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_EBUDGET);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    bool said = false;
+    for (size_t i = 0; i < d.n; i++)
+        said = said || strstr(d.items[i].msg, "did not complete: it reached its budget of 50 events");
+    ck_assert(said);
+    cs_diags_fini(&d);
+    /* the default budget holds the whole replay */
+    c.max_events = 0;
+    run(&c, &t, &r);
+    ck_assert_int_eq(r.completed + r.rejected, 100);
+    ck_assert_int_gt(r.completed, 90);
+    ck_assert(r.events > 50 && r.events < 64 * 101);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("replay");
@@ -918,6 +1061,12 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_mig_slices_per_gpu);
     tcase_add_test(tc, test_replay_claim_scenarios_load);
     suite_add_tcase(s, tc);
+    TCase *sc = tcase_create("scale");
+    tcase_set_timeout(sc, 120);
+    tcase_add_test(sc, test_replay_index_same_as_walk);
+    tcase_add_test(sc, test_replay_pass_does_not_rescan);
+    tcase_add_test(sc, test_replay_budget);
+    suite_add_tcase(s, sc);
     TCase *fab = tcase_create("fabric");
     tcase_set_timeout(fab, 120);
     tcase_add_test(fab, test_replay_uplink_contention);

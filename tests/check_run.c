@@ -340,6 +340,86 @@ START_TEST(test_run_data_stall_claim_n17)
 }
 END_TEST
 
+/* Issue 20 item 5: inputs that make no physical sense are refused, naming
+ * the key. 32 GPUs (4 nodes) with a GPU MTBF of 1 s: the job is
+ * interrupted every 1/32 s, far below detection 300 s + restart 600 s; an
+ * MTBF of 40,000 s per GPU gives 1,250 s > 900 s and runs. A checkpoint
+ * interval of 1 ns against a 2 s step is refused; one of 2 s is not. */
+START_TEST(test_run_refuses_meaningless_inputs)
+{
+    struct cs_scenario s;
+    base(&s, 4);
+    s.failures.enabled = true;
+    s.failures.n_components = 1;
+    struct cs_fail_component *c = &s.failures.components[0];
+    strcpy(c->name, "gpu");
+    c->scope = CS_SCOPE_GPU;
+    c->dist = CS_DIST_EXPONENTIAL;
+    c->shape = 1;
+    c->mtbf_s = 1;
+    s.failures.detection_s = 300;
+    s.failures.restart_s = 600;
+    sync_ckpt(&s, 3600, 1e9);
+    s.workload.tokens = 1e9;
+    struct cs_step_result st = step_of(2, 1e5);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_run_result r;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r), CS_EINVAL);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "failures.components.0.mtbf: the job's 32 GPUs on 4 nodes "
+                                                 "would be interrupted every 0.0312 s"));
+    cs_diags_fini(&d);
+    c->mtbf_s = 40000; /* 40000 / 32 = 1250 s between interruptions */
+    s.run.replicas = 2;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r), CS_OK);
+    cs_diags_fini(&d);
+    s.failures.enabled = false;
+    s.checkpoint.interval_s = 1e-9;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r), CS_EINVAL);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "checkpoint.interval: 1e-09 s is shorter than one "
+                                                 "training step (2 s)"));
+    cs_diags_fini(&d);
+    s.checkpoint.interval_s = 2;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r), CS_OK);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* Issue 20 item 5: a replica past its event budget did not complete:
+ * CS_EBUDGET and an error saying so. 1e9 tokens at 1e5 tokens/s with a
+ * checkpoint every 2 s step: 5,000 checkpoints, each a few events; a budget
+ * of 100 events stops it. */
+START_TEST(test_run_budget)
+{
+    struct cs_scenario s;
+    base(&s, 1);
+    sync_ckpt(&s, 2, 1e9);
+    s.workload.tokens = 1e9;
+    struct cs_step_result st = step_of(2, 1e5);
+    struct cs_run_options o;
+    cs_run_options_default(&o);
+    o.max_events = 100;
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_run_result r;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r), CS_EBUDGET);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "did not complete: a replica reached its budget of 100 events"));
+    cs_diags_fini(&d);
+    o.max_events = 0;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r), CS_OK);
+    ck_assert_int_eq(r.completed, 1);
+    ck_assert(r.events > 100);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
     Suite *s = suite_create("run");
@@ -353,6 +433,8 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_run_spares_and_repair);
     tcase_add_test(tc, test_run_llama3_validation);
     tcase_add_test(tc, test_run_data_stall_claim_n17);
+    tcase_add_test(tc, test_run_refuses_meaningless_inputs);
+    tcase_add_test(tc, test_run_budget);
     suite_add_tcase(s, tc);
     return s;
 }

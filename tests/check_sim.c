@@ -1399,6 +1399,45 @@ START_TEST(test_sim_stats_histogram_bins)
 }
 END_TEST
 
+/* A handler that schedules itself again forever: only a budget ends it. */
+static void forever_handler(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)ctx;
+    ck_assert_int_eq(cs_sim_schedule_in(e, 1, ev->handler, NULL, 0, NULL), CS_OK);
+}
+
+/* Issue 20 item 5: every simulation is bounded. An endless chain stops at
+ * exactly max_events fired events with CS_EBUDGET, and a wall bound stops
+ * it too; a run that ends by itself below the budget returns CS_OK. */
+START_TEST(test_sim_budgets_stop_an_endless_simulation)
+{
+    cs_engine *e = cs_sim_create(1);
+    int h = cs_sim_register(e, "forever", forever_handler, NULL);
+    ck_assert_int_eq(cs_sim_schedule_at(e, 0, h, NULL, 0, NULL), CS_OK);
+    cs_sim_set_limits(e, 1000, 0);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_EBUDGET);
+    ck_assert(cs_sim_over_budget(e));
+    ck_assert_uint_eq(cs_sim_events_processed(e), 1000);
+    ck_assert_int_eq(cs_sim_now(e), 999); /* events at 0, 1, ..., 999 */
+    /* the budget counts since create/reset: a second run fires nothing */
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_EBUDGET);
+    ck_assert_uint_eq(cs_sim_events_processed(e), 1000);
+    /* a wall bound of 1 ms: stops after some events, well before 1e12 */
+    cs_sim_set_limits(e, (uint64_t)1e12, 1e-3);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_EBUDGET);
+    ck_assert(cs_sim_events_processed(e) < (uint64_t)1e12);
+    /* reset restores the defaults; a finite run is not over budget */
+    cs_sim_reset(e, 1);
+    struct toy_log log = {0};
+    int ht = cs_sim_register(e, "toy", toy_handler, &log);
+    ck_assert_int_eq(toy_schedule(e, ht, 5, 1, NULL), CS_OK);
+    ck_assert_int_eq(cs_sim_run(e, CS_SIM_FOREVER), CS_OK);
+    ck_assert(!cs_sim_over_budget(e));
+    free(log.items);
+    cs_sim_destroy(e);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -1426,6 +1465,7 @@ static Suite *sim_suite(void)
     tcase_add_test(engine, test_sim_equal_times_fifo_across_run_and_later_pushes);
     tcase_add_test(engine, test_sim_events_at_the_end_of_time);
     tcase_add_test(engine, test_sim_schedule_between_run_until_and_next_event);
+    tcase_add_test(engine, test_sim_budgets_stop_an_endless_simulation);
     suite_add_tcase(s, engine);
 
     TCase *rng = tcase_create("rng");

@@ -527,7 +527,7 @@ START_TEST(test_sweep_run_merge_failures_go_to_diags)
     ck_assert_int_eq(cs_sweep_run(sw, cat, out, &o, &st, &d), CS_EIO);
     ck_assert_uint_eq(d.n, 1);
     ck_assert_str_eq(d.items[0].file, out);
-    char *want = cs_xasprintf("cannot create the directory (errno %d)", ENOTDIR);
+    char *want = cs_xasprintf("cannot create the directory: %s", strerror(ENOTDIR));
     ck_assert_str_eq(d.items[0].msg, want);
     free(want);
     cs_diags_fini(&d);

@@ -55,6 +55,7 @@ struct cs_app_eval_opts {
                          * report shows the memory breakdown itself; default false */
     int threads;        /* run-level Monte Carlo worker threads, >= 1; default 1 */
     int replicas;       /* Monte Carlo replicas; 0 (default): the scenario's run.replicas */
+    uint64_t max_events;/* event budget of each run-level replica; 0 (default): CS_RUN_MAX_EVENTS */
 };
 
 /* The defaults above (STEP goal, data and run on, no cost, 1 thread). */

@@ -16,7 +16,8 @@
     X(CS_ENOTFOUND, "not found")                           \
     X(CS_EUNSUPPORTED, "not supported")                    \
     X(CS_ENOFIT, "does not fit in memory")                 \
-    X(CS_EFULL, "capacity exceeded")
+    X(CS_EFULL, "capacity exceeded")                       \
+    X(CS_EBUDGET, "did not complete: its event budget or time bound was reached")
 
 typedef enum cs_status {
 #define CS__STATUS_ENUM(name, str) name,

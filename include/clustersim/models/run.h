@@ -31,9 +31,18 @@ struct cs_run_options {
     int threads;       /* worker threads (pthreads), each with its own engines; >= 1 */
     long switches;     /* units of switch-scope classes; -1: count from the topology */
     double max_wall_factor; /* give up a replica past this x the failure-free time */
+    uint64_t max_events;    /* event budget of one replica (sim.h); 0: CS_RUN_MAX_EVENTS */
+    double max_wall_s;      /* wall-clock bound of one replica (s); 0: the engine's default */
 };
 
-/* Defaults: replicas 0, threads 1, switches -1, max_wall_factor 100. */
+/* A replica's default event budget: a year-long run with a failure every
+ * second and a checkpoint every step of 0.3 s fires about 1.4e8 events;
+ * every bundled scenario needs under 1e6. Past it the run "did not complete"
+ * (CS_EBUDGET), reported as such. */
+#define CS_RUN_MAX_EVENTS ((uint64_t)200000000)
+
+/* Defaults: replicas 0, threads 1, switches -1, max_wall_factor 100, the
+ * default budgets. */
 void cs_run_options_default(struct cs_run_options *o);
 
 /* A Monte Carlo estimate: mean and the 5th/95th percentiles over replicas

@@ -86,6 +86,10 @@ struct cs_sched_config {
     const cs_fabric *fabric; /* borrowed, nullable; must describe group 0 when given */
     int mig_slices;          /* slices per GPU (1..7); 0 = CS_SCHED_MIG_SLICES */
     bool keep_jobs;          /* fill result.per_job */
+    uint64_t max_events;     /* event budget (sim.h); 0: 64 per job + 1e6 */
+    double max_wall_s;       /* wall-clock bound (s); 0: the engine's default */
+    bool walk_queue;         /* testing: every pass walks the queue job by job instead of
+                                asking the shape index (same schedule, slower) */
 };
 
 /* Defaults: FIFO, packed, no MIG, no preemption, depth 1000, 200 bins,
@@ -146,9 +150,12 @@ struct cs_sched_result {
     long n_jct;
     struct cs_sched_job_result *per_job;  /* trace order; NULL unless keep_jobs; owned */
     uint64_t events;
+    uint64_t examined;          /* queued jobs looked at by scheduling passes (a cost figure) */
 };
 
-/* Replays trace t (borrowed) on the cluster of cfg. Validates the config
+/* Replays trace t (borrowed) on the cluster of cfg. A replay that reaches
+ * its budgets (cfg.max_events, cfg.max_wall_s) returns CS_EBUDGET with an
+ * error saying it did not complete, and no result. Validates the config
  * (CS_EINVAL with diagnostics: no group, bad counts, a quota outside
  * [0, 1], quotas over 1 in total, a workload that names no model preset).
  * Jobs that can never fit are rejected, counted and reported (one warning

@@ -198,10 +198,32 @@ bool cs_sim_step(cs_engine *e);
  * was requested. When it returns because no event <= until is left, the
  * clock advances to `until` (unless until is CS_SIM_FOREVER), so that later
  * cs_sim_schedule_in calls count from there; when it returns because of
- * cs_sim_stop, the clock stays at the last event fired. Returns CS_OK, or
- * CS_EINVAL (nothing fired) when until < cs_sim_now() or when called from a
- * handler. */
+ * cs_sim_stop, the clock stays at the last event fired. Returns CS_OK,
+ * CS_EBUDGET when a budget (below) stopped it, or CS_EINVAL (nothing fired)
+ * when until < cs_sim_now() or when called from a handler. */
 cs_status cs_sim_run(cs_engine *e, cs_time until);
+
+/* ---- budgets ---------------------------------------------------------------
+ * Every simulation is bounded: by the events it may fire (since create or
+ * reset) and by the wall-clock time it may spend inside cs_sim_run (summed
+ * over calls; checked every 4096 events on CLOCK_MONOTONIC). A cs_sim_run
+ * that reaches either stops before firing another event and returns
+ * CS_EBUDGET ("did not complete"); the simulation's result is then not a
+ * result, and callers report it as such, never as figures. The wall bound
+ * makes a run that hits it non-reproducible by nature; the event budget is
+ * exact. Defaults (cs_sim_create, cs_sim_reset): CS_SIM_DEFAULT_MAX_EVENTS
+ * events and CS_SIM_DEFAULT_MAX_WALL_S seconds: far above any simulation
+ * the bundled scenarios and traces need (the 10,000,000-job replay of
+ * bench_replay fires 36 million events), low enough that a hostile input
+ * ends in minutes, not never. Models set tighter budgets of their own. */
+#define CS_SIM_DEFAULT_MAX_EVENTS ((uint64_t)4000000000)
+#define CS_SIM_DEFAULT_MAX_WALL_S 3600.0
+
+/* Sets e's budgets; 0 for either means the default. */
+void cs_sim_set_limits(cs_engine *e, uint64_t max_events, double max_wall_s);
+
+/* True when the last cs_sim_run returned because a budget was reached. */
+bool cs_sim_over_budget(const cs_engine *e);
 
 /* Asks cs_sim_run to return. From a handler: after the current event. Outside
  * a handler: the next cs_sim_run returns before firing anything. Either way
