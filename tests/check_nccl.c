@@ -91,6 +91,53 @@ START_TEST(test_nccl_many_hosts)
 }
 END_TEST
 
+/* A rank line with no host name ("on  device") once made the host's length
+ * wrap to SIZE_MAX and the allocation abort; a #wrong beyond 1e18 (past a
+ * long) must be refused, not cast. Each is a skipped line with a warning
+ * naming its line, and an error under --strict. */
+START_TEST(test_nccl_empty_host_huge_wrong)
+{
+    static const char text[] =
+        "# nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+        "validation: 1 graph: 0\n"
+        "#\n"
+        "# Using devices\n"
+        "#  Rank  0 Group  0 Pid  1 on  device  0 [0x00] NVIDIA H100 80GB HBM3\n"
+        "#  Rank  1 Group  0 Pid  2 on hostA device  1 [0x01] NVIDIA H100 80GB HBM3\n"
+        "#\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+        "busbw #wrong\n"
+        "           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    "
+        "0.00   1e30\n"
+        "          16             4     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    "
+        "0.00   9.3e18\n"
+        "          32             8     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    "
+        "0.00      3\n";
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_buffer("h.txt", text, sizeof text - 1, CS_COLL_ALL_REDUCE, &d, &log), CS_OK);
+    ck_assert(has_diag(&d, "h.txt:4: warning: rank line: expected a host name"));
+    ck_assert(has_diag(&d, "h.txt:8: warning: in-place #wrong"));
+    ck_assert(has_diag(&d, "h.txt:9: warning: in-place #wrong"));
+    ck_assert_uint_eq(log.n_runs, 1);
+    ck_assert_int_eq(log.runs[0].ranks, 1); /* the named rank only */
+    ck_assert_int_eq(log.runs[0].nodes, 1);
+    ck_assert_uint_eq(log.runs[0].n_rows, 1);
+    ck_assert_int_eq(log.runs[0].rows[0].wrong[1], 3);
+    ck_assert_uint_eq(log.skipped_rows, 3);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+
+    cs_diags_init(&d);
+    ck_assert_int_ne(cs_nccl_parse_buffer_ex("h.txt", text, sizeof text - 1, CS_COLL_ALL_REDUCE, CS_NCCL_STRICT, &d,
+                                             &log),
+                     CS_OK);
+    ck_assert(has_diag(&d, "h.txt:4:"));
+    cs_diags_fini(&d);
+}
+END_TEST
+
 START_TEST(test_nccl_two_runs)
 {
     cs_diags d;
@@ -857,6 +904,7 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_nccl_warning_cap);
     tcase_add_test(tc, test_nccl_command_lines);
     tcase_add_test(tc, test_nccl_gz_inputs);
+    tcase_add_test(tc, test_nccl_empty_host_huge_wrong);
     suite_add_tcase(s, tc);
     return s;
 }
