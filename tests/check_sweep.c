@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static cs_catalog *cat;
@@ -170,6 +171,20 @@ static void expect_bad(const char *rel, int line, const char *text, bool at_chec
     ck_assert_msg(found, "%s: expected \"%s\" at line %d", rel, text, line);
     cs_diags_fini(&d);
 }
+
+/* A 1.5 KB sweep file of 32 ranges of 10^6 values once expanded them all
+ * (4.25 GB, 18 s of CPU) before the grid-size check: the size is now
+ * counted first, so each refusal costs well under a second of CPU. Zip mode
+ * multiplies values by axes, so the values of all axes are bounded too. */
+START_TEST(test_sweep_size_counted_before_expanding)
+{
+    clock_t t0 = clock();
+    expect_bad("tests/data/sweep/bad_huge_grid.yaml", 4, "the grid has more than 100000000 points", false);
+    expect_bad("tests/data/sweep/bad_huge_zip.yaml", 4, "32000000 values in all (at most 2000000)", false);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_msg(cpu < 1.0, "refusing the oversized sweeps took %.2f s of CPU", cpu);
+}
+END_TEST
 
 START_TEST(test_sweep_bad_files_name_file_line_key)
 {
@@ -604,6 +619,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_grid_points_ranges_derive_constraints);
     tcase_add_test(tc, test_sweep_zip_mode);
     tcase_add_test(tc, test_sweep_bad_files_name_file_line_key);
+    tcase_add_test(tc, test_sweep_size_counted_before_expanding);
     tcase_add_test(tc, test_sweep_results_identical_whatever_jobs);
     tcase_add_test(tc, test_sweep_resume_after_kill_loses_nothing);
     tcase_add_test(tc, test_sweep_shards_merge_and_refusals);
