@@ -1481,7 +1481,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     cs_cfg__bind_scheduler(root, b.s, b.d); /* scheduler: (config/cfg_scheduler.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */
-    cs_cfg__bind_neighbours(root, b.cat, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
+    cs_cfg__bind_neighbours(root, path, b.cat, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);
         free(s);

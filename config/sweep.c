@@ -327,6 +327,14 @@ static bool parse_sweep(cs_sweep *sw, const struct cs_ynode *root, cs_diags *d)
         return false;
     }
     sw->base_path = cs_ypath_resolve(sw->file, base->scalar);
+    char why[512], *real = NULL;
+    cs_status cst = cs_ypath_check(sw->file, sw->base_path, &real, why, sizeof why);
+    free(real);
+    if (cst != CS_OK) {
+        err_at(d, base, "base: %s \"%s\": %s", cst == CS_EIO ? "cannot read the base scenario" : "refused",
+               sw->base_path, why);
+        return false;
+    }
     const struct cs_ynode *mode = cs_ynode_map_get(root, "mode");
     sw->mode = CS_SWEEP_GRID;
     if (mode) {

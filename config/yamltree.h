@@ -88,6 +88,17 @@ typedef struct cs_ydoc cs_ydoc;
  * it. Caller frees. */
 char *cs_ypath_resolve(const char *from, const char *rel);
 
+/* The one confinement rule for those references (config.h,
+ * cs_cfg_allow_include_dir): `path` (as cs_ypath_resolve gave it), named
+ * from a load that started at file `top`, must end in .yaml or .yml (or
+ * either + .gz) and resolve, through symbolic links, inside the directory of
+ * `top` (the current directory when `top` has no slash), the data directory
+ * or an added directory. CS_OK with the resolved real path in *real (caller
+ * frees), which is what the caller then reads. CS_EIO when it cannot be
+ * resolved (missing), CS_ECONFIG when refused; the reason in why[whylen],
+ * never the file's content (a refused file is not opened). */
+cs_status cs_ypath_check(const char *top, const char *path, char **real, char *why, size_t whylen);
+
 cs_status cs_ydoc_load_file(const char *path, cs_diags *d, cs_ydoc **out);
 
 /* Same from memory: `buf` holds `len` bytes (NULs included; no terminator
