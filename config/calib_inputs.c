@@ -285,20 +285,22 @@ cs_status cs_gemm_csv_load(const char *path, cs_diags *d, struct cs_gemm_row **r
 
 /* ---------------------------------------------------------------- fio JSON */
 
-/* Line of the i-th (0-based) occurrence of "\"jobname\"" in buf, or 0. */
-static int cs__job_line(const char *buf, size_t start, int i)
+/* Line of the i-th (0-based) occurrence of "\"jobname\"" in buf[start,
+ * len), or 0. Bounded by len: the buffer has no terminator of its own (the
+ * fuzzer found strstr reading past it). */
+static int cs__job_line(const char *buf, size_t len, size_t start, int i)
 {
-    const char *p = buf + start;
-    for (int k = 0; p; k++) {
-        p = strstr(p, "\"jobname\"");
-        if (!p)
-            return 0;
-        if (k == i) {
+    static const char key[] = "\"jobname\"";
+    const size_t kl = sizeof key - 1;
+    int k = 0;
+    for (size_t p = start; p + kl <= len; p++) {
+        if (buf[p] != '"' || memcmp(buf + p, key, kl) != 0)
+            continue;
+        if (k++ == i) {
             int l, c;
-            cs_text_line_col(buf, (size_t)(p - buf), &l, &c);
+            cs_text_line_col(buf, p, &l, &c);
             return l;
         }
-        p++;
     }
     return 0;
 }
@@ -374,7 +376,7 @@ cs_status cs_fio_json_parse(const char *name, const char *buf, size_t len, cs_di
     const cJSON *job;
     cJSON_ArrayForEach(job, arr)
     {
-        int jl = cs__job_line(buf, off, i);
+        int jl = cs__job_line(buf, len, off, i);
         const cJSON *jn = cJSON_GetObjectItemCaseSensitive(job, "jobname");
         for (int w = 0; w < 2; w++) {
             const char *dir = w ? "write" : "read";

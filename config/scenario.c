@@ -1085,8 +1085,9 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
     const struct cs_workload *w = &b->s->workload;
     const struct cs_model_shape *m = &w->model;
     const struct cs_parallel *p = &w->par;
-    if (p->tp <= 0 || p->pp <= 0 || p->dp <= 0 || p->cp <= 0 || m->layers <= 0 || m->heads <= 0)
-        return; /* an earlier error */
+    if (p->tp <= 0 || p->pp <= 0 || p->dp <= 0 || p->cp <= 0 || m->layers <= 0 || m->heads <= 0 ||
+        b->s->cluster.nodes <= 0 || b->s->cluster.gpus_per_node <= 0)
+        return; /* an earlier error (a refused cluster.gpus_per_node once divided by zero here) */
     const struct cs_ynode *pn = node_or(wl, "parallelism", wl);
     const struct cs_ynode *mn = node_or(wl, "model", wl);
     const struct cs_ynode *pm = cs_ynode_map_get(wl, "parallelism");

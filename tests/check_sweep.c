@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static cs_catalog *cat;
@@ -473,6 +474,27 @@ START_TEST(test_sweep_plot_series_topology_cost_goodput)
 }
 END_TEST
 
+/* A FIFO planted as DIR/sweep.json is refused at once (it blocked in
+ * open until a writer came; Check's timeout would fail this test). */
+START_TEST(test_sweep_results_load_refuses_fifo)
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    char *mj = cs_xasprintf("%s/sweep.json", dir);
+    ck_assert_int_eq(mkfifo(mj, 0600), 0);
+    struct cs_sweep_results r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_ne(cs_sweep_results_load(dir, &r, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, mj);
+    cs_diags_fini(&d);
+    unlink(mj);
+    rmdir(dir);
+    free(mj);
+}
+END_TEST
+
 START_TEST(test_sweep_results_load_refuses_non_sweep_dirs)
 {
     char dir[64];
@@ -626,6 +648,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_plot_scaling_efficiency_by_hand);
     tcase_add_test(tc, test_sweep_plot_series_topology_cost_goodput);
     tcase_add_test(tc, test_sweep_results_load_refuses_non_sweep_dirs);
+    tcase_add_test(tc, test_sweep_results_load_refuses_fifo);
     tcase_add_test(tc, test_sweep_run_merge_failures_go_to_diags);
     tcase_add_test(tc, test_sweep_plot_unwritable_dir_names_the_file);
     suite_add_tcase(s, tc);
