@@ -21,7 +21,9 @@
  *   bombs impossible rather than merely bounded.
  * - Keys must be scalars and unique within a mapping (compared as strings).
  * - `include:` in any mapping names a file (a string) or files (a sequence of
- *   strings), relative to the directory of the file that says it. Each
+ *   strings), relative to the directory of the file that says it, confined
+ *   by cs_ypath_check (below) to the directory of the file the load started
+ *   from, the data directory and --allow-include directories. Each
  *   included file must have a mapping at its root. Its pairs are deep-merged
  *   under the including mapping: keys written in the including mapping win;
  *   when both sides have a mapping for a key the mappings merge recursively;
