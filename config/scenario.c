@@ -1453,6 +1453,13 @@ static void bind_top(struct cs_bind *b, const struct cs_ynode *root, const char 
 cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const cs_catalog *cat,
                             cs_diags *d, struct cs_scenario *out, struct cs_provenance *prov)
 {
+    return cs_cfg__bind_root_top(root, path, path, cat, d, out, prov);
+}
+
+cs_status cs_cfg__bind_root_top(const struct cs_ynode *root, const char *path, const char *top,
+                                const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                                struct cs_provenance *prov)
+{
     if (!root) {
         cs_diag_error(d, path, 1, 1,
                       "empty scenario: expected a mapping that starts with `schema_version: %d`",
@@ -1482,7 +1489,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     cs_cfg__bind_scheduler(root, b.s, b.d); /* scheduler: (config/cfg_scheduler.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */
-    cs_cfg__bind_neighbours(root, path, b.cat, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
+    cs_cfg__bind_neighbours(root, top, b.cat, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);
         free(s);

@@ -946,12 +946,20 @@ static cs_status cs__load(struct cs__loader *L, const char *display, const char 
 cs_status cs_ydoc_load_buffer(const char *name, const char *buf, size_t len, cs_diags *d,
                               cs_ydoc **out)
 {
+    return cs_ydoc_load_buffer_top(name, NULL, buf, len, d, out);
+}
+
+cs_status cs_ydoc_load_buffer_top(const char *name, const char *top, const char *buf, size_t len, cs_diags *d,
+                                  cs_ydoc **out)
+{
     if (!name || !*name)
         name = "<buffer>";
+    if (!top)
+        top = name;
     if (!buf)
         len = 0;
     cs_ydoc *doc = cs_xcalloc(1, sizeof *doc);
-    struct cs__loader L = {.doc = doc, .d = d, .top = name};
+    struct cs__loader L = {.doc = doc, .d = d, .top = top};
     char *norm = cs__normalize(name);
     struct cs_ynode *root = NULL;
     cs_status st = cs__load(&L, name, norm, buf ? buf : "", len, 0, &root);

@@ -109,6 +109,12 @@ cs_status cs_ydoc_load_file(const char *path, cs_diags *d, cs_ydoc **out);
 cs_status cs_ydoc_load_buffer(const char *name, const char *buf, size_t len, cs_diags *d,
                               cs_ydoc **out);
 
+/* Same, with includes confined to the directory of file `top` instead of
+ * `name`'s (cs_ypath_check): for a document clustersim writes itself that
+ * includes a file the user named (calibrate's --scenario). NULL: `name`. */
+cs_status cs_ydoc_load_buffer_top(const char *name, const char *top, const char *buf, size_t len, cs_diags *d,
+                                  cs_ydoc **out);
+
 /* The root node; NULL for an empty document. Borrowed from doc. */
 const struct cs_ynode *cs_ydoc_root(const cs_ydoc *doc);
 

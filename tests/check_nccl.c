@@ -3,6 +3,7 @@
  * tests/data/calib/ and every reference log), GEMM CSV, fio JSON, the
  * measured-steps CSV and the scenarios they resolve to; malformed inputs
  * give errors naming file, line and column. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "clustersim/base/strbuf.h"
 #include "clustersim/config/calib_io.h"
 #include "clustersim/config/config.h"
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char g_path[4096];
 static const char *data(const char *name)
@@ -135,6 +138,56 @@ START_TEST(test_nccl_empty_host_huge_wrong)
                      CS_OK);
     ck_assert(has_diag(&d, "h.txt:4:"));
     cs_diags_fini(&d);
+}
+END_TEST
+
+/* The base scenario the user names (calibrate --scenario) may lie in any
+ * directory: the document clustersim writes to include it is confined to
+ * the base's own directory, not the CSV's (cs_ypath_check). A scenario
+ * named by the CSV's own column stays confined to the CSV's directory. */
+START_TEST(test_nccl_steps_base_elsewhere)
+{
+    char root[] = "/tmp/cs_steps_base_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char bdir[128], cdir[128], bpath[160], cpath[160], c2path[160];
+    snprintf(bdir, sizeof bdir, "%s/base", root);
+    snprintf(cdir, sizeof cdir, "%s/csv", root);
+    ck_assert_int_eq(mkdir(bdir, 0700), 0);
+    ck_assert_int_eq(mkdir(cdir, 0700), 0);
+    snprintf(bpath, sizeof bpath, "%s/b.yaml", bdir);
+    snprintf(cpath, sizeof cpath, "%s/m.csv", cdir);
+    snprintf(c2path, sizeof c2path, "%s/m2.csv", cdir);
+    FILE *f = fopen(bpath, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n"
+          "workload: {model: {preset: llama2-7b}, global_batch: 64, parallelism: {tp: 1, pp: 1}}\n", f);
+    fclose(f);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    static const char csv[] = "label,step_time_s,workload.parallelism.tp\nt2,1.5,2\n";
+    struct cs_steps_row *rows = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(cs_steps_csv_parse(cpath, csv, sizeof csv - 1, &d, &rows, &n), CS_OK);
+    struct cs_scenario s;
+    cs_status st = cs_steps_row_scenario(&rows[0], cpath, bpath, cat, &d, &s);
+    ck_assert_msg(st == CS_OK, "%s", d.n ? d.items[d.n - 1].msg : "");
+    ck_assert_int_eq(s.workload.par.tp, 2);
+    cs_scenario_fini(&s);
+    cs_steps_rows_free(rows, n);
+
+    static const char csv2[] = "label,scenario,step_time_s\nt1,../base/b.yaml,1.5\n";
+    ck_assert_int_eq(cs_steps_csv_parse(c2path, csv2, sizeof csv2 - 1, &d, &rows, &n), CS_OK);
+    ck_assert_int_eq(cs_steps_row_scenario(&rows[0], c2path, NULL, cat, &d, &s), CS_ECONFIG);
+    ck_assert(has_diag(&d, "refused: outside the directory of"));
+    cs_steps_rows_free(rows, n);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+    unlink(bpath);
+    rmdir(bdir);
+    rmdir(cdir);
+    rmdir(root);
 }
 END_TEST
 
@@ -905,6 +958,7 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_nccl_command_lines);
     tcase_add_test(tc, test_nccl_gz_inputs);
     tcase_add_test(tc, test_nccl_empty_host_huge_wrong);
+    tcase_add_test(tc, test_nccl_steps_base_elsewhere);
     suite_add_tcase(s, tc);
     return s;
 }
