@@ -6,7 +6,8 @@
 # Fails on any crash, leak, timeout (10 s for one input) or out-of-memory
 # (2 GiB), and keeps the input that did it in OUT (default fuzz-out/):
 #   make fuzz-run FUZZ_RUNS=200000 FUZZ_SECONDS=300   # a longer campaign
-# One harness: FUZZERS="scenario trace" fuzz/run.sh build-fuzz.
+# One harness: FUZZERS="scenario trace" fuzz/run.sh build-fuzz; FUZZ_SEED=N another
+# random seed (default 1, so that a CI run repeats).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build="$1"
@@ -32,7 +33,7 @@ for n in ${FUZZERS:-$all}; do
     # The first corpus directory takes what the run finds; the seeds and
     # the regression inputs are read only.
     "$bin" -runs="$runs" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
-        -max_len=65536 -seed=1 -print_final_stats=1 -dict="$root/fuzz/clustersim.dict" \
+        -max_len=65536 -seed="${FUZZ_SEED:-1}" -print_final_stats=1 -dict="$root/fuzz/clustersim.dict" \
         -artifact_prefix="$out/$n-" "$work/corpus/$n" "$work/seeds/$n" "$root/fuzz/regress/$n" >"$log" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
