@@ -23,7 +23,10 @@ bash fuzz/seeds.sh "$work/seeds"
 failed=0
 total=0
 for n in ${FUZZERS:-$all}; do
-    bin="$root/$build/fuzz/fuzz_$n"
+    case "$build" in
+    /*) bin="$build/fuzz/fuzz_$n" ;;
+    *) bin="$root/$build/fuzz/fuzz_$n" ;;
+    esac
     if [ ! -x "$bin" ]; then
         echo "fuzz: $bin missing (make fuzz)" >&2
         exit 1
