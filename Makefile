@@ -6,6 +6,8 @@
 #   make bench  build in Release and print the benchmark figures
 #   make asan   build with ASan+UBSan into build-asan and run the tests
 #   make install PREFIX=/usr/local [DESTDIR=...]   build and cmake --install
+#   make fuzz   build the libFuzzer harnesses of fuzz/ with clang into build-fuzz
+#   make fuzz-run [FUZZ_RUNS=N FUZZ_SECONDS=S]   run each (docs/security.md)
 BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -13,10 +15,16 @@ DEPS_PKGS = build-essential cmake pkg-config libgsl-dev libyaml-dev libcjson-dev
 # Only for the optional checks CI also runs: the HTML report rendered in
 # headless Chromium, and the MPI sweep build (make deps-extra).
 EXTRA_PKGS = chromium libopenmpi-dev openmpi-bin
+# For make fuzz: Debian's clang and its runtime with libFuzzer and the
+# sanitizers (a Recommends of clang, so named here).
+FUZZ_PKGS = clang libclang-rt-14-dev
+FUZZ_BUILD ?= build-fuzz
+FUZZ_RUNS ?= 20000
+FUZZ_SECONDS ?= 15
 SCENARIO ?= scenarios/default.yaml
 PREFIX ?= /usr/local
 
-.PHONY: all deps deps-extra build run test bench asan install clean
+.PHONY: all deps deps-extra deps-fuzz build run test bench asan fuzz fuzz-run install clean
 
 all: build
 
@@ -37,6 +45,9 @@ deps:
 
 deps-extra: deps
 	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(EXTRA_PKGS)"
+
+deps-fuzz: deps
+	@$(MAKE) --no-print-directory deps DEPS_PKGS="$(FUZZ_PKGS)"
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
@@ -59,6 +70,16 @@ bench: deps
 asan:
 	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DCLUSTERSIM_ASAN=ON -DCLUSTERSIM_UBSAN=ON"
 
+# Every object with coverage feedback, ASan and UBSan (CMakeLists.txt,
+# CLUSTERSIM_FUZZ); only the harnesses are built.
+fuzz: deps-fuzz
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCLUSTERSIM_FUZZ=ON -DCLUSTERSIM_TESTS=OFF \
+	  -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+
+fuzz-run: fuzz
+	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_RUNS) $(FUZZ_SECONDS)
+
 # Configures $(BUILD) for PREFIX (the compiled-in data directory and the man
 # page's FILES name it; an installed copy moved elsewhere still finds its data
 # beside its bin/), builds what is installed, and installs under
@@ -69,4 +90,4 @@ install:
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-release build-asan
+	rm -rf build build-release build-asan build-fuzz fuzz-out

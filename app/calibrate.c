@@ -48,7 +48,11 @@ static cs_status add_input(struct cal *c, const char *kind, const char *path)
     char *buf;
     size_t len;
     char why[256];
-    if (cs_file_slurp_why(path, (size_t)1 << 30, &buf, &len, why, sizeof why) != CS_OK) {
+    /* 64 MiB: the most any calibration reader accepts (nccl-tests logs,
+     * config/nccl.c; the CSV, fio and YAML readers stop at 16 MiB), so an
+     * input is never read whole past the limit of the parser that follows
+     * (it once read up to 1 GiB here first). */
+    if (cs_file_slurp_why(path, (size_t)64 << 20, &buf, &len, why, sizeof why) != CS_OK) {
         cs_diag_error(c->d, cs_path_display(path), 0, 0, "cannot read the file: %s", why);
         return CS_EIO;
     }

@@ -232,6 +232,10 @@ void cs_cli_write_man(FILE *out, const struct cs_cli_cmd *const *cmds, size_t n)
     cs__roff_opt(out, 'V', "version", NULL,
                  "print the version and the data directory, with the rule that chose it");
     cs__roff_opt(out, 0, "data-dir", NULL, "print the data directory alone (for scripts)");
+    cs__roff_opt(out, 0, "allow-include", "DIR",
+                 "also let include:, a sweep's base: and a neighbour's scenario: name .yaml files inside DIR "
+                 "(repeatable, anywhere before the command's --); by default they must lie in the directory of "
+                 "the file named on the command line or in the data directory (docs/security.md)");
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < n; i++) {
         const struct cs_cli_cmd *c = cmds[i];

@@ -5,6 +5,7 @@
 #include "clustersim/base/datadir.h"
 #include "clustersim/base/outfile.h"
 #include "clustersim/base/suggest.h"
+#include "clustersim/config/config.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +58,8 @@ static int cs__completion(const struct cs_cli_cmd *cmd, const struct cs_cli_args
 static void cs__usage(FILE *out)
 {
     fprintf(out,
-            "usage: clustersim [--help] [--version] [--data-dir] <command> [options] FILE...\n\n"
+            "usage: clustersim [--help] [--version] [--data-dir] <command> [--allow-include DIR] [options] "
+            "FILE...\n\n"
             "A discrete-event simulator and capacity planner for GPU clusters.\n\n"
             "commands:\n");
     for (size_t i = 0; i < CS__NCMDS; i++)
@@ -67,6 +69,9 @@ static void cs__usage(FILE *out)
                  "for all of them. --version names the data directory (catalog, plot\n"
                  "templates, validation tables; $CLUSTERSIM_DATA overrides it), --data-dir\n"
                  "prints it alone.\n"
+                 "include:, a sweep's base: and a neighbour's scenario: must name .yaml files\n"
+                 "in the directory of the file given on the command line (or below it) or in\n"
+                 "the data directory; --allow-include DIR (any command, repeatable) allows DIR.\n"
                  "Exit status: 0 success, 1 failure, 2 bad input or usage.\n");
 }
 
@@ -104,8 +109,45 @@ static int cs__finish(int rc)
     return rc;
 }
 
+/* Takes every --allow-include DIR / --allow-include=DIR out of argv (up to
+ * a "--"), allowing each directory; false after an error message. */
+static bool cs__allow_includes(int *argc, char **argv)
+{
+    int w = 1;
+    bool rest = false;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        const char *dir = NULL;
+        if (!rest && strcmp(a, "--") == 0)
+            rest = true;
+        if (!rest && strcmp(a, "--allow-include") == 0) {
+            if (i + 1 >= *argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "clustersim: --allow-include: expected a directory after it\n");
+                return false;
+            }
+            dir = argv[++i];
+        } else if (!rest && strncmp(a, "--allow-include=", 16) == 0) {
+            dir = a + 16;
+        }
+        if (!dir) {
+            argv[w++] = argv[i];
+            continue;
+        }
+        char why[256];
+        if (cs_cfg_allow_include_dir(dir, why, sizeof why) != CS_OK) {
+            fprintf(stderr, "clustersim: --allow-include %s: %s (expected an existing directory)\n", dir, why);
+            return false;
+        }
+    }
+    *argc = w;
+    argv[w] = NULL;
+    return true;
+}
+
 static int cs__main(int argc, char **argv)
 {
+    if (!cs__allow_includes(&argc, argv))
+        return CS_EXIT_BADINPUT;
     if (argc < 2) {
         cs__usage(stderr);
         return CS_EXIT_BADINPUT;

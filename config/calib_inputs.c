@@ -10,6 +10,8 @@
 #include "clustersim/base/units.h"
 #include "clustersim/base/strbuf.h"
 #include "clustersim/base/xmalloc.h"
+#include "override.h"
+#include "yamltree.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -285,20 +287,22 @@ cs_status cs_gemm_csv_load(const char *path, cs_diags *d, struct cs_gemm_row **r
 
 /* ---------------------------------------------------------------- fio JSON */
 
-/* Line of the i-th (0-based) occurrence of "\"jobname\"" in buf, or 0. */
-static int cs__job_line(const char *buf, size_t start, int i)
+/* Line of the i-th (0-based) occurrence of "\"jobname\"" in buf[start,
+ * len), or 0. Bounded by len: the buffer has no terminator of its own (the
+ * fuzzer found strstr reading past it). */
+static int cs__job_line(const char *buf, size_t len, size_t start, int i)
 {
-    const char *p = buf + start;
-    for (int k = 0; p; k++) {
-        p = strstr(p, "\"jobname\"");
-        if (!p)
-            return 0;
-        if (k == i) {
+    static const char key[] = "\"jobname\"";
+    const size_t kl = sizeof key - 1;
+    int k = 0;
+    for (size_t p = start; p + kl <= len; p++) {
+        if (buf[p] != '"' || memcmp(buf + p, key, kl) != 0)
+            continue;
+        if (k++ == i) {
             int l, c;
-            cs_text_line_col(buf, (size_t)(p - buf), &l, &c);
+            cs_text_line_col(buf, p, &l, &c);
             return l;
         }
-        p++;
     }
     return 0;
 }
@@ -374,7 +378,7 @@ cs_status cs_fio_json_parse(const char *name, const char *buf, size_t len, cs_di
     const cJSON *job;
     cJSON_ArrayForEach(job, arr)
     {
-        int jl = cs__job_line(buf, off, i);
+        int jl = cs__job_line(buf, len, off, i);
         const cJSON *jn = cJSON_GetObjectItemCaseSensitive(job, "jobname");
         for (int w = 0; w < 2; w++) {
             const char *dir = w ? "write" : "read";
@@ -717,7 +721,10 @@ static void cs__emit(struct cs__sb *b, const char *const *keys, const char *cons
     free(done);
 }
 
-static cs_status cs__load_with(const char *name, const char *include, const char *const *keys,
+/* `top`: the file whose directory confines the include (cs_ypath_check):
+ * the base scenario itself when the user named it (--scenario), the CSV
+ * when the include comes from the CSV's scenario column. */
+static cs_status cs__load_with(const char *name, const char *top, const char *include, const char *const *keys,
                                const char *const *vals, int n,
                                const cs_catalog *cat, cs_diags *d, struct cs_scenario *out)
 {
@@ -729,8 +736,13 @@ static cs_status cs__load_with(const char *name, const char *include, const char
         cs__sb_add(&b, "\n");
     }
     cs__emit(&b, keys, vals, n, 0);
-    cs_status st = cs_cfg_load_scenario_buffer(name, b.s, b.n, cat, d, out, NULL);
+    cs_ydoc *doc = NULL;
+    cs_status st = cs_ydoc_load_buffer_top(name, top, b.s, b.n, d, &doc);
     free(b.s);
+    if (st != CS_OK)
+        return st;
+    st = cs_cfg__bind_root_top(cs_ydoc_root(doc), name, top ? top : name, cat, d, out, NULL);
+    cs_ydoc_destroy(doc);
     return st;
 }
 
@@ -764,8 +776,8 @@ cs_status cs_steps_row_scenario(const struct cs_steps_row *row, const char *csv_
     }
     char name[600];
     snprintf(name, sizeof name, "%s#line%d", csv_path, row->line);
-    cs_status st = cs__load_with(name, inc, (const char *const *)row->keys, (const char *const *)row->values,
-                                 row->n_over, cat, d, out);
+    cs_status st = cs__load_with(name, row->scenario ? csv_path : inc, inc, (const char *const *)row->keys,
+                                 (const char *const *)row->values, row->n_over, cat, d, out);
     free(inc);
     return st;
 }
@@ -800,12 +812,12 @@ cs_status cs_nccl_run_scenario(const struct cs_nccl_run *run, const char *base, 
         const char *v2[4] = {vals[2], vals[3], vals[0], vals[1]};
         char name[300];
         snprintf(name, sizeof name, "%s#run-line%d", run->file, run->line);
-        return cs__load_with(name, NULL, k2, v2, 4, cat, d, out);
+        return cs__load_with(name, NULL, NULL, k2, v2, 4, cat, d, out);
     }
     /* The base's workload and run-level sections are dropped: they need not
      * be valid on the measured cluster's size. */
     const char *k3[5] = {keys[0], keys[1], "workload", "run", "checkpoint"};
     const char *v3[5] = {vals[0], vals[1], "~", "~", "~"};
     (void)n;
-    return cs__load_with("calibrate-base", base, k3, v3, 5, cat, d, out);
+    return cs__load_with("calibrate-base", base, base, k3, v3, 5, cat, d, out);
 }

@@ -156,7 +156,12 @@ static void cs__bind_curves(const struct cs_ynode *v, struct cs_calib_cfg *c, cs
         memset(&cv, 0, sizeof cv);
         char path[64];
         snprintf(path, sizeof path, "calibration.collective.curves[%zu]", i);
+        size_t errs = cs_diags_errors(d);
         if (!cs__bind_map(v->items[i], path, curve_fields, NELEM(curve_fields), &cv, d))
+            continue;
+        /* A curve with a missing or refused key has already been reported;
+         * its fields may be zero (nodes), so no check below may use them. */
+        if (cs_diags_errors(d) != errs)
             continue;
         bool l2 = !isnan(cv.lat_s[1]), b2 = !isnan(cv.busbw_bytes_per_s[1]);
         if (l2 != b2)

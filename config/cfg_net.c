@@ -40,7 +40,7 @@ static const struct cs_field nb_fields[] = {
  * params / (tp x pp) at the width its memory model keeps them) once per step
  * time, the step simulated on the closed form (docs/fabric.md 3b). FILE is
  * relative to the including file; it may not have neighbours of its own. */
-static void from_scenario(const struct cs_ynode *it, const char *path, const cs_catalog *cat,
+static void from_scenario(const struct cs_ynode *it, const char *path, const char *top, const cs_catalog *cat,
                           struct cs_neighbour_cfg *nb, cs_diags *d)
 {
     const struct cs_ynode *sv = cs_ynode_map_get(it, "scenario");
@@ -57,6 +57,15 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
                           path, key);
     }
     char *file = cs_ypath_resolve(sv->file ? sv->file : "", sv->scalar);
+    char why[512], *real = NULL;
+    cs_status cst = cs_ypath_check(top, file, &real, why, sizeof why);
+    free(real);
+    if (cst != CS_OK) {
+        cs_cfg__error(d, sv, "%s.scenario: %s \"%s\": %s", path,
+                      cst == CS_EIO ? "cannot read" : "refused", file, why);
+        free(file);
+        return;
+    }
     cs_diags sub;
     cs_diags_init(&sub);
     cs_ydoc *doc = NULL;
@@ -114,8 +123,8 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cs_
     free(file);
 }
 
-void cs_cfg__bind_neighbours(const struct cs_ynode *root, const cs_catalog *cat, struct cs_scenario *s,
-                             cs_diags *d)
+void cs_cfg__bind_neighbours(const struct cs_ynode *root, const char *top, const cs_catalog *cat,
+                             struct cs_scenario *s, cs_diags *d)
 {
     s->n_neighbours = 0;
     const struct cs_ynode *v = cs_ynode_map_get(root, "neighbours");
@@ -157,7 +166,7 @@ void cs_cfg__bind_neighbours(const struct cs_ynode *root, const cs_catalog *cat,
                 cs_cfg__set(cs_cfg__find(nb_fields, NELEM(nb_fields), "placement"), pl, p, nb, d);
                 free(p);
             }
-            from_scenario(it, path, cat, nb, d);
+            from_scenario(it, path, top, cat, nb, d);
             if (nb->gpus > 0 && nb->gpus % gpn != 0)
                 cs_cfg__error(d, it, "%s: its scenario's %ld GPUs are not whole nodes of this cluster (%ld GPUs each)",
                               path, nb->gpus, gpn);

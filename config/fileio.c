@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -30,12 +31,42 @@ const char *cs_path_display(const char *path)
     return cs_path_is_stdin(path) ? "<stdin>" : path;
 }
 
+/* What a file that is not a regular one is, for the message. */
+static const char *cs__kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+           : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
+}
+
 cs_status cs_infile_open_why(const char *path, cs_infile **out, char *why, size_t whylen)
 {
-    int fd = cs_path_is_stdin(path) ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+    /* A named input must be a regular file: a FIFO would block in open()
+     * until a writer comes (O_NONBLOCK returns at once, and fstat tells),
+     * a device could be read forever. Standard input ("-") may be a pipe. */
+    int fd = cs_path_is_stdin(path) ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         snprintf(why, whylen, "%s", strerror(errno));
         return CS_EIO;
+    }
+    if (!cs_path_is_stdin(path)) {
+        struct stat sb;
+        if (fstat(fd, &sb) != 0) {
+            snprintf(why, whylen, "%s", strerror(errno));
+            close(fd);
+            return CS_EIO;
+        }
+        if (!S_ISREG(sb.st_mode)) {
+            snprintf(why, whylen, "%s, expected a regular file (a pipe can be read as - on standard input)",
+                     cs__kind(sb.st_mode));
+            close(fd);
+            return CS_EIO;
+        }
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+            snprintf(why, whylen, "%s", strerror(errno));
+            close(fd);
+            return CS_EIO;
+        }
     }
     gzFile gz = gzdopen(fd, "rb");
     if (!gz) {
@@ -66,12 +97,14 @@ cs_status cs_infile_read_why(cs_infile *f, void *buf, size_t cap, size_t *got, c
         cap = (size_t)INT_MAX;
     errno = 0;
     int r = gzread(f->gz, buf, (unsigned)cap);
+    int e = errno; /* before gzerror, which may change it */
     int zerr = Z_OK;
     const char *msg = gzerror(f->gz, &zerr);
     /* gzread returns 0 both at a clean end and after a truncated member;
      * only gzerror tells them apart. */
     if (r < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        snprintf(why, whylen, "%s", zerr == Z_ERRNO ? strerror(errno) : msg);
+        snprintf(why, whylen, "%s",
+                 zerr == Z_ERRNO ? (e ? strerror(e) : "read error") : (msg && *msg ? msg : "decompression error"));
         return CS_EIO;
     }
     *got = (size_t)r;

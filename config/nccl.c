@@ -270,16 +270,28 @@ static void cs__set_gpu(struct cs__nstate *s, const char *m)
 }
 
 /* "#  Rank  0 Group  0 Pid  50781 on HOST device  0 [0000:1b:00] NVIDIA A100-SXM4-80GB" */
-static void cs__rank_line(struct cs__nstate *s, const char *line)
+static void cs__bad_row(struct cs__nstate *s, int lineno, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void cs__rank_line(struct cs__nstate *s, const char *line, int lineno)
 {
     const char *on = strstr(line, " on ");
     const char *dev = on ? strstr(on + 4, " device ") : NULL;
     if (!on || !dev)
         return;
-    s->ctx.rank_lines++;
     const char *h = on + 4;
-    while (*h == ' ')
+    while (*h == ' ' && h < dev)
         h++;
+    /* "on  device": no host name between them (the blanks before " device "
+     * were skipped up to it); counting the rank would give it no node. */
+    if (h >= dev) {
+        cs__bad_row(s, lineno, (int)(on - line) + 2, "rank line: expected a host name after \"on\"");
+        return;
+    }
+    s->ctx.rank_lines++;
     size_t hl = (size_t)(dev - h);
     while (hl > 0 && h[hl - 1] == ' ')
         hl--;
@@ -348,7 +360,7 @@ static void cs__comment(struct cs__nstate *s, const char *line, int lineno)
     if (strstr(line, " Rank ") && strstr(line, " Pid ")) {
         if (s->n_rows > 0 || !s->open)
             cs__header(s, lineno);
-        cs__rank_line(s, line);
+        cs__rank_line(s, line, lineno);
         return;
     }
     /* The table header: "out-of-place ... in-place" over the column names. */
@@ -439,11 +451,6 @@ static bool cs__pattern(const char *t, const char *pat)
 }
 
 /* A malformed row: a warning and a skip, or (strict) an error. */
-static void cs__bad_row(struct cs__nstate *s, int lineno, int col, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
 static void cs__bad_row(struct cs__nstate *s, int lineno, int col, const char *fmt, ...)
 {
     char why[320];

@@ -53,5 +53,10 @@ const struct cs_ynode *cs_ovl_get(const struct cs_ynode *root, const char *path)
  * the file name used for defaults and s->file. */
 cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const cs_catalog *cat,
                             cs_diags *d, struct cs_scenario *out, struct cs_provenance *prov);
+/* Same, with a neighbour's scenario confined to the directory of `top`
+ * rather than `path`'s (cs_ypath_check; see cs_ydoc_load_buffer_top). */
+cs_status cs_cfg__bind_root_top(const struct cs_ynode *root, const char *path, const char *top,
+                                const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                                struct cs_provenance *prov);
 
 #endif

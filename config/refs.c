@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 /* refs.c: reads the published step-time tables of validation/
  * throughput/ into validation cases (see refs.h). Each row is turned into a
  * small scenario text and resolved by the ordinary scenario loader, so the
@@ -7,6 +8,7 @@
 #include "clustersim/config/refs.h"
 
 #include "clustersim/config/config.h"
+#include "clustersim/config/fileio.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <errno.h>
@@ -321,9 +323,10 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
     return cs_refs_load_table(path, NULL, cat, d, cases, n);
 }
 
-cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
-                             const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
-                             size_t *n)
+/* The table at `path`, or in mem[mem_len] (named `path`) when mem is not
+ * NULL. */
+static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_len, const struct cs_val_table *vt,
+                                const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases, size_t *n)
 {
     const char *stack_name = vt ? vt->stack : NULL, *link = vt ? vt->link : NULL;
     const char *dropout = vt ? vt->dropout : NULL;
@@ -349,9 +352,36 @@ cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
         return CS_ECONFIG;
     }
     size_t n_before = *n;
-    FILE *fp = fopen(path, "r");
+    char *owned = NULL;
+    if (!mem) {
+        /* 16 MiB: the published tables are a few KB. Through fileio, so a
+         * FIFO or a directory is refused and a .gz is read. */
+        char why[256];
+        size_t len = 0;
+        cs_status rs = cs_file_slurp_why(path, (size_t)16 << 20, &owned, &len, why, sizeof why);
+        if (rs != CS_OK) {
+            cs_diag_error(d, path, 0, 0, "cannot open: %s", why);
+            return rs == CS_ERANGE ? CS_ECONFIG : CS_EIO;
+        }
+        mem = owned;
+        mem_len = len;
+    }
+    const char *nul = memchr(mem, '\0', mem_len);
+    if (nul || mem_len == 0) {
+        int at = 1;
+        for (const char *q = mem; nul && q < nul; q++)
+            at += *q == '\n';
+        if (nul)
+            cs_diag_error(d, path, at, 0, "expected a text file, found a NUL byte (binary file?)");
+        else
+            cs_diag_error(d, path, 0, 0, "no header line: not a reference table");
+        free(owned);
+        return CS_ECONFIG;
+    }
+    FILE *fp = fmemopen((void *)mem, mem_len, "r");
     if (!fp) {
-        cs_diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        cs_diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
+        free(owned);
         return CS_EIO;
     }
     size_t cap = *n;
@@ -488,6 +518,7 @@ cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
     if (ferror(fp))
         cs_diag_error(d, path, lineno, 0, "read error");
     fclose(fp);
+    free(owned);
     /* Each new row's network model, once: the fitter predicts a row many
      * times. A row whose cluster does not fit its topology keeps NULL (the
      * step reports that itself). */
@@ -501,6 +532,19 @@ cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
     if (h.n == 0 && cs_diags_errors(d) == before)
         cs_diag_error(d, path, lineno, 0, "no header line: not a reference table");
     return cs_diags_errors(d) > before ? CS_ECONFIG : CS_OK;
+}
+
+cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
+                             const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
+                             size_t *n)
+{
+    return cs__refs_table(path, NULL, 0, vt, cat, d, cases, n);
+}
+
+cs_status cs_refs_load_buffer(const char *name, const char *buf, size_t len, const cs_catalog *cat, cs_diags *d,
+                              struct cs_ref_case **cases, size_t *n)
+{
+    return cs__refs_table(name, buf ? buf : "", buf ? len : 0, NULL, cat, d, cases, n);
 }
 
 void cs_refs_free(struct cs_ref_case *cases, size_t n)

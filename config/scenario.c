@@ -1085,8 +1085,9 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
     const struct cs_workload *w = &b->s->workload;
     const struct cs_model_shape *m = &w->model;
     const struct cs_parallel *p = &w->par;
-    if (p->tp <= 0 || p->pp <= 0 || p->dp <= 0 || p->cp <= 0 || m->layers <= 0 || m->heads <= 0)
-        return; /* an earlier error */
+    if (p->tp <= 0 || p->pp <= 0 || p->dp <= 0 || p->cp <= 0 || m->layers <= 0 || m->heads <= 0 ||
+        b->s->cluster.nodes <= 0 || b->s->cluster.gpus_per_node <= 0)
+        return; /* an earlier error (a refused cluster.gpus_per_node once divided by zero here) */
     const struct cs_ynode *pn = node_or(wl, "parallelism", wl);
     const struct cs_ynode *mn = node_or(wl, "model", wl);
     const struct cs_ynode *pm = cs_ynode_map_get(wl, "parallelism");
@@ -1452,6 +1453,13 @@ static void bind_top(struct cs_bind *b, const struct cs_ynode *root, const char 
 cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const cs_catalog *cat,
                             cs_diags *d, struct cs_scenario *out, struct cs_provenance *prov)
 {
+    return cs_cfg__bind_root_top(root, path, path, cat, d, out, prov);
+}
+
+cs_status cs_cfg__bind_root_top(const struct cs_ynode *root, const char *path, const char *top,
+                                const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                                struct cs_provenance *prov)
+{
     if (!root) {
         cs_diag_error(d, path, 1, 1,
                       "empty scenario: expected a mapping that starts with `schema_version: %d`",
@@ -1481,7 +1489,7 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     cs_cfg__bind_scheduler(root, b.s, b.d); /* scheduler: (config/cfg_scheduler.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */
-    cs_cfg__bind_neighbours(root, b.cat, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
+    cs_cfg__bind_neighbours(root, top, b.cat, b.s, b.d);  /* neighbours: (config/cfg_net.c) */
     if (cs_diags_errors(d) > errors_before) {
         cs_provenance_fini(&b.prov);
         free(s);

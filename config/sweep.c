@@ -94,6 +94,7 @@ struct axis {
     const struct cs_ynode *key;     /* for diagnostics */
     const struct cs_ynode **values; /* borrowed from the sweep doc or the overlay */
     size_t n;
+    const struct cs_ynode *range;   /* a {from, to, ...} range, expanded once counted */
 };
 
 struct derive {
@@ -151,8 +152,11 @@ static void fmt_number(char *buf, size_t n, double v)
         snprintf(buf, n, "%.15g", v);
 }
 
-/* `{from, to, factor | step, unit}` -> values. */
-static bool expand_range(cs_sweep *sw, struct axis *ax, const struct cs_ynode *m, cs_diags *d)
+/* `{from, to, factor | step, unit}` -> values. With `fill` false only the
+ * count is checked and set (ax->n; nothing is allocated), so that the sweep's
+ * size is known before any range is expanded; the second call, with `fill`,
+ * makes the values of a range the first call accepted. */
+static bool expand_range(cs_sweep *sw, struct axis *ax, const struct cs_ynode *m, bool fill, cs_diags *d)
 {
     static const char *const keys[] = {"from", "to", "factor", "step", "unit"};
     for (size_t i = 0; i < m->n; i++) {
@@ -218,6 +222,8 @@ static bool expand_range(cs_sweep *sw, struct axis *ax, const struct cs_ynode *m
         return false;
     }
     ax->n = (size_t)count;
+    if (!fill)
+        return true;
     ax->values = cs_xcalloc(ax->n, sizeof *ax->values);
     for (size_t i = 0; i < ax->n; i++) {
         /* Computed from the index, not accumulated, so no drift: 8 x 2^9 is
@@ -321,6 +327,14 @@ static bool parse_sweep(cs_sweep *sw, const struct cs_ynode *root, cs_diags *d)
         return false;
     }
     sw->base_path = cs_ypath_resolve(sw->file, base->scalar);
+    char why[512], *real = NULL;
+    cs_status cst = cs_ypath_check(sw->file, sw->base_path, &real, why, sizeof why);
+    free(real);
+    if (cst != CS_OK) {
+        err_at(d, base, "base: %s \"%s\": %s", cst == CS_EIO ? "cannot read the base scenario" : "refused",
+               sw->base_path, why);
+        return false;
+    }
     const struct cs_ynode *mode = cs_ynode_map_get(root, "mode");
     sw->mode = CS_SWEEP_GRID;
     if (mode) {
@@ -365,7 +379,8 @@ static bool parse_sweep(cs_sweep *sw, const struct cs_ynode *root, cs_diags *d)
                 ax->values[j] = v->items[j];
         } else if (v->kind == CS_YNODE_MAP && (cs_ynode_map_get(v, "from") ||
                                                cs_ynode_map_get(v, "to"))) {
-            ok = expand_range(sw, ax, v, d) && ok;
+            ax->range = v;
+            ok = expand_range(sw, ax, v, false, d) && ok;
         } else {
             err_at(d, v, "axes.%s: expected a list of values or a range {from, to, factor|step}, "
                    "got %s", ax->path, cs_ynode_describe(v));
@@ -445,6 +460,21 @@ static bool parse_sweep(cs_sweep *sw, const struct cs_ynode *root, cs_diags *d)
             n *= sw->axes[i].n;
         }
     }
+    /* Every value is a node of about 130 bytes: bound them all (zip mode
+     * multiplies points by axes) before a range is expanded. */
+    uint64_t values = 0;
+    for (size_t i = 0; i < sw->naxes; i++)
+        values += sw->axes[i].n;
+    if (values > CS_SWEEP_MAX_TOTAL_VALUES) {
+        err_at(d, axes, "axes: %llu values in all (at most %d); split the sweep",
+               (unsigned long long)values, CS_SWEEP_MAX_TOTAL_VALUES);
+        return false;
+    }
+    if (!ok)
+        return false;
+    for (size_t i = 0; i < sw->naxes; i++)
+        if (sw->axes[i].range && !expand_range(sw, &sw->axes[i], sw->axes[i].range, true, d))
+            return false;
     sw->points = n;
     return ok;
 }

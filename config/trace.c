@@ -24,6 +24,13 @@
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define CS__MAX_FIELDS 64
 #define CS__MAX_LINE ((size_t)1 << 20)  /* longest accepted line: 1 MiB */
+/* Largest |submission time| (relative to the trace's origin), run time and
+ * their sum accepted: 1e9 s, 31.7 years, against the +-292 years of the
+ * simulator's nanosecond clock (cs_time, sim.h); the scheduler shifts
+ * submissions by the earliest one and adds run times, so the worst sum it
+ * forms, 3e9 s, stays a factor 3 inside that clock. The longest published
+ * trace (Helios, SC'21) spans six months. */
+#define CS__MAX_TIME_S 1e9
 
 /* ------------------------------------------------------------------------ */
 /* Names.                                                                    */
@@ -328,10 +335,30 @@ static void cs__set_id(struct cs_trace_job *j, const struct cs__field *fs, int c
 }
 
 /* Window and limit, then add. `abs_submit` is in the trace's own clock. */
+/* Refuses a job whose times the simulator's clock cannot hold; true when
+ * the job is in range. `line` 0: the job has no line (Philly JSON). */
+static bool cs__times_ok(struct cs__ctx *c, const struct cs_trace_job *j, long line)
+{
+    if (fabs(j->submit_s) <= CS__MAX_TIME_S && j->duration_s <= CS__MAX_TIME_S &&
+        fabs(j->submit_s + j->duration_s) <= CS__MAX_TIME_S)
+        return true;
+    const char *what = fabs(j->submit_s) > CS__MAX_TIME_S ? "submission time"
+                       : j->duration_s > CS__MAX_TIME_S    ? "run time"
+                                                          : "end (submission + run time)";
+    cs_diag_error(c->d, c->file, (int)line, 0,
+                  "job %s: %s out of range: submitted at %g s (from the trace's start), running %g s; "
+                  "expected times within +-%g s (31.7 years)",
+                  j->id, what, j->submit_s, j->duration_s, CS__MAX_TIME_S);
+    c->errors++;
+    return false;
+}
+
 static void cs__keep(struct cs__ctx *c, struct cs_trace_job *j)
 {
     struct cs_trace_counts *k = &c->t->counts;
     j->submit_s -= c->t->origin_s;
+    if (!cs__times_ok(c, j, c->line))
+        return;
     if (j->submit_s < c->o->from_s || (!isnan(c->o->to_s) && j->submit_s >= c->o->to_s)) {
         k->skipped_window++;
         return;
@@ -754,6 +781,15 @@ static int cs__json_time(const cJSON *o, const char *key, double *out)
  * attempt, the queueing delay is first start - submission. */
 static cs_status cs__load_philly(struct cs__ctx *c, const char *buf, size_t len)
 {
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) {  /* cJSON would stop there; names would be cut at it */
+        long line = 1;
+        for (const char *p = buf; p < nul; p++)
+            line += *p == '\n';
+        c->line = line;
+        cs__err(c, NULL, "philly trace: expected a text file, found a NUL byte (binary file?)");
+        return CS_ECONFIG;
+    }
     cJSON *root = cJSON_ParseWithLength(buf, len);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
@@ -872,6 +908,11 @@ static cs_status cs__load_csv(struct cs__ctx *c, struct cs__reader *r)
         c->line = r->line;
         if (len == 0)
             continue;  /* blank lines (a trailing one, too) are ignored */
+        if (memchr(line, '\0', len)) {
+            cs__err(c, NULL, "expected a text file, found a NUL byte at column %zu (binary file?)",
+                    (size_t)((const char *)memchr(line, '\0', len) - line) + 1);
+            return CS_ECONFIG;
+        }
         int n = cs__split(line, len, fs);
         if (n < 0) {
             if (n == -1)
@@ -934,6 +975,8 @@ static void cs__pai_finish(struct cs__ctx *c)
     for (size_t i = 0; i < t->n; i++) {
         struct cs_trace_job j = t->jobs[i];
         j.submit_s -= t->origin_s;
+        if (!cs__times_ok(c, &j, j.line))
+            continue;
         if (j.submit_s < c->o->from_s || (!isnan(c->o->to_s) && j.submit_s >= c->o->to_s)) {
             k->skipped_window++;
             continue;
@@ -1039,19 +1082,17 @@ cs_status cs_trace_load_buffer(const char *name, const char *buf, size_t len,
 /* ------------------------------------------------------------------------ */
 /* Node lists.                                                               */
 
-cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_diags *d)
+/* The node list from `fp`, or from buf[len] when fp is NULL. */
+static cs_status cs__load_nodes(const char *path, cs_infile *fp, const char *mem, size_t mem_len,
+                                struct cs_trace_nodes *out, cs_diags *d)
 {
-    cs_infile *fp;
-    char why[256];
-    if (cs_infile_open_why(path, &fp, why, sizeof why) != CS_OK) {
-        cs_diag_error(d, cs_path_display(path), 0, 0, "cannot open the node list: %s", why);
-        return CS_EIO;
-    }
     struct cs_trace_nodes res;
     memset(&res, 0, sizeof res);
     struct cs__reader r;
     memset(&r, 0, sizeof r);
     r.fp = fp;
+    r.mem = fp ? NULL : mem;
+    r.mem_len = mem_len;
     struct cs__field fs[CS__MAX_FIELDS];
     const char *line;
     size_t len;
@@ -1059,7 +1100,20 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
     while ((rc = cs__next_line(&r, &line, &len, &had_nl)) == 1) {
         if (len == 0)
             continue;
+        if (memchr(line, '\0', len)) {
+            cs_diag_error(d, path, (int)r.line, (int)((const char *)memchr(line, '\0', len) - line) + 1,
+                          "node list: expected a text file, found a NUL byte (binary file?)");
+            errors++;
+            break;
+        }
         int n = cs__split(line, len, fs);
+        if (n < 0) {
+            cs_diag_error(d, path, (int)r.line, 1,
+                          n == -1 ? "node list: more than 64 fields"
+                                  : "node list: a quoted field does not end, or text follows its closing quote");
+            errors++;
+            break;
+        }
         if (first) {
             first = 0;
             gcol = n > 0 ? cs__header_has(fs, n, "gpu") : -1;
@@ -1132,7 +1186,6 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
         res.groups[k].nodes++;
     }
     free(r.buf);
-    cs_infile_close(fp);
     if (rc < 0) {
         cs_diag_error(d, path, (int)r.line + 1, 0, "read error or overlong line");
         return CS_EIO;
@@ -1145,4 +1198,23 @@ cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_d
     }
     *out = res;
     return CS_OK;
+}
+
+cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_diags *d)
+{
+    cs_infile *fp;
+    char why[256];
+    if (cs_infile_open_why(path, &fp, why, sizeof why) != CS_OK) {
+        cs_diag_error(d, cs_path_display(path), 0, 0, "cannot open the node list: %s", why);
+        return CS_EIO;
+    }
+    cs_status st = cs__load_nodes(cs_path_display(path), fp, NULL, 0, out, d);
+    cs_infile_close(fp);
+    return st;
+}
+
+cs_status cs_trace_load_nodes_buffer(const char *name, const char *buf, size_t len, struct cs_trace_nodes *out,
+                                     cs_diags *d)
+{
+    return cs__load_nodes(name, NULL, buf ? buf : "", buf ? len : 0, out, d);
 }

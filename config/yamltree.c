@@ -1,3 +1,4 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 /* yamltree.c: YAML files -> cs_ynode trees with file:line:col marks, limits
  * and include: merging (config layer; see yamltree.h for the semantics).
  * libyaml's event parser feeds an explicit stack, so limits are checked as
@@ -5,13 +6,16 @@
  * All nodes and strings of a document live in one arena freed at once. */
 #include "yamltree.h"
 
+#include "clustersim/config/config.h"
 #include "clustersim/config/fileio.h"
+#include "clustersim/base/datadir.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <yaml.h>
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- arena ---- */
 
@@ -148,6 +153,7 @@ struct cs__loader {
     bool fatal;             /* a whole-document budget ran out: stop loading includes */
     const char *chain[CS_YAML_MAX_INCLUDE_DEPTH + 1]; /* normalized paths being loaded */
     int chain_len;
+    const char *top;        /* the file the load started from: includes are confined to its directory */
 };
 
 static void cs__diag(struct cs__loader *L, enum cs_severity sev, const char *file, int line,
@@ -587,6 +593,138 @@ char *cs_ypath_resolve(const char *from, const char *rel)
     return norm;
 }
 
+/* ---- confinement of file references ---- */
+
+#define CS__MAX_ALLOWED 16
+static pthread_mutex_t cs__allow_mu = PTHREAD_MUTEX_INITIALIZER;
+static char *cs__allowed[CS__MAX_ALLOWED]; /* real paths of --allow-include directories */
+static int cs__n_allowed;
+
+cs_status cs_cfg_allow_include_dir(const char *dir, char *why, size_t whylen)
+{
+    char *rp = realpath(dir, NULL);
+    if (!rp) {
+        snprintf(why, whylen, "%s", strerror(errno));
+        return CS_EIO;
+    }
+    struct stat sb;
+    if (stat(rp, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(why, whylen, "not a directory");
+        free(rp);
+        return CS_EIO;
+    }
+    pthread_mutex_lock(&cs__allow_mu);
+    cs_status st = CS_OK;
+    if (cs__n_allowed == CS__MAX_ALLOWED) {
+        snprintf(why, whylen, "at most %d directories", CS__MAX_ALLOWED);
+        free(rp);
+        st = CS_EFULL;
+    } else {
+        cs__allowed[cs__n_allowed++] = rp;
+    }
+    pthread_mutex_unlock(&cs__allow_mu);
+    return st;
+}
+
+void cs_cfg_allow_include_reset(void)
+{
+    pthread_mutex_lock(&cs__allow_mu);
+    for (int i = 0; i < cs__n_allowed; i++)
+        free(cs__allowed[i]);
+    cs__n_allowed = 0;
+    pthread_mutex_unlock(&cs__allow_mu);
+}
+
+/* True when real path `p` is `dir` or below it (both real paths). */
+static bool cs__under(const char *p, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/')
+        return true;
+    return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+/* True when `p` ends in .yaml or .yml, optionally followed by .gz. */
+static bool cs__yaml_name(const char *p)
+{
+    size_t n = strlen(p);
+    if (n > 3 && strcmp(p + n - 3, ".gz") == 0)
+        n -= 3;
+    return (n > 5 && strncmp(p + n - 5, ".yaml", 5) == 0) || (n > 4 && strncmp(p + n - 4, ".yml", 4) == 0);
+}
+
+cs_status cs_ypath_check(const char *top, const char *path, char **real, char *why, size_t whylen)
+{
+    if (!cs__yaml_name(path)) {
+        snprintf(why, whylen, "expected a .yaml or .yml file");
+        return CS_ECONFIG;
+    }
+    /* The place is checked first through the file's directory, so that a
+     * refused file is neither opened nor told apart from a missing one;
+     * then through the file itself, for a link that leads elsewhere. */
+    const char *pslash = strrchr(path, '/');
+    char *pdir = pslash ? cs_xasprintf("%.*s", pslash == path ? 1 : (int)(pslash - path), path) : cs_xstrdup(".");
+    char *rdir = realpath(pdir, NULL);
+    free(pdir);
+    char *rp = NULL;
+    if (!rdir) {
+        snprintf(why, whylen, "%s", strerror(errno));
+        return CS_EIO;
+    }
+    {
+        char *lex = cs_xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, pslash ? pslash + 1 : path);
+        free(rdir);
+        rdir = lex; /* the real directory + the file's own name */
+    }
+    const char *slash = top ? strrchr(top, '/') : NULL;
+    char *topdir = slash ? cs_xasprintf("%.*s", slash == top ? 1 : (int)(slash - top), top) : cs_xstrdup(".");
+    char *datadir = realpath(cs_data_dir(), NULL), *rtop = realpath(topdir, NULL);
+    bool ok = false;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *cand = pass == 0 ? rdir : rp;
+        ok = cand && ((rtop && cs__under(cand, rtop)) || (datadir && cs__under(cand, datadir)));
+        pthread_mutex_lock(&cs__allow_mu);
+        for (int i = 0; i < cs__n_allowed && cand && !ok; i++)
+            ok = cs__under(cand, cs__allowed[i]);
+        pthread_mutex_unlock(&cs__allow_mu);
+        if (!ok || pass == 1)
+            break;
+        rp = realpath(path, NULL);
+        if (!rp) {
+            snprintf(why, whylen, "%s", strerror(errno));
+            free(rdir);
+            free(topdir);
+            free(datadir);
+            free(rtop);
+            return CS_EIO;
+        }
+        if (!cs__yaml_name(rp)) {
+            snprintf(why, whylen, "it is a link to a file that is not .yaml or .yml");
+            free(rp);
+            free(rdir);
+            free(topdir);
+            free(datadir);
+            free(rtop);
+            return CS_ECONFIG;
+        }
+    }
+    free(rdir);
+    free(datadir);
+    free(rtop);
+    if (!ok) {
+        snprintf(why, whylen,
+                 "outside the directory of %s (%s) and the data directory; --allow-include DIR allows another "
+                 "directory",
+                 top && *top ? top : "the input", topdir);
+        free(topdir);
+        free(rp);
+        return CS_ECONFIG;
+    }
+    free(topdir);
+    *real = rp;
+    return CS_OK;
+}
+
 /* ---- include: merging ---- */
 
 /* Merges mapping src into mapping dst. For a key in both: two mappings merge
@@ -667,8 +805,19 @@ static struct cs_ynode *cs__include_one(struct cs__loader *L, const struct cs_yn
     }
     char *buf = NULL;
     size_t len = 0;
-    char why[256];
-    cs_status rst = cs_file_slurp_why(path, CS_YAML_MAX_FILE_BYTES, &buf, &len, why, sizeof why);
+    char why[512];
+    char *real = NULL;
+    cs_status cst = cs_ypath_check(L->top, path, &real, why, sizeof why);
+    if (cst != CS_OK) {
+        if (cst == CS_EIO)
+            CS__ERRN(L, pn, "cannot read included file \"%s\": %s", path, why);
+        else
+            CS__ERRN(L, pn, "include: \"%s\" refused: %s", path, why);
+        free(path);
+        return NULL;
+    }
+    cs_status rst = cs_file_slurp_why(real, CS_YAML_MAX_FILE_BYTES, &buf, &len, why, sizeof why);
+    free(real);
     if (rst != CS_OK) {
         if (rst == CS_ERANGE)
             CS__ERRN(L, pn, "included file \"%s\" is larger than %zu bytes (16 MiB)", path,
@@ -797,12 +946,20 @@ static cs_status cs__load(struct cs__loader *L, const char *display, const char 
 cs_status cs_ydoc_load_buffer(const char *name, const char *buf, size_t len, cs_diags *d,
                               cs_ydoc **out)
 {
+    return cs_ydoc_load_buffer_top(name, NULL, buf, len, d, out);
+}
+
+cs_status cs_ydoc_load_buffer_top(const char *name, const char *top, const char *buf, size_t len, cs_diags *d,
+                                  cs_ydoc **out)
+{
     if (!name || !*name)
         name = "<buffer>";
+    if (!top)
+        top = name;
     if (!buf)
         len = 0;
     cs_ydoc *doc = cs_xcalloc(1, sizeof *doc);
-    struct cs__loader L = {.doc = doc, .d = d};
+    struct cs__loader L = {.doc = doc, .d = d, .top = top};
     char *norm = cs__normalize(name);
     struct cs_ynode *root = NULL;
     cs_status st = cs__load(&L, name, norm, buf ? buf : "", len, 0, &root);

@@ -21,7 +21,9 @@
  *   bombs impossible rather than merely bounded.
  * - Keys must be scalars and unique within a mapping (compared as strings).
  * - `include:` in any mapping names a file (a string) or files (a sequence of
- *   strings), relative to the directory of the file that says it. Each
+ *   strings), relative to the directory of the file that says it, confined
+ *   by cs_ypath_check (below) to the directory of the file the load started
+ *   from, the data directory and --allow-include directories. Each
  *   included file must have a mapping at its root. Its pairs are deep-merged
  *   under the including mapping: keys written in the including mapping win;
  *   when both sides have a mapping for a key the mappings merge recursively;
@@ -88,6 +90,17 @@ typedef struct cs_ydoc cs_ydoc;
  * it. Caller frees. */
 char *cs_ypath_resolve(const char *from, const char *rel);
 
+/* The one confinement rule for those references (config.h,
+ * cs_cfg_allow_include_dir): `path` (as cs_ypath_resolve gave it), named
+ * from a load that started at file `top`, must end in .yaml or .yml (or
+ * either + .gz) and resolve, through symbolic links, inside the directory of
+ * `top` (the current directory when `top` has no slash), the data directory
+ * or an added directory. CS_OK with the resolved real path in *real (caller
+ * frees), which is what the caller then reads. CS_EIO when it cannot be
+ * resolved (missing), CS_ECONFIG when refused; the reason in why[whylen],
+ * never the file's content (a refused file is not opened). */
+cs_status cs_ypath_check(const char *top, const char *path, char **real, char *why, size_t whylen);
+
 cs_status cs_ydoc_load_file(const char *path, cs_diags *d, cs_ydoc **out);
 
 /* Same from memory: `buf` holds `len` bytes (NULs included; no terminator
@@ -95,6 +108,12 @@ cs_status cs_ydoc_load_file(const char *path, cs_diags *d, cs_ydoc **out);
  * includes (the current directory when it has no slash). Both borrowed. */
 cs_status cs_ydoc_load_buffer(const char *name, const char *buf, size_t len, cs_diags *d,
                               cs_ydoc **out);
+
+/* Same, with includes confined to the directory of file `top` instead of
+ * `name`'s (cs_ypath_check): for a document clustersim writes itself that
+ * includes a file the user named (calibrate's --scenario). NULL: `name`. */
+cs_status cs_ydoc_load_buffer_top(const char *name, const char *top, const char *buf, size_t len, cs_diags *d,
+                                  cs_ydoc **out);
 
 /* The root node; NULL for an empty document. Borrowed from doc. */
 const struct cs_ynode *cs_ydoc_root(const cs_ydoc *doc);

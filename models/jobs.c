@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 /* jobs.c: the job list that traces are read into and the scheduler replays
  * (models layer): an interned string table and a growing array of jobs. */
 #include "clustersim/models/jobs.h"
@@ -62,8 +63,11 @@ int cs_strtab_intern(struct cs_strtab *t, const char *s, size_t len)
         cs__strtab_rehash(t, 64);
     size_t k = (size_t)(cs__fnv(s, len) & (t->nslots - 1));
     while (t->slots[k] >= 0) {
+        /* memcmp after a bounded length check: `s` is `len` bytes that
+         * may hold a NUL, so strncmp could stop early on a shorter name and
+         * nm[len] read past it. */
         const char *nm = t->names[t->slots[k]];
-        if (strncmp(nm, s, len) == 0 && nm[len] == '\0')
+        if (strnlen(nm, len + 1) == len && memcmp(nm, s, len) == 0)
             return t->slots[k];
         k = (k + 1) & (t->nslots - 1);
     }

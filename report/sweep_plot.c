@@ -16,15 +16,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define CS__NOCOL ((size_t)-1)
 
-/* Whole file into a NUL-terminated buffer (refuses above 1 GiB). */
+/* Whole file into a NUL-terminated buffer (refuses above 1 GiB, and a
+ * file that is not a regular one: a FIFO planted as DIR/results.jsonl would
+ * block in open, so it is opened non-blocking and checked first). */
 static char *cs__slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat sb;
+    if (fd < 0)
         return NULL;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int e = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL; /* what the caller's message names */
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
     size_t cap = 65536, n = 0;
     char *b = cs_xmalloc(cap);
     size_t k;

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static cs_catalog *load_catalog(void)
@@ -565,6 +566,27 @@ START_TEST(test_app_calibrate_unreadable)
     ck_assert_uint_eq(cs_diags_errors(&d), 1);
     ck_assert_str_eq(d.items[0].file, missing_base);
     ck_assert_uint_eq(r.ov.n_inputs, 0);
+    cs_app_calib_fini(&r);
+    cs_diags_fini(&d);
+
+    /* An input over 64 MiB (the largest any calibration reader takes) is
+     * refused without being read whole for its sha256 (it was read up to
+     * 1 GiB first): a sparse 65 MiB file, under 0.5 s of CPU. */
+    cs_diags_init(&d);
+    char big[] = "/tmp/cs_app_big_XXXXXX";
+    int fd = mkstemp(big);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)65 << 20), 0);
+    close(fd);
+    struct cs_app_calib_nccl bin = {big, CS_COLL_OP_COUNT, false, CS_COLL_AUTO};
+    struct cs_app_calib_opts bo = {.nccl = &bin, .n_nccl = 1};
+    clock_t t0 = clock();
+    ck_assert_int_eq(cs_app_calibrate(cat, &bo, &d, &r), CS_EIO);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    unlink(big);
+    ck_assert_msg(cpu < 0.5, "refusing a 65 MiB input took %.2f s of CPU", cpu);
+    ck_assert_str_eq(d.items[0].file, big);
+    ck_assert_msg(strstr(d.items[0].msg, "larger than 67108864 bytes"), "%s", d.items[0].msg);
     cs_app_calib_fini(&r);
     cs_diags_fini(&d);
 

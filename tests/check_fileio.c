@@ -2,7 +2,7 @@
  * through unchanged, gzip is decompressed, a truncated or corrupt .gz is an
  * error (never a short file), the size cap holds, "-" reads standard input,
  * and a missing file names itself. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, dup2, fileno */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, mkdtemp, mkfifo, dup2, fileno */
 #include "clustersim/config/fileio.h"
 #include "test_util.h"
 
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -172,6 +173,39 @@ START_TEST(test_fileio_stdin)
 }
 END_TEST
 
+/* A named input must be a regular file: a FIFO once blocked in open()
+ * until a writer came (the test would hit Check's timeout), a directory
+ * gave "Is a directory" only at the first read, a device could be read
+ * forever. Standard input stays allowed, pipe or not. */
+START_TEST(test_fileio_refuses_non_regular)
+{
+    char dir[] = "/tmp/cs_fileio_fifo_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/in.fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const char *paths[] = {fifo, dir, "/dev/null"};
+    const char *kinds[] = {"a FIFO, expected a regular file", "a directory, expected a regular file",
+                           "a character device, expected a regular file"};
+    for (int i = 0; i < 3; i++) {
+        cs_infile *f = NULL;
+        char why[256] = "";
+        ck_assert_int_eq(cs_infile_open_why(paths[i], &f, why, sizeof why), CS_EIO);
+        ck_assert_ptr_null(f);
+        ck_assert_msg(strstr(why, kinds[i]), "%s: %s", paths[i], why);
+        cs_diags d;
+        cs_diags_init(&d);
+        char *buf = NULL;
+        size_t len = 0;
+        ck_assert_int_eq(cs_file_slurp(paths[i], 1024, &buf, &len, &d), CS_EIO);
+        ck_assert_str_eq(d.items[0].file, paths[i]);
+        cs_diags_fini(&d);
+    }
+    unlink(fifo);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("fileio");
@@ -183,6 +217,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_fileio_size_cap);
     tcase_add_test(tc, test_fileio_missing_names_file);
     tcase_add_test(tc, test_fileio_stdin);
+    tcase_add_test(tc, test_fileio_refuses_non_regular);
     suite_add_tcase(s, tc);
     return s;
 }

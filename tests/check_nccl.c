@@ -3,6 +3,7 @@
  * tests/data/calib/ and every reference log), GEMM CSV, fio JSON, the
  * measured-steps CSV and the scenarios they resolve to; malformed inputs
  * give errors naming file, line and column. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "clustersim/base/strbuf.h"
 #include "clustersim/config/calib_io.h"
 #include "clustersim/config/config.h"
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char g_path[4096];
 static const char *data(const char *name)
@@ -88,6 +91,103 @@ START_TEST(test_nccl_many_hosts)
     cs_nccl_log_fini(&log);
     cs_diags_fini(&d);
     free(b.s);
+}
+END_TEST
+
+/* A rank line with no host name ("on  device") once made the host's length
+ * wrap to SIZE_MAX and the allocation abort; a #wrong beyond 1e18 (past a
+ * long) must be refused, not cast. Each is a skipped line with a warning
+ * naming its line, and an error under --strict. */
+START_TEST(test_nccl_empty_host_huge_wrong)
+{
+    static const char text[] =
+        "# nThread 1 nGpus 1 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+        "validation: 1 graph: 0\n"
+        "#\n"
+        "# Using devices\n"
+        "#  Rank  0 Group  0 Pid  1 on  device  0 [0x00] NVIDIA H100 80GB HBM3\n"
+        "#  Rank  1 Group  0 Pid  2 on hostA device  1 [0x01] NVIDIA H100 80GB HBM3\n"
+        "#\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+        "busbw #wrong\n"
+        "           8             2     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    "
+        "0.00   1e30\n"
+        "          16             4     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    "
+        "0.00   9.3e18\n"
+        "          32             8     float     sum      -1    10.00    0.00    0.00      0    10.00    0.00    "
+        "0.00      3\n";
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_nccl_log log;
+    ck_assert_int_eq(cs_nccl_parse_buffer("h.txt", text, sizeof text - 1, CS_COLL_ALL_REDUCE, &d, &log), CS_OK);
+    ck_assert(has_diag(&d, "h.txt:4: warning: rank line: expected a host name"));
+    ck_assert(has_diag(&d, "h.txt:8: warning: in-place #wrong"));
+    ck_assert(has_diag(&d, "h.txt:9: warning: in-place #wrong"));
+    ck_assert_uint_eq(log.n_runs, 1);
+    ck_assert_int_eq(log.runs[0].ranks, 1); /* the named rank only */
+    ck_assert_int_eq(log.runs[0].nodes, 1);
+    ck_assert_uint_eq(log.runs[0].n_rows, 1);
+    ck_assert_int_eq(log.runs[0].rows[0].wrong[1], 3);
+    ck_assert_uint_eq(log.skipped_rows, 3);
+    cs_nccl_log_fini(&log);
+    cs_diags_fini(&d);
+
+    cs_diags_init(&d);
+    ck_assert_int_ne(cs_nccl_parse_buffer_ex("h.txt", text, sizeof text - 1, CS_COLL_ALL_REDUCE, CS_NCCL_STRICT, &d,
+                                             &log),
+                     CS_OK);
+    ck_assert(has_diag(&d, "h.txt:4:"));
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* The base scenario the user names (calibrate --scenario) may lie in any
+ * directory: the document clustersim writes to include it is confined to
+ * the base's own directory, not the CSV's (cs_ypath_check). A scenario
+ * named by the CSV's own column stays confined to the CSV's directory. */
+START_TEST(test_nccl_steps_base_elsewhere)
+{
+    char root[] = "/tmp/cs_steps_base_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char bdir[128], cdir[128], bpath[160], cpath[160], c2path[160];
+    snprintf(bdir, sizeof bdir, "%s/base", root);
+    snprintf(cdir, sizeof cdir, "%s/csv", root);
+    ck_assert_int_eq(mkdir(bdir, 0700), 0);
+    ck_assert_int_eq(mkdir(cdir, 0700), 0);
+    snprintf(bpath, sizeof bpath, "%s/b.yaml", bdir);
+    snprintf(cpath, sizeof cpath, "%s/m.csv", cdir);
+    snprintf(c2path, sizeof c2path, "%s/m2.csv", cdir);
+    FILE *f = fopen(bpath, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n"
+          "workload: {model: {preset: llama2-7b}, global_batch: 64, parallelism: {tp: 1, pp: 1}}\n", f);
+    fclose(f);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_catalog *cat = NULL;
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    static const char csv[] = "label,step_time_s,workload.parallelism.tp\nt2,1.5,2\n";
+    struct cs_steps_row *rows = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(cs_steps_csv_parse(cpath, csv, sizeof csv - 1, &d, &rows, &n), CS_OK);
+    struct cs_scenario s;
+    cs_status st = cs_steps_row_scenario(&rows[0], cpath, bpath, cat, &d, &s);
+    ck_assert_msg(st == CS_OK, "%s", d.n ? d.items[d.n - 1].msg : "");
+    ck_assert_int_eq(s.workload.par.tp, 2);
+    cs_scenario_fini(&s);
+    cs_steps_rows_free(rows, n);
+
+    static const char csv2[] = "label,scenario,step_time_s\nt1,../base/b.yaml,1.5\n";
+    ck_assert_int_eq(cs_steps_csv_parse(c2path, csv2, sizeof csv2 - 1, &d, &rows, &n), CS_OK);
+    ck_assert_int_eq(cs_steps_row_scenario(&rows[0], c2path, NULL, cat, &d, &s), CS_ECONFIG);
+    ck_assert(has_diag(&d, "refused: outside the directory of"));
+    cs_steps_rows_free(rows, n);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+    unlink(bpath);
+    rmdir(bdir);
+    rmdir(cdir);
+    rmdir(root);
 }
 END_TEST
 
@@ -857,6 +957,8 @@ static Suite *nccl_suite(void)
     tcase_add_test(tc, test_nccl_warning_cap);
     tcase_add_test(tc, test_nccl_command_lines);
     tcase_add_test(tc, test_nccl_gz_inputs);
+    tcase_add_test(tc, test_nccl_empty_host_huge_wrong);
+    tcase_add_test(tc, test_nccl_steps_base_elsewhere);
     suite_add_tcase(s, tc);
     return s;
 }

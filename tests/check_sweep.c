@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static cs_catalog *cat;
@@ -170,6 +172,20 @@ static void expect_bad(const char *rel, int line, const char *text, bool at_chec
     ck_assert_msg(found, "%s: expected \"%s\" at line %d", rel, text, line);
     cs_diags_fini(&d);
 }
+
+/* A 1.5 KB sweep file of 32 ranges of 10^6 values once expanded them all
+ * (4.25 GB, 18 s of CPU) before the grid-size check: the size is now
+ * counted first, so each refusal costs well under a second of CPU. Zip mode
+ * multiplies values by axes, so the values of all axes are bounded too. */
+START_TEST(test_sweep_size_counted_before_expanding)
+{
+    clock_t t0 = clock();
+    expect_bad("tests/data/sweep/bad_huge_grid.yaml", 4, "the grid has more than 100000000 points", false);
+    expect_bad("tests/data/sweep/bad_huge_zip.yaml", 4, "32000000 values in all (at most 2000000)", false);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_msg(cpu < 1.0, "refusing the oversized sweeps took %.2f s of CPU", cpu);
+}
+END_TEST
 
 START_TEST(test_sweep_bad_files_name_file_line_key)
 {
@@ -458,6 +474,27 @@ START_TEST(test_sweep_plot_series_topology_cost_goodput)
 }
 END_TEST
 
+/* A FIFO planted as DIR/sweep.json is refused at once (it blocked in
+ * open until a writer came; Check's timeout would fail this test). */
+START_TEST(test_sweep_results_load_refuses_fifo)
+{
+    char dir[64];
+    tmpdir(dir, sizeof dir);
+    char *mj = cs_xasprintf("%s/sweep.json", dir);
+    ck_assert_int_eq(mkfifo(mj, 0600), 0);
+    struct cs_sweep_results r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_ne(cs_sweep_results_load(dir, &r, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert_str_eq(d.items[0].file, mj);
+    cs_diags_fini(&d);
+    unlink(mj);
+    rmdir(dir);
+    free(mj);
+}
+END_TEST
+
 START_TEST(test_sweep_results_load_refuses_non_sweep_dirs)
 {
     char dir[64];
@@ -604,12 +641,14 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_sweep_grid_points_ranges_derive_constraints);
     tcase_add_test(tc, test_sweep_zip_mode);
     tcase_add_test(tc, test_sweep_bad_files_name_file_line_key);
+    tcase_add_test(tc, test_sweep_size_counted_before_expanding);
     tcase_add_test(tc, test_sweep_results_identical_whatever_jobs);
     tcase_add_test(tc, test_sweep_resume_after_kill_loses_nothing);
     tcase_add_test(tc, test_sweep_shards_merge_and_refusals);
     tcase_add_test(tc, test_sweep_plot_scaling_efficiency_by_hand);
     tcase_add_test(tc, test_sweep_plot_series_topology_cost_goodput);
     tcase_add_test(tc, test_sweep_results_load_refuses_non_sweep_dirs);
+    tcase_add_test(tc, test_sweep_results_load_refuses_fifo);
     tcase_add_test(tc, test_sweep_run_merge_failures_go_to_diags);
     tcase_add_test(tc, test_sweep_plot_unwritable_dir_names_the_file);
     suite_add_tcase(s, tc);

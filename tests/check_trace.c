@@ -404,6 +404,101 @@ START_TEST(test_trace_node_list_limits)
 }
 END_TEST
 
+/* Trace fields with a NUL byte are refused as the YAML loader refuses them
+ * (the string table once compared past a shorter name it met), in every
+ * importer: the CSV formats, Philly's JSON and the node lists. */
+START_TEST(test_trace_nul_bytes)
+{
+    static const char csv[] = "job_id,submit_s,gpus,duration_s,user\n"
+                              "a,0,1,10,ab\n"
+                              "b,1,1,10,ab\0zzzzzzzzzzzzzzzz\n";
+    struct cs_trace t;
+    cs_diags d;
+    cs_trace_init(&t);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_buffer("nul.csv", csv, sizeof csv - 1, NULL, &t, &d), CS_ECONFIG);
+    ck_assert_uint_ge(d.n, 1);
+    ck_assert_int_eq(d.items[0].line, 3);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "NUL byte at column 12"));
+    ck_assert_str_eq(d.items[0].file, "nul.csv");
+    cs_trace_fini(&t);
+    cs_diags_fini(&d);
+
+    static const char json[] = "[{\"jobid\": \"a\",\n \"user\": \"x\0y\"}]";
+    struct cs_trace_options o;
+    cs_trace_options_default(&o);
+    o.format = CS_TRACE_PHILLY;
+    cs_trace_init(&t);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_buffer("nul.json", json, sizeof json - 1, &o, &t, &d), CS_ECONFIG);
+    ck_assert_int_eq(d.items[0].line, 2);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "NUL byte"));
+    cs_trace_fini(&t);
+    cs_diags_fini(&d);
+
+    static const char nodes[] = "sn,cpu_milli,memory_mib,gpu,model\nn1,1,1,8,A\0B\n";
+    struct cs_trace_nodes n;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_nodes_buffer("nul_nodes.csv", nodes, sizeof nodes - 1, &n, &d), CS_ECONFIG);
+    ck_assert_int_eq(d.items[0].line, 2);
+    ck_assert_int_eq(d.items[0].col, 11);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "NUL byte"));
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* Times the simulator's nanosecond clock cannot hold (+-292 years) are
+ * refused at import with the file and line: submission, run time and
+ * their sum each within 1e9 s of the trace's start. */
+START_TEST(test_trace_time_range)
+{
+    static const char csv[] = "job_id,submit_s,gpus,duration_s\n"
+                              "ok,500000000,1,400000000\n"   /* 9e8: in range */
+                              "far,1e10,1,10\n"               /* submission past 1e9 s */
+                              "long,0,1,2e9\n"                /* run time past 1e9 s */
+                              "sum,600000000,1,600000000\n"   /* 1.2e9 s end */
+                              "early,-2e9,1,10\n"             /* before the start by 2e9 s */
+                              "huge,0,1,1e300\n";
+    struct cs_trace t;
+    cs_diags d;
+    cs_trace_init(&t);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_buffer("times.csv", csv, sizeof csv - 1, NULL, &t, &d), CS_ECONFIG);
+    ck_assert_int_eq(cs_diags_errors(&d), 5);
+    static const int lines[] = {3, 4, 5, 6, 7};
+    static const char *const what[] = {"submission time", "run time", "end (submission + run time)",
+                                       "submission time", "run time"};
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(d.items[i].line, lines[i]);
+        ck_assert_ptr_nonnull(strstr(d.items[i].msg, what[i]));
+        ck_assert_ptr_nonnull(strstr(d.items[i].msg, "expected times within +-1e+09 s"));
+    }
+    ck_assert_uint_eq(t.n, 1);
+    ck_assert_str_eq(t.jobs[0].id, "ok");
+    cs_trace_fini(&t);
+    cs_diags_fini(&d);
+
+    /* a date-time trace: the second row is 300 years after the first */
+    static const char helios[] = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,"
+                                 "duration,queue\n"
+                                 "j1,u,v,1,1,1,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,"
+                                 "2020-04-01 00:01:10,60,10\n"
+                                 "j2,u,v,1,1,1,COMPLETED,2320-04-01 00:00:00,2320-04-01 00:00:10,"
+                                 "2320-04-01 00:01:10,60,10\n";
+    struct cs_trace_options o;
+    cs_trace_options_default(&o);
+    o.format = CS_TRACE_HELIOS;
+    cs_trace_init(&t);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_trace_load_buffer("h.csv", helios, sizeof helios - 1, &o, &t, &d), CS_ECONFIG);
+    ck_assert_int_eq(cs_diags_errors(&d), 1);
+    ck_assert_int_eq(d.items[0].line, 3);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "job j2: submission time out of range"));
+    cs_trace_fini(&t);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("trace");
@@ -418,6 +513,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_trace_pai_fixture_merges_tasks);
     tcase_add_test(tc, test_trace_philly_fixture);
     tcase_add_test(tc, test_trace_node_list_limits);
+    tcase_add_test(tc, test_trace_nul_bytes);
+    tcase_add_test(tc, test_trace_time_range);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("real");
     tcase_set_timeout(real, 120);

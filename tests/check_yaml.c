@@ -1,3 +1,4 @@
+#define _XOPEN_SOURCE 700 /* mkdtemp, symlink */
 /* check_yaml.c: Check suite for config/yamltree.c: trees with marks, every
  * limit and malformed input refused with a located diagnostic (quickly, for
  * the hostile ones), and include: merge semantics. Inputs are in
@@ -6,13 +7,17 @@
 
 #include "clustersim/base/diag.h"
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/config/config.h"
+#include "clustersim/config/sweep.h"
 
 #include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- helpers ---- */
 
@@ -776,6 +781,154 @@ START_TEST(test_yaml_include_fanout_bytes)
 }
 END_TEST
 
+/* ---- confinement (cs_ypath_check: include:, a sweep's base:, a
+ * neighbour's scenario:) ---- */
+
+static void spit_file(const char *dir, const char *name, const char *text)
+{
+    char *p = cs_xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+/* All diagnostics of d in one string; caller frees. */
+static char *all_diags(const cs_diags *d)
+{
+    char *out = cs_xstrdup("");
+    for (size_t i = 0; i < d->n; i++) {
+        char *m = cs_diag_format(&d->items[i]);
+        char *n = cs_xasprintf("%s%s\n", out, m);
+        free(m);
+        free(out);
+        out = n;
+    }
+    return out;
+}
+
+/* Loads dir/name as a YAML file; returns the status, the diagnostics in
+ * *msgs (caller frees). */
+static cs_status load_msgs(const char *dir, const char *name, char **msgs)
+{
+    char *p = cs_xasprintf("%s/%s", dir, name);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_ydoc *doc = NULL;
+    cs_status st = cs_ydoc_load_file(p, &d, &doc);
+    cs_ydoc_destroy(doc);
+    *msgs = all_diags(&d);
+    cs_diags_fini(&d);
+    free(p);
+    return st;
+}
+
+/* Outside the data directory (a temporary tree): a top file in A may
+ * include below A only; "..", an absolute path, a link leading out and a
+ * file that is not .yaml are refused without opening the file (its secret
+ * never shows), until --allow-include names the directory. */
+START_TEST(test_yaml_include_confined)
+{
+    char root[] = "/tmp/cs_confine_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char *a = cs_xasprintf("%s/a", root), *b = cs_xasprintf("%s/b", root), *sub = cs_xasprintf("%s/a/sub", root);
+    ck_assert_int_eq(mkdir(a, 0700), 0);
+    ck_assert_int_eq(mkdir(b, 0700), 0);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    spit_file(b, "secret.yaml", "password: hunter2\n");
+    spit_file(b, "secret.txt", "password: hunter2\n");
+    spit_file(sub, "leaf.yaml", "leaf: 1\n");
+    spit_file(sub, "up.yaml", "include: ../sibling.yaml\n"); /* still inside a */
+    spit_file(a, "sibling.yaml", "sibling: 2\n");
+    char *abs_inc = cs_xasprintf("include: %s/secret.yaml\n", b);
+    spit_file(a, "abs.yaml", abs_inc);
+    spit_file(a, "dotdot.yaml", "include: ../b/secret.yaml\n");
+    spit_file(a, "deep.yaml", "include: sub/up.yaml\nx: 1\n");
+    spit_file(a, "etc.yaml", "include: /etc/passwd\n");
+    spit_file(a, "txt.yaml", "include: ../b/secret.txt\n");
+    spit_file(a, "link.yaml", "include: link.yaml.yaml\n");
+    char *lnk = cs_xasprintf("%s/link.yaml.yaml", a), *tgt = cs_xasprintf("%s/secret.yaml", b);
+    ck_assert_int_eq(symlink(tgt, lnk), 0);
+    spit_file(a, "tlink.yaml", "include: t.yaml\n");
+    char *lnk2 = cs_xasprintf("%s/t.yaml", a), *tgt2 = cs_xasprintf("%s/secret.txt", b);
+    ck_assert_int_eq(symlink(tgt2, lnk2), 0);
+
+    char *m = NULL;
+    ck_assert_int_eq(load_msgs(a, "deep.yaml", &m), CS_OK); /* sub/up.yaml -> ../sibling.yaml: inside a */
+    free(m);
+    static const char *const refused[] = {"abs.yaml", "dotdot.yaml", "link.yaml"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(load_msgs(a, refused[i], &m), CS_ECONFIG);
+        ck_assert_msg(strstr(m, "refused: outside the directory of") && strstr(m, "--allow-include DIR"),
+                      "%s: %s", refused[i], m);
+        ck_assert_msg(!strstr(m, "hunter2") && !strstr(m, "password"), "%s quotes the file: %s", refused[i], m);
+        free(m);
+    }
+    ck_assert_int_eq(load_msgs(a, "etc.yaml", &m), CS_ECONFIG);
+    ck_assert_msg(strstr(m, "etc.yaml:1:10: error: include: \"/etc/passwd\" refused: expected a .yaml or .yml file"),
+                  "%s", m);
+    ck_assert(!strstr(m, "root:"));
+    free(m);
+
+    /* --allow-include B: the .yaml files of B load; a non-YAML file or a
+     * .yaml link to one is still refused, its content unread. */
+    char why[256];
+    ck_assert_int_eq(cs_cfg_allow_include_dir(b, why, sizeof why), CS_OK);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(load_msgs(a, refused[i], &m), CS_OK);
+        free(m);
+    }
+    ck_assert_int_eq(load_msgs(a, "txt.yaml", &m), CS_ECONFIG);
+    ck_assert_msg(strstr(m, "refused: expected a .yaml or .yml file") && !strstr(m, "hunter2"), "%s", m);
+    free(m);
+    ck_assert_int_eq(load_msgs(a, "tlink.yaml", &m), CS_ECONFIG);
+    ck_assert_msg(strstr(m, "a link to a file that is not .yaml or .yml") && !strstr(m, "hunter2"), "%s", m);
+    free(m);
+    cs_cfg_allow_include_reset();
+    ck_assert_int_eq(cs_cfg_allow_include_dir("/nonexistent/dir", why, sizeof why), CS_EIO);
+
+    /* The same rule for a sweep's base and a neighbour's scenario. */
+    spit_file(b, "base.yaml", "schema_version: 1\n");
+    spit_file(a, "sweep.yaml", "base: ../b/base.yaml\naxes:\n  cluster.nodes: [1, 2]\n");
+    char *sp = cs_xasprintf("%s/sweep.yaml", a);
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_sweep *sw = NULL;
+    ck_assert_int_eq(cs_sweep_load(sp, &d, &sw), CS_ECONFIG);
+    m = all_diags(&d);
+    ck_assert_msg(strstr(m, "sweep.yaml:1:7: error: base: refused") && strstr(m, "outside the directory of"), "%s",
+                  m);
+    free(m);
+    cs_diags_fini(&d);
+    free(sp);
+    spit_file(a, "nb.yaml", "schema_version: 1\nneighbours:\n  - {scenario: ../b/base.yaml}\n");
+    char *np = cs_xasprintf("%s/nb.yaml", a);
+    cs_diags_init(&d);
+    struct cs_scenario sc;
+    ck_assert_int_eq(cs_cfg_load_scenario(np, NULL, &d, &sc, NULL), CS_ECONFIG);
+    m = all_diags(&d);
+    ck_assert_msg(strstr(m, "nb.yaml:3:16: error: neighbours[0].scenario: refused") &&
+                      strstr(m, "outside the directory of"),
+                  "%s", m);
+    free(m);
+    cs_diags_fini(&d);
+    free(np);
+
+    char *cmd = cs_xasprintf("rm -rf '%s'", root);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    free(a);
+    free(b);
+    free(sub);
+    free(abs_inc);
+    free(lnk);
+    free(tgt);
+    free(lnk2);
+    free(tgt2);
+}
+END_TEST
+
 static Suite *yaml_suite(void)
 {
     Suite *s = suite_create("yaml");
@@ -819,6 +972,7 @@ static Suite *yaml_suite(void)
     tcase_add_test(ti, test_yaml_include_depth_counts_nesting);
     tcase_add_test(ti, test_yaml_include_fanout_files);
     tcase_add_test(ti, test_yaml_include_fanout_bytes);
+    tcase_add_test(ti, test_yaml_include_confined);
     suite_add_tcase(s, ti);
     return s;
 }

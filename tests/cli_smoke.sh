@@ -155,6 +155,18 @@ printf 'cluster: {gpu: A100-SXM4-80GB, nodes: 2, gpus_per_node: 8}\n' >"$tmp/inc
 printf 'schema_version: 1\ninclude: hw.yaml\n' >"$tmp/inc/main.yaml"
 expect 0 "stdin include" -- bash -c "cd '$tmp/inc' && '$abin' validate - --format csv <main.yaml"
 if [ "$(field "$tmp/out" cluster.gpu)" = A100-SXM4-80GB ]; then ok; else ko "stdin include read hw.yaml"; fi
+# include: may not leave the scenario's directory (docs/security.md) unless
+# --allow-include names the directory, for any command, before or after it.
+mkdir -p "$tmp/conf/a" "$tmp/conf/hw"
+cp "$tmp/inc/hw.yaml" "$tmp/conf/hw/hw.yaml"
+printf 'schema_version: 1\ninclude: ../hw/hw.yaml\n' >"$tmp/conf/a/main.yaml"
+expect 2 "include outside" -- "$bin" validate "$tmp/conf/a/main.yaml"
+has "$tmp/err" "main.yaml:2:10: error: include: \"$tmp/conf/hw/hw.yaml\" refused: outside the directory" \
+    "include outside named with file:line"
+expect 0 "--allow-include" -- "$bin" validate --allow-include "$tmp/conf/hw" "$tmp/conf/a/main.yaml"
+expect 0 "--allow-include= first" -- "$bin" --allow-include="$tmp/conf/hw" validate "$tmp/conf/a/main.yaml"
+expect 2 "--allow-include missing dir" -- "$bin" validate --allow-include "$tmp/conf/none" "$tmp/conf/a/main.yaml"
+has "$tmp/err" "expected an existing directory" "--allow-include names what it expected"
 expect 2 "two '-'" -- "$bin" compare - - </dev/null
 has "$tmp/err" "standard input is named twice" "two '-' refused"
 # -o - is standard output, not a directory named "-".

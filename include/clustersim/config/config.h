@@ -130,4 +130,18 @@ cs_status cs_cfg_load_scenario_buffer(const char *name, const char *buf, size_t 
 /* Frees what a loaded scenario owns; accepts a zeroed scenario. */
 void cs_scenario_fini(struct cs_scenario *s);
 
+/* Confinement of file references (`include:`, a sweep's `base:`, a
+ * neighbour's `scenario:`; config/yamltree.c, cs_ypath_check). By default a
+ * reference must name a .yaml or .yml file (.gz allowed) that, after
+ * symbolic links, lies inside the directory of the file the load started
+ * from (the one named on the command line; the current directory for
+ * standard input) or inside clustersim's data directory. This adds one more
+ * directory (`--allow-include DIR`), for the rest of the process; call it
+ * before any load starts (it is not meant to race with loads). CS_EIO when
+ * `dir` is not a directory that exists (the reason in why[whylen]),
+ * CS_EFULL past 16 directories. */
+cs_status cs_cfg_allow_include_dir(const char *dir, char *why, size_t whylen);
+/* Forgets the directories added (for tests). */
+void cs_cfg_allow_include_reset(void);
+
 #endif

@@ -38,6 +38,9 @@ cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,
 cs_status cs_refs_load_table(const char *path, const struct cs_val_table *vt,
                              const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases,
                              size_t *n);
+/* cs_refs_load from memory (`name` in diagnostics); a NUL byte is refused. */
+cs_status cs_refs_load_buffer(const char *name, const char *buf, size_t len, const cs_catalog *cat, cs_diags *d,
+                              struct cs_ref_case **cases, size_t *n);
 void cs_refs_free(struct cs_ref_case *cases, size_t n);
 
 #endif

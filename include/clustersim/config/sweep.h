@@ -73,6 +73,7 @@ cs_status cs_cfg_load_scenario_buffer_with(const char *name, const char *buf, si
 #define CS_SWEEP_MAX_AXES 32
 #define CS_SWEEP_MAX_POINTS ((uint64_t)100000000) /* 10^8: refused above */
 #define CS_SWEEP_MAX_VALUES 1000000               /* values of one axis */
+#define CS_SWEEP_MAX_TOTAL_VALUES 2000000         /* values of all axes: counted before any range is expanded */
 
 enum cs_sweep_mode { CS_SWEEP_GRID, CS_SWEEP_ZIP };
 

@@ -57,6 +57,9 @@ struct cs_trace_nodes {
     long nodes, gpus, cpu_only_nodes;
 };
 cs_status cs_trace_load_nodes(const char *path, struct cs_trace_nodes *out, cs_diags *d);
+/* The same from a memory buffer; `name` is used in diagnostics. */
+cs_status cs_trace_load_nodes_buffer(const char *name, const char *buf, size_t len, struct cs_trace_nodes *out,
+                                     cs_diags *d);
 
 /* Parses "YYYY-MM-DD HH:MM:SS" with an optional "+HH:MM"/"-HH:MM"/"Z" zone
  * (also 'T' as separator) into seconds since 1970-01-01 UTC (proleptic
