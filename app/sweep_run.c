@@ -385,16 +385,44 @@ static void rset_fini(struct rset *s)
     memset(s, 0, sizeof *s);
 }
 
+/* fopen for reading a file of the sweep directory, refusing what is not a
+ * regular file (a FIFO planted there would block a resume or a merge): the
+ * open does not wait (O_NONBLOCK), then fstat decides. NULL with errno set
+ * (EINVAL for a non-regular file). */
+static FILE *open_regular(const char *path, const char *mode)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int fl;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (fl = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) ? EINVAL : errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, mode);
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 /* Reads the complete lines of a results.jsonl (a trailing line without its
  * newline, cut by a kill, is dropped: the point runs again). A missing file
  * is an empty set. */
 static cs_status read_rows(const char *path, struct rset *out, cs_diags *d)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = open_regular(path, "r");
     if (!f) {
         if (errno == ENOENT)
             return CS_OK;
-        cs_diag_error(d, path, 0, 0, "cannot read it: %s", strerror(errno));
+        cs_diag_error(d, path, 0, 0, "cannot read it: %s",
+                      errno == EINVAL ? "not a regular file" : strerror(errno));
         return CS_EIO;
     }
     char *line = NULL;
@@ -519,7 +547,7 @@ static char *manifest_text(const struct cs_sweep_table *t, int k, int n)
 
 static cJSON *read_json_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path, "rb");
     if (!f)
         return NULL;
     struct cs_strbuf b = {0};

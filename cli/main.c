@@ -7,8 +7,13 @@
 #include "clustersim/base/suggest.h"
 #include "clustersim/config/config.h"
 
+#include "clustersim/base/xmalloc.h"
+
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int cs__completion(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a);
 
@@ -144,6 +149,47 @@ static bool cs__allow_includes(int *argc, char **argv)
     return true;
 }
 
+/* An output directory given with -o DIR that cannot be one (an existing
+ * file, or a path whose parent does not exist) is bad usage: exit 2 with the
+ * reason, before any work. Failures while writing stay exit 1. */
+static bool cs__output_dir_ok(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+    for (int i = 0; i < cmd->nopts; i++) {
+        const struct cs_cli_opt *o = &cmd->opts[i];
+        if (strcmp(o->lng, "output") != 0 || !o->metavar || strcmp(o->metavar, "DIR") != 0)
+            continue;
+        const char *dir = a->values[i];
+        if (!dir || strcmp(dir, "-") == 0)
+            return true;
+        struct stat st;
+        if (stat(dir, &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                return true;
+            fprintf(stderr, "clustersim %s: -o %s: expected a directory, got a file\n", cmd->name, dir);
+            return false;
+        }
+        if (errno != ENOENT) {
+            fprintf(stderr, "clustersim %s: -o %s: %s\n", cmd->name, dir, strerror(errno));
+            return false;
+        }
+        char *parent = cs_xstrdup(dir);
+        char *slash = strrchr(parent, '/');
+        while (slash && slash > parent && slash[1] == '\0') { /* trailing slashes */
+            *slash = '\0';
+            slash = strrchr(parent, '/');
+        }
+        const char *pd = slash ? (slash == parent ? "/" : (*slash = '\0', parent)) : ".";
+        bool ok = stat(pd, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!ok)
+            fprintf(stderr,
+                    "clustersim %s: -o %s: cannot create it: its parent directory %s does not exist\n",
+                    cmd->name, dir, pd);
+        free(parent);
+        return ok;
+    }
+    return true;
+}
+
 static int cs__main(int argc, char **argv)
 {
     if (!cs__allow_includes(&argc, argv))
@@ -196,6 +242,8 @@ static int cs__main(int argc, char **argv)
         cs_cli_print_help(cmd, stdout);
         return CS_EXIT_OK;
     }
+    if (!cs__output_dir_ok(cmd, &args))
+        return CS_EXIT_BADINPUT;
     return cmd->fn(cmd, &args);
 }
 

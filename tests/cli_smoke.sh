@@ -37,7 +37,10 @@ has "$tmp/out" "step_time_s" "csv header"
 expect 0 "run -o" -- "$bin" run scenarios/default.yaml --format json -o "$tmp/outdir"
 if [ -s "$tmp/outdir/run.json" ]; then ok; else ko "-o: run.json missing"; fi
 if ls -A "$tmp/outdir" | grep -q '\.tmp'; then ko "-o: temporary file left"; else ok; fi
-expect 1 "-o into a file" -- "$bin" run scenarios/default.yaml -o scenarios/default.yaml
+expect 2 "-o into a file" -- "$bin" run scenarios/default.yaml -o scenarios/default.yaml
+has "$tmp/err" "expected a directory, got a file" "-o into a file says why"
+expect 2 "-o without a parent" -- "$bin" run scenarios/default.yaml -o "$tmp/no/such/dir"
+has "$tmp/err" "parent directory $tmp/no/such does not exist" "-o without a parent names the parent"
 
 # Bad input: exit 2 and the message names the file.
 expect 2 "missing file" -- "$bin" run "$tmp/nope.yaml"

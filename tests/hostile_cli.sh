@@ -103,6 +103,15 @@ has "$tmp/err" "cannot write $tmp/isdir/run.json: Is a directory" "directory out
 (umask 022; "$bin" run $sc --format json -o "$tmp/mode" 2>/dev/null)
 if [ "$(stat -c %a "$tmp/mode/run.json")" = 644 ]; then ok; else ko "output mode $(stat -c %a "$tmp/mode/run.json"), expected 644"; fi
 
+# a FIFO planted as a sweep directory's results.jsonl: resume and merge
+# refuse it at once, naming it, instead of blocking on the read
+"$bin" sweep scenarios/sweeps/fabric-oversub.yaml -o "$tmp/fifosw" >/dev/null 2>&1
+rm -f "$tmp/fifosw/results.jsonl" && mkfifo "$tmp/fifosw/results.jsonl"
+expect 1 "sweep resume over a FIFO results.jsonl" -- timeout 60 "$bin" sweep scenarios/sweeps/fabric-oversub.yaml -o "$tmp/fifosw"
+has "$tmp/err" "results.jsonl: cannot read it: not a regular file" "sweep resume names the FIFO"
+expect 1 "merge over a FIFO results.jsonl" -- timeout 60 "$bin" merge -o "$tmp/fifomerged" "$tmp/fifosw"
+has "$tmp/err" "not a regular file" "merge names the FIFO"
+
 # ---- 4. Two sweeps on one directory: the second refuses (item 8) --------
 mkdir -p "$tmp/busy"
 exec 9>"$tmp/busy/.clustersim.lock"   # this shell holds the lock, as a running sweep would
