@@ -367,7 +367,7 @@ static void cs__write_bash(FILE *out, const struct cs_cli_cmd *const *cmds, size
         fprintf(out, "%s ", cmds[i]->name);
     fputs("help\"\n"
           "    if [[ -z $cmd ]]; then\n"
-          "        _clustersim_reply -W \"$commands --help --version --data-dir\"\n"
+          "        _clustersim_reply -W \"$commands --help --version --data-dir --allow-include\"\n"
           "        return\n"
           "    fi\n"
           "    case \"$cmd $prev\" in\n",
