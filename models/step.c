@@ -74,6 +74,12 @@ struct cs__chunk_cost {
     double f_tp_hidden_s, b_tp_hidden_s;  /* TP comm overlapped with the GEMMs */
     double params;                /* parameters on this GPU in the chunk */
     int layers;
+    /* For the direct evaluation: an operation's duration when it touches
+     * no DP/FSDP stream (cs__op_duration's value then), in seconds and on
+     * the clock; dur_ok[dir] false when the clock cannot hold it. */
+    double comp_s[2], tp_s[2];
+    cs_time dur_t[2];
+    bool dur_ok[2];
 };
 
 struct cs__sim {
@@ -86,6 +92,8 @@ struct cs__sim {
     struct cs_layer_cost layer;
     double grad_bytes;
     double fwd_p2p_s[2], bwd_p2p_s[2];   /* [same node?] */
+    cs_time fwd_p2p_t[2], bwd_p2p_t[2];  /* the same on the clock (direct evaluation) */
+    bool fwd_p2p_ok[2], bwd_p2p_ok[2];   /* false: the clock cannot hold it */
     bool *same_node_next;                /* stage s and s+1 on one node */
     /* data parallel / FSDP */
     enum cs_fsdp fsdp;
@@ -329,15 +337,25 @@ static void cs__push(struct cs__stage *s, int dir, int mb, int chunk)
 }
 
 /* Megatron-LM's order of micro-batches and chunks for the k-th forward or
- * backward of a stage under interleaving (get_model_chunk_id). */
-static void cs__interleaved_id(int k, int pp, int vp, int dir, int *mb, int *chunk)
+ * backward of a stage under interleaving (get_model_chunk_id): chunk
+ * (k mod (pp vp)) div pp, reversed for backward, of micro-batch
+ * (k div (pp vp)) pp + k mod pp. Walked with counters, so that building a
+ * schedule costs no division per operation: r = k mod pp, c = (k div pp)
+ * mod vp, grp = k div (pp vp). */
+struct cs__sched_cursor {
+    int r, c, grp;
+};
+
+static void cs__cursor_push(struct cs__stage *st, struct cs__sched_cursor *k, int pp, int vp, int dir)
 {
-    int in_group = k % (pp * vp);
-    int ch = in_group / pp;
-    if (dir == CS__B)
-        ch = vp - 1 - ch;
-    *chunk = ch;
-    *mb = (k / (pp * vp)) * pp + k % pp;
+    cs__push(st, dir, k->grp * pp + k->r, dir == CS__B ? vp - 1 - k->c : k->c);
+    if (++k->r == pp) {
+        k->r = 0;
+        if (++k->c == vp) {
+            k->c = 0;
+            k->grp++;
+        }
+    }
 }
 
 static void cs__build_schedule(struct cs__sim *S, int s)
@@ -356,22 +374,18 @@ static void cs__build_schedule(struct cs__sim *S, int s)
     }
     if (warm > total)
         warm = total;
-    int f = 0, b = 0, mb, ch;
-    for (; f < warm; f++) {
-        cs__interleaved_id(f, pp, vp, CS__F, &mb, &ch);
-        cs__push(st, CS__F, mb, ch);
-    }
+    struct cs__sched_cursor fc = {0, 0, 0}, bc = {0, 0, 0};
+    int f = 0, b = 0;
+    for (; f < warm; f++)
+        cs__cursor_push(st, &fc, pp, vp, CS__F);
     while (f < total) {
-        cs__interleaved_id(f, pp, vp, CS__F, &mb, &ch);
-        cs__push(st, CS__F, mb, ch);
+        cs__cursor_push(st, &fc, pp, vp, CS__F);
         f++;
-        cs__interleaved_id(b, pp, vp, CS__B, &mb, &ch);
-        cs__push(st, CS__B, mb, ch);
+        cs__cursor_push(st, &bc, pp, vp, CS__B);
         b++;
     }
     while (b < total) {
-        cs__interleaved_id(b, pp, vp, CS__B, &mb, &ch);
-        cs__push(st, CS__B, mb, ch);
+        cs__cursor_push(st, &bc, pp, vp, CS__B);
         b++;
     }
 }
@@ -747,8 +761,215 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
     return cs_step_simulate_on(c, w, o, NULL, d, out);
 }
 
+/* ---- the timeline evaluated directly ---------------------------------------
+ *
+ * Nothing in the step's timeline depends on the order in which the engine
+ * fires simultaneous events: a stage runs its operations in its fixed
+ * order, an operation starts when the stage is free and its input has
+ * arrived, a transfer leaves when its producer ends and waits for the
+ * sender's link, and the DP/FSDP stream of a stage is touched only by that
+ * stage's operations, in their order. So every start time is
+ *     start = max(last_end, arrival)        (arrival = -1: no input)
+ * which is exactly the clock at which cs__try_start succeeds on the engine
+ * (called at last_end by the stage's own op_done, or at the producer's end
+ * by cs__send when the stage is idle, or at the arrival by a wake-up). The
+ * loop below computes these times stage by stage, with the same integer
+ * clock, the same conversions and the same floating-point operations in
+ * the same order per stage, so the result is identical bit for bit (the
+ * test compares every field with the engine's run). The events figure is
+ * the engine's count: one op_done per operation, plus one wake-up for each
+ * operation whose input was still in flight when the stage could first
+ * have taken it, at max(last_end, the producer's end).
+ *
+ * Returns false when anything unusual happens (a duration that cannot be
+ * put on the clock, a model error, a schedule that stalls): the caller then
+ * runs the same step on the engine, which reports it exactly as before. */
+
+/* Runs stage s as far as its inputs allow; pushes the stages it unblocks
+ * onto the worklist. */
+static bool cs__direct_stage(struct cs__sim *S, int s, int *work, int *nwork, bool *queued,
+                             uint64_t *events)
+{
+    struct cs__stage *st = &S->st[s];
+    while (st->next < st->nops) {
+        const struct cs__op *op = &st->ops[st->next];
+        int idx = op->mb * S->vp + op->chunk;
+        cs_time ready = -1, prod = -1;
+        if (op->dir == CS__F) {
+            if (!cs__first_virtual(s, op->chunk)) {
+                if (st->f_in[idx] < 0)
+                    return true; /* blocked: its producer has not ended yet */
+                ready = st->f_in[idx];
+                prod = st->f_in_prod[idx];
+            }
+        } else {
+            if (!cs__last_virtual(S, s, op->chunk)) {
+                if (st->b_in[idx] < 0)
+                    return true;
+                ready = st->b_in[idx];
+                prod = st->b_in_prod[idx];
+            }
+        }
+        cs_time now = st->last_end;
+        if (ready > now) {
+            /* the engine wakes the stage at the arrival if the transfer was
+             * still in flight when the stage could first have taken it */
+            cs_time first = prod > st->last_end ? prod : st->last_end;
+            if (ready > first)
+                (*events)++;
+            now = ready;
+        }
+        if (ready >= 0 && now > st->last_end) {
+            cs_time split = prod > st->last_end ? prod : st->last_end;
+            if (split > now)
+                split = now;
+            st->bubble_s += cs_time_to_s(split - st->last_end);
+            st->pp_s += cs_time_to_s(now - split);
+        }
+        double comp, tp;
+        cs_time dur_t;
+        bool last_mb_bwd = op->dir == CS__B && op->mb == S->m - 1;
+        if (S->fsdp == CS_FSDP_FULL || S->fsdp == CS_FSDP_HYBRID || (last_mb_bwd && S->dp > 1)) {
+            /* it uses the DP/FSDP stream: computed at its start */
+            double dur = cs__op_duration(S, s, op, cs_time_to_s(now), &comp, &tp);
+            /* cs_sim_schedule_in_s's checks */
+            if (S->err != CS_OK || isnan(dur) || dur < 0 || cs_time_from_s_checked(dur, &dur_t) != CS_OK)
+                return false;
+        } else {
+            const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
+            if (!cc->dur_ok[op->dir])
+                return false;
+            comp = cc->comp_s[op->dir];
+            tp = cc->tp_s[op->dir];
+            dur_t = cc->dur_t[op->dir];
+        }
+        st->compute_s += comp;
+        st->tp_s += tp;
+        st->next++;
+        if (now > CS_TIME_MAX - dur_t)
+            return false;
+        cs_time end = now + dur_t;
+        (*events)++; /* its op_done */
+        st->last_end = end;
+        /* cs__send at the operation's end */
+        int pp = S->pp, dest, chunk = op->chunk, pi;
+        const cs_time *pt;
+        const bool *pok;
+        cs_time *link;
+        if (op->dir == CS__F) {
+            if (cs__last_virtual(S, s, chunk))
+                continue;
+            dest = (s + 1) % pp;
+            if (s == pp - 1)
+                chunk++;
+            pi = S->same_node_next[s] ? 1 : 0;
+            pt = S->fwd_p2p_t;
+            pok = S->fwd_p2p_ok;
+            link = &st->fwd_link_free;
+        } else {
+            if (cs__first_virtual(s, chunk))
+                continue;
+            dest = (s - 1 + pp) % pp;
+            if (s == 0)
+                chunk--;
+            pi = S->same_node_next[dest] ? 1 : 0;
+            pt = S->bwd_p2p_t;
+            pok = S->bwd_p2p_ok;
+            link = &st->bwd_link_free;
+        }
+        cs_time start = end > *link ? end : *link;
+        cs_time pdur_t = pt[pi];
+        if (!pok[pi] || pdur_t > CS_TIME_MAX - start)
+            return false;
+        cs_time arrive = start + pdur_t;
+        *link = arrive;
+        int didx = op->mb * S->vp + chunk;
+        struct cs__stage *ds = &S->st[dest];
+        if (op->dir == CS__F) {
+            ds->f_in[didx] = arrive;
+            ds->f_in_prod[didx] = end;
+        } else {
+            ds->b_in[didx] = arrive;
+            ds->b_in_prod[didx] = end;
+        }
+        if (dest != s && !queued[dest]) {
+            queued[dest] = true;
+            work[(*nwork)++] = dest;
+        }
+    }
+    return true;
+}
+
+/* The whole timeline; false: run it on the engine instead (see above). */
+static bool cs__direct_run(struct cs__sim *S, uint64_t *events)
+{
+    int *work = cs_xmalloc((size_t)S->pp * sizeof *work);
+    bool *queued = cs_xcalloc((size_t)S->pp, sizeof *queued);
+    int nwork = 0;
+    for (int s = S->pp - 1; s >= 0; s--) {
+        work[nwork++] = s;
+        queued[s] = true;
+    }
+    /* What cs__send and cs_sim_schedule_in_s would convert at every
+     * transfer and operation, converted once with the same checks. */
+    for (int i = 0; i < 2; i++) {
+        S->fwd_p2p_ok[i] = S->fwd_p2p_s[i] >= 0 && cs_time_from_s_checked(S->fwd_p2p_s[i], &S->fwd_p2p_t[i]) == CS_OK;
+        S->bwd_p2p_ok[i] = S->bwd_p2p_s[i] >= 0 && cs_time_from_s_checked(S->bwd_p2p_s[i], &S->bwd_p2p_t[i]) == CS_OK;
+    }
+    for (int k = 0; k < S->pp * S->vp; k++) {
+        struct cs__chunk_cost *cc = &S->cc[k];
+        for (int dir = 0; dir < 2; dir++) {
+            /* cs__op_duration without the DP/FSDP stream */
+            double comp = dir == CS__F ? cc->f_compute_s : cc->b_compute_s;
+            double tp = dir == CS__F ? cc->f_tp_s : cc->b_tp_s;
+            comp += S->o->overlap_slowdown * (dir == CS__F ? cc->f_tp_hidden_s : cc->b_tp_hidden_s);
+            double dur = comp + tp;
+            cc->comp_s[dir] = comp;
+            cc->tp_s[dir] = tp;
+            cc->dur_ok[dir] = !isnan(dur) && dur >= 0 && cs_time_from_s_checked(dur, &cc->dur_t[dir]) == CS_OK;
+        }
+    }
+    bool ok = true;
+    *events = 0;
+    while (ok && nwork > 0) {
+        int s = work[--nwork];
+        queued[s] = false;
+        ok = cs__direct_stage(S, s, work, &nwork, queued, events);
+    }
+    for (int s = 0; ok && s < S->pp; s++)
+        if (S->st[s].next < S->st[s].nops)
+            ok = false; /* stalled: the engine's run reports it */
+    /* More events than the engine's budget allows (sim.h; a reset or new
+     * engine has the default): its run stops with CS_EBUDGET, so it is the
+     * one to say so. (Its wall-time budget, an hour, is not checked: this
+     * evaluation takes a fraction of the engine's time.) */
+    if (*events > CS_SIM_DEFAULT_MAX_EVENTS)
+        ok = false;
+    free(work);
+    free(queued);
+    return ok && S->err == CS_OK;
+}
+
+static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                              const struct cs_step_options *o, cs_engine *scratch, bool on_engine,
+                              cs_diags *d, struct cs_step_result *out);
+
 cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_workload *w,
                               const struct cs_step_options *o, cs_engine *scratch,
+                              cs_diags *d, struct cs_step_result *out)
+{
+    return cs__simulate(c, w, o, scratch, false, d, out);
+}
+
+cs_status cs_step_simulate_events(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                                  const struct cs_step_options *o, cs_engine *scratch,
+                                  cs_diags *d, struct cs_step_result *out)
+{
+    return cs__simulate(c, w, o, scratch, true, d, out);
+}
+
+static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                              const struct cs_step_options *o, cs_engine *scratch, bool on_engine,
                               cs_diags *d, struct cs_step_result *out)
 {
     cs_status st = cs_step_check(c, w, o, d);
@@ -868,25 +1089,35 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
             sg->f_in[i] = sg->b_in[i] = sg->f_in_prod[i] = sg->b_in_prod[i] = -1;
     }
 
-    if (scratch) {
-        cs_sim_reset(scratch, 0);
-        S.e = scratch;
+    uint64_t events = 0;
+    if (!on_engine) {
+        if (!cs__direct_run(&S, &events)) {
+            /* something unusual: the engine's run says what, as it always did */
+            cs__free(&S);
+            return cs__simulate(c, w, o, scratch, true, d, out);
+        }
     } else {
-        S.e = cs_sim_create(0);
-        S.own_engine = true;
-    }
-    S.h_done = cs_sim_register(S.e, "step.op_done", cs__on_done, &S);
-    S.h_arrive = cs_sim_register(S.e, "step.wake", cs__on_wake, &S);
-    for (int s = 0; s < S.pp; s++)
-        cs__try_start(&S, s);
-    if (cs_sim_run(S.e, CS_SIM_FOREVER) == CS_EBUDGET) {
-        /* the engine's default budgets (sim.h): a step is a few thousand
-         * events; reaching them is a schedule no validation caught */
-        cs_diag_error(d, NULL, 0, 0, "step: the step simulation did not complete: it reached the "
-                      "engine's budget of %llu events or %.0f s of wall time",
-                      (unsigned long long)CS_SIM_DEFAULT_MAX_EVENTS, CS_SIM_DEFAULT_MAX_WALL_S);
-        cs__free(&S);
-        return CS_EBUDGET;
+        if (scratch) {
+            cs_sim_reset(scratch, 0);
+            S.e = scratch;
+        } else {
+            S.e = cs_sim_create(0);
+            S.own_engine = true;
+        }
+        S.h_done = cs_sim_register(S.e, "step.op_done", cs__on_done, &S);
+        S.h_arrive = cs_sim_register(S.e, "step.wake", cs__on_wake, &S);
+        for (int s = 0; s < S.pp; s++)
+            cs__try_start(&S, s);
+        if (cs_sim_run(S.e, CS_SIM_FOREVER) == CS_EBUDGET) {
+            /* the engine's default budgets (sim.h): a step is a few thousand
+             * events; reaching them is a schedule no validation caught */
+            cs_diag_error(d, NULL, 0, 0, "step: the step simulation did not complete: it reached the "
+                          "engine's budget of %llu events or %.0f s of wall time",
+                          (unsigned long long)CS_SIM_DEFAULT_MAX_EVENTS, CS_SIM_DEFAULT_MAX_WALL_S);
+            cs__free(&S);
+            return CS_EBUDGET;
+        }
+        events = cs_sim_events_processed(S.e);
     }
     if (S.err != CS_OK) {
         cs_diag_error(d, NULL, 0, 0, "%s", S.err_msg);
@@ -959,7 +1190,7 @@ cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_wo
     r.tokens_per_s = (double)w->global_batch * w->model.seq_len / r.time_s;
     r.tflops_per_gpu = r.hw_flops_per_iter / r.time_s / (double)gpus / 1e12;
     r.mfu = r.model_flops_per_iter / r.time_s / (double)gpus / c->gpu.peak_flops[w->precision];
-    r.events = cs_sim_events_processed(S.e);
+    r.events = events;
     r.tp_net_share = S.share_tp;
     r.cp_net_share = S.share_cp;
     r.dp_net_share = S.share_dp;

@@ -201,6 +201,133 @@ START_TEST(test_step_scratch_engine_same_result)
 }
 END_TEST
 
+/* Bit-for-bit equality of two step results (NaN equals NaN). */
+static bool same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static bool same_result(const struct cs_step_result *a, const struct cs_step_result *b)
+{
+    const double da[] = {a->time_s, a->compute_s, a->tp_comm_s, a->pp_comm_s, a->dp_comm_s, a->exposed_comm_s,
+                         a->bubble_s, a->optimizer_s, a->data_stall_s, a->dp_comm_total_s, a->tokens_per_s,
+                         a->hw_flops_per_iter, a->model_flops_per_iter, a->tflops_per_gpu, a->mfu,
+                         a->tp_net_share, a->cp_net_share, a->dp_net_share, a->pp_net_share,
+                         a->network_slowdown, a->storage_slowdown, a->memory.total_bytes};
+    const double db[] = {b->time_s, b->compute_s, b->tp_comm_s, b->pp_comm_s, b->dp_comm_s, b->exposed_comm_s,
+                         b->bubble_s, b->optimizer_s, b->data_stall_s, b->dp_comm_total_s, b->tokens_per_s,
+                         b->hw_flops_per_iter, b->model_flops_per_iter, b->tflops_per_gpu, b->mfu,
+                         b->tp_net_share, b->cp_net_share, b->dp_net_share, b->pp_net_share,
+                         b->network_slowdown, b->storage_slowdown, b->memory.total_bytes};
+    for (size_t i = 0; i < sizeof da / sizeof da[0]; i++)
+        if (!same_double(da[i], db[i]))
+            return false;
+    return a->fits == b->fits && a->microbatches == b->microbatches && a->critical_stage == b->critical_stage &&
+           a->events == b->events;
+}
+
+/* The direct evaluation of the timeline (cs_step_simulate_on) against the
+ * event-by-event run on the engine (cs_step_simulate_events), over every
+ * configuration a search of a 16-layer model on 4 nodes finds, on the
+ * network model, with the DP overlap on and off and part of the TP
+ * communication overlapped: every field and the event count must be equal
+ * bit for bit. The space must exercise what the evaluation has to get
+ * right (each counted below): interleaving, FSDP, bubbles, and transfers
+ * still in flight when the receiver was ready for them (the engine's
+ * wake-ups, which the event count includes). */
+START_TEST(test_step_direct_matches_engine)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: A100-SXM4-80GB, nodes: 4, gpus_per_node: 8, intra_node: nvswitch,"
+         " fabric: {topology: fat-tree, link: ib-hdr}}\n"
+         "workload:\n"
+         "  model: {layers: 16, hidden: 4096, heads: 32, seq_len: 4096, vocab: 32000}\n"
+         "  global_batch: 64\n",
+         &s);
+    cs_netmodel *net = NULL;
+    ck_assert_int_eq(cs_netmodel_create(&s.cluster, 0, NULL, 0, s.seed, &net, NULL, 0), CS_OK);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    o.net = net;
+    struct cs_search_space sp;
+    cs_search_space_default(&sp);
+    cs_engine *e = cs_sim_create(0);
+    size_t compared = 0, interleaved = 0, fsdp = 0, bubbly = 0, in_flight = 0;
+    for (int variant = 0; variant < 3; variant++) {
+        o.dp_overlap = variant != 1;
+        o.tp_overlap = variant == 2 ? 0.5 : 0.0;
+        struct cs_search_result res;
+        ck_assert_int_eq(cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res), CS_OK);
+        for (size_t i = 0; i < res.n; i++) {
+            const struct cs_search_point *p = &res.points[i];
+            struct cs_step_result a, b;
+            cs_diags d;
+            cs_diags_init(&d);
+            ck_assert_int_eq(cs_step_simulate_on(&s.cluster, &p->w, &o, e, &d, &a), CS_OK);
+            ck_assert_int_eq(cs_step_simulate_events(&s.cluster, &p->w, &o, e, &d, &b), CS_OK);
+            cs_diags_fini(&d);
+            if (!same_result(&a, &b))
+                ck_abort_msg("tp %d pp %d dp %d cp %d vp %d mb %d fsdp %s: direct %.17g s, %llu events; "
+                             "engine %.17g s, %llu events",
+                             p->w.par.tp, p->w.par.pp, p->w.par.dp, p->w.par.cp, p->w.par.vp, p->w.micro_batch,
+                             cs_fsdp_name(p->w.par.fsdp), a.time_s, (unsigned long long)a.events, b.time_s,
+                             (unsigned long long)b.events);
+            /* the search itself reported the direct evaluation */
+            ck_assert(same_result(&a, &p->r));
+            compared++;
+            interleaved += p->w.par.vp > 1;
+            fsdp += p->w.par.fsdp == CS_FSDP_FULL || p->w.par.fsdp == CS_FSDP_HYBRID;
+            bubbly += a.bubble_s > 0;
+            /* one op_done per operation (2 m vp per stage); more events
+             * are wake-ups for transfers in flight */
+            in_flight += a.events > (uint64_t)2 * a.microbatches * p->w.par.vp * p->w.par.pp;
+        }
+        cs_search_result_fini(&res);
+    }
+    printf("direct vs engine: %zu steps identical (%zu interleaved, %zu FSDP, %zu with a bubble, %zu with "
+           "wake-ups)\n",
+           compared, interleaved, fsdp, bubbly, in_flight);
+    ck_assert_uint_gt(compared, 300);
+    ck_assert_uint_gt(interleaved, 0);
+    ck_assert_uint_gt(fsdp, 0);
+    ck_assert_uint_gt(bubbly, 0);
+    ck_assert_uint_gt(in_flight, 0);
+    cs_sim_destroy(e);
+    cs_netmodel_destroy(net);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
+/* A step whose operations cannot be put on the clock (a NaN duration, here
+ * from a NaN overlap slowdown) is handed to the engine's run, which reports
+ * it: the same status and message as the event-by-event run. */
+START_TEST(test_step_direct_error_is_the_engines)
+{
+    char text[1024];
+    snprintf(text, sizeof text, pipe_yaml, 2);
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    o.overlap_slowdown = NAN;
+    cs_diags d1, d2;
+    cs_diags_init(&d1);
+    cs_diags_init(&d2);
+    struct cs_step_result a, b;
+    a.time_s = b.time_s = 42.0;
+    cs_status s1 = cs_step_simulate_on(&s.cluster, &s.workload, &o, NULL, &d1, &a);
+    cs_status s2 = cs_step_simulate_events(&s.cluster, &s.workload, &o, NULL, &d2, &b);
+    ck_assert_int_ne(s1, CS_OK);
+    ck_assert_int_eq(s1, s2);
+    ck_assert_double_eq(a.time_s, 42.0);
+    ck_assert_uint_eq(d1.n, 1);
+    ck_assert_uint_eq(d2.n, 1);
+    ck_assert_str_eq(d1.items[0].msg, d2.items[0].msg);
+    ck_assert_ptr_nonnull(strstr(d1.items[0].msg, "cannot be simulated"));
+    cs_diags_fini(&d1);
+    cs_diags_fini(&d2);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 START_TEST(test_step_invalid_is_reported)
 {
     struct cs_scenario s;
@@ -720,6 +847,8 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_dp_overlap_hides_comm);
     tcase_add_test(tc, test_step_deterministic);
     tcase_add_test(tc, test_step_scratch_engine_same_result);
+    tcase_add_test(tc, test_step_direct_matches_engine);
+    tcase_add_test(tc, test_step_direct_error_is_the_engines);
     tcase_add_test(tc, test_step_invalid_is_reported);
     tcase_add_test(tc, test_step_no_nics_is_an_error_not_free);
     tcase_add_test(tc, test_step_unfit_is_not_simulated);

@@ -131,11 +131,22 @@ cs_status cs_step_simulate(const struct cs_cluster_cfg *c, const struct cs_workl
                            const struct cs_step_options *o, cs_diags *d,
                            struct cs_step_result *out);
 
-/* The same on a caller's engine, which is reset first and left reset-able
- * (not destroyed): for many simulations on one thread (search, sweeps) it
- * saves the engine's allocation. `scratch` NULL: an engine of its own. */
+/* The same with a caller's scratch engine. The step's timeline does not
+ * depend on the order of simultaneous events, so it is evaluated directly
+ * (docs/step.md, "Speed"), with the engine's clock and conversions; only a
+ * step that goes wrong (a duration the clock cannot hold, a model error, a
+ * stalled schedule) is run on the engine (`scratch`, reset first and left
+ * reset-able; NULL: an engine of its own), which reports it. */
 cs_status cs_step_simulate_on(const struct cs_cluster_cfg *c, const struct cs_workload *w,
                               const struct cs_step_options *o, cs_engine *scratch,
                               cs_diags *d, struct cs_step_result *out);
+
+/* The same step run event by event on the engine (one event per operation's
+ * end and per wake-up of a stage waiting for an input in flight): the
+ * reference the direct evaluation is tested against; identical results,
+ * events included. */
+cs_status cs_step_simulate_events(const struct cs_cluster_cfg *c, const struct cs_workload *w,
+                                  const struct cs_step_options *o, cs_engine *scratch,
+                                  cs_diags *d, struct cs_step_result *out);
 
 #endif
