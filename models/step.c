@@ -363,7 +363,8 @@ static void cs__build_schedule(struct cs__sim *S, int s)
     struct cs__stage *st = &S->st[s];
     int pp = S->pp, vp = S->vp, m = S->m;
     int total = m * vp;
-    st->ops = cs_xcalloc((size_t)total * 2, sizeof *st->ops);
+    /* every slot is written below: m vp forwards and m vp backwards */
+    st->ops = cs_xmalloc((size_t)total * 2 * sizeof *st->ops);
     int warm;
     if (vp == 1) {
         warm = pp - s - 1;
@@ -1086,7 +1087,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         sg->f_in_prod = cs_xmalloc((size_t)nidx * sizeof *sg->f_in_prod);
         sg->b_in_prod = cs_xmalloc((size_t)nidx * sizeof *sg->b_in_prod);
         for (int i = 0; i < nidx; i++)
-            sg->f_in[i] = sg->b_in[i] = sg->f_in_prod[i] = sg->b_in_prod[i] = -1;
+            sg->f_in[i] = sg->b_in[i] = -1; /* the _prod times are read only once these are set */
     }
 
     uint64_t events = 0;
