@@ -81,7 +81,8 @@ struct cs__work {
     int stride, first;
     struct cs__acc acc;
     size_t considered, invalid, unfit;
-    cs_engine *engine;   /* reused by every simulation of this worker */
+    cs_engine *engine;   /* the scratch engine of this worker's steps (only a step that
+                            goes wrong runs on it, see cs_step_simulate_on) */
 };
 
 static void cs__eval(struct cs__work *wk, const struct cs__item *it)

@@ -1,4 +1,6 @@
-/* step.c: one training iteration simulated on the discrete-event engine.
+/* step.c: one training iteration simulated as a discrete-event timeline on
+ * the engine's clock (evaluated directly, or event by event on the engine:
+ * identical results, see "the timeline evaluated directly" below).
  *
  * What runs (per pipeline stage s of one data-parallel replica; one GPU
  * stands for its TP x CP group, see step.h):
@@ -20,10 +22,11 @@
  *     --overlap-grad-reduce, PyTorch DDP buckets), or all at the end without
  *     overlap; FSDP gathers each layer's parameters one layer ahead (prefetch)
  *     and reduce-scatters its gradients after the layer's backward.
- * The engine fires an event when an operation ends and when a transfer
- * arrives; everything inside one operation (layer-by-layer FSDP prefetch,
- * bucket readiness) is computed in closed form at the operation's start
- * because it involves only that stage's own two streams.
+ * On the engine an event fires when an operation ends and when a stage
+ * waiting for a transfer is woken by its arrival; everything inside one
+ * operation (layer-by-layer FSDP prefetch, bucket readiness) is computed in
+ * closed form at the operation's start because it involves only that
+ * stage's own two streams.
  *
  * Accounting (critical = last-finishing stage): its timeline is split into
  * compute, exposed TP comm, waiting for an input whose producer had not

@@ -1,5 +1,7 @@
-/* step.h: one training iteration of a transformer on a cluster, simulated on
- * the discrete-event engine (models/step.c). Each pipeline stage has a
+/* step.h: one training iteration of a transformer on a cluster, simulated as
+ * a discrete-event timeline on the engine's clock (models/step.c; evaluated
+ * directly, with the engine's event-by-event run as the tested reference,
+ * docs/step.md "Speed"). Each pipeline stage has a
  * compute stream (forward/backward of its layers, with the tensor-parallel
  * collectives on the critical path, as Megatron-LM runs them), a data-parallel
  * communication stream (bucketed gradient reduction overlapped with the last
