@@ -277,7 +277,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                          "mb", "recompute", "role"};
     cs_table *t = cs_table_create(9, hdr);
     if (fmt == CS_FMT_CSV)
-        printf("file,line,case,metric,measured,predicted,error,micro_batch,recompute,role\n");
+        printf("file,line,case,metric,measured,predicted,error,micro_batch,recompute,role,"
+               "not_predicted\n");
     for (int f = 0; f < v.nfiles; f++) {
         const struct cs_app_val_file *vf = &v.files[f];
         const char *base = vf->base, *role = vf->role;
@@ -301,7 +302,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 snprintf(es, sizeof es, "%s", cs_strerror(st));
             if (!c->not_expressible[0])
                 snprintf(mb, sizeof mb, "%d", vr->micro_batch);
-            else
+            else if (!isfinite(c->measured))
                 snprintf(ms, sizeof ms, "-");
             char rcs[32];
             if (c->not_expressible[0])
@@ -317,8 +318,21 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cs_csv_fput_text(stdout, c->file, false);
                 printf(",%d,", c->line);
                 cs_csv_fput_text(stdout, c->label, true);
-                printf(",%s,%.6g,%.6g,%.6g,%d,%s,%s\n", cs_ref_metric_name(c->metric), c->measured,
-                       pred, err, vr->micro_batch, cs_recompute_name(vr->recompute), role);
+                /* a value that was not measured or not predicted is an empty
+                 * cell; why, in the last column */
+                printf(",%s,", cs_ref_metric_name(c->metric));
+                const double nums[3] = {c->measured, pred, err};
+                for (int k = 0; k < 3; k++) {
+                    if (isfinite(nums[k]))
+                        printf("%.6g", nums[k]);
+                    putchar(',');
+                }
+                printf("%d,%s,%s,", vr->micro_batch, rcs, role);
+                cs_csv_fput_text(stdout,
+                                 c->not_expressible[0] ? c->not_expressible
+                                                       : st == CS_OK ? "" : cs_strerror(st),
+                                 false);
+                putchar('\n');
             }
             cJSON *o2 = cJSON_CreateObject();
             cJSON_AddStringToObject(o2, "file", c->file);

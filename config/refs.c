@@ -277,8 +277,14 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     else if (!tok && !(tfl && flops))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "publishes TFLOP/s only, and the index states no FLOP convention for it");
-    if (c->not_expressible[0])
+    if (c->not_expressible[0]) {
+        /* still show what was measured */
+        if (tok && !cs_num_parse_double(tok, &c->measured))
+            c->measured = NAN;
+        else if (!tok)
+            c->measured = NAN;
         return true;
+    }
     if (tok) {
         c->measured = cs__num(r, "tokens_per_s_per_gpu");
     } else {

@@ -126,6 +126,18 @@ has "$tmp/out" "3 tables,  27 rows" "validate-refs summarizes the fit tables"
 has "$tmp/out" "holdout: 17 tables" "validate-refs compares the held-out tables"
 has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"
 has "$tmp/out" "not expressible:" "validate-refs lists what it cannot express"
+# CSV: one header and one row per compared or listed row, 11 columns each; a
+# row not predicted has empty predicted/error cells and its reason last.
+expect 0 "validate-refs csv" -- "$bin" validate-refs --format csv
+if python3 - "$tmp/out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0][-1] == "not_predicted" and all(len(r) == 11 for r in rows)
+ne = [r for r in rows[1:] if r[10]]
+assert ne and all(r[5] == "" and r[6] == "" for r in ne)
+assert any("mxfp8" in r[10] for r in ne)
+PY
+then ok; else ko "validate-refs csv: columns or not-predicted rows"; fi
 # --check: the fit tables meet the tolerance (MAPE <= 10% per file, rows <= 25%).
 expect 0 "validate-refs --check (fit tables)" -- "$bin" validate-refs --check \
     validation/step/megatron-sc21-a100-weak-scaling.csv \
