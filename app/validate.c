@@ -63,6 +63,7 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         w->micro_batch = wl.micro_batch;
         w->recompute = wl.recompute;
         w->recompute_layers = wl.recompute_layers;
+        w->offload_layers = wl.offload_layers;
         if (w->st == CS_OK) {
             f->sum += fabs(w->err);
             f->worst = fabs(w->err) > f->worst ? fabs(w->err) : f->worst;

@@ -307,6 +307,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             char rcs[32];
             if (c->not_expressible[0])
                 snprintf(rcs, sizeof rcs, "-");
+            else if (vr->offload_layers > 0)
+                snprintf(rcs, sizeof rcs, "off:%d", vr->offload_layers);
             else if (vr->recompute == CS_RECOMPUTE_FULL && vr->recompute_layers > 0)
                 snprintf(rcs, sizeof rcs, "full:%d", vr->recompute_layers);
             else
@@ -350,6 +352,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cJSON_AddNumberToObject(o2, "micro_batch", vr->micro_batch);
             cJSON_AddStringToObject(o2, "recompute", cs_recompute_name(vr->recompute));
             cJSON_AddNumberToObject(o2, "recompute_layers", vr->recompute_layers);
+            cJSON_AddNumberToObject(o2, "offload_layers", vr->offload_layers);
             cJSON_AddStringToObject(o2, "role", role);
             if (c->not_expressible[0])
                 cJSON_AddStringToObject(o2, "not_expressible", c->not_expressible);

@@ -71,6 +71,8 @@ static const struct cs_field gpu_fields[] = {
     F_QTY("power_limit", struct cs_gpu_spec, power_limit_w, CS_UNIT_POWER, 0, 1e5, NUL | POS,
           "board power limit below the TDP the peaks are rated at; clocks scale as (limit/tdp)^(1/3)"),
     F_INT("pcie_gen", struct cs_gpu_spec, pcie_gen, 0, 7, NUL, "host PCIe generation (x16)"),
+    F_QTY("host_bw", struct cs_gpu_spec, host_bw_bytes_per_s, CS_UNIT_BANDWIDTH, 0, 1e14, NUL | POS,
+          "GPU to host memory, one direction, where the link is not PCIe (NVLink-C2C)"),
     F_QTY("scaleup_bw", struct cs_gpu_spec, scaleup_bw_bytes_per_s, CS_UNIT_BANDWIDTH, 0, 1e15,
           NUL | POS, "NVLink/xGMI bandwidth per GPU, one direction"),
     F_QTY("p2p_bw", struct cs_gpu_spec, p2p_bw_bytes_per_s, CS_UNIT_BANDWIDTH, 0, 1e15,

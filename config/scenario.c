@@ -374,6 +374,9 @@ static const struct cs_field workload_fields[] = {
        .nsub = NELEM(par_fields), .doc = "parallel degrees"),
     F_("recompute", CS_FT_ENUM, struct cs_workload, recompute, .names = cs_recompute_names,
        .def = "none", .doc = "activation recomputation"),
+    F_("activation_offload_layers", CS_FT_INT, struct cs_workload, offload_layers, .min = 0,
+       .max = 100000, .def = "0",
+       .doc = "layers per GPU whose activations wait in host memory (Megatron cpu_offloading_num_layers)"),
     F_("recompute_layers", CS_FT_INT, struct cs_workload, recompute_layers, .min = 0,
        .max = 100000, .def = "0",
        .doc = "with recompute: full, layers of each (virtual) pipeline stage recomputed "

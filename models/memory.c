@@ -192,7 +192,7 @@ double cs_memory_layer_activations(const struct cs_workload *w, bool fused_atten
 }
 
 struct stage_mem {
-    double params, weights, grads, optimizer, acts, comm, workspace, total;
+    double params, weights, grads, optimizer, acts, comm, workspace, total, host;
 };
 
 static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
@@ -258,6 +258,14 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     }
     double stored = w->recompute == CS_RECOMPUTE_FULL ? layer_acts(w, !fused) : per_layer;
     r.acts = (rc_layers * per_layer + (layers - rc_layers) * stored) * inflight;
+    /* Offloaded layers (activation_offload_layers) wait in host memory; one
+     * layer's worth stays on the GPU as the staging buffer being copied. */
+    int off = w->offload_layers < layers ? w->offload_layers : layers;
+    if (off > 0 && layers > 0) {
+        double moved = r.acts * off / layers;
+        r.host = moved;
+        r.acts += -moved + r.acts / layers / inflight;
+    }
     if (w->recompute == CS_RECOMPUTE_FULL || w->recompute == CS_RECOMPUTE_OP)
         r.acts += layer_acts(w, !fused);   /* one layer rebuilt during its backward */
     if (first && m->dropout)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
@@ -316,6 +324,7 @@ cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_
     r.fits = r.total_bytes <= r.capacity_bytes - r.reserve_bytes;
     r.stage = use_last ? w->par.pp - 1 : 0;
     r.params = s->params;
+    r.host_bytes = s->host;
     *out = r;
     return CS_OK;
 }

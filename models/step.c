@@ -35,6 +35,8 @@
 #include "clustersim/models/step.h"
 
 #include "clustersim/models/collective.h"
+#include "clustersim/models/cluster.h"
+#include "clustersim/models/memory.h"
 #include "clustersim/sim/sim.h"
 #include "clustersim/base/xmalloc.h"
 
@@ -115,6 +117,16 @@ struct cs__sim {
     char err_msg[200];
     double share_tp, share_cp, share_dp, share_pp; /* reported (cs_step_result) */
 };
+
+double cs_step_host_bw(const struct cs_gpu_spec *gpu, const struct cs_coll_params *coll)
+{
+    if (isfinite(gpu->host_bw_bytes_per_s) && gpu->host_bw_bytes_per_s > 0)
+        return gpu->host_bw_bytes_per_s;
+    double line = cs_pcie_x16_bytes_per_s(gpu->pcie_gen);
+    double eff = isfinite(coll->pcie_efficiency) && coll->pcie_efficiency > 0 ? coll->pcie_efficiency
+                                                                              : 1.0;
+    return isfinite(line) && line > 0 ? line * eff : NAN;
+}
 
 static void cs__error(struct cs__sim *S, cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -702,6 +714,15 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
      * special case with no deficit. */
     int nvirt = S->pp * S->vp;
     int ceil_l = (S->w->model.layers + nvirt - 1) / nvirt;
+    /* Activation offload: the share of a GPU's layers offloaded and the
+     * time to copy one layer's activations over the host link. */
+    double off_share = 0.0, off_copy_s = 0.0;
+    if (S->w->offload_layers > 0) {
+        int per_gpu = (S->w->model.layers + S->pp - 1) / S->pp;
+        off_share = fmin(1.0, (double)S->w->offload_layers / per_gpu);
+        off_copy_s = cs_memory_layer_activations(S->w, S->o->compute.fused_attention) /
+                     cs_step_host_bw(&S->c->gpu, &S->o->coll);
+    }
     int deficit = ceil_l * nvirt - S->w->model.layers;
     for (int s = 0; s < S->pp; s++)
         for (int c = 0; c < S->vp; c++) {
@@ -724,6 +745,15 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                           ? cs_workload_recomputed_layers(S->w, nl)
                           : nl;
             cc->b_compute_s = nl * L->bwd_s + nrc * L->recompute_s;
+            /* Offloaded layers: each layer's activations are copied to the
+             * host during the next layer's forward and back during the
+             * previous layer's backward (Transformer Engine's CPU offload
+             * overlaps them); only what the copy takes beyond that layer's
+             * compute is exposed. */
+            if (off_share > 0) {
+                cc->f_compute_s += nl * off_share * fmax(0.0, off_copy_s - L->fwd_s);
+                cc->b_compute_s += nl * off_share * fmax(0.0, off_copy_s - L->bwd_s);
+            }
             cc->b_tp_s = nl * (tpb + cpb) + nrc * rtp;
             cc->f_tp_hidden_s = nl * S->o->tp_overlap * rawf;
             cc->b_tp_hidden_s = nl * S->o->tp_overlap * rawb + nrc * S->o->tp_overlap * rawr;
@@ -990,6 +1020,14 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     }
     const struct cs_parallel *p = &w->par;
     r.fits = r.memory.fits;
+    if (w->offload_layers > 0) {
+        /* the offloaded activations must fit the node's host memory, and
+         * there must be a host link to copy them over */
+        double host = r.memory.host_bytes * c->gpus_per_node;
+        if (!(cs_step_host_bw(&c->gpu, &o->coll) > 0) ||
+            (isfinite(c->host_memory_bytes) && host > c->host_memory_bytes))
+            r.fits = false;
+    }
     r.microbatches = (int)(w->global_batch / ((long)p->dp * w->micro_batch));
     r.hw_flops_per_iter = cs_workload_flops_per_iter(&w->model, (double)w->global_batch, w->recompute);
     r.model_flops_per_iter =

@@ -105,6 +105,7 @@ static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_o
             if (c->search_recompute) {
                 w.recompute = rcs[j];
                 w.recompute_layers = 0;
+                w.offload_layers = base->offload_layers;
             }
             struct cs_step_result res;
             cs_status st = cs_step_simulate(&c->scen.cluster, &w, o, d, &res);
@@ -132,6 +133,38 @@ static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_o
                     w.recompute_layers = lo;
                     if ((st = cs_step_simulate(&c->scen.cluster, &w, o, d, &res)) != CS_OK)
                         return st;
+                }
+                /* The other way a recipe makes the activations fit: keep
+                 * them in host memory (Megatron-Bridge's GB200/GB300
+                 * recipes, cpu_offloading_num_layers). The fewest offloaded
+                 * layers that fit, without recomputation; taken when it is
+                 * faster. */
+                if (cs_step_host_bw(&c->scen.cluster.gpu, &o->coll) > 0) {
+                    struct cs_workload wo = w;
+                    wo.recompute = CS_RECOMPUTE_NONE;
+                    wo.recompute_layers = 0;
+                    int per_gpu = (wo.model.layers + wo.par.pp - 1) / wo.par.pp;
+                    int olo = 1, ohi = per_gpu;
+                    while (olo < ohi) {
+                        int mid = olo + (ohi - olo) / 2;
+                        struct cs_workload t = wo;
+                        t.offload_layers = mid;
+                        struct cs_memory_breakdown mb;
+                        if (cs_memory_per_gpu_params(&t, &c->scen.cluster.gpu, &o->compute, &mb) ==
+                                CS_OK &&
+                            mb.fits)
+                            ohi = mid;
+                        else
+                            olo = mid + 1;
+                    }
+                    wo.offload_layers = olo;
+                    struct cs_step_result ro;
+                    if ((st = cs_step_simulate(&c->scen.cluster, &wo, o, d, &ro)) != CS_OK)
+                        return st;
+                    if (ro.fits && (!res.fits || ro.tokens_per_s > res.tokens_per_s)) {
+                        res = ro;
+                        w = wo;
+                    }
                 }
             }
             if (!res.fits)

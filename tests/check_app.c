@@ -647,7 +647,7 @@ END_TEST
 
 /* The step model on every step table of the index (validate-refs without
  * files): the fit tables within their tolerance (3.9% today), the held-out
- * ones no worse than they are now (294 rows, 10.7% mean absolute error; the
+ * ones no worse than they are now (294 rows, 10.5% mean absolute error; the
  * target is 8% per table), and no held-out row that ran predicted not to
  * fit. A regression bound, not the target: a change that makes the
  * held-out figure worse fails here. */
@@ -666,7 +666,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_ge(ho->rows, 290);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
-    ck_assert(ho->sum / ho->rows <= 0.110);
+    ck_assert(ho->sum / ho->rows <= 0.108);
     int unfit = 0;
     for (size_t i = 0; i < v.nrows; i++)
         unfit += v.rows[i].st == CS_ENOFIT;

@@ -802,6 +802,50 @@ START_TEST(test_step_stack_presets)
 }
 END_TEST
 
+/* Activation offload in the step: one GPU, one micro-batch, 8 of 16 layers
+ * offloaded. With a host link far faster than the compute nothing is
+ * exposed; at 1 GB/s each offloaded layer exposes (A / 1e9 - fwd) in the
+ * forward and (A / 1e9 - bwd) in the backward, A its activation bytes; a
+ * node whose host memory cannot hold the offloaded activations does not
+ * fit. */
+START_TEST(test_step_activation_offload)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 1,"
+         " gpu_overrides: {host_bw: 90TB/s}}\n"
+         "workload:\n"
+         "  model: {layers: 16, hidden: 2048, heads: 16, seq_len: 2048, vocab: 32000, activation: swiglu}\n"
+         "  global_batch: 2\n"
+         "  micro_batch: 2\n"
+         "  recompute: none\n",
+         &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result base, fast, slow;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &base), CS_OK);
+    s.workload.offload_layers = 8;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &fast), CS_OK);
+    ck_assert(fast.fits);
+    ck_assert_double_eq_tol(fast.time_s, base.time_s, 1e-9);
+    s.cluster.gpu.host_bw_bytes_per_s = 1e9;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &slow), CS_OK);
+    struct cs_layer_cost L;
+    ck_assert_int_eq(cs_compute_layer(&s.workload, &s.cluster.gpu, &o.compute, &L), CS_OK);
+    double A = cs_memory_layer_activations(&s.workload, o.compute.fused_attention);
+    double want = 8 * ((A / 1e9 - L.fwd_s) + (A / 1e9 - L.bwd_s));
+    ck_assert(A / 1e9 > L.bwd_s);
+    ck_assert_double_eq_tol(slow.time_s - base.time_s, want, 1e-6 * want);
+    s.cluster.host_memory_bytes = 1e6;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &slow), CS_OK);
+    ck_assert(!slow.fits);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 /* Claim verdicts by hand: a value claim of MFU 0.40 with tolerance 0.1 is
  * supported by 0.42 (+5%) and not by 0.30 (-25%); a ratio claim of 1.23
  * (23% faster than the baseline) with tolerance 0.05: 115.4/100 = 1.154 is
@@ -859,6 +903,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_production_configs_fit);
     tcase_add_test(tc, test_step_cp_ring_overlap);
     tcase_add_test(tc, test_step_stack_presets);
+    tcase_add_test(tc, test_step_activation_offload);
     tcase_add_test(tc, test_step_claim_verdicts);
     suite_add_tcase(s, tc);
     return s;

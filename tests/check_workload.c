@@ -553,6 +553,28 @@ START_TEST(test_workload_memory_op_checkpointing)
 }
 END_TEST
 
+/* Activation offload: 8 of Llama 3.1 8B's 32 layers (seq 8192, tp 1, one
+ * pipeline stage, one micro-batch in flight) go to host memory, 8 x
+ * 1,140,850,688 bytes, and one layer's worth stays as the staging buffer:
+ * the GPU holds 7 x 1,140,850,688 bytes less. */
+START_TEST(test_workload_memory_offload)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    w.par.dp = 8;
+    w.global_batch = 8;
+    struct cs_gpu_spec g = a100_80();
+    struct cs_memory_breakdown a, b;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &a), CS_OK);
+    w.offload_layers = 8;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &b), CS_OK);
+    ck_assert_double_eq_tol(a.activations_bytes - b.activations_bytes, 7 * 1140850688.0, 1.0);
+    ck_assert_double_eq_tol(b.host_bytes, 8 * 1140850688.0, 1.0);
+    ck_assert_double_eq(a.host_bytes, 0.0);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -585,6 +607,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_partial_recompute);
     tcase_add_test(mem, test_workload_memory_fp8_activations);
     tcase_add_test(mem, test_workload_memory_op_checkpointing);
+    tcase_add_test(mem, test_workload_memory_offload);
     suite_add_tcase(s, mem);
     return s;
 }

@@ -27,6 +27,7 @@ struct cs_app_val_row {
     int micro_batch;              /* of the workload chosen */
     enum cs_recompute recompute;
     int recompute_layers;         /* with full: layers per virtual stage recomputed, 0 = all */
+    int offload_layers;           /* layers per GPU whose activations went to host memory */
     cs_diags diags;               /* owned: what predicting it reported (no file: c->file) */
 };
 

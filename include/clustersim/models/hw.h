@@ -33,6 +33,9 @@ struct cs_gpu_spec {
      * (limit / TDP)^(1/3) (cs_gpu_clock_factor, compute.h). */
     double power_limit_w;
     int pcie_gen;
+    /* GPU to host memory, one direction, where the host link is not PCIe
+     * (Grace's NVLink-C2C); NAN: the PCIe generation's x16 rate. */
+    double host_bw_bytes_per_s;
     /* Scale-up (NVLink/xGMI) bandwidth of one GPU, one direction, bytes/s. */
     double scaleup_bw_bytes_per_s;
     int scaleup_domain_gpus;           /* GPUs sharing one scale-up domain; 0 = none */

@@ -28,6 +28,7 @@ struct cs_memory_breakdown {
     double reserve_bytes;   /* unusable part of capacity_bytes (see above) */
     int stage;              /* pipeline stage reported: 0 (first) or pp - 1 (last) */
     double params;          /* parameters held by that stage's GPU before sharding */
+    double host_bytes;      /* activations offloaded to host memory by that GPU */
 };
 
 /* Per-GPU memory of the most loaded GPU (the larger of the first pipeline

@@ -50,6 +50,11 @@ struct cs_step_options {
     cs_netmodel *net;
 };
 
+/* GPU to host memory, one direction: the catalog's host_bw (NVLink-C2C) or
+ * the PCIe generation's x16 rate times the collective model's PCIe
+ * efficiency; NAN when neither is known. Used by activation offload. */
+double cs_step_host_bw(const struct cs_gpu_spec *gpu, const struct cs_coll_params *coll);
+
 /* Fills `o` with the defaults for `gpu` (compute params from the GPU). The
  * collective model's host-launch floor (which nccl-tests sees, one thread
  * driving 8 GPUs synchronously) is set to 0: in training, collectives are

@@ -84,6 +84,10 @@ struct cs_workload {
      * others stored whole (Megatron-LM's --recompute-method block
      * --recompute-num-layers N); 0 = every layer. */
     int recompute_layers;
+    /* Layers per GPU whose activations go to host memory during the forward
+     * and come back for the backward (Megatron-Core / Transformer Engine's
+     * cpu_offloading_num_layers); 0: none. */
+    int offload_layers;
     enum cs_precision precision;
     double tokens;            /* tokens to train; NAN when not given */
     /* How the software stack runs the step (cs_step_options_from_scenario). */
