@@ -67,6 +67,17 @@ static void make_trace(struct cs_trace *t, long n, double load, int nodes, int g
     gsl_rng_free(r);
 }
 
+/* EASY backfill on one group of `nodes` H100 nodes of `gpn` GPUs. */
+static void backfill_config(struct cs_sched_config *c, int nodes, int gpn)
+{
+    cs_sched_config_default(c);
+    c->policy = CS_SCHED_BACKFILL;
+    c->n_groups = 1;
+    snprintf(c->groups[0].gpu_type, sizeof c->groups[0].gpu_type, "H100-SXM5-80GB");
+    c->groups[0].nodes = nodes;
+    c->groups[0].gpus_per_node = gpn;
+}
+
 /* The scale case: n jobs at 4x the cluster's capacity, EASY backfill.
  * Prints replay_<label>_jobs_s (CPU seconds); false when it failed. */
 static bool scale_case(long n, const char *label, double *cpu)
@@ -75,12 +86,7 @@ static bool scale_case(long n, const char *label, double *cpu)
     struct cs_trace t;
     make_trace(&t, n, 4.0, nodes, gpn);
     struct cs_sched_config c;
-    cs_sched_config_default(&c);
-    c.policy = CS_SCHED_BACKFILL;
-    c.n_groups = 1;
-    snprintf(c.groups[0].gpu_type, sizeof c.groups[0].gpu_type, "H100-SXM5-80GB");
-    c.groups[0].nodes = nodes;
-    c.groups[0].gpus_per_node = gpn;
+    backfill_config(&c, nodes, gpn);
     cs_diags d;
     cs_diags_init(&d);
     struct cs_sched_result res;
@@ -115,12 +121,7 @@ int main(int argc, char **argv)
     struct cs_trace t;
     make_trace(&t, n, 1.05, nodes, gpn);
     struct cs_sched_config c;
-    cs_sched_config_default(&c);
-    c.policy = CS_SCHED_BACKFILL;
-    c.n_groups = 1;
-    snprintf(c.groups[0].gpu_type, sizeof c.groups[0].gpu_type, "H100-SXM5-80GB");
-    c.groups[0].nodes = nodes;
-    c.groups[0].gpus_per_node = gpn;
+    backfill_config(&c, nodes, gpn);
     cs_diags d;
     cs_diags_init(&d);
     struct cs_sched_result res;

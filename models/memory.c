@@ -262,9 +262,9 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
      * layer's worth stays on the GPU as the staging buffer being copied. */
     int off = w->offload_layers < layers ? w->offload_layers : layers;
     if (off > 0 && layers > 0) {
-        double moved = r.acts * off / layers;
+        double moved = r.acts * off / layers, staging = r.acts / layers / inflight;
         r.host = moved;
-        r.acts += -moved + r.acts / layers / inflight;
+        r.acts += staging - moved;
     }
     if (w->recompute == CS_RECOMPUTE_FULL || w->recompute == CS_RECOMPUTE_OP)
         r.acts += layer_acts(w, !fused);   /* one layer rebuilt during its backward */

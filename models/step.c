@@ -540,6 +540,21 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
 
 static void cs__try_start(struct cs__sim *S, int s);
 
+/* Records that micro-batch op->mb of `chunk` arrives at stage d at `arrive`,
+ * sent at `sent` (the engine run and the direct evaluation alike). */
+static void cs__record_arrival(struct cs__sim *S, struct cs__stage *d, const struct cs__op *op,
+                               int chunk, cs_time arrive, cs_time sent)
+{
+    int idx = op->mb * S->vp + chunk;
+    if (op->dir == CS__F) {
+        d->f_in[idx] = arrive;
+        d->f_in_prod[idx] = sent;
+    } else {
+        d->b_in[idx] = arrive;
+        d->b_in_prod[idx] = sent;
+    }
+}
+
 static void cs__send(struct cs__sim *S, int s, const struct cs__op *op)
 {
     int pp = S->pp, dest, chunk = op->chunk;
@@ -578,15 +593,8 @@ static void cs__send(struct cs__sim *S, int s, const struct cs__op *op)
     /* The arrival time is known now (nothing else uses the link), so it is
      * recorded at once; an event is needed only to wake the receiver if it
      * will be idle, waiting for exactly this input, when it arrives. */
-    int idx = op->mb * S->vp + chunk;
     struct cs__stage *d = &S->st[dest];
-    if (op->dir == CS__F) {
-        d->f_in[idx] = arrive;
-        d->f_in_prod[idx] = now;
-    } else {
-        d->b_in[idx] = arrive;
-        d->b_in_prod[idx] = now;
-    }
+    cs__record_arrival(S, d, op, chunk, arrive, now);
     if (!d->busy)
         cs__try_start(S, dest);
 }
@@ -917,15 +925,8 @@ static bool cs__direct_stage(struct cs__sim *S, int s, int *work, int *nwork, bo
             return false;
         cs_time arrive = start + pdur_t;
         *link = arrive;
-        int didx = op->mb * S->vp + chunk;
         struct cs__stage *ds = &S->st[dest];
-        if (op->dir == CS__F) {
-            ds->f_in[didx] = arrive;
-            ds->f_in_prod[didx] = end;
-        } else {
-            ds->b_in[didx] = arrive;
-            ds->b_in_prod[didx] = end;
-        }
+        cs__record_arrival(S, ds, op, chunk, arrive, end);
         if (dest != s && !queued[dest]) {
             queued[dest] = true;
             work[(*nwork)++] = dest;
