@@ -99,6 +99,26 @@ const char *cs_outfile_path(const cs_outfile *f)
     return f->path;
 }
 
+/* The error of a stream's writes so far and of flushing the rest: 0 or an
+ * errno. After a write failed earlier errno may be another call's by now,
+ * so the stream is flushed again for the write's own reason (what stdio
+ * still buffers fails the same way); EIO when that says nothing. */
+static int cs__stream_err(FILE *fp)
+{
+    if (ferror(fp)) {
+        int before = errno;
+        clearerr(fp);
+        errno = 0;
+        if (fflush(fp) != 0 && errno)
+            return errno;
+        /* the flush went through: the data written before it is lost all the same */
+        return before ? before : EIO;
+    }
+    if (fflush(fp) != 0)
+        return errno ? errno : EIO;
+    return 0;
+}
+
 static void cs__free(cs_outfile *f)
 {
     free(f->path);
@@ -118,13 +138,9 @@ cs_status cs_outfile_commit(cs_outfile *f, char *why, size_t whylen)
 
 static int cs__commit(cs_outfile *f)
 {
-    int err = 0;
     /* ferror first: a write that failed earlier (a full disk) may be
      * followed by a flush that succeeds, which would leave a short file. */
-    if (ferror(f->fp))
-        err = errno ? errno : EIO;
-    if (!err && fflush(f->fp) != 0)
-        err = errno;
+    int err = cs__stream_err(f->fp);
     if (!err && ferror(f->fp))
         err = EIO;
     if (!err && fsync(fileno(f->fp)) != 0 && errno != EINVAL && errno != EROFS)
@@ -187,11 +203,7 @@ cs_status cs_outfile_write_all(const char *path, const void *buf, size_t len, ch
 
 bool cs_stream_finish(FILE *fp, const char *name, char *why, size_t whylen)
 {
-    int err = 0;
-    if (ferror(fp))
-        err = errno ? errno : EIO;
-    if (!err && fflush(fp) != 0)
-        err = errno ? errno : EIO;
+    int err = cs__stream_err(fp);
     if (!err && ferror(fp))
         err = EIO;
     if (err)

@@ -389,6 +389,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                have_ix ? ix.path : "no index");
         cs__agg_text("fit:", &agg[0]);
         cs__agg_text("holdout:", &agg[1]);
+        if (agg[2].files > 0)
+            cs__agg_text("holdout MoE:", &agg[2]);
         cs__not_expressible_text(&v);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
                ok ? "met" : "NOT met");
@@ -396,7 +398,9 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cJSON *sum = cJSON_AddObjectToObject(root, "summary");
         cs__agg_json(sum, "fit", &agg[0]);
         cs__agg_json(sum, "holdout", &agg[1]);
-        cJSON_AddNumberToObject(sum, "not_expressible", agg[0].not_expressible + agg[1].not_expressible);
+        cs__agg_json(sum, "holdout_moe", &agg[2]);
+        cJSON_AddNumberToObject(sum, "not_expressible",
+                                agg[0].not_expressible + agg[1].not_expressible + agg[2].not_expressible);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

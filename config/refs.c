@@ -12,6 +12,7 @@
 #include "clustersim/base/xmalloc.h"
 
 #include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,10 @@ struct cs__spec {
         *stack;
     long nodes, ppn, layers, hidden, heads, kv, ffn, seq, vocab, gb, mb, tp, pp, cp, dp, vp;
     bool sp;
+    /* mixture of experts: the model preset that gives the experts (NULL:
+     * dense, the shape above), its routing (NULL: the preset's), ep */
+    const char *preset, *routing;
+    long ep;
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -109,6 +114,17 @@ struct cs__spec {
 static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct cs__spec *p,
                         struct cs_ref_case *c)
 {
+    char model[512];
+    if (p->preset)
+        snprintf(model, sizeof model, "preset: %s, seq_len: %ld%s%s%s", p->preset, p->seq,
+                 p->routing ? ", moe: {routing: " : "", p->routing ? p->routing : "",
+                 p->routing ? "}" : "");
+    else
+        snprintf(model, sizeof model,
+                 "name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld, ffn_hidden: %ld, "
+                 "seq_len: %ld, vocab: %ld, activation: %s%s%s",
+                 p->model, p->layers, p->hidden, p->heads, p->kv, p->ffn, p->seq, p->vocab,
+                 p->activation, p->dropout ? ", dropout: " : "", p->dropout ? p->dropout : "");
     char *text = cs_xasprintf(
         "schema_version: 1\n"
         "name: \"%s\"\n"
@@ -119,18 +135,16 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  intra_node: nvswitch\n"
         "  fabric: %s\n"
         "workload:\n"
-        "  model: {name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld,"
-        " ffn_hidden: %ld, seq_len: %ld, vocab: %ld, activation: %s%s%s}\n"
+        "  model: {%s}\n"
         "  global_batch: %ld\n"
         "  micro_batch: %ld\n"
-        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s}\n"
+        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld}\n"
         "  recompute: %s\n"
         "  precision: %s\n"
         "%s%s%s",
-        c->label, p->gpu, p->nodes, p->ppn, p->fabric, p->model, p->layers, p->hidden, p->heads,
-        p->kv, p->ffn, p->seq, p->vocab, p->activation, p->dropout ? ", dropout: " : "",
-        p->dropout ? p->dropout : "", p->gb, p->mb, p->tp, p->pp, p->cp, p->dp, p->vp,
-        p->sp ? "true" : "false", p->fsdp, p->recompute, p->precision,
+        c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
+        p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1, p->recompute,
+        p->precision,
         p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "");
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
@@ -160,7 +174,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -215,7 +229,7 @@ static double cs__megatron_flops_per_token(long layers, long hidden, long heads,
 
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
-                            struct cs_ref_case *c)
+                            const char *moe_routing, struct cs_ref_case *c)
 {
     const char *model = cs__get(r, "model");
     const char *gpu = cs__get(r, "gpu");
@@ -256,8 +270,32 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         return false;
     }
     dp = gpus / (tp * pp * cp);
-    snprintf(c->label, sizeof c->label, "%.40s %s %ldx%s tp%ld pp%ld cp%ld", model, prec, gpus,
-             gpu, tp, pp, cp);
+    /* An MoE row names its model: the preset of that name (case aside)
+     * gives the experts and the attention; the row's shape must agree. */
+    const char *moe_preset = NULL;
+    char lower[64];
+    {
+        size_t i = 0;
+        for (; model[i] && i + 1 < sizeof lower; i++)
+            lower[i] = (char)tolower((unsigned char)model[i]);
+        lower[i] = 0;
+        struct cs_model_shape ms;
+        if (cs_workload_preset(lower, &ms) == CS_OK && cs_model_is_moe(&ms)) {
+            moe_preset = lower;
+            if ((layers && layers != ms.layers) || (hidden && hidden != ms.hidden)) {
+                cs_diag_error(r->d, r->file, r->line, 0,
+                              "row: model %s has %ld layers of %ld in the preset %s, not %ld of %ld",
+                              model, (long)ms.layers, (long)ms.hidden, lower, layers, hidden);
+                return false;
+            }
+        }
+    }
+    if (ep > 1)
+        snprintf(c->label, sizeof c->label, "%.40s %s %ldx%s tp%ld pp%ld cp%ld ep%ld", model, prec,
+                 gpus, gpu, tp, pp, cp, ep);
+    else
+        snprintf(c->label, sizeof c->label, "%.40s %s %ldx%s tp%ld pp%ld cp%ld", model, prec, gpus,
+                 gpu, tp, pp, cp);
     c->metric = CS_REF_TOKENS_PER_GPU;
     c->stack = stack;
     /* What the models cannot express yet: a case without a scenario. */
@@ -268,9 +306,9 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     else if (strcmp(prec, "bf16") && strcmp(prec, "fp16") && strcmp(prec, "fp8"))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "precision %s (block-scaled formats) is not modelled", prec);
-    else if (ep > 1)
+    else if (ep > 1 && !moe_preset)
         snprintf(c->not_expressible, sizeof c->not_expressible,
-                 "mixture of experts is not modelled yet (the MoE issue)");
+                 "mixture of experts: no model preset named \"%.60s\" gives its experts", model);
     else if (!act || !layers || !hidden || !heads || !vocab || !seq)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "model shape or activation not stated (hybrid or squared-ReLU architecture)");
@@ -319,7 +357,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     struct cs__spec p = {gpu, fabric, model, act, dropout, prec, rc ? rc : "none",
                          fsdp ? fsdp : "none", cs_stack_names[stack], nodes, ppn, layers, hidden,
                          heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
-                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1};
+                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1, moe_preset, moe_routing, ep};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -337,6 +375,11 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
     const char *stack_name = vt ? vt->stack : NULL, *link = vt ? vt->link : NULL;
     const char *dropout = vt ? vt->dropout : NULL;
     const char *flops = vt ? vt->flops : NULL;
+    const char *moe_routing = vt ? vt->moe_routing : NULL;
+    if (moe_routing && strcmp(moe_routing, "balanced") && strcmp(moe_routing, "learned")) {
+        cs_diag_error(d, path, 0, 0, "moe_routing \"%s\": expected balanced or learned", moe_routing);
+        return CS_ECONFIG;
+    }
     if (flops && strcmp(flops, "megatron")) {
         cs_diag_error(d, path, 0, 0, "flops \"%s\": expected megatron (the only convention encoded)",
                       flops);
@@ -446,7 +489,7 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             memset(&c, 0, sizeof c);
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
-            if (cs__generic_row(&r, cat, stack, link, dropout, flops, &c))
+            if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, &c))
                 cs__push(cases, n, &cap, &c);
             continue;
         }

@@ -15,6 +15,7 @@
 #include "clustersim/models/workload.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/base/numparse.h"
 #include "cfg_cost.h"
 #include "cfg_calib.h"
 #include "cfg_run.h"
@@ -312,6 +313,52 @@ static const struct {
 };
 #undef TB
 
+/* struct cs_mla_shape */
+static const struct cs_field mla_fields[] = {
+    F_("q_lora_rank", CS_FT_INT, struct cs_mla_shape, q_lora_rank, .min = 0, .max = 1048576,
+       .def = "0", .doc = "query latent rank (0: queries projected from the hidden state)"),
+    F_("kv_lora_rank", CS_FT_INT, struct cs_mla_shape, kv_lora_rank, .min = 1, .max = 1048576,
+       .def = "512", .doc = "key/value latent rank"),
+    F_("qk_nope_head_dim", CS_FT_INT, struct cs_mla_shape, qk_nope_dim, .min = 0, .max = 65536,
+       .def = "128", .doc = "per-head query/key width without rotary positions"),
+    F_("qk_rope_head_dim", CS_FT_INT, struct cs_mla_shape, qk_rope_dim, .min = 0, .max = 65536,
+       .def = "64", .doc = "per-head rotary query/key width (the key's shared by the heads)"),
+    F_("v_head_dim", CS_FT_INT, struct cs_mla_shape, v_dim, .min = 1, .max = 65536, .def = "128",
+       .doc = "per-head value width"),
+};
+
+/* struct cs_moe_shape */
+static const struct cs_field moe_fields[] = {
+    F_("experts", CS_FT_INT, struct cs_moe_shape, experts, .min = 0, .max = 65536, .def = "0",
+       .doc = "routed experts per MoE layer (0: a dense model)"),
+    F_("top_k", CS_FT_INT, struct cs_moe_shape, top_k, .min = 0, .max = 65536, .def = "0",
+       .doc = "experts each token is sent to"),
+    F_("shared_experts", CS_FT_INT, struct cs_moe_shape, shared_experts, .min = 0, .max = 1024,
+       .def = "0", .doc = "always-active experts of expert_ffn_hidden each"),
+    F_("expert_ffn_hidden", CS_FT_INT, struct cs_moe_shape, expert_ffn_hidden, .min = 0,
+       .max = 16777216, .def = "0", .doc = "one expert's FFN width"),
+    F_("first_dense_layers", CS_FT_INT, struct cs_moe_shape, first_dense_layers, .min = 0,
+       .max = 100000, .def = "0", .doc = "leading layers with a dense FFN of ffn_hidden"),
+    F_("moe_every", CS_FT_INT, struct cs_moe_shape, moe_every, .min = 1, .max = 100000,
+       .def = "1", .doc = "after those, every n-th layer is MoE (Llama 4 Maverick: 2)"),
+    F_CUSTOM("capacity_factor", "tokens an expert takes at most over the mean (>= 1), or none "
+                                "(dropless)"),
+    F_("routing", CS_FT_ENUM, struct cs_moe_shape, routing, .names = cs_moe_routing_names,
+       .def = "learned", .doc = "learned (spread load_cv plus batch noise) or balanced (forced even)"),
+    F_("load_cv", CS_FT_QTY, struct cs_moe_shape, load_cv, .unit = CS_UNIT_RATIO, .min = 0,
+       .max = 10, .def = "0.3",
+       .doc = "learned routing: coefficient of variation of per-expert token shares (0.3: an "
+              "auxiliary-loss router, Wang et al. 2024; 0.017 their loss-free one)"),
+    F_("a2a_overlap", CS_FT_QTY, struct cs_moe_shape, a2a_overlap, .unit = CS_UNIT_RATIO,
+       .min = 0, .max = 1, .def = "0",
+       .doc = "share of dispatch/combine hidden behind compute (EP communication overlap, "
+              "DualPipe)"),
+    F_("dispatcher", CS_FT_ENUM, struct cs_moe_shape, dispatcher, .names = cs_moe_dispatcher_names,
+       .flags = CS_F_DERIVED,
+       .doc = "alltoall (every routed copy over the network) or hierarchical (DeepEP/HybridEP: once "
+              "per node); default: the stack's (mcore: hierarchical), else alltoall"),
+};
+
 /* struct cs_model_shape */
 static const struct cs_field model_fields[] = {
     F_CUSTOM("preset", "a model preset name"),
@@ -338,6 +385,18 @@ static const struct cs_field model_fields[] = {
               "false for swiglu"),
     F_("tied_embeddings", CS_FT_BOOL, struct cs_model_shape, tied_embeddings, .def = "false",
        .doc = "input embedding shared with the output layer"),
+    F_("head_dim", CS_FT_INT, struct cs_model_shape, head_dim, .min = 0, .max = 65536,
+       .def = "0", .doc = "per-head query/key/value width; 0 = hidden/heads"),
+    F_("attention", CS_FT_ENUM, struct cs_model_shape, attention, .names = cs_attention_names,
+       .def = "standard", .doc = "standard (multi-head / grouped-query) or mla (latent, DeepSeek-V2/V3)"),
+    F_("mla", CS_FT_SUB, struct cs_model_shape, mla, .sub = mla_fields, .nsub = NELEM(mla_fields),
+       .doc = "multi-head latent attention widths (with attention: mla)"),
+    F_("sliding_window", CS_FT_INT, struct cs_model_shape, sliding_window, .min = 0,
+       .max = 100000000, .def = "0", .doc = "tokens a sliding-window layer attends to; 0 = none"),
+    F_("sliding_every", CS_FT_INT, struct cs_model_shape, sliding_every, .min = 0, .max = 100000,
+       .def = "0", .doc = "every n-th layer (from the first) uses the window (gpt-oss: 2)"),
+    F_("moe", CS_FT_SUB, struct cs_model_shape, moe, .sub = moe_fields, .nsub = NELEM(moe_fields),
+       .doc = "mixture of experts (experts, top_k, ...); absent: a dense model"),
 };
 
 /* struct cs_parallel */
@@ -361,6 +420,10 @@ static const struct cs_field par_fields[] = {
        .doc = "optimizer state and step on the CPU"),
     F_("tp_across_nodes", CS_FT_BOOL, struct cs_parallel, tp_across_nodes, .def = "false",
        .doc = "allow tensor parallelism beyond one node"),
+    F_("ep", CS_FT_INT, struct cs_parallel, ep, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
+       .doc = "expert parallel (MoE): ranks the experts are split over"),
+    F_("etp", CS_FT_INT, struct cs_parallel, etp, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
+       .doc = "expert tensor parallel (MoE): ranks each expert's FFN is split over"),
 };
 
 /* struct cs_workload */
@@ -1006,6 +1069,32 @@ static void bind_cluster(struct cs_bind *b, const struct cs_ynode *root)
     bind_storage(b, cl);
 }
 
+/* workload.model.moe.capacity_factor: none (dropless) or a number >= 1. */
+static void bind_capacity(struct cs_bind *b, const struct cs_ynode *mm, struct cs_model_shape *m)
+{
+    const struct cs_ynode *moe = cs_ynode_map_get(mm, "moe");
+    const struct cs_ynode *v = moe && moe->kind == CS_YNODE_MAP ? cs_ynode_map_get(moe, "capacity_factor")
+                                                                : NULL;
+    if (!v)
+        return;
+    double x;
+    if (v->kind == CS_YNODE_SCALAR && (strcmp(v->scalar, "none") == 0 || cs_ynode_is_null(v))) {
+        m->moe.capacity_factor = 0.0;
+    } else if (v->kind == CS_YNODE_SCALAR && cs_num_parse_double(v->scalar, &x) && isfinite(x) &&
+               x >= 1.0 && x <= 1000.0) {
+        m->moe.capacity_factor = x;
+    } else {
+        char shown[128];
+        cs_cfg__show(v, shown, sizeof shown);
+        cs_cfg__error(b->d, v,
+                      "workload.model.moe.capacity_factor: expected none (dropless) or a number from "
+                      "1 to 1000, got %s",
+                      shown);
+        return;
+    }
+    prov_node(b, "workload.model.moe.capacity_factor", v);
+}
+
 static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struct cs_ynode *where)
 {
     struct cs_model_shape *m = &b->s->workload.model;
@@ -1047,9 +1136,11 @@ static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struc
         char *origin = cs_xasprintf("preset %s (%s)", name, m->source);
         walk(b, model_fields, NELEM(model_fields), mm, mv, "workload.model", m, origin);
         free(origin);
+        bind_capacity(b, mm, m);
         return;
     }
     walk(b, model_fields, NELEM(model_fields), mm, mv, "workload.model", m, NULL);
+    bind_capacity(b, mm, m);
     snprintf(m->source, sizeof m->source, "%s", "scenario file");
     char buf[32];
     if (!cs_ynode_map_get(mm, "kv_heads")) {
@@ -1168,6 +1259,19 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
             w->fused_attention = sp.fused_attention ? 1 : 2;
             prov_set(&b->prov, "workload.fused_attention", sp.fused_attention ? "on" : "off",
                      origin);
+        }
+    }
+    {
+        /* workload.model.moe.dispatcher: the file's, else the stack's */
+        const struct cs_ynode *mm = cs_ynode_map_get(wl, "model");
+        const struct cs_ynode *mo = mm && mm->kind == CS_YNODE_MAP ? cs_ynode_map_get(mm, "moe") : NULL;
+        if (!(mo && mo->kind == CS_YNODE_MAP && cs_ynode_map_get(mo, "dispatcher"))) {
+            struct cs_stack_preset q;
+            bool have = cs_stack_preset(w->stack, &q);
+            w->model.moe.dispatcher = have ? q.moe_dispatcher : CS_MOE_DISPATCH_ALLTOALL;
+            prov_set(&b->prov, "workload.model.moe.dispatcher",
+                     cs_moe_dispatcher_names[w->model.moe.dispatcher],
+                     have ? "stack preset" : "default");
         }
     }
     const struct cs_ynode *rl = cs_ynode_map_get(wl, "recompute_layers");

@@ -39,6 +39,7 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].link);
         free(ix->tables[i].dropout);
         free(ix->tables[i].flops);
+        free(ix->tables[i].moe_routing);
     }
     free(ix->tables);
     free(ix->path);
@@ -98,10 +99,12 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                 if (strcmp(key, "file") && strcmp(key, "kind") && strcmp(key, "role") && strcmp(key, "source") &&
                     strcmp(key, "scenario") && strcmp(key, "algo") && strcmp(key, "op") &&
                     strcmp(key, "not_expressible") && strcmp(key, "nccl_env") && strcmp(key, "stack") &&
-                    strcmp(key, "link") && strcmp(key, "dropout") && strcmp(key, "flops")) {
+                    strcmp(key, "link") && strcmp(key, "dropout") && strcmp(key, "flops") &&
+                    strcmp(key, "moe_routing")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
                                   "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
-                                  "scenario, algo, op, not_expressible, nccl_env, stack, link, dropout, flops)",
+                                  "scenario, algo, op, not_expressible, nccl_env, stack, link, dropout, flops, "
+                                  "moe_routing)",
                                   i, key);
                     bad = true;
                 }
@@ -139,10 +142,10 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->source = cs_xstrdup(sn && sn->kind == CS_YNODE_SCALAR && sn->scalar ? sn->scalar : "");
             t->line = e->line;
             static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env",
-                                              "stack", "link", "dropout", "flops"};
+                                              "stack", "link", "dropout", "flops", "moe_routing"};
             char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env,
-                            &t->stack, &t->link, &t->dropout, &t->flops};
-            for (size_t k = 0; k < 9; k++) {
+                            &t->stack, &t->link, &t->dropout, &t->flops, &t->moe_routing};
+            for (size_t k = 0; k < 10; k++) {
                 const struct cs_ynode *on = cs_ynode_map_get(e, opt[k]);
                 if (!on)
                     continue;

@@ -821,6 +821,7 @@ cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, s
 void cs_step_options_from_scenario(const struct cs_scenario *s, struct cs_step_options *o)
 {
     cs_step_options_default(&s->cluster.gpu, o);
+    o->moe_seed = s->seed;   /* the routing stream's (moe.h) */
     if (s->has_workload) {
         /* the software stack the scenario describes (workload keys) */
         const struct cs_workload *w = &s->workload;

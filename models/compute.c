@@ -114,6 +114,8 @@ double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_
 /* The per-GPU dimensions every cost below uses. */
 struct dims {
     double b, s, sq, h, f, v, hd;   /* micro-batch, sequence, local queries, widths */
+    double dv;                      /* value head width (hd: query/key head width) */
+    double win_frac, win;           /* share of sliding-window layers, their window */
     double a_g, kv_g;               /* query and kv heads on this GPU */
     double tp, cp;
     double tokens;                  /* b sq: rows of every linear-layer GEMM */
@@ -151,7 +153,12 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
     r.h = m->hidden;
     r.f = m->ffn_hidden;
     r.v = m->vocab;
-    r.hd = r.h / m->heads;
+    r.hd = cs_model_qk_head_dim(m);
+    r.dv = cs_model_v_head_dim(m);
+    r.win = m->sliding_window;
+    r.win_frac = m->sliding_window > 0 && m->sliding_every > 0 && m->sliding_window < m->seq_len
+                     ? 1.0 / m->sliding_every
+                     : 0.0;
     r.a_g = (double)m->heads / w->par.tp;
     /* Fewer kv heads than tp ranks: each rank keeps (a copy of) one. */
     r.kv_g = kv >= w->par.tp ? (double)kv / w->par.tp : 1.0;
@@ -202,13 +209,20 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
                                   const struct cs_compute_params *p, const struct dims *d)
 {
     struct attn_cost c;
-    /* Q K^T and P V: 2 b a_g sq s hd FLOPs each (Narayanan et al. 2021). */
-    c.flops = 2.0 * 2.0 * d->b * d->a_g * d->sq * d->s * d->hd;
+    /* Q K^T and P V: 2 b a_g sq s hd FLOPs each (Narayanan et al. 2021);
+     * with values dv wide, P V is 2 b a_g sq s dv. A sliding-window layer
+     * attends to `win` keys per query instead of s (its share win_frac of
+     * the layers, averaged into this cost). */
+    double full = 2.0 * d->b * d->a_g * d->sq * d->s * (d->hd + d->dv);
+    double wkeys = d->win < d->s ? d->win : d->s;
+    double winf = 2.0 * d->b * d->a_g * d->sq * wkeys * (d->hd + d->dv);
+    c.flops = (1.0 - d->win_frac) * full + d->win_frac * winf;
     if (p->fused_attention) {
-        double exec = CAUSAL_FRACTION * c.flops;
+        /* causal: half the full matrix; a window: every query sees its window */
+        double exec = (1.0 - d->win_frac) * CAUSAL_FRACTION * full + d->win_frac * winf;
         double rate = gpu->peak_flops[d->attn_prec] * p->attn_eff;
         /* Reads Q, K, V and writes O (and its log-sum-exp, ignored). */
-        double io = d->tokens * (2.0 * d->a_g + 2.0 * d->kv_g) * d->hd * d->e;
+        double io = d->tokens * (d->a_g * (d->hd + d->dv) + d->kv_g * (d->hd + d->dv)) * d->e;
         double t_io = io / (gpu->hbm_bw_bytes_per_s * p->mem_eff);
         /* The kernel runs on this rank's sq queries against blocks of sq
          * keys (ring attention's blocks with cp > 1). */
@@ -221,7 +235,7 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
     }
     double batch = d->b * d->a_g;
     double t_qk = cs_compute_gemm_s(gpu, p, d->attn_prec, d->sq, d->s, d->hd, batch);
-    double t_pv = cs_compute_gemm_s(gpu, p, d->attn_prec, d->sq, d->hd, d->s, batch);
+    double t_pv = cs_compute_gemm_s(gpu, p, d->attn_prec, d->sq, d->dv, d->s, batch);
     double s2 = batch * d->sq * d->s;
     double softmax = 2.0 * d->e * s2;            /* fused scale-mask-softmax */
     double dropout = (2.0 * d->e + 1.0) * s2;    /* attention dropout + mask */
@@ -288,8 +302,56 @@ static void tp_collectives(const struct dims *d, int fwd_pairs, int bwd_pairs,
     }
 }
 
-cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
-                           const struct cs_compute_params *p, struct cs_layer_cost *out)
+/* The attention block's projections on this GPU: standard (fused QKV,
+ * column-parallel by heads, output row-parallel) or MLA (Megatron-Core's
+ * MLASelfAttention: the down projections to the latents run on every TP
+ * rank (parallel_mode "duplicated"), the up projections are
+ * column-parallel by heads, the output row-parallel). */
+static void attn_projections(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                             const struct cs_model_shape *m, const struct dims *d, double *fwd,
+                             double *bwd, double *flops)
+{
+    if (m->attention == CS_ATTN_MLA) {
+        const struct cs_mla_shape *l = &m->mla;
+        double qk = (double)l->qk_nope_dim + l->qk_rope_dim;
+        if (l->q_lora_rank > 0) {
+            linear(gpu, p, d->prec, d->tokens, l->q_lora_rank, d->h, fwd, bwd, flops);
+            linear(gpu, p, d->prec, d->tokens, d->a_g * qk, l->q_lora_rank, fwd, bwd, flops);
+        } else {
+            linear(gpu, p, d->prec, d->tokens, d->a_g * qk, d->h, fwd, bwd, flops);
+        }
+        linear(gpu, p, d->prec, d->tokens, (double)l->kv_lora_rank + l->qk_rope_dim, d->h, fwd,
+               bwd, flops);
+        linear(gpu, p, d->prec, d->tokens, d->a_g * ((double)l->qk_nope_dim + l->v_dim),
+               l->kv_lora_rank, fwd, bwd, flops);
+    } else {
+        double qkv_n = d->a_g * d->hd + 2.0 * d->kv_g * d->hd;
+        linear(gpu, p, d->prec, d->tokens, qkv_n, d->h, fwd, bwd, flops);
+    }
+    linear(gpu, p, d->prec, d->tokens, d->h, d->a_g * d->dv, fwd, bwd, flops);
+}
+
+/* A grouped GEMM's linear layer: `groups` experts, each (t x k) * (k x n),
+ * as one batched kernel each way (Megatron-Core's TEGroupedLinear /
+ * CUTLASS grouped GEMM); its efficiency is the per-expert shape's. */
+static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                           enum cs_precision prec, double groups, double t, double n, double k,
+                           double *fwd_s, double *bwd_s, double *flops)
+{
+    if (!(t > 0 && groups > 0))
+        return;
+    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, groups);
+    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, groups) +
+              cs_compute_gemm_s(gpu, p, prec, k, n, t, groups);
+    *flops += 2.0 * groups * t * n * k;
+    if (prec == CS_PREC_FP8) {   /* the casts of linear(), per expert */
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * groups * t * k);
+        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * groups * t * n);
+    }
+}
+
+static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            const struct cs_compute_params *p, bool moe, struct cs_layer_cost *out)
 {
     struct dims d;
     cs_status st = get_dims(w, gpu, p, &d);
@@ -298,37 +360,88 @@ cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec
     if (out == NULL)
         return CS_EINVAL;
     const struct cs_model_shape *m = &w->model;
+    const struct cs_moe_shape *mo = &m->moe;
+    moe = moe && cs_model_is_moe(m);
     struct cs_layer_cost c;
     memset(&c, 0, sizeof c);
     double gemm_fwd = 0.0, gemm_bwd = 0.0, flops = 0.0;
-    double qkv_n = (d.a_g + 2.0 * d.kv_g) * d.hd;
-    double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * d.f / d.tp;
-    linear(gpu, p, d.prec, d.tokens, qkv_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
-    linear(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.hd, &gemm_fwd, &gemm_bwd, &flops);
-    linear(gpu, p, d.prec, d.tokens, up_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
-    linear(gpu, p, d.prec, d.tokens, d.h, d.f / d.tp, &gemm_fwd, &gemm_bwd, &flops);
+    /* the dense FFN, or an MoE layer's shared experts (a dense FFN of
+     * shared x expert width, tensor-parallel like one) */
+    double f_dense = moe ? (double)mo->shared_experts * mo->expert_ffn_hidden : d.f;
+    double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f_dense / d.tp;
+    attn_projections(gpu, p, m, &d, &gemm_fwd, &gemm_bwd, &flops);
+    double attn_gemm_f = gemm_fwd, attn_gemm_b = gemm_bwd;
+    if (f_dense > 0) {
+        linear(gpu, p, d.prec, d.tokens, up_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
+        linear(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, &gemm_fwd, &gemm_bwd, &flops);
+    }
     struct attn_cost at = attention(gpu, p, &d);
     c.fwd_s = gemm_fwd + at.fwd_s;
     c.bwd_s = gemm_bwd + at.bwd_s;
     c.attn_fwd_s = at.fwd_s;
     c.attn_bwd_s = at.bwd_s;
     c.fwd_flops = flops + at.flops;
-    c.bwd_flops = 2.0 * c.fwd_flops;
     c.fwd_bytes = at.bytes;
     c.bwd_bytes = 2.0 * at.bytes;
 
     /* Memory-bound kernels (docs/models.md): two norms, two fused
      * bias-dropout-adds, the activation function. */
-    double n_f = d.tokens * d.f / d.tp;
+    double n_f = d.tokens * f_dense / d.tp;
     double before_mem = c.fwd_s;
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
     mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
-    mem_op(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f, &c);
-
+    if (n_f > 0)
+        mem_op(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f, &c);
     double mem_fwd = c.fwd_s - before_mem;
-    tp_collectives(&d, 2, 2, &c);
+    tp_collectives(&d, moe && f_dense <= 0 ? 1 : 2, moe && f_dense <= 0 ? 1 : 2, &c);
+
+    if (moe) {
+        /* docs/moe.md, "Compute". Each GPU routes its sequence-parallel
+         * share of the tokens (Megatron-Core requires sequence parallelism
+         * for MoE with tp > 1); the EP group exchanges them so that each
+         * expert slot gets its tokens; each of the etp GPUs of a slot
+         * computes all of the slot's tokens on 1/etp of every expert's
+         * width. Balanced: etp t_r k rows per GPU, over E / ep experts. */
+        double ep = w->par.ep > 0 ? w->par.ep : 1, etp = w->par.etp > 0 ? w->par.etp : 1;
+        double t_r = d.tokens / d.tp, k = mo->top_k, fe = mo->expert_ffn_hidden;
+        double e_loc = (double)mo->experts / ep;
+        double rows = etp * t_r * k;
+        double m_e = rows / e_loc;
+        double up_e = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * fe / etp;
+        /* router: t_r x h x E, then its scores, top-k and softmax (fp32) */
+        linear(gpu, p, d.prec, t_r, mo->experts, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
+        mem_op(gpu, p, 3.0 * 4.0 * t_r * mo->experts, &c);
+        /* permute (gather the routed copies) and unpermute (weighted sum back) */
+        mem_op(gpu, p, 2.0 * d.e * d.h * t_r * k, &c);
+        mem_op(gpu, p, d.e * d.h * t_r * (k + 1.0), &c);
+        double ef = 0.0, eb = 0.0, efl = 0.0;
+        grouped_linear(gpu, p, d.prec, e_loc, m_e, up_e, d.h, &ef, &eb, &efl);
+        grouped_linear(gpu, p, d.prec, e_loc, m_e, d.h, fe / etp, &ef, &eb, &efl);
+        /* the experts' activation function */
+        double act = (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * rows * fe / etp;
+        ef += cs_compute_mem_s(gpu, p, act);
+        eb += cs_compute_mem_s(gpu, p, 2.0 * act);
+        c.expert_fwd_s = ef;
+        c.expert_bwd_s = eb;
+        c.fwd_s += ef;
+        c.bwd_s += eb;
+        /* the FLOPs of the convention count the tokens' own top-k experts */
+        c.fwd_flops += efl;
+        /* token dispatch and combine (all-to-all over the EP group): each
+         * GPU sends its t_r k routed copies of h and gets as many back */
+        c.ep_a2a_bytes = t_r * k * d.h * d.e;
+        c.ep_a2a_fwd = 2;
+        c.ep_a2a_bwd = 2;
+        if (etp > 1) { /* the slot's tokens gathered over, and scattered back from, the ETP group */
+            c.etp_msg_bytes = rows * d.h * d.e;
+            c.etp_pairs = 1;
+        }
+        c.expert_params = cs_memory_layer_expert_params(w);
+    }
+    c.bwd_flops = 2.0 * c.fwd_flops;
+
     switch (w->recompute) {
     case CS_RECOMPUTE_OP: {
         /* torchtitan's per-op selective activation checkpointing
@@ -336,24 +449,31 @@ cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec
          * "save every other mm"): of the layer's matmuls in call order (wq,
          * wk, wv, wo, w1, [w3,] w2) the odd ones' outputs are kept, so the
          * backward redoes wk, wo and w3 (swiglu) or w2 (gelu), and every
-         * memory-bound kernel; the attention kernel's output is kept. */
+         * memory-bound kernel; the attention kernel's output is kept. (An
+         * MoE layer: the attention's wk and wo, and the memory-bound
+         * kernels.) */
         bool swiglu = m->activation == CS_ACT_SWIGLU;
+        double fr = moe ? 0.0 : d.f / d.tp;
         double t_rc = cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.kv_g * d.hd, d.h, 1.0) +
-                      cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.hd, 1.0) +
-                      (swiglu ? cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.f / d.tp, d.h, 1.0)
-                              : cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, d.f / d.tp, 1.0));
+                      cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.dv, 1.0) +
+                      (fr <= 0 ? 0.0
+                       : swiglu ? cs_compute_gemm_s(gpu, p, d.prec, d.tokens, fr, d.h, 1.0)
+                                : cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, fr, 1.0));
         c.recompute_s = t_rc + mem_fwd;
-        c.recompute_flops = 2.0 * d.tokens * d.h * (d.kv_g * d.hd + d.a_g * d.hd + d.f / d.tp);
+        c.recompute_flops = 2.0 * d.tokens * d.h * (d.kv_g * d.hd + d.a_g * d.dv + fr);
         /* the all-gathered inputs of sequence parallelism are not kept */
         c.tp_allgather_recompute = c.tp_allgather_fwd;
         break;
     }
     case CS_RECOMPUTE_FULL:
+        /* the whole forward again, token dispatch and combine included */
         c.recompute_s = c.fwd_s;
         c.recompute_flops = c.fwd_flops;
         c.tp_allreduce_recompute = c.tp_allreduce_fwd;
         c.tp_allgather_recompute = c.tp_allgather_fwd;
         c.tp_reducescatter_recompute = c.tp_reducescatter_fwd;
+        c.ep_a2a_recompute = c.ep_a2a_fwd;
+        c.expert_recompute_s = c.expert_fwd_s;
         break;
     case CS_RECOMPUTE_SELECTIVE:
         /* Korthikanti et al. 2022, Section 4.2: only the attention core. A
@@ -367,16 +487,32 @@ cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec
     case CS_RECOMPUTE_NONE:
         break;
     }
+    (void)attn_gemm_f;
+    (void)attn_gemm_b;
     if (d.cp > 1) {
         /* Ring attention: cp - 1 steps, each forwarding this rank's K and V
          * block; the backward circulates K, V and their gradients. */
-        c.cp_bytes_fwd = (d.cp - 1.0) * d.tokens * 2.0 * d.kv_g * d.hd * d.e;
+        c.cp_bytes_fwd = (d.cp - 1.0) * d.tokens * d.kv_g * (d.hd + d.dv) * d.e;
         c.cp_bytes_bwd = 2.0 * c.cp_bytes_fwd;
     }
-    c.params = cs_memory_layer_params(w);
+    c.params = moe ? cs_memory_layer_moe_params(w) : cs_memory_layer_params(w);
     c.act_msg_bytes = d.n_h * d.e;
     *out = c;
     return CS_OK;
+}
+
+cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                           const struct cs_compute_params *p, struct cs_layer_cost *out)
+{
+    return layer_cost(w, gpu, p, false, out);
+}
+
+cs_status cs_compute_moe_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                               const struct cs_compute_params *p, struct cs_layer_cost *out)
+{
+    if (w == NULL || !cs_model_is_moe(&w->model))
+        return CS_EINVAL;
+    return layer_cost(w, gpu, p, true, out);
 }
 
 cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_spec *gpu,

@@ -48,19 +48,58 @@ static double kv_per_gpu(const struct cs_workload *w)
     return kv >= w->par.tp ? (double)kv / w->par.tp : 1.0;
 }
 
-double cs_memory_layer_params(const struct cs_workload *w)
+/* A layer's parameters on one GPU with an FFN of width f (dense, or an MoE
+ * layer's shared experts) tensor-parallel. */
+static double layer_params_f(const struct cs_workload *w, double f)
 {
     const struct cs_model_shape *m = &w->model;
-    double t = w->par.tp, h = m->hidden, f = m->ffn_hidden;
-    double hd = h / m->heads, a_g = m->heads / t;
+    double t = w->par.tp, h = m->hidden;
+    double hd = cs_model_qk_head_dim(m), dv = cs_model_v_head_dim(m), a_g = m->heads / t;
     bool gpt = m->activation == CS_ACT_GELU;
     double qkv_n = (a_g + 2.0 * kv_per_gpu(w)) * hd;
     double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f / t;
-    double p = h * qkv_n + a_g * hd * h + h * up_n + f / t * h;
+    double attn = h * qkv_n;
+    if (m->attention == CS_ATTN_MLA) {
+        /* MLA: the down projections (and their norms) on every TP rank, the
+         * up projections split by heads (compute.c, attn_projections) */
+        const struct cs_mla_shape *l = &m->mla;
+        double qk = (double)l->qk_nope_dim + l->qk_rope_dim;
+        attn = l->q_lora_rank > 0 ? h * l->q_lora_rank + l->q_lora_rank + l->q_lora_rank * a_g * qk
+                                  : h * a_g * qk;
+        attn += h * ((double)l->kv_lora_rank + l->qk_rope_dim) + l->kv_lora_rank +
+                (double)l->kv_lora_rank * a_g * ((double)l->qk_nope_dim + l->v_dim);
+    }
+    double p = attn + a_g * dv * h + h * up_n + f / t * h;
     if (gpt)   /* column-parallel biases are split, row-parallel ones replicated */
         p += qkv_n + h + up_n + h;
     p += 2.0 * (gpt ? 2.0 * h : h);
     return p;
+}
+
+double cs_memory_layer_params(const struct cs_workload *w)
+{
+    return layer_params_f(w, w->model.ffn_hidden);
+}
+
+double cs_memory_layer_expert_params(const struct cs_workload *w)
+{
+    const struct cs_moe_shape *e = &w->model.moe;
+    if (!cs_model_is_moe(&w->model))
+        return 0.0;
+    double ep = w->par.ep > 0 ? w->par.ep : 1, etp = w->par.etp > 0 ? w->par.etp : 1;
+    double fe = e->expert_ffn_hidden, h = w->model.hidden;
+    double up = (w->model.activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * fe;
+    return (double)e->experts / ep * (h * up + fe * h) / etp;
+}
+
+double cs_memory_layer_moe_params(const struct cs_workload *w)
+{
+    const struct cs_moe_shape *e = &w->model.moe;
+    if (!cs_model_is_moe(&w->model))
+        return cs_memory_layer_params(w);
+    double shared = (double)e->shared_experts * e->expert_ffn_hidden;
+    return layer_params_f(w, shared) + (double)w->model.hidden * e->experts +
+           cs_memory_layer_expert_params(w);
 }
 
 double cs_memory_embedding_params(const struct cs_workload *w)
@@ -191,26 +230,74 @@ double cs_memory_layer_activations(const struct cs_workload *w, bool fused_atten
     return layer_acts(w, !fused_attention);
 }
 
+/* One MoE layer's stored activations (docs/moe.md, "Memory"): the
+ * attention part and the shared experts as a dense layer of the shared
+ * width, and per routed copy on this GPU (etp t_r top_k of them, times the
+ * load of the most loaded rank) the expert input (h), the up/gate output
+ * (2 f_e / etp for swiglu), the activation output (f_e / etp) and the
+ * expert output kept for the combine's gradient (h), plus the router's fp32
+ * scores (t_r x E). Full recomputation keeps the layer input only. */
+static double moe_layer_acts(const struct cs_workload *w, bool fused, double load)
+{
+    if (w->recompute == CS_RECOMPUTE_FULL)
+        return cs_memory_layer_activations(w, fused);
+    const struct cs_moe_shape *mo = &w->model.moe;
+    struct cs_workload v = *w;
+    v.model.ffn_hidden = mo->shared_experts * mo->expert_ffn_hidden;
+    v.model.moe.experts = 0;
+    double base = v.model.ffn_hidden > 0 ? cs_memory_layer_activations(&v, fused) : 0.0;
+    if (v.model.ffn_hidden <= 0) {   /* no shared expert: the attention part alone */
+        v.model.ffn_hidden = 1;
+        base = cs_memory_layer_activations(&v, fused);
+    }
+    double e = cs_workload_act_bytes(w->precision);
+    double etp = w->par.etp > 0 ? w->par.etp : 1;
+    double t_r = (double)w->micro_batch * w->model.seq_len / w->par.cp / w->par.tp;
+    double rows = etp * t_r * mo->top_k * (load >= 1.0 ? load : 1.0);
+    double fe = mo->expert_ffn_hidden / etp, h = w->model.hidden;
+    double up = w->model.activation == CS_ACT_SWIGLU ? 2.0 * fe : fe;
+    return base + e * rows * (h + up + fe + h) + 4.0 * t_r * mo->experts;
+}
+
 struct stage_mem {
     double params, weights, grads, optimizer, acts, comm, workspace, total, host;
 };
 
 static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
-                         bool fused, bool first, struct stage_mem *out)
+                         bool fused, int stage, struct stage_mem *out)
 {
     const struct cs_model_shape *m = &w->model;
     int pp = w->par.pp;
+    bool first = stage == 0;
     int layers = (m->layers + pp - 1) / pp;
+    /* MoE layers among the stage's: its vp chunks of ceil(L / (pp vp))
+     * layers each, chunk c holding virtual stage c pp + stage */
+    int nm = 0;
+    bool moe = cs_model_is_moe(m);
+    if (moe) {
+        int vpn = w->par.vp > 1 ? w->par.vp : 1;
+        int ch = (m->layers + pp * vpn - 1) / (pp * vpn);
+        for (int c = 0; c < vpn; c++) {
+            int lo = (c * pp + stage) * ch;
+            int n = lo + ch <= m->layers ? ch : m->layers - lo;
+            if (n > 0)
+                nm += cs_model_moe_layers_in(m, lo, n);
+        }
+        if (nm > layers)
+            nm = layers;
+    }
     double e = cs_workload_act_bytes(w->precision);
     double t = w->par.tp, b = w->micro_batch, sq = (double)m->seq_len / w->par.cp;
     bool sp = w->par.sp && w->par.tp > 1;
     double n_h = sq * b * m->hidden / (sp ? t : 1.0);   /* a b x s x h tensor as stored */
-    bool last = !first || pp == 1;
+    bool last = stage == pp - 1;
     struct stage_mem r;
     memset(&r, 0, sizeof r);
 
     double p_layer = cs_memory_layer_params(w);
-    r.params = layers * p_layer;
+    double p_moe = moe ? cs_memory_layer_moe_params(w) : 0.0;
+    double experts = moe ? nm * cs_memory_layer_expert_params(w) : 0.0;
+    r.params = (layers - nm) * p_layer + nm * p_moe;
     if (first)
         r.params += cs_memory_embedding_params(w);
     if (last)
@@ -223,11 +310,20 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     double sw = (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? d : 1.0;
     double sg = (fs == CS_FSDP_ZERO2 || fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? d : 1.0;
     double so = fs == CS_FSDP_NONE ? 1.0 : d;
-    r.weights = r.params * cs_memory_weight_bytes_per_param(w) / sw;
-    r.grads = r.params * cs_memory_grad_bytes_per_param(w) / sg;
+    /* The experts' states over the expert data-parallel group (Megatron-
+     * Core's expert distributed optimizer, FSDP's expert mesh) */
+    double de = cs_workload_expert_dp(w);
+    if (fs == CS_FSDP_HYBRID && de > d)
+        de = d;
+    double swe = (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? de : 1.0;
+    double sge = (fs == CS_FSDP_ZERO2 || fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? de : 1.0;
+    double soe = fs == CS_FSDP_NONE ? 1.0 : de;
+    double dense = r.params - experts;
+    r.weights = cs_memory_weight_bytes_per_param(w) * (dense / sw + experts / swe);
+    r.grads = cs_memory_grad_bytes_per_param(w) * (dense / sg + experts / sge);
     r.optimizer = w->par.optimizer_offload
                       ? 0.0
-                      : r.params * cs_memory_optimizer_bytes_per_param(w) / so;
+                      : cs_memory_optimizer_bytes_per_param(w) * (dense / so + experts / soe);
 
     /* Activations: micro-batches in flight under 1F1B (Narayanan et al.
      * 2021, Section 2.2.1): the first stage holds min(pp, m), the last one;
@@ -243,6 +339,15 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         int vp = w->par.vp > 1 ? w->par.vp : 1;
         if (vp > 1 && micro >= pp)
             inflight *= 1.0 + (pp - 1.0) / ((double)pp * vp);
+    } else if (!last) {
+        /* a middle stage s (MoE models, whose first stages may be light):
+         * pp - s micro-batches under 1F1B; interleaved, Megatron's warm-up
+         * of (pp - s - 1) 2 + (vp - 1) pp chunks plus the one running, in
+         * stage-sized units (the first-stage count above at s = 0) */
+        int vp = w->par.vp > 1 ? w->par.vp : 1;
+        double n = vp > 1 ? ((pp - stage - 1) * 2.0 + (vp - 1.0) * pp + 1.0) / vp
+                          : (double)(pp - stage);
+        inflight = micro < n ? (double)micro : n;
     }
     /* Full recomputation of only the first recompute_layers layers of each
      * of the GPU's vp virtual stages: those store their input, the others
@@ -258,6 +363,21 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     }
     double stored = w->recompute == CS_RECOMPUTE_FULL ? layer_acts(w, !fused) : per_layer;
     r.acts = (rc_layers * per_layer + (layers - rc_layers) * stored) * inflight;
+    if (nm > 0) {
+        /* the MoE layers' own (in proportion to the recomputed share) */
+        double load = 1.0;   /* balanced; the step's sampled load is not known here */
+        struct cs_workload nr = *w;
+        nr.recompute = CS_RECOMPUTE_NONE;
+        double m_rc = moe_layer_acts(w, fused, load);
+        double m_st = w->recompute == CS_RECOMPUTE_FULL ? moe_layer_acts(&nr, fused, load) : m_rc;
+        double share_rc = layers > 0 ? rc_layers / layers : 0.0;
+        r.acts = ((layers - nm) * (share_rc * per_layer + (1.0 - share_rc) * stored) +
+                  nm * (share_rc * m_rc + (1.0 - share_rc) * m_st)) *
+                 inflight;
+        /* dispatch and combine buffers: the routed copies sent and received */
+        double t_r = (double)w->micro_batch * m->seq_len / w->par.cp / w->par.tp;
+        r.comm += 2.0 * e * t_r * m->moe.top_k * m->hidden;
+    }
     /* Offloaded layers (activation_offload_layers) wait in host memory; one
      * layer's worth stays on the GPU as the staging buffer being copied. */
     int off = w->offload_layers < layers ? w->offload_layers : layers;
@@ -276,8 +396,8 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     /* FSDP gathers one layer ahead: two unsharded layers' weights and one
      * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
     if (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID)
-        r.comm = p_layer * (2.0 * cs_memory_weight_bytes_per_param(w) +
-                            cs_memory_grad_bytes_per_param(w));
+        r.comm += (nm > 0 ? p_moe : p_layer) * (2.0 * cs_memory_weight_bytes_per_param(w) +
+                                                cs_memory_grad_bytes_per_param(w));
     r.workspace = CS_MEMORY_WORKSPACE_BYTES;
     if (sp)   /* the all-gathered layer input of sequence parallelism */
         r.workspace += e * sq * b * m->hidden;
@@ -295,14 +415,26 @@ cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_
         return CS_EINVAL;
     if (!(isfinite(gpu->hbm_bytes) && gpu->hbm_bytes > 0))
         return CS_EINVAL;
-    struct stage_mem first, last;
-    stage_memory(w, gpu, p->fused_attention, true, &first);
+    struct stage_mem first, last, mid;
+    stage_memory(w, gpu, p->fused_attention, 0, &first);
     bool use_last = false;
+    int at = 0;
     if (w->par.pp > 1) {
-        stage_memory(w, gpu, p->fused_attention, false, &last);
+        stage_memory(w, gpu, p->fused_attention, w->par.pp - 1, &last);
         use_last = last.total > first.total;
+        at = use_last ? w->par.pp - 1 : 0;
     }
     const struct stage_mem *s = use_last ? &last : &first;
+    if (cs_model_is_moe(&w->model))
+        /* leading dense layers make the first stages light: every stage */
+        for (int k = 1; k < w->par.pp - 1; k++) {
+            stage_memory(w, gpu, p->fused_attention, k, &mid);
+            if (mid.total > s->total) {
+                last = mid;
+                s = &last;
+                at = k;
+            }
+        }
     struct cs_memory_breakdown r;
     memset(&r, 0, sizeof r);
     r.weights_bytes = s->weights;
@@ -322,7 +454,7 @@ cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_
                       : CS_MEMORY_RESERVE_FRACTION;
     r.reserve_bytes = fixed + frag * gpu->hbm_bytes;
     r.fits = r.total_bytes <= r.capacity_bytes - r.reserve_bytes;
-    r.stage = use_last ? w->par.pp - 1 : 0;
+    r.stage = at;
     r.params = s->params;
     r.host_bytes = s->host;
     *out = r;

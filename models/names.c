@@ -21,6 +21,9 @@ double cs_precision_bytes(enum cs_precision p)
  * one table that the name functions below, the scenario loader's field
  * tables (config/) and the writers (report/) all read. */
 const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+const char *const cs_attention_names[] = {"standard", "mla", NULL};
+const char *const cs_moe_routing_names[] = {"learned", "balanced", NULL};
+const char *const cs_moe_dispatcher_names[] = {"alltoall", "hierarchical", NULL};
 #define CS__TOPO_NAME(id, name, tiers, rail, builder) name,
 const char *const cs_topology_names[] = {CS_TOPOLOGY_KINDS(CS__TOPO_NAME) NULL};
 #undef CS__TOPO_NAME

@@ -363,6 +363,40 @@ static bool sb_ring(struct sbuild *b, const int *gpu, long n, bool ring, int own
     return ok;
 }
 
+/* All-to-all among gpu[0..n) (expert-parallel dispatch and combine): the
+ * members on different nodes exchange directly, each pair on its rail
+ * (NCCL's PXN sends through the NIC of the destination's local index),
+ * every pair its own stream. Communicators over more than 17 nodes are
+ * sampled: each node sends to 16 others spread evenly over the rest, which
+ * loads every tier as the full pattern does (the per-pair rates are what
+ * the share compares). */
+static bool sb_alltoall(struct sbuild *b, const int *gpu, long n, int owner)
+{
+    long runs = 0;
+    long *start = cs_xmalloc((size_t)(n + 1) * sizeof *start);
+    for (long i = 0; i < n; i++)
+        if (i == 0 || cs_fabric_node_of(b->f, gpu[i]) != cs_fabric_node_of(b->f, gpu[i - 1]))
+            start[runs++] = i;
+    start[runs] = n;
+    bool ok = true;
+    long dests = runs - 1 < 16 ? runs - 1 : 16;
+    for (long k = 0; k < runs && ok; k++)
+        for (long d = 1; d <= dests && ok; d++) {
+            long off = runs - 1 <= 16 ? d : 1 + (d - 1) * (runs - 1) / dests;
+            long k2 = (k + off) % runs;
+            for (long j = 0; ok && start[k] + j < start[k + 1] && start[k2] + j < start[k2 + 1]; j++) {
+                int a = gpu[start[k] + j], c = gpu[start[k2] + j];
+                if (cs_fabric_node_of(b->f, a) == cs_fabric_node_of(b->f, c))
+                    continue;
+                sb_begin(b);
+                ok = sb_edge(b, a, c, 0);
+                sb_end(b, owner);
+            }
+        }
+    free(start);
+    return ok;
+}
+
 /* Max-min steady rates of the job's classes (owner 0) and those of owner
  * `with` (-1: every owner; 0: the job alone), on the fabric (ideal false)
  * or on the NIC ports alone (ideal true: every other link, real or
@@ -497,7 +531,8 @@ static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int siz
         for (long off = 0; off < stride && ok; off++) {
             for (int i = 0; i < size; i++)
                 members[i] = m->job[base + off + (long)i * stride];
-            ok = sb_ring(&b, members, size, pattern == CS_NET_RING, 0);
+            ok = pattern == CS_NET_ALLTOALL ? sb_alltoall(&b, members, size, 0)
+                                            : sb_ring(&b, members, size, pattern == CS_NET_RING, 0);
         }
     free(members);
     /* Background sources, each on a fraction of the time: the neighbours,

@@ -37,6 +37,7 @@
 #include "clustersim/models/collective.h"
 #include "clustersim/models/cluster.h"
 #include "clustersim/models/memory.h"
+#include "clustersim/models/moe.h"
 #include "clustersim/sim/sim.h"
 #include "clustersim/base/xmalloc.h"
 
@@ -78,6 +79,11 @@ struct cs__chunk_cost {
     double b_compute_s, b_tp_s;   /* backward (incl. recomputation) */
     double f_tp_hidden_s, b_tp_hidden_s;  /* TP comm overlapped with the GEMMs */
     double params;                /* parameters on this GPU in the chunk */
+    double expert_params;         /* of which the experts' (reduced over the expert-DP group) */
+    double dp_params;             /* parameters whose gradients the DP stream reduces, the
+                                     experts' scaled to the DP group's time (see cs__chunk_costs) */
+    double f_ep_s, b_ep_s;        /* exposed dispatch/combine (inside f_tp_s / b_tp_s) */
+    double f_imb_s, b_imb_s;      /* what the most loaded EP rank adds (compute and dispatch) */
     int layers;
     /* For the direct evaluation: an operation's duration when it touches
      * no DP/FSDP stream (cs__op_duration's value then), in seconds and on
@@ -95,6 +101,15 @@ struct cs__sim {
     struct cs__stage *st;
     struct cs__chunk_cost *cc;    /* [stage * vp + chunk] */
     struct cs_layer_cost layer;
+    /* mixture of experts: the MoE layer's cost, the EP and expert-DP
+     * communicators, the most loaded rank's load over the mean and the
+     * dropped share (moe.h) */
+    bool moe;
+    struct cs_layer_cost moe_layer;
+    struct cs_coll_group ep_group, edp_group;
+    struct cs_moe_load load;
+    double expert_grad_ratio;   /* expert-DP reduction time over the DP one, per byte */
+    double share_ep;
     double grad_bytes;
     double fwd_p2p_s[2], bwd_p2p_s[2];   /* [same node?] */
     cs_time fwd_p2p_t[2], bwd_p2p_t[2];  /* the same on the clock (direct evaluation) */
@@ -280,9 +295,42 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
         cs__rule(d, mk, CS_STEP_KEY_TP,
                  "workload.parallelism.tp: %d key/value heads and tp = %d: one must divide the other",
                  m->kv_heads, p->tp);
-    if (m->hidden % m->heads != 0)
-        cs__rule(d, mk, CS_STEP_KEY_HIDDEN, "workload.model.hidden: %d is not divisible by heads = %d", m->hidden,
+    if (m->head_dim <= 0 && m->attention == CS_ATTN_STANDARD && m->hidden % m->heads != 0)
+        cs__rule(d, mk, CS_STEP_KEY_HIDDEN,
+                 "workload.model.hidden: %d is not divisible by heads = %d (or give head_dim)", m->hidden,
                  m->heads);
+    /* Expert parallelism (docs/moe.md): the experts split evenly over ep,
+     * each expert's width over etp, and ep x etp GPUs dividing the tp x cp
+     * x dp GPUs of a pipeline stage (Megatron-Core's parallel folding). */
+    int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1;
+    bool moe = cs_model_is_moe(m);
+    if ((ep > 1 || etp > 1) && !moe)
+        cs__rule(d, mk, CS_STEP_KEY_EP,
+                 "workload.parallelism.ep: ep = %d, etp = %d, but the model has no experts "
+                 "(workload.model.moe)",
+                 ep, etp);
+    else if (moe) {
+        long stage = (long)p->tp * p->cp * p->dp;
+        if (m->moe.experts % ep != 0)
+            cs__rule(d, mk, CS_STEP_KEY_EP,
+                     "workload.parallelism.ep: %d experts are not divisible by ep = %d", m->moe.experts, ep);
+        if (stage % ((long)ep * etp) != 0)
+            cs__rule(d, mk, CS_STEP_KEY_EP,
+                     "workload.parallelism.ep: ep*etp = %d*%d does not divide the tp*cp*dp = %ld GPUs of a "
+                     "pipeline stage (the expert layers' ep x etp x expert-dp)",
+                     ep, etp, stage);
+        if (m->moe.expert_ffn_hidden % etp != 0)
+            cs__rule(d, mk, CS_STEP_KEY_EP,
+                     "workload.parallelism.etp: expert_ffn_hidden = %d is not divisible by etp = %d",
+                     m->moe.expert_ffn_hidden, etp);
+        /* Megatron-Core (training/arguments.py): "When using MoE and tensor
+         * parallelism, sequence parallelism must be used." */
+        if (p->tp > 1 && !p->sp)
+            cs__rule(d, mk, CS_STEP_KEY_TP,
+                     "workload.parallelism.sp: a mixture-of-experts model with tp = %d needs sequence "
+                     "parallelism (sp: true), as Megatron-Core requires",
+                     p->tp);
+    }
     /* Stages (and interleaved chunks) may be uneven (Llama 3 405B: 126 layers
      * on 16 stages, the first and last with one layer fewer); every chunk
      * still needs a layer. */
@@ -505,14 +553,14 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
             }
         }
         if (last_mb_bwd && S->fsdp == CS_FSDP_HYBRID)
-            cs__dp_enqueue(S, st, t, cc->params * S->grad_bytes, t, t);
+            cs__dp_enqueue(S, st, t, cc->dp_params * S->grad_bytes, t, t);
         *compute_s = comp;
         *tp_s = tp + ((t - now_s) - dur); /* waiting on gathers counts as exposed comm */
         return t - now_s;
     }
 
-    if (last_mb_bwd && S->dp > 1) {
-        double bytes = cc->params * S->grad_bytes;
+    if (last_mb_bwd && S->dp > 1 && cc->dp_params > 0) {
+        double bytes = cc->dp_params * S->grad_bytes;
         if (S->o->dp_overlap) {
             double bucket = S->o->dp_bucket_bytes > 0 ? S->o->dp_bucket_bytes : bytes;
             double done = 0.0, overlapped = 0.0;
@@ -732,6 +780,48 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                      cs_step_host_bw(&S->c->gpu, &S->o->coll);
     }
     int deficit = ceil_l * nvirt - S->w->model.layers;
+    /* Mixture of experts (docs/moe.md, "The step"): an MoE layer's own TP
+     * collectives, its dispatch and combine (all-to-alls over the EP group,
+     * the share a2a_overlap hidden behind compute as Megatron-Core's EP
+     * communication overlap and DeepSeek's DualPipe hide it), the ETP
+     * gathers, and what the most loaded rank adds: its experts' compute
+     * and the all-to-alls it receives, load - 1 times the balanced ones. */
+    const struct cs_layer_cost *M = &S->moe_layer;
+    double m_tpf = 0, m_tpb = 0, m_rawf = 0, m_rawb = 0, m_rawr = 0, m_rtp = 0;
+    double a2a_exp = 0, a2a_hid = 0, etp_t = 0, load = S->load.max_over_mean;
+    if (S->moe) {
+        m_rawf = M->tp_allreduce_fwd * ar + M->tp_allgather_fwd * ag + M->tp_reducescatter_fwd * rs;
+        m_rawb = M->tp_allreduce_bwd * ar + M->tp_allgather_bwd * ag + M->tp_reducescatter_bwd * rs;
+        m_rawr = M->tp_allreduce_recompute * ar + M->tp_allgather_recompute * ag +
+                 M->tp_reducescatter_recompute * rs;
+        m_tpf = keep * m_rawf;
+        m_tpb = keep * m_rawb;
+        m_rtp = keep * m_rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
+        /* a hierarchical dispatcher sends a token once per remote node */
+        double bytes = M->ep_a2a_bytes;
+        int nodes = S->ep_group.ranks / (S->ep_group.ranks_per_node > 0 ? S->ep_group.ranks_per_node : 1);
+        if (S->w->model.moe.dispatcher == CS_MOE_DISPATCH_HIERARCHICAL && nodes > 1)
+            bytes *= cs_moe_dispatch_dedup(nodes, S->w->model.moe.top_k);
+        double t = load * cs__coll(S, CS_COLL_ALLTOALL, bytes, &S->ep_group);
+        double ov = S->w->model.moe.a2a_overlap;
+        a2a_exp = (1.0 - ov) * t;
+        a2a_hid = ov * t;
+        if (M->etp_pairs > 0) {
+            struct cs_coll_group eg = cs__group(S, S->w->par.etp, 1, CS_NET_RING);
+            etp_t = M->etp_pairs * (cs__coll(S, CS_COLL_ALL_GATHER, M->etp_msg_bytes, &eg) +
+                                    cs__coll(S, CS_COLL_REDUCE_SCATTER, M->etp_msg_bytes, &eg));
+        }
+    }
+    int vfirst = 0;   /* the first layer of virtual stage vstage (0-based) */
+    int *vstart = cs_xmalloc((size_t)nvirt * sizeof *vstart);
+    for (int k = 0; k < nvirt; k++) {
+        int nl = ceil_l;
+        for (int q = 0; q < deficit; q++)
+            if (((q % 2 == 0) ? nvirt - 1 - q / 2 : q / 2) == k)
+                nl--;
+        vstart[k] = vfirst;
+        vfirst += nl;
+    }
     for (int s = 0; s < S->pp; s++)
         for (int c = 0; c < S->vp; c++) {
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
@@ -744,15 +834,34 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                     nl--;
             }
             cc->layers = nl;
-            cc->f_compute_s = nl * L->fwd_s;
-            cc->f_tp_s = nl * (tpf + cpf);
+            int nm = S->moe ? cs_model_moe_layers_in(&S->w->model, vstart[vstage], nl) : 0;
+            int nd = nl - nm;
             /* Selective recomputation redoes every layer's attention core;
              * full recomputation the first recompute_layers layers of the
              * virtual stage, or all of them. */
             int nrc = S->w->recompute == CS_RECOMPUTE_FULL
                           ? cs_workload_recomputed_layers(S->w, nl)
                           : nl;
-            cc->b_compute_s = nl * L->bwd_s + nrc * L->recompute_s;
+            /* of the recomputed layers, the MoE ones (in proportion) */
+            int nrc_m = nl > 0 ? (int)lround((double)nrc * nm / nl) : 0;
+            int nrc_d = nrc - nrc_m;
+            cc->f_compute_s = nd * L->fwd_s;
+            cc->f_tp_s = nd * (tpf + cpf);
+            cc->b_compute_s = nd * L->bwd_s + nrc_d * L->recompute_s;
+            if (nm > 0) {
+                double xf = (load - 1.0) * M->expert_fwd_s, xb = (load - 1.0) * M->expert_bwd_s;
+                double xr = (load - 1.0) * M->expert_recompute_s;
+                double ef = M->ep_a2a_fwd * a2a_exp, eb = M->ep_a2a_bwd * a2a_exp;
+                double er = M->ep_a2a_recompute * a2a_exp;
+                cc->f_compute_s += nm * (M->fwd_s + xf);
+                cc->b_compute_s += nm * (M->bwd_s + xb) + nrc_m * (M->recompute_s + xr);
+                cc->f_ep_s = nm * ef;
+                cc->b_ep_s = nm * eb + nrc_m * er;
+                double imb = (load - 1.0) / load;   /* of the all-to-alls, the load's part */
+                cc->f_imb_s = nm * (xf + imb * ef);
+                cc->b_imb_s = nm * (xb + imb * eb) + nrc_m * (xr + imb * er);
+                cc->f_tp_s += nm * (m_tpf + cpf + etp_t) + cc->f_ep_s;
+            }
             /* Offloaded layers: each layer's activations are copied to the
              * host during the next layer's forward and back during the
              * previous layer's backward (Transformer Engine's CPU offload
@@ -762,10 +871,18 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 cc->f_compute_s += nl * off_share * fmax(0.0, off_copy_s - L->fwd_s);
                 cc->b_compute_s += nl * off_share * fmax(0.0, off_copy_s - L->bwd_s);
             }
-            cc->b_tp_s = nl * (tpb + cpb) + nrc * rtp;
-            cc->f_tp_hidden_s = nl * S->o->tp_overlap * rawf;
-            cc->b_tp_hidden_s = nl * S->o->tp_overlap * rawb + nrc * S->o->tp_overlap * rawr;
-            cc->params = nl * L->params;
+            cc->b_tp_s = nd * (tpb + cpb) + nrc_d * rtp;
+            cc->f_tp_hidden_s = nd * S->o->tp_overlap * rawf;
+            cc->b_tp_hidden_s = nd * S->o->tp_overlap * rawb + nrc_d * S->o->tp_overlap * rawr;
+            cc->params = nd * L->params;
+            if (nm > 0) {
+                cc->b_tp_s += nm * (m_tpb + cpb + etp_t) + nrc_m * (m_rtp + etp_t) + cc->b_ep_s;
+                cc->f_tp_hidden_s += nm * (S->o->tp_overlap * m_rawf + M->ep_a2a_fwd * a2a_hid);
+                cc->b_tp_hidden_s += nm * (S->o->tp_overlap * m_rawb + M->ep_a2a_bwd * a2a_hid) +
+                                     nrc_m * (S->o->tp_overlap * m_rawr + M->ep_a2a_recompute * a2a_hid);
+                cc->params += nm * M->params;
+                cc->expert_params = nm * M->expert_params;
+            }
             if (cs__first_virtual(s, c)) {
                 cc->f_compute_s += emb->fwd_s;
                 cc->b_compute_s += emb->bwd_s;
@@ -776,7 +893,13 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 cc->b_compute_s += logits->bwd_s;
                 cc->params += logits->params;
             }
+            /* The experts' gradients are reduced over the expert data
+             * parallel group, the rest over dp x cp: the DP stream carries
+             * the experts' bytes scaled by the ratio of the two groups'
+             * times (0 when each expert has one replica). */
+            cc->dp_params = cc->params - cc->expert_params + S->expert_grad_ratio * cc->expert_params;
         }
+    free(vstart);
 }
 
 static void cs__free(struct cs__sim *S)
@@ -1014,6 +1137,8 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     memset(&r, 0, sizeof r);
     r.tp_net_share = r.cp_net_share = r.dp_net_share = r.pp_net_share = r.network_slowdown = NAN;
     r.storage_slowdown = NAN;
+    r.ep_net_share = NAN;
+    r.moe_load = 1.0;
     st = cs_memory_per_gpu_params(w, &c->gpu, &o->compute, &r.memory);
     if (st != CS_OK) {
         cs_diag_error(d, NULL, 0, 0, "memory model: %s", cs_strerror(st));
@@ -1083,13 +1208,50 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         S.repl_group = cs__group(&S, dpcp / shard, dp_stride * shard, CS_NET_RING);
     }
 
+    /* Mixture of experts: the MoE layer, the EP communicator (ep ranks,
+     * etp apart in the expert layers' rank order etp, ep, expert-dp), the
+     * expert-DP one (etp ep apart), the routing's load (moe.h). */
+    S.moe = cs_model_is_moe(&w->model);
+    S.share_ep = NAN;
+    if (S.moe) {
+        if ((st = cs_compute_moe_layer(w, &c->gpu, &o->compute, &S.moe_layer)) != CS_OK) {
+            cs_diag_error(d, NULL, 0, 0, "compute model (MoE layer): %s", cs_strerror(st));
+            return st;
+        }
+        int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1;
+        int edp = cs_workload_expert_dp(w);
+        S.ep_group = cs__group(&S, ep, etp, CS_NET_ALLTOALL);
+        S.share_ep = cs__share_shown(&S, &S.ep_group);
+        S.edp_group = cs__group(&S, edp, (long)ep * etp, CS_NET_RING);
+        double t_r = (double)w->micro_batch * w->model.seq_len / p->cp / p->tp;
+        S.load = cs_moe_load_sample(&w->model.moe, ep, t_r * w->model.moe.top_k, o->moe_seed);
+        /* per byte, the expert-DP group's reduction against the DP group's */
+        double B = o->dp_bucket_bytes > 0 ? o->dp_bucket_bytes : 1e8;
+        enum cs_coll_op red = (p->fsdp == CS_FSDP_NONE) ? CS_COLL_ALL_REDUCE : CS_COLL_REDUCE_SCATTER;
+        double te = edp > 1 ? cs__coll(&S, red, B, &S.edp_group) : 0.0;
+        double td = S.dp_group.ranks > 1 ? cs__coll(&S, red, B, &S.dp_group) : 0.0;
+        S.expert_grad_ratio = td > 0 ? te / td : 0.0;
+        if (S.err != CS_OK) {
+            cs_diag_error(d, NULL, 0, 0, "%s", S.err_msg);
+            return S.err;
+        }
+    }
+
     S.bucket_bytes = o->dp_bucket_bytes;
     S.bucket_s = -1.0;
     if (p->fsdp == CS_FSDP_FULL || p->fsdp == CS_FSDP_HYBRID) {
-        S.fsdp_ag_s = cs__coll(&S, CS_COLL_ALL_GATHER,
-                               S.layer.params * cs_precision_bytes(w->precision), &S.shard_group);
-        S.fsdp_rs_s = cs__coll(&S, CS_COLL_REDUCE_SCATTER, S.layer.params * S.grad_bytes,
-                               &S.shard_group);
+        /* one layer's parameters; an MoE model's typical layer is an MoE
+         * one, whose experts are sharded over the expert-DP group */
+        const struct cs_layer_cost *ly = S.moe ? &S.moe_layer : &S.layer;
+        double own = ly->params - ly->expert_params;
+        double pb = cs_precision_bytes(w->precision);
+        S.fsdp_ag_s = cs__coll(&S, CS_COLL_ALL_GATHER, own * pb, &S.shard_group);
+        S.fsdp_rs_s = cs__coll(&S, CS_COLL_REDUCE_SCATTER, own * S.grad_bytes, &S.shard_group);
+        if (ly->expert_params > 0 && S.edp_group.ranks > 1) {
+            S.fsdp_ag_s += cs__coll(&S, CS_COLL_ALL_GATHER, ly->expert_params * pb, &S.edp_group);
+            S.fsdp_rs_s +=
+                cs__coll(&S, CS_COLL_REDUCE_SCATTER, ly->expert_params * S.grad_bytes, &S.edp_group);
+        }
     }
     S.st = cs_xcalloc((size_t)S.pp, sizeof *S.st);
     S.cc = cs_xcalloc((size_t)S.pp * S.vp, sizeof *S.cc);
@@ -1190,19 +1352,28 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         }
         double after = comm_end > end ? comm_end : end;
         sg->dp_exposed_s = after - end;
-        double params = 0;
-        for (int ch = 0; ch < S.vp; ch++)
+        double params = 0, experts = 0;
+        for (int ch = 0; ch < S.vp; ch++) {
             params += cs__cost(&S, s, ch)->params;
+            experts += cs__cost(&S, s, ch)->expert_params;
+        }
         double opt_params = params;
-        if (p->fsdp != CS_FSDP_NONE)
-            opt_params = params / (p->fsdp == CS_FSDP_HYBRID ? S.shard_group.ranks : S.dp_group.ranks);
+        int edp = S.moe ? cs_workload_expert_dp(w) : 1;
+        if (p->fsdp != CS_FSDP_NONE) {
+            int shard = p->fsdp == CS_FSDP_HYBRID ? S.shard_group.ranks : S.dp_group.ranks;
+            /* the experts' states are sharded over the expert-DP group */
+            int eshard = p->fsdp == CS_FSDP_HYBRID ? (edp < shard ? edp : shard) : edp;
+            opt_params = (params - experts) / shard + experts / (eshard > 0 ? eshard : 1);
+        }
         sg->optimizer_s = cs_compute_optimizer_s(w, &c->gpu, &o->compute, opt_params);
         double extra = 0;
         if ((p->fsdp == CS_FSDP_ZERO1 || p->fsdp == CS_FSDP_ZERO2) && S.dp > 1) {
             /* updated parameter shards are all-gathered; Megatron overlaps
              * this with the next step's forward when overlap is on */
-            double t = cs__coll(&S, CS_COLL_ALL_GATHER, params * cs_precision_bytes(w->precision),
-                                &S.dp_group);
+            double pb = cs_precision_bytes(w->precision);
+            double t = cs__coll(&S, CS_COLL_ALL_GATHER, (params - experts) * pb, &S.dp_group);
+            if (experts > 0 && edp > 1)
+                t += cs__coll(&S, CS_COLL_ALL_GATHER, experts * pb, &S.edp_group);
             sg->dp_total_s += t;
             if (!o->dp_overlap)
                 extra = t;
@@ -1225,10 +1396,27 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     r.pp_comm_s = cr->pp_s;
     r.bubble_s = cr->bubble_s;
     r.dp_comm_s = cr->dp_exposed_s;
-    r.exposed_comm_s = r.tp_comm_s + r.pp_comm_s + r.dp_comm_s;
     r.optimizer_s = cr->optimizer_s;
     r.dp_comm_total_s = cr->dp_total_s;
+    r.ep_comm_s = r.moe_imbalance_s = 0.0;
+    r.moe_load = 1.0;
+    r.moe_dropped = 0.0;
+    r.ep_net_share = S.share_ep;
+    if (S.moe) {
+        /* the critical stage's dispatch/combine and imbalance, every op of
+         * its chunks once per micro-batch; the exposed all-to-alls were
+         * timed with the TP collectives and are reported apart */
+        for (int ch = 0; ch < S.vp; ch++) {
+            const struct cs__chunk_cost *cc = cs__cost(&S, crit, ch);
+            r.ep_comm_s += S.m * (cc->f_ep_s + cc->b_ep_s);
+            r.moe_imbalance_s += S.m * (cc->f_imb_s + cc->b_imb_s);
+        }
+        r.tp_comm_s = fmax(0.0, r.tp_comm_s - r.ep_comm_s);
+        r.moe_load = S.load.max_over_mean;
+        r.moe_dropped = S.load.dropped;
+    }
     r.data_stall_s = 0.0;
+    r.exposed_comm_s = r.tp_comm_s + r.pp_comm_s + r.dp_comm_s + r.ep_comm_s;
     long gpus = cs_job_gpus(c, w);
     r.tokens_per_s = (double)w->global_batch * w->model.seq_len / r.time_s;
     r.tflops_per_gpu = r.hw_flops_per_iter / r.time_s / (double)gpus / 1e12;

@@ -3,6 +3,7 @@
  * build on. Every formula and its source is written out in docs/models.md. */
 #include "clustersim/models/workload.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,28 @@ struct preset {
     bool dropout;
     const char *source;
 };
+
+/* What some presets add to their row: attention variants and experts. */
+struct preset_ext {
+    const char *name;
+    int head_dim;
+    enum cs_attention attention;
+    struct cs_mla_shape mla;
+    int sliding_window, sliding_every;
+    struct cs_moe_shape moe;
+};
+
+/* The MoE presets' shapes are their released config.json files (Hugging
+ * Face model repositories; validation/step/MOE-MODELS.md lists each with
+ * its published total and active parameter counts, which
+ * tests/check_moe.c checks the counts below against). */
+#define MOE(E, K, SH, F, FIRST, EVERY) \
+    .moe = {.experts = (E), .top_k = (K), .shared_experts = (SH), .expert_ffn_hidden = (F), \
+            .first_dense_layers = (FIRST), .moe_every = (EVERY), .load_cv = CS_MOE_DEFAULT_LOAD_CV}
+#define DSV3_MLA \
+    .attention = CS_ATTN_MLA, \
+    .mla = {.q_lora_rank = 1536, .kv_lora_rank = 512, .qk_nope_dim = 128, .qk_rope_dim = 64, \
+            .v_dim = 128}
 
 #define SC21 \
     "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using " \
@@ -60,6 +83,60 @@ static const struct preset presets[] = {
     {"mt-nlg-530b", 105, 20480, 128, 128, 4 * 20480, CS_ACT_GELU, 51200, 2048, true, true,
      "Smith et al., Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, "
      "arXiv 2201.11990, Section 3.1 (105 layers, hidden 20480, 128 heads, seq 2048)"},
+    {"mixtral-8x7b", 32, 4096, 32, 8, 14336, CS_ACT_SWIGLU, 32000, 4096, false, false,
+     "Jiang et al., Mixtral of Experts, arXiv 2401.04088, Table 1, and mistralai/"
+     "Mixtral-8x7B-v0.1 config.json (8 experts top-2, expert ffn 14336; 46.7B total, "
+     "12.9B active; trained seq not stated, 4096 here)"},
+    {"mixtral-8x22b", 56, 6144, 48, 8, 16384, CS_ACT_SWIGLU, 32768, 4096, false, false,
+     "mistralai/Mixtral-8x22B-v0.1 config.json (56 layers, hidden 6144, 48 heads / 8 kv, "
+     "8 experts top-2, expert ffn 16384, vocab 32768); Mistral AI, 'Cheaper, Better, "
+     "Faster, Stronger' (2024-04-17): 141B total, 39B active"},
+    {"deepseek-v3", 61, 7168, 128, 128, 18432, CS_ACT_SWIGLU, 129280, 4096, false, false,
+     "DeepSeek-AI, DeepSeek-V3 Technical Report, arXiv 2412.19437, Sections 2 and 4.2, and "
+     "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, MLA 128 heads q_lora "
+     "1536 kv_lora 512 nope 128 rope 64 v 128, first 3 layers dense (ffn 18432), 256 routed "
+     "experts top-8 + 1 shared, expert ffn 2048, vocab 129280, seq 4096; 671B total, 37B "
+     "active; the multi-token-prediction module is left out)"},
+    {"kimi-k2", 61, 7168, 64, 64, 18432, CS_ACT_SWIGLU, 163840, 4096, false, false,
+     "Kimi Team, Kimi K2: Open Agentic Intelligence, arXiv 2507.20534, Table 2, and "
+     "moonshotai/Kimi-K2-Base config.json (DeepSeek-V3's layout with 64 MLA heads, 384 "
+     "experts top-8 + 1 shared, first layer dense, vocab 163840; 1.04T total, 32.6B active)"},
+    {"qwen3-30b-a3b", 48, 2048, 32, 4, 6144, CS_ACT_SWIGLU, 151936, 4096, false, false,
+     "Qwen Team, Qwen3 Technical Report, arXiv 2505.09388, Table 2, and Qwen/Qwen3-30B-A3B "
+     "config.json (48 layers, hidden 2048, 32 heads / 4 kv of head_dim 128, 128 experts "
+     "top-8, expert ffn 768, no shared experts, vocab 151936; 30.5B total, 3.3B active)"},
+    {"qwen3-235b-a22b", 94, 4096, 64, 4, 12288, CS_ACT_SWIGLU, 151936, 4096, false, false,
+     "Qwen Team, Qwen3 Technical Report, arXiv 2505.09388, Table 2, and Qwen/Qwen3-235B-A22B "
+     "config.json (94 layers, hidden 4096, 64 heads / 4 kv of head_dim 128, 128 experts "
+     "top-8, expert ffn 1536, vocab 151936; 235B total, 22B active)"},
+    {"llama4-scout", 48, 5120, 40, 8, 16384, CS_ACT_SWIGLU, 202048, 8192, false, false,
+     "meta-llama/Llama-4-Scout-17B-16E config.json (48 layers, hidden 5120, 40 heads / 8 kv "
+     "of head_dim 128, 16 experts top-1 + 1 shared, expert ffn 8192, every layer MoE, vocab "
+     "202048); Meta, 'The Llama 4 herd' (2025-04-05): 109B total, 17B active. Chunked "
+     "attention and NoPE layers are modelled as full attention"},
+    {"llama4-maverick", 48, 5120, 40, 8, 16384, CS_ACT_SWIGLU, 202048, 8192, false, false,
+     "meta-llama/Llama-4-Maverick-17B-128E config.json (48 layers, hidden 5120, 40 heads / 8 "
+     "kv of head_dim 128, interleave_moe_layer_step 2: every other layer MoE with 128 "
+     "experts top-1 + 1 shared of ffn 8192, the others dense of ffn 16384, vocab 202048); "
+     "Meta, 'The Llama 4 herd' (2025-04-05): 400B total, 17B active"},
+    {"gpt-oss-120b", 36, 2880, 64, 8, 2880, CS_ACT_SWIGLU, 201088, 4096, false, false,
+     "OpenAI, gpt-oss-120b & gpt-oss-20b Model Card, arXiv 2508.10925, Table 1, and "
+     "openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads / 8 kv of head_dim "
+     "64, 128-token sliding window on every other layer, 128 experts top-4, expert ffn "
+     "2880, vocab 201088; 116.8B total, 5.1B active; attention sinks and the linear "
+     "layers' biases are left out)"},
+};
+
+static const struct preset_ext preset_exts[] = {
+    {.name = "deepseek-v3", DSV3_MLA, MOE(256, 8, 1, 2048, 3, 1)},
+    {.name = "kimi-k2", DSV3_MLA, MOE(384, 8, 1, 2048, 1, 1)},
+    {.name = "qwen3-30b-a3b", .head_dim = 128, MOE(128, 8, 0, 768, 0, 1)},
+    {.name = "qwen3-235b-a22b", .head_dim = 128, MOE(128, 8, 0, 1536, 0, 1)},
+    {.name = "llama4-scout", .head_dim = 128, MOE(16, 1, 1, 8192, 0, 1)},
+    {.name = "llama4-maverick", .head_dim = 128, MOE(128, 1, 1, 8192, 0, 2)},
+    {.name = "gpt-oss-120b", .head_dim = 64, .sliding_window = 128, .sliding_every = 2, MOE(128, 4, 0, 2880, 0, 1)},
+    {.name = "mixtral-8x7b", MOE(8, 2, 0, 14336, 0, 1)},
+    {.name = "mixtral-8x22b", MOE(8, 2, 0, 16384, 0, 1)},
 };
 
 #define NPRESETS (sizeof presets / sizeof presets[0])
@@ -68,7 +145,8 @@ static const char *const preset_names[] = {
     "gpt-1.7b", "gpt-3.6b", "gpt-7.5b", "gpt-18b", "gpt-39b", "gpt-76b", "gpt-145b",
     "gpt-310b", "gpt-530b", "gpt-1t", "gpt3-175b", "llama2-7b", "llama2-13b",
     "llama2-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "bloom-176b",
-    "mt-nlg-530b", NULL,
+    "mt-nlg-530b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
+    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", NULL,
 };
 
 _Static_assert(sizeof preset_names / sizeof preset_names[0] == NPRESETS + 1,
@@ -95,6 +173,19 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out)
         m.seq_len = p->seq_len;
         m.tied_embeddings = p->tied;
         m.dropout = p->dropout;
+        m.moe.load_cv = CS_MOE_DEFAULT_LOAD_CV;
+        m.moe.moe_every = 1;
+        for (size_t j = 0; j < sizeof preset_exts / sizeof preset_exts[0]; j++) {
+            const struct preset_ext *x = &preset_exts[j];
+            if (strcmp(x->name, p->name) != 0)
+                continue;
+            m.head_dim = x->head_dim;
+            m.attention = x->attention;
+            m.mla = x->mla;
+            m.sliding_window = x->sliding_window;
+            m.sliding_every = x->sliding_every;
+            m.moe = x->moe;
+        }
         snprintf(m.source, sizeof m.source, "%s", p->source);
         *out = m;
         return CS_OK;
@@ -107,55 +198,194 @@ const char *const *cs_workload_preset_names(void)
     return preset_names;
 }
 
-/* Width of the fused QKV projection's output: h query columns plus k/a of
- * that for each of K and V (grouped-query attention, Ainslie et al. 2023). */
+bool cs_model_is_moe(const struct cs_model_shape *m)
+{
+    return m->moe.experts > 0 && m->moe.top_k > 0;
+}
+
+bool cs_model_layer_is_moe(const struct cs_model_shape *m, int i)
+{
+    if (!cs_model_is_moe(m) || i < m->moe.first_dense_layers)
+        return false;
+    int every = m->moe.moe_every > 1 ? m->moe.moe_every : 1;
+    /* Llama 4's interleave_moe_layer_step: layer i is MoE when
+     * (i + 1) % step == 0 (transformers' Llama4TextConfig moe_layers). */
+    return (i - m->moe.first_dense_layers + 1) % every == 0;
+}
+
+int cs_model_moe_layers_in(const struct cs_model_shape *m, int first, int n)
+{
+    if (!cs_model_is_moe(m))
+        return 0;
+    int k = 0;
+    for (int i = first; i < first + n; i++)
+        k += cs_model_layer_is_moe(m, i);
+    return k;
+}
+
+double cs_model_qk_head_dim(const struct cs_model_shape *m)
+{
+    if (m->attention == CS_ATTN_MLA)
+        return (double)m->mla.qk_nope_dim + m->mla.qk_rope_dim;
+    return m->head_dim > 0 ? (double)m->head_dim : (double)m->hidden / m->heads;
+}
+
+double cs_model_v_head_dim(const struct cs_model_shape *m)
+{
+    if (m->attention == CS_ATTN_MLA)
+        return (double)m->mla.v_dim;
+    return cs_model_qk_head_dim(m);
+}
+
+/* Width of the fused QKV projection's output: a d query columns plus k d
+ * for each of K and V (grouped-query attention, Ainslie et al. 2023; d =
+ * head_dim, h / a unless decoupled). */
 static double qkv_width(const struct cs_model_shape *m)
 {
-    double h = m->hidden;
+    double d = cs_model_qk_head_dim(m);
     int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
-    return h + 2.0 * h * kv / m->heads;
+    return (m->heads + 2.0 * kv) * d;
 }
 
 /* Columns of the first MLP GEMM: f for gelu, 2f for swiglu (up and gate,
  * Shazeer 2020). */
+static double mlp_in_width_f(const struct cs_model_shape *m, double f)
+{
+    return m->activation == CS_ACT_SWIGLU ? 2.0 * f : f;
+}
 static double mlp_in_width(const struct cs_model_shape *m)
 {
-    return m->activation == CS_ACT_SWIGLU ? 2.0 * m->ffn_hidden : (double)m->ffn_hidden;
+    return mlp_in_width_f(m, m->ffn_hidden);
+}
+
+/* Weights of the attention block (projections only, norms apart). MLA
+ * (DeepSeek-V2, Section 2.1.2; the HF DeepseekV3Attention modules): q_a
+ * (h x q_lora) with its norm, q_b (q_lora x a (nope + rope)), or q_proj
+ * (h x a (nope + rope)) without a query latent; kv_a (h x (kv_lora + rope))
+ * with its norm, kv_b (kv_lora x a (nope + v)); o (a v x h). */
+static double attn_weights(const struct cs_model_shape *m)
+{
+    double h = m->hidden, a = m->heads;
+    if (m->attention == CS_ATTN_MLA) {
+        const struct cs_mla_shape *l = &m->mla;
+        double qk = (double)l->qk_nope_dim + l->qk_rope_dim;
+        double q = l->q_lora_rank > 0 ? h * l->q_lora_rank + l->q_lora_rank + l->q_lora_rank * a * qk
+                                      : h * a * qk;
+        double kv = h * (l->kv_lora_rank + l->qk_rope_dim) + l->kv_lora_rank +
+                    (double)l->kv_lora_rank * a * (l->qk_nope_dim + l->v_dim);
+        return q + kv + a * l->v_dim * h;
+    }
+    return h * qkv_width(m) + a * cs_model_v_head_dim(m) * h;
+}
+
+/* One FFN of width f (dense MLP or one expert): up (and gate) and down. */
+static double ffn_weights(const struct cs_model_shape *m, double f)
+{
+    return m->hidden * mlp_in_width_f(m, f) + f * m->hidden;
+}
+
+/* The FFN weights of layer i: dense, or router + routed + shared experts;
+ * `routed` counts the routed experts included (all, or top_k for the
+ * active count). */
+static double layer_ffn_weights(const struct cs_model_shape *m, int i, bool active)
+{
+    if (!cs_model_layer_is_moe(m, i))
+        return ffn_weights(m, m->ffn_hidden);
+    const struct cs_moe_shape *e = &m->moe;
+    double routed = active ? e->top_k : e->experts;
+    return (double)m->hidden * e->experts + (routed + e->shared_experts) *
+                                                 ffn_weights(m, e->expert_ffn_hidden);
 }
 
 /* Architecture family conventions (docs/models.md, "Parameter count"): gelu
  * models follow GPT (linear biases, LayerNorm with weight and bias, learned
  * positional embeddings); swiglu models follow Llama (no biases, RMSNorm with a
  * weight only, rotary positions without parameters). */
-double cs_workload_params(const struct cs_model_shape *m)
+static double params_counted(const struct cs_model_shape *m, bool active)
 {
-    double h = m->hidden, f = m->ffn_hidden, v = m->vocab, s = m->seq_len;
+    double h = m->hidden, v = m->vocab, s = m->seq_len;
     bool gpt = m->activation == CS_ACT_GELU;
-    double qkv = qkv_width(m), up = mlp_in_width(m);
-    double layer = h * qkv + h * h + h * up + f * h;
     double norm = gpt ? 2.0 * h : h;
-    if (gpt)
-        layer += qkv + h + up + h;   /* biases of the four linear layers */
-    layer += 2.0 * norm;             /* pre-attention and pre-MLP norms */
-    double total = m->layers * layer + norm;   /* + final norm */
+    double total = norm;   /* final norm */
+    double attn = attn_weights(m) + 2.0 * norm;   /* + pre-attention and pre-MLP norms */
+    if (gpt)   /* biases of the four linear layers (GPT models are dense) */
+        attn += qkv_width(m) + h + mlp_in_width(m) + h;
+    if (!cs_model_is_moe(m))
+        total += m->layers * (attn + ffn_weights(m, m->ffn_hidden));
+    else
+        for (int i = 0; i < m->layers; i++)
+            total += attn + layer_ffn_weights(m, i, active);
     total += v * h * (m->tied_embeddings ? 1.0 : 2.0);
     if (gpt)
         total += s * h;              /* learned positional embeddings */
     return total;
 }
 
+double cs_workload_params(const struct cs_model_shape *m)
+{
+    return params_counted(m, false);
+}
+
+double cs_workload_params_active(const struct cs_model_shape *m)
+{
+    return params_counted(m, true);
+}
+
+double cs_moe_dispatch_dedup(int nodes, int top_k)
+{
+    if (nodes <= 1 || top_k <= 1)
+        return 1.0;
+    double n = nodes;
+    return n * (1.0 - pow(1.0 - 1.0 / n, top_k)) / top_k;
+}
+
+int cs_workload_expert_dp(const struct cs_workload *w)
+{
+    long n = (long)w->par.tp * (w->par.cp > 0 ? w->par.cp : 1) * w->par.dp;
+    long e = (long)(w->par.ep > 0 ? w->par.ep : 1) * (w->par.etp > 0 ? w->par.etp : 1);
+    long d = e > 0 ? n / e : 0;
+    return d >= 1 ? (int)d : 1;
+}
+
+/* Keys a query of a layer attends to in the convention: the whole
+ * sequence, or the window on a sliding-window layer. */
+static double keys_attended(const struct cs_model_shape *m, int i)
+{
+    double s = m->seq_len;
+    bool win = m->sliding_window > 0 && m->sliding_every > 0 && i % m->sliding_every == 0;
+    return win && m->sliding_window < s ? (double)m->sliding_window : s;
+}
+
+/* Forward FLOPs of layer i for one sequence. */
+static void layer_flops_i(const struct cs_model_shape *m, int i, struct cs_layer_flops *out)
+{
+    double h = m->hidden, s = m->seq_len, a = m->heads;
+    double dqk = cs_model_qk_head_dim(m), dv = cs_model_v_head_dim(m);
+    double keys = keys_attended(m, i);
+    struct cs_layer_flops r;
+    memset(&r, 0, sizeof r);
+    r.qkv = 2.0 * s * (attn_weights(m) - a * dv * h);   /* every projection but the output */
+    r.scores = 2.0 * s * keys * a * dqk;
+    r.attn_over_v = 2.0 * s * keys * a * dv;
+    r.proj = 2.0 * s * a * dv * h;
+    if (cs_model_layer_is_moe(m, i)) {
+        const struct cs_moe_shape *e = &m->moe;
+        double n = (double)e->top_k + e->shared_experts, f = e->expert_ffn_hidden;
+        r.router = 2.0 * s * h * e->experts;
+        r.mlp_up = n * 2.0 * s * h * mlp_in_width_f(m, f);
+        r.mlp_down = n * 2.0 * s * h * f;
+    } else {
+        r.mlp_up = 2.0 * s * h * mlp_in_width(m);
+        r.mlp_down = 2.0 * s * h * m->ffn_hidden;
+    }
+    r.total = r.qkv + r.scores + r.attn_over_v + r.proj + r.router + r.mlp_up + r.mlp_down;
+    *out = r;
+}
+
 void cs_workload_layer_flops(const struct cs_model_shape *m, struct cs_layer_flops *out)
 {
-    double h = m->hidden, f = m->ffn_hidden, s = m->seq_len;
-    struct cs_layer_flops r;
-    r.qkv = 2.0 * s * h * qkv_width(m);
-    r.scores = 2.0 * s * s * h;
-    r.attn_over_v = 2.0 * s * s * h;
-    r.proj = 2.0 * s * h * h;
-    r.mlp_up = 2.0 * s * h * mlp_in_width(m);
-    r.mlp_down = 2.0 * s * h * f;
-    r.total = r.qkv + r.scores + r.attn_over_v + r.proj + r.mlp_up + r.mlp_down;
-    *out = r;
+    /* the first layer (dense in every MoE model with first_dense_layers) */
+    layer_flops_i(m, 0, out);
 }
 
 double cs_workload_logits_flops(const struct cs_model_shape *m)
@@ -189,7 +419,7 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
 
 bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
 {
-    struct cs_stack_preset p = {0.0, true, true};
+    struct cs_stack_preset p = {0.0, true, true, CS_MOE_DISPATCH_ALLTOALL};
     switch (s) {
     case CS_STACK_MEGATRON_2021:
         p.dp_overlap = false;
@@ -197,6 +427,10 @@ bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
         break;
     case CS_STACK_MCORE_2024:
         p.tp_comm_overlap = CS_MCORE_TP_OVERLAP;
+        /* Megatron-Bridge's MoE performance recipes dispatch with the flex
+         * dispatcher (DeepEP or HybridEP backends: src/megatron/bridge/
+         * perf_recipes/{qwen,deepseek}/ at 067f987df) */
+        p.moe_dispatcher = CS_MOE_DISPATCH_HIERARCHICAL;
         break;
     case CS_STACK_TORCHTITAN:
     case CS_STACK_COMPOSER:
@@ -235,22 +469,30 @@ double cs_workload_recompute_share(const struct cs_workload *w)
 double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_batch,
                                   enum cs_recompute rc)
 {
+    double layers = 0.0;
     struct cs_layer_flops lf;
-    cs_workload_layer_flops(m, &lf);
-    /* forward + backward (2x): 3x the forward of each layer */
-    double per_layer = 3.0 * lf.total;
-    if (rc == CS_RECOMPUTE_FULL)
-        per_layer += lf.total;
-    else if (rc == CS_RECOMPUTE_SELECTIVE)
-        per_layer += lf.scores + lf.attn_over_v;
-    else if (rc == CS_RECOMPUTE_OP) {
-        /* wk, wo and w3 (swiglu: half of mlp_up) or w2 (gelu) again */
-        double h = m->hidden, a = m->heads, k = m->kv_heads > 0 ? m->kv_heads : a;
-        double wk = 2.0 * m->seq_len * h * (h * k / a);
-        per_layer += wk + lf.proj + (m->activation == CS_ACT_SWIGLU ? 0.5 * lf.mlp_up : lf.mlp_down);
+    for (int i = 0; i < m->layers; i++) {
+        /* layers of one kind repeat: recount only where the kind changes */
+        if (i == 0 || cs_model_layer_is_moe(m, i) != cs_model_layer_is_moe(m, i - 1) ||
+            keys_attended(m, i) != keys_attended(m, i - 1))
+            layer_flops_i(m, i, &lf);
+        /* forward + backward (2x): 3x the forward of each layer */
+        double per_layer = 3.0 * lf.total;
+        if (rc == CS_RECOMPUTE_FULL)
+            per_layer += lf.total;
+        else if (rc == CS_RECOMPUTE_SELECTIVE)
+            per_layer += lf.scores + lf.attn_over_v;
+        else if (rc == CS_RECOMPUTE_OP) {
+            /* wk, wo and w3 (swiglu: half of mlp_up) or w2 (gelu) again */
+            double a = m->heads, k = m->kv_heads > 0 ? m->kv_heads : a;
+            double wk = 2.0 * m->seq_len * m->hidden * (k * cs_model_qk_head_dim(m));
+            per_layer += wk + lf.proj +
+                         (m->activation == CS_ACT_SWIGLU ? 0.5 * lf.mlp_up : lf.mlp_down);
+        }
+        layers += per_layer;
     }
     /* The logits are never recomputed (Narayanan et al. 2021, Appendix). */
-    double per_seq = m->layers * per_layer + 3.0 * cs_workload_logits_flops(m);
+    double per_seq = layers + 3.0 * cs_workload_logits_flops(m);
     return global_batch * per_seq;
 }
 
@@ -264,8 +506,31 @@ cs_status cs_workload_check(const struct cs_workload *w)
     if (m->layers < 1 || m->hidden < 1 || m->heads < 1 || m->kv_heads < 0 ||
         m->ffn_hidden < 1 || m->vocab < 1 || m->seq_len < 1)
         return CS_EINVAL;
-    if (m->hidden % m->heads != 0 || m->heads % kv != 0)
+    if ((m->head_dim <= 0 && m->attention == CS_ATTN_STANDARD && m->hidden % m->heads != 0) ||
+        m->heads % kv != 0 || m->head_dim < 0)
         return CS_EINVAL;
+    if (m->attention == CS_ATTN_MLA &&
+        (m->mla.kv_lora_rank < 1 || m->mla.q_lora_rank < 0 || m->mla.qk_nope_dim < 0 ||
+         m->mla.qk_rope_dim < 0 || m->mla.qk_nope_dim + m->mla.qk_rope_dim < 1 || m->mla.v_dim < 1))
+        return CS_EINVAL;
+    if (m->moe.experts < 0 || m->moe.top_k < 0 || m->moe.shared_experts < 0 ||
+        m->moe.first_dense_layers < 0 || m->moe.moe_every < 0 || m->sliding_window < 0 ||
+        m->sliding_every < 0)
+        return CS_EINVAL;
+    if (cs_model_is_moe(m) &&
+        (m->moe.top_k > m->moe.experts || m->moe.expert_ffn_hidden < 1 ||
+         !(m->moe.capacity_factor == 0 || m->moe.capacity_factor >= 1.0) ||
+         !(m->moe.load_cv >= 0) || !(m->moe.a2a_overlap >= 0 && m->moe.a2a_overlap <= 1)))
+        return CS_EINVAL;
+    {
+        int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1;
+        long n = (long)p->tp * p->cp * p->dp;
+        if (ep > 1 || etp > 1) {
+            if (!cs_model_is_moe(m) || m->moe.experts % ep != 0 || n % ((long)ep * etp) != 0 ||
+                m->moe.expert_ffn_hidden % etp != 0)
+                return CS_EINVAL;
+        }
+    }
     if (p->tp < 1 || p->pp < 1 || p->dp < 1 || p->cp < 1 || p->vp < 0)
         return CS_EINVAL;
     if (m->heads % p->tp != 0 || m->seq_len % p->cp != 0)

@@ -98,6 +98,23 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
     cJSON_AddStringToObject(mo, "activation", cs_activation_name(m->activation));
     cJSON_AddNumberToObject(mo, "vocab", m->vocab);
     cJSON_AddNumberToObject(mo, "seq_len", m->seq_len);
+    if (cs_model_is_moe(m)) {
+        cJSON *e = cJSON_AddObjectToObject(mo, "moe");
+        cJSON_AddNumberToObject(e, "experts", m->moe.experts);
+        cJSON_AddNumberToObject(e, "top_k", m->moe.top_k);
+        cJSON_AddNumberToObject(e, "shared_experts", m->moe.shared_experts);
+        cJSON_AddNumberToObject(e, "expert_ffn_hidden", m->moe.expert_ffn_hidden);
+        cJSON_AddNumberToObject(e, "first_dense_layers", m->moe.first_dense_layers);
+        if (m->moe.capacity_factor >= 1.0)
+            cJSON_AddNumberToObject(e, "capacity_factor", m->moe.capacity_factor);
+        else
+            cJSON_AddStringToObject(e, "capacity_factor", "none");
+        cJSON_AddStringToObject(e, "routing", cs_moe_routing_names[m->moe.routing]);
+        cJSON_AddStringToObject(e, "dispatcher", cs_moe_dispatcher_names[m->moe.dispatcher]);
+    }
+    /* DESIGN.md's contract: counts of all and of one token's parameters */
+    cJSON_AddNumberToObject(o, "params_total", cs_workload_params(m));
+    cJSON_AddNumberToObject(o, "params_active", cs_workload_params_active(m));
     cJSON_AddNumberToObject(o, "global_batch", (double)w->global_batch);
     cJSON_AddNumberToObject(o, "micro_batch", w->micro_batch);
     cJSON *po = cJSON_AddObjectToObject(o, "parallelism");
@@ -108,6 +125,10 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
     cJSON_AddNumberToObject(po, "vp", p->vp);
     cJSON_AddBoolToObject(po, "sp", p->sp);
     cJSON_AddStringToObject(po, "fsdp", cs_fsdp_name(p->fsdp));
+    if (cs_model_is_moe(m)) {
+        cJSON_AddNumberToObject(po, "ep", p->ep > 0 ? p->ep : 1);
+        cJSON_AddNumberToObject(po, "etp", p->etp > 0 ? p->etp : 1);
+    }
     cJSON_AddStringToObject(o, "recompute", cs_recompute_name(w->recompute));
     cJSON_AddStringToObject(o, "precision", cs_precision_name(w->precision));
     cs__num(o, "tokens", w->tokens);
@@ -140,6 +161,14 @@ void cs_out_step_json(cJSON *root, const struct cs_step_result *r)
     cs__num(st, "dp_comm_total_s", ok ? r->dp_comm_total_s : NAN);
     cs__num(st, "optimizer_s", ok ? r->optimizer_s : NAN);
     cs__num(st, "data_stall_s", ok ? r->data_stall_s : NAN);
+    if (r->moe_load > 0 && (r->ep_comm_s > 0 || r->moe_load > 1.0 || r->moe_imbalance_s > 0 ||
+                            isfinite(r->ep_net_share))) {
+        /* mixture of experts (docs/moe.md) */
+        cs__num(st, "ep_comm_s", ok ? r->ep_comm_s : NAN);
+        cs__num(st, "moe_imbalance_s", ok ? r->moe_imbalance_s : NAN);
+        cs__num(st, "moe_load_ratio", ok ? r->moe_load : NAN); /* most loaded EP rank over the mean */
+        cs__num(st, "moe_dropped_share", ok ? r->moe_dropped : NAN);
+    }
     /* Set only with neighbours / a network model (NAN otherwise; a zeroed
      * result has neither). */
     if (ok && r->network_slowdown > 0 && isfinite(r->network_slowdown))
@@ -220,6 +249,18 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
             m->name, cs__fmt(cs_workload_params(m), CS_UNIT_COUNT, a, sizeof a), m->layers,
             m->hidden, m->heads, m->kv_heads, m->ffn_hidden, cs_activation_name(m->activation),
             m->vocab);
+    if (cs_model_is_moe(m)) {
+        char b2[64];
+        fprintf(out, "  experts       %d routed (top %d) + %d shared of ffn %d, %d leading dense layers; "
+                     "%s active per token; routing %s, dispatch %s, capacity %s\n",
+                m->moe.experts, m->moe.top_k, m->moe.shared_experts, m->moe.expert_ffn_hidden,
+                m->moe.first_dense_layers,
+                cs__fmt(cs_workload_params_active(m), CS_UNIT_COUNT, b2, sizeof b2),
+                cs_moe_routing_names[m->moe.routing], cs_moe_dispatcher_names[m->moe.dispatcher],
+                m->moe.capacity_factor >= 1.0 ? "factor" : "none (dropless)");
+        fprintf(out, "  expert par.   ep %d, etp %d, expert dp %d\n", p->ep > 0 ? p->ep : 1,
+                p->etp > 0 ? p->etp : 1, cs_workload_expert_dp(w));
+    }
     if (w->gpus > 0)
         fprintf(out, "  GPUs          %ld of the cluster's (workload.gpus; the rest for neighbours)\n", w->gpus);
     fprintf(out, "  parallelism   tp %d, pp %d, dp %d, cp %d, vp %d, sp %s, fsdp %s\n", p->tp,
@@ -281,6 +322,9 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
     cs_table *st = cs_table_create(3, sh);
     cs__row(st, "compute (incl. recompute)", r->compute_s, r->time_s);
     cs__row(st, "exposed TP/CP comm", r->tp_comm_s, r->time_s);
+    bool moe = r->ep_comm_s > 0 || r->moe_imbalance_s > 0 || r->moe_load > 1.0;
+    if (moe)
+        cs__row(st, "exposed EP dispatch/combine", r->ep_comm_s, r->time_s);
     cs__row(st, "exposed PP comm", r->pp_comm_s, r->time_s);
     cs__row(st, "exposed DP/FSDP comm", r->dp_comm_s, r->time_s);
     cs__row(st, "pipeline bubble", r->bubble_s, r->time_s);
@@ -288,6 +332,12 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
     cs__row(st, "data stall", r->data_stall_s, r->time_s);
     cs__row(st, "step time", r->time_s, r->time_s);
     cs_table_write(st, out, 2);
+    if (moe)
+        fprintf(out, "  MoE imbalance %s of the step (most loaded EP rank %.3fx the mean%s)\n",
+                cs__fmt(r->moe_imbalance_s, CS_UNIT_TIME, a, sizeof a), r->moe_load,
+                r->moe_dropped > 0 ? ", tokens dropped at the capacity factor" : "");
+    if (moe && r->moe_dropped > 0)
+        fprintf(out, "  dropped       %.2f%% of the routed token copies\n", 100.0 * r->moe_dropped);
     fprintf(out, "  DP/FSDP comm in all %s (hidden behind compute: %s)\n",
             cs__fmt(r->dp_comm_total_s, CS_UNIT_TIME, a, sizeof a),
             cs__fmt(r->dp_comm_total_s - r->dp_comm_s, CS_UNIT_TIME, b, sizeof b));

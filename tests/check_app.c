@@ -662,11 +662,20 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(fit->files, 3);
     ck_assert_int_eq(fit->rows, 27);
     ck_assert(fit->sum / fit->rows <= 0.05);
-    ck_assert_int_eq(ho->files, 17);
+    ck_assert_int_eq(ho->files, 14);   /* dense; the 3 MoE tables are agg[2] */
     ck_assert_int_ge(ho->rows, 290);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
     ck_assert(ho->sum / ho->rows <= 0.108);
+    /* The held-out mixture-of-experts tables (Megatron-Bridge 25.11,
+     * 26.04.01, 26.08): 16 rows expressible today at 45.9% (the target is
+     * 12%; docs/moe.md says what is missing). A regression bound. */
+    const struct cs_app_val_agg *moe = &v.agg[2];
+    ck_assert_int_eq(moe->files, 3);
+    ck_assert_int_ge(moe->rows, 16);
+    printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
+           100 * moe->sum / moe->rows, 100 * moe->worst);
+    ck_assert(moe->sum / moe->rows <= 0.47);
     int unfit = 0;
     for (size_t i = 0; i < v.nrows; i++)
         unfit += v.rows[i].st == CS_ENOFIT;

@@ -137,7 +137,7 @@ static const char *const unit_words[] = {"s",     "ms",    "us",     "bytes", "u
 static const char *const ratio_words[] = {"mfu",        "goodput",   "utilization", "fraction",
                                           "share",      "ratio",     "efficiency",  "slowdown",
                                           "tolerance",  "quota",     "error",       "relative",
-                                          "fragmentation", "oversubscription", "mape", "rms",
+                                          "fragmentation", "oversubscription", "mape", "rms", "factor",
                                           NULL};
 /* Counts (whole things), by their full key name. */
 static const char *const count_keys[] = {
@@ -151,7 +151,8 @@ static const char *const count_keys[] = {
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
-    "cancelled", "points", NULL};
+    "cancelled", "points", "params_total", "params_active", "experts", "top_k", "shared_experts",
+    "expert_ffn_hidden", "first_dense_layers", "ep", "etp", NULL};
 /* Statistics and containers whose children take the unit of the parent:
  * time_to_train_s.mean, breakdown_usd.capex, by_year_usd[0]. */
 static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", NULL};

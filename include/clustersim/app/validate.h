@@ -57,7 +57,7 @@ struct cs_app_validate {
     int nfiles;
     struct cs_app_val_row *rows;  /* owned, file by file */
     size_t nrows;
-    struct cs_app_val_agg agg[2]; /* [0] fit, [1] holdout */
+    struct cs_app_val_agg agg[3]; /* [0] fit, [1] holdout dense, [2] holdout mixture of experts */
     bool ok;                      /* every row predicted and the tolerance met */
 };
 

@@ -47,6 +47,9 @@ struct cs_val_table {
      * no tokens/s: "megatron" (Megatron-LM's num_floating_point_operations:
      * full attention, logits, no recomputation); NULL: not stated. */
     char *flops;
+    /* MoE tables: how the runs routed ("balanced": forced even, as the
+     * Megatron-Bridge pages state; "learned"); NULL: the model's default. */
+    char *moe_routing;
 };
 
 struct cs_valindex {

@@ -100,6 +100,21 @@ struct cs_layer_cost {
     double attn_fwd_s, attn_bwd_s;
     double params;                /* parameters of this layer held by this GPU (after TP sharding, before FSDP) */
     double act_msg_bytes;         /* activation tensor sent to the next pipeline stage per micro-batch */
+    /* Mixture-of-experts layers (cs_compute_moe_layer; 0 for dense ones):
+     * the routed experts' share of fwd_s, bwd_s and recompute_s, balanced
+     * (the step scales it by the most loaded rank's load); token dispatch
+     * and combine, all-to-alls over the EP group of ep_a2a_bytes per rank
+     * (nccl-tests convention), counts per direction and under full
+     * recompute; with etp > 1 one all-gather and one reduce-scatter of
+     * etp_msg_bytes over the ETP group each way; the part of params that
+     * is this GPU's share of the experts (reduced over the expert data
+     * parallel group). */
+    double expert_fwd_s, expert_bwd_s, expert_recompute_s;
+    double ep_a2a_bytes;
+    int ep_a2a_fwd, ep_a2a_bwd, ep_a2a_recompute;
+    double etp_msg_bytes;
+    int etp_pairs;
+    double expert_params;
 };
 
 /* Fills `out` for one layer of `w` on `gpu` with parameters `p` (all
@@ -109,6 +124,12 @@ struct cs_layer_cost {
  * untouched then. */
 cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                            const struct cs_compute_params *p, struct cs_layer_cost *out);
+
+/* The same for a mixture-of-experts layer of w (attention, router, routed
+ * and shared experts, token permutation; docs/moe.md). CS_EINVAL for a
+ * dense model. */
+cs_status cs_compute_moe_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                               const struct cs_compute_params *p, struct cs_layer_cost *out);
 
 /* The embedding (first stage) and the output layer with final norm and
  * cross-entropy loss (last stage), same struct: times, FLOPs, bytes, TP

@@ -64,6 +64,12 @@ double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w);
  * gelu models); the last stage's final norm and output layer (none with tied
  * embeddings and pp == 1, where the embedding serves). */
 double cs_memory_layer_params(const struct cs_workload *w);
+/* A mixture-of-experts layer on one GPU: attention and norms (as a dense
+ * layer), the router (replicated), the shared experts (tensor-parallel)
+ * and this GPU's experts (E / ep of them, each 1/etp of its width); the
+ * last part alone, which the expert data-parallel group shards. */
+double cs_memory_layer_moe_params(const struct cs_workload *w);
+double cs_memory_layer_expert_params(const struct cs_workload *w);
 double cs_memory_embedding_params(const struct cs_workload *w);
 double cs_memory_logits_params(const struct cs_workload *w);
 

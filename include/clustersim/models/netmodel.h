@@ -37,7 +37,9 @@ typedef struct cs_netmodel cs_netmodel;
  * reduce-scatter; NCCL's trees and NVLS+tree move the same bytes per node
  * boundary, so the ring's pattern stands for them). CHAIN: the same without
  * the wrap (pipeline stage s to s+1). */
-enum cs_net_pattern { CS_NET_RING, CS_NET_CHAIN, CS_NET_PATTERN_COUNT };
+/* ALLTOALL: every member to every member on another node, each pair on its
+ * rail (expert-parallel token dispatch and combine). */
+enum cs_net_pattern { CS_NET_RING, CS_NET_CHAIN, CS_NET_ALLTOALL, CS_NET_PATTERN_COUNT };
 
 /* Builds the model of cluster c (copied) for a job of job_gpus GPUs (0:
  * every GPU), placed as c->fabric.placement says with `seed`, and the

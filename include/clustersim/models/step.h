@@ -48,6 +48,8 @@ struct cs_step_options {
      * topology geometry's closed-form estimate (cs_coll_fabric_view). It
      * must be built for this cluster and the workload's GPU count. */
     cs_netmodel *net;
+    /* Seed of the MoE routing stream (moe.h; the scenario's seed). */
+    uint64_t moe_seed;
 };
 
 /* GPU to host memory, one direction: the catalog's host_bw (NVLink-C2C) or
@@ -71,7 +73,7 @@ struct cs_step_result {
     double tp_comm_s;                   /* exposed tensor/context-parallel collectives */
     double pp_comm_s;                   /* waiting on pipeline transfers in flight */
     double dp_comm_s;                   /* exposed data-parallel / FSDP communication */
-    double exposed_comm_s;              /* tp + pp + dp */
+    double exposed_comm_s;              /* tp + pp + dp + ep */
     double bubble_s;                    /* pipeline bubble: waiting on other stages' compute */
     double optimizer_s;
     double data_stall_s;                /* data pipeline stall (0 until the data model exists) */
@@ -94,6 +96,17 @@ struct cs_step_result {
      * checkpoint writes, dataset reads) on the compute fabric over without
      * (set by the app layer, storage_network: compute); NAN otherwise. */
     double storage_slowdown;
+    /* Mixture of experts (0, 1 and NAN for dense models): the critical
+     * stage's exposed dispatch/combine all-to-alls (inside exposed_comm_s,
+     * apart from tp_comm_s), what the most loaded EP rank added to its
+     * compute and all-to-alls (part of the step already counted), that
+     * rank's load over the mean, the share of routed copies dropped at the
+     * capacity factor, the EP communicator's network share. */
+    double ep_comm_s;
+    double moe_imbalance_s;
+    double moe_load;
+    double moe_dropped;
+    double ep_net_share;
 };
 
 /* The communicator of `size` ranks whose members are `stride` ranks apart in
@@ -105,7 +118,7 @@ struct cs_coll_group cs_step_group(int size, long stride, int g);
 /* The scenario keys a workload rule names (cs_step_rules). */
 enum cs_step_key { CS_STEP_KEY_PARALLELISM, CS_STEP_KEY_TP, CS_STEP_KEY_PP, CS_STEP_KEY_VP, CS_STEP_KEY_CP,
                    CS_STEP_KEY_FSDP, CS_STEP_KEY_MODEL, CS_STEP_KEY_KV_HEADS, CS_STEP_KEY_HIDDEN,
-                   CS_STEP_KEY_GLOBAL_BATCH, CS_STEP_KEY_GPUS, CS_STEP_KEY_COUNT };
+                   CS_STEP_KEY_GLOBAL_BATCH, CS_STEP_KEY_GPUS, CS_STEP_KEY_EP, CS_STEP_KEY_COUNT };
 
 /* Where each key sits in the scenario file (line 0: no position), so that
  * the config loader's errors carry file:line:col. Borrowed. */

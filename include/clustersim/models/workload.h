@@ -17,7 +17,68 @@ enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
 enum cs_recompute { CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE, CS_RECOMPUTE_FULL, CS_RECOMPUTE_OP };
 enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
 
-/* A dense decoder-only transformer's shape. */
+/* Attention of a layer: standard multi-head (grouped-query with kv_heads <
+ * heads, Ainslie et al. 2023), or DeepSeek's multi-head latent attention
+ * (MLA, DeepSeek-AI, DeepSeek-V2 arXiv 2405.04434, Section 2.1): queries
+ * and keys/values go through low-rank latents; each head's query and key
+ * have a position-free part (nope) and a rotary part (rope, the key's one
+ * shared by the heads), values their own width. */
+enum cs_attention { CS_ATTN_STANDARD, CS_ATTN_MLA };
+struct cs_mla_shape {
+    int q_lora_rank;      /* query latent (0: queries projected directly from h) */
+    int kv_lora_rank;     /* key/value latent */
+    int qk_nope_dim, qk_rope_dim, v_dim;   /* per head */
+};
+
+/* Routing of a mixture-of-experts layer (docs/moe.md, "Load imbalance"):
+ * learned (a trained router: per-expert token shares spread with
+ * coefficient of variation load_cv, plus the multinomial noise of a finite
+ * batch) or balanced (every expert gets the same tokens: the
+ * force-balanced benchmark mode of Megatron-Core, moe_router_force_load_balancing). */
+enum cs_moe_routing { CS_MOE_ROUTING_LEARNED, CS_MOE_ROUTING_BALANCED };
+
+/* Token dispatch across nodes (docs/moe.md, "Dispatch"): alltoall (NCCL's
+ * all-to-all: every routed copy crosses the network to its expert's rank)
+ * or hierarchical (DeepEP / Megatron-Core's HybridEP flex dispatcher: a
+ * token crosses the network once per destination node, on its rail, and
+ * is copied to that node's experts over NVLink; DeepSeek-V3 report,
+ * Section 3.2.2). */
+enum cs_moe_dispatcher { CS_MOE_DISPATCH_ALLTOALL, CS_MOE_DISPATCH_HIERARCHICAL };
+
+/* Of the copies an all-to-all sends across nodes, the share a hierarchical
+ * dispatcher sends: a token with top_k experts spread uniformly over n
+ * nodes reaches n (1 - (1 - 1/n)^k) distinct nodes against k copies,
+ * (n - 1)/n of each crossing: n (1 - (1 - 1/n)^k) / k of the bytes (1 for
+ * n <= 1 or k <= 1). */
+double cs_moe_dispatch_dedup(int nodes, int top_k);
+
+/* Learned routing's default spread of per-expert token shares: 0.3, from
+ * Wang et al. 2024 (Auxiliary-Loss-Free Load Balancing Strategy for
+ * Mixture-of-Experts, arXiv 2408.15664, Table 1): routers balanced by an
+ * auxiliary loss end with MaxVio_global (max expert load over the mean,
+ * less 1) of 0.52-0.72 over 64 experts, i.e. a standard deviation of
+ * 0.72 / 2.4 = 0.3 of the mean (2.4: the expected maximum of 64 standard
+ * normals). Their auxiliary-loss-free router reaches 0.04 (load_cv 0.017).
+ * docs/moe.md. */
+#define CS_MOE_DEFAULT_LOAD_CV 0.3
+
+/* Mixture of experts (workload.model.moe). experts 0: a dense model. */
+struct cs_moe_shape {
+    int experts;              /* routed experts per MoE layer */
+    int top_k;                /* experts per token */
+    int shared_experts;       /* always-active experts, each expert_ffn_hidden wide */
+    int expert_ffn_hidden;    /* one expert's FFN width (moe_intermediate_size) */
+    int first_dense_layers;   /* leading layers with a dense FFN (ffn_hidden wide) */
+    int moe_every;            /* after those, every n-th layer is MoE, the others dense
+                                 (Llama 4 Maverick: 2); 1: every one */
+    double capacity_factor;   /* tokens an expert takes at most, over the mean; 0: dropless */
+    enum cs_moe_routing routing;
+    double load_cv;           /* learned routing: spread of per-expert shares */
+    double a2a_overlap;       /* share of dispatch/combine hidden behind compute */
+    enum cs_moe_dispatcher dispatcher;
+};
+
+/* A decoder-only transformer's shape (dense, or mixture of experts). */
 struct cs_model_shape {
     char name[CS_NAME_MAX];   /* preset name or "custom" */
     int layers;
@@ -33,8 +94,29 @@ struct cs_model_shape {
      * element, Korthikanti et al. 2022, Section 4.1). GPT-style Megatron
      * models use 0.1; Llama, Mistral and MPT none. */
     bool dropout;
+    /* Per-head width of queries, keys and values; 0: hidden / heads (Qwen3
+     * and gpt-oss decouple it: heads x head_dim != hidden). */
+    int head_dim;
+    enum cs_attention attention;
+    struct cs_mla_shape mla;
+    /* Sliding-window attention: every sliding_every-th layer (gpt-oss:
+     * every other, Llama-style alternation) attends to the last
+     * sliding_window tokens only; 0: none. */
+    int sliding_window, sliding_every;
+    struct cs_moe_shape moe;
     char source[CS_SOURCE_MAX];
 };
+
+/* True when the model has routed experts. */
+bool cs_model_is_moe(const struct cs_model_shape *m);
+/* True when layer i (0-based) is a mixture-of-experts layer. */
+bool cs_model_layer_is_moe(const struct cs_model_shape *m, int i);
+/* MoE layers among layers [first, first + n). */
+int cs_model_moe_layers_in(const struct cs_model_shape *m, int first, int n);
+/* Per-head query/key width and value width (MLA: nope + rope, v_dim;
+ * standard: head_dim or hidden / heads for both). */
+double cs_model_qk_head_dim(const struct cs_model_shape *m);
+double cs_model_v_head_dim(const struct cs_model_shape *m);
 
 struct cs_parallel {
     int tp, pp, dp, cp;       /* tensor, pipeline, data, context parallel degrees */
@@ -44,6 +126,11 @@ struct cs_parallel {
     int fsdp_shard_group;     /* hybrid shard: GPUs per shard group; 0 = one node */
     bool optimizer_offload;   /* optimizer state and step on the CPU */
     bool tp_across_nodes;     /* allow tp > GPUs per node (tensor parallelism over the NICs) */
+    /* Expert parallelism (Megatron-Core's MoE parallel folding, Liu et al.
+     * 2025, arXiv 2504.14960): the experts of each MoE layer are split over
+     * ep ranks, each expert's FFN over etp ranks; the expert layers' data
+     * parallel degree is tp cp dp / (ep etp). 1: none. */
+    int ep, etp;
 };
 
 /* Software stacks as named presets (`workload.stack`): each fixes how the
@@ -67,6 +154,7 @@ struct cs_stack_preset {
     double tp_comm_overlap;
     bool dp_overlap;
     bool fused_attention;
+    enum cs_moe_dispatcher moe_dispatcher;
 };
 
 /* The preset of `s`; false for CS_STACK_CUSTOM (nothing preset) or out of
@@ -127,8 +215,15 @@ int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_sta
  * over pp x vp virtual stages as Megatron splits them (ceil per stage). */
 double cs_workload_recompute_share(const struct cs_workload *w);
 
-/* Total parameter count of the model (embeddings included). */
+/* Total parameter count of the model (embeddings and every expert included). */
 double cs_workload_params(const struct cs_model_shape *m);
+/* Parameters one token passes through: the total less the routed experts it
+ * is not sent to (top_k of experts per MoE layer); the total for dense
+ * models. */
+double cs_workload_params_active(const struct cs_model_shape *m);
+/* Expert-parallel degree of the expert layers' data parallelism:
+ * tp cp dp / (ep etp) (>= 1 when the degrees are consistent). */
+int cs_workload_expert_dp(const struct cs_workload *w);
 
 /* Forward FLOPs of one transformer layer for ONE sequence of seq_len tokens,
  * whole layer (no parallelism), GEMM by GEMM, in the Narayanan et al. 2021
@@ -140,10 +235,15 @@ struct cs_layer_flops {
     double scores;       /* Q K^T: 2 s^2 h */
     double attn_over_v;  /* P V: 2 s^2 h */
     double proj;         /* output projection: 2 s h^2 */
-    double mlp_up;       /* 2 s h f (gelu) or 4 s h f (swiglu: up and gate) */
+    double router;       /* MoE layers: 2 s h E (0 for dense layers) */
+    double mlp_up;       /* 2 s h f (gelu) or 4 s h f (swiglu: up and gate); MoE:
+                            (top_k + shared) experts of width expert_ffn_hidden */
     double mlp_down;     /* 2 s h f */
     double total;        /* sum of the above */
 };
+/* The first layer's counts (a dense layer in MoE models with
+ * first_dense_layers, else an MoE layer). Queries and keys head_dim wide
+ * (MLA: nope + rope; values v_dim). */
 void cs_workload_layer_flops(const struct cs_model_shape *m, struct cs_layer_flops *out);
 /* Forward FLOPs of the output layer (logits) for one sequence: 2 s h V. */
 double cs_workload_logits_flops(const struct cs_model_shape *m);
@@ -186,5 +286,8 @@ extern const char *const cs_activation_names[];
 extern const char *const cs_recompute_names[];
 extern const char *const cs_fsdp_names[];
 extern const char *const cs_stack_names[];   /* enum cs_stack order */
+extern const char *const cs_attention_names[];
+extern const char *const cs_moe_routing_names[];
+extern const char *const cs_moe_dispatcher_names[];
 
 #endif

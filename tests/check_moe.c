@@ -1,0 +1,218 @@
+/* check_moe.c: mixture-of-experts presets, parameter counts, FLOPs and the
+ * per-GPU costs of an MoE layer against hand-derived values and the
+ * published totals and active counts (validation/step/MOE-MODELS.md). */
+#include "clustersim/models/compute.h"
+#include "clustersim/models/memory.h"
+#include "clustersim/models/workload.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct cs_gpu_spec h100(void)
+{
+    struct cs_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "H100-SXM5-80GB");
+    for (int i = 0; i < CS_PREC_COUNT; i++)
+        g.peak_flops[i] = NAN;
+    g.peak_flops[CS_PREC_BF16] = 989e12;
+    g.peak_flops[CS_PREC_FP8] = 1979e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_bw_bytes_per_s = 3.35e12;
+    g.mamf_bf16_flops = 794.5e12;
+    g.flash_attn_frac = NAN;
+    g.pcie_gen = 5;
+    g.server_gpus = 8;
+    return g;
+}
+
+static struct cs_model_shape preset(const char *name)
+{
+    struct cs_model_shape m;
+    ck_assert_int_eq(cs_workload_preset(name, &m), CS_OK);
+    return m;
+}
+
+/* Published total and active parameters (billions), tolerance 2.5%: the
+ * model cards round, and leave out what the presets leave out (the
+ * multi-token-prediction module of DeepSeek-V3, gpt-oss's biases and
+ * sinks). */
+static void check_counts(const char *name, double total_b, double active_b)
+{
+    struct cs_model_shape m = preset(name);
+    ck_assert(cs_model_is_moe(&m));
+    double t = cs_workload_params(&m) / 1e9, a = cs_workload_params_active(&m) / 1e9;
+    ck_assert_msg(fabs(t / total_b - 1.0) < 0.025, "%s: total %.2fB, published %.1fB", name, t,
+                  total_b);
+    ck_assert_msg(fabs(a / active_b - 1.0) < 0.025, "%s: active %.2fB, published %.1fB", name, a,
+                  active_b);
+}
+
+START_TEST(test_moe_params_published)
+{
+    check_counts("mixtral-8x7b", 46.7, 12.9);
+    check_counts("mixtral-8x22b", 141.0, 39.0);
+    check_counts("deepseek-v3", 671.0, 37.0);
+    check_counts("qwen3-30b-a3b", 30.5, 3.3);
+    check_counts("qwen3-235b-a22b", 235.0, 22.0);
+    check_counts("llama4-scout", 109.0, 17.0);
+    check_counts("llama4-maverick", 400.0, 17.0);
+    /* gpt-oss's model card (Table 1) counts 5.13B active without the
+     * input embedding (201088 x 2880 = 0.58B); the other cards and
+     * cs_workload_params_active count it. */
+    check_counts("gpt-oss-120b", 116.8, 5.13 + 0.579);
+    check_counts("kimi-k2", 1040.0, 32.6);
+}
+END_TEST
+
+/* Mixtral 8x7B by hand: per layer attention 4096 x (4096 + 2 x 1024) +
+ * 4096 x 4096 = 41,943,040; router 4096 x 8 = 32,768; one expert 3 x 4096
+ * x 14336 = 176,160,768; norms 2 x 4096. Embeddings 2 x 32000 x 4096, final
+ * norm 4096. */
+START_TEST(test_moe_params_mixtral_by_hand)
+{
+    struct cs_model_shape m = preset("mixtral-8x7b");
+    double layer_common = 41943040.0 + 32768.0 + 8192.0;
+    double expert = 176160768.0;
+    double emb = 2.0 * 32000.0 * 4096.0 + 4096.0;
+    ck_assert_double_eq_tol(cs_workload_params(&m), 32.0 * (layer_common + 8.0 * expert) + emb, 1.0);
+    ck_assert_double_eq_tol(cs_workload_params_active(&m), 32.0 * (layer_common + 2.0 * expert) + emb,
+                            1.0);
+}
+END_TEST
+
+START_TEST(test_moe_layer_kinds)
+{
+    struct cs_model_shape d = preset("deepseek-v3");
+    ck_assert(!cs_model_layer_is_moe(&d, 0));
+    ck_assert(!cs_model_layer_is_moe(&d, 2));
+    ck_assert(cs_model_layer_is_moe(&d, 3));
+    ck_assert(cs_model_layer_is_moe(&d, 60));
+    ck_assert_int_eq(cs_model_moe_layers_in(&d, 0, 61), 58);
+    ck_assert_int_eq(cs_model_moe_layers_in(&d, 0, 4), 1);
+    /* Maverick: layers 1, 3, 5, ... (interleave_moe_layer_step 2) */
+    struct cs_model_shape mv = preset("llama4-maverick");
+    ck_assert(!cs_model_layer_is_moe(&mv, 0));
+    ck_assert(cs_model_layer_is_moe(&mv, 1));
+    ck_assert_int_eq(cs_model_moe_layers_in(&mv, 0, 48), 24);
+    struct cs_model_shape dense = preset("llama3.1-8b");
+    ck_assert(!cs_model_is_moe(&dense));
+    ck_assert_int_eq(cs_model_moe_layers_in(&dense, 0, 32), 0);
+    ck_assert_double_eq(cs_workload_params(&dense), cs_workload_params_active(&dense));
+}
+END_TEST
+
+/* Forward FLOPs of one Mixtral MoE layer for one sequence of s = 4096:
+ * qkv 2 s h (h + 2 kv d) with d = 128, scores and P V 2 s^2 h each, output
+ * 2 s h^2, router 2 s h E, two experts of 3 GEMMs 2 s h f each. */
+START_TEST(test_moe_layer_flops_mixtral)
+{
+    struct cs_model_shape m = preset("mixtral-8x7b");
+    double s = 4096, h = 4096, f = 14336;
+    struct cs_layer_flops lf;
+    cs_workload_layer_flops(&m, &lf);
+    ck_assert_double_eq_tol(lf.qkv, 2 * s * h * (h + 2 * 8 * 128), 1.0);
+    ck_assert_double_eq_tol(lf.scores, 2 * s * s * h, 1.0);
+    ck_assert_double_eq_tol(lf.router, 2 * s * h * 8, 1.0);
+    ck_assert_double_eq_tol(lf.mlp_up + lf.mlp_down, 2.0 * 3.0 * 2 * s * h * f, 1.0);
+    double per_iter = cs_workload_flops_per_iter(&m, 1.0, CS_RECOMPUTE_NONE);
+    double logits = 2 * s * h * 32000;
+    ck_assert_double_eq_tol(per_iter, 3.0 * (32 * lf.total + logits), per_iter * 1e-12);
+}
+END_TEST
+
+/* MLA projections of DeepSeek-V3 per layer: q_a 7168 x 1536 (+1536 norm),
+ * q_b 1536 x 128 x 192, kv_a 7168 x 576 (+512 norm), kv_b 512 x 128 x 256,
+ * o 128 x 128 x 7168. */
+START_TEST(test_moe_mla_params)
+{
+    struct cs_model_shape m = preset("deepseek-v3");
+    ck_assert_double_eq(cs_model_qk_head_dim(&m), 192.0);
+    ck_assert_double_eq(cs_model_v_head_dim(&m), 128.0);
+    struct cs_layer_flops lf;
+    cs_workload_layer_flops(&m, &lf);
+    double attn = 7168.0 * 1536 + 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512 +
+                  512.0 * 128 * 256;
+    ck_assert_double_eq_tol(lf.qkv, 2.0 * 4096 * attn, 1.0);
+    ck_assert_double_eq_tol(lf.proj, 2.0 * 4096 * 128 * 128 * 7168, 1.0);
+    ck_assert_double_eq_tol(lf.scores, 2.0 * 4096 * 4096 * 128 * 192, 1.0);
+    ck_assert_double_eq_tol(lf.attn_over_v, 2.0 * 4096 * 4096 * 128 * 128, 1.0);
+}
+END_TEST
+
+static struct cs_workload moe_workload(const char *name, int tp, int ep, int etp)
+{
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    w.model = preset(name);
+    w.global_batch = 64;
+    w.micro_batch = 1;
+    w.par.tp = tp;
+    w.par.pp = 1;
+    w.par.dp = 8;
+    w.par.cp = 1;
+    w.par.vp = 1;
+    w.par.sp = tp > 1;
+    w.par.ep = ep;
+    w.par.etp = etp;
+    w.precision = CS_PREC_BF16;
+    return w;
+}
+
+/* Qwen3-30B-A3B on 8 GPUs, ep 8: 16 experts per GPU, each 3 x 2048 x 768;
+ * dispatch of 4096 x 8 copies of 2048 bf16 values per GPU. */
+START_TEST(test_moe_layer_cost_qwen3)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    struct cs_gpu_spec g = h100();
+    const struct cs_gpu_spec *gpu = &g;
+    struct cs_compute_params p;
+    cs_compute_params_default(gpu, &p);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_moe_layer(&w, gpu, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.expert_params, 16.0 * 3 * 2048 * 768, 1.0);
+    ck_assert_double_eq_tol(c.ep_a2a_bytes, 4096.0 * 8 * 2048 * 2, 1.0);
+    ck_assert_int_eq(c.ep_a2a_fwd, 2);
+    ck_assert_int_eq(c.ep_a2a_bwd, 2);
+    /* routed experts: 4096 x 8 rows x 3 GEMMs x 2 x 2048 x 768 FLOPs at
+     * most the bf16 peak: a lower bound on their time */
+    double fl = 4096.0 * 8 * 3 * 2 * 2048 * 768;
+    ck_assert(c.expert_fwd_s > fl / gpu->peak_flops[CS_PREC_BF16]);
+    ck_assert(c.expert_fwd_s < c.fwd_s);
+    ck_assert(c.expert_bwd_s > 1.9 * c.expert_fwd_s);
+    /* ep 4: twice the experts per GPU, twice the rows */
+    struct cs_workload w4 = moe_workload("qwen3-30b-a3b", 1, 4, 1);
+    w4.par.dp = 8;
+    struct cs_layer_cost c4;
+    ck_assert_int_eq(cs_compute_moe_layer(&w4, gpu, &p, &c4), CS_OK);
+    ck_assert_double_eq_tol(c4.expert_params, 2.0 * c.expert_params, 1.0);
+    ck_assert_double_eq_tol(c4.ep_a2a_bytes, c.ep_a2a_bytes, 1.0);
+    /* a dense model has no MoE layer */
+    struct cs_workload d = moe_workload("llama3.1-8b", 1, 1, 1);
+    ck_assert_int_eq(cs_compute_moe_layer(&d, gpu, &p, &c), CS_EINVAL);
+}
+END_TEST
+
+Suite *moe_suite(void);
+Suite *moe_suite(void)
+{
+    Suite *s = suite_create("moe");
+    TCase *tc = tcase_create("model");
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, test_moe_params_published);
+    tcase_add_test(tc, test_moe_params_mixtral_by_hand);
+    tcase_add_test(tc, test_moe_layer_kinds);
+    tcase_add_test(tc, test_moe_layer_flops_mixtral);
+    tcase_add_test(tc, test_moe_mla_params);
+    tcase_add_test(tc, test_moe_layer_cost_qwen3);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(moe_suite());
+}
