@@ -107,6 +107,7 @@ struct cs__spec {
      * dense, the shape above), its routing (NULL: the preset's), ep */
     const char *preset, *routing;
     long ep;
+    bool grad_bf16;
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -141,11 +142,12 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld}\n"
         "  recompute: %s\n"
         "  precision: %s\n"
-        "%s%s%s",
+        "%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
         p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1, p->recompute,
         p->precision,
-        p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "");
+        p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "",
+        p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "");
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
@@ -174,7 +176,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -229,7 +231,7 @@ static double cs__megatron_flops_per_token(long layers, long hidden, long heads,
 
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
-                            const char *moe_routing, struct cs_ref_case *c)
+                            const char *moe_routing, bool grad_bf16, struct cs_ref_case *c)
 {
     const char *model = cs__get(r, "model");
     const char *gpu = cs__get(r, "gpu");
@@ -357,7 +359,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     struct cs__spec p = {gpu, fabric, model, act, dropout, prec, rc ? rc : "none",
                          fsdp ? fsdp : "none", cs_stack_names[stack], nodes, ppn, layers, hidden,
                          heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
-                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1, moe_preset, moe_routing, ep};
+                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1, moe_preset, moe_routing, ep,
+                         grad_bf16};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -376,6 +379,12 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
     const char *dropout = vt ? vt->dropout : NULL;
     const char *flops = vt ? vt->flops : NULL;
     const char *moe_routing = vt ? vt->moe_routing : NULL;
+    const char *grad_reduce = vt ? vt->grad_reduce : NULL;
+    if (grad_reduce && strcmp(grad_reduce, "bf16") && strcmp(grad_reduce, "fp32")) {
+        cs_diag_error(d, path, 0, 0, "grad_reduce \"%s\": expected bf16 or fp32", grad_reduce);
+        return CS_ECONFIG;
+    }
+    bool grad_bf16 = grad_reduce && strcmp(grad_reduce, "bf16") == 0;
     if (moe_routing && strcmp(moe_routing, "balanced") && strcmp(moe_routing, "learned")) {
         cs_diag_error(d, path, 0, 0, "moe_routing \"%s\": expected balanced or learned", moe_routing);
         return CS_ECONFIG;
@@ -489,7 +498,7 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             memset(&c, 0, sizeof c);
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
-            if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, &c))
+            if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, grad_bf16, &c))
                 cs__push(cases, n, &cap, &c);
             continue;
         }

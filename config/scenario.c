@@ -469,6 +469,9 @@ static const struct cs_field workload_fields[] = {
     F_("memory_fragmentation", CS_FT_QTY, struct cs_workload, memory_fragmentation,
        .unit = CS_UNIT_RATIO, .min = 0, .max = 0.9, .def = "5%",
        .doc = "share of HBM lost to caching-allocator fragmentation (CS_MEMORY_RESERVE_FRACTION)"),
+    F_("grad_reduce_bf16", CS_FT_BOOL, struct cs_workload, grad_reduce_bf16, .def = "false",
+       .doc = "fsdp none/zero1: gradients accumulated and reduced in bf16 (true: Megatron's "
+              "grad_reduce_in_fp32 false, as Megatron-Bridge's performance recipes) instead of fp32"),
     F_("gpus", CS_FT_LONG, struct cs_workload, gpus, .min = 0, .max = CS_CFG_MAX_GPUS, .def = "0",
        .doc = "GPUs the job uses (whole nodes); 0 = every GPU of the cluster"),
 };

@@ -26,7 +26,9 @@ double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
     /* Megatron-LM accumulates and all-reduces gradients in fp32 (its
      * distributed optimizer docs: 18 bytes per parameter, 6 + 12/d sharded);
      * ZeRO-2/3 and FSDP keep them in the working precision. */
-    return (w->par.fsdp == CS_FSDP_NONE || w->par.fsdp == CS_FSDP_ZERO1) ? 4.0 : 2.0;
+    return (!w->grad_reduce_bf16 && (w->par.fsdp == CS_FSDP_NONE || w->par.fsdp == CS_FSDP_ZERO1))
+               ? 4.0
+               : 2.0;
 }
 
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w)

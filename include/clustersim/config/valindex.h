@@ -50,6 +50,10 @@ struct cs_val_table {
     /* MoE tables: how the runs routed ("balanced": forced even, as the
      * Megatron-Bridge pages state; "learned"); NULL: the model's default. */
     char *moe_routing;
+    /* "bf16": the runs reduced gradients in bf16 (Megatron-Bridge's
+     * performance recipes: grad_reduce_in_fp32 false); "fp32"; NULL: the
+     * stack's default (fp32). */
+    char *grad_reduce;
 };
 
 struct cs_valindex {

@@ -188,6 +188,13 @@ struct cs_workload {
      * of HBM; NAN = the defaults (1.5 GiB, 5%). */
     double memory_reserve_bytes;
     double memory_fragmentation;
+    /* Gradients accumulated and reduced in the working 16-bit precision
+     * (true: Megatron-Bridge's performance recipes set grad_reduce_in_fp32
+     * false, src/megatron/bridge/perf_recipes/_common.py,
+     * _benchmark_common) instead of Megatron's fp32 main_grad buffers
+     * (false, the default). Only fsdp none/zero1 keep fp32 gradients at
+     * all (memory.h). */
+    bool grad_reduce_bf16;
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
