@@ -179,6 +179,8 @@ cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs
             continue;
         if (stack != CS_STACK_CUSTOM && c->stack != stack)
             continue;
+        if (cs_model_is_moe(&c->scen.workload.model))
+            continue;   /* the dense range; MoE runs are validated apart */
         const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
         int k = vt && vt->role == CS_VAL_HOLDOUT;
         out->rows[k]++;
@@ -218,6 +220,10 @@ bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workloa
         if (n < len)                                                                       \
             n += (size_t)snprintf(why + n, len - n, __VA_ARGS__);                          \
     } while (0)
+    /* the range above is the dense tables'; MoE is validated apart
+     * (validate-refs' "holdout MoE") */
+    if (cs_model_is_moe(&w->model))
+        CS__OUT("mixture of experts (validated apart: validate-refs, holdout MoE)");
     if (v->rows[0] + v->rows[1] == 0) {
         CS__OUT("no measurement on %s", v->gpu);
         return false;

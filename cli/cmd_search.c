@@ -26,7 +26,7 @@ static const struct cs_cli_opt cs__search_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write search.txt / search.json / search.csv into DIR"},
     {"unfit", 0, NULL, "also list configurations that do not fit in memory"},
-    {"fix", 0, "KEYS", "keep these of the scenario fixed: comma list of tp,pp,cp,vp,mb,fsdp,recompute"},
+    {"fix", 0, "KEYS", "keep these of the scenario fixed: comma list of tp,pp,cp,vp,mb,fsdp,recompute,ep (ep: ep and etp)"},
     {"jobs", 'j', "N", "simulate on N threads (default 1; results do not depend on N)"},
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
@@ -60,9 +60,11 @@ static bool cs__fix(const char *list, struct cs_search_space *sp)
             sp->vary_dp_sharding = false;
         else if (strcmp(tok, "recompute") == 0)
             sp->vary_recompute = false;
+        else if (strcmp(tok, "ep") == 0)
+            sp->vary_ep = false;
         else {
             fprintf(stderr, "clustersim search: --fix: unknown key \"%s\" (expected tp, pp, cp, "
-                            "vp, mb, fsdp or recompute)\n", tok);
+                            "vp, mb, fsdp, recompute or ep)\n", tok);
             return false;
         }
     }
@@ -188,13 +190,17 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_out_json_write(out.fp, root);
         cJSON_Delete(root);
     } else if (fmt == CS_FMT_CSV) {
-        fprintf(out.fp, "rank,tp,pp,dp,cp,vp,micro_batch,fsdp,recompute,fits,bytes_per_gpu,"
-                        "step_time_s,tokens_per_s,tflops_per_gpu,mfu\n");
+        bool moe = cs_model_is_moe(&s->workload.model);   /* ep, etp columns */
+        fprintf(out.fp, "rank,tp,pp,dp,cp,vp,%smicro_batch,fsdp,recompute,fits,bytes_per_gpu,"
+                        "step_time_s,tokens_per_s,tflops_per_gpu,mfu\n",
+                moe ? "ep,etp," : "");
         for (size_t i = 0; i < show; i++) {
             const struct cs_search_point *p = &res->points[i];
             const struct cs_parallel *q = &p->w.par;
-            fprintf(out.fp, "%zu,%d,%d,%d,%d,%d,%d,%s,%s,%s,%.6g,", i + 1, q->tp, q->pp, q->dp,
-                    q->cp, q->vp, p->w.micro_batch, cs_fsdp_name(q->fsdp),
+            fprintf(out.fp, "%zu,%d,%d,%d,%d,%d,", i + 1, q->tp, q->pp, q->dp, q->cp, q->vp);
+            if (moe)
+                fprintf(out.fp, "%d,%d,", q->ep, q->etp);
+            fprintf(out.fp, "%d,%s,%s,%s,%.6g,", p->w.micro_batch, cs_fsdp_name(q->fsdp),
                     cs_recompute_name(p->w.recompute), p->r.fits ? "true" : "false",
                     p->r.memory.total_bytes);
             if (p->r.fits)
@@ -234,7 +240,11 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         }
         const char *hdr[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">mb", "fsdp", "recompute",
                              ">mem/GPU", ">step", ">tokens/s", ">+-", ">MFU", "range"};
-        cs_table *t = cs_table_create(15, hdr);
+        const char *hdr_moe[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">ep", ">etp", ">mb",
+                                 "fsdp", "recompute", ">mem/GPU", ">step", ">tokens/s", ">+-",
+                                 ">MFU", "range"};
+        bool moe = cs_model_is_moe(&s->workload.model);
+        cs_table *t = moe ? cs_table_create(17, hdr_moe) : cs_table_create(15, hdr);
         for (size_t i = 0; i < show; i++) {
             const struct cs_search_point *p = &res->points[i];
             const struct cs_parallel *q = &p->w.par;
@@ -252,11 +262,18 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             if (have_vr && !cs_app_vrange_inside(&vr, &p->w, cs_job_gpus(&s->cluster, &p->w), why,
                                                  sizeof why))
                 snprintf(range, sizeof range, "outside: %s", why);
-            cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s",
-                              i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
-                              cs_fsdp_name(q->fsdp), cs_recompute_name(p->w.recompute), mem, step,
-                              p->r.fits ? p->r.tokens_per_s : 0.0, unc,
-                              p->r.fits ? 100 * p->r.mfu : 0.0, range);
+            if (moe)
+                cs_table_add_rowf(
+                    t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s", i + 1,
+                    q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, p->w.micro_batch,
+                    cs_fsdp_name(q->fsdp), cs_recompute_name(p->w.recompute), mem, step,
+                    p->r.fits ? p->r.tokens_per_s : 0.0, unc, p->r.fits ? 100 * p->r.mfu : 0.0, range);
+            else
+                cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s",
+                                  i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
+                                  cs_fsdp_name(q->fsdp), cs_recompute_name(p->w.recompute), mem, step,
+                                  p->r.fits ? p->r.tokens_per_s : 0.0, unc,
+                                  p->r.fits ? 100 * p->r.mfu : 0.0, range);
         }
         cs_table_write(t, out.fp, 0);
         cs_table_destroy(t);

@@ -2,7 +2,9 @@
  * The space: tp over the divisors of the GPUs per node that divide the
  * heads; pp over the divisors of the layers; cp over powers of two dividing
  * the sequence; dp what is left; vp (interleaving) over divisors of the
- * layers per stage; micro-batch over powers of two; sharding none, ZeRO-1/2,
+ * layers per stage; micro-batch over powers of two; for mixture-of-experts
+ * models expert parallelism (ep) and expert tensor parallelism (etp) over
+ * powers of two; sharding none, ZeRO-1/2,
  * FSDP full and hybrid (dp > 1); recomputation none, selective, full. Every
  * combination is checked with cs_step_check, then the memory model, and
  * only configurations that fit are simulated (the memory check is ~100x
@@ -23,6 +25,9 @@ void cs_search_space_default(struct cs_search_space *sp)
     sp->max_micro_batch = 16;
     sp->max_vp = 8;
     sp->max_cp = 8;
+    sp->vary_ep = true;
+    sp->max_ep = 256;
+    sp->max_etp = 8;
     sp->include_unfit = false;
     sp->threads = 1;
 }
@@ -40,8 +45,10 @@ static int cs__cmp(const void *a, const void *b)
         return 1;
     /* deterministic tie-break on the configuration */
     const struct cs_parallel *p = &x->w.par, *q = &y->w.par;
-    int kx[] = {p->tp, p->pp, p->cp, p->vp, x->w.micro_batch, (int)p->fsdp, (int)x->w.recompute};
-    int ky[] = {q->tp, q->pp, q->cp, q->vp, y->w.micro_batch, (int)q->fsdp, (int)y->w.recompute};
+    int kx[] = {p->tp, p->pp, p->cp, p->vp, x->w.micro_batch, (int)p->fsdp, (int)x->w.recompute,
+                p->ep, p->etp};
+    int ky[] = {q->tp, q->pp, q->cp, q->vp, y->w.micro_batch, (int)q->fsdp, (int)y->w.recompute,
+                q->ep, q->etp};
     for (size_t i = 0; i < sizeof kx / sizeof kx[0]; i++)
         if (kx[i] != ky[i])
             return kx[i] < ky[i] ? -1 : 1;
@@ -146,6 +153,11 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                                CS_RECOMPUTE_FULL};
     struct cs__item *items = NULL;
     size_t n = 0, cap = 0;
+    bool moe = cs_model_is_moe(m);
+    int base_ep = base->par.ep > 0 ? base->par.ep : 1, base_etp = base->par.etp > 0 ? base->par.etp : 1;
+    int max_ep = sp->max_ep > 0 ? sp->max_ep : 1, max_etp = sp->max_etp > 0 ? sp->max_etp : 1;
+    if (!moe)
+        base_ep = base_etp = 1;
     for (int tp = 1; tp <= c->gpus_per_node; tp++) {
         if (!sp->vary_tp && tp != base->par.tp)
             continue;
@@ -177,30 +189,47 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                             continue;
                         if (vp > 1 && (base->global_batch / per) % pp)
                             continue;
-                        for (size_t fi = 0; fi < 5; fi++) {
-                            enum cs_fsdp fs = shard_all[fi];
-                            if (!sp->vary_dp_sharding && fs != base->par.fsdp)
+                        long stage = (long)tp * cp * dp;
+                        for (int ep = 1; ep <= (moe && sp->vary_ep ? max_ep : base_ep); ep *= 2) {
+                          if (moe && !sp->vary_ep && ep != base_ep)
+                              continue;
+                          if (moe && (m->moe.experts % ep || stage % ep))
+                              continue;
+                          for (int etp = 1; etp <= (moe && sp->vary_ep ? max_etp : base_etp);
+                               etp *= 2) {
+                            if (moe && !sp->vary_ep && etp != base_etp)
                                 continue;
-                            if (dp == 1 && fs != CS_FSDP_NONE)
+                            if (moe && (stage % ((long)ep * etp) || m->moe.expert_ffn_hidden % etp ||
+                                        c->gpus_per_node % etp))
                                 continue;
-                            if (n == cap) {
-                                cap = cap ? 2 * cap : 1024;
-                                items = cs_xrealloc(items, cap, sizeof *items);
+                            for (size_t fi = 0; fi < 5; fi++) {
+                                enum cs_fsdp fs = shard_all[fi];
+                                if (!sp->vary_dp_sharding && fs != base->par.fsdp)
+                                    continue;
+                                if (dp == 1 && fs != CS_FSDP_NONE)
+                                    continue;
+                                if (n == cap) {
+                                    cap = cap ? 2 * cap : 1024;
+                                    items = cs_xrealloc(items, cap, sizeof *items);
+                                }
+                                struct cs__item *it = &items[n++];
+                                it->w = *base;
+                                it->w.par.tp = tp;
+                                it->w.par.pp = pp;
+                                it->w.par.cp = cp;
+                                it->w.par.dp = dp;
+                                it->w.par.vp = vp;
+                                it->w.par.sp = tp > 1;
+                                it->w.par.fsdp = fs;
+                                it->w.par.ep = ep;
+                                it->w.par.etp = etp;
+                                it->w.micro_batch = mb;
+                                it->nrc = 0;
+                                for (size_t ri = 0; ri < 3; ri++)
+                                    if (sp->vary_recompute || rc_all[ri] == base->recompute)
+                                        it->rc[it->nrc++] = rc_all[ri];
                             }
-                            struct cs__item *it = &items[n++];
-                            it->w = *base;
-                            it->w.par.tp = tp;
-                            it->w.par.pp = pp;
-                            it->w.par.cp = cp;
-                            it->w.par.dp = dp;
-                            it->w.par.vp = vp;
-                            it->w.par.sp = tp > 1;
-                            it->w.par.fsdp = fs;
-                            it->w.micro_batch = mb;
-                            it->nrc = 0;
-                            for (size_t ri = 0; ri < 3; ri++)
-                                if (sp->vary_recompute || rc_all[ri] == base->recompute)
-                                    it->rc[it->nrc++] = rc_all[ri];
+                          }
                         }
                     }
                 }

@@ -1399,24 +1399,46 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     r.optimizer_s = cr->optimizer_s;
     r.dp_comm_total_s = cr->dp_total_s;
     r.ep_comm_s = r.moe_imbalance_s = 0.0;
+    double crit_ep_s = 0.0;
     r.moe_load = 1.0;
     r.moe_dropped = 0.0;
     r.ep_net_share = S.share_ep;
     if (S.moe) {
-        /* the critical stage's dispatch/combine and imbalance, every op of
-         * its chunks once per micro-batch; the exposed all-to-alls were
-         * timed with the TP collectives and are reported apart */
+        /* dispatch/combine and imbalance of the busiest stage (the one
+         * that paces the pipeline: with leading dense layers the critical,
+         * last-finishing stage may hold no MoE layer and only wait on it),
+         * every op of its chunks once per micro-batch; the critical
+         * stage's own exposed all-to-alls were timed with its TP
+         * collectives and are reported apart from them */
+        int busiest = 0;
+        double most = -1.0;
+        for (int s = 0; s < S.pp; s++) {
+            double busy = 0.0;
+            for (int ch = 0; ch < S.vp; ch++) {
+                const struct cs__chunk_cost *cc = cs__cost(&S, s, ch);
+                busy += cc->f_compute_s + cc->b_compute_s + cc->f_tp_s + cc->b_tp_s;
+            }
+            if (busy > most) {
+                most = busy;
+                busiest = s;
+            }
+        }
+        double crit_ep = 0.0;
         for (int ch = 0; ch < S.vp; ch++) {
-            const struct cs__chunk_cost *cc = cs__cost(&S, crit, ch);
+            const struct cs__chunk_cost *cc = cs__cost(&S, busiest, ch);
             r.ep_comm_s += S.m * (cc->f_ep_s + cc->b_ep_s);
             r.moe_imbalance_s += S.m * (cc->f_imb_s + cc->b_imb_s);
+            const struct cs__chunk_cost *cr2 = cs__cost(&S, crit, ch);
+            crit_ep += S.m * (cr2->f_ep_s + cr2->b_ep_s);
         }
-        r.tp_comm_s = fmax(0.0, r.tp_comm_s - r.ep_comm_s);
+        r.tp_comm_s = fmax(0.0, r.tp_comm_s - crit_ep);
+        crit_ep_s = crit_ep;
+        r.moe_stage = busiest;
         r.moe_load = S.load.max_over_mean;
         r.moe_dropped = S.load.dropped;
     }
     r.data_stall_s = 0.0;
-    r.exposed_comm_s = r.tp_comm_s + r.pp_comm_s + r.dp_comm_s + r.ep_comm_s;
+    r.exposed_comm_s = r.tp_comm_s + r.pp_comm_s + r.dp_comm_s + crit_ep_s;
     long gpus = cs_job_gpus(c, w);
     r.tokens_per_s = (double)w->global_batch * w->model.seq_len / r.time_s;
     r.tflops_per_gpu = r.hw_flops_per_iter / r.time_s / (double)gpus / 1e12;

@@ -323,8 +323,10 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
     cs__row(st, "compute (incl. recompute)", r->compute_s, r->time_s);
     cs__row(st, "exposed TP/CP comm", r->tp_comm_s, r->time_s);
     bool moe = r->ep_comm_s > 0 || r->moe_imbalance_s > 0 || r->moe_load > 1.0;
+    /* the critical stage's exposed all-to-alls: what the parts leave */
+    double crit_ep = r->exposed_comm_s - r->tp_comm_s - r->pp_comm_s - r->dp_comm_s;
     if (moe)
-        cs__row(st, "exposed EP dispatch/combine", r->ep_comm_s, r->time_s);
+        cs__row(st, "exposed EP dispatch/combine", fmax(0.0, crit_ep), r->time_s);
     cs__row(st, "exposed PP comm", r->pp_comm_s, r->time_s);
     cs__row(st, "exposed DP/FSDP comm", r->dp_comm_s, r->time_s);
     cs__row(st, "pipeline bubble", r->bubble_s, r->time_s);
@@ -333,9 +335,10 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
     cs__row(st, "step time", r->time_s, r->time_s);
     cs_table_write(st, out, 2);
     if (moe)
-        fprintf(out, "  MoE imbalance %s of the step (most loaded EP rank %.3fx the mean%s)\n",
-                cs__fmt(r->moe_imbalance_s, CS_UNIT_TIME, a, sizeof a), r->moe_load,
-                r->moe_dropped > 0 ? ", tokens dropped at the capacity factor" : "");
+        fprintf(out, "  MoE (busiest stage %d) dispatch/combine exposed %s, imbalance %s (most loaded EP "
+                     "rank %.3fx the mean)\n",
+                r->moe_stage, cs__fmt(r->ep_comm_s, CS_UNIT_TIME, a, sizeof a),
+                cs__fmt(r->moe_imbalance_s, CS_UNIT_TIME, b, sizeof b), r->moe_load);
     if (moe && r->moe_dropped > 0)
         fprintf(out, "  dropped       %.2f%% of the routed token copies\n", 100.0 * r->moe_dropped);
     fprintf(out, "  DP/FSDP comm in all %s (hidden behind compute: %s)\n",

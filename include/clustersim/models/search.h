@@ -17,6 +17,12 @@ struct cs_search_space {
     int max_micro_batch;      /* largest micro-batch tried (powers of two); default 16 */
     int max_vp;               /* largest interleaving tried; default 8 */
     int max_cp;               /* largest context parallelism tried; default 8 */
+    /* Mixture-of-experts models: expert parallelism over the powers of two
+     * that divide the experts and the GPUs of a stage, up to max_ep
+     * (default 256), and expert tensor parallelism over the powers of two
+     * up to max_etp (default 8, inside a node). Dense models: ep = etp = 1. */
+    bool vary_ep;
+    int max_ep, max_etp;
     bool include_unfit;       /* keep configurations that do not fit (ranked last) */
     int threads;              /* worker threads (each simulation has its own engine); default 1 */
 };

@@ -96,12 +96,16 @@ struct cs_step_result {
      * checkpoint writes, dataset reads) on the compute fabric over without
      * (set by the app layer, storage_network: compute); NAN otherwise. */
     double storage_slowdown;
-    /* Mixture of experts (0, 1 and NAN for dense models): the critical
-     * stage's exposed dispatch/combine all-to-alls (inside exposed_comm_s,
-     * apart from tp_comm_s), what the most loaded EP rank added to its
-     * compute and all-to-alls (part of the step already counted), that
-     * rank's load over the mean, the share of routed copies dropped at the
-     * capacity factor, the EP communicator's network share. */
+    /* Mixture of experts (0, 1 and NAN for dense models): the exposed
+     * dispatch/combine all-to-alls of the busiest pipeline stage (moe_stage,
+     * the one that paces the pipeline; with leading dense layers the
+     * critical stage may hold no MoE layer), what the most loaded EP rank
+     * added to that stage's compute and all-to-alls (part of the step
+     * already counted), that rank's load over the mean, the share of routed
+     * copies dropped at the capacity factor, the EP communicator's network
+     * share. The critical stage's own exposed all-to-alls are in
+     * exposed_comm_s and out of tp_comm_s. */
+    int moe_stage;
     double ep_comm_s;
     double moe_imbalance_s;
     double moe_load;
