@@ -879,6 +879,179 @@ START_TEST(test_step_claim_verdicts)
 }
 END_TEST
 
+
+/* ---- mixture of experts ---------------------------------------------------- */
+
+/* Qwen3-30B-A3B (128 experts, top-8, hidden 2048) on 2 nodes of 8 H100,
+ * ZeRO-1, balanced routing unless the test says. */
+static void moe_run(const char *extra_model, int ep, const char *dispatcher, struct cs_step_result *r,
+                    struct cs_scenario *keep)
+{
+    char text[1400];
+    snprintf(text, sizeof text,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8, intra_node: nvswitch,"
+             " fabric: {topology: fat-tree, link: ib-ndr, nics_per_node: 8}}\n"
+             "workload:\n"
+             "  model: {preset: qwen3-30b-a3b, moe: {dispatcher: %s%s}}\n"
+             "  global_batch: 64\n"
+             "  micro_batch: 1\n"
+             "  grad_reduce_bf16: true\n"
+             "  recompute: full\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 16, ep: %d, fsdp: zero1}\n",
+             dispatcher, extra_model, ep);
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&s, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert(r->fits);
+    if (keep)
+        *keep = s;
+    else
+        cs_scenario_fini(&s);
+}
+
+/* Dispatch and combine: inside a node (ep 8) the all-to-alls stay on
+ * NVSwitch; across the two nodes (ep 16) they cross the NICs and cost more;
+ * a hierarchical dispatcher sends each token once per remote node:
+ * 2 (1 - (1/2)^8) / 8 = 0.2490 of the bytes (cs_moe_dispatch_dedup). */
+START_TEST(test_step_moe_dispatch)
+{
+    ck_assert_double_eq_tol(cs_moe_dispatch_dedup(2, 8), 2.0 * (1.0 - 1.0 / 256.0) / 8.0, 1e-12);
+    ck_assert_double_eq_tol(cs_moe_dispatch_dedup(8, 8), 8.0 * (1.0 - pow(7.0 / 8.0, 8)) / 8.0, 1e-12);
+    ck_assert_double_eq(cs_moe_dispatch_dedup(1, 8), 1.0);
+    ck_assert_double_eq(cs_moe_dispatch_dedup(4, 1), 1.0);
+    struct cs_step_result in8, x16a, x16h;
+    moe_run(", routing: balanced", 8, "alltoall", &in8, NULL);
+    moe_run(", routing: balanced", 16, "alltoall", &x16a, NULL);
+    moe_run(", routing: balanced", 16, "hierarchical", &x16h, NULL);
+    ck_assert(in8.ep_comm_s > 0);
+    ck_assert(x16a.ep_comm_s > 2.0 * in8.ep_comm_s);
+    ck_assert(x16h.ep_comm_s < 0.5 * x16a.ep_comm_s);
+    /* the parts still add up, the all-to-alls in exposed comm */
+    double parts = x16a.compute_s + x16a.exposed_comm_s + x16a.bubble_s + x16a.optimizer_s +
+                   x16a.data_stall_s;
+    ck_assert_double_eq_tol(parts, x16a.time_s, 1e-6 * x16a.time_s);
+    ck_assert_double_eq_tol(x16a.exposed_comm_s, x16a.tp_comm_s + x16a.pp_comm_s + x16a.dp_comm_s +
+                                                     x16a.ep_comm_s, 1e-9);
+    ck_assert_double_eq(x16a.moe_load, 1.0);
+    ck_assert_double_eq(x16a.moe_imbalance_s, 0.0);
+}
+END_TEST
+
+/* Learned routing: the most loaded of 8 ranks, each with 16 experts of
+ * spread 0.3 and 4096 x 8 copies per rank, carries about 1 + 1.42 x
+ * sqrt(0.09 / 16 + 8 / 262144) = 1.107 of the mean (1.42: the expected
+ * maximum of 8 standard normals); the step pays that on the experts and
+ * the all-to-alls, reported as moe_imbalance_s; the same seed gives the
+ * same figure. A capacity factor of 1 drops copies and caps the load. */
+START_TEST(test_step_moe_imbalance)
+{
+    struct cs_step_result bal, lrn, again, cap;
+    moe_run(", routing: balanced", 8, "alltoall", &bal, NULL);
+    moe_run(", routing: learned, load_cv: 0.3", 8, "alltoall", &lrn, NULL);
+    moe_run(", routing: learned, load_cv: 0.3", 8, "alltoall", &again, NULL);
+    ck_assert_msg(fabs(lrn.moe_load - 1.107) < 0.04, "load %.4f", lrn.moe_load);
+    ck_assert_double_eq(lrn.moe_load, again.moe_load);
+    ck_assert(lrn.moe_imbalance_s > 0);
+    ck_assert(lrn.time_s > bal.time_s);
+    ck_assert_double_eq_tol(lrn.time_s - bal.time_s, lrn.moe_imbalance_s, 0.05 * lrn.moe_imbalance_s);
+    moe_run(", routing: learned, load_cv: 0.3, capacity_factor: 1", 8, "alltoall", &cap, NULL);
+    ck_assert(cap.moe_dropped > 0.05 && cap.moe_dropped < 0.3);
+    ck_assert(cap.moe_load <= 1.0 + 1e-12);
+}
+END_TEST
+
+/* Memory: the experts' weights split over ep (16 experts x 3 x 2048 x 768
+ * per layer on each of 8 GPUs, 48 layers: 3.62B parameters of experts per
+ * GPU with ep 8, twice with ep 4), their optimizer state over the expert
+ * data-parallel group (dp 16 / ep 8 = 2). */
+START_TEST(test_step_moe_memory)
+{
+    struct cs_scenario s;
+    struct cs_step_result r8;
+    moe_run(", routing: balanced", 8, "alltoall", &r8, &s);
+    double experts8 = 48.0 * 16 * 3 * 2048 * 768;
+    ck_assert_double_eq_tol(48.0 * cs_memory_layer_expert_params(&s.workload), experts8, 1.0);
+    ck_assert_int_eq(cs_workload_expert_dp(&s.workload), 2);
+    s.workload.par.ep = 4;
+    ck_assert_double_eq_tol(48.0 * cs_memory_layer_expert_params(&s.workload), 2.0 * experts8, 1.0);
+    struct cs_memory_breakdown m4;
+    ck_assert_int_eq(cs_memory_per_gpu(&s.workload, &s.cluster.gpu, &m4), CS_OK);
+    ck_assert(m4.weights_bytes > r8.memory.weights_bytes + 2.0 * experts8 * 0.99);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
+/* The rules: ep on a dense model, ep not dividing the experts, ep x etp
+ * not dividing the stage are errors naming the key. */
+START_TEST(test_step_moe_rules)
+{
+    const char *bad[] = {
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8, ep: 2}}\n",
+        "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8, ep: 3}}\n",
+        "workload: {model: {preset: qwen3-30b-a3b}, global_batch: 16, parallelism: {dp: 8, ep: 8, etp: 2}}\n",
+        "workload: {model: {preset: mixtral-8x7b, moe: {capacity_factor: 0.5}}, global_batch: 16,"
+        " parallelism: {dp: 8}}\n",
+    };
+    const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
+                          "capacity_factor"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "schema_version: 1\n"
+                 "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n%s",
+                 bad[i]);
+        struct cs_scenario s;
+        cs_diags d;
+        cs_diags_init(&d);
+        cs_status st = cs_cfg_load_scenario_buffer("t.yaml", text, strlen(text), cat, &d, &s, NULL);
+        ck_assert_int_ne(st, CS_OK);
+        bool found = false;
+        for (size_t k = 0; k < d.n; k++)
+            found = found || strstr(d.items[k].msg, want[i]) != NULL;
+        ck_assert_msg(found, "case %zu: no \"%s\" in %s", i, want[i], d.n ? d.items[0].msg : "");
+        cs_diags_fini(&d);
+    }
+}
+END_TEST
+
+/* The search explores ep for an MoE model and every result is valid. */
+START_TEST(test_step_moe_search_explores_ep)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8}\n"
+         "workload: {model: {preset: qwen3-30b-a3b}, global_batch: 64, stack: mcore}\n",
+         &s);
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&s, &o);
+    struct cs_search_space sp;
+    cs_search_space_default(&sp);
+    sp.vary_vp = false;
+    sp.vary_cp = false;
+    sp.max_micro_batch = 1;
+    struct cs_search_result res;
+    ck_assert_int_eq(cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res), CS_OK);
+    bool seen[6] = {false};
+    for (size_t i = 0; i < res.n; i++) {
+        const struct cs_parallel *p = &res.points[i].w.par;
+        ck_assert_int_eq(128 % p->ep, 0);
+        ck_assert_int_eq((p->tp * p->cp * p->dp) % (p->ep * p->etp), 0);
+        for (int k = 0; k < 6; k++)
+            if (p->ep == 1 << k)
+                seen[k] = true;
+    }
+    ck_assert(seen[0] && seen[3] && seen[4]);   /* ep 1, 8 and 16 among the results */
+    cs_search_result_fini(&res);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 static Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -886,6 +1059,11 @@ static Suite *step_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_step_parts_add_up);
+    tcase_add_test(tc, test_step_moe_dispatch);
+    tcase_add_test(tc, test_step_moe_imbalance);
+    tcase_add_test(tc, test_step_moe_memory);
+    tcase_add_test(tc, test_step_moe_rules);
+    tcase_add_test(tc, test_step_moe_search_explores_ep);
     tcase_add_test(tc, test_step_1f1b_matches_closed_form);
     tcase_add_test(tc, test_step_interleaving_shrinks_bubble);
     tcase_add_test(tc, test_step_dp_overlap_hides_comm);
