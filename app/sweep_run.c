@@ -89,7 +89,8 @@ static const char *const step_cols[] = {"gpus",           "fits",          "step
                                         "tokens_per_s",   "tokens_per_s_per_gpu",
                                         "mfu",            "tflops_per_gpu", "bytes_per_gpu",
                                         "compute_s",      "exposed_comm_s", "bubble_s",
-                                        "data_stall_s",   "dp_network_share", "network_slowdown"};
+                                        "data_stall_s",   "dp_network_share", "network_slowdown",
+                                        "ep_comm_s",      "moe_imbalance_s"};
 #define N_STEP_COLS (sizeof step_cols / sizeof step_cols[0])
 static const char *const run_cols[] = {"run.time_to_train_s", "run.goodput", "run.interruptions",
                                        "run.checkpoint_interval_s"};
@@ -281,6 +282,9 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
     row_num(&w, "data_stall_s", ok ? r.data_stall_s : NAN);
     row_num(&w, "dp_network_share", ok ? r.dp_net_share : NAN);
     row_num(&w, "network_slowdown", ok ? r.network_slowdown : NAN);
+    /* mixture of experts (0 for dense models; docs/moe.md) */
+    row_num(&w, "ep_comm_s", ok ? r.ep_comm_s : NAN);
+    row_num(&w, "moe_imbalance_s", ok ? r.moe_imbalance_s : NAN);
     if (t->outputs & CS_SWEEP_OUT_RUN) {
         bool re = ok && run->enabled;
         row_num(&w, "run.time_to_train_s", re ? run->time_to_train_s.mean : NAN);
