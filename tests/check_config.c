@@ -573,6 +573,7 @@ START_TEST(test_config_precision_needs_peak)
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("b.yaml", b, strlen(b), cat, &d, &s, NULL), CS_OK);
     ck_assert_int_eq(s.workload.precision, CS_PREC_MXFP8);
     ck_assert_double_eq_tol(s.cluster.gpu.peak_flops[CS_PREC_MXFP8], 4500e12, 1);
+    cs_scenario_fini(&s);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
 }
