@@ -249,16 +249,13 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
     return c;
 }
 
-/* Forward time of a linear layer (T x k) * (k x n) and its backward (data
- * gradient (T x n) * (n x k) and weight gradient (k x T) * (T x n)). */
-static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
-                   enum cs_precision prec, double t, double n, double k, double *fwd_s,
-                   double *bwd_s, double *flops)
+/* The quantization casts of a linear layer whose inputs hold `in` elements
+ * (T x k) and whose output gradients hold `out` (T x n), under the
+ * quantized precisions (nothing for the others). */
+static void linear_casts(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                         enum cs_precision prec, double in, double out, double *fwd_s,
+                         double *bwd_s)
 {
-    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, 1.0);
-    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
-              cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
-    *flops += 2.0 * t * n * k;
     if (prec == CS_PREC_FP8) {
         /* FP8 GEMMs take FP8 operands, and the weight-gradient GEMM takes
          * them transposed (Hopper's FP8 tensor cores read both operands
@@ -269,8 +266,8 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
          * fused activation-cast). Backward: the bf16 output gradient is read
          * (2 bytes) and written as FP8 and FP8-transposed (1 + 1). The
          * weights' casts are cached across micro-batches and not counted. */
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * t * k);
-        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * t * n);
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * in);
+        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * out);
     } else if (prec == CS_PREC_MXFP8) {
         /* MXFP8 (Transformer Engine's MXFP8BlockScaling): a scale per 32
          * consecutive elements along one axis, so the row-wise copy (1x32
@@ -285,8 +282,8 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
          * with_quantized_norm). Backward: the bf16 output gradient read and
          * both of its copies written. */
         double q = cs_precision_bytes(prec);
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * q * t * k);
-        *bwd_s += cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * t * n);
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * q * in);
+        *bwd_s += cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * out);
     } else if (prec == CS_PREC_NVFP4) {
         /* NVFP4 (TE's NVFP4BlockScaling): E2M1 with an E4M3 scale per 16
          * elements and an FP32 scale per tensor, q = 1/2 + 1/16 bytes per
@@ -306,11 +303,24 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
          * The weights' (16x16-block) casts are cached across micro-batches
          * as for FP8. */
         double q = cs_precision_bytes(prec);
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * t * k) +
-                  cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * t * k);
-        *bwd_s += cs_compute_mem_s(gpu, p, 2.0 * t * n) +
-                  cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * t * n);
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * in) +
+                  cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * in);
+        *bwd_s += cs_compute_mem_s(gpu, p, 2.0 * out) +
+                  cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * out);
     }
+}
+
+/* Forward time of a linear layer (T x k) * (k x n) and its backward (data
+ * gradient (T x n) * (n x k) and weight gradient (k x T) * (T x n)). */
+static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                   enum cs_precision prec, double t, double n, double k, double *fwd_s,
+                   double *bwd_s, double *flops)
+{
+    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, 1.0);
+    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
+              cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
+    *flops += 2.0 * t * n * k;
+    linear_casts(gpu, p, prec, t * k, t * n, fwd_s, bwd_s);
 }
 
 /* Adds one memory-bound kernel's forward bytes (backward moves twice as much:
@@ -384,10 +394,8 @@ static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_comput
     *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, groups) +
               cs_compute_gemm_s(gpu, p, prec, k, n, t, groups);
     *flops += 2.0 * groups * t * n * k;
-    if (prec == CS_PREC_FP8) {   /* the casts of linear(), per expert */
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * groups * t * k);
-        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * groups * t * n);
-    }
+    /* the casts of linear(), over every expert's rows */
+    linear_casts(gpu, p, prec, groups * t * k, groups * t * n, fwd_s, bwd_s);
 }
 
 static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
