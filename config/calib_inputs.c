@@ -203,7 +203,9 @@ cs_status cs_gemm_csv_parse(const char *name, const char *buf, size_t len, cs_di
                     if (strcmp(t, cs_precision_names[q]) == 0)
                         p = q;
                 if (p < 0) {
-                    cs_diag_error(d, name, lineno, L.col[c], "dtype: expected fp32, tf32, bf16, fp16 or fp8, got \"%s\"",
+                    cs_diag_error(d, name, lineno, L.col[c],
+                                  "dtype: expected fp32, tf32, bf16, fp16, fp8, mxfp8 or nvfp4, "
+                                  "got \"%s\"",
                                   t);
                     ok = false;
                 } else {

@@ -305,15 +305,26 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     if (!gs)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "GPU \"%s\" is not in the catalog", gpu);
-    else if (strcmp(prec, "bf16") && strcmp(prec, "fp16") && strcmp(prec, "fp8"))
+    else if (strcmp(prec, "bf16") && strcmp(prec, "fp16") && strcmp(prec, "fp8") &&
+             strcmp(prec, "mxfp8") && strcmp(prec, "nvfp4"))
         snprintf(c->not_expressible, sizeof c->not_expressible,
-                 "precision %s (block-scaled formats) is not modelled", prec);
+                 "precision %s is not modelled (bf16, fp16, fp8, mxfp8 and nvfp4 are)", prec);
     else if (ep > 1 && !moe_preset)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "mixture of experts: no model preset named \"%.60s\" gives its experts", model);
     else if (!act || !layers || !hidden || !heads || !vocab || !seq)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "model shape or activation not stated (hybrid or squared-ReLU architecture)");
+    else if (pp * vp > layers)
+        /* Megatron-Bridge's Llama 3.1 405B recipes on pp 16 x vp 8 count the
+         * embedding and the loss as a layer each of the pipeline split
+         * (account_for_embedding/loss_in_pipeline_split): 126 + 2 layers in
+         * 128 chunks, the first and last chunk without a transformer layer.
+         * The step model gives every chunk a layer. */
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "pp*vp = %ld chunks exceed the %ld layers (embedding and loss counted as "
+                 "pipeline layers: not modelled)",
+                 pp * vp, layers);
     else if (!tok && !(tfl && flops))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "publishes TFLOP/s only, and the index states no FLOP convention for it");

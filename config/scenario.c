@@ -1211,6 +1211,19 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "host link, and %s has no PCIe generation in the catalog (set "
                       "cluster.gpu_overrides.pcie_gen)",
                       b->s->cluster.gpu.name);
+    /* A precision the GPU has no tensor-core peak for (null in the catalog:
+     * fp8 before Hopper, mxfp8/nvfp4 before Blackwell) cannot run. */
+    const struct cs_gpu_spec *g = &b->s->cluster.gpu;
+    if ((unsigned)w->precision < CS_PREC_COUNT && g->name[0] &&
+        !(g->peak_flops[w->precision] > 0))
+        cs_cfg__error(b->d, node_or(wl, "precision", wl),
+                      "workload.precision: %s has no %s peak in the catalog (%s); expected one of "
+                      "the precisions its tensor cores run, or set cluster.gpu_overrides.%s",
+                      g->name, cs_precision_name(w->precision),
+                      cs_precision_block_scaled(w->precision)
+                          ? "block-scaled MXFP8/NVFP4 tensor cores arrive with Blackwell"
+                          : "not supported by this GPU",
+                      cs_precision_name(w->precision));
 }
 
 static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)

@@ -139,8 +139,9 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
         return CS_EINVAL;
     struct dims r;
     r.prec = w->precision;
-    /* fp8 recipes (Transformer Engine) run the attention core in bf16. */
-    r.attn_prec = r.prec == CS_PREC_FP8 ? CS_PREC_BF16 : r.prec;
+    /* fp8, mxfp8 and nvfp4 recipes (Transformer Engine) run the attention
+     * core in bf16. */
+    r.attn_prec = cs_precision_quantized(r.prec) ? CS_PREC_BF16 : r.prec;
     double peak = gpu->peak_flops[r.prec], peak_a = gpu->peak_flops[r.attn_prec];
     if (!(isfinite(peak) && peak > 0 && isfinite(peak_a) && peak_a > 0))
         return CS_EUNSUPPORTED;
@@ -248,16 +249,13 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
     return c;
 }
 
-/* Forward time of a linear layer (T x k) * (k x n) and its backward (data
- * gradient (T x n) * (n x k) and weight gradient (k x T) * (T x n)). */
-static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
-                   enum cs_precision prec, double t, double n, double k, double *fwd_s,
-                   double *bwd_s, double *flops)
+/* The quantization casts of a linear layer whose inputs hold `in` elements
+ * (T x k) and whose output gradients hold `out` (T x n), under the
+ * quantized precisions (nothing for the others). */
+static void linear_casts(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                         enum cs_precision prec, double in, double out, double *fwd_s,
+                         double *bwd_s)
 {
-    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, 1.0);
-    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
-              cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
-    *flops += 2.0 * t * n * k;
     if (prec == CS_PREC_FP8) {
         /* FP8 GEMMs take FP8 operands, and the weight-gradient GEMM takes
          * them transposed (Hopper's FP8 tensor cores read both operands
@@ -268,9 +266,61 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
          * fused activation-cast). Backward: the bf16 output gradient is read
          * (2 bytes) and written as FP8 and FP8-transposed (1 + 1). The
          * weights' casts are cached across micro-batches and not counted. */
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * t * k);
-        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * t * n);
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * in);
+        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * out);
+    } else if (prec == CS_PREC_MXFP8) {
+        /* MXFP8 (Transformer Engine's MXFP8BlockScaling): a scale per 32
+         * consecutive elements along one axis, so the row-wise copy (1x32
+         * blocks, for the forward and data-gradient GEMMs) and the
+         * column-wise copy (32x1 blocks, for the weight gradient) are
+         * separate quantizations of the bf16 tensor, not a transpose of one
+         * another (TE docs, low_precision_training/mxfp8, "Handling
+         * transposes"; module/linear.py: input_quantizer.set_usage(rowwise,
+         * columnwise)). Each copy is q = 1 + 1/32 bytes per element (E8M0
+         * scales). Forward: both copies of the input written, the cast fused
+         * into the producer as for FP8 (layernorm_linear.py:
+         * with_quantized_norm). Backward: the bf16 output gradient read and
+         * both of its copies written. */
+        double q = cs_precision_bytes(prec);
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * q * in);
+        *bwd_s += cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * out);
+    } else if (prec == CS_PREC_NVFP4) {
+        /* NVFP4 (TE's NVFP4BlockScaling): E2M1 with an E4M3 scale per 16
+         * elements and an FP32 scale per tensor, q = 1/2 + 1/16 bytes per
+         * element and copy. The per-tensor scale needs the tensor's amax
+         * before any element is cast, and the column-wise copies of the
+         * input and of the output gradient (the weight-gradient operands)
+         * take a 16-point random Hadamard transform first, whose amax is
+         * taken after the transform (csrc/quantizer.cpp,
+         * NVFP4Quantizer::quantize_impl: nvte_hadamard_transform_amax, then
+         * the fused RHT-cast kernel; normalization.cpp leaves the amax to
+         * the quantizer when RHT is on). So each quantized tensor costs an
+         * amax pass (read bf16) and a cast pass (read bf16, write the
+         * row-wise and column-wise copies), forward for the input and
+         * backward for the output gradient. The transform's 16 MACs per
+         * element on the tensor cores and the stochastic rounding of the
+         * gradients ride on those memory-bound passes and are not counted.
+         * The weights' (16x16-block) casts are cached across micro-batches
+         * as for FP8. */
+        double q = cs_precision_bytes(prec);
+        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * in) +
+                  cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * in);
+        *bwd_s += cs_compute_mem_s(gpu, p, 2.0 * out) +
+                  cs_compute_mem_s(gpu, p, (2.0 + 2.0 * q) * out);
     }
+}
+
+/* Forward time of a linear layer (T x k) * (k x n) and its backward (data
+ * gradient (T x n) * (n x k) and weight gradient (k x T) * (T x n)). */
+static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                   enum cs_precision prec, double t, double n, double k, double *fwd_s,
+                   double *bwd_s, double *flops)
+{
+    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, 1.0);
+    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
+              cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
+    *flops += 2.0 * t * n * k;
+    linear_casts(gpu, p, prec, t * k, t * n, fwd_s, bwd_s);
 }
 
 /* Adds one memory-bound kernel's forward bytes (backward moves twice as much:
@@ -344,10 +394,8 @@ static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_comput
     *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, groups) +
               cs_compute_gemm_s(gpu, p, prec, k, n, t, groups);
     *flops += 2.0 * groups * t * n * k;
-    if (prec == CS_PREC_FP8) {   /* the casts of linear(), per expert */
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * groups * t * k);
-        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * groups * t * n);
-    }
+    /* the casts of linear(), over every expert's rows */
+    linear_casts(gpu, p, prec, groups * t * k, groups * t * n, fwd_s, bwd_s);
 }
 
 static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
@@ -560,7 +608,13 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     struct cs_layer_cost c;
     memset(&c, 0, sizeof c);
     double gf = 0.0, gb = 0.0, flops = 0.0;
-    linear(gpu, p, d.prec, d.tokens, d.v / d.tp, d.h, &gf, &gb, &flops);
+    /* Megatron-Core's output layer is its own ColumnParallelLinear
+     * (megatron/core/models/gpt/gpt_model.py), not a Transformer Engine
+     * module, and torchtitan's float8/MX converters leave `output` out:
+     * with the block-scaled recipes it runs in bf16. (fp8 keeps its earlier
+     * convention, the FP8 rate; docs/models.md, 2.3 "Block-scaled precisions".) */
+    enum cs_precision lp = cs_precision_block_scaled(d.prec) ? CS_PREC_BF16 : d.prec;
+    linear(gpu, p, lp, d.tokens, d.v / d.tp, d.h, &gf, &gb, &flops);
     c.fwd_s = gf;
     c.bwd_s = gb;
     c.fwd_flops = flops;

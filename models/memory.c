@@ -178,8 +178,14 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
      * the attention, FP8 by the projection). torchao's Float8Linear
      * (torchtitan) saves the high-precision input (matmul_with_hp_or_float8_
      * args: save_for_backward(input_hp, ...)), so its inputs stay e. */
-    bool f8 = w->precision == CS_PREC_FP8 && w->stack != CS_STACK_TORCHTITAN;
-    double lin = f8 ? 1.0 : e;   /* bytes per element of a saved linear input */
+    /* MXFP8 and NVFP4 likewise keep only the column-wise quantized copy
+     * (linear.py: update_usage(rowwise_usage=False, columnwise_usage=True)),
+     * cs_precision_bytes: 1 + 1/32 and 1/2 + 1/16 bytes with the block
+     * scales; torchao's MX linear (torchtitan; prototype/mx_formats/
+     * mx_linear.py, mx_mm.forward: save_for_backward(input_hp, ...)) saves
+     * the bf16 input too. */
+    bool f8 = cs_precision_quantized(w->precision) && w->stack != CS_STACK_TORCHTITAN;
+    double lin = f8 ? cs_precision_bytes(w->precision) : e; /* bytes per saved linear input */
     double rep = (2.0 * e + 2.0 * lin + 2.0 * drop) * n;
     /* split by TP: Q, K and V (K and V scaled by kv/a), the projection
      * input, and the MLP activation tensors: gelu input and output (2 f),
@@ -187,7 +193,7 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
     /* bytes per f-wide element: gelu input (e) and output (the second
      * linear's input); swiglu's two inputs (2 e) and product */
     double mfb = (m->activation == CS_ACT_SWIGLU ? 2.0 * e : e) + lin;
-    double shard = e * n * (2.0 + 2.0 * kv_frac) + (f8 ? 1.0 : 0.0) * n + mfb * sq * b * f;
+    double shard = e * n * (2.0 + 2.0 * kv_frac) + (f8 ? lin : 0.0) * n + mfb * sq * b * f;
     /* softmax output (e), its dropout mask (1, with dropout) and output
      * (e): a s^2 b. */
     double s2 = store_s2 ? (2.0 * e + drop) * a * sq * s * b : 0.0;

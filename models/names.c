@@ -12,15 +12,34 @@ double cs_precision_bytes(enum cs_precision p)
     case CS_PREC_BF16: return 2.0;
     case CS_PREC_FP16: return 2.0;
     case CS_PREC_FP8: return 1.0;
+    /* 1-byte E4M3 elements and one 1-byte E8M0 scale per 32 (OCP MX
+     * specification v1.0; TE docs, low_precision_training/mxfp8). */
+    case CS_PREC_MXFP8: return 1.0 + 1.0 / 32.0;
+    /* 4-bit E2M1 elements and one 1-byte E4M3 scale per 16; the per-tensor
+     * FP32 scale is negligible (TE docs, low_precision_training/nvfp4). */
+    case CS_PREC_NVFP4: return 0.5 + 1.0 / 16.0;
     case CS_PREC_COUNT: break;
     }
     return 2.0;
 }
 
+bool cs_precision_quantized(enum cs_precision p)
+{
+    return p == CS_PREC_FP8 || p == CS_PREC_MXFP8 || p == CS_PREC_NVFP4;
+}
+
+bool cs_precision_block_scaled(enum cs_precision p)
+{
+    return p == CS_PREC_MXFP8 || p == CS_PREC_NVFP4;
+}
+
 /* The names of the models' enums, in enum order and NULL-terminated: the
  * one table that the name functions below, the scenario loader's field
  * tables (config/) and the writers (report/) all read. */
-const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", NULL};
+const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "mxfp8", "nvfp4",
+                                           NULL};
+_Static_assert(sizeof cs_precision_names / sizeof cs_precision_names[0] == CS_PREC_COUNT + 1,
+               "one name per precision");
 const char *const cs_attention_names[] = {"standard", "mla", NULL};
 const char *const cs_moe_routing_names[] = {"learned", "balanced", NULL};
 const char *const cs_moe_dispatcher_names[] = {"alltoall", "hierarchical", NULL};

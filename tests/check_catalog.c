@@ -63,7 +63,8 @@ START_TEST(test_catalog_contract_names)
         ck_assert_msg(cs_catalog_storage(cat, storage[i]) != NULL, "storage %s", storage[i]);
     ck_assert_ptr_nonnull(cs_catalog_site(cat, "us-average"));
     ck_assert_ptr_null(cs_catalog_gpu(cat, "H100"));
-    ck_assert_uint_eq(cs_catalog_count(cat, CS_CATALOG_GPU), 15); /* + MI355X, GB10, H100 96GB, GB300 */
+    /* + MI355X, GB10, H100 96GB, GB300, B300, H800 */
+    ck_assert_uint_eq(cs_catalog_count(cat, CS_CATALOG_GPU), 17);
     cs_catalog_destroy(cat);
 }
 END_TEST
@@ -126,6 +127,35 @@ START_TEST(test_catalog_spot_values)
     ck_assert(isnan(cs_catalog_gpu(cat, "MI325X")->price_usd)); /* NOT FOUND */
     ck_assert_double_eq_tol(cs_catalog_gpu(cat, "MI300X")->p2p_bw_bytes_per_s, 64e9, 1);
     ck_assert_int_eq(cs_catalog_gpu(cat, "GB200")->scaleup_domain_gpus, 72);
+    /* Block-scaled peaks: MXFP8 at the FP8 rate, NVFP4 at the dense FP4
+     * rate on Blackwell; none (NAN) before it. */
+    ck_assert(isnan(h->peak_flops[CS_PREC_MXFP8]) && isnan(h->peak_flops[CS_PREC_NVFP4]));
+    ck_assert(isnan(cs_catalog_gpu(cat, "MI300X")->peak_flops[CS_PREC_MXFP8]));
+    const struct cs_gpu_spec *b2 = cs_catalog_gpu(cat, "B200");
+    ck_assert_double_eq_tol(b2->peak_flops[CS_PREC_MXFP8], 4500e12, 1);
+    ck_assert_double_eq_tol(b2->peak_flops[CS_PREC_NVFP4], 9000e12, 1);
+    ck_assert_double_eq_tol(cs_catalog_gpu(cat, "GB200")->peak_flops[CS_PREC_NVFP4], 10000e12, 1);
+    ck_assert_double_eq_tol(cs_catalog_gpu(cat, "GB300")->peak_flops[CS_PREC_NVFP4], 15000e12, 1);
+    /* B300 (HGX/DGX B300): 8 GPUs on NVLink 5, 900 GB/s each way, 8 TB/s. */
+    const struct cs_gpu_spec *b3 = cs_catalog_gpu(cat, "B300");
+    ck_assert_ptr_nonnull(b3);
+    ck_assert_double_eq_tol(b3->peak_flops[CS_PREC_BF16], 2250e12, 1);
+    ck_assert_double_eq_tol(b3->peak_flops[CS_PREC_MXFP8], 4500e12, 1);
+    ck_assert_double_eq_tol(b3->peak_flops[CS_PREC_NVFP4], 12600e12, 1);
+    ck_assert_double_eq_tol(b3->hbm_bytes, 279e9, 1);
+    ck_assert_double_eq_tol(b3->hbm_bw_bytes_per_s, 8000e9, 1);
+    ck_assert_double_eq_tol(b3->scaleup_bw_bytes_per_s, 900e9, 1);
+    ck_assert_int_eq(b3->scaleup_domain_gpus, 8);
+    ck_assert_int_eq(b3->server_gpus, 8);
+    /* H800: H100 compute and memory, NVLink cut to 400 GB/s bidirectional. */
+    const struct cs_gpu_spec *h8 = cs_catalog_gpu(cat, "H800-SXM5-80GB");
+    ck_assert_ptr_nonnull(h8);
+    ck_assert_double_eq(h8->peak_flops[CS_PREC_BF16], h->peak_flops[CS_PREC_BF16]);
+    ck_assert_double_eq(h8->peak_flops[CS_PREC_FP8], h->peak_flops[CS_PREC_FP8]);
+    ck_assert_double_eq(h8->hbm_bytes, h->hbm_bytes);
+    ck_assert_double_eq(h8->hbm_bw_bytes_per_s, h->hbm_bw_bytes_per_s);
+    ck_assert_double_eq_tol(h8->scaleup_bw_bytes_per_s, 200e9, 1);
+    ck_assert(isnan(h8->peak_flops[CS_PREC_MXFP8]));
     ck_assert_double_eq_tol(cs_catalog_link(cat, "ib-hdr")->bw_bytes_per_s, 25e9, 1);
     ck_assert_double_eq_tol(cs_catalog_link(cat, "ib-ndr")->bw_bytes_per_s, 50e9, 1);
     ck_assert_double_eq_tol(cs_catalog_link(cat, "ib-xdr")->bw_bytes_per_s, 100e9, 1);

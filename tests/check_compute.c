@@ -485,6 +485,97 @@ START_TEST(test_compute_rejects)
 }
 END_TEST
 
+/* Block-scaled formats on a Blackwell-like GPU (the H100 spec with an MXFP8
+ * peak equal to its FP8 one and an NVFP4 peak twice that). GPT-3 175B,
+ * tp 8, micro-batch 1: T = 2048 rows; the four linears (n, k) are QKV (4608,
+ * 12288), projection (12288, 1536), MLP up (6144, 12288), down (12288,
+ * 6144).
+ * MXFP8: per linear the forward writes the input's row-wise and column-wise
+ * copies, 2 x (1 + 1/32) = 2.0625 bytes per input element: QKV 2048 x 12288
+ * = 25,165,824 elements -> 51,904,512 bytes; projection 3,145,728 ->
+ * 6,488,064; up 51,904,512; down 12,582,912 -> 25,952,256. The backward
+ * reads the bf16 output gradient (2) and writes its two copies (2.0625):
+ * 4.0625 bytes per output element: QKV 9,437,184 -> 38,338,560; projection
+ * and down 25,165,824 -> 102,236,160; up 12,582,912 -> 51,118,080.
+ * NVFP4: an amax pass reading bf16 (2 bytes per element) and a cast pass
+ * reading bf16 and writing two copies of 1/2 + 1/16 bytes (3.125), for the
+ * input forward and the output gradient backward. */
+START_TEST(test_compute_block_scaled)
+{
+    struct cs_gpu_spec g = h100();
+    g.peak_flops[CS_PREC_MXFP8] = 1979e12;
+    g.peak_flops[CS_PREC_NVFP4] = 3958e12;
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq(cs_precision_bytes(CS_PREC_MXFP8), 1.03125);
+    ck_assert_double_eq(cs_precision_bytes(CS_PREC_NVFP4), 0.5625);
+    struct cs_workload w = job("gpt3-175b", 8, false, CS_RECOMPUTE_NONE);
+    struct cs_layer_cost c, mx, nv;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+    w.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &mx), CS_OK);
+    w.precision = CS_PREC_NVFP4;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &nv), CS_OK);
+    const double sh[4][2] = {{4608, 12288}, {12288, 1536}, {6144, 12288}, {12288, 6144}};
+    const double mx_fwd_bytes[4] = {51904512, 6488064, 51904512, 25952256};
+    const double mx_bwd_bytes[4] = {38338560, 102236160, 51118080, 102236160};
+    const double in_elems[4] = {25165824, 3145728, 25165824, 12582912};
+    const double out_elems[4] = {9437184, 25165824, 12582912, 25165824};
+    double gf[3] = {0, 0, 0}, gb[3] = {0, 0, 0}, mx_f = 0, mx_b = 0, nv_f = 0, nv_b = 0;
+    const enum cs_precision pr[3] = {CS_PREC_BF16, CS_PREC_MXFP8, CS_PREC_NVFP4};
+    for (int i = 0; i < 4; i++) {
+        double n = sh[i][0], k = sh[i][1];
+        ck_assert_double_eq(2048 * k, in_elems[i]);
+        ck_assert_double_eq(2048 * n, out_elems[i]);
+        for (int q = 0; q < 3; q++) {
+            gf[q] += cs_compute_gemm_s(&g, &p, pr[q], 2048, n, k, 1);
+            gb[q] += cs_compute_gemm_s(&g, &p, pr[q], 2048, k, n, 1) +
+                     cs_compute_gemm_s(&g, &p, pr[q], k, n, 2048, 1);
+        }
+        mx_f += cs_compute_mem_s(&g, &p, mx_fwd_bytes[i]);
+        mx_b += cs_compute_mem_s(&g, &p, mx_bwd_bytes[i]);
+        nv_f += cs_compute_mem_s(&g, &p, 2.0 * in_elems[i]) +
+                cs_compute_mem_s(&g, &p, 3.125 * in_elems[i]);
+        nv_b += cs_compute_mem_s(&g, &p, 2.0 * out_elems[i]) +
+                cs_compute_mem_s(&g, &p, 3.125 * out_elems[i]);
+    }
+    ck_assert_double_eq_tol(mx.fwd_s, c.fwd_s - gf[0] + gf[1] + mx_f, 1e-12);
+    ck_assert_double_eq_tol(mx.bwd_s, c.bwd_s - gb[0] + gb[1] + mx_b, 1e-12);
+    ck_assert_double_eq_tol(nv.fwd_s, c.fwd_s - gf[0] + gf[2] + nv_f, 1e-12);
+    ck_assert_double_eq_tol(nv.bwd_s, c.bwd_s - gb[0] + gb[2] + nv_b, 1e-12);
+    /* the attention core stays bf16; the FLOPs do not change */
+    ck_assert_double_eq(mx.attn_fwd_s, c.attn_fwd_s);
+    ck_assert_double_eq(nv.attn_bwd_s, c.attn_bwd_s);
+    ck_assert_double_eq(mx.fwd_flops, c.fwd_flops);
+    /* the output layer (Megatron-Core's own ColumnParallelLinear) stays bf16 */
+    struct cs_layer_cost lb, lm;
+    w.precision = CS_PREC_BF16;
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &lb), CS_OK);
+    w.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &lm), CS_OK);
+    ck_assert_double_eq(lm.fwd_s, lb.fwd_s);
+    ck_assert_double_eq(lm.bwd_s, lb.bwd_s);
+    /* Saved activations: each linear input kept as its column-wise copy,
+     * 1 + 1/32 bytes against FP8's 1: n = s b h = 25,165,824; the two
+     * replicated inputs (QKV, MLP up) 2 n, the projection input n / 8 and the
+     * MLP down input s b f / 8 = 100,663,296 / 8, so (1/32) (50,331,648 +
+     * 3,145,728 + 12,582,912) = 2,064,384 bytes more. */
+    double a_mx = cs_memory_layer_activations(&w, true);
+    w.precision = CS_PREC_FP8;
+    double a_f8 = cs_memory_layer_activations(&w, true);
+    ck_assert_double_eq_tol(a_mx - a_f8, 2064384.0, 1e-3);
+    /* mxfp8 on a GPU without block-scaled tensor cores (H100: NAN) */
+    struct cs_gpu_spec h = h100();
+    struct cs_layer_cost before, out;
+    memset(&out, 0x3c, sizeof out);
+    before = out;
+    w.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_compute_layer(&w, &h, &p, &out), CS_EUNSUPPORTED);
+    ck_assert(isinf(cs_compute_gemm_s(&h, &p, CS_PREC_NVFP4, 64, 64, 64, 1)));
+    ck_assert_mem_eq(&out, &before, sizeof out);
+}
+END_TEST
+
 static Suite *compute_suite(void)
 {
     Suite *s = suite_create("compute");
@@ -506,6 +597,7 @@ static Suite *compute_suite(void)
     tcase_add_test(layer, test_compute_embedding_and_logits);
     tcase_add_test(layer, test_compute_optimizer);
     tcase_add_test(layer, test_compute_rejects);
+    tcase_add_test(layer, test_compute_block_scaled);
     suite_add_tcase(s, layer);
     return s;
 }

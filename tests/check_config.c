@@ -544,6 +544,41 @@ START_TEST(test_suggest_in_scenarios)
 }
 END_TEST
 
+/* A block-scaled precision on a GPU without block-scaled tensor cores
+ * (H100: no mxfp8 key in the catalog, NAN) is refused where it is written;
+ * on B200 it loads with the catalog's MXFP8 peak. */
+START_TEST(test_config_precision_needs_peak)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const char *y = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
+                    "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                    "  precision: mxfp8\n";
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    bool found = false;
+    for (size_t i = 0; i < d.n; i++)
+        found = found || (d.items[i].line == 6 &&
+                          strstr(d.items[i].msg, "workload.precision: H100-SXM5-80GB has no mxfp8 "
+                                                 "peak in the catalog") != NULL);
+    ck_assert(found);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    const char *b = "schema_version: 1\ncluster: {gpu: B200, nodes: 1}\n"
+                    "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                    "  precision: mxfp8\n";
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("b.yaml", b, strlen(b), cat, &d, &s, NULL), CS_OK);
+    ck_assert_int_eq(s.workload.precision, CS_PREC_MXFP8);
+    ck_assert_double_eq_tol(s.cluster.gpu.peak_flops[CS_PREC_MXFP8], 4500e12, 1);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -562,6 +597,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_fabric_descriptors);
     tcase_add_test(tc, test_suggest_families);
     tcase_add_test(tc, test_suggest_in_scenarios);
+    tcase_add_test(tc, test_config_precision_needs_peak);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -416,7 +416,7 @@ START_TEST(test_nccl_gemm_csv)
     ck_assert_double_eq_tol(rows[1].seconds, 1.6777216e-6, 1e-12);
     free(rows);
     struct { const char *file, *needle; } bad[] = {
-        {"gemm_bad_dtype.csv", "gemm_bad_dtype.csv:3:16: error: dtype: expected fp32, tf32, bf16, fp16 or fp8, got \"int4\""},
+        {"gemm_bad_dtype.csv", "gemm_bad_dtype.csv:3:16: error: dtype: expected fp32, tf32, bf16, fp16, fp8, mxfp8 or nvfp4, got \"int4\""},
         {"gemm_missing.csv", "gemm_missing.csv:1:1: error: header: expected columns m, n and k"},
         {"gemm_both.csv", "gemm_both.csv:1:1: error: header: expected exactly one of the columns seconds and tflops"},
         {"gemm_bad_number.csv", "gemm_bad_number.csv:3:6: error: n: expected a whole number from 1 to 1e9, got \"-3\""},

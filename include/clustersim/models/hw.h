@@ -8,12 +8,26 @@
 
 #include <stdbool.h>
 
+/* MXFP8 and NVFP4 are the block-scaled formats of Blackwell's tensor cores
+ * (Transformer Engine's MXFP8BlockScaling and NVFP4BlockScaling recipes):
+ * FP8 E4M3 with one E8M0 scale per 32 elements, and FP4 E2M1 with one E4M3
+ * scale per 16 elements plus one FP32 scale per tensor. docs/models.md,
+ * 2.3 "Block-scaled precisions". */
 enum cs_precision { CS_PREC_FP32, CS_PREC_TF32, CS_PREC_BF16, CS_PREC_FP16, CS_PREC_FP8,
-                    CS_PREC_COUNT };
+                    CS_PREC_MXFP8, CS_PREC_NVFP4, CS_PREC_COUNT };
 
-/* Bytes per element of a precision's activations and weights. fp8 training
- * keeps master weights in fp32 and most activations in bf16; see models.md. */
+/* Bytes per element of a precision's GEMM operands as stored, block scales
+ * included (mxfp8 1 + 1/32, nvfp4 1/2 + 1/16); also the width of the
+ * parameter all-gathers (Megatron's fp8/fp4 param gather). Quantized
+ * training keeps master weights in fp32 and activations in bf16; see
+ * models.md. */
 double cs_precision_bytes(enum cs_precision p);
+/* True for the precisions whose GEMM inputs are quantized per GEMM (fp8,
+ * mxfp8, nvfp4): activations, the attention core and the weights' master
+ * copy stay in bf16/fp32. */
+bool cs_precision_quantized(enum cs_precision p);
+/* True for the block-scaled formats (mxfp8, nvfp4). */
+bool cs_precision_block_scaled(enum cs_precision p);
 const char *cs_precision_name(enum cs_precision p);
 /* Every precision's name in enum order, NULL-terminated (models/names.c). */
 extern const char *const cs_precision_names[];
