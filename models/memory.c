@@ -244,7 +244,8 @@ double cs_memory_layer_activations(const struct cs_workload *w, bool fused_atten
  * load of the most loaded rank) the expert input (h), the up/gate output
  * (2 f_e / etp for swiglu), the activation output (f_e / etp) and the
  * expert output kept for the combine's gradient (h), plus the router's fp32
- * scores (t_r x E). Full recomputation keeps the layer input only. */
+ * scores (t_r x E); the GEMM inputs at the width their quantized copies
+ * take. Full recomputation keeps the layer input only. */
 static double moe_layer_acts(const struct cs_workload *w, bool fused, double load)
 {
     if (w->recompute == CS_RECOMPUTE_FULL)
@@ -264,7 +265,14 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
     double rows = etp * t_r * mo->top_k * (load >= 1.0 ? load : 1.0);
     double fe = mo->expert_ffn_hidden / etp, h = w->model.hidden;
     double up = w->model.activation == CS_ACT_SWIGLU ? 2.0 * fe : fe;
-    return base + e * rows * (h + up + fe + h) + 4.0 * t_r * mo->experts;
+    /* the two expert GEMMs' inputs are kept as their quantized column-wise
+     * copies under FP8 and the block-scaled formats (Transformer Engine's
+     * GroupedLinear keeps the quantized column-wise inputmats for the weight
+     * gradient, transformer_engine/pytorch/module/grouped_linear.py,
+     * _GroupedLinear.forward, as its Linear does: layer_acts above) */
+    bool f8 = cs_precision_quantized(w->precision) && w->stack != CS_STACK_TORCHTITAN;
+    double lin = f8 ? cs_precision_bytes(w->precision) : e;
+    return base + rows * (lin * h + e * up + lin * fe + e * h) + 4.0 * t_r * mo->experts;
 }
 
 struct stage_mem {
