@@ -276,12 +276,12 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * gives the experts and the attention; the row's shape must agree. */
     const char *moe_preset = NULL;
     char lower[64];
+    struct cs_model_shape ms;
     {
         size_t i = 0;
         for (; model[i] && i + 1 < sizeof lower; i++)
             lower[i] = (char)tolower((unsigned char)model[i]);
         lower[i] = 0;
-        struct cs_model_shape ms;
         if (cs_workload_preset(lower, &ms) == CS_OK && cs_model_is_moe(&ms)) {
             moe_preset = lower;
             if ((layers && layers != ms.layers) || (hidden && hidden != ms.hidden)) {
@@ -312,6 +312,13 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     else if (ep > 1 && !moe_preset)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "mixture of experts: no model preset named \"%.60s\" gives its experts", model);
+    else if (ep > 1 && (tp * cp * dp) % ep != 0)
+        /* Megatron-Core's experts fold into the tp x cp x dp GPUs of a
+         * stage: a row with more does not describe a run it can make */
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "ep = %ld does not divide the tp*cp*dp = %ld GPUs of a pipeline stage (the row's "
+                 "degrees are inconsistent)",
+                 ep, tp * cp * dp);
     else if (!act || !layers || !hidden || !heads || !vocab || !seq)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "model shape or activation not stated (hybrid or squared-ReLU architecture)");
@@ -343,9 +350,17 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
          * tokens per second per GPU. */
         double tf = cs__num(r, "tflops_per_gpu");
         long ffn_eff = ffn ? ffn : 4 * hidden;
-        c->measured = tf * 1e12 / cs__megatron_flops_per_token(layers, hidden, heads, kv, ffn_eff,
-                                                               seq, vocab,
-                                                               strcmp(act, "swiglu") == 0);
+        if (moe_preset) {
+            /* an MoE model: Megatron-LM's count for MoE (top_k routed and
+             * the shared experts, the router; full attention, logits, no
+             * recomputation) is the model's own per-token count */
+            ms.seq_len = (int)seq;
+            c->measured = tf * 1e12 / (cs_workload_flops_per_iter(&ms, 1.0, CS_RECOMPUTE_NONE) / seq);
+        } else {
+            c->measured = tf * 1e12 / cs__megatron_flops_per_token(layers, hidden, heads, kv, ffn_eff,
+                                                                   seq, vocab,
+                                                                   strcmp(act, "swiglu") == 0);
+        }
     }
     if (!r->ok)
         return false;
