@@ -440,6 +440,9 @@ static const struct cs_field workload_fields[] = {
     F_("activation_offload_layers", CS_FT_INT, struct cs_workload, offload_layers, .min = 0,
        .max = 100000, .def = "0",
        .doc = "layers per GPU whose activations wait in host memory (Megatron cpu_offloading_num_layers)"),
+    F_CUSTOM("recompute_modules",
+             "with recompute: selective, the modules rebuilt (Megatron-Core's recompute_modules: "
+             "core_attn, layernorm, mlp, moe_act, mla_up_proj); default core_attn"),
     F_("recompute_layers", CS_FT_INT, struct cs_workload, recompute_layers, .min = 0,
        .max = 100000, .def = "0",
        .doc = "with recompute: full, layers of each (virtual) pipeline stage recomputed "
@@ -1297,6 +1300,44 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
                       "recompute: full (got recompute: %s)",
                       cs_recompute_name(w->recompute));
         return;
+    }
+    /* workload.recompute_modules: a list of Megatron-Core's module names,
+     * with recompute: selective */
+    const struct cs_ynode *rm = cs_ynode_map_get(wl, "recompute_modules");
+    if (rm && !cs_ynode_is_null(rm)) {
+        if (rm->kind != CS_YNODE_SEQ) {
+            cs_cfg__error(b->d, rm,
+                          "workload.recompute_modules: expected a list of module names (core_attn, "
+                          "layernorm, mlp, moe_act, mla_up_proj)");
+            return;
+        }
+        unsigned mods = 0;
+        for (size_t i = 0; i < rm->n; i++) {
+            const struct cs_ynode *it = rm->items[i];
+            int k = -1;
+            for (int j = 0; it->kind == CS_YNODE_SCALAR && cs_recompute_module_names[j]; j++)
+                if (strcmp(it->scalar, cs_recompute_module_names[j]) == 0)
+                    k = j;
+            if (k < 0) {
+                char shown[128];
+                cs_cfg__show(it, shown, sizeof shown);
+                cs_cfg__error(b->d, it,
+                              "workload.recompute_modules[%zu]: unknown module %s (expected core_attn, "
+                              "layernorm, mlp, moe_act or mla_up_proj)",
+                              i, shown);
+                return;
+            }
+            mods |= 1u << k;
+        }
+        if (w->recompute != CS_RECOMPUTE_SELECTIVE) {
+            cs_cfg__error(b->d, rm,
+                          "workload.recompute_modules: names what selective recomputation rebuilds, so "
+                          "it needs recompute: selective (got recompute: %s)",
+                          cs_recompute_name(w->recompute));
+            return;
+        }
+        w->recompute_modules = mods;
+        prov_node(b, "workload.recompute_modules", rm);
     }
     if (cs_diags_errors(b->d) == errors_before)
         check_workload(b, wl);

@@ -523,15 +523,42 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         c.ep_a2a_recompute = c.ep_a2a_fwd;
         c.expert_recompute_s = c.expert_fwd_s;
         break;
-    case CS_RECOMPUTE_SELECTIVE:
+    case CS_RECOMPUTE_SELECTIVE: {
         /* Korthikanti et al. 2022, Section 4.2: only the attention core. A
          * fused kernel stores no s^2 tensor and already recomputes the
          * scores inside its backward, so there is nothing more to redo. */
-        if (!p->fused_attention) {
+        unsigned mods = w->recompute_modules ? w->recompute_modules : CS_RC_MOD_CORE_ATTN;
+        if ((mods & CS_RC_MOD_CORE_ATTN) && !p->fused_attention) {
             c.recompute_s = at.fwd_s;
             c.recompute_flops = at.flops;
         }
+        /* Megatron-Core's recompute_modules (memory.c keeps their inputs
+         * only): each rebuilt in the backward by its forward again */
+        if (mods & CS_RC_MOD_LAYERNORM)
+            c.recompute_s += 2.0 * cs_compute_mem_s(gpu, p, 2.0 * d.e * d.n_h);
+        if ((mods & CS_RC_MOD_MLP) && f_dense > 0) {
+            c.recompute_s += cs_compute_gemm_s(gpu, p, d.prec, d.tokens, up_n, d.h, 1.0) +
+                             cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, 1.0) +
+                             cs_compute_mem_s(gpu, p,
+                                              (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f);
+            c.recompute_flops += 2.0 * d.tokens * d.h * (up_n + f_dense / d.tp);
+        }
+        if ((mods & CS_RC_MOD_MOE_ACT) && moe) {
+            double etp = w->par.etp > 0 ? w->par.etp : 1;
+            double rows = etp * d.tokens / d.tp * mo->top_k;
+            c.recompute_s += cs_compute_mem_s(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) *
+                                                          d.e * rows * mo->expert_ffn_hidden / etp);
+        }
+        if ((mods & CS_RC_MOD_MLA_UP_PROJ) && m->attention == CS_ATTN_MLA) {
+            const struct cs_mla_shape *l = &m->mla;
+            double qk = (double)l->qk_nope_dim + l->qk_rope_dim, kvw = (double)l->qk_nope_dim + l->v_dim;
+            double qin = l->q_lora_rank > 0 ? (double)l->q_lora_rank : d.h;
+            c.recompute_s += cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.a_g * qk, qin, 1.0) +
+                             cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.a_g * kvw, l->kv_lora_rank, 1.0);
+            c.recompute_flops += 2.0 * d.tokens * (d.a_g * qk * qin + d.a_g * kvw * l->kv_lora_rank);
+        }
         break;
+    }
     case CS_RECOMPUTE_NONE:
         break;
     }

@@ -186,14 +186,29 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
      * the bf16 input too. */
     bool f8 = cs_precision_quantized(w->precision) && w->stack != CS_STACK_TORCHTITAN;
     double lin = f8 ? cs_precision_bytes(w->precision) : e; /* bytes per saved linear input */
-    double rep = (2.0 * e + 2.0 * lin + 2.0 * drop) * n;
+    /* Megatron-Core's recompute_modules (selective): the norms' outputs
+     * (the QKV and MLP inputs), the MLP's inner tensors, MLA's up-projected
+     * queries, keys and values are rebuilt in the backward, not kept. */
+    unsigned mods = w->recompute == CS_RECOMPUTE_SELECTIVE ? w->recompute_modules : 0u;
+    double rep = (2.0 * e + ((mods & CS_RC_MOD_LAYERNORM) ? 0.0 : 2.0 * lin) + 2.0 * drop) * n;
     /* split by TP: Q, K and V (K and V scaled by kv/a), the projection
      * input, and the MLP activation tensors: gelu input and output (2 f),
-     * swiglu up, gate and product (3 f). */
+     * swiglu up, gate and product (3 f). Per token: queries a d_qk, keys
+     * and values kv (d_qk + d_v), the projection input a d_v (h, 2 h kv/a
+     * and h for d = h/a: Korthikanti's 2 + 2 kv/a of s b h). MLA with its
+     * up-projections recomputed keeps the latents instead: q_lora +
+     * kv_lora + rope per token. */
     /* bytes per f-wide element: gelu input (e) and output (the second
      * linear's input); swiglu's two inputs (2 e) and product */
     double mfb = (m->activation == CS_ACT_SWIGLU ? 2.0 * e : e) + lin;
-    double shard = e * n * (2.0 + 2.0 * kv_frac) + (f8 ? lin : 0.0) * n + mfb * sq * b * f;
+    if (mods & CS_RC_MOD_MLP)
+        mfb = 0.0;
+    double dqk = cs_model_qk_head_dim(m), dv = cs_model_v_head_dim(m), kv_all = kv_frac * a;
+    double tok = sq * b;
+    double qkv = (a * dqk + kv_all * (dqk + dv)) * tok;
+    if (m->attention == CS_ATTN_MLA && (mods & CS_RC_MOD_MLA_UP_PROJ))
+        qkv = t * tok * ((double)m->mla.q_lora_rank + m->mla.kv_lora_rank + m->mla.qk_rope_dim);
+    double shard = e * (qkv + a * dv * tok) + (f8 ? lin : 0.0) * a * dv * tok + mfb * tok * f;
     /* softmax output (e), its dropout mask (1, with dropout) and output
      * (e): a s^2 b. */
     double s2 = store_s2 ? (2.0 * e + drop) * a * sq * s * b : 0.0;
@@ -272,7 +287,11 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
      * _GroupedLinear.forward, as its Linear does: layer_acts above) */
     bool f8 = cs_precision_quantized(w->precision) && w->stack != CS_STACK_TORCHTITAN;
     double lin = f8 ? cs_precision_bytes(w->precision) : e;
-    return base + rows * (lin * h + e * up + lin * fe + e * h) + 4.0 * t_r * mo->experts;
+    /* recompute_modules moe_act: the activation's output (the second
+     * GEMM's input) is rebuilt from the first GEMM's */
+    bool act_rc = w->recompute == CS_RECOMPUTE_SELECTIVE && (w->recompute_modules & CS_RC_MOD_MOE_ACT);
+    return base + rows * (lin * h + e * up + (act_rc ? 0.0 : lin * fe) + e * h) +
+           4.0 * t_r * mo->experts;
 }
 
 struct stage_mem {

@@ -196,6 +196,45 @@ START_TEST(test_moe_layer_cost_qwen3)
 }
 END_TEST
 
+
+/* Megatron-Core's recompute_modules by hand, Llama 3.1 8B layer (tp 1,
+ * micro-batch 1, seq 8192, bf16): layernorm drops the two norm outputs,
+ * 2 x 2 x 8192 x 4096 bytes; mlp the swiglu tensors, (2 x 2 + 2) x 8192 x
+ * 14336 bytes. Qwen3-30B-A3B's MoE layer (ep 8): moe_act drops the expert
+ * activation output, 4096 x 8 rows x 768 x 2 bytes. */
+START_TEST(test_moe_recompute_modules_memory)
+{
+    struct cs_workload w = moe_workload("llama3.1-8b", 1, 1, 1);
+    w.recompute = CS_RECOMPUTE_SELECTIVE;
+    double base = cs_memory_layer_activations(&w, true);
+    w.recompute_modules = CS_RC_MOD_CORE_ATTN | CS_RC_MOD_LAYERNORM;
+    ck_assert_double_eq_tol(base - cs_memory_layer_activations(&w, true), 2.0 * 2 * 8192 * 4096, 1.0);
+    w.recompute_modules = CS_RC_MOD_MLP;
+    ck_assert_double_eq_tol(base - cs_memory_layer_activations(&w, true), 6.0 * 8192 * 14336, 1.0);
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_layer_cost c0, c1;
+    w.recompute_modules = 0;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c0), CS_OK);
+    w.recompute_modules = CS_RC_MOD_MLP;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c1), CS_OK);
+    /* the MLP's forward again: its three GEMMs, 6 x 8192 x 4096 x 14336 FLOPs */
+    ck_assert_double_eq_tol(c1.recompute_flops - c0.recompute_flops, 6.0 * 8192 * 4096 * 14336, 1e3);
+    ck_assert(c1.recompute_s > c0.recompute_s);
+
+    struct cs_workload q = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    q.recompute = CS_RECOMPUTE_SELECTIVE;
+    struct cs_memory_breakdown m0, m1;
+    ck_assert_int_eq(cs_memory_per_gpu(&q, &g, &m0), CS_OK);
+    q.recompute_modules = CS_RC_MOD_MOE_ACT;
+    ck_assert_int_eq(cs_memory_per_gpu(&q, &g, &m1), CS_OK);
+    /* 48 layers, one micro-batch in flight (pp 1) */
+    ck_assert_double_eq_tol(m0.activations_bytes - m1.activations_bytes,
+                            48.0 * 4096 * 8 * 768 * 2, 1.0);
+}
+END_TEST
+
 Suite *moe_suite(void);
 Suite *moe_suite(void)
 {
@@ -208,6 +247,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_layer_flops_mixtral);
     tcase_add_test(tc, test_moe_mla_params);
     tcase_add_test(tc, test_moe_layer_cost_qwen3);
+    tcase_add_test(tc, test_moe_recompute_modules_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1009,9 +1009,13 @@ START_TEST(test_step_moe_rules)
         "workload: {model: {preset: qwen3-30b-a3b}, global_batch: 16, parallelism: {dp: 8, ep: 8, etp: 2}}\n",
         "workload: {model: {preset: mixtral-8x7b, moe: {capacity_factor: 0.5}}, global_batch: 16,"
         " parallelism: {dp: 8}}\n",
+        "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8},"
+        " recompute: full, recompute_modules: [moe_act]}\n",
+        "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8},"
+        " recompute: selective, recompute_modules: [moe_ac]}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
-                          "capacity_factor"};
+                          "capacity_factor", "needs recompute: selective", "unknown module"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

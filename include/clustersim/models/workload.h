@@ -15,6 +15,20 @@ enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
  * selective checkpointing (the outputs of every other matmul and of the
  * attention kernel are kept, the rest recomputed). */
 enum cs_recompute { CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE, CS_RECOMPUTE_FULL, CS_RECOMPUTE_OP };
+
+/* Megatron-Core's selective recompute_modules (transformer_config.py,
+ * recompute_modules: core_attn, layernorm, mlp, moe_act, mla_up_proj): what
+ * the backward rebuilds from kept inputs instead of storing (memory.c,
+ * compute.c; docs/models.md). The names in enum bit order:
+ * cs_recompute_module_names. */
+enum {
+    CS_RC_MOD_CORE_ATTN = 1u << 0,
+    CS_RC_MOD_LAYERNORM = 1u << 1,
+    CS_RC_MOD_MLP = 1u << 2,
+    CS_RC_MOD_MOE_ACT = 1u << 3,
+    CS_RC_MOD_MLA_UP_PROJ = 1u << 4,
+};
+extern const char *const cs_recompute_module_names[];   /* bit order, NULL-terminated */
 enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
 
 /* Attention of a layer: standard multi-head (grouped-query with kv_heads <
@@ -172,6 +186,9 @@ struct cs_workload {
      * others stored whole (Megatron-LM's --recompute-method block
      * --recompute-num-layers N); 0 = every layer. */
     int recompute_layers;
+    /* With recompute: selective, Megatron-Core's recompute_modules (a set
+     * of CS_RC_MOD_* bits): 0 = its default, the attention core only. */
+    unsigned recompute_modules;
     /* Layers per GPU whose activations go to host memory during the forward
      * and come back for the backward (Megatron-Core / Transformer Engine's
      * cpu_offloading_num_layers); 0: none. */
