@@ -118,14 +118,14 @@ for key in '"options"' '"on-prem"' '"cloud-spot"' '"hybrid"' '"total_usd"' '"bre
 done
 
 # validate-refs with no files: the index's step tables (the three fit
-# tables, the 14 dense held-out ones in the common schema and the 3 MoE
+# tables, the 14 dense held-out ones in the common schema and the 12 MoE
 # ones, counted apart), a summary per role
 # and the rows not expressible yet, by reason.
 expect 0 "validate-refs" -- "$bin" validate-refs
 has "$tmp/out" "megatron-sc21-a100-weak-scaling.csv" "validate-refs reads the SC21 table"
 has "$tmp/out" "3 tables,  27 rows" "validate-refs summarizes the fit tables"
 has "$tmp/out" "holdout: 14 tables" "validate-refs compares the held-out tables"
-has "$tmp/out" "holdout MoE:  3 tables" "validate-refs compares the held-out MoE tables apart"
+has "$tmp/out" "holdout MoE: 12 tables" "validate-refs compares the held-out MoE tables apart"
 has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"
 has "$tmp/out" "not expressible:" "validate-refs lists what it cannot express"
 # CSV: one header and one row per compared or listed row, 11 columns each; a
