@@ -243,6 +243,12 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     long cp = cs__opt_int(r, "cp"), vp = cs__opt_int(r, "vp"), ep = cs__opt_int(r, "ep");
     long dp = cs__opt_int(r, "dp"), mb = cs__opt_int(r, "micro_batch");
     const char *prec = cs__get(r, "precision");
+    /* Hopper's block-wise FP8 (DeepSeek-V3's 1x128 activation and 128x128
+     * weight tiles; Transformer Engine's Float8BlockScaling) runs on the
+     * FP8 tensor cores as per-tensor FP8 does: read as fp8, the tiles'
+     * scales (4 bytes per 128 elements) left out. */
+    if (prec && strcmp(prec, "fp8-blockwise") == 0)
+        prec = "fp8";
     const char *fsdp = cs__opt(r, "fsdp");
     const char *rc = cs__opt(r, "recompute");
     /* torchtitan's "selective" is its per-op checkpointing (the tables say
@@ -368,17 +374,28 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
          * tokens per second per GPU. */
         double tf = cs__num(r, "tflops_per_gpu");
         long ffn_eff = ffn ? ffn : 4 * hidden;
+        bool causal = strcmp(flops, "megatron-causal") == 0;
+        double per_token;
         if (moe_preset) {
             /* an MoE model: Megatron-LM's count for MoE (top_k routed and
              * the shared experts, the router; full attention, logits, no
              * recomputation) is the model's own per-token count */
             ms.seq_len = (int)seq;
-            c->measured = tf * 1e12 / (cs_workload_flops_per_iter(&ms, 1.0, CS_RECOMPUTE_NONE) / seq);
+            per_token = cs_workload_flops_per_iter(&ms, 1.0, CS_RECOMPUTE_NONE) / seq;
+            if (causal) {
+                /* the causal half of every layer's scores and P V (3x:
+                 * forward and backward) left out */
+                struct cs_layer_flops lf;
+                cs_workload_layer_flops(&ms, &lf);
+                per_token -= 0.5 * 3.0 * ms.layers * (lf.scores + lf.attn_over_v) / seq;
+            }
         } else {
-            c->measured = tf * 1e12 / cs__megatron_flops_per_token(layers, hidden, heads, kv, ffn_eff,
-                                                                   seq, vocab,
-                                                                   strcmp(act, "swiglu") == 0);
+            per_token = cs__megatron_flops_per_token(layers, hidden, heads, kv, ffn_eff, seq, vocab,
+                                                     strcmp(act, "swiglu") == 0);
+            if (causal) /* 12 L h^2 s/h of it is the attention scores: half */
+                per_token -= 6.0 * layers * (double)hidden * seq;
         }
+        c->measured = tf * 1e12 / per_token;
     }
     if (!r->ok)
         return false;
@@ -433,8 +450,10 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
         cs_diag_error(d, path, 0, 0, "moe_routing \"%s\": expected balanced or learned", moe_routing);
         return CS_ECONFIG;
     }
-    if (flops && strcmp(flops, "megatron")) {
-        cs_diag_error(d, path, 0, 0, "flops \"%s\": expected megatron (the only convention encoded)",
+    if (flops && strcmp(flops, "megatron") && strcmp(flops, "megatron-causal")) {
+        cs_diag_error(d, path, 0, 0,
+                      "flops \"%s\": expected megatron (full attention) or megatron-causal (the "
+                      "attention scores counted over the causal half)",
                       flops);
         return CS_ECONFIG;
     }

@@ -442,7 +442,7 @@ static const struct cs_field workload_fields[] = {
        .doc = "layers per GPU whose activations wait in host memory (Megatron cpu_offloading_num_layers)"),
     F_CUSTOM("recompute_modules",
              "with recompute: selective, the modules rebuilt (Megatron-Core's recompute_modules: "
-             "core_attn, layernorm, mlp, moe_act, mla_up_proj); default core_attn"),
+             "core_attn, layernorm, mlp, moe_act, mla_up_proj, moe); default core_attn"),
     F_("recompute_layers", CS_FT_INT, struct cs_workload, recompute_layers, .min = 0,
        .max = 100000, .def = "0",
        .doc = "with recompute: full, layers of each (virtual) pipeline stage recomputed "
@@ -1308,7 +1308,7 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
         if (rm->kind != CS_YNODE_SEQ) {
             cs_cfg__error(b->d, rm,
                           "workload.recompute_modules: expected a list of module names (core_attn, "
-                          "layernorm, mlp, moe_act, mla_up_proj)");
+                          "layernorm, mlp, moe_act, mla_up_proj, moe)");
             return;
         }
         unsigned mods = 0;
@@ -1323,7 +1323,7 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
                 cs_cfg__show(it, shown, sizeof shown);
                 cs_cfg__error(b->d, it,
                               "workload.recompute_modules[%zu]: unknown module %s (expected core_attn, "
-                              "layernorm, mlp, moe_act or mla_up_proj)",
+                              "layernorm, mlp, moe_act, mla_up_proj or moe)",
                               i, shown);
                 return;
             }

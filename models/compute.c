@@ -445,6 +445,7 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     double mem_fwd = c.fwd_s - before_mem;
     tp_collectives(&d, moe && f_dense <= 0 ? 1 : 2, moe && f_dense <= 0 ? 1 : 2, &c);
 
+    double before_moe_fwd = c.fwd_s;
     if (moe) {
         /* docs/moe.md, "Compute". Each GPU routes its sequence-parallel
          * share of the tokens (Megatron-Core requires sequence parallelism
@@ -543,7 +544,13 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
                                               (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f);
             c.recompute_flops += 2.0 * d.tokens * d.h * (up_n + f_dense / d.tp);
         }
-        if ((mods & CS_RC_MOD_MOE_ACT) && moe) {
+        if ((mods & CS_RC_MOD_MOE) && moe) {
+            /* the MoE block again: router, permutation, experts, and its
+             * dispatch and combine (the step adds those all-to-alls) */
+            c.recompute_s += c.expert_fwd_s + (c.fwd_s - before_moe_fwd - c.expert_fwd_s);
+            c.expert_recompute_s = c.expert_fwd_s;
+            c.ep_a2a_recompute = c.ep_a2a_fwd;
+        } else if ((mods & CS_RC_MOD_MOE_ACT) && moe) {
             double etp = w->par.etp > 0 ? w->par.etp : 1;
             double rows = etp * d.tokens / d.tp * mo->top_k;
             c.recompute_s += cs_compute_mem_s(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) *

@@ -290,6 +290,10 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
     /* recompute_modules moe_act: the activation's output (the second
      * GEMM's input) is rebuilt from the first GEMM's */
     bool act_rc = w->recompute == CS_RECOMPUTE_SELECTIVE && (w->recompute_modules & CS_RC_MOD_MOE_ACT);
+    /* recompute_modules moe: the whole block rebuilt from its input (kept
+     * with the attention part as the MLP input) */
+    if (w->recompute == CS_RECOMPUTE_SELECTIVE && (w->recompute_modules & CS_RC_MOD_MOE))
+        return base;
     return base + rows * (lin * h + e * up + (act_rc ? 0.0 : lin * fe) + e * h) +
            4.0 * t_r * mo->experts;
 }

@@ -42,7 +42,7 @@ _Static_assert(sizeof cs_precision_names / sizeof cs_precision_names[0] == CS_PR
                "one name per precision");
 const char *const cs_attention_names[] = {"standard", "mla", NULL};
 const char *const cs_recompute_module_names[] = {"core_attn", "layernorm", "mlp", "moe_act",
-                                                 "mla_up_proj", NULL};
+                                                 "mla_up_proj", "moe", NULL};
 const char *const cs_moe_routing_names[] = {"learned", "balanced", NULL};
 const char *const cs_moe_dispatcher_names[] = {"alltoall", "hierarchical", NULL};
 #define CS__TOPO_NAME(id, name, tiers, rail, builder) name,

@@ -678,18 +678,30 @@ START_TEST(test_app_validate_step_holdout_bound)
      * 34.3% and 17.0% by container), plus Megatron-Bridge 25.09, 26.02.01,
      * 26.06 and 26.06.01, the Megatron-LM README, the MoE ModelZoo, the
      * torchtitan DeepEP fork, NeMo 25.x and DeepSeek-V3's GPU-hours (wip-
-     * moedata): 116 rows at 35.0% together (the target is 12%; docs/moe.md
+     * moedata): 125 rows at 34.4% together (the target is 12%; docs/moe.md
      * says what is missing). A regression bound. */
     const struct cs_app_val_agg *moe = &v.agg[2];
     ck_assert_int_eq(moe->files, 12);
-    ck_assert_int_ge(moe->rows, 45);
+    ck_assert_int_ge(moe->rows, 125);
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.41);
-    int unfit = 0;
+    ck_assert(moe->sum / moe->rows <= 0.35);
+    /* Rows that ran but are predicted not to fit: failures of the memory
+     * model, counted, never dropped. Dense: 1 (70B NVFP4 on GB300: its
+     * NVFP4 primary weights are not modelled). MoE: 3 (the ModelZoo's two
+     * Qwen3-235B MXFP8 GB200 runs, which offload expert_fc1 and moe_act
+     * activations module by module; DeepSeek-V3 on H800, which caches its
+     * activations in FP8). */
+    int unfit_dense = 0, unfit_moe = 0;
     for (size_t i = 0; i < v.nrows; i++)
-        unfit += v.rows[i].st == CS_ENOFIT;
-    ck_assert_int_le(unfit, 1);
+        if (v.rows[i].st == CS_ENOFIT) {
+            if (cs_model_is_moe(&v.rows[i].c->scen.workload.model))
+                unfit_moe++;
+            else
+                unfit_dense++;
+        }
+    ck_assert_int_le(unfit_dense, 1);
+    ck_assert_int_le(unfit_moe, 3);
     cs_app_validate_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);

@@ -533,7 +533,7 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_int_eq(b->scen.workload.model.kv_heads, 16);
     ck_assert(!b->scen.workload.model.dropout); /* gelu, but the index says no dropout */
     ck_assert_ptr_nonnull(strstr(cases[2].not_expressible, "GPU \"B400\" is not in the catalog"));
-    ck_assert_ptr_nonnull(strstr(cases[3].not_expressible, "precision fp8-blockwise"));
+    ck_assert_ptr_nonnull(strstr(cases[3].not_expressible, "precision fp6"));
     ck_assert_ptr_nonnull(strstr(cases[4].not_expressible, "mixture of experts"));
     ck_assert_ptr_nonnull(strstr(cases[5].not_expressible, "activation"));
     ck_assert_ptr_nonnull(strstr(cases[6].not_expressible, "TFLOP/s only"));

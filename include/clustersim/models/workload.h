@@ -17,7 +17,7 @@ enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
 enum cs_recompute { CS_RECOMPUTE_NONE, CS_RECOMPUTE_SELECTIVE, CS_RECOMPUTE_FULL, CS_RECOMPUTE_OP };
 
 /* Megatron-Core's selective recompute_modules (transformer_config.py,
- * recompute_modules: core_attn, layernorm, mlp, moe_act, mla_up_proj): what
+ * recompute_modules: core_attn, layernorm, mlp, moe_act, mla_up_proj, moe): what
  * the backward rebuilds from kept inputs instead of storing (memory.c,
  * compute.c; docs/models.md). The names in enum bit order:
  * cs_recompute_module_names. */
@@ -27,6 +27,7 @@ enum {
     CS_RC_MOD_MLP = 1u << 2,
     CS_RC_MOD_MOE_ACT = 1u << 3,
     CS_RC_MOD_MLA_UP_PROJ = 1u << 4,
+    CS_RC_MOD_MOE = 1u << 5,   /* the whole MoE block, dispatch and combine included */
 };
 extern const char *const cs_recompute_module_names[];   /* bit order, NULL-terminated */
 enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
