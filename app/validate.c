@@ -153,7 +153,14 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
 cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
                                  struct cs_app_vrange *out)
 {
+    return cs_app_validated_range_kind(cat, gpu, stack, false, out);
+}
+
+cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
+                                      bool moe, struct cs_app_vrange *out)
+{
     memset(out, 0, sizeof *out);
+    out->moe = moe;
     snprintf(out->gpu, sizeof out->gpu, "%s", gpu);
     out->stack = stack;
     out->mape[0] = out->mape[1] = NAN;
@@ -179,8 +186,8 @@ cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs
             continue;
         if (stack != CS_STACK_CUSTOM && c->stack != stack)
             continue;
-        if (cs_model_is_moe(&c->scen.workload.model))
-            continue;   /* the dense range; MoE runs are validated apart */
+        if (cs_model_is_moe(&c->scen.workload.model) != moe)
+            continue;   /* dense and MoE runs are validated apart */
         const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
         int k = vt && vt->role == CS_VAL_HOLDOUT;
         out->rows[k]++;
@@ -201,6 +208,7 @@ cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs
         out->tp_max = w->par.tp > out->tp_max ? w->par.tp : out->tp_max;
         out->pp_max = w->par.pp > out->pp_max ? w->par.pp : out->pp_max;
         out->cp_max = w->par.cp > out->cp_max ? w->par.cp : out->cp_max;
+        out->ep_max = w->par.ep > out->ep_max ? w->par.ep : out->ep_max;
     }
     for (int k = 0; k < 2; k++)
         out->mape[k] = out->rows[k] ? sum[k] / out->rows[k] : NAN;
@@ -220,10 +228,12 @@ bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workloa
         if (n < len)                                                                       \
             n += (size_t)snprintf(why + n, len - n, __VA_ARGS__);                          \
     } while (0)
-    /* the range above is the dense tables'; MoE is validated apart
-     * (validate-refs' "holdout MoE") */
-    if (cs_model_is_moe(&w->model))
-        CS__OUT("mixture of experts (validated apart: validate-refs, holdout MoE)");
+    /* dense and MoE runs have ranges of their own */
+    if (cs_model_is_moe(&w->model) != v->moe)
+        CS__OUT("%s", v->moe ? "a dense model (this range is MoE runs')"
+                             : "mixture of experts (this range is dense runs')");
+    if (v->moe && w->par.ep > v->ep_max)
+        CS__OUT("ep %d", w->par.ep);
     if (v->rows[0] + v->rows[1] == 0) {
         CS__OUT("no measurement on %s", v->gpu);
         return false;

@@ -128,8 +128,8 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     /* The range the step model was validated over on this GPU (and stack),
      * and its error there: the uncertainty of every figure below. */
     struct cs_app_vrange vr;
-    bool have_vr = cs_app_validated_range(sc.catalog, s->cluster.gpu.name, s->workload.stack,
-                                          &vr) == CS_OK;
+    bool have_vr = cs_app_validated_range_kind(sc.catalog, s->cluster.gpu.name, s->workload.stack,
+                                               cs_model_is_moe(&s->workload.model), &vr) == CS_OK;
     int vk = have_vr && vr.rows[1] > 0 ? 1 : 0; /* held-out error where there is one */
     double verr = have_vr && vr.rows[vk] > 0 ? vr.mape[vk] : NAN;
 
@@ -153,6 +153,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cJSON *v = cJSON_AddObjectToObject(so, "validated_range");
             cJSON_AddStringToObject(v, "gpu", vr.gpu);
             cJSON_AddStringToObject(v, "stack", cs_stack_names[vr.stack]);
+            cJSON_AddStringToObject(v, "kind", vr.moe ? "moe" : "dense");
             cJSON_AddNumberToObject(v, "fit_rows", vr.rows[0]);
             cJSON_AddNumberToObject(v, "holdout_rows", vr.rows[1]);
             if (vr.rows[0])
@@ -229,11 +230,12 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             if (vr.rows[0])
                 snprintf(fm, sizeof fm, "%.1f%%", 100 * vr.mape[0]);
             fprintf(out.fp,
-                    "Validated range on %s%s%s (clustersim validate-refs): %d held-out rows, mean "
+                    "Validated range on %s%s%s%s (clustersim validate-refs): %d held-out rows, mean "
                     "error %s; %d fit rows, %s;\n  %.3gB-%.3gB parameters, sequences %ld-%ld, "
                     "%ld-%ld GPUs, tp <= %d, pp <= %d, cp <= %d. +- below: tokens/s x the %s mean "
                     "error.\n\n",
                     vr.gpu, vr.stack ? ", stack " : "", vr.stack ? cs_stack_names[vr.stack] : "",
+                    vr.moe ? ", mixture-of-experts runs" : "",
                     vr.rows[1], hm, vr.rows[0], fm, vr.params_min / 1e9, vr.params_max / 1e9,
                     vr.seq_min, vr.seq_max, vr.gpus_min, vr.gpus_max, vr.tp_max, vr.pp_max,
                     vr.cp_max, vk ? "held-out" : "fit");

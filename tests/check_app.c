@@ -752,6 +752,28 @@ START_TEST(test_app_validated_range)
     ck_assert_int_eq(m.rows[0] + m.rows[1], 0);
     ck_assert(!cs_app_vrange_inside(&m, &w, 64, why, sizeof why));
     ck_assert_ptr_nonnull(strstr(why, "no measurement on RTX-4090"));
+    /* Mixture-of-experts runs have their range apart: on H100 the MoE
+     * tables' rows, none of them fit rows; a dense model lies outside it,
+     * and an MoE model outside the dense one. */
+    struct cs_app_vrange e;
+    ck_assert_int_eq(cs_app_validated_range_kind(cat, "H100-SXM5-80GB", CS_STACK_CUSTOM, true, &e),
+                     CS_OK);
+    ck_assert(e.moe);
+    ck_assert_int_eq(e.rows[0], 0);
+    ck_assert_int_gt(e.rows[1], 10);
+    ck_assert_int_ge(e.ep_max, 32);
+    ck_assert(!cs_app_vrange_inside(&e, &w, 64, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "a dense model"));
+    struct cs_workload q = w;
+    ck_assert_int_eq(cs_workload_preset("qwen3-235b-a22b", &q.model), CS_OK);
+    q.model.seq_len = 4096;
+    q.par.tp = 2;
+    q.par.pp = 8;
+    q.par.dp = 16;
+    q.par.ep = 32;
+    ck_assert_msg(cs_app_vrange_inside(&e, &q, 256, why, sizeof why), "%s", why);
+    ck_assert(!cs_app_vrange_inside(&v, &q, 256, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "mixture of experts"));
     cs_catalog_destroy(cat);
 }
 END_TEST

@@ -85,6 +85,8 @@ struct cs_app_vrange {
     double params_min, params_max; /* model parameters */
     long seq_min, seq_max, gpus_min, gpus_max;
     int tp_max, pp_max, cp_max;    /* the largest degrees measured */
+    bool moe;                      /* the range of mixture-of-experts runs (else dense ones) */
+    int ep_max;                    /* MoE: the largest ep measured */
 };
 
 /* Compares every step table of the index (as cs_app_validate with no
@@ -93,9 +95,14 @@ struct cs_app_vrange {
  * when none ran on it; the index's loading error otherwise (out zeroed). */
 cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
                                  struct cs_app_vrange *out);
+/* The same over the rows of one kind: mixture-of-experts runs when moe is
+ * true, dense ones otherwise (cs_app_validated_range: dense). */
+cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
+                                      bool moe, struct cs_app_vrange *out);
 
 /* Whether a configuration lies inside the range: the model size, sequence
- * length, GPU count and parallel degrees measured. Writes what lies
+ * length, GPU count and parallel degrees measured (a dense model outside an
+ * MoE range and the other way round). Writes what lies
  * outside, comma-separated, into why (empty when inside). */
 bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workload *w, long gpus,
                           char *why, size_t len);
