@@ -66,7 +66,9 @@ static void cs__list(const char *s, size_t len, bool spaces, char *buf, size_t c
         return;
     for (size_t k = 0; k < n; k++) {
         size_t used = strlen(buf);
-        snprintf(buf + used, cap - used, "%s%s", used ? " " : "", items[k]);
+        int wrote = snprintf(buf + used, cap - used, "%s%s", used ? " " : "", items[k]);
+        if (wrote < 0 || (size_t)wrote >= cap - used)
+            break; /* full: the list stops at what fits */
     }
 }
 
