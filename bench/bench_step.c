@@ -43,6 +43,37 @@ static int load(const cs_catalog *cat, const char *text, struct cs_scenario *s)
     return st == CS_OK ? 0 : 1;
 }
 
+/* `reps` steps of scenario s, each on a network model built cold as
+ * `clustersim run` builds it; the mean seconds per step into *per, the
+ * last step into *r, the flow rounds of the last model into *sims. */
+static int flow_steps(const struct cs_scenario *s, struct cs_step_options *o, int reps,
+                      struct cs_step_result *r, long *sims, double *per)
+{
+    double t0 = now_s();
+    for (int i = 0; i < reps; i++) {
+        cs_netmodel *net = NULL;
+        if (cs_netmodel_create(&s->cluster, 0, NULL, 0, s->seed, &net, NULL, 0) != CS_OK) {
+            fprintf(stderr, "bench_step: network model failed\n");
+            return 1;
+        }
+        o->net = net;
+        cs_diags d;
+        cs_diags_init(&d);
+        cs_status st = cs_step_simulate(&s->cluster, &s->workload, o, &d, r);
+        if (st != CS_OK)
+            fprintf(stderr, "bench_step: simulation on the network model failed: %s\n",
+                    d.n ? d.items[0].msg : cs_strerror(st));
+        cs_diags_fini(&d);
+        cs_netmodel_stats(net, sims, NULL);
+        o->net = NULL;
+        cs_netmodel_destroy(net);
+        if (st != CS_OK)
+            return 1;
+    }
+    *per = (now_s() - t0) / reps;
+    return 0;
+}
+
 int main(void)
 {
     cs_diags d;
@@ -87,26 +118,11 @@ int main(void)
      * (fabric, placement) and every communicator's round simulated, cache
      * cold each time, as `clustersim run` does. */
     int freps = 5;
-    t0 = now_s();
     long sims = 0;
-    for (int i = 0; i < freps; i++) {
-        cs_netmodel *net = NULL;
-        if (cs_netmodel_create(&s.cluster, 0, NULL, 0, s.seed, &net, NULL, 0) != CS_OK) {
-            fprintf(stderr, "bench_step: network model failed\n");
-            return 1;
-        }
-        o.net = net;
-        cs_diags_init(&d);
-        if (cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r) != CS_OK) {
-            fprintf(stderr, "bench_step: simulation on the network model failed\n");
-            return 1;
-        }
-        cs_diags_fini(&d);
-        cs_netmodel_stats(net, &sims, NULL);
-        o.net = NULL;
-        cs_netmodel_destroy(net);
-    }
-    printf("step_405b_16k_flow_s: %.6f\n", (now_s() - t0) / freps);
+    double per_flow;
+    if (flow_steps(&s, &o, freps, &r, &sims, &per_flow) != 0)
+        return 1;
+    printf("step_405b_16k_flow_s: %.6f\n", per_flow);
     printf("step_405b_16k_flow_rounds: %ld\n", sims);
     printf("step_405b_16k_flow_simulated_step_s: %.3f\n", r.time_s);
     cs_scenario_fini(&s);
@@ -185,26 +201,9 @@ int main(void)
              &s))
         return 1;
     cs_step_options_default(&s.cluster.gpu, &o);
-    freps = 5;
-    t0 = now_s();
-    for (int i = 0; i < freps; i++) {
-        cs_netmodel *mnet = NULL;
-        if (cs_netmodel_create(&s.cluster, 0, NULL, 0, s.seed, &mnet, NULL, 0) != CS_OK) {
-            fprintf(stderr, "bench_step: network model failed (MoE)\n");
-            return 1;
-        }
-        o.net = mnet;
-        cs_diags_init(&d);
-        if (cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r) != CS_OK) {
-            fprintf(stderr, "bench_step: MoE simulation failed: %s\n",
-                    d.n ? d.items[0].msg : "?");
-            return 1;
-        }
-        cs_diags_fini(&d);
-        o.net = NULL;
-        cs_netmodel_destroy(mnet);
-    }
-    printf("step_moe_dsv3_2k_flow_s: %.6f\n", (now_s() - t0) / freps);
+    if (flow_steps(&s, &o, 5, &r, &sims, &per_flow) != 0)
+        return 1;
+    printf("step_moe_dsv3_2k_flow_s: %.6f\n", per_flow);
     printf("step_moe_dsv3_2k_simulated_step_s: %.3f\n", r.time_s);
     printf("step_moe_dsv3_2k_ep_comm_s: %.3f\n", r.ep_comm_s);
     cs_scenario_fini(&s);

@@ -15,21 +15,7 @@
 
 static struct cs_gpu_spec h100(void)
 {
-    struct cs_gpu_spec g;
-    memset(&g, 0, sizeof g);
-    snprintf(g.name, sizeof g.name, "H100-SXM5-80GB");
-    for (int i = 0; i < CS_PREC_COUNT; i++)
-        g.peak_flops[i] = NAN;
-    g.peak_flops[CS_PREC_BF16] = 989e12;
-    g.peak_flops[CS_PREC_FP16] = 989e12;
-    g.peak_flops[CS_PREC_FP8] = 1979e12;
-    g.hbm_bytes = 80e9;
-    g.hbm_bw_bytes_per_s = 3.35e12;
-    g.mamf_bf16_flops = 794.5e12;
-    g.flash_attn_frac = NAN;
-    g.pcie_gen = 5;
-    g.server_gpus = 8;
-    return g;
+    return cs_test_h100_spec();
 }
 
 static struct cs_workload job(const char *preset, int tp, bool sp, enum cs_recompute rc)

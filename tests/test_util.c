@@ -2,9 +2,30 @@
 #define _POSIX_C_SOURCE 200809L /* access */
 #include "test_util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+struct cs_gpu_spec cs_test_h100_spec(void)
+{
+    struct cs_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "H100-SXM5-80GB");
+    for (int i = 0; i < CS_PREC_COUNT; i++)
+        g.peak_flops[i] = NAN;
+    g.peak_flops[CS_PREC_BF16] = 989e12;
+    g.peak_flops[CS_PREC_FP16] = 989e12;
+    g.peak_flops[CS_PREC_FP8] = 1979e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_bw_bytes_per_s = 3.35e12;
+    g.mamf_bf16_flops = 794.5e12;
+    g.flash_attn_frac = NAN;
+    g.pcie_gen = 5;
+    g.server_gpus = 8;
+    return g;
+}
 
 const char *cs_test_path(const char *rel)
 {

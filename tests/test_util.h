@@ -4,6 +4,8 @@
 
 #include <check.h>
 
+#include "clustersim/models/hw.h"
+
 /* Absolute path of a file in the source tree (CS_SOURCE_DIR or the compiled
  * default); returns a static buffer valid until the next call. */
 const char *cs_test_path(const char *rel);
@@ -12,6 +14,11 @@ const char *cs_test_path(const char *rel);
  * validation/ or tests/data/): fails the running test with a message naming
  * the file when it is missing or unreadable, so missing data never passes. */
 const char *cs_test_data(const char *rel);
+
+/* An H100-SXM-like spec for hand-derived checks: 989 TFLOP/s bf16 and fp16,
+ * 1979 fp8, 80 GB at 3.35 TB/s, MAMF 794.5 TFLOP/s, PCIe gen 5, 8 GPUs per
+ * server; every other peak NAN. */
+struct cs_gpu_spec cs_test_h100_spec(void);
 
 /* Runs a suite with CK_NORMAL output; returns the process exit code. */
 int cs_test_run(Suite *s);
