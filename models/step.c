@@ -299,6 +299,29 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
         cs__rule(d, mk, CS_STEP_KEY_HIDDEN,
                  "workload.model.hidden: %d is not divisible by heads = %d (or give head_dim)", m->hidden,
                  m->heads);
+    /* The experts themselves (docs/moe.md, "Keys") */
+    const struct cs_moe_shape *mo = &m->moe;
+    if (mo->experts > 0 && (mo->top_k < 1 || mo->top_k > mo->experts))
+        cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                 "workload.model.moe.top_k: %d experts per token of %d routed experts: expected 1 to %d",
+                 mo->top_k, mo->experts, mo->experts);
+    else if (mo->experts == 0 && (mo->top_k > 0 || mo->shared_experts > 0))
+        cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                 "workload.model.moe: top_k or shared_experts given, but experts is 0 (a dense model); "
+                 "give experts");
+    if (mo->experts > 0 && mo->expert_ffn_hidden < 1)
+        cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                 "workload.model.moe.expert_ffn_hidden: missing (one expert's FFN width, e.g. the "
+                 "model's moe_intermediate_size)");
+    if (mo->experts > 0 && mo->first_dense_layers >= m->layers)
+        cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                 "workload.model.moe.first_dense_layers: %d of %d layers leaves no MoE layer",
+                 mo->first_dense_layers, m->layers);
+    if ((m->sliding_window > 0) != (m->sliding_every > 0))
+        cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                 "workload.model.sliding_window = %d and sliding_every = %d: give both (the window "
+                 "and every how many layers use it) or neither",
+                 m->sliding_window, m->sliding_every);
     /* Expert parallelism (docs/moe.md): the experts split evenly over ep,
      * each expert's width over etp, and ep x etp GPUs dividing the tp x cp
      * x dp GPUs of a pipeline stage (Megatron-Core's parallel folding). */

@@ -1013,9 +1013,16 @@ START_TEST(test_step_moe_rules)
         " recompute: full, recompute_modules: [moe_act]}\n",
         "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8},"
         " recompute: selective, recompute_modules: [moe_ac]}\n",
+        "workload: {model: {layers: 4, hidden: 1024, heads: 8, moe: {experts: 4, top_k: 8,"
+        " expert_ffn_hidden: 128}}, global_batch: 16, parallelism: {dp: 8}}\n",
+        "workload: {model: {layers: 4, hidden: 1024, heads: 8, moe: {experts: 8, top_k: 2}},"
+        " global_batch: 16, parallelism: {dp: 8}}\n",
+        "workload: {model: {layers: 4, hidden: 1024, heads: 8, sliding_window: 128},"
+        " global_batch: 16, parallelism: {dp: 8}}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
-                          "capacity_factor", "needs recompute: selective", "unknown module"};
+                          "capacity_factor", "needs recompute: selective", "unknown module",
+                          "expected 1 to 4", "expert_ffn_hidden: missing", "give both"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,
