@@ -13,7 +13,7 @@ put() { # put NAME FILE [PREFIX-BYTES (printf format)]
     i=$((i + 1))
     { if [ -n "${3:-}" ]; then printf "$3"; fi; cat "$2"; } >"$out/$1/seed$i"
 }
-for f in tests/data/good/*.yaml tests/data/bad/*.yaml scenarios/*.yaml scenarios/fabrics/*.yaml \
+for f in tests/data/good/*.yaml tests/data/bad/*.yaml scenarios/*.yaml scenarios/fabrics/*.yaml scenarios/moe/*.yaml \
          scenarios/claims/*.yaml tests/data/yaml/*.yaml; do
     [ -f "$f" ] && put scenario "$f"
 done
