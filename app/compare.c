@@ -45,6 +45,9 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
     r->oversub = c->fabric.oversubscription;
     r->step_s = r->mfu = r->tokens_per_s = r->exposed_comm_s = r->dp_comm_total_s = NAN;
     r->busy_s = r->dp_net_share = r->network_slowdown = NAN;
+    r->ep_comm_s = r->moe_imbalance_s = r->ep_net_share = NAN;
+    r->moe = s->has_workload && cs_model_is_moe(&s->workload.model);
+    r->ep = s->has_workload && s->workload.par.ep > 0 ? s->workload.par.ep : 1;
     r->dp_msg_bytes = r->dp_busbw = r->dp_time_s = NAN;
     r->tp_msg_bytes = r->tp_busbw = r->tp_time_s = NAN;
     snprintf(r->dp_algo, sizeof r->dp_algo, "-");
@@ -83,6 +86,9 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
         r->busy_s = res.step.compute_s;
         r->dp_net_share = res.step.dp_net_share;
         r->network_slowdown = res.network_slowdown;
+        r->ep_comm_s = res.step.ep_comm_s;
+        r->moe_imbalance_s = res.step.moe_imbalance_s;
+        r->ep_net_share = res.step.ep_net_share;
     }
     /* The job's collectives at their message sizes, as the step model sends
      * them: DP gradients in buckets (all_reduce, or reduce_scatter with

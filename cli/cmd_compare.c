@@ -96,6 +96,10 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
                 cJSON_AddBoolToObject(st, "fits", r->fits);
                 cs__num(st, "time_s", r->step_s);
                 cs__num(st, "exposed_comm_s", r->exposed_comm_s);
+                if (r->moe) {
+                    cs__num(st, "ep_comm_s", r->ep_comm_s);
+                    cs__num(st, "moe_imbalance_s", r->moe_imbalance_s);
+                }
                 cs__num(st, "dp_comm_total_s", r->dp_comm_total_s);
                 if (isfinite(r->network_slowdown))
                     cs__num(st, "network_slowdown", r->network_slowdown);
@@ -203,6 +207,19 @@ static int cs__compare(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a
         CS__ROW("DP algorithm", snprintf(cells[i], sizeof cells[i], "%s", r->dp_algo));
         CS__ROW("DP network share", cs__cell(cells[i], sizeof cells[i], "%.3f", r->dp_net_share));
         CS__ROW("slowdown by neighbours", cs__cell(cells[i], sizeof cells[i], "%.4fx", r->network_slowdown));
+        bool any_moe = false;
+        for (int i = 0; i < n; i++)
+            any_moe = any_moe || rs[i].moe;
+        if (any_moe) {
+            /* mixture of experts (docs/moe.md): the busiest stage's figures */
+            CS__ROW("EP ranks", snprintf(cells[i], sizeof cells[i], r->moe ? "%d" : "-", r->ep));
+            CS__ROW("EP dispatch/combine (s)",
+                    cs__cell(cells[i], sizeof cells[i], "%.4f", r->moe ? r->ep_comm_s : NAN));
+            CS__ROW("EP network share",
+                    cs__cell(cells[i], sizeof cells[i], "%.3f", r->moe ? r->ep_net_share : NAN));
+            CS__ROW("MoE imbalance (s)",
+                    cs__cell(cells[i], sizeof cells[i], "%.4f", r->moe ? r->moe_imbalance_s : NAN));
+        }
         CS__ROW("TP ranks / msg (MB)", snprintf(cells[i], sizeof cells[i], "%d / %.1f", r->tp_ranks, r->tp_msg_bytes / 1e6));
         CS__ROW("TP busbw (GB/s)", cs__cell(cells[i], sizeof cells[i], "%.1f", r->tp_busbw / 1e9));
         CS__ROW("leaf / spine / core switches",

@@ -30,6 +30,12 @@ struct cs_app_compare {
     bool has_counts;
     char topology[32], link[CS_NAME_MAX], placement[16];
     double oversub;
+    /* Mixture of experts (NAN, 0 for dense models): the busiest stage's
+     * exposed dispatch/combine, what imbalance adds, the EP communicator's
+     * network share, ep. */
+    bool moe;
+    double ep_comm_s, moe_imbalance_s, ep_net_share;
+    int ep;
     struct cs_claim_cfg claim;  /* the scenario's `claim:` */
     double claim_metric;        /* its metric, simulated */
 };
