@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "clustersim/app/calibrate.h"
 #include "clustersim/app/collective_exp.h"
+#include "clustersim/app/compare.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/search.h"
 #include "clustersim/app/validate.h"
@@ -708,6 +709,45 @@ START_TEST(test_app_validate_step_holdout_bound)
 }
 END_TEST
 
+/* The bundled MoE comparison (scenarios/moe/qwen3-235b-256xh100-*.yaml):
+ * the same Qwen3-235B-A22B job with ep 32 over 4 nodes on InfiniBand NDR
+ * and on RoCE 400G. The dispatch and combine cross the NICs, so the
+ * all-to-alls cost more on RoCE (the catalog's lower efficiency and higher
+ * latency) and the step is slower; the MoE columns are set, a dense
+ * scenario's are not. */
+START_TEST(test_app_compare_moe_ib_roce)
+{
+    cs_catalog *cat = load_catalog();
+    const char *files[2] = {"scenarios/moe/qwen3-235b-256xh100-ib.yaml",
+                            "scenarios/moe/qwen3-235b-256xh100-roce.yaml"};
+    struct cs_app_compare r[2];
+    for (int i = 0; i < 2; i++) {
+        struct cs_scenario s;
+        cs_diags d;
+        cs_diags_init(&d);
+        ck_assert_int_eq(cs_cfg_load_scenario(cs_test_data(files[i]), cat, &d, &s, NULL), CS_OK);
+        ck_assert_int_eq(cs_app_compare_eval(&s, files[i], &d, &r[i]), CS_OK);
+        cs_diags_fini(&d);
+        cs_scenario_fini(&s);
+        ck_assert(r[i].moe && r[i].fits);
+        ck_assert_int_eq(r[i].ep, 32);
+        ck_assert(r[i].ep_comm_s > 0);
+    }
+    ck_assert(r[1].ep_comm_s > r[0].ep_comm_s);
+    ck_assert(r[1].step_s > r[0].step_s);
+    struct cs_scenario s;
+    load_default(cat, &s);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_compare dense;
+    ck_assert_int_eq(cs_app_compare_eval(&s, "default.yaml", &d, &dense), CS_OK);
+    ck_assert(!dense.moe);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 /* The validated range of a GPU: what validate-refs compared on it. On
  * H100-SXM5-80GB the index has held-out and fit rows (the Megatron-Core
  * weak-scaling table is fit: 9 rows); a configuration inside passes, one
@@ -902,6 +942,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_invalid);
     tcase_add_test(tc, test_app_validate_collectives);
     tcase_add_test(tc, test_app_validated_range);
+    tcase_add_test(tc, test_app_compare_moe_ib_roce);
     tcase_add_test(tc, test_app_validate_step_holdout_bound);
     tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);
     tcase_add_test(tc, test_app_coll_errors_in_diags);
