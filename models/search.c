@@ -5,7 +5,8 @@
  * layers per stage; micro-batch over powers of two; for mixture-of-experts
  * models expert parallelism (ep) and expert tensor parallelism (etp) over
  * powers of two; sharding none, ZeRO-1/2,
- * FSDP full and hybrid (dp > 1); recomputation none, selective, full. Every
+ * FSDP full and hybrid (dp > 1); recomputation none, selective, full (with
+ * the fewest fully recomputed layers per stage that fit). Every
  * combination is checked with cs_step_check, then the memory model, and
  * only configurations that fit are simulated (the memory check is ~100x
  * cheaper than a simulation). */
@@ -26,6 +27,7 @@ void cs_search_space_default(struct cs_search_space *sp)
     sp->max_vp = 8;
     sp->max_cp = 8;
     sp->vary_ep = true;
+    sp->partial_recompute = true;
     sp->max_ep = 256;
     sp->max_etp = 8;
     sp->include_unfit = false;
@@ -118,6 +120,30 @@ static void cs__eval(struct cs__work *wk, const struct cs__item *it)
                 cs__add(&wk->acc, &w, &r);
             }
             continue;
+        }
+        if (w.recompute == CS_RECOMPUTE_FULL && w.recompute_layers == 0 && wk->sp->partial_recompute) {
+            /* The fewest fully recomputed layers per (virtual) stage that
+             * still fit (memory falls as the count grows; Megatron's
+             * --recompute-method block --recompute-num-layers N): each
+             * layer not recomputed saves its forward again. Bisection on
+             * the memory model, then one simulation. */
+            int nvirt = w.par.pp * (w.par.vp > 1 ? w.par.vp : 1);
+            int all = (w.model.layers + nvirt - 1) / nvirt, lo = 1, hi = all;
+            while (lo < hi) {
+                int mid = lo + (hi - lo) / 2;
+                struct cs_workload t = w;
+                t.recompute_layers = mid;
+                struct cs_memory_breakdown mb;
+                if (cs_memory_per_gpu_params(&t, &wk->c->gpu, &wk->o->compute, &mb) == CS_OK &&
+                    mb.fits)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            if (lo < all) {
+                w.recompute_layers = lo;
+                cs_memory_per_gpu_params(&w, &wk->c->gpu, &wk->o->compute, &r.memory);
+            }
         }
         if (!wk->engine)
             wk->engine = cs_sim_create(0);

@@ -130,6 +130,8 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
         cJSON_AddNumberToObject(po, "etp", p->etp > 0 ? p->etp : 1);
     }
     cJSON_AddStringToObject(o, "recompute", cs_recompute_name(w->recompute));
+    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
+        cJSON_AddNumberToObject(o, "recompute_layers", w->recompute_layers);
     cJSON_AddStringToObject(o, "precision", cs_precision_name(w->precision));
     cs__num(o, "tokens", w->tokens);
     return o;
@@ -265,8 +267,13 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
         fprintf(out, "  GPUs          %ld of the cluster's (workload.gpus; the rest for neighbours)\n", w->gpus);
     fprintf(out, "  parallelism   tp %d, pp %d, dp %d, cp %d, vp %d, sp %s, fsdp %s\n", p->tp,
             p->pp, p->dp, p->cp, p->vp, p->sp ? "on" : "off", cs_fsdp_name(p->fsdp));
+    char rc[48];
+    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
+        snprintf(rc, sizeof rc, "full (%d layers per stage)", w->recompute_layers);
+    else
+        snprintf(rc, sizeof rc, "%s", cs_recompute_name(w->recompute));
     fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",
-            w->global_batch, m->seq_len, w->micro_batch, cs_recompute_name(w->recompute),
+            w->global_batch, m->seq_len, w->micro_batch, rc,
             cs_precision_name(w->precision));
 }
 

@@ -1075,6 +1075,54 @@ START_TEST(test_step_moe_search_explores_ep)
 }
 END_TEST
 
+/* The search's full recomputation recomputes only the fewest layers per
+ * stage that fit: Llama 3.1 70B on 4 nodes of 8 H100 at tp 8, pp 4 and
+ * micro-batch 4 fits neither without recomputation nor with the attention
+ * core alone; with full recomputation of k of the 20 layers per stage it
+ * fits for k >= some k0 < 20, and the search reports k0, faster than
+ * recomputing all 20. */
+START_TEST(test_step_search_partial_recompute)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 4, gpus_per_node: 8, intra_node: nvswitch,"
+         " fabric: {topology: fat-tree, link: ib-hdr, nics_per_node: 8}}\n"
+         "workload: {model: {preset: llama3.1-70b}, global_batch: 128, micro_batch: 4,"
+         " parallelism: {tp: 8, pp: 4, dp: 1, sp: true}}\n",
+         &s);
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&s, &o);
+    struct cs_search_space sp;
+    cs_search_space_default(&sp);
+    sp.vary_tp = sp.vary_pp = sp.vary_cp = sp.vary_vp = sp.vary_micro_batch = false;
+    sp.vary_dp_sharding = false;
+    struct cs_search_result res;
+    ck_assert_int_eq(cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res), CS_OK);
+    ck_assert_uint_ge(res.n, 1);
+    const struct cs_search_point *b = &res.points[0];
+    ck_assert(b->r.fits);
+    ck_assert_int_eq(b->w.recompute, CS_RECOMPUTE_FULL);
+    ck_assert_int_gt(b->w.recompute_layers, 0);
+    ck_assert_int_lt(b->w.recompute_layers, 20);
+    /* one layer fewer does not fit */
+    struct cs_workload w = b->w;
+    w.recompute_layers--;
+    struct cs_memory_breakdown mb;
+    ck_assert_int_eq(cs_memory_per_gpu_params(&w, &s.cluster.gpu, &o.compute, &mb), CS_OK);
+    ck_assert(!mb.fits);
+    /* and recomputing every layer is slower */
+    w.recompute_layers = 0;
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result all;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &w, &o, &d, &all), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert(all.time_s > b->r.time_s);
+    cs_search_result_fini(&res);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 static Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -1087,6 +1135,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_moe_memory);
     tcase_add_test(tc, test_step_moe_rules);
     tcase_add_test(tc, test_step_moe_search_explores_ep);
+    tcase_add_test(tc, test_step_search_partial_recompute);
     tcase_add_test(tc, test_step_1f1b_matches_closed_form);
     tcase_add_test(tc, test_step_interleaving_shrinks_bubble);
     tcase_add_test(tc, test_step_dp_overlap_hides_comm);

@@ -23,6 +23,10 @@ struct cs_search_space {
      * up to max_etp (default 8, inside a node). Dense models: ep = etp = 1. */
     bool vary_ep;
     int max_ep, max_etp;
+    /* With full recomputation, recompute only the fewest layers per
+     * (virtual) stage that fit (recompute_layers; default on): found by
+     * bisection on the memory model, one simulation. */
+    bool partial_recompute;
     bool include_unfit;       /* keep configurations that do not fit (ranked last) */
     int threads;              /* worker threads (each simulation has its own engine); default 1 */
 };
