@@ -46,6 +46,8 @@ static const char *cs__rc(const struct cs_workload *w, char *buf, size_t len)
 {
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
         snprintf(buf, len, "full:%d", w->recompute_layers);
+    else if (w->recompute == CS_RECOMPUTE_NONE && w->offload_layers > 0)
+        snprintf(buf, len, "off:%d", w->offload_layers);
     else
         snprintf(buf, len, "%s", cs_recompute_name(w->recompute));
     return buf;

@@ -6,7 +6,8 @@
  * models expert parallelism (ep) and expert tensor parallelism (etp) over
  * powers of two; sharding none, ZeRO-1/2,
  * FSDP full and hybrid (dp > 1); recomputation none, selective, full (with
- * the fewest fully recomputed layers per stage that fit). Every
+ * the fewest fully recomputed layers per stage that fit, or, where the host
+ * link is fast, the fewest layers offloaded to host memory). Every
  * combination is checked with cs_step_check, then the memory model, and
  * only configurations that fit are simulated (the memory check is ~100x
  * cheaper than a simulation). */
@@ -14,6 +15,7 @@
 
 #include "clustersim/base/xmalloc.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ void cs_search_space_default(struct cs_search_space *sp)
     sp->max_cp = 8;
     sp->vary_ep = true;
     sp->partial_recompute = true;
+    sp->try_offload = true;
     sp->max_ep = 256;
     sp->max_etp = 8;
     sp->include_unfit = false;
@@ -150,6 +153,37 @@ static void cs__eval(struct cs__work *wk, const struct cs__item *it)
         if (cs_step_simulate_on(wk->c, &w, wk->o, wk->engine, &d, &r) != CS_OK) {
             wk->invalid++;
             break;
+        }
+        if (w.recompute == CS_RECOMPUTE_FULL && wk->sp->try_offload && w.offload_layers == 0 &&
+            isfinite(wk->c->gpu.host_bw_bytes_per_s) && wk->c->gpu.host_bw_bytes_per_s > 0) {
+            /* The other way to make the activations fit where the host
+             * link is fast (a catalog host_bw: Grace's NVLink-C2C): the
+             * fewest layers per GPU whose activations wait in host memory,
+             * nothing recomputed; taken when it is faster. Over PCIe it is
+             * left to the scenario (activation_offload_layers): trying it
+             * for every GPU halved the search's speed. */
+            struct cs_workload wo = w;
+            wo.recompute = CS_RECOMPUTE_NONE;
+            wo.recompute_layers = 0;
+            int per_gpu = (wo.model.layers + wo.par.pp - 1) / wo.par.pp, lo = 1, hi = per_gpu;
+            while (lo < hi) {
+                int mid = lo + (hi - lo) / 2;
+                wo.offload_layers = mid;
+                struct cs_memory_breakdown mb;
+                if (cs_memory_per_gpu_params(&wo, &wk->c->gpu, &wk->o->compute, &mb) == CS_OK &&
+                    mb.fits)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            wo.offload_layers = lo;
+            struct cs_step_result ro;
+            memset(&ro, 0, sizeof ro);
+            if (cs_step_simulate_on(wk->c, &wo, wk->o, wk->engine, &d, &ro) == CS_OK && ro.fits &&
+                ro.tokens_per_s > r.tokens_per_s) {
+                w = wo;
+                r = ro;
+            }
         }
         cs__add(&wk->acc, &w, &r);
         /* a cheaper recomputation that fits beats a costlier one */

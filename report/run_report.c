@@ -132,6 +132,8 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
     cJSON_AddStringToObject(o, "recompute", cs_recompute_name(w->recompute));
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
         cJSON_AddNumberToObject(o, "recompute_layers", w->recompute_layers);
+    if (w->offload_layers > 0)
+        cJSON_AddNumberToObject(o, "activation_offload_layers", w->offload_layers);
     cJSON_AddStringToObject(o, "precision", cs_precision_name(w->precision));
     cs__num(o, "tokens", w->tokens);
     return o;
@@ -270,6 +272,9 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
     char rc[48];
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
         snprintf(rc, sizeof rc, "full (%d layers per stage)", w->recompute_layers);
+    else if (w->offload_layers > 0)
+        snprintf(rc, sizeof rc, "%s, %d layers offloaded", cs_recompute_name(w->recompute),
+                 w->offload_layers);
     else
         snprintf(rc, sizeof rc, "%s", cs_recompute_name(w->recompute));
     fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",

@@ -152,7 +152,8 @@ static const char *const count_keys[] = {
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
     "cancelled", "points", "params_total", "params_active", "experts", "top_k", "shared_experts",
-    "expert_ffn_hidden", "first_dense_layers", "ep", "etp", NULL};
+    "expert_ffn_hidden", "first_dense_layers", "ep", "etp", "recompute_layers",
+    "activation_offload_layers", NULL};
 /* Statistics and containers whose children take the unit of the parent:
  * time_to_train_s.mean, breakdown_usd.capex, by_year_usd[0]. */
 static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", NULL};

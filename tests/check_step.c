@@ -1096,6 +1096,7 @@ START_TEST(test_step_search_partial_recompute)
     cs_search_space_default(&sp);
     sp.vary_tp = sp.vary_pp = sp.vary_cp = sp.vary_vp = sp.vary_micro_batch = false;
     sp.vary_dp_sharding = false;
+    sp.try_offload = false;
     struct cs_search_result res;
     ck_assert_int_eq(cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res), CS_OK);
     ck_assert_uint_ge(res.n, 1);
@@ -1118,6 +1119,18 @@ START_TEST(test_step_search_partial_recompute)
     ck_assert_int_eq(cs_step_simulate(&s.cluster, &w, &o, &d, &all), CS_OK);
     cs_diags_fini(&d);
     ck_assert(all.time_s > b->r.time_s);
+    /* With offload tried too (a GPU with a catalog host link: here the
+     * H100 given a 450 GB/s one), the search keeps the faster of the two. */
+    sp.try_offload = true;
+    s.cluster.gpu.host_bw_bytes_per_s = 450e9;
+    struct cs_search_result ro;
+    ck_assert_int_eq(cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &ro), CS_OK);
+    const struct cs_search_point *q = &ro.points[0];
+    ck_assert(q->r.fits);
+    ck_assert(q->r.tokens_per_s >= b->r.tokens_per_s);
+    ck_assert_int_gt(q->w.offload_layers, 0);
+    ck_assert_int_eq(q->w.recompute, CS_RECOMPUTE_NONE);
+    cs_search_result_fini(&ro);
     cs_search_result_fini(&res);
     cs_scenario_fini(&s);
 }

@@ -27,6 +27,11 @@ struct cs_search_space {
      * (virtual) stage that fit (recompute_layers; default on): found by
      * bisection on the memory model, one simulation. */
     bool partial_recompute;
+    /* Where a configuration needs full recomputation and the catalog gives
+     * the GPU a host link (host_bw: Grace's NVLink-C2C), also try the
+     * fewest activation-offloaded layers without recomputation, and keep
+     * the faster (default on). */
+    bool try_offload;
     bool include_unfit;       /* keep configurations that do not fit (ranked last) */
     int threads;              /* worker threads (each simulation has its own engine); default 1 */
 };
