@@ -312,9 +312,11 @@ const struct cs_cli_cmd cs_cmd_search = {
     "search [options] FILE",
     "rank every valid parallel configuration of the scenario by throughput",
     "Keeps the scenario's cluster, model, global batch and precision; varies\n"
-    "tp, pp, cp, dp, vp, micro-batch, ZeRO/FSDP sharding and recomputation (the\n"
-    "cheapest recomputation that fits), checks validity and memory fit, and\n"
-    "simulates one step of each configuration that fits.\n"
+    "tp, pp, cp, dp, vp, micro-batch, ZeRO/FSDP sharding, recomputation (the\n"
+    "cheapest that fits; full recomputation of the fewest layers per stage that\n"
+    "fit, full:N; activation offload where the GPU has a fast host link, off:N)\n"
+    "and, for mixture-of-experts models, ep and etp; checks validity and memory\n"
+    "fit, and simulates one step of each configuration that fits.\n"
     "Exit status: 0 when at least one configuration fits, 1 when none does (the\n"
     "report is still written, and says so), 2 for bad input.\n"
     "FILE may be - (standard input); --set KEY=VALUE overrides the scenario\n"
