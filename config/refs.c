@@ -109,6 +109,7 @@ struct cs__spec {
     long ep;
     bool grad_bf16;
     const char *rc_modules;   /* "a, b": Megatron-Core's recompute_modules (NULL: none given) */
+    const char *off_modules;  /* "a, b": its offload_modules (NULL: none) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -143,14 +144,15 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld}\n"
         "  recompute: %s\n"
         "  precision: %s\n"
-        "%s%s%s%s%s%s%s",
+        "%s%s%s%s%s%s%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
         p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1, p->recompute,
         p->precision,
         p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "",
         p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "",
         p->rc_modules ? "  recompute_modules: [" : "", p->rc_modules ? p->rc_modules : "",
-        p->rc_modules ? "]\n" : "");
+        p->rc_modules ? "]\n" : "", p->off_modules ? "  offload_modules: [" : "",
+        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "");
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
@@ -179,7 +181,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -255,6 +257,24 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * 'selective op'), not Megatron's. */
     if (rc && stack == CS_STACK_TORCHTITAN && strcmp(rc, "selective") == 0)
         rc = "op";
+    /* ".../offload:expert_fc1+moe_act": Megatron-Core's offload_modules */
+    char rc_buf[200] = "", off_mods[160] = "";
+    if (rc && strstr(rc, "/offload:")) {
+        snprintf(rc_buf, sizeof rc_buf, "%s", rc);
+        char *cut = strstr(rc_buf, "/offload:");
+        size_t k = 0;
+        for (const char *q = cut + 9; *q && k + 3 < sizeof off_mods; q++) {
+            if (*q == '+') {
+                off_mods[k++] = ',';
+                off_mods[k++] = ' ';
+            } else if (isalnum((unsigned char)*q) || *q == '_') {
+                off_mods[k++] = *q;
+            }
+        }
+        off_mods[k] = 0;
+        *cut = 0;
+        rc = rc_buf;
+    }
     /* "selective:layernorm+moe_act": Megatron-Core's recompute_modules */
     char rc_mods[160] = "";
     if (rc && strncmp(rc, "selective:", 10) == 0) {
@@ -421,7 +441,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                          fsdp ? fsdp : "none", cs_stack_names[stack], nodes, ppn, layers, hidden,
                          heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
                          mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1, moe_preset, moe_routing, ep,
-                         grad_bf16, rc_mods[0] ? rc_mods : NULL};
+                         grad_bf16, rc_mods[0] ? rc_mods : NULL, off_mods[0] ? off_mods : NULL};
     return cs__resolve(r, cat, &p, c);
 }
 

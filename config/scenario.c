@@ -440,6 +440,10 @@ static const struct cs_field workload_fields[] = {
     F_("activation_offload_layers", CS_FT_INT, struct cs_workload, offload_layers, .min = 0,
        .max = 100000, .def = "0",
        .doc = "layers per GPU whose activations wait in host memory (Megatron cpu_offloading_num_layers)"),
+    F_CUSTOM("offload_modules",
+             "Megatron-Core's fine-grained activation offloading: the modules whose saved inputs "
+             "wait in host memory (attn_norm, qkv_linear, core_attn, attn_proj, mlp_norm, "
+             "expert_fc1, moe_act)"),
     F_CUSTOM("recompute_modules",
              "with recompute: selective, the modules rebuilt (Megatron-Core's recompute_modules: "
              "core_attn, layernorm, mlp, moe_act, mla_up_proj, moe); default core_attn"),
@@ -1338,6 +1342,42 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
         }
         w->recompute_modules = mods;
         prov_node(b, "workload.recompute_modules", rm);
+    }
+    /* workload.offload_modules: Megatron-Core's fine-grained offload list */
+    const struct cs_ynode *om = cs_ynode_map_get(wl, "offload_modules");
+    if (om && !cs_ynode_is_null(om)) {
+        if (om->kind != CS_YNODE_SEQ) {
+            cs_cfg__error(b->d, om,
+                          "workload.offload_modules: expected a list of module names (attn_norm, "
+                          "qkv_linear, core_attn, attn_proj, mlp_norm, expert_fc1, moe_act)");
+            return;
+        }
+        unsigned mods = 0;
+        for (size_t i = 0; i < om->n; i++) {
+            const struct cs_ynode *it = om->items[i];
+            int k = -1;
+            for (int j = 0; it->kind == CS_YNODE_SCALAR && cs_offload_module_names[j]; j++)
+                if (strcmp(it->scalar, cs_offload_module_names[j]) == 0)
+                    k = j;
+            if (k < 0) {
+                char shown[128];
+                cs_cfg__show(it, shown, sizeof shown);
+                cs_cfg__error(b->d, it,
+                              "workload.offload_modules[%zu]: unknown module %s (expected attn_norm, "
+                              "qkv_linear, core_attn, attn_proj, mlp_norm, expert_fc1 or moe_act)",
+                              i, shown);
+                return;
+            }
+            mods |= 1u << k;
+        }
+        if (w->recompute == CS_RECOMPUTE_FULL) {
+            cs_cfg__error(b->d, om,
+                          "workload.offload_modules: full recomputation keeps only each layer's "
+                          "input, so there is nothing to offload (recompute: full)");
+            return;
+        }
+        w->offload_modules = mods;
+        prov_node(b, "workload.offload_modules", om);
     }
     if (cs_diags_errors(b->d) == errors_before)
         check_workload(b, wl);

@@ -298,6 +298,51 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
            4.0 * t_r * mo->experts;
 }
 
+double cs_memory_layer_offload_bytes(const struct cs_workload *w, bool moe_layer)
+{
+    unsigned off = w->offload_modules;
+    if (!off || w->recompute == CS_RECOMPUTE_FULL)
+        return 0.0;
+    const struct cs_model_shape *m = &w->model;
+    unsigned rmods = w->recompute == CS_RECOMPUTE_SELECTIVE ? w->recompute_modules : 0u;
+    double e = cs_workload_act_bytes(w->precision);
+    bool f8 = cs_precision_quantized(w->precision) && w->stack != CS_STACK_TORCHTITAN;
+    double lin = f8 ? cs_precision_bytes(w->precision) : e;
+    double t = w->par.tp, b = w->micro_batch, sq = (double)m->seq_len / w->par.cp;
+    bool sp = w->par.sp && w->par.tp > 1;
+    double tok = sq * b, n_h = tok * m->hidden / (sp ? t : 1.0);
+    double a = m->heads, dqk = cs_model_qk_head_dim(m), dv = cs_model_v_head_dim(m);
+    double kv_all = kv_per_gpu(w) * t;
+    double bytes = 0.0;
+    /* the norms' inputs: the residual stream, e wide */
+    if (off & CS_OFF_MOD_ATTN_NORM)
+        bytes += e * n_h;
+    if (off & CS_OFF_MOD_MLP_NORM)
+        bytes += e * n_h;
+    /* the QKV linear's input (the attention norm's output), unless rebuilt */
+    if ((off & CS_OFF_MOD_QKV_LINEAR) && !(rmods & CS_RC_MOD_LAYERNORM))
+        bytes += lin * n_h;
+    /* the attention core's inputs: queries, keys and values */
+    if ((off & CS_OFF_MOD_CORE_ATTN) &&
+        !(m->attention == CS_ATTN_MLA && (rmods & CS_RC_MOD_MLA_UP_PROJ)))
+        bytes += e * (a * dqk + kv_all * (dqk + dv)) * tok / t;
+    /* the output projection's input (and its quantized copy) */
+    if (off & CS_OFF_MOD_ATTN_PROJ)
+        bytes += (e + (f8 ? lin : 0.0)) * a * dv * tok / t;
+    if (moe_layer && cs_model_is_moe(m) && !(rmods & CS_RC_MOD_MOE)) {
+        const struct cs_moe_shape *mo = &m->moe;
+        double etp = w->par.etp > 0 ? w->par.etp : 1;
+        double rows = etp * tok / t * mo->top_k;
+        double fe = mo->expert_ffn_hidden / etp;
+        double up = m->activation == CS_ACT_SWIGLU ? 2.0 * fe : fe;
+        if (off & CS_OFF_MOD_EXPERT_FC1)   /* the routed copies, at their quantized width */
+            bytes += rows * lin * m->hidden;
+        if (off & CS_OFF_MOD_MOE_ACT)      /* the activation's input: the first GEMM's output */
+            bytes += rows * e * up;
+    }
+    return bytes;
+}
+
 struct stage_mem {
     double params, weights, grads, optimizer, acts, comm, workspace, total, host;
 };
@@ -424,6 +469,17 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         double moved = r.acts * off / layers, staging = r.acts / layers / inflight;
         r.host = moved;
         r.acts += staging - moved;
+    }
+    /* Fine-grained offload (offload_modules): the named inputs of every
+     * layer in flight wait in host memory; one layer's stay as the buffer
+     * being copied. */
+    if (w->offload_modules && w->recompute != CS_RECOMPUTE_FULL && layers > 0) {
+        double od = cs_memory_layer_offload_bytes(w, false);
+        double om = nm > 0 ? cs_memory_layer_offload_bytes(w, true) : 0.0;
+        double moved = inflight * ((layers - nm) * od + nm * om);
+        moved = fmin(moved, r.acts);
+        r.host += moved;
+        r.acts += (om > od ? om : od) - moved;
     }
     if (w->recompute == CS_RECOMPUTE_FULL || w->recompute == CS_RECOMPUTE_OP)
         r.acts += layer_acts(w, !fused);   /* one layer rebuilt during its backward */

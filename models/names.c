@@ -43,6 +43,8 @@ _Static_assert(sizeof cs_precision_names / sizeof cs_precision_names[0] == CS_PR
 const char *const cs_attention_names[] = {"standard", "mla", NULL};
 const char *const cs_recompute_module_names[] = {"core_attn", "layernorm", "mlp", "moe_act",
                                                  "mla_up_proj", "moe", NULL};
+const char *const cs_offload_module_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj",
+                                               "mlp_norm", "expert_fc1", "moe_act", NULL};
 const char *const cs_moe_routing_names[] = {"learned", "balanced", NULL};
 const char *const cs_moe_dispatcher_names[] = {"alltoall", "hierarchical", NULL};
 #define CS__TOPO_NAME(id, name, tiers, rail, builder) name,

@@ -299,6 +299,12 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
         cs__rule(d, mk, CS_STEP_KEY_HIDDEN,
                  "workload.model.hidden: %d is not divisible by heads = %d (or give head_dim)", m->hidden,
                  m->heads);
+    if (w->offload_modules &&
+        !((isfinite(c->gpu.host_bw_bytes_per_s) && c->gpu.host_bw_bytes_per_s > 0) || c->gpu.pcie_gen > 0))
+        cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                 "workload.offload_modules: %s has no host link in the catalog (host_bw or pcie_gen) "
+                 "to offload over",
+                 c->gpu.name);
     /* The experts themselves (docs/moe.md, "Keys") */
     const struct cs_moe_shape *mo = &m->moe;
     if (mo->experts > 0 && (mo->top_k < 1 || mo->top_k > mo->experts))
@@ -803,6 +809,18 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                      cs_step_host_bw(&S->c->gpu, &S->o->coll);
     }
     int deficit = ceil_l * nvirt - S->w->model.layers;
+    /* Fine-grained offload (offload_modules): each layer's named inputs go
+     * to the host during its forward and come back for its backward, the
+     * copies beside the layer's compute; what they take beyond it is
+     * exposed (as for whole-layer offload above). */
+    double fg_d = 0.0, fg_m = 0.0;
+    if (S->w->offload_modules && S->w->recompute != CS_RECOMPUTE_FULL) {
+        double bw = cs_step_host_bw(&S->c->gpu, &S->o->coll);
+        if (bw > 0) {
+            fg_d = cs_memory_layer_offload_bytes(S->w, false) / bw;
+            fg_m = cs_memory_layer_offload_bytes(S->w, true) / bw;
+        }
+    }
     /* Mixture of experts (docs/moe.md, "The step"): an MoE layer's own TP
      * collectives, its dispatch and combine (all-to-alls over the EP group,
      * the share a2a_overlap hidden behind compute as Megatron-Core's EP
@@ -893,6 +911,14 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             if (off_share > 0) {
                 cc->f_compute_s += nl * off_share * fmax(0.0, off_copy_s - L->fwd_s);
                 cc->b_compute_s += nl * off_share * fmax(0.0, off_copy_s - L->bwd_s);
+            }
+            if (fg_d > 0 || fg_m > 0) {
+                cc->f_compute_s += nd * fmax(0.0, fg_d - L->fwd_s);
+                cc->b_compute_s += nd * fmax(0.0, fg_d - L->bwd_s);
+                if (nm > 0) {
+                    cc->f_compute_s += nm * fmax(0.0, fg_m - M->fwd_s);
+                    cc->b_compute_s += nm * fmax(0.0, fg_m - M->bwd_s);
+                }
             }
             cc->b_tp_s = nd * (tpb + cpb) + nrc_d * rtp;
             cc->f_tp_hidden_s = nd * S->o->tp_overlap * rawf;
@@ -1169,7 +1195,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     }
     const struct cs_parallel *p = &w->par;
     r.fits = r.memory.fits;
-    if (w->offload_layers > 0) {
+    if (w->offload_layers > 0 || w->offload_modules) {
         /* the offloaded activations must fit the node's host memory, and
          * there must be a host link to copy them over */
         double host = r.memory.host_bytes * c->gpus_per_node;

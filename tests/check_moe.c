@@ -222,6 +222,35 @@ START_TEST(test_moe_recompute_modules_memory)
 }
 END_TEST
 
+
+/* Megatron-Core's fine-grained offload by hand, Qwen3-30B-A3B MoE layer
+ * (ep 8, tp 1, micro-batch 1, bf16): expert_fc1 sends the routed copies'
+ * input, 4096 x 8 rows x 2048 x 2 bytes; moe_act the activation's input,
+ * 4096 x 8 x 1536 x 2; attn_norm the residual stream, 4096 x 2048 x 2. All
+ * 48 layers move to host (pp 1: one micro-batch in flight), one layer's
+ * stays as the copy buffer; full recomputation leaves nothing to move. */
+START_TEST(test_moe_offload_modules_memory)
+{
+    struct cs_workload q = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    double fc1 = 4096.0 * 8 * 2048 * 2, act = 4096.0 * 8 * 1536 * 2, norm = 4096.0 * 2048 * 2;
+    q.offload_modules = CS_OFF_MOD_EXPERT_FC1;
+    ck_assert_double_eq_tol(cs_memory_layer_offload_bytes(&q, true), fc1, 1.0);
+    ck_assert_double_eq_tol(cs_memory_layer_offload_bytes(&q, false), 0.0, 1e-9);
+    q.offload_modules = CS_OFF_MOD_EXPERT_FC1 | CS_OFF_MOD_MOE_ACT | CS_OFF_MOD_ATTN_NORM;
+    ck_assert_double_eq_tol(cs_memory_layer_offload_bytes(&q, true), fc1 + act + norm, 1.0);
+    struct cs_gpu_spec g = h100();
+    struct cs_memory_breakdown m0, m1;
+    q.offload_modules = 0;
+    ck_assert_int_eq(cs_memory_per_gpu(&q, &g, &m0), CS_OK);
+    q.offload_modules = CS_OFF_MOD_EXPERT_FC1 | CS_OFF_MOD_MOE_ACT;
+    ck_assert_int_eq(cs_memory_per_gpu(&q, &g, &m1), CS_OK);
+    ck_assert_double_eq_tol(m1.host_bytes, 48.0 * (fc1 + act), 1.0);
+    ck_assert_double_eq_tol(m0.activations_bytes - m1.activations_bytes, 47.0 * (fc1 + act), 1.0);
+    q.recompute = CS_RECOMPUTE_FULL;
+    ck_assert_double_eq(cs_memory_layer_offload_bytes(&q, true), 0.0);
+}
+END_TEST
+
 Suite *moe_suite(void);
 Suite *moe_suite(void)
 {
@@ -235,6 +264,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_mla_params);
     tcase_add_test(tc, test_moe_layer_cost_qwen3);
     tcase_add_test(tc, test_moe_recompute_modules_memory);
+    tcase_add_test(tc, test_moe_offload_modules_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1019,10 +1019,15 @@ START_TEST(test_step_moe_rules)
         " global_batch: 16, parallelism: {dp: 8}}\n",
         "workload: {model: {layers: 4, hidden: 1024, heads: 8, sliding_window: 128},"
         " global_batch: 16, parallelism: {dp: 8}}\n",
+        "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8},"
+        " recompute: full, offload_modules: [expert_fc1]}\n",
+        "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8},"
+        " offload_modules: [expert_fc2]}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
-                          "expected 1 to 4", "expert_ffn_hidden: missing", "give both"};
+                          "expected 1 to 4", "expert_ffn_hidden: missing", "give both",
+                          "nothing to offload", "unknown module"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,
@@ -1136,6 +1141,33 @@ START_TEST(test_step_search_partial_recompute)
 }
 END_TEST
 
+/* Fine-grained offload over PCIe: Qwen3-30B-A3B's expert_fc1 and moe_act
+ * inputs (235 MB per MoE layer and micro-batch) take longer to copy over
+ * the H100's PCIe 5 link than the layer computes, so the step is slower by
+ * at least what the copies exceed it by; the host holds them. */
+START_TEST(test_step_offload_modules_cost)
+{
+    struct cs_scenario s;
+    struct cs_step_result base, off;
+    moe_run(", routing: balanced", 8, "alltoall", &base, &s);
+    s.workload.recompute = CS_RECOMPUTE_NONE;
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&s, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result none;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &none), CS_OK);
+    s.workload.offload_modules = CS_OFF_MOD_EXPERT_FC1 | CS_OFF_MOD_MOE_ACT;
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &off), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert(none.fits && off.fits);
+    ck_assert(off.time_s > none.time_s);
+    ck_assert(off.memory.activations_bytes < none.memory.activations_bytes);
+    ck_assert(off.memory.host_bytes > 0);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 static Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -1149,6 +1181,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_moe_rules);
     tcase_add_test(tc, test_step_moe_search_explores_ep);
     tcase_add_test(tc, test_step_search_partial_recompute);
+    tcase_add_test(tc, test_step_offload_modules_cost);
     tcase_add_test(tc, test_step_1f1b_matches_closed_form);
     tcase_add_test(tc, test_step_interleaving_shrinks_bubble);
     tcase_add_test(tc, test_step_dp_overlap_hides_comm);

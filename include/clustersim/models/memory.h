@@ -48,6 +48,11 @@ cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_
  * GQA, swiglu, f != 4h and context parallelism; docs/models.md). Under full
  * recompute this is the stored layer input only. */
 double cs_memory_layer_activations(const struct cs_workload *w, bool fused_attention);
+/* Of those, the bytes w->offload_modules sends to host memory for one layer
+ * (an MoE layer when moe_layer), per micro-batch on one GPU: the saved
+ * inputs of the named modules (0 without offload_modules or under full
+ * recomputation, which keeps the layer input only). */
+double cs_memory_layer_offload_bytes(const struct cs_workload *w, bool moe_layer);
 
 /* Bytes per parameter of the working weights, the gradients and the
  * optimizer state (before sharding): 2 / 4 / 12 in mixed precision with

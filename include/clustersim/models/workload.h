@@ -30,6 +30,22 @@ enum {
     CS_RC_MOD_MOE = 1u << 5,   /* the whole MoE block, dispatch and combine included */
 };
 extern const char *const cs_recompute_module_names[];   /* bit order, NULL-terminated */
+
+/* Megatron-Core's fine-grained activation offloading (transformer_config.py,
+ * fine_grained_activation_offloading with offload_modules: "the submodules
+ * to offload its input"): the saved input of each named module goes to host
+ * memory during the forward and comes back for the backward (memory.c,
+ * step.c; docs/moe.md). Names in bit order: cs_offload_module_names. */
+enum {
+    CS_OFF_MOD_ATTN_NORM = 1u << 0,
+    CS_OFF_MOD_QKV_LINEAR = 1u << 1,
+    CS_OFF_MOD_CORE_ATTN = 1u << 2,
+    CS_OFF_MOD_ATTN_PROJ = 1u << 3,
+    CS_OFF_MOD_MLP_NORM = 1u << 4,
+    CS_OFF_MOD_EXPERT_FC1 = 1u << 5,
+    CS_OFF_MOD_MOE_ACT = 1u << 6,
+};
+extern const char *const cs_offload_module_names[];
 enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
 
 /* Attention of a layer: standard multi-head (grouped-query with kv_heads <
@@ -190,6 +206,8 @@ struct cs_workload {
     /* With recompute: selective, Megatron-Core's recompute_modules (a set
      * of CS_RC_MOD_* bits): 0 = its default, the attention core only. */
     unsigned recompute_modules;
+    /* Megatron-Core's offload_modules (CS_OFF_MOD_* bits); 0: none. */
+    unsigned offload_modules;
     /* Layers per GPU whose activations go to host memory during the forward
      * and come back for the backward (Megatron-Core / Transformer Engine's
      * cpu_offloading_num_layers); 0: none. */
