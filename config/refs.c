@@ -234,6 +234,22 @@ static double cs__megatron_flops_per_token(long layers, long hidden, long heads,
     return 12.0 * L * h * h * (1.0 + k / a + s / h + (gated ? 1.5 : 1.0) * f / h) + 6.0 * h * V;
 }
 
+/* A cell's "a+b" module list as the YAML flow list "a, b" (name
+ * characters only: the scenario loader checks the names). */
+static void cs__module_list(const char *cell, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const char *q = cell; *q && k + 3 < len; q++) {
+        if (*q == '+') {
+            out[k++] = ',';
+            out[k++] = ' ';
+        } else if (isalnum((unsigned char)*q) || *q == '_') {
+            out[k++] = *q;
+        }
+    }
+    out[k] = 0;
+}
+
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
                             const char *moe_routing, bool grad_bf16, struct cs_ref_case *c)
@@ -262,32 +278,14 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     if (rc && strstr(rc, "/offload:")) {
         snprintf(rc_buf, sizeof rc_buf, "%s", rc);
         char *cut = strstr(rc_buf, "/offload:");
-        size_t k = 0;
-        for (const char *q = cut + 9; *q && k + 3 < sizeof off_mods; q++) {
-            if (*q == '+') {
-                off_mods[k++] = ',';
-                off_mods[k++] = ' ';
-            } else if (isalnum((unsigned char)*q) || *q == '_') {
-                off_mods[k++] = *q;
-            }
-        }
-        off_mods[k] = 0;
+        cs__module_list(cut + 9, off_mods, sizeof off_mods);
         *cut = 0;
         rc = rc_buf;
     }
     /* "selective:layernorm+moe_act": Megatron-Core's recompute_modules */
     char rc_mods[160] = "";
     if (rc && strncmp(rc, "selective:", 10) == 0) {
-        size_t k = 0;
-        for (const char *q = rc + 10; *q && k + 3 < sizeof rc_mods; q++) {
-            if (*q == '+') {
-                rc_mods[k++] = ',';
-                rc_mods[k++] = ' ';
-            } else if (isalnum((unsigned char)*q) || *q == '_') {
-                rc_mods[k++] = *q;
-            }
-        }
-        rc_mods[k] = 0;
+        cs__module_list(rc + 10, rc_mods, sizeof rc_mods);
         rc = "selective";
     }
     const char *act = cs__opt(r, "activation");

@@ -1079,6 +1079,40 @@ static void bind_cluster(struct cs_bind *b, const struct cs_ynode *root)
     bind_storage(b, cl);
 }
 
+/* A list of module names (names: NULL-terminated, in bit order) into the
+ * bit set *out; false (diagnostic given) for anything else. */
+static bool bind_module_list(struct cs_bind *b, const struct cs_ynode *v, const char *path,
+                             const char *const *names, unsigned *out)
+{
+    char expected[256] = "";
+    for (int j = 0; names[j]; j++)
+        snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s%s",
+                 j ? ", " : "", names[j]);
+    if (v->kind != CS_YNODE_SEQ) {
+        cs_cfg__error(b->d, v, "%s: expected a list of module names (%s)", path, expected);
+        return false;
+    }
+    unsigned mods = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const struct cs_ynode *it = v->items[i];
+        int k = -1;
+        for (int j = 0; it->kind == CS_YNODE_SCALAR && names[j]; j++)
+            if (strcmp(it->scalar, names[j]) == 0)
+                k = j;
+        if (k < 0) {
+            char shown[128];
+            cs_cfg__show(it, shown, sizeof shown);
+            cs_cfg__error(b->d, it, "%s[%zu]: unknown module %s (expected one of %s)", path, i, shown,
+                          expected);
+            return false;
+        }
+        mods |= 1u << k;
+    }
+    *out = mods;
+    prov_node(b, path, v);
+    return true;
+}
+
 /* workload.model.moe.capacity_factor: none (dropless) or a number >= 1. */
 static void bind_capacity(struct cs_bind *b, const struct cs_ynode *mm, struct cs_model_shape *m)
 {
@@ -1305,34 +1339,13 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
                       cs_recompute_name(w->recompute));
         return;
     }
-    /* workload.recompute_modules: a list of Megatron-Core's module names,
-     * with recompute: selective */
+    /* workload.recompute_modules and workload.offload_modules: lists of
+     * Megatron-Core's module names */
     const struct cs_ynode *rm = cs_ynode_map_get(wl, "recompute_modules");
     if (rm && !cs_ynode_is_null(rm)) {
-        if (rm->kind != CS_YNODE_SEQ) {
-            cs_cfg__error(b->d, rm,
-                          "workload.recompute_modules: expected a list of module names (core_attn, "
-                          "layernorm, mlp, moe_act, mla_up_proj, moe)");
+        if (!bind_module_list(b, rm, "workload.recompute_modules", cs_recompute_module_names,
+                              &w->recompute_modules))
             return;
-        }
-        unsigned mods = 0;
-        for (size_t i = 0; i < rm->n; i++) {
-            const struct cs_ynode *it = rm->items[i];
-            int k = -1;
-            for (int j = 0; it->kind == CS_YNODE_SCALAR && cs_recompute_module_names[j]; j++)
-                if (strcmp(it->scalar, cs_recompute_module_names[j]) == 0)
-                    k = j;
-            if (k < 0) {
-                char shown[128];
-                cs_cfg__show(it, shown, sizeof shown);
-                cs_cfg__error(b->d, it,
-                              "workload.recompute_modules[%zu]: unknown module %s (expected core_attn, "
-                              "layernorm, mlp, moe_act, mla_up_proj or moe)",
-                              i, shown);
-                return;
-            }
-            mods |= 1u << k;
-        }
         if (w->recompute != CS_RECOMPUTE_SELECTIVE) {
             cs_cfg__error(b->d, rm,
                           "workload.recompute_modules: names what selective recomputation rebuilds, so "
@@ -1340,44 +1353,18 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
                           cs_recompute_name(w->recompute));
             return;
         }
-        w->recompute_modules = mods;
-        prov_node(b, "workload.recompute_modules", rm);
     }
-    /* workload.offload_modules: Megatron-Core's fine-grained offload list */
     const struct cs_ynode *om = cs_ynode_map_get(wl, "offload_modules");
     if (om && !cs_ynode_is_null(om)) {
-        if (om->kind != CS_YNODE_SEQ) {
-            cs_cfg__error(b->d, om,
-                          "workload.offload_modules: expected a list of module names (attn_norm, "
-                          "qkv_linear, core_attn, attn_proj, mlp_norm, expert_fc1, moe_act)");
+        if (!bind_module_list(b, om, "workload.offload_modules", cs_offload_module_names,
+                              &w->offload_modules))
             return;
-        }
-        unsigned mods = 0;
-        for (size_t i = 0; i < om->n; i++) {
-            const struct cs_ynode *it = om->items[i];
-            int k = -1;
-            for (int j = 0; it->kind == CS_YNODE_SCALAR && cs_offload_module_names[j]; j++)
-                if (strcmp(it->scalar, cs_offload_module_names[j]) == 0)
-                    k = j;
-            if (k < 0) {
-                char shown[128];
-                cs_cfg__show(it, shown, sizeof shown);
-                cs_cfg__error(b->d, it,
-                              "workload.offload_modules[%zu]: unknown module %s (expected attn_norm, "
-                              "qkv_linear, core_attn, attn_proj, mlp_norm, expert_fc1 or moe_act)",
-                              i, shown);
-                return;
-            }
-            mods |= 1u << k;
-        }
         if (w->recompute == CS_RECOMPUTE_FULL) {
             cs_cfg__error(b->d, om,
                           "workload.offload_modules: full recomputation keeps only each layer's "
                           "input, so there is nothing to offload (recompute: full)");
             return;
         }
-        w->offload_modules = mods;
-        prov_node(b, "workload.offload_modules", om);
     }
     if (cs_diags_errors(b->d) == errors_before)
         check_workload(b, wl);

@@ -418,7 +418,6 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     double f_dense = moe ? (double)mo->shared_experts * mo->expert_ffn_hidden : d.f;
     double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f_dense / d.tp;
     attn_projections(gpu, p, m, &d, &gemm_fwd, &gemm_bwd, &flops);
-    double attn_gemm_f = gemm_fwd, attn_gemm_b = gemm_bwd;
     if (f_dense > 0) {
         linear(gpu, p, d.prec, d.tokens, up_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
         linear(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, &gemm_fwd, &gemm_bwd, &flops);
@@ -569,8 +568,6 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     case CS_RECOMPUTE_NONE:
         break;
     }
-    (void)attn_gemm_f;
-    (void)attn_gemm_b;
     if (d.cp > 1) {
         /* Ring attention: cp - 1 steps, each forwarding this rank's K and V
          * block; the backward circulates K, V and their gradients. */

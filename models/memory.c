@@ -267,13 +267,10 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
         return cs_memory_layer_activations(w, fused);
     const struct cs_moe_shape *mo = &w->model.moe;
     struct cs_workload v = *w;
+    /* the shared experts' width (0 without: the attention part alone) */
     v.model.ffn_hidden = mo->shared_experts * mo->expert_ffn_hidden;
     v.model.moe.experts = 0;
-    double base = v.model.ffn_hidden > 0 ? cs_memory_layer_activations(&v, fused) : 0.0;
-    if (v.model.ffn_hidden <= 0) {   /* no shared expert: the attention part alone */
-        v.model.ffn_hidden = 1;
-        base = cs_memory_layer_activations(&v, fused);
-    }
+    double base = cs_memory_layer_activations(&v, fused);
     double e = cs_workload_act_bytes(w->precision);
     double etp = w->par.etp > 0 ? w->par.etp : 1;
     double t_r = (double)w->micro_batch * w->model.seq_len / w->par.cp / w->par.tp;
@@ -564,4 +561,21 @@ cs_status cs_memory_per_gpu(const struct cs_workload *w, const struct cs_gpu_spe
     struct cs_compute_params p;
     cs_compute_params_default(gpu, &p);
     return cs_memory_per_gpu_params(w, gpu, &p, out);
+}
+
+int cs_memory_fewest_that_fit(struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                              const struct cs_compute_params *p, int *count, int hi)
+{
+    int keep = *count, lo = 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        *count = mid;
+        struct cs_memory_breakdown mb;
+        if (cs_memory_per_gpu_params(w, gpu, p, &mb) == CS_OK && mb.fits)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *count = keep;
+    return lo;
 }

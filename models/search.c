@@ -131,18 +131,9 @@ static void cs__eval(struct cs__work *wk, const struct cs__item *it)
              * layer not recomputed saves its forward again. Bisection on
              * the memory model, then one simulation. */
             int nvirt = w.par.pp * (w.par.vp > 1 ? w.par.vp : 1);
-            int all = (w.model.layers + nvirt - 1) / nvirt, lo = 1, hi = all;
-            while (lo < hi) {
-                int mid = lo + (hi - lo) / 2;
-                struct cs_workload t = w;
-                t.recompute_layers = mid;
-                struct cs_memory_breakdown mb;
-                if (cs_memory_per_gpu_params(&t, &wk->c->gpu, &wk->o->compute, &mb) == CS_OK &&
-                    mb.fits)
-                    hi = mid;
-                else
-                    lo = mid + 1;
-            }
+            int all = (w.model.layers + nvirt - 1) / nvirt;
+            int lo = cs_memory_fewest_that_fit(&w, &wk->c->gpu, &wk->o->compute, &w.recompute_layers,
+                                               all);
             if (lo < all) {
                 w.recompute_layers = lo;
                 cs_memory_per_gpu_params(&w, &wk->c->gpu, &wk->o->compute, &r.memory);
@@ -165,18 +156,9 @@ static void cs__eval(struct cs__work *wk, const struct cs__item *it)
             struct cs_workload wo = w;
             wo.recompute = CS_RECOMPUTE_NONE;
             wo.recompute_layers = 0;
-            int per_gpu = (wo.model.layers + wo.par.pp - 1) / wo.par.pp, lo = 1, hi = per_gpu;
-            while (lo < hi) {
-                int mid = lo + (hi - lo) / 2;
-                wo.offload_layers = mid;
-                struct cs_memory_breakdown mb;
-                if (cs_memory_per_gpu_params(&wo, &wk->c->gpu, &wk->o->compute, &mb) == CS_OK &&
-                    mb.fits)
-                    hi = mid;
-                else
-                    lo = mid + 1;
-            }
-            wo.offload_layers = lo;
+            int per_gpu = (wo.model.layers + wo.par.pp - 1) / wo.par.pp;
+            wo.offload_layers = cs_memory_fewest_that_fit(&wo, &wk->c->gpu, &wk->o->compute,
+                                                          &wo.offload_layers, per_gpu);
             struct cs_step_result ro;
             memset(&ro, 0, sizeof ro);
             if (cs_step_simulate_on(wk->c, &wo, wk->o, wk->engine, &d, &ro) == CS_OK && ro.fits &&

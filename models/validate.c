@@ -74,27 +74,6 @@ cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_opti
     return rc;
 }
 
-/* The smallest count in [1, hi] for the knob *count of *w (a field of it:
- * recomputed or offloaded layers, memory falling as the count grows) at
- * which the memory model says the workload fits; hi when none below it
- * does. *w is left as it was. */
-static int cs__fewest_that_fit(const struct cs_ref_case *c, const struct cs_step_options *o,
-                               struct cs_workload *w, int *count, int hi)
-{
-    int keep = *count, lo = 1;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        *count = mid;
-        struct cs_memory_breakdown mb;
-        if (cs_memory_per_gpu_params(w, &c->scen.cluster.gpu, &o->compute, &mb) == CS_OK && mb.fits)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    *count = keep;
-    return lo;
-}
-
 static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_options *o, cs_diags *d,
                              double *predicted, struct cs_step_result *r, struct cs_workload *chosen)
 {
@@ -138,7 +117,8 @@ static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_o
                  * tunes with --recompute-num-layers. */
                 int nvirt = w.par.pp * (w.par.vp > 1 ? w.par.vp : 1);
                 int all = (w.model.layers + nvirt - 1) / nvirt;
-                int lo = cs__fewest_that_fit(c, o, &w, &w.recompute_layers, all);
+                int lo = cs_memory_fewest_that_fit(&w, &c->scen.cluster.gpu, &o->compute,
+                                                   &w.recompute_layers, all);
                 if (lo < all) {
                     w.recompute_layers = lo;
                     if ((st = cs_step_simulate(&c->scen.cluster, &w, o, d, &res)) != CS_OK)
@@ -154,7 +134,8 @@ static cs_status cs__predict(const struct cs_ref_case *c, const struct cs_step_o
                     wo.recompute = CS_RECOMPUTE_NONE;
                     wo.recompute_layers = 0;
                     int per_gpu = (wo.model.layers + wo.par.pp - 1) / wo.par.pp;
-                    wo.offload_layers = cs__fewest_that_fit(c, o, &wo, &wo.offload_layers, per_gpu);
+                    wo.offload_layers = cs_memory_fewest_that_fit(&wo, &c->scen.cluster.gpu, &o->compute,
+                                                              &wo.offload_layers, per_gpu);
                     struct cs_step_result ro;
                     if ((st = cs_step_simulate(&c->scen.cluster, &wo, o, d, &ro)) != CS_OK)
                         return st;

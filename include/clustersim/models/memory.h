@@ -53,6 +53,12 @@ double cs_memory_layer_activations(const struct cs_workload *w, bool fused_atten
  * inputs of the named modules (0 without offload_modules or under full
  * recomputation, which keeps the layer input only). */
 double cs_memory_layer_offload_bytes(const struct cs_workload *w, bool moe_layer);
+/* The smallest count in [1, hi] for the knob *count of *w (a field of it:
+ * recomputed or offloaded layers, memory falling as the count grows) at
+ * which the workload fits on gpu with p; hi when none below it does.
+ * Bisection on cs_memory_per_gpu_params; *w is left as it was. */
+int cs_memory_fewest_that_fit(struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                              const struct cs_compute_params *p, int *count, int hi);
 
 /* Bytes per parameter of the working weights, the gradients and the
  * optimizer state (before sharding): 2 / 4 / 12 in mixed precision with
