@@ -149,6 +149,7 @@ extern const struct cs_cli_cmd cs_cmd_collective;
 extern const struct cs_cli_cmd cs_cmd_compare;
 extern const struct cs_cli_cmd cs_cmd_validate_refs;
 extern const struct cs_cli_cmd cs_cmd_search;
+extern const struct cs_cli_cmd cs_cmd_plan;
 extern const struct cs_cli_cmd cs_cmd_tco;
 extern const struct cs_cli_cmd cs_cmd_replay;
 extern const struct cs_cli_cmd cs_cmd_calibrate;

@@ -38,6 +38,7 @@ static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_collective,
     &cs_cmd_compare,
     &cs_cmd_search,
+    &cs_cmd_plan,
     &cs_cmd_validate_refs,
     &cs_cmd_tco,
     &cs_cmd_replay,

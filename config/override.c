@@ -296,16 +296,9 @@ bool cs_cfg_key_path_ok(const char *s, size_t len)
     return ok;
 }
 
-/* Applies the overrides to the loaded `base` and binds; destroys base. */
-static cs_status load_with(cs_ydoc *base, const char *path, const struct cs_cfg_override *ov,
-                           size_t n, const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
-                           struct cs_provenance *prov)
+bool cs_ovl_apply(struct cs_ovl *o, const struct cs_ynode **root, const struct cs_cfg_override *ov,
+                  size_t n, cs_ydoc **vals, cs_diags *d)
 {
-    cs_status st;
-    cs_ydoc **vals = cs_xcalloc(n ? n : 1, sizeof *vals);
-    struct cs_ovl o;
-    cs_ovl_init(&o);
-    const struct cs_ynode *root = cs_ydoc_root(base);
     size_t errors_before = cs_diags_errors(d);
     for (size_t i = 0; i < n; i++) {
         const char *file = ov[i].file ? ov[i].file : "<override>";
@@ -325,12 +318,25 @@ static cs_status load_with(cs_ydoc *base, const char *path, const struct cs_cfg_
          * re-mark (arena memory, never const-defined). */
         struct cs_ynode *v = (struct cs_ynode *)cs_ydoc_root(vals[i]);
         if (!v)
-            v = cs_ovl_scalar(&o, "", file, ov[i].line, ov[i].col);
+            v = cs_ovl_scalar(o, "", file, ov[i].line, ov[i].col);
         else
             remark(v, file, ov[i].line, ov[i].col, 0);
-        cs_ovl_set(&o, &root, ov[i].path, v, file, ov[i].line, ov[i].col, d);
+        cs_ovl_set(o, root, ov[i].path, v, file, ov[i].line, ov[i].col, d);
     }
-    if (cs_diags_errors(d) > errors_before)
+    return cs_diags_errors(d) == errors_before;
+}
+
+/* Applies the overrides to the loaded `base` and binds; destroys base. */
+static cs_status load_with(cs_ydoc *base, const char *path, const struct cs_cfg_override *ov,
+                           size_t n, const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                           struct cs_provenance *prov)
+{
+    cs_status st;
+    cs_ydoc **vals = cs_xcalloc(n ? n : 1, sizeof *vals);
+    struct cs_ovl o;
+    cs_ovl_init(&o);
+    const struct cs_ynode *root = cs_ydoc_root(base);
+    if (!cs_ovl_apply(&o, &root, ov, n, vals, d))
         st = CS_ECONFIG;
     else
         st = cs_cfg__bind_root(root, path, cat, d, out, prov);

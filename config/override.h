@@ -13,6 +13,7 @@
 
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
+#include "clustersim/config/sweep.h"
 #include "clustersim/base/diag.h"
 #include "yamltree.h"
 
@@ -48,6 +49,13 @@ bool cs_ovl_set(struct cs_ovl *o, const struct cs_ynode **root, const char *path
 /* The node at `path` under root, or NULL when a segment is missing. */
 const struct cs_ynode *cs_ovl_get(const struct cs_ynode *root, const char *path);
 
+/* Applies the n overrides (--set, sweep axes) in order to *root through
+ * the overlay: each value is parsed as YAML into vals[i] (n slots, zeroed;
+ * the caller destroys them after the tree is used) and re-marked at the
+ * override's place. False when any failed (errors in d). */
+bool cs_ovl_apply(struct cs_ovl *o, const struct cs_ynode **root, const struct cs_cfg_override *ov,
+                  size_t n, cs_ydoc **vals, cs_diags *d);
+
 /* Binds an already-built tree as cs_cfg_load_scenario binds a file's
  * (config/scenario.c). `root` may be NULL (an empty document); `path` is
  * the file name used for defaults and s->file. */
@@ -58,5 +66,11 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
 cs_status cs_cfg__bind_root_top(const struct cs_ynode *root, const char *path, const char *top,
                                 const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
                                 struct cs_provenance *prov);
+
+/* Binds a plan's candidate tree (config/plan.c): as cs_cfg__bind_root, but
+ * the workload's parallelism rules (cs_step_rules) are left to the plan's
+ * search, which replaces the parallelism. */
+cs_status cs_cfg__bind_root_plan(const struct cs_ynode *root, const char *path, const cs_catalog *cat,
+                                 cs_diags *d, struct cs_scenario *out);
 
 #endif

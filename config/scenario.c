@@ -103,6 +103,7 @@ struct cs_bind {
     cs_diags *d;
     struct cs_provenance prov; /* moved to the caller on success */
     struct cs_scenario *s;
+    bool no_step_rules;        /* a plan's candidate: the search applies them (plan.h) */
 };
 
 static void prov_node(struct cs_bind *b, const char *path, const struct cs_ynode *v)
@@ -1243,7 +1244,8 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
     mark(&mk, CS_STEP_KEY_HIDDEN, node_or(mm, "hidden", mn));
     mark(&mk, CS_STEP_KEY_GLOBAL_BATCH, node_or(wl, "global_batch", wl));
     mark(&mk, CS_STEP_KEY_GPUS, node_or(wl, "gpus", wl));
-    (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
+    if (!b->no_step_rules)
+        (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
     /* ZeRO-Offload moves gradients and weights over the GPU's host link;
      * without a PCIe generation (GB200's NVLink-C2C) its rate is unknown. */
     if (p->optimizer_offload && !(cs_pcie_x16_bytes_per_s(b->s->cluster.gpu.pcie_gen) > 0))
@@ -1647,9 +1649,26 @@ cs_status cs_cfg__bind_root(const struct cs_ynode *root, const char *path, const
     return cs_cfg__bind_root_top(root, path, path, cat, d, out, prov);
 }
 
+static cs_status bind_root(const struct cs_ynode *root, const char *path, const char *top,
+                           const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                           struct cs_provenance *prov, bool no_step_rules);
+
 cs_status cs_cfg__bind_root_top(const struct cs_ynode *root, const char *path, const char *top,
                                 const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
                                 struct cs_provenance *prov)
+{
+    return bind_root(root, path, top, cat, d, out, prov, false);
+}
+
+cs_status cs_cfg__bind_root_plan(const struct cs_ynode *root, const char *path, const cs_catalog *cat,
+                                 cs_diags *d, struct cs_scenario *out)
+{
+    return bind_root(root, path, path, cat, d, out, NULL, true);
+}
+
+static cs_status bind_root(const struct cs_ynode *root, const char *path, const char *top,
+                           const cs_catalog *cat, cs_diags *d, struct cs_scenario *out,
+                           struct cs_provenance *prov, bool no_step_rules)
 {
     if (!root) {
         cs_diag_error(d, path, 1, 1,
@@ -1665,7 +1684,7 @@ cs_status cs_cfg__bind_root_top(const struct cs_ynode *root, const char *path, c
     }
     size_t errors_before = cs_diags_errors(d);
     struct cs_scenario *s = cs_xcalloc(1, sizeof *s);
-    struct cs_bind b = {.cat = cat, .d = d, .s = s};
+    struct cs_bind b = {.cat = cat, .d = d, .s = s, .no_step_rules = no_step_rules};
     cs_provenance_init(&b.prov);
     if (!prov)
         b.prov.cap = CS__PROV_OFF; /* record nothing; fini frees nothing */

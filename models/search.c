@@ -14,6 +14,7 @@
 #include "clustersim/models/search.h"
 
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/models/compute.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -82,6 +83,7 @@ struct cs__item {
     struct cs_workload w;
     int nrc;
     enum cs_recompute rc[3];
+    double bound_s;      /* best_only: a lower bound on the step time (cs__bound) */
 };
 
 struct cs__work {
@@ -282,13 +284,103 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
     return items;
 }
 
+/* A lower bound on the step time of item `it`: the busiest stage computes
+ * every micro-batch through its ceil(layers / pp) layers, forward and
+ * backward, at the compute model's speed, and the pipeline cannot be
+ * fuller than its schedule allows: the last stage's first forward waits for
+ * the first micro-batch to cross the pp - 1 stages before it, and the first
+ * stage's last backward for the last one to come back, each a chunk of
+ * floor(layers / (pp vp)) layers (the 1F1B and interleaved bubble,
+ * Narayanan et al. 2021, section 2.2). Nothing recomputed, no
+ * communication, no imbalance: all of those only add. An MoE model's
+ * layers count at the cheaper of its dense and MoE layers' costs. 0 (no
+ * bound) when the compute model refuses the shape. */
+static double cs__bound(const struct cs_cluster_cfg *c, const struct cs_step_options *o,
+                        const struct cs_search_space *sp, const struct cs__item *it)
+{
+    /* The recomputation the item will run with: the first of its choices
+     * that fits (cs__eval's rule); none fits: it is never simulated. Full
+     * recomputation counts only the fewest layers that fit, and nothing
+     * where the activation offload may replace it. */
+    struct cs_workload w = it->w;
+    double rc_share = -1;
+    for (int j = 0; j < it->nrc && rc_share < 0; j++) {
+        w.recompute = it->rc[j];
+        w.recompute_layers = 0;
+        struct cs_memory_breakdown mem;
+        if (cs_memory_per_gpu_params(&w, &c->gpu, &o->compute, &mem) != CS_OK)
+            return 0.0;
+        if (!mem.fits)
+            continue;
+        rc_share = 1.0;
+        if (w.recompute == CS_RECOMPUTE_FULL) {
+            bool offload = sp->try_offload && isfinite(c->gpu.host_bw_bytes_per_s) &&
+                           c->gpu.host_bw_bytes_per_s > 0;
+            int nvirt = w.par.pp * (w.par.vp > 1 ? w.par.vp : 1);
+            int all = (w.model.layers + nvirt - 1) / nvirt;
+            if (offload)
+                rc_share = 0.0;
+            else if (sp->partial_recompute && all > 0)
+                rc_share = (double)cs_memory_fewest_that_fit(&w, &c->gpu, &o->compute,
+                                                             &w.recompute_layers, all) / all;
+        }
+    }
+    if (rc_share < 0)
+        return INFINITY;
+    struct cs_layer_cost ly, emb, lg;
+    if (cs_compute_layer(&w, &c->gpu, &o->compute, &ly) != CS_OK ||
+        cs_compute_embedding(&w, &c->gpu, &o->compute, &emb) != CS_OK ||
+        cs_compute_logits(&w, &c->gpu, &o->compute, &lg) != CS_OK)
+        return 0.0;
+    double per = ly.fwd_s + ly.bwd_s + rc_share * ly.recompute_s;
+    if (cs_model_is_moe(&w.model)) {
+        struct cs_layer_cost ml;
+        if (cs_compute_moe_layer(&w, &c->gpu, &o->compute, &ml) != CS_OK)
+            return 0.0;
+        double pm = ml.fwd_s + ml.bwd_s + rc_share * ml.recompute_s;
+        if (pm < per)
+            per = pm;
+    }
+    long per_step = (long)w.par.dp * w.micro_batch;
+    if (per_step <= 0 || w.global_batch % per_step)
+        return 0.0;
+    double m = (double)(w.global_batch / per_step);
+    int pp = w.par.pp;
+    int lmax = (w.model.layers + pp - 1) / pp;
+    int vp = w.par.vp > 1 ? w.par.vp : 1;
+    int chunk = w.model.layers / (pp * vp);
+    double e = emb.fwd_s + emb.bwd_s, l = lg.fwd_s + lg.bwd_s;
+    /* the embedding and the output layer: both on the one stage, or one
+     * each on the first and last (the busiest when the layers divide
+     * evenly) */
+    double ends = pp == 1 ? e + l : w.model.layers % pp == 0 ? (e < l ? e : l) : 0.0;
+    double b = m * (lmax * per + ends) + (double)(pp - 1) * chunk * per;
+    return isfinite(b) && b > 0 ? b : 0.0;
+}
+
+static int cs__cmp_bound(const void *a, const void *b)
+{
+    const struct cs__item *x = a, *y = b;
+    return x->bound_s < y->bound_s ? -1 : x->bound_s > y->bound_s ? 1 : 0;
+}
+
 cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload *base,
                         const struct cs_step_options *o, const struct cs_search_space *sp,
                         cs_search_progress progress, void *ctx, struct cs_search_result *out)
 {
     size_t nitems;
     struct cs__item *items = cs__enumerate(c, base, sp, &nitems);
-    int nth = sp->threads > 0 ? sp->threads : 1;
+    size_t bounded = 0;
+    if (sp->best_only) {
+        for (size_t i = 0; i < nitems; i++)
+            items[i].bound_s = cs__bound(c, o, sp, &items[i]);
+        /* (equal bounds in any order: every item whose bound does not exceed
+         * the fastest step is simulated, so the first point does not depend
+         * on it) */
+        if (nitems > 1)
+            qsort(items, nitems, sizeof *items, cs__cmp_bound);
+    }
+    int nth = sp->threads > 0 && !sp->best_only ? sp->threads : 1;
     if (nth > CS_SEARCH_MAX_THREADS)
         nth = CS_SEARCH_MAX_THREADS;
     if ((size_t)nth > nitems)
@@ -304,7 +396,22 @@ cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload
         wk[t].stride = nth;
         wk[t].first = t;
     }
-    if (nth == 1) {
+    if (sp->best_only) {
+        /* Best first by the bound; stop once the bound exceeds the fastest
+         * step found: no later item can beat (or tie) it. */
+        double best = INFINITY;
+        size_t i = 0;
+        for (; i < nitems && !(items[i].bound_s > best); i++) {
+            size_t before = wk[0].acc.n;
+            cs__eval(&wk[0], &items[i]);
+            for (size_t k = before; k < wk[0].acc.n; k++)
+                if (wk[0].acc.pts[k].r.fits && wk[0].acc.pts[k].r.time_s < best)
+                    best = wk[0].acc.pts[k].r.time_s;
+            if (progress && i % 256 == 255)
+                progress(i + 1, nitems, ctx);
+        }
+        bounded = nitems - i;
+    } else if (nth == 1) {
         /* in the calling thread, with progress reports */
         for (size_t i = 0; i < nitems; i++) {
             cs__eval(&wk[0], &items[i]);
@@ -346,6 +453,7 @@ cs_status cs_search_run(const struct cs_cluster_cfg *c, const struct cs_workload
     out->considered = considered;
     out->invalid = invalid;
     out->unfit = unfit;
+    out->bounded = bounded;
     if (progress)
         progress(nitems, nitems, ctx);
     return CS_OK;

@@ -33,6 +33,13 @@ struct cs_search_space {
      * the faster (default on). */
     bool try_offload;
     bool include_unfit;       /* keep configurations that do not fit (ranked last) */
+    /* Only the fastest configuration matters (the plan's search): each is
+     * given a lower bound on its step time (the busiest stage's compute,
+     * nothing else), they are simulated best bound first, and the search
+     * stops once the bound exceeds the fastest step found. The first point
+     * is the one the full search ranks first; the others are a subset.
+     * Runs in the calling thread (threads is ignored). Default off. */
+    bool best_only;
     int threads;              /* worker threads (each simulation has its own engine); default 1 */
 };
 
@@ -50,6 +57,7 @@ struct cs_search_result {
     size_t considered;               /* combinations enumerated */
     size_t invalid;                  /* rejected by cs_step_check */
     size_t unfit;                    /* valid but not fitting in memory */
+    size_t bounded;                  /* best_only: left out by the bound, unsimulated */
 };
 
 /* Progress callback: called every few hundred configurations with (done,

@@ -1,0 +1,431 @@
+/* plan.c: inverse planning over a plan file's candidate clusters (contract
+ * in clustersim/app/plan.h; the method, bounds and cost bases in
+ * docs/plan.md). Each candidate is independent (its own scenario, search,
+ * run model and cost), so the workers take candidates from a shared counter
+ * and the result does not depend on the thread count. */
+#include "clustersim/app/plan.h"
+
+#include "clustersim/app/pipeline.h"
+#include "clustersim/app/search.h"
+#include "clustersim/base/units.h"
+#include "clustersim/base/xmalloc.h"
+#include "clustersim/config/config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cs_plan_state_names[] = {"evaluated", "pruned", "no-fit", "failed", NULL};
+
+#define HOURS_PER_YEAR 8760.0
+
+void cs_app_plan_opts_default(struct cs_app_plan_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+}
+
+double cs_plan_time_bound(const struct cs_workload *w, const struct cs_gpu_spec *gpu, long gpus)
+{
+    double peak = (unsigned)w->precision < CS_PREC_COUNT ? gpu->peak_flops[w->precision] : NAN;
+    /* The input embedding is a lookup, not a GEMM; the output layer (tied
+     * or not) is a GEMM the count below leaves out when tied: a bound. */
+    double gemm_params = cs_workload_params_active(&w->model) - (double)w->model.vocab * w->model.hidden;
+    if (!(peak > 0) || !(gpus > 0) || !(gemm_params > 0) || !isfinite(w->tokens))
+        return NAN;
+    return 6.0 * gemm_params * w->tokens / ((double)gpus * peak);
+}
+
+size_t cs_plan_pareto(const double *t, const double *c, size_t n, size_t *idx)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(t[i]) && isfinite(c[i]))
+            idx[m++] = i;
+    /* Insertion sort by (t, c, index): n is a few thousand at most. */
+    for (size_t i = 1; i < m; i++) {
+        size_t k = idx[i], j = i;
+        while (j > 0 && (t[idx[j - 1]] > t[k] || (t[idx[j - 1]] == t[k] && c[idx[j - 1]] > c[k])))
+            idx[j] = idx[j - 1], j--;
+        idx[j] = k;
+    }
+    size_t f = 0;
+    double best = INFINITY;
+    for (size_t i = 0; i < m; i++)
+        if (c[idx[i]] < best) {
+            best = c[idx[i]];
+            idx[f++] = idx[i];
+        }
+    return f;
+}
+
+/* The money signed for under option o for a run of `wall_h` hours. */
+static double commitment(const struct cs_cost_inputs *in, const struct cs_cost_option_result *r,
+                         enum cs_cost_option o, double run_usd, double wall_h)
+{
+    switch (o) {
+    case CS_OPT_ON_DEMAND:
+    case CS_OPT_SPOT:
+        return run_usd;
+    case CS_OPT_RESERVED_1Y:
+    case CS_OPT_RESERVED_3Y: {
+        double term_h = (o == CS_OPT_RESERVED_1Y ? 1.0 : 3.0) * HOURS_PER_YEAR;
+        double rate = in->v[o == CS_OPT_RESERVED_1Y ? CS_CIN_RESERVED_1Y : CS_CIN_RESERVED_3Y];
+        double terms = fmax(1.0, ceil(wall_h / term_h - 1e-9));
+        return in->gpus * term_h * terms * rate;
+    }
+    default:
+        /* Owned and hybrid: the total over the horizon; a run longer than
+         * the horizon keeps the cluster longer, pro rata. */
+        return r->total_usd * fmax(1.0, wall_h / (in->years * HOURS_PER_YEAR));
+    }
+}
+
+struct work {
+    const cs_plan *p;
+    const cs_catalog *cat;
+    const struct cs_app_plan_opts *o;
+    struct cs_app_plan *out;
+    pthread_mutex_t mu;
+    size_t next, done;
+};
+
+static void first_error(const cs_diags *d, char *buf, size_t n)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->items[i].sev == CS_SEV_ERROR) {
+            snprintf(buf, n, "%s", d->items[i].msg);
+            return;
+        }
+    snprintf(buf, n, "failed");
+}
+
+static void eval_one(struct work *wk, struct cs_plan_cand *c)
+{
+    const struct cs_plan_info *pi = cs_plan_info(wk->p);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    memset(&s, 0, sizeof s);
+    cs_status st = cs_plan_candidate(wk->p, c->gi, c->ni, c->fi, wk->cat, &d, &s);
+    if (st != CS_OK) {
+        c->state = CS_PLAN_FAILED;
+        first_error(&d, c->why, sizeof c->why);
+        goto done;
+    }
+    c->gpus = (long)s.cluster.nodes * s.cluster.gpus_per_node;
+    c->bound_s = cs_plan_time_bound(&s.workload, &s.cluster.gpu, c->gpus);
+    if (isfinite(c->bound_s) && c->bound_s > pi->deadline_s) {
+        char a[32], b[32];
+        cs_units_format(c->bound_s, CS_UNIT_TIME, a, sizeof a);
+        cs_units_format(pi->deadline_s, CS_UNIT_TIME, b, sizeof b);
+        c->state = CS_PLAN_PRUNED;
+        snprintf(c->why, sizeof c->why, "even at the GPU's peak the run takes %s > the %s deadline", a, b);
+        goto done;
+    }
+    struct cs_app_search_opts so;
+    cs_app_search_opts_default(&so);
+    so.top = 1;
+    so.space.threads = 1;
+    so.space.best_only = true;
+    struct cs_app_search sr;
+    st = cs_app_search(&s, &so, &d, &sr);
+    c->configs = sr.res.n;
+    if (st == CS_ENOFIT) {
+        c->state = CS_PLAN_NOFIT;
+        snprintf(c->why, sizeof c->why, "no configuration fits in memory (%zu considered)",
+                 sr.res.considered);
+        cs_app_search_fini(&sr);
+        goto done;
+    }
+    if (st != CS_OK) {
+        c->state = CS_PLAN_FAILED;
+        first_error(&d, c->why, sizeof c->why);
+        cs_app_search_fini(&sr);
+        goto done;
+    }
+    s.workload = sr.res.points[0].w;
+    cs_app_search_fini(&sr);
+    struct cs_app_eval_opts eo;
+    cs_app_eval_opts_default(&eo);
+    eo.goal = CS_APP_GOAL_COST;
+    eo.only_priced = true;
+    eo.replicas = wk->o->replicas > 0 ? wk->o->replicas
+                  : pi->replicas_given ? s.run.replicas
+                                       : CS_PLAN_DEFAULT_REPLICAS;
+    struct cs_app_result res;
+    memset(&res, 0, sizeof res);
+    st = cs_app_evaluate(&s, &eo, &d, &res);
+    if (st != CS_OK || !res.has_step || !res.step.fits || !res.has_cost) {
+        c->state = st == CS_ENOFIT || (res.has_step && !res.step.fits) ? CS_PLAN_NOFIT : CS_PLAN_FAILED;
+        if (st != CS_OK)
+            first_error(&d, c->why, sizeof c->why);
+        else
+            snprintf(c->why, sizeof c->why, "%s", !res.has_cost ? "not priced" : "does not fit");
+        cs_app_result_fini(&res);
+        goto done;
+    }
+    c->state = CS_PLAN_EVALUATED;
+    c->w = s.workload;
+    c->step_time_s = res.step.time_s;
+    c->tokens_per_s = res.step.tokens_per_s;
+    c->mfu = res.step.mfu;
+    c->comm_share = res.step.time_s > 0 ? res.step.exposed_comm_s / res.step.time_s : NAN;
+    if (res.run.enabled && isfinite(res.run.time_to_train_s.mean)) {
+        c->time_s = res.run.time_to_train_s;
+        double wall = res.run.time_to_train_s.mean;
+        c->failure_share = wall > 0 ? (res.run.lost_work_s.mean + res.run.downtime_s.mean) / wall : NAN;
+        c->checkpoint_share = wall > 0 ? res.run.checkpoint_overhead_s.mean / wall : NAN;
+        c->interruptions = res.run.interruptions.mean;
+    } else {
+        double t = res.cost_run.wall_hours * 3600.0;
+        c->time_s.mean = c->time_s.p05 = c->time_s.p95 = t;
+        c->failure_share = c->checkpoint_share = 0;
+        c->interruptions = 0;
+    }
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        struct cs_plan_own *po = &c->own[o];
+        const struct cs_cost_option_result *r = &res.cost->opt[o];
+        po->available = r->available && isfinite(r->usd_per_run);
+        if (!po->available)
+            continue;
+        double tm = c->time_s.mean;
+        double ts[3] = {tm, c->time_s.p05, c->time_s.p95};
+        for (int k = 0; k < 3; k++) {
+            po->run_usd[k] = tm > 0 ? r->usd_per_run * ts[k] / tm : r->usd_per_run;
+            po->commitment_usd[k] = commitment(res.cost_in, r, (enum cs_cost_option)o, po->run_usd[k],
+                                               ts[k] / 3600.0);
+            po->cost_usd[k] = pi->basis == CS_PLAN_BASIS_RUN ? po->run_usd[k] : po->commitment_usd[k];
+        }
+        po->tco_usd = r->total_usd;
+        po->meets_deadline = c->time_s.p95 <= pi->deadline_s;
+        po->within_budget = po->cost_usd[2] <= pi->budget_usd;
+    }
+    cs_app_result_fini(&res);
+done:
+    if (s.cluster.nodes || s.has_workload)
+        cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+}
+
+static void *worker(void *arg)
+{
+    struct work *wk = arg;
+    for (;;) {
+        pthread_mutex_lock(&wk->mu);
+        size_t i = wk->next++;
+        pthread_mutex_unlock(&wk->mu);
+        if (i >= wk->out->n)
+            break;
+        eval_one(wk, &wk->out->c[i]);
+        pthread_mutex_lock(&wk->mu);
+        wk->done++;
+        if (wk->o->progress)
+            wk->o->progress(wk->done, wk->out->n, wk->o->progress_ctx);
+        pthread_mutex_unlock(&wk->mu);
+    }
+    return NULL;
+}
+
+static bool in_plan(const struct cs_plan_info *pi, int o)
+{
+    for (int i = 0; i < pi->n_ownership; i++)
+        if ((int)pi->ownership[i] == o)
+            return true;
+    return false;
+}
+
+static void days(double s, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.1f days", s / 86400.0);
+}
+
+static void usd(double v, char *buf, size_t n) { cs_units_format(v, CS_UNIT_MONEY, buf, n); }
+
+static void choose(struct cs_app_plan *r)
+{
+    const struct cs_plan_info *pi = &r->info;
+    size_t np = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->c[i].state == CS_PLAN_EVALUATED)
+            for (int o = 0; o < CS_OPT_COUNT; o++)
+                np += r->c[i].own[o].available && in_plan(pi, o);
+    struct cs_plan_ref *all = cs_xcalloc(np ? np : 1, sizeof *all);
+    double *t = cs_xcalloc(np ? np : 1, sizeof *t), *cost = cs_xcalloc(np ? np : 1, sizeof *cost);
+    size_t k = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->c[i].state == CS_PLAN_EVALUATED)
+            for (int j = 0; j < pi->n_ownership; j++) {
+                int o = (int)pi->ownership[j];
+                if (!r->c[i].own[o].available)
+                    continue;
+                all[k].cand = (int)i;
+                all[k].opt = (enum cs_cost_option)o;
+                t[k] = r->c[i].time_s.mean;
+                cost[k] = r->c[i].own[o].cost_usd[0];
+                k++;
+            }
+    size_t *idx = cs_xcalloc(np ? np : 1, sizeof *idx);
+    r->nfront = cs_plan_pareto(t, cost, np, idx);
+    r->front = cs_xcalloc(r->nfront ? r->nfront : 1, sizeof *r->front);
+    for (size_t i = 0; i < r->nfront; i++)
+        r->front[i] = all[idx[i]];
+    /* Cheapest meeting the deadline; fastest within budget; any meeting both. */
+    double best_c = INFINITY, best_t = INFINITY, fastest_any = INFINITY, cheapest_any = INFINITY;
+    size_t fa = 0, ca = 0;
+    double both_c = INFINITY;
+    for (size_t i = 0; i < np; i++) {
+        const struct cs_plan_cand *c = &r->c[all[i].cand];
+        const struct cs_plan_own *po = &c->own[all[i].opt];
+        if (po->meets_deadline && (cost[i] < best_c || (cost[i] == best_c && t[i] < r->c[r->cheapest.cand].time_s.mean))) {
+            best_c = cost[i];
+            r->cheapest = all[i];
+            r->has_cheapest = true;
+        }
+        if (po->within_budget && (t[i] < best_t || (t[i] == best_t && cost[i] < r->c[r->fastest.cand].own[r->fastest.opt].cost_usd[0]))) {
+            best_t = t[i];
+            r->fastest = all[i];
+            r->has_fastest = true;
+        }
+        if (po->meets_deadline && po->within_budget && cost[i] < both_c)
+            both_c = cost[i];
+        if (c->time_s.p95 < fastest_any) {
+            fastest_any = c->time_s.p95;
+            fa = i;
+        }
+        if (po->cost_usd[2] < cheapest_any) {
+            cheapest_any = po->cost_usd[2];
+            ca = i;
+        }
+    }
+    r->both = isfinite(both_c);
+    char a[48], b[48], e[48];
+    if (r->both) {
+        r->binding[0] = '\0';
+    } else if (np == 0) {
+        /* Nothing simulated: every candidate pruned, unfit or failed. */
+        double lb = INFINITY;
+        for (size_t i = 0; i < r->n; i++)
+            if (isfinite(r->c[i].bound_s) && r->c[i].bound_s < lb)
+                lb = r->c[i].bound_s;
+        days(pi->deadline_s, b, sizeof b);
+        if (r->pruned && isfinite(lb)) {
+            days(lb, a, sizeof a);
+            snprintf(r->binding, sizeof r->binding,
+                     "deadline: no candidate could be evaluated; even at peak FLOPs the fastest "
+                     "candidate needs %s against the %s deadline (%.0f%% over); %zu pruned, %zu do not "
+                     "fit, %zu failed, %zu evaluated without a priced option",
+                     a, b, 100 * (lb / pi->deadline_s - 1), r->pruned, r->nofit, r->failed, r->evaluated);
+        } else {
+            snprintf(r->binding, sizeof r->binding,
+                     "no candidate could be evaluated: %zu pruned by the deadline, %zu do not fit in "
+                     "memory, %zu failed, %zu evaluated without a priced option (see the candidates)",
+                     r->pruned, r->nofit, r->failed, r->evaluated);
+        }
+    } else if (!r->has_cheapest) {
+        const struct cs_plan_cand *c = &r->c[all[fa].cand];
+        days(c->time_s.p95, a, sizeof a);
+        days(pi->deadline_s, b, sizeof b);
+        snprintf(r->binding, sizeof r->binding,
+                 "deadline: no candidate meets it at p95; the fastest (%ld x %s, %s) takes %s at p95 "
+                 "against %s (%.0f%% over)",
+                 c->gpus, cs_plan_gpu(r->plan, c->gi), cs_plan_fabric(r->plan, c->fi), a, b,
+                 100 * (c->time_s.p95 / pi->deadline_s - 1));
+    } else if (!r->has_fastest) {
+        const struct cs_plan_cand *c = &r->c[all[ca].cand];
+        usd(c->own[all[ca].opt].cost_usd[2], a, sizeof a);
+        usd(pi->budget_usd, b, sizeof b);
+        snprintf(r->binding, sizeof r->binding,
+                 "budget: no candidate is within it; the cheapest (%ld x %s, %s) costs %s at p95 "
+                 "against %s (%.0f%% over)",
+                 c->gpus, cs_plan_gpu(r->plan, c->gi), cs_cost_option_name(all[ca].opt), a, b,
+                 100 * (c->own[all[ca].opt].cost_usd[2] / pi->budget_usd - 1));
+    } else {
+        const struct cs_plan_cand *cc = &r->c[r->cheapest.cand], *fc = &r->c[r->fastest.cand];
+        usd(cc->own[r->cheapest.opt].cost_usd[2], a, sizeof a);
+        usd(pi->budget_usd, e, sizeof e);
+        days(fc->time_s.p95, b, sizeof b);
+        char dl[48];
+        days(pi->deadline_s, dl, sizeof dl);
+        snprintf(r->binding, sizeof r->binding,
+                 "deadline and budget together: the cheapest plan that meets the deadline costs %s at "
+                 "p95 (%.0f%% over the %s budget); the fastest within budget takes %s at p95 (%.0f%% "
+                 "over the %s deadline)",
+                 a, 100 * (cc->own[r->cheapest.opt].cost_usd[2] / pi->budget_usd - 1), e, b,
+                 100 * (fc->time_s.p95 / pi->deadline_s - 1), dl);
+    }
+    free(idx);
+    free(all);
+    free(t);
+    free(cost);
+}
+
+cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_app_plan_opts *o,
+                      cs_diags *d, struct cs_app_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct cs_plan_info *pi = cs_plan_info(p);
+    out->info = *pi;
+    /* Bad input first: every GPU (on the first node count and fabric) and
+     * every fabric (on the first GPU) must bind; their errors are the
+     * plan file's, reported once, before anything is simulated. */
+    for (int g = 0; g < pi->n_gpus + pi->n_fabrics; g++) {
+        struct cs_scenario s;
+        memset(&s, 0, sizeof s);
+        int gi = g < pi->n_gpus ? g : 0, fi = g < pi->n_gpus ? 0 : g - pi->n_gpus;
+        cs_status st = cs_plan_candidate(p, gi, 0, fi, cat, d, &s);
+        if (st != CS_OK)
+            return st == CS_EIO ? CS_ECONFIG : st;
+        cs_scenario_fini(&s);
+    }
+    out->n = (size_t)pi->n_gpus * pi->n_nodes * pi->n_fabrics;
+    out->c = cs_xcalloc(out->n, sizeof *out->c);
+    size_t k = 0;
+    for (int g = 0; g < pi->n_gpus; g++)
+        for (int n = 0; n < pi->n_nodes; n++)
+            for (int f = 0; f < pi->n_fabrics; f++, k++) {
+                out->c[k].gi = g;
+                out->c[k].ni = n;
+                out->c[k].fi = f;
+                out->c[k].nodes = cs_plan_nodes(p, n);
+                out->c[k].time_s.mean = out->c[k].time_s.p05 = out->c[k].time_s.p95 = NAN;
+                out->c[k].bound_s = NAN;
+            }
+    struct work wk = {.p = p, .cat = cat, .o = o, .out = out};
+    pthread_mutex_init(&wk.mu, NULL);
+    int nt = o->threads < 1 ? 1 : o->threads > CS_PLAN_MAX_THREADS ? CS_PLAN_MAX_THREADS : o->threads;
+    if ((size_t)nt > out->n)
+        nt = (int)out->n;
+    pthread_t th[CS_PLAN_MAX_THREADS];
+    int started = 0;
+    for (int i = 1; i < nt; i++)
+        if (pthread_create(&th[started], NULL, worker, &wk) == 0)
+            started++;
+    worker(&wk);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&wk.mu);
+    for (size_t i = 0; i < out->n; i++) {
+        switch (out->c[i].state) {
+        case CS_PLAN_EVALUATED: out->evaluated++; break;
+        case CS_PLAN_PRUNED: out->pruned++; break;
+        case CS_PLAN_NOFIT: out->nofit++; break;
+        case CS_PLAN_FAILED: out->failed++; break;
+        }
+        out->configs += out->c[i].configs;
+    }
+    out->plan = p;
+    choose(out);
+    return CS_OK;
+}
+
+void cs_app_plan_fini(struct cs_app_plan *r)
+{
+    if (!r)
+        return;
+    free(r->c);
+    free(r->front);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,120 @@
+/* plan.h: inverse planning (app layer, app/plan.c; method in docs/plan.md).
+ * For every candidate cluster of a plan file (GPU type x node count x
+ * fabric): a bound on the time to train (the model's GEMM FLOPs at the
+ * GPU's peak) drops the clusters that cannot meet the deadline even at
+ * peak, unsimulated; the others get the parallelism search's fastest
+ * configuration that fits, the run model's time to train with failures and
+ * checkpoints (mean, p05, p95 over its Monte Carlo replicas) and the TCO
+ * model's cost for each ownership option. Then: the cheapest plan that
+ * meets the deadline at p95, the fastest within the budget, the Pareto
+ * front of cost against time, and, when nothing qualifies, which
+ * constraint binds and by how much. */
+#ifndef CLUSTERSIM_APP_PLAN_H
+#define CLUSTERSIM_APP_PLAN_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/plan.h"
+#include "clustersim/models/cost.h"
+#include "clustersim/models/run.h"
+#include "clustersim/models/workload.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CS_PLAN_MAX_THREADS 64
+
+typedef void (*cs_plan_progress)(size_t done, size_t total, void *ctx);
+
+struct cs_app_plan_opts {
+    int threads;              /* candidates evaluated at once, 1..CS_PLAN_MAX_THREADS; default 1 */
+    int replicas;             /* run-model replicas per candidate; 0: the plan's run.replicas
+                               * when it states them, else CS_PLAN_DEFAULT_REPLICAS */
+    cs_plan_progress progress; /* may be NULL; called under a lock from the workers */
+    void *progress_ctx;
+};
+#define CS_PLAN_DEFAULT_REPLICAS 64
+
+void cs_app_plan_opts_default(struct cs_app_plan_opts *o);
+
+enum cs_plan_state {
+    CS_PLAN_EVALUATED,        /* searched, run and priced */
+    CS_PLAN_PRUNED,           /* the peak-FLOPs bound exceeds the deadline: not simulated */
+    CS_PLAN_NOFIT,            /* no configuration fits in memory */
+    CS_PLAN_FAILED,           /* the candidate cannot be built or simulated (why) */
+};
+extern const char *const cs_plan_state_names[]; /* "evaluated", "pruned", "no-fit", "failed" */
+
+/* One ownership option of one candidate. Costs in USD; p05/p95 follow the
+ * time to train's (a rental scales with it; reservations and owned
+ * clusters are fixed until the run outgrows a term or the horizon). */
+struct cs_plan_own {
+    bool available;           /* priced (the catalog or the plan's cost: gives the prices) */
+    double run_usd[3];        /* mean, p05, p95: the run's share (TCO model usd_per_run) */
+    double commitment_usd[3]; /* what is signed for (plan.h, CS_PLAN_BASIS_COMMITMENT) */
+    double tco_usd;           /* the option's total over cost.years */
+    double cost_usd[3];       /* the budget basis's: run_usd or commitment_usd */
+    bool meets_deadline;      /* time to train p95 <= deadline */
+    bool within_budget;       /* cost_usd p95 <= budget */
+};
+
+struct cs_plan_cand {
+    int gi, ni, fi;
+    int nodes;
+    long gpus;
+    enum cs_plan_state state;
+    char why[320];            /* pruned / no-fit / failed: the reason */
+    double bound_s;           /* lower bound on the time to train (peak GEMM FLOPs) */
+    size_t configs;           /* configurations the search simulated */
+    struct cs_workload w;     /* the configuration chosen (evaluated) */
+    double step_time_s, tokens_per_s, mfu;
+    double comm_share;        /* exposed communication / step time */
+    struct cs_run_dist time_s;/* time to train: mean, p05, p95 */
+    double failure_share;     /* (lost work + downtime) / wall-clock, mean */
+    double checkpoint_share;  /* checkpoint stalls / wall-clock, mean */
+    double interruptions;     /* mean per run */
+    struct cs_plan_own own[CS_OPT_COUNT];
+};
+
+struct cs_plan_ref {
+    int cand;                 /* index into c[] */
+    enum cs_cost_option opt;
+};
+
+struct cs_app_plan {
+    const cs_plan *plan;      /* borrowed: the labels (cs_plan_gpu, cs_plan_fabric) */
+    struct cs_plan_info info; /* copy */
+    struct cs_plan_cand *c;   /* every candidate: gpu-major, then nodes, then fabric */
+    size_t n;
+    size_t evaluated, pruned, nofit, failed;
+    size_t configs;           /* configurations simulated in all */
+    bool has_cheapest, has_fastest;
+    struct cs_plan_ref cheapest;   /* meets the deadline at p95, cheapest (cost_usd mean) */
+    struct cs_plan_ref fastest;    /* within budget, fastest (time mean) */
+    struct cs_plan_ref *front;     /* Pareto front of (time mean, cost mean), by time */
+    size_t nfront;
+    bool both;                     /* some plan meets the deadline and the budget */
+    char binding[640];             /* "" when `both`; else the constraint(s) that bind */
+};
+
+/* Evaluates the plan. Bad input (a candidate that cannot be bound: the
+ * workload, a GPU name, a fabric key) is CS_ECONFIG with the diagnostics at
+ * the plan file's lines, before anything is simulated. Otherwise CS_OK,
+ * also when nothing qualifies (out->binding says why). */
+cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_app_plan_opts *o,
+                      cs_diags *d, struct cs_app_plan *out);
+void cs_app_plan_fini(struct cs_app_plan *r);
+
+/* The Pareto front of n points (t[i], c[i]): indices of the points no other
+ * point beats on both (<= on both, < on one), sorted by t; ties on both
+ * keep the first. Writes at most n indices into idx; returns the count.
+ * Points with a non-finite coordinate are left out. */
+size_t cs_plan_pareto(const double *t, const double *c, size_t n, size_t *idx);
+
+/* The lower bound on the time to train: 6 x (active parameters - the
+ * input embedding) x tokens / (gpus x the GPU's peak at the precision),
+ * seconds; every GEMM of the model at the tensor cores' peak, nothing else. */
+double cs_plan_time_bound(const struct cs_workload *w, const struct cs_gpu_spec *gpu, long gpus);
+
+#endif

@@ -1,0 +1,23 @@
+# plan_front.gp: the plan's cost against its time to train (clustersim plan
+# -o DIR). Every evaluated plan as a dot, coloured by ownership option; the
+# Pareto front as a line with labels; the deadline and the budget as dashed
+# lines. Data: plan_points.dat (days, $M, option index, option name),
+# plan_front.dat (days, $M, label), plan_meta.gp (deadline, budget).
+load 'plan_meta.gp'
+set terminal pngcairo size 1100,650 noenhanced
+set output 'plan_front.png'
+set title sprintf('Plan %s: cost against time to train (means)', plan_name)
+set xlabel 'time to train (days)'
+set ylabel 'cost (million USD)'
+set logscale xy
+set grid
+set key outside right top
+set arrow from deadline_days, graph 0 to deadline_days, graph 1 nohead dt 2 lw 2 lc rgb 'red'
+set label sprintf('deadline %.0f d', deadline_days) at deadline_days, graph 0.97 left offset 0.5,0 tc rgb 'red'
+if (budget_musd > 0) {
+    set arrow from graph 0, first budget_musd to graph 1, first budget_musd nohead dt 2 lw 2 lc rgb 'dark-green'
+    set label sprintf('budget $%.3gM', budget_musd) at graph 0.01, first budget_musd offset 0,0.7 tc rgb 'dark-green'
+}
+plot 'plan_points.dat' using 1:2:3 with points pt 7 ps 0.6 lc variable title 'candidates (colour: ownership)', \
+     'plan_front.dat' using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb 'black' title 'Pareto front', \
+     '' using 1:2:3 with labels left offset 0.8,0.4 font ',8' notitle
