@@ -291,4 +291,37 @@ has "$tmp/err" "$tmp/no-such-log.txt: error: cannot read the file" "an unreadabl
 expect 0 "help calibrate" -- "$bin" help calibrate
 has "$tmp/out" "--strict" "help calibrate documents --strict"
 
+# plan: the cheapest cluster by a deadline (tests/data/plan-small.yaml).
+expect 0 "plan text" -- "$bin" plan tests/data/plan-small.yaml
+has "$tmp/out" "Cheapest plan that meets the deadline at p95" "plan text: cheapest"
+has "$tmp/out" "Pareto front of cost against time" "plan text: front"
+has "$tmp/out" "1 pruned by the deadline bound" "plan text: the bound prunes 8 A100"
+expect 0 "plan json" -- "$bin" plan tests/data/plan-small.yaml --format json
+for key in '"plan"' '"cheapest"' '"fastest"' '"front"' '"gpu"' '"gpus"' '"fabric"' \
+           '"parallelism"' '"ownership"' '"time_to_train_s"' '"cost_usd"' '"p05"' '"p95"' \
+           '"meets_deadline"' '"within_budget"' '"binding"'; do
+    has "$tmp/out" "$key" "plan json"
+done
+expect 0 "plan csv" -- "$bin" plan tests/data/plan-small.yaml --format csv
+has "$tmp/out" "gpu,nodes,gpus,fabric,state,tp,pp,dp" "plan csv header"
+has "$tmp/out" "A100-SXM4-80GB,1,8,fat-tree ib-ndr 1:1,pruned" "plan csv: the pruned candidate"
+expect 0 "plan deadline binds" -- "$bin" plan tests/data/plan-small.yaml --set deadline=1d
+has "$tmp/out" "Binding: deadline:" "plan: the binding constraint is named"
+expect 0 "plan -o" -- "$bin" plan tests/data/plan-small.yaml -o "$tmp/plan"
+for f in plan.txt plan.html plan_front.dat plan_points.dat plan_front.gp; do
+    if [ -s "$tmp/plan/$f" ]; then ok; else ko "plan -o: $f missing"; fi
+done
+if command -v gnuplot >/dev/null 2>&1; then
+    if [ -s "$tmp/plan/plan_front.png" ]; then ok; else ko "plan -o: plan_front.png missing"; fi
+fi
+expect 2 "plan from stdin" -- "$bin" plan - < tests/data/plan-small.yaml
+has "$tmp/err" "not from standard input" "plan: stdin refused with a reason"
+printf 'schema_version: 1\nworkload: {model: {preset: llama3.1-8b}, tokens: 1T, global_batch: 64}\ndeadline: soon\ncandidates: {gpus: [H100-SXM5-80GB], nodes: [1]}\n' > "$tmp/badplan.yaml"
+expect 2 "plan bad deadline" -- "$bin" plan "$tmp/badplan.yaml"
+has "$tmp/err" "badplan.yaml:3:" "plan: the error names the line"
+has "$tmp/err" "deadline" "plan: the error names the key"
+expect 2 "plan bad jobs" -- "$bin" plan tests/data/plan-small.yaml -j 0
+expect 0 "help plan" -- "$bin" help plan
+has "$tmp/out" "budget_basis" "help plan explains the budget basis"
+
 finish cli
