@@ -182,7 +182,7 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
         const struct cs_ref_case *c = r->c;
         if (c->not_expressible[0] || r->st != CS_OK || !isfinite(r->err))
             continue;
-        if (strcmp(c->scen.cluster.gpu.name, gpu) != 0)
+        if (strcmp(gpu, "*") != 0 && strcmp(c->scen.cluster.gpu.name, gpu) != 0)
             continue;
         if (stack != CS_STACK_CUSTOM && c->stack != stack)
             continue;

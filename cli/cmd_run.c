@@ -3,6 +3,9 @@
 #include "cli.h"
 
 #include "clustersim/app/pipeline.h"
+#include "clustersim/app/uncertainty.h"
+#include "clustersim/base/numparse.h"
+#include "clustersim/base/units.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
 #include "clustersim/config/fileio.h"
@@ -12,13 +15,95 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct cs_cli_opt cs__run_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"output", 'o', "DIR", "write run.txt / run.json / run.csv into DIR instead of stdout"},
+    {"uncertainty", 0, NULL, "confidence intervals on the step time and the time to train from the "
+                             "model's own parameters (Monte Carlo; uncertainty: in the scenario; "
+                             "docs/uncertainty.md)"},
+    {"jobs", 'j', "N", "threads for the Monte Carlo (run replicas, uncertainty samples; default 2)"},
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
+
+static void cs__unc_progress(int done, int total, void *ctx)
+{
+    (void)ctx;
+    if (done == total || done % 10 == 0)
+        fprintf(stderr, "\rrun: uncertainty %d/%d samples%s", done, total, done == total ? "\n" : "");
+}
+
+static void cs__unc_dist_json(cJSON *o, const char *key, const struct cs_unc_dist *x)
+{
+    cJSON *j = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(j, "p05", x->p05);
+    cJSON_AddNumberToObject(j, "p50", x->p50);
+    cJSON_AddNumberToObject(j, "p95", x->p95);
+    cJSON_AddNumberToObject(j, "mean", x->mean);
+}
+
+static void cs__unc_json(cJSON *root, const struct cs_app_uncertainty *u)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, "uncertainty");
+    cJSON_AddNumberToObject(o, "samples", u->samples);
+    cs__unc_dist_json(o, "step_time_s", &u->step_time_s);
+    if (u->has_time)
+        cs__unc_dist_json(o, "time_to_train_s", &u->time_to_train_s);
+    cJSON *in = cJSON_AddObjectToObject(o, "inputs");
+    cJSON *st = cJSON_AddObjectToObject(in, "step_time");
+    cJSON_AddNumberToObject(st, "mean_abs_error", u->spec.step_mape);
+    cJSON_AddNumberToObject(st, "sigma", u->spec.step_sigma);
+    cJSON_AddStringToObject(st, "source", u->spec.step_source);
+    cJSON *mt = cJSON_AddArrayToObject(in, "mtbf");
+    cJSON_AddItemToArray(mt, cJSON_CreateNumber(u->spec.mtbf_lo));
+    cJSON_AddItemToArray(mt, cJSON_CreateNumber(u->spec.mtbf_hi));
+    cJSON *rs = cJSON_AddArrayToObject(in, "restart");
+    cJSON_AddItemToArray(rs, cJSON_CreateNumber(u->spec.restart_lo));
+    cJSON_AddItemToArray(rs, cJSON_CreateNumber(u->spec.restart_hi));
+    cJSON *t = cJSON_AddArrayToObject(o, "tornado");
+    for (int i = 0; i < u->n_tornado; i++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "input", cs_unc_input_names[u->tornado[i].input]);
+        cJSON_AddStringToObject(j, "figure", u->has_time ? "time_to_train_s" : "step_time_s");
+        cJSON_AddNumberToObject(j, "low", u->tornado[i].low);
+        cJSON_AddNumberToObject(j, "high", u->tornado[i].high);
+        cJSON_AddNumberToObject(j, "low_factor", u->tornado[i].low_factor);
+        cJSON_AddNumberToObject(j, "high_factor", u->tornado[i].high_factor);
+        cJSON_AddItemToArray(t, j);
+    }
+}
+
+static void cs__unc_text(FILE *f, const struct cs_app_uncertainty *u)
+{
+    char a[32], b[32], c[32];
+    fprintf(f, "\nUncertainty (%d Monte Carlo samples over the model's parameters; docs/uncertainty.md)\n",
+            u->samples);
+    fprintf(f, "  inputs: step time x log-normal(sigma %.3f) from the %s; MTBF x [%.3g, %.3g] "
+               "log-uniform; detection + restart x [%.3g, %.3g] uniform\n",
+            u->spec.step_sigma, u->spec.step_source, u->spec.mtbf_lo, u->spec.mtbf_hi,
+            u->spec.restart_lo, u->spec.restart_hi);
+    cs_units_format(u->step_time_s.p05, CS_UNIT_TIME, a, sizeof a);
+    cs_units_format(u->step_time_s.p50, CS_UNIT_TIME, b, sizeof b);
+    cs_units_format(u->step_time_s.p95, CS_UNIT_TIME, c, sizeof c);
+    fprintf(f, "  step time       p05 %-10s p50 %-10s p95 %s\n", a, b, c);
+    if (u->has_time)
+        fprintf(f, "  time to train   p05 %-10.2f p50 %-10.2f p95 %.2f days\n",
+                u->time_to_train_s.p05 / 86400, u->time_to_train_s.p50 / 86400,
+                u->time_to_train_s.p95 / 86400);
+    fprintf(f, "  tornado (%s with one input at its p05 and p95, the others nominal):\n",
+            u->has_time ? "mean time to train" : "step time");
+    for (int i = 0; i < u->n_tornado; i++) {
+        const struct cs_unc_tornado *t = &u->tornado[i];
+        if (u->has_time)
+            fprintf(f, "    %-10s x%-6.3g %.2f d   x%-6.3g %.2f d\n", cs_unc_input_names[t->input],
+                    t->low_factor, t->low / 86400, t->high_factor, t->high / 86400);
+        else
+            fprintf(f, "    %-10s x%-6.3g %.4g s   x%-6.3g %.4g s\n", cs_unc_input_names[t->input],
+                    t->low_factor, t->low, t->high_factor, t->high);
+    }
+}
 
 static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
@@ -39,9 +124,17 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     /* Step, memory fit, data pipeline, and the run level when the scenario
      * asks for it (app/pipeline.c); a configuration that does not fit is
      * reported below with its memory breakdown. */
+    long jobs = 2;
+    const char *js = cs_cli_get(cmd, a, "jobs");
+    if (js && !cs_num_parse_long(js, 10, 1, CS_UNC_MAX_THREADS, &jobs)) {
+        fprintf(stderr, "clustersim run: --jobs: expected a whole number from 1 to %d, got \"%s\"\n",
+                CS_UNC_MAX_THREADS, js);
+        cs_cli_scenario_fini(&sc);
+        return CS_EXIT_BADINPUT;
+    }
     struct cs_app_eval_opts eo;
     cs_app_eval_opts_default(&eo);
-    eo.threads = 2;
+    eo.threads = (int)jobs;
     eo.quiet_nofit = true;
     struct cs_app_result res;
     cs_status st = cs_cli_evaluate(s, path, &eo, &res);
@@ -52,6 +145,33 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     bool have_step = res.has_step;
     const struct cs_step_result *r = &res.step;
+    /* --uncertainty: the Monte Carlo over the model's parameters. */
+    struct cs_app_uncertainty unc;
+    memset(&unc, 0, sizeof unc);
+    bool have_unc = false;
+    if (cs_cli_get(cmd, a, "uncertainty")) {
+        if (!have_step || !r->fits) {
+            fprintf(stderr, "clustersim run: --uncertainty: %s\n",
+                    have_step ? "the configuration does not fit: no intervals"
+                              : "the scenario has no workload: no intervals");
+        } else {
+            struct cs_unc_spec spec;
+            cs_app_unc_spec(sc.catalog, s, &spec);
+            cs_diags d;
+            cs_diags_init(&d);
+            cs_status ust = cs_app_uncertainty(s, r, &spec, s->uncertainty.samples, (int)jobs,
+                                               isatty(2) ? cs__unc_progress : NULL, NULL, &d, &unc);
+            cs_cli_print_diags_for(&d, path);
+            cs_diags_fini(&d);
+            if (ust != CS_OK) {
+                cs_app_uncertainty_fini(&unc);
+                cs_app_result_fini(&res);
+                cs_cli_scenario_fini(&sc);
+                return cs_cli_exit_for(ust);
+            }
+            have_unc = true;
+        }
+    }
 
     const char *ext = fmt == CS_FMT_JSON ? "run.json" : fmt == CS_FMT_CSV ? "run.csv" : "run.txt";
     struct cs_cli_out out;
@@ -74,6 +194,8 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cs_out_step_json(root, r);
             cs_out_data_json(root, &res.data);
             cs_out_run_level_json(root, &res.run);
+            if (have_unc)
+                cs__unc_json(root, &unc);
         }
         cs_out_claim_json(root, &s->claim, &verdict);
         ok = cs_out_json_write(out.fp, root);
@@ -97,6 +219,8 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 fputc('\n', out.fp);
                 cs_out_run_level_text(out.fp, &res.run);
             }
+            if (have_unc)
+                cs__unc_text(out.fp, &unc);
             cs_out_claim_text(out.fp, &s->claim, &verdict);
         } else {
             fprintf(out.fp, "\n(no workload: add a `workload:` section to simulate a step)\n");
@@ -106,6 +230,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         ok = false;
     bool closed = cs_cli_out_close(&out, ok);
     bool fits = !have_step || r->fits;
+    cs_app_uncertainty_fini(&unc);
     cs_app_result_fini(&res);
     cs_cli_scenario_fini(&sc);
     if (!closed)
@@ -123,7 +248,11 @@ const struct cs_cli_cmd cs_cmd_run = {
     "per GPU, MFU) and the memory per GPU. With a `data:` section the data\n"
     "pipeline's stall is added; with `run:` or `workload.tokens` the whole run is\n"
     "simulated with failures and checkpoints (Monte Carlo over `run.replicas`);\n"
-    "with `claim:` clustersim's verdict is printed. Exit status 1 when the\n"
+    "with `claim:` clustersim's verdict is printed. --uncertainty adds confidence\n"
+    "intervals (p05, p50, p95) on the step time and the time to train from the\n"
+    "model's own parameters (the step model's validation error, failure rates,\n"
+    "restart times; `uncertainty:` in the scenario) and a tornado of the inputs\n"
+    "that move them most. Exit status 1 when the\n"
     "configuration does not fit in GPU memory (the report says so and shows the\n"
     "breakdown).",
     cs__run_opts,

@@ -227,6 +227,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("scheduler", "trace replay settings (config/cfg_scheduler.c)"),
     F_CUSTOM("calibration", "fitted parameters (config/cfg_calib.c)"),
     F_CUSTOM("neighbours", "other jobs sharing the fabric (config/cfg_net.c)"),
+    F_CUSTOM("uncertainty", "Monte Carlo over the model's parameters (--uncertainty)"),
 };
 
 /* struct cs_cluster_cfg */
@@ -1483,6 +1484,53 @@ static void bind_claim(struct cs_bind *b, const struct cs_ynode *root)
         cs_cfg__error(b->d, cv, "claim: expected `value` or `ratio` (what the claim states)");
 }
 
+static const struct cs_field unc_fields[] = {
+    F_("samples", CS_FT_INT, struct cs_uncertainty_cfg, samples, .min = 1, .max = 1000000,
+       .def = "200", .doc = "Monte Carlo samples (each: parameters drawn, one run replica)"),
+    F_("step_error", CS_FT_NUM, struct cs_uncertainty_cfg, step_error, .min = 0, .max = 10,
+       .flags = CS_F_NULLABLE, .doc = "the step time's mean relative error; default: the held-out "
+                                      "validation error on this GPU (validate-refs)"),
+    F_CUSTOM("mtbf", "[LOW, HIGH]: factor on every failure class's MTBF, log-uniform; default [0.5, 2]"),
+    F_CUSTOM("restart", "[LOW, HIGH]: factor on detection + restart, uniform; default [0.5, 2]"),
+};
+
+/* [LOW, HIGH] with 0 < LOW <= HIGH. */
+static void bind_factor_range(struct cs_bind *b, const struct cs_ynode *um, const char *key, double *lo,
+                              double *hi)
+{
+    *lo = 0.5;
+    *hi = 2.0;
+    const struct cs_ynode *v = cs_ynode_map_get(um, key);
+    if (!v)
+        return;
+    double x[2];
+    bool ok = v->kind == CS_YNODE_SEQ && v->n == 2;
+    for (size_t i = 0; ok && i < 2; i++)
+        ok = v->items[i]->kind == CS_YNODE_SCALAR && cs_num_parse_double(v->items[i]->scalar, &x[i]) &&
+             x[i] > 0 && x[i] < 1e6;
+    if (!ok || x[0] > x[1]) {
+        char shown[96];
+        cs_cfg__show(v, shown, sizeof shown);
+        cs_cfg__error(b->d, v, "uncertainty.%s: expected [LOW, HIGH], two factors with 0 < LOW <= HIGH "
+                      "(like [0.5, 2]), got %s", key, shown);
+        return;
+    }
+    *lo = x[0];
+    *hi = x[1];
+}
+
+static void bind_uncertainty(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_uncertainty_cfg *u = &b->s->uncertainty;
+    const struct cs_ynode *uv = cs_ynode_map_get(root, "uncertainty");
+    const struct cs_ynode *um = section(b, uv, "uncertainty");
+    u->given = um != NULL;
+    u->step_error = NAN;
+    walk(b, unc_fields, NELEM(unc_fields), um, uv ? uv : root, "uncertainty", u, NULL);
+    bind_factor_range(b, um, "mtbf", &u->mtbf_lo, &u->mtbf_hi);
+    bind_factor_range(b, um, "restart", &u->restart_lo, &u->restart_hi);
+}
+
 static void bind_run(struct cs_bind *b, const struct cs_ynode *root)
 {
     struct cs_run_cfg *r = &b->s->run;
@@ -1694,6 +1742,7 @@ static cs_status bind_root(const struct cs_ynode *root, const char *path, const 
     bind_failures(&b, root);
     bind_checkpoint(&b, root);
     bind_run(&b, root);
+    bind_uncertainty(&b, root);
     bind_claim(&b, root);
     bind_cost(&b, root);
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */

@@ -90,7 +90,8 @@ struct cs_app_vrange {
 };
 
 /* Compares every step table of the index (as cs_app_validate with no
- * files) and summarizes the rows measured on `gpu` (a catalog name) with
+ * files) and summarizes the rows measured on `gpu` (a catalog name; "*":
+ * every GPU) with
  * `stack` (CS_STACK_CUSTOM: any). CS_OK with out->rows[0] + rows[1] == 0
  * when none ran on it; the index's loading error otherwise (out zeroed). */
 cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs_stack stack,

@@ -180,6 +180,18 @@ struct cs_data_cfg {
     char tier[CS_NAME_MAX];          /* dataset storage tier; "" = first tier */
 };
 
+/* `uncertainty:` (app/uncertainty.h): the Monte Carlo over the model's own
+ * parameters of `run --uncertainty`, `tco --uncertainty`, `plan
+ * --uncertainty`. */
+struct cs_uncertainty_cfg {
+    bool given;                      /* the section is in the file */
+    int samples;                     /* default 200 */
+    double step_error;               /* the step's relative error (mean |error|); NAN: the
+                                      * validation index's held-out MAPE */
+    double mtbf_lo, mtbf_hi;         /* factor on every failure class's MTBF; 0.5, 2 */
+    double restart_lo, restart_hi;   /* factor on detection and restart; 0.5, 2 */
+};
+
 struct cs_run_cfg {
     bool enabled;
     double duration_s;               /* NAN: train workload.tokens instead */
@@ -361,6 +373,7 @@ struct cs_scenario {
     struct cs_failures_cfg failures;
     struct cs_checkpoint_cfg checkpoint;
     struct cs_run_cfg run;
+    struct cs_uncertainty_cfg uncertainty;
     struct cs_cost_cfg cost;
     struct cs_claim_cfg claim;       /* `claim:`; enabled false when absent */
     struct cs_data_cfg data;         /* `data:`; enabled false when absent */

@@ -31,6 +31,7 @@ enum cs_rng_stream {
     CS_RNG_WORKLOAD = 6,
     CS_RNG_STORAGE = 7,
     CS_RNG_MOE_ROUTING = 8,
+    CS_RNG_UNCERTAINTY = 9,     /* app/uncertainty.c: the model parameters' draws */
     CS_RNG_USER = 64
 };
 

@@ -1,0 +1,89 @@
+/* uncertainty.h: confidence intervals on the headline figures from the
+ * model's own parameters (app layer, app/uncertainty.c; method and sources
+ * in docs/uncertainty.md).
+ *
+ * Inputs and their distributions:
+ * - step: the step time's relative error, log-normal with the sigma whose
+ *   mean absolute value is the step model's held-out validation error on
+ *   this GPU and model kind (validate-refs; where this GPU has no held-out
+ *   rows, every GPU's): sigma = MAPE x sqrt(pi / 2);
+ * - mtbf: a factor on every failure class's MTBF, log-uniform on the
+ *   scenario's uncertainty.mtbf range (default [0.5, 2]: a stated range);
+ * - restart: a factor on the detection and restart times, uniform on
+ *   uncertainty.restart (default [0.5, 2], stated).
+ * Each Monte Carlo sample draws every input from its own stream
+ * (CS_RNG_UNCERTAINTY of the scenario's seed, deterministic per seed and
+ * independent of the thread count) and simulates one run replica with them,
+ * so the spread holds the parameters' uncertainty and the failures'
+ * randomness together. The tornado moves one input to its 5th and 95th
+ * percentile, the others at their nominal values, and reports the mean time
+ * to train over common-seed replicas. */
+#ifndef CLUSTERSIM_APP_UNCERTAINTY_H
+#define CLUSTERSIM_APP_UNCERTAINTY_H
+
+#include "clustersim/base/diag.h"
+#include "clustersim/base/status.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/models/scenario.h"
+#include "clustersim/models/step.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum cs_unc_input { CS_UNC_STEP, CS_UNC_MTBF, CS_UNC_RESTART, CS_UNC_COUNT };
+extern const char *const cs_unc_input_names[]; /* "step_time", "mtbf", "restart" */
+
+#define CS_UNC_DEFAULT_SAMPLES 200
+#define CS_UNC_MAX_THREADS 64
+
+struct cs_unc_spec {
+    double step_sigma;          /* log-normal sigma of the step-time factor; 0: none */
+    double step_mape;           /* the validation error it comes from */
+    int step_rows;              /* held-out rows behind it */
+    char step_source[200];      /* where it comes from, for reports */
+    double mtbf_lo, mtbf_hi;    /* factor range; 1, 1 without failures */
+    double restart_lo, restart_hi;
+};
+
+/* The distributions for scenario s: the step's from the validation index
+ * (cs_app_validated_range_kind; a step error of 0 when there is none, said
+ * in step_source), the others from s->uncertainty (defaults above). */
+void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct cs_unc_spec *out);
+
+struct cs_unc_dist {
+    double mean, p05, p50, p95;
+};
+
+struct cs_unc_tornado {
+    enum cs_unc_input input;
+    double low_factor, high_factor;  /* the input at its p05 and p95 */
+    double low, high;                /* the figure (time to train, s; else step time) there */
+};
+
+typedef void (*cs_unc_progress)(int done, int total, void *ctx);
+
+struct cs_app_uncertainty {
+    struct cs_unc_spec spec;
+    int samples;
+    struct cs_unc_dist step_time_s;
+    bool has_time;                   /* a tokens-mode run: time to train below */
+    struct cs_unc_dist time_to_train_s;
+    double *time_samples;            /* owned: per sample (has_time), in sample order */
+    int n_tornado;                   /* inputs that vary, by swing (largest first) */
+    struct cs_unc_tornado tornado[CS_UNC_COUNT];
+};
+
+/* Monte Carlo over the spec for scenario s whose step is `step` (fits).
+ * samples >= 1; threads 1..CS_UNC_MAX_THREADS; progress may be NULL
+ * (called under a lock). Fills out (caller finalizes it). */
+cs_status cs_app_uncertainty(const struct cs_scenario *s, const struct cs_step_result *step,
+                             const struct cs_unc_spec *spec, int samples, int threads,
+                             cs_unc_progress progress, void *ctx, cs_diags *d,
+                             struct cs_app_uncertainty *out);
+void cs_app_uncertainty_fini(struct cs_app_uncertainty *u);
+
+/* The p-quantile (0..1) of n values (sorted in place), linear between
+ * order statistics; NAN for n == 0. */
+double cs_unc_quantile(double *v, size_t n, double p);
+
+#endif
