@@ -7,6 +7,7 @@
 
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/search.h"
+#include "clustersim/app/uncertainty.h"
 #include "clustersim/base/units.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/config/config.h"
@@ -86,6 +87,7 @@ static double commitment(const struct cs_cost_inputs *in, const struct cs_cost_o
 struct work {
     const cs_plan *p;
     const cs_catalog *cat;
+    struct cs_unc_spec *spec;       /* per GPU type (--uncertainty) */
     const struct cs_app_plan_opts *o;
     struct cs_app_plan *out;
     pthread_mutex_t mu;
@@ -185,14 +187,27 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
         c->failure_share = c->checkpoint_share = 0;
         c->interruptions = 0;
     }
+    if (wk->o->uncertainty && wk->spec) {
+        struct cs_app_uncertainty u;
+        st = cs_app_uncertainty(&s, &res.step, &wk->spec[c->gi], eo.replicas, 1, NULL, NULL, &d, &u);
+        if (st == CS_OK && u.has_time) {
+            c->time_s.mean = u.time_to_train_s.mean;
+            c->time_s.p05 = u.time_to_train_s.p05;
+            c->time_s.p95 = u.time_to_train_s.p95;
+            c->uncertainty = true;
+        }
+        cs_app_uncertainty_fini(&u);
+    }
     for (int o = 0; o < CS_OPT_COUNT; o++) {
         struct cs_plan_own *po = &c->own[o];
         const struct cs_cost_option_result *r = &res.cost->opt[o];
         po->available = r->available && isfinite(r->usd_per_run);
         if (!po->available)
             continue;
-        double tm = c->time_s.mean;
-        double ts[3] = {tm, c->time_s.p05, c->time_s.p95};
+        /* usd_per_run is for the cost model's wall-clock time (the run
+         * model's mean); the other times scale it */
+        double tm = res.cost_run.wall_hours * 3600.0;
+        double ts[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
         for (int k = 0; k < 3; k++) {
             po->run_usd[k] = tm > 0 ? r->usd_per_run * ts[k] / tm : r->usd_per_run;
             po->commitment_usd[k] = commitment(res.cost_in, r, (enum cs_cost_option)o, po->run_usd[k],
@@ -394,6 +409,18 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
                 out->c[k].bound_s = NAN;
             }
     struct work wk = {.p = p, .cat = cat, .o = o, .out = out};
+    if (o->uncertainty) {
+        /* the distributions per GPU type: the validation error differs */
+        wk.spec = cs_xcalloc((size_t)pi->n_gpus, sizeof *wk.spec);
+        for (int g = 0; g < pi->n_gpus; g++) {
+            struct cs_scenario s;
+            memset(&s, 0, sizeof s);
+            if (cs_plan_candidate(p, g, 0, 0, cat, d, &s) == CS_OK) {
+                cs_app_unc_spec(cat, &s, &wk.spec[g]);
+                cs_scenario_fini(&s);
+            }
+        }
+    }
     pthread_mutex_init(&wk.mu, NULL);
     int nt = o->threads < 1 ? 1 : o->threads > CS_PLAN_MAX_THREADS ? CS_PLAN_MAX_THREADS : o->threads;
     if ((size_t)nt > out->n)
@@ -407,6 +434,7 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&wk.mu);
+    free(wk.spec);
     for (size_t i = 0; i < out->n; i++) {
         switch (out->c[i].state) {
         case CS_PLAN_EVALUATED: out->evaluated++; break;
@@ -417,6 +445,7 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
         out->configs += out->c[i].configs;
     }
     out->plan = p;
+    out->uncertainty = o->uncertainty;
     choose(out);
     return CS_OK;
 }

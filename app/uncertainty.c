@@ -302,3 +302,58 @@ void cs_app_uncertainty_fini(struct cs_app_uncertainty *u)
     free(u->time_samples);
     memset(u, 0, sizeof *u);
 }
+
+cs_status cs_app_cost_uncertainty(const struct cs_scenario *s, const struct cs_cost_inputs *in,
+                                  const struct cs_cost_result *base, int samples,
+                                  struct cs_app_cost_unc *out)
+{
+    memset(out, 0, sizeof *out);
+    out->samples = samples;
+    if (s->cost.ext.n_ranges > 0) {
+        out->n_ranges = s->cost.ext.n_ranges;
+        memcpy(out->ranges, s->cost.ext.ranges, (size_t)out->n_ranges * sizeof *out->ranges);
+    } else {
+        static const enum cs_cost_input stated[] = {
+            CS_CIN_GPU_PRICE, CS_CIN_ELECTRICITY, CS_CIN_PUE, CS_CIN_STAFF, CS_CIN_SUPPORT,
+            CS_CIN_ON_DEMAND, CS_CIN_RESERVED_1Y, CS_CIN_RESERVED_3Y, CS_CIN_SPOT};
+        double sd = s->cost.ext.sensitivity > 0 && s->cost.ext.sensitivity < 1 ? s->cost.ext.sensitivity : 0.2;
+        out->stated = true;
+        for (size_t i = 0; i < sizeof stated / sizeof stated[0]; i++) {
+            double v = in->v[stated[i]];
+            if (!isfinite(v) || v == 0)
+                continue;
+            struct cs_cost_range *r = &out->ranges[out->n_ranges++];
+            snprintf(r->key, sizeof r->key, "%s", cs_cost_input_name(stated[i]));
+            double lo = v * (1 - sd), hi = v * (1 + sd);
+            if (stated[i] == CS_CIN_PUE && lo < 1.0)
+                lo = 1.0; /* a PUE is at least 1 */
+            r->low = lo;
+            r->high = hi;
+        }
+    }
+    if (out->n_ranges == 0)
+        return CS_EINVAL;
+    cs_status st = cs_cost_monte_carlo(in, out->ranges, out->n_ranges, samples, s->seed, &out->mc);
+    if (st != CS_OK)
+        return st;
+    double best = INFINITY;
+    for (int o = 0; o < CS_OPT_COUNT; o++)
+        if (base->opt[o].available && base->opt[o].total_usd < best) {
+            best = base->opt[o].total_usd;
+            out->tornado_option = (enum cs_cost_option)o;
+        }
+    double sd = s->cost.ext.sensitivity > 0 && s->cost.ext.sensitivity < 1 ? s->cost.ext.sensitivity : 0.2;
+    int n = cs_cost_sensitivity(in, sd, out->tornado);
+    /* by the swing of the tornado's option */
+    int o = (int)out->tornado_option;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && fabs(out->tornado[j].high_usd[o] - out->tornado[j].low_usd[o]) >
+                                     fabs(out->tornado[j - 1].high_usd[o] - out->tornado[j - 1].low_usd[o]);
+             j--) {
+            struct cs_cost_sens_row x = out->tornado[j];
+            out->tornado[j] = out->tornado[j - 1];
+            out->tornado[j - 1] = x;
+        }
+    out->n_tornado = n;
+    return CS_OK;
+}

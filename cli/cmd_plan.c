@@ -32,6 +32,9 @@ static const struct cs_cli_opt cs__plan_opts[] = {
     {"jobs", 'j', "N", "evaluate N candidates at once (default 1; results do not depend on N)"},
     {"replicas", 0, "N", "run-model Monte Carlo replicas per candidate (default: the plan's "
                          "run.replicas, else 64)"},
+    {"uncertainty", 0, NULL, "time-to-train and cost intervals from the model's own parameters (the "
+                             "step's validation error, failure rates, restarts) instead of the "
+                             "failures' randomness alone (docs/uncertainty.md)"},
     {"all", 0, NULL, "also list every candidate cluster (pruned, unfit and failed ones with the "
                      "reason)"},
     CS_CLI_OPT_CATALOG,
@@ -196,9 +199,10 @@ static void cs__text(FILE *f, const struct cs_app_plan *r, bool all)
     else
         fprintf(f, "  empty\n");
     fprintf(f, "\ntime: time to train with failures, checkpoints and restarts (run model, mean and "
-               "p95); cost: the %s (%s); TCO: the option's total over cost.years; fail, ckpt: shares "
+               "p95%s); cost: the %s (%s); TCO: the option's total over cost.years; fail, ckpt: shares "
                "of the wall-clock time lost to failures and checkpoints; comm: exposed communication "
                "in the step.\n",
+            r->uncertainty ? "; --uncertainty: over the model's parameters too" : "",
             r->info.basis == CS_PLAN_BASIS_RUN ? "run's share of the option's cost" : "money committed",
             r->info.basis == CS_PLAN_BASIS_RUN ? "budget_basis: run"
                                                : "rental for the run, reservation terms, or the owned "
@@ -479,6 +483,7 @@ static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         po.replicas = (int)v;
     }
     bool all = cs_cli_get(cmd, a, "all") != NULL;
+    po.uncertainty = cs_cli_get(cmd, a, "uncertainty") != NULL;
     cs_diags d;
     cs_diags_init(&d);
     struct cs_cfg_override ov[CS_CLI_MAX_SETS];

@@ -8,6 +8,7 @@
 #include "clustersim/base/numparse.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/tco.h"
+#include "clustersim/app/uncertainty.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/report/cost_report.h"
 #include "clustersim/report/gnuplot.h"
@@ -30,12 +31,74 @@ static const struct cs_cli_opt cs__tco_opts[] = {
     {"sensitivity", 0, "STEP", "relative step of the sensitivity table (default cost.sensitivity, 20%)"},
     {"samples", 0, "N", "Monte Carlo samples over cost.ranges (default cost.monte_carlo)"},
     {"only-priced", 0, NULL, "leave out the options whose prices are missing instead of failing"},
+    {"uncertainty", 0, NULL, "p05/p50/p95 of every option's total and a tornado, by Monte Carlo over "
+                             "cost.ranges (else stated +-cost.sensitivity ranges on the prices; "
+                             "uncertainty.samples; docs/uncertainty.md)"},
     {"no-plots", 0, NULL, "with -o: write no figures"},
     {"no-run-model", 0, NULL, "cost per run from the step model alone (goodput 1): skip the "
                               "run model's failures and checkpoints"},
     {"table", 0, NULL, "FILE... : one row per scenario: relative throughput, cost per hour, "
                        "per year and per run beside cost.reference"},
 };
+
+static void cost_unc_json(cJSON *root, const struct cs_app_cost_unc *u, const struct cs_cost_result *base)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, "uncertainty");
+    cJSON_AddNumberToObject(o, "samples", u->samples);
+    cJSON_AddStringToObject(o, "ranges_from", u->stated ? "stated (+-cost.sensitivity)" : "cost.ranges");
+    cJSON *rg = cJSON_AddObjectToObject(o, "ranges");
+    for (int i = 0; i < u->n_ranges; i++) {
+        cJSON *a = cJSON_AddArrayToObject(rg, u->ranges[i].key);
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(u->ranges[i].low));
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(u->ranges[i].high));
+    }
+    cJSON *t = cJSON_AddObjectToObject(o, "total_usd");
+    for (int k = 0; k < CS_OPT_COUNT; k++) {
+        if (!base->opt[k].available)
+            continue;
+        cJSON *j = cJSON_AddObjectToObject(t, cs_cost_option_name((enum cs_cost_option)k));
+        cJSON_AddNumberToObject(j, "p05", u->mc.p05[k]);
+        cJSON_AddNumberToObject(j, "p50", u->mc.p50[k]);
+        cJSON_AddNumberToObject(j, "p95", u->mc.p95[k]);
+        cJSON_AddNumberToObject(j, "cheapest_share", u->mc.cheapest_share[k]);
+    }
+    cJSON_AddStringToObject(o, "tornado_option", cs_cost_option_name(u->tornado_option));
+    cJSON *tr = cJSON_AddArrayToObject(o, "tornado");
+    int op = (int)u->tornado_option;
+    for (int i = 0; i < u->n_tornado; i++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "input", cs_cost_input_name(u->tornado[i].input));
+        cJSON_AddNumberToObject(j, "low", u->tornado[i].low_usd[op]);
+        cJSON_AddNumberToObject(j, "high", u->tornado[i].high_usd[op]);
+        cJSON_AddNumberToObject(j, "low_value", u->tornado[i].low_value);
+        cJSON_AddNumberToObject(j, "high_value", u->tornado[i].high_value);
+        cJSON_AddItemToArray(tr, j);
+    }
+}
+
+static void cost_unc_text(FILE *f, const struct cs_app_cost_unc *u, const struct cs_cost_result *base)
+{
+    fprintf(f, "\nUncertainty (%d Monte Carlo samples; inputs uniform on %s)\n", u->samples,
+            u->stated ? "stated +-cost.sensitivity ranges around the priced inputs" : "cost.ranges");
+    for (int k = 0; k < CS_OPT_COUNT; k++) {
+        if (!base->opt[k].available)
+            continue;
+        char a[32], b[32], c[32];
+        cs_units_format(u->mc.p05[k], CS_UNIT_MONEY, a, sizeof a);
+        cs_units_format(u->mc.p50[k], CS_UNIT_MONEY, b, sizeof b);
+        cs_units_format(u->mc.p95[k], CS_UNIT_MONEY, c, sizeof c);
+        fprintf(f, "  %-20s p05 %-10s p50 %-10s p95 %-10s cheapest in %.0f%%\n",
+                cs_cost_option_name((enum cs_cost_option)k), a, b, c, 100 * u->mc.cheapest_share[k]);
+    }
+    int op = (int)u->tornado_option;
+    fprintf(f, "  tornado (%s total, one input at -/+ the step):\n", cs_cost_option_name(u->tornado_option));
+    for (int i = 0; i < u->n_tornado && i < 8; i++) {
+        char a[32], b[32];
+        cs_units_format(u->tornado[i].low_usd[op], CS_UNIT_MONEY, a, sizeof a);
+        cs_units_format(u->tornado[i].high_usd[op], CS_UNIT_MONEY, b, sizeof b);
+        fprintf(f, "    %-24s %-10s %s\n", cs_cost_input_name(u->tornado[i].input), a, b);
+    }
+}
 
 /* Copies plots/NAME (the template) into dir (report/gnuplot.c). */
 static bool copy_template(const char *dir, const char *name)
@@ -166,6 +229,15 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cs_app_tco_analyze(s, &res, isfinite(step) ? step : s->cost.ext.sensitivity, n_mc, &d, r);
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
+    struct cs_app_cost_unc *cu = NULL;
+    if (cs_cli_get(cmd, a, "uncertainty") && res.has_cost) {
+        cu = calloc(1, sizeof *cu);
+        if (!cu || cs_app_cost_uncertainty(s, res.cost_in, res.cost, s->uncertainty.samples, cu) != CS_OK) {
+            fprintf(stderr, "clustersim tco: --uncertainty: no priced input to vary\n");
+            free(cu);
+            cu = NULL;
+        }
+    }
 
     const char *dir = cs_cli_get(cmd, a, "output");
     const char *name = fmt == CS_FMT_JSON ? "tco.json" : fmt == CS_FMT_CSV ? "tco.csv" : "tco.txt";
@@ -179,6 +251,8 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cJSON_AddStringToObject(root, "file", path);
             cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
             cs_out_tco_json(root, r);
+            if (cu)
+                cost_unc_json(root, cu, res.cost);
             ok = cs_out_json_write(out.fp, root);
             cJSON_Delete(root);
         } else if (fmt == CS_FMT_CSV) {
@@ -187,6 +261,8 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             fprintf(out.fp, "clustersim %s: scenario \"%s\" (%s)\n\n", CLUSTERSIM_VERSION,
                     s->name, path);
             cs_out_tco_text(out.fp, r);
+            if (cu)
+                cost_unc_text(out.fp, cu, res.cost);
         }
         if (ferror(out.fp))
             ok = false;
@@ -194,6 +270,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     if (ok && !cs_cli_out_is_stdout(dir) && !cs_cli_get(cmd, a, "no-plots")) /* -o -: no figures */
         ok = figures(dir, r);
+    free(cu);
     free(r);
     cs_app_result_fini(&res);
     cs_cli_scenario_fini(&sc);

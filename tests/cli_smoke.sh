@@ -324,4 +324,20 @@ expect 2 "plan bad jobs" -- "$bin" plan tests/data/plan-small.yaml -j 0
 expect 0 "help plan" -- "$bin" help plan
 has "$tmp/out" "budget_basis" "help plan explains the budget basis"
 
+# --uncertainty: intervals from the model's own parameters (docs/uncertainty.md).
+expect 0 "run --uncertainty json" -- "$bin" run scenarios/default.yaml --uncertainty --set uncertainty.samples=50 --format json
+for key in '"uncertainty"' '"step_time_s"' '"time_to_train_s"' '"p05"' '"p50"' '"p95"' '"tornado"' '"input"' '"low"' '"high"'; do
+    has "$tmp/out" "$key" "run --uncertainty json"
+done
+expect 0 "run --uncertainty text" -- "$bin" run scenarios/default.yaml --uncertainty --set uncertainty.samples=50
+has "$tmp/out" "held-out validation error on H100-SXM5-80GB" "run --uncertainty names the step error's source"
+expect 2 "run bad uncertainty range" -- "$bin" run scenarios/default.yaml --uncertainty --set 'uncertainty.mtbf=[2, 1]'
+has "$tmp/err" "uncertainty.mtbf" "a bad uncertainty range names the key"
+expect 0 "tco --uncertainty json" -- "$bin" tco scenarios/default.yaml --uncertainty --set uncertainty.samples=100 --format json
+for key in '"uncertainty"' '"total_usd"' '"on-prem"' '"p05"' '"p50"' '"p95"' '"tornado"' '"ranges_from"'; do
+    has "$tmp/out" "$key" "tco --uncertainty json"
+done
+expect 0 "plan --uncertainty" -- "$bin" plan tests/data/plan-small.yaml --uncertainty
+has "$tmp/out" "over the model's parameters too" "plan --uncertainty says so"
+
 finish cli

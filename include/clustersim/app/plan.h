@@ -33,6 +33,12 @@ struct cs_app_plan_opts {
                                * when it states them, else CS_PLAN_DEFAULT_REPLICAS */
     cs_plan_progress progress; /* may be NULL; called under a lock from the workers */
     void *progress_ctx;
+    /* --uncertainty: each evaluated cluster's time to train (and so its
+     * costs' p05/p95) from the Monte Carlo over the model's own parameters
+     * (app/uncertainty.h: the step's validation error on that GPU, failure
+     * rates, restarts), `replicas` samples, instead of the failures'
+     * randomness alone. */
+    bool uncertainty;
 };
 #define CS_PLAN_DEFAULT_REPLICAS 64
 
@@ -61,6 +67,7 @@ struct cs_plan_own {
 
 struct cs_plan_cand {
     int gi, ni, fi;
+    bool uncertainty;         /* time_s is the uncertainty Monte Carlo's */
     int nodes;
     long gpus;
     enum cs_plan_state state;
@@ -89,6 +96,7 @@ struct cs_app_plan {
     size_t n;
     size_t evaluated, pruned, nofit, failed;
     size_t configs;           /* configurations simulated in all */
+    bool uncertainty;         /* the times are the uncertainty Monte Carlo's */
     bool has_cheapest, has_fastest;
     struct cs_plan_ref cheapest;   /* meets the deadline at p95, cheapest (cost_usd mean) */
     struct cs_plan_ref fastest;    /* within budget, fastest (time mean) */

@@ -24,6 +24,7 @@
 #include "clustersim/base/diag.h"
 #include "clustersim/base/status.h"
 #include "clustersim/config/catalog.h"
+#include "clustersim/models/cost.h"
 #include "clustersim/models/scenario.h"
 #include "clustersim/models/step.h"
 
@@ -81,6 +82,29 @@ cs_status cs_app_uncertainty(const struct cs_scenario *s, const struct cs_step_r
                              cs_unc_progress progress, void *ctx, cs_diags *d,
                              struct cs_app_uncertainty *out);
 void cs_app_uncertainty_fini(struct cs_app_uncertainty *u);
+
+/* `tco --uncertainty`: the option totals' p05/p50/p95 by Monte Carlo over
+ * price and facility ranges: the scenario's cost.ranges when it has them;
+ * else, stated ranges of +-cost.sensitivity (default 20%) around every
+ * priced input among the GPU and cloud prices, the electricity price, PUE,
+ * staff and support (the inputs are uniform on them, as cost.ranges are).
+ * The tornado is cs_cost_sensitivity's for the option that is cheapest at
+ * the base values, by swing. */
+#define CS_UNC_MAX_RANGES CS_CIN_COUNT
+struct cs_app_cost_unc {
+    int samples;
+    bool stated;                      /* the ranges are the stated defaults (no cost.ranges) */
+    int n_ranges;
+    struct cs_cost_range ranges[CS_UNC_MAX_RANGES > CS_COST_MAX_RANGES ? CS_UNC_MAX_RANGES
+                                                                         : CS_COST_MAX_RANGES];
+    struct cs_cost_mc mc;
+    enum cs_cost_option tornado_option;
+    int n_tornado;
+    struct cs_cost_sens_row tornado[CS_CIN_COUNT];
+};
+cs_status cs_app_cost_uncertainty(const struct cs_scenario *s, const struct cs_cost_inputs *in,
+                                  const struct cs_cost_result *base, int samples,
+                                  struct cs_app_cost_unc *out);
 
 /* The p-quantile (0..1) of n values (sorted in place), linear between
  * order statistics; NAN for n == 0. */
