@@ -3,6 +3,7 @@
  * docs/plan.md). Each candidate is independent (its own scenario, search,
  * run model and cost), so the workers take candidates from a shared counter
  * and the result does not depend on the thread count. */
+#define _POSIX_C_SOURCE 200809L
 #include "clustersim/app/plan.h"
 
 #include "clustersim/app/pipeline.h"
@@ -12,13 +13,15 @@
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/config/config.h"
 
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cs_plan_state_names[] = {"evaluated", "pruned", "no-fit", "failed", NULL};
+const char *const cs_plan_state_names[] = {"evaluated", "pruned", "no-fit", "failed", "other-shard", NULL};
 
 #define HOURS_PER_YEAR 8760.0
 
@@ -234,7 +237,10 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&wk->mu);
         if (i >= wk->out->n)
             break;
-        eval_one(wk, &wk->out->c[i]);
+        if (wk->o->shard_n > 1 && (int)(i % (size_t)wk->o->shard_n) != wk->o->shard_k - 1)
+            wk->out->c[i].state = CS_PLAN_OTHER_SHARD;
+        else
+            eval_one(wk, &wk->out->c[i]);
         pthread_mutex_lock(&wk->mu);
         wk->done++;
         if (wk->o->progress)
@@ -377,6 +383,43 @@ static void choose(struct cs_app_plan *r)
     free(cost);
 }
 
+/* The counts and the choice, once every candidate is filled. */
+static void finish(struct cs_app_plan *out)
+{
+    out->evaluated = out->pruned = out->nofit = out->failed = out->configs = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        switch (out->c[i].state) {
+        case CS_PLAN_EVALUATED: out->evaluated++; break;
+        case CS_PLAN_PRUNED: out->pruned++; break;
+        case CS_PLAN_NOFIT: out->nofit++; break;
+        case CS_PLAN_FAILED: out->failed++; break;
+        case CS_PLAN_OTHER_SHARD: break;
+        }
+        out->configs += out->c[i].configs;
+    }
+    choose(out);
+}
+
+/* The candidate table in the plan's order (gpu-major, then nodes, then
+ * fabric), nothing evaluated yet. */
+static void init_cands(const cs_plan *p, struct cs_app_plan *out)
+{
+    const struct cs_plan_info *pi = cs_plan_info(p);
+    out->n = (size_t)pi->n_gpus * pi->n_nodes * pi->n_fabrics;
+    out->c = cs_xcalloc(out->n, sizeof *out->c);
+    size_t k = 0;
+    for (int g = 0; g < pi->n_gpus; g++)
+        for (int n = 0; n < pi->n_nodes; n++)
+            for (int f = 0; f < pi->n_fabrics; f++, k++) {
+                out->c[k].gi = g;
+                out->c[k].ni = n;
+                out->c[k].fi = f;
+                out->c[k].nodes = cs_plan_nodes(p, n);
+                out->c[k].time_s.mean = out->c[k].time_s.p05 = out->c[k].time_s.p95 = NAN;
+                out->c[k].bound_s = NAN;
+            }
+}
+
 cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_app_plan_opts *o,
                       cs_diags *d, struct cs_app_plan *out)
 {
@@ -395,19 +438,7 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
             return st == CS_EIO ? CS_ECONFIG : st;
         cs_scenario_fini(&s);
     }
-    out->n = (size_t)pi->n_gpus * pi->n_nodes * pi->n_fabrics;
-    out->c = cs_xcalloc(out->n, sizeof *out->c);
-    size_t k = 0;
-    for (int g = 0; g < pi->n_gpus; g++)
-        for (int n = 0; n < pi->n_nodes; n++)
-            for (int f = 0; f < pi->n_fabrics; f++, k++) {
-                out->c[k].gi = g;
-                out->c[k].ni = n;
-                out->c[k].fi = f;
-                out->c[k].nodes = cs_plan_nodes(p, n);
-                out->c[k].time_s.mean = out->c[k].time_s.p05 = out->c[k].time_s.p95 = NAN;
-                out->c[k].bound_s = NAN;
-            }
+    init_cands(p, out);
     struct work wk = {.p = p, .cat = cat, .o = o, .out = out};
     if (o->uncertainty) {
         /* the distributions per GPU type: the validation error differs */
@@ -435,18 +466,9 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&wk.mu);
     free(wk.spec);
-    for (size_t i = 0; i < out->n; i++) {
-        switch (out->c[i].state) {
-        case CS_PLAN_EVALUATED: out->evaluated++; break;
-        case CS_PLAN_PRUNED: out->pruned++; break;
-        case CS_PLAN_NOFIT: out->nofit++; break;
-        case CS_PLAN_FAILED: out->failed++; break;
-        }
-        out->configs += out->c[i].configs;
-    }
     out->plan = p;
     out->uncertainty = o->uncertainty;
-    choose(out);
+    finish(out);
     return CS_OK;
 }
 
@@ -457,4 +479,273 @@ void cs_app_plan_fini(struct cs_app_plan *r)
     free(r->c);
     free(r->front);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- shards ---- */
+
+static void add3(cJSON *o, const char *k, const double *v)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, k);
+    for (int i = 0; i < 3; i++)
+        cJSON_AddItemToArray(a, isfinite(v[i]) ? cJSON_CreateNumber(v[i]) : cJSON_CreateNull());
+}
+
+static void addn(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+char *cs_app_plan_shard_header(const struct cs_app_plan *r, int k, int n)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "clustersim_plan_shard", r->info.name);
+    char h[32];
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)r->info.hash);
+    cJSON_AddStringToObject(o, "hash", h);
+    cJSON_AddNumberToObject(o, "shard", k);
+    cJSON_AddNumberToObject(o, "of", n);
+    cJSON_AddNumberToObject(o, "candidates", (double)r->n);
+    cJSON_AddBoolToObject(o, "uncertainty", r->uncertainty);
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return s;
+}
+
+char *cs_app_plan_cand_line(const struct cs_app_plan *r, size_t i)
+{
+    const struct cs_plan_cand *c = &r->c[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "i", (double)i);
+    cJSON_AddStringToObject(o, "state", cs_plan_state_names[c->state]);
+    cJSON_AddStringToObject(o, "why", c->why);
+    cJSON_AddNumberToObject(o, "gpus", (double)c->gpus);
+    addn(o, "bound_s", c->bound_s);
+    cJSON_AddNumberToObject(o, "configs", (double)c->configs);
+    cJSON_AddBoolToObject(o, "uncertainty", c->uncertainty);
+    if (c->state == CS_PLAN_EVALUATED) {
+        const struct cs_parallel *q = &c->w.par;
+        int par[] = {q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, (int)q->fsdp, (int)q->sp,
+                     c->w.micro_batch, (int)c->w.recompute, c->w.recompute_layers, c->w.offload_layers};
+        cJSON_AddItemToObject(o, "par", cJSON_CreateIntArray(par, (int)(sizeof par / sizeof par[0])));
+        double st[] = {c->step_time_s, c->tokens_per_s, c->mfu, c->comm_share, c->failure_share,
+                       c->checkpoint_share, c->interruptions};
+        cJSON *a = cJSON_AddArrayToObject(o, "step");
+        for (size_t k = 0; k < sizeof st / sizeof st[0]; k++)
+            cJSON_AddItemToArray(a, isfinite(st[k]) ? cJSON_CreateNumber(st[k]) : cJSON_CreateNull());
+        double t[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
+        add3(o, "time", t);
+        cJSON *own = cJSON_AddArrayToObject(o, "own");
+        for (int k = 0; k < CS_OPT_COUNT; k++) {
+            const struct cs_plan_own *po = &c->own[k];
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddBoolToObject(j, "available", po->available);
+            if (po->available) {
+                add3(j, "run", po->run_usd);
+                add3(j, "commitment", po->commitment_usd);
+                add3(j, "cost", po->cost_usd);
+                addn(j, "tco", po->tco_usd);
+                cJSON_AddBoolToObject(j, "deadline", po->meets_deadline);
+                cJSON_AddBoolToObject(j, "budget", po->within_budget);
+            }
+            cJSON_AddItemToArray(own, j);
+        }
+    }
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return s;
+}
+
+static double num_of(const cJSON *v)
+{
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void get3(const cJSON *o, const char *k, double *v)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, k);
+    for (int i = 0; i < 3; i++)
+        v[i] = num_of(cJSON_GetArrayItem(a, i));
+}
+
+static int state_of(const char *s)
+{
+    for (int i = 0; cs_plan_state_names[i]; i++)
+        if (s && strcmp(s, cs_plan_state_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Fills candidate c from line `o`; false with the reason in why. */
+static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, struct cs_plan_cand *c,
+                      cs_diags *d, char *why, size_t wl)
+{
+    int st = state_of(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "state")));
+    if (st < 0 || st == CS_PLAN_OTHER_SHARD) {
+        snprintf(why, wl, "a candidate line without a known state");
+        return false;
+    }
+    c->state = (enum cs_plan_state)st;
+    const char *w = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "why"));
+    snprintf(c->why, sizeof c->why, "%s", w ? w : "");
+    c->gpus = (long)num_of(cJSON_GetObjectItemCaseSensitive(o, "gpus"));
+    c->bound_s = num_of(cJSON_GetObjectItemCaseSensitive(o, "bound_s"));
+    double cf = num_of(cJSON_GetObjectItemCaseSensitive(o, "configs"));
+    c->configs = isfinite(cf) && cf >= 0 ? (size_t)cf : 0;
+    c->uncertainty = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "uncertainty"));
+    if (c->state != CS_PLAN_EVALUATED)
+        return true;
+    /* the workload: the candidate's own, with the configuration chosen */
+    struct cs_scenario s;
+    memset(&s, 0, sizeof s);
+    if (cs_plan_candidate(p, c->gi, c->ni, c->fi, cat, d, &s) != CS_OK) {
+        snprintf(why, wl, "the candidate no longer binds");
+        return false;
+    }
+    c->w = s.workload;
+    cs_scenario_fini(&s);
+    const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "par");
+    if (cJSON_GetArraySize(par) != 13) {
+        snprintf(why, wl, "an evaluated candidate without its configuration");
+        return false;
+    }
+    int v[13];
+    for (int k = 0; k < 13; k++)
+        v[k] = (int)num_of(cJSON_GetArrayItem(par, k));
+    c->w.par.tp = v[0];
+    c->w.par.pp = v[1];
+    c->w.par.dp = v[2];
+    c->w.par.cp = v[3];
+    c->w.par.vp = v[4];
+    c->w.par.ep = v[5];
+    c->w.par.etp = v[6];
+    c->w.par.fsdp = (enum cs_fsdp)v[7];
+    c->w.par.sp = v[8] != 0;
+    c->w.micro_batch = v[9];
+    c->w.recompute = (enum cs_recompute)v[10];
+    c->w.recompute_layers = v[11];
+    c->w.offload_layers = v[12];
+    const cJSON *stp = cJSON_GetObjectItemCaseSensitive(o, "step");
+    double *dst[] = {&c->step_time_s, &c->tokens_per_s, &c->mfu, &c->comm_share, &c->failure_share,
+                     &c->checkpoint_share, &c->interruptions};
+    for (int k = 0; k < 7; k++)
+        *dst[k] = num_of(cJSON_GetArrayItem(stp, k));
+    double t[3];
+    get3(o, "time", t);
+    c->time_s.mean = t[0];
+    c->time_s.p05 = t[1];
+    c->time_s.p95 = t[2];
+    const cJSON *own = cJSON_GetObjectItemCaseSensitive(o, "own");
+    if (cJSON_GetArraySize(own) != CS_OPT_COUNT) {
+        snprintf(why, wl, "an evaluated candidate without its %d ownership options", CS_OPT_COUNT);
+        return false;
+    }
+    for (int k = 0; k < CS_OPT_COUNT; k++) {
+        const cJSON *j = cJSON_GetArrayItem(own, k);
+        struct cs_plan_own *po = &c->own[k];
+        po->available = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "available"));
+        if (!po->available)
+            continue;
+        get3(j, "run", po->run_usd);
+        get3(j, "commitment", po->commitment_usd);
+        get3(j, "cost", po->cost_usd);
+        po->tco_usd = num_of(cJSON_GetObjectItemCaseSensitive(j, "tco"));
+        po->meets_deadline = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "deadline"));
+        po->within_budget = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "budget"));
+    }
+    return true;
+}
+
+cs_status cs_app_plan_merge(const cs_plan *p, const cs_catalog *cat, const char *const *files, size_t nfiles,
+                            cs_diags *d, struct cs_app_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct cs_plan_info *pi = cs_plan_info(p);
+    out->info = *pi;
+    out->plan = p;
+    init_cands(p, out);
+    char *seen = cs_xcalloc(out->n ? out->n : 1, 1);
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)pi->hash);
+    int of = -1, unc = -1;
+    cs_status st = CS_OK;
+    for (size_t f = 0; f < nfiles && st == CS_OK; f++) {
+        FILE *fp = fopen(files[f], "r");
+        if (!fp) {
+            cs_diag_error(d, files[f], 0, 0, "cannot read the shard: %s", strerror(errno));
+            st = CS_EIO;
+            break;
+        }
+        char *line = NULL;
+        size_t cap = 0;
+        long ln = 0;
+        ssize_t len;
+        while (st == CS_OK && (len = getline(&line, &cap, fp)) >= 0) {
+            ln++;
+            cJSON *o = cJSON_ParseWithLength(line, (size_t)len);
+            if (!o) {
+                cs_diag_error(d, files[f], (int)ln, 0, "not a line of a plan shard (JSON)");
+                st = CS_ECONFIG;
+                break;
+            }
+            if (ln == 1) {
+                const char *h = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "hash"));
+                int n = (int)num_of(cJSON_GetObjectItemCaseSensitive(o, "of"));
+                int u = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "uncertainty"));
+                if (!h || strcmp(h, hash) != 0) {
+                    cs_diag_error(d, files[f], 1, 0, "a shard of another plan (hash %s, this plan's %s: "
+                                  "the plan file or its --set overrides differ)", h ? h : "none", hash);
+                    st = CS_ECONFIG;
+                } else if ((of >= 0 && n != of) || (unc >= 0 && u != unc)) {
+                    cs_diag_error(d, files[f], 1, 0, "a shard of a %d-way split%s, the others are "
+                                  "of a %d-way one%s", n, u ? " with --uncertainty" : "", of,
+                                  unc ? " with --uncertainty" : "");
+                    st = CS_ECONFIG;
+                }
+                of = n;
+                unc = u;
+                cJSON_Delete(o);
+                continue;
+            }
+            double di = num_of(cJSON_GetObjectItemCaseSensitive(o, "i"));
+            if (!(di >= 0) || di >= (double)out->n || di != floor(di)) {
+                cs_diag_error(d, files[f], (int)ln, 0, "candidate index %g is not one of the plan's 0..%zu",
+                              di, out->n ? out->n - 1 : 0);
+                st = CS_ECONFIG;
+            } else if (seen[(size_t)di]) {
+                cs_diag_error(d, files[f], (int)ln, 0, "candidate %zu (%s, %d nodes, %s) is in two shards",
+                              (size_t)di, cs_plan_gpu(p, out->c[(size_t)di].gi), out->c[(size_t)di].nodes,
+                              cs_plan_fabric(p, out->c[(size_t)di].fi));
+                st = CS_ECONFIG;
+            } else {
+                char why[160];
+                if (!cand_from(p, cat, o, &out->c[(size_t)di], d, why, sizeof why)) {
+                    cs_diag_error(d, files[f], (int)ln, 0, "%s", why);
+                    st = CS_ECONFIG;
+                }
+                seen[(size_t)di] = 1;
+            }
+            cJSON_Delete(o);
+        }
+        free(line);
+        if (ferror(fp) && st == CS_OK) {
+            cs_diag_error(d, files[f], 0, 0, "read error: %s", strerror(errno));
+            st = CS_EIO;
+        }
+        fclose(fp);
+    }
+    for (size_t i = 0; i < out->n && st == CS_OK; i++)
+        if (!seen[i]) {
+            cs_diag_error(d, NULL, 0, 0, "candidate %zu (%s, %d nodes, %s) is in none of the shards", i,
+                          cs_plan_gpu(p, out->c[i].gi), out->c[i].nodes, cs_plan_fabric(p, out->c[i].fi));
+            st = CS_ECONFIG;
+        }
+    free(seen);
+    if (st != CS_OK)
+        return st;
+    out->uncertainty = unc > 0;
+    finish(out);
+    return CS_OK;
 }

@@ -17,6 +17,7 @@
 #include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +36,10 @@ static const struct cs_cli_opt cs__plan_opts[] = {
     {"uncertainty", 0, NULL, "time-to-train and cost intervals from the model's own parameters (the "
                              "step's validation error, failure rates, restarts) instead of the "
                              "failures' randomness alone (docs/uncertainty.md)"},
+    {"shard", 0, "K/N", "evaluate only the K-th of N interleaved parts of the candidates into "
+                        "DIR/plan-shard-K-of-N.jsonl (-o DIR required); join them with --merge"},
+    {"merge", 0, NULL, "FILE SHARD...: join the shard files (or directories holding them) of FILE "
+                       "and print the plan as one run would"},
     {"all", 0, NULL, "also list every candidate cluster (pruned, unfit and failed ones with the "
                      "reason)"},
     CS_CLI_OPT_CATALOG,
@@ -451,9 +456,37 @@ static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     enum cs_cli_format fmt;
     if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
         return CS_EXIT_BADINPUT;
-    if (a->npos != 1) {
-        fprintf(stderr, "clustersim plan: expected one plan FILE\n");
+    bool merge = cs_cli_get(cmd, a, "merge") != NULL;
+    if (merge ? a->npos < 2 : a->npos != 1) {
+        fprintf(stderr, merge ? "clustersim plan: --merge: expected the plan FILE and its shard files or "
+                                "directories\n"
+                              : "clustersim plan: expected one plan FILE\n");
         return CS_EXIT_BADINPUT;
+    }
+    long sk = 0, sn = 0;
+    const char *ss = cs_cli_get(cmd, a, "shard");
+    if (ss) {
+        const char *slash = strchr(ss, '/');
+        char kb[32];
+        size_t kl = slash ? (size_t)(slash - ss) : 0;
+        bool ok = slash && kl > 0 && kl < sizeof kb;
+        if (ok) {
+            memcpy(kb, ss, kl);
+            kb[kl] = '\0';
+            ok = cs_num_parse_long(kb, 10, 1, 1000000, &sk) && cs_num_parse_long(slash + 1, 10, 1, 1000000, &sn) &&
+                 sk <= sn;
+        }
+        if (!ok) {
+            fprintf(stderr, "clustersim plan: --shard: expected K/N with 1 <= K <= N (like 2/8), got \"%s\"\n",
+                    ss);
+            return CS_EXIT_BADINPUT;
+        }
+        const char *od = cs_cli_get(cmd, a, "output");
+        if (!od || cs_cli_out_is_stdout(od) || merge) {
+            fprintf(stderr, "clustersim plan: --shard writes DIR/plan-shard-K-of-N.jsonl: give -o DIR "
+                            "(and no --merge)\n");
+            return CS_EXIT_BADINPUT;
+        }
     }
     if (strcmp(a->pos[0], "-") == 0) {
         fprintf(stderr, "clustersim plan: a plan is read from a file (its includes and neighbour "
@@ -529,17 +562,71 @@ static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     if (isatty(2))
         po.progress = cs__progress;
+    po.shard_k = (int)sk;
+    po.shard_n = (int)sn;
     struct cs_app_plan r;
-    cs_status st = cs_app_plan(p, cat, &po, &d, &r);
+    cs_status st;
+    if (merge) {
+        /* shard files, or directories holding plan-shard-*.jsonl */
+        const char *files[CS_CLI_MAX_POS * 8];
+        char *owned[CS_CLI_MAX_POS * 8];
+        size_t nf = 0, no = 0;
+        for (int i = 1; i < a->npos && nf < sizeof files / sizeof files[0]; i++) {
+            DIR *dd = opendir(a->pos[i]);
+            if (!dd) {
+                files[nf++] = a->pos[i];
+                continue;
+            }
+            struct dirent *e;
+            while ((e = readdir(dd)) && nf < sizeof files / sizeof files[0]) {
+                size_t l = strlen(e->d_name);
+                if (strncmp(e->d_name, "plan-shard-", 11) == 0 && l > 6 &&
+                    strcmp(e->d_name + l - 6, ".jsonl") == 0) {
+                    owned[no] = cs_xasprintf("%s/%s", a->pos[i], e->d_name);
+                    files[nf++] = owned[no++];
+                }
+            }
+            closedir(dd);
+        }
+        st = cs_app_plan_merge(p, cat, files, nf, &d, &r);
+        for (size_t i = 0; i < no; i++)
+            free(owned[i]);
+    } else {
+        st = cs_app_plan(p, cat, &po, &d, &r);
+    }
     cs_cli_print_diags_for(&d, cs_path_display(a->pos[0]));
     cs_diags_fini(&d);
     if (st != CS_OK) {
         cs_app_plan_fini(&r);
         cs_plan_destroy(p);
         cs_catalog_destroy(cat);
-        return CS_EXIT_BADINPUT;
+        return st == CS_EIO ? CS_EXIT_FAIL : CS_EXIT_BADINPUT;
     }
     const char *dir = cs_cli_get(cmd, a, "output");
+    if (sn > 0) {
+        /* a shard: its candidates, one JSON line each, after a header */
+        char name[96];
+        snprintf(name, sizeof name, "plan-shard-%ld-of-%ld.jsonl", sk, sn);
+        struct cs_cli_out so;
+        bool okw = cs_cli_out_open(&so, dir, name);
+        if (okw) {
+            char *h = cs_app_plan_shard_header(&r, (int)sk, (int)sn);
+            fprintf(so.fp, "%s\n", h);
+            free(h);
+            for (size_t i = 0; i < r.n; i++) {
+                if (r.c[i].state == CS_PLAN_OTHER_SHARD)
+                    continue;
+                char *l = cs_app_plan_cand_line(&r, i);
+                fprintf(so.fp, "%s\n", l);
+                free(l);
+            }
+            okw = cs_cli_out_close(&so, !ferror(so.fp));
+        }
+        cs_app_plan_fini(&r);
+        cs_plan_destroy(p);
+        cs_catalog_destroy(cat);
+        return okw ? CS_EXIT_OK : CS_EXIT_FAIL;
+    }
     const char *name = fmt == CS_FMT_JSON ? "plan.json" : fmt == CS_FMT_CSV ? "plan.csv" : "plan.txt";
     struct cs_cli_out out;
     bool ok = cs_cli_out_open(&out, dir, name);
@@ -576,6 +663,8 @@ const struct cs_cli_cmd cs_cmd_plan = {
     "the Pareto front of cost against time, and, when nothing meets both, which\n"
     "constraint binds and by how much. budget_basis: commitment (default: the\n"
     "rental, reservation terms or owned TCO signed for) or run (the run's share).\n"
+    "A plan too large for one machine runs as N shards (--shard K/N -o DIR each,\n"
+    "e.g. a Slurm job array) joined by --merge FILE DIR... into the same report.\n"
     "Keys and method: docs/plan.md. Exit status: 0 when the plan was evaluated\n"
     "(also when nothing qualifies: the report says why), 1 for a failed write,\n"
     "2 for bad input.",

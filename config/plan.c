@@ -426,6 +426,16 @@ static bool parse_plan(cs_plan *p, cs_diags *d)
     return ok;
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
 cs_status cs_plan_load(const char *path, const struct cs_cfg_override *ov, size_t nov, cs_diags *d,
                        cs_plan **out)
 {
@@ -453,6 +463,22 @@ cs_status cs_plan_load(const char *path, const struct cs_cfg_override *ov, size_
         cs_plan_destroy(p);
         return CS_ECONFIG;
     }
+    /* The identity of the plan for shards: its bytes (read again; the tree
+     * keeps no copy) and the overrides in order. */
+    uint64_t h = 14695981039346656037ULL;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        char buf[8192];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            h = fnv(h, buf, n);
+        fclose(f);
+    }
+    for (size_t i = 0; i < nov; i++) {
+        h = fnv(h, ov[i].path ? ov[i].path : "", strlen(ov[i].path ? ov[i].path : "") + 1);
+        h = fnv(h, ov[i].value ? ov[i].value : "", strlen(ov[i].value ? ov[i].value : "") + 1);
+    }
+    p->info.hash = h;
     *out = p;
     return CS_OK;
 }

@@ -340,4 +340,21 @@ done
 expect 0 "plan --uncertainty" -- "$bin" plan tests/data/plan-small.yaml --uncertainty
 has "$tmp/out" "over the model's parameters too" "plan --uncertainty says so"
 
+# plan --shard K/N + --merge: the same report as one run, byte for byte.
+for k in 1 2 3; do
+    expect 0 "plan --shard $k/3" -- "$bin" plan tests/data/plan-small.yaml --shard $k/3 -o "$tmp/shards"
+done
+expect 0 "plan whole json" -- "$bin" plan tests/data/plan-small.yaml --format json
+cp "$tmp/out" "$tmp/plan-whole.json"
+expect 0 "plan --merge json" -- "$bin" plan tests/data/plan-small.yaml --merge "$tmp/shards" --format json
+if cmp -s "$tmp/out" "$tmp/plan-whole.json"; then ok; else ko "plan --merge differs from the unsharded plan"; fi
+expect 2 "plan --merge missing shard" -- "$bin" plan tests/data/plan-small.yaml --merge "$tmp/shards/plan-shard-1-of-3.jsonl" "$tmp/shards/plan-shard-2-of-3.jsonl"
+has "$tmp/err" "is in none of the shards" "plan --merge names a missing candidate"
+expect 2 "plan --merge repeated shard" -- "$bin" plan tests/data/plan-small.yaml --merge "$tmp/shards" "$tmp/shards/plan-shard-1-of-3.jsonl"
+has "$tmp/err" "is in two shards" "plan --merge names a repeated candidate"
+expect 2 "plan --merge other plan" -- "$bin" plan tests/data/plan-small.yaml --set deadline=20d --merge "$tmp/shards"
+has "$tmp/err" "a shard of another plan" "plan --merge refuses another plan's shards"
+expect 2 "plan --shard without -o" -- "$bin" plan tests/data/plan-small.yaml --shard 1/2
+expect 2 "plan --shard bad" -- "$bin" plan tests/data/plan-small.yaml --shard 3/2 -o "$tmp/shards"
+
 finish cli

@@ -39,6 +39,9 @@ struct cs_app_plan_opts {
      * rates, restarts), `replicas` samples, instead of the failures'
      * randomness alone. */
     bool uncertainty;
+    /* --shard K/N: only the candidates whose index % N == K - 1 (the
+     * others are CS_PLAN_OTHER_SHARD); 0/0: all. */
+    int shard_k, shard_n;
 };
 #define CS_PLAN_DEFAULT_REPLICAS 64
 
@@ -49,8 +52,10 @@ enum cs_plan_state {
     CS_PLAN_PRUNED,           /* the peak-FLOPs bound exceeds the deadline: not simulated */
     CS_PLAN_NOFIT,            /* no configuration fits in memory */
     CS_PLAN_FAILED,           /* the candidate cannot be built or simulated (why) */
+    CS_PLAN_OTHER_SHARD,      /* --shard: another shard's */
 };
-extern const char *const cs_plan_state_names[]; /* "evaluated", "pruned", "no-fit", "failed" */
+extern const char *const cs_plan_state_names[]; /* "evaluated", "pruned", "no-fit", "failed",
+                                                 * "other-shard" */
 
 /* One ownership option of one candidate. Costs in USD; p05/p95 follow the
  * time to train's (a rental scales with it; reservations and owned
@@ -113,6 +118,20 @@ struct cs_app_plan {
 cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_app_plan_opts *o,
                       cs_diags *d, struct cs_app_plan *out);
 void cs_app_plan_fini(struct cs_app_plan *r);
+
+/* Shards. The first line of a shard file: cs_app_plan_shard_header; then
+ * one line per candidate of the shard: cs_app_plan_cand_line (JSON, every
+ * figure exactly as computed). Both heap strings without the newline. */
+char *cs_app_plan_shard_header(const struct cs_app_plan *r, int k, int n);
+char *cs_app_plan_cand_line(const struct cs_app_plan *r, size_t i);
+/* Joins shard files of plan p (each the output of --shard K/N of the same
+ * plan file and overrides: the header's hash and N must agree) into *out,
+ * as cs_app_plan would have filled it: every candidate exactly once, else
+ * CS_ECONFIG naming the file and the missing or repeated candidate; an
+ * unreadable file is CS_EIO. The catalog binds the candidates again for
+ * their workloads (their shapes and names). */
+cs_status cs_app_plan_merge(const cs_plan *p, const cs_catalog *cat, const char *const *files, size_t nfiles,
+                            cs_diags *d, struct cs_app_plan *out);
 
 /* The Pareto front of n points (t[i], c[i]): indices of the points no other
  * point beats on both (<= on both, < on one), sorted by t; ties on both

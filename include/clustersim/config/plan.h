@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CS_PLAN_MAX_GPUS 32
 #define CS_PLAN_MAX_NODES 64
@@ -54,6 +55,8 @@ struct cs_plan_info {
     enum cs_cost_option ownership[CS_OPT_COUNT]; /* in the file's order; default all seven */
     double tokens;               /* workload.tokens when written as a plain number; NAN */
     bool replicas_given;         /* run.replicas is in the file */
+    uint64_t hash;               /* FNV-1a of the file's bytes and the overrides: shards of one
+                                  * plan carry it, and merge refuses others */
 };
 
 /* Loads and checks a plan file ("-" is not accepted: candidates re-read
