@@ -79,8 +79,16 @@ cs_status cs_app_netmodel(const struct cs_scenario *s, bool neighbours, cs_diags
  * neighbours, with the storage loads ld[0..n_ld)); the model lives only for
  * the simulation. */
 static cs_status step_on_net(const struct cs_scenario *s, bool neighbours, const struct cs_net_storage_load *ld,
-                             int n_ld, struct cs_step_options *opt, cs_diags *d, struct cs_step_result *out)
+                             int n_ld, cs_netmodel *shared, struct cs_step_options *opt, cs_diags *d,
+                             struct cs_step_result *out)
 {
+    if (shared && n_ld == 0 && (!neighbours || s->n_neighbours == 0)) {
+        /* the caller's model of this cluster (eval opts `net`): kept */
+        opt->net = shared;
+        cs_status st = cs_step_simulate(&s->cluster, &s->workload, opt, d, out);
+        opt->net = NULL;
+        return st;
+    }
     cs_netmodel *net = NULL;
     cs_status st = cs_app_netmodel(s, neighbours, d, &net);
     if (st != CS_OK)
@@ -183,7 +191,7 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
 
     /* The COST goal needs the step only to time a run of workload.tokens. */
     if (s->has_workload && (!cost_goal || s->workload.tokens > 0)) {
-        cs_status st = step_on_net(s, true, NULL, 0, &out->step_opt, d, &out->step);
+        cs_status st = step_on_net(s, true, NULL, 0, o->net, &out->step_opt, d, &out->step);
         if (st != CS_OK)
             return failed(out, CS_APP_STAGE_STEP, st);
         out->has_step = true;
@@ -191,7 +199,7 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
             struct cs_step_result alone;
             cs_diags quiet; /* the same step again: its warnings are already in d */
             cs_diags_init(&quiet);
-            st = step_on_net(s, false, NULL, 0, &out->step_opt, &quiet, &alone);
+            st = step_on_net(s, false, NULL, 0, NULL, &out->step_opt, &quiet, &alone);
             cs_diags_fini(&quiet);
             if (st != CS_OK)
                 return failed(out, CS_APP_STAGE_STEP, st);
@@ -231,7 +239,7 @@ cs_status cs_app_evaluate(const struct cs_scenario *s, const struct cs_app_eval_
         struct cs_step_result st2;
         cs_diags quiet; /* the same step again: its warnings are already in d */
         cs_diags_init(&quiet);
-        st = step_on_net(s, true, ld, n_ld, &out->step_opt, &quiet, &st2);
+        st = step_on_net(s, true, ld, n_ld, NULL, &out->step_opt, &quiet, &st2);
         cs_diags_fini(&quiet);
         if (st != CS_OK)
             return failed(out, CS_APP_STAGE_STEP, st);

@@ -110,6 +110,7 @@ static void first_error(const cs_diags *d, char *buf, size_t n)
 static void eval_one(struct work *wk, struct cs_plan_cand *c)
 {
     const struct cs_plan_info *pi = cs_plan_info(wk->p);
+    cs_netmodel *net = NULL;
     cs_diags d;
     cs_diags_init(&d);
     struct cs_scenario s;
@@ -130,8 +131,17 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
         snprintf(c->why, sizeof c->why, "even at the GPU's peak the run takes %s > the %s deadline", a, b);
         goto done;
     }
+    /* One network model for the search and the evaluation: the chosen
+     * configuration's communicators are costed once. */
+    st = s.n_neighbours == 0 ? cs_app_netmodel(&s, false, &d, &net) : CS_OK;
+    if (st != CS_OK) {
+        c->state = CS_PLAN_FAILED;
+        first_error(&d, c->why, sizeof c->why);
+        goto done;
+    }
     struct cs_app_search_opts so;
     cs_app_search_opts_default(&so);
+    so.net = net;
     so.top = 1;
     so.space.threads = 1;
     so.space.best_only = true;
@@ -157,6 +167,7 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
     cs_app_eval_opts_default(&eo);
     eo.goal = CS_APP_GOAL_COST;
     eo.only_priced = true;
+    eo.net = net;
     eo.replicas = wk->o->replicas > 0 ? wk->o->replicas
                   : pi->replicas_given ? s.run.replicas
                                        : CS_PLAN_DEFAULT_REPLICAS;
@@ -223,6 +234,7 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
     }
     cs_app_result_fini(&res);
 done:
+    cs_netmodel_destroy(net);
     if (s.cluster.nodes || s.has_workload)
         cs_scenario_fini(&s);
     cs_diags_fini(&d);

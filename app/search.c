@@ -35,14 +35,15 @@ cs_status cs_app_search(const struct cs_scenario *s, const struct cs_app_search_
     cs_step_options_from_scenario(s, &so); /* calib.h: defaults + calibration */
     /* One network model for every configuration: its shares are cached by
      * communicator shape, and the threads share the cache. */
-    cs_netmodel *net = NULL;
-    cs_status st = cs_app_netmodel(s, true, d, &net);
-    if (st != CS_OK)
+    cs_netmodel *net = o->net;
+    cs_status st = CS_OK;
+    if (!net && (st = cs_app_netmodel(s, true, d, &net)) != CS_OK)
         return st;
     so.net = net;
     st = cs_search_run(&s->cluster, &s->workload, &so, &o->space, o->space.threads == 1 ? o->progress : NULL,
                        o->progress_ctx, &out->res);
-    cs_netmodel_destroy(net);
+    if (net != o->net)
+        cs_netmodel_destroy(net);
     if (st != CS_OK)
         return st;
     out->shown = o->top == 0 || o->top > out->res.n ? out->res.n : o->top;

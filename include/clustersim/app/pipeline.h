@@ -56,6 +56,12 @@ struct cs_app_eval_opts {
     int threads;        /* run-level Monte Carlo worker threads, >= 1; default 1 */
     int replicas;       /* Monte Carlo replicas; 0 (default): the scenario's run.replicas */
     uint64_t max_events;/* event budget of each run-level replica; 0 (default): CS_RUN_MAX_EVENTS */
+    /* The network model of this scenario's cluster to run the step on
+     * (borrowed; cs_app_netmodel's, without neighbours), so that a caller
+     * that already costed communicators on it (the plan's search) reuses
+     * its shares; NULL (default): built here. Not used for neighbours or
+     * the pass with the job's storage traffic. */
+    struct cs_netmodel *net;
 };
 
 /* The defaults above (STEP goal, data and run on, no cost, 1 thread). */

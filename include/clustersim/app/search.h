@@ -20,6 +20,8 @@ struct cs_app_search_opts {
     size_t top;                    /* configurations shown: the `top` fastest; 0: all */
     cs_search_progress progress;   /* may be NULL; called only when space.threads is 1 */
     void *progress_ctx;
+    struct cs_netmodel *net;       /* borrowed network model of the scenario's cluster (with its
+                                    * neighbours); NULL (default): built and destroyed here */
 };
 
 /* Everything varies (cs_search_space_default), the 20 fastest shown, no
