@@ -221,15 +221,23 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
         /* usd_per_run is for the cost model's wall-clock time (the run
          * model's mean); the other times scale it */
         double tm = res.cost_run.wall_hours * 3600.0;
-        double ts[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
+        double stretch = o == CS_OPT_SPOT && res.cost_in->spot_loss_fraction > 0 &&
+                                 res.cost_in->spot_loss_fraction < 1
+                             ? 1.0 / (1.0 - res.cost_in->spot_loss_fraction)
+                             : 1.0;
+        double ts[3] = {c->time_s.mean * stretch, c->time_s.p05 * stretch, c->time_s.p95 * stretch};
+        /* (the spot rate already carries the loss: its rental is for the
+         * unstretched hours at the loaded rate) */
+        double tr[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
         for (int k = 0; k < 3; k++) {
-            po->run_usd[k] = tm > 0 ? r->usd_per_run * ts[k] / tm : r->usd_per_run;
+            po->time_s[k] = ts[k];
+            po->run_usd[k] = tm > 0 ? r->usd_per_run * tr[k] / tm : r->usd_per_run;
             po->commitment_usd[k] = commitment(res.cost_in, r, (enum cs_cost_option)o, po->run_usd[k],
                                                ts[k] / 3600.0);
             po->cost_usd[k] = pi->basis == CS_PLAN_BASIS_RUN ? po->run_usd[k] : po->commitment_usd[k];
         }
         po->tco_usd = r->total_usd;
-        po->meets_deadline = c->time_s.p95 <= pi->deadline_s;
+        po->meets_deadline = po->time_s[2] <= pi->deadline_s;
         po->within_budget = po->cost_usd[2] <= pi->budget_usd;
     }
     cs_app_result_fini(&res);
@@ -296,7 +304,7 @@ static void choose(struct cs_app_plan *r)
                     continue;
                 all[k].cand = (int)i;
                 all[k].opt = (enum cs_cost_option)o;
-                t[k] = r->c[i].time_s.mean;
+                t[k] = r->c[i].own[o].time_s[0];
                 cost[k] = r->c[i].own[o].cost_usd[0];
                 k++;
             }
@@ -312,7 +320,8 @@ static void choose(struct cs_app_plan *r)
     for (size_t i = 0; i < np; i++) {
         const struct cs_plan_cand *c = &r->c[all[i].cand];
         const struct cs_plan_own *po = &c->own[all[i].opt];
-        if (po->meets_deadline && (cost[i] < best_c || (cost[i] == best_c && t[i] < r->c[r->cheapest.cand].time_s.mean))) {
+        if (po->meets_deadline &&
+            (cost[i] < best_c || (cost[i] == best_c && t[i] < r->c[r->cheapest.cand].own[r->cheapest.opt].time_s[0]))) {
             best_c = cost[i];
             r->cheapest = all[i];
             r->has_cheapest = true;
@@ -324,8 +333,8 @@ static void choose(struct cs_app_plan *r)
         }
         if (po->meets_deadline && po->within_budget && cost[i] < both_c)
             both_c = cost[i];
-        if (c->time_s.p95 < fastest_any) {
-            fastest_any = c->time_s.p95;
+        if (po->time_s[2] < fastest_any) {
+            fastest_any = po->time_s[2];
             fa = i;
         }
         if (po->cost_usd[2] < cheapest_any) {
@@ -359,13 +368,14 @@ static void choose(struct cs_app_plan *r)
         }
     } else if (!r->has_cheapest) {
         const struct cs_plan_cand *c = &r->c[all[fa].cand];
-        days(c->time_s.p95, a, sizeof a);
+        double tp = c->own[all[fa].opt].time_s[2];
+        days(tp, a, sizeof a);
         days(pi->deadline_s, b, sizeof b);
         snprintf(r->binding, sizeof r->binding,
                  "deadline: no candidate meets it at p95; the fastest (%ld x %s, %s) takes %s at p95 "
                  "against %s (%.0f%% over)",
                  c->gpus, cs_plan_gpu(r->plan, c->gi), cs_plan_fabric(r->plan, c->fi), a, b,
-                 100 * (c->time_s.p95 / pi->deadline_s - 1));
+                 100 * (tp / pi->deadline_s - 1));
     } else if (!r->has_fastest) {
         const struct cs_plan_cand *c = &r->c[all[ca].cand];
         usd(c->own[all[ca].opt].cost_usd[2], a, sizeof a);
@@ -379,7 +389,8 @@ static void choose(struct cs_app_plan *r)
         const struct cs_plan_cand *cc = &r->c[r->cheapest.cand], *fc = &r->c[r->fastest.cand];
         usd(cc->own[r->cheapest.opt].cost_usd[2], a, sizeof a);
         usd(pi->budget_usd, e, sizeof e);
-        days(fc->time_s.p95, b, sizeof b);
+        double fp95 = fc->own[r->fastest.opt].time_s[2];
+        days(fp95, b, sizeof b);
         char dl[48];
         days(pi->deadline_s, dl, sizeof dl);
         snprintf(r->binding, sizeof r->binding,
@@ -387,7 +398,7 @@ static void choose(struct cs_app_plan *r)
                  "p95 (%.0f%% over the %s budget); the fastest within budget takes %s at p95 (%.0f%% "
                  "over the %s deadline)",
                  a, 100 * (cc->own[r->cheapest.opt].cost_usd[2] / pi->budget_usd - 1), e, b,
-                 100 * (fc->time_s.p95 / pi->deadline_s - 1), dl);
+                 100 * (fp95 / pi->deadline_s - 1), dl);
     }
     free(idx);
     free(all);
@@ -555,6 +566,7 @@ char *cs_app_plan_cand_line(const struct cs_app_plan *r, size_t i)
             cJSON *j = cJSON_CreateObject();
             cJSON_AddBoolToObject(j, "available", po->available);
             if (po->available) {
+                add3(j, "time", po->time_s);
                 add3(j, "run", po->run_usd);
                 add3(j, "commitment", po->commitment_usd);
                 add3(j, "cost", po->cost_usd);
@@ -660,6 +672,7 @@ static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, s
         po->available = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "available"));
         if (!po->available)
             continue;
+        get3(j, "time", po->time_s);
         get3(j, "run", po->run_usd);
         get3(j, "commitment", po->commitment_usd);
         get3(j, "cost", po->cost_usd);

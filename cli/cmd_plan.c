@@ -103,7 +103,7 @@ static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
     cJSON_AddStringToObject(o, "recompute", cs__rc(&c->w, rc, sizeof rc));
     cJSON_Delete(pw);
     cJSON_AddStringToObject(o, "ownership", cs_cost_option_name(ref.opt));
-    cJSON_AddItemToObject(o, "time_to_train_s", cs__dist(c->time_s.mean, c->time_s.p05, c->time_s.p95));
+    cJSON_AddItemToObject(o, "time_to_train_s", cs__dist(po->time_s[0], po->time_s[1], po->time_s[2]));
     cJSON_AddItemToObject(o, "cost_usd", cs__dist(po->cost_usd[0], po->cost_usd[1], po->cost_usd[2]));
     cJSON_AddNumberToObject(o, "run_usd", po->run_usd[0]);
     cJSON_AddNumberToObject(o, "commitment_usd", po->commitment_usd[0]);
@@ -140,8 +140,8 @@ static void cs__row_cells(const struct cs_app_plan *r, struct cs_plan_ref ref, s
     snprintf(cells[3], 96, "%s", cs_plan_fabric(r->plan, c->fi));
     cs__par(&c->w, cells[4], 96);
     snprintf(cells[5], 96, "%s", cs_cost_option_name(ref.opt));
-    cs__days(c->time_s.mean, cells[6], 96);
-    cs__days(c->time_s.p95, cells[7], 96);
+    cs__days(po->time_s[0], cells[6], 96);
+    cs__days(po->time_s[2], cells[7], 96);
     cs__usd(po->cost_usd[0], cells[8], 96);
     cs__usd(po->cost_usd[2], cells[9], 96);
     cs__usd(po->tco_usd, cells[10], 96);
@@ -326,7 +326,7 @@ static void cs__csv(FILE *f, const struct cs_app_plan *r)
                     cs_plan_gpu(r->plan, c->gi), c->nodes, c->gpus, fab, cs_plan_state_names[c->state],
                     q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, c->w.micro_batch,
                     cs_fsdp_name(q->fsdp), cs__rc(&c->w, rc, sizeof rc), cs_cost_option_name(o),
-                    c->time_s.mean, c->time_s.p05, c->time_s.p95, po->cost_usd[0], po->cost_usd[1],
+                    po->time_s[0], po->time_s[1], po->time_s[2], po->cost_usd[0], po->cost_usd[1],
                     po->cost_usd[2], po->run_usd[0], po->commitment_usd[0], po->tco_usd,
                     po->meets_deadline ? "true" : "false", po->within_budget ? "true" : "false",
                     cs__on_front(r, (int)i, o) ? "true" : "false", c->failure_share,
@@ -352,7 +352,7 @@ static bool cs__figure(const char *dir, const struct cs_app_plan *r)
         for (int j = 0; j < r->info.n_ownership; j++) {
             int op = (int)r->info.ownership[j];
             if (c->own[op].available)
-                fprintf(o.fp, "%.6g %.6g %d %s\n", c->time_s.mean / 86400.0, c->own[op].cost_usd[0] / 1e6,
+                fprintf(o.fp, "%.6g %.6g %d %s\n", c->own[op].time_s[0] / 86400.0, c->own[op].cost_usd[0] / 1e6,
                         op, cs_cost_option_name(op));
         }
     }
@@ -363,7 +363,7 @@ static bool cs__figure(const char *dir, const struct cs_app_plan *r)
     fprintf(o.fp, "# days cost_musd label\n");
     for (size_t i = 0; i < r->nfront; i++) {
         const struct cs_plan_cand *c = &r->c[r->front[i].cand];
-        fprintf(o.fp, "%.6g %.6g \"%ldx%s %s\"\n", c->time_s.mean / 86400.0,
+        fprintf(o.fp, "%.6g %.6g \"%ldx%s %s\"\n", c->own[r->front[i].opt].time_s[0] / 86400.0,
                 c->own[r->front[i].opt].cost_usd[0] / 1e6, c->gpus, cs_plan_gpu(r->plan, c->gi),
                 cs_cost_option_name(r->front[i].opt));
     }

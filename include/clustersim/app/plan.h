@@ -62,11 +62,14 @@ extern const char *const cs_plan_state_names[]; /* "evaluated", "pruned", "no-fi
  * clusters are fixed until the run outgrows a term or the horizon). */
 struct cs_plan_own {
     bool available;           /* priced (the catalog or the plan's cost: gives the prices) */
+    double time_s[3];         /* mean, p05, p95 time to train under this option: the cluster's,
+                               * and for spot over (1 - the cost model's spot loss share: the
+                               * hours reclaimed are redone) */
     double run_usd[3];        /* mean, p05, p95: the run's share (TCO model usd_per_run) */
     double commitment_usd[3]; /* what is signed for (plan.h, CS_PLAN_BASIS_COMMITMENT) */
     double tco_usd;           /* the option's total over cost.years */
     double cost_usd[3];       /* the budget basis's: run_usd or commitment_usd */
-    bool meets_deadline;      /* time to train p95 <= deadline */
+    bool meets_deadline;      /* time_s p95 <= deadline */
     bool within_budget;       /* cost_usd p95 <= budget */
 };
 
