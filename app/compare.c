@@ -76,7 +76,10 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
     r->has_step = true;
     r->fits = res.step.fits;
     r->claim = s->claim;
-    r->claim_metric = cs_claim_metric_value(&s->claim, &res.step);
+    /* the step alone: a data-stall claim has no figure here (NAN) */
+    r->claim_metric = s->claim.metric == CS_CLAIM_DATA_STALL_FRACTION
+                          ? NAN
+                          : cs_claim_metric_value(&s->claim, &res.step);
     if (res.step.fits) {
         r->step_s = res.step.time_s;
         r->mfu = res.step.mfu;
@@ -134,6 +137,12 @@ double cs_app_compare_metric(const struct cs_claim_cfg *c, const struct cs_app_c
     case CS_CLAIM_STEP_TIME_S: return r->step_s;
     case CS_CLAIM_EXPOSED_COMM_FRACTION: return r->exposed_comm_s / r->step_s;
     case CS_CLAIM_GPU_BUSY_FRACTION: return r->busy_s / r->step_s;
+    /* compare simulates the step alone: no data pipeline, no run */
+    case CS_CLAIM_DATA_STALL_FRACTION:
+    case CS_CLAIM_GOODPUT:
+    case CS_CLAIM_CHECKPOINT_OVERHEAD_S:
+    case CS_CLAIM_CHECKPOINT_BLOCKING_S:
+    case CS_CLAIM_METRIC_COUNT: break;
     }
     return NAN;
 }

@@ -152,6 +152,7 @@ extern const struct cs_cli_cmd cs_cmd_search;
 extern const struct cs_cli_cmd cs_cmd_plan;
 extern const struct cs_cli_cmd cs_cmd_tco;
 extern const struct cs_cli_cmd cs_cmd_replay;
+extern const struct cs_cli_cmd cs_cmd_claims;
 extern const struct cs_cli_cmd cs_cmd_calibrate;
 extern const struct cs_cli_cmd cs_cmd_sweep;
 extern const struct cs_cli_cmd cs_cmd_merge;

@@ -182,7 +182,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     bool ok = true;
     struct cs_claim_verdict verdict =
-        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value(&s->claim, r) : NAN, NAN);
+        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value_run(&s->claim, r, &res.run) : NAN, NAN);
     if (fmt == CS_FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);

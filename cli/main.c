@@ -42,6 +42,7 @@ static const struct cs_cli_cmd *const cs__cmds[] = {
     &cs_cmd_validate_refs,
     &cs_cmd_tco,
     &cs_cmd_replay,
+    &cs_cmd_claims,
     &cs_cmd_calibrate,
     &cs_cmd_sweep,
     &cs_cmd_merge,

@@ -555,7 +555,9 @@ static const struct cs_field run_fields[] = {
 /* struct cs_claim_cfg */
 static const char *const claim_metric_names[] = {"mfu", "tokens_per_s", "step_time_s",
                                                  "exposed_comm_fraction",
-                                                 "gpu_busy_fraction", NULL};
+                                                 "gpu_busy_fraction", "data_stall_fraction",
+                                                 "goodput", "checkpoint_overhead_s",
+                                                 "checkpoint_blocking_s", NULL};
 static const struct cs_field claim_fields[] = {
     F_("text", CS_FT_STR, struct cs_claim_cfg, text, .size = MSIZE(struct cs_claim_cfg, text),
        .flags = CS_F_REQUIRED, .doc = "the claim, quoted"),
@@ -568,6 +570,14 @@ static const struct cs_field claim_fields[] = {
     F_("ratio", CS_FT_NUM, struct cs_claim_cfg, ratio, .min = 0, .max = 1e9,
        .flags = CS_F_MINEXCL | CS_F_NULLABLE,
        .doc = "claimed metric ratio to the first scenario of a compare"),
+    F_("at_least", CS_FT_NUM, struct cs_claim_cfg, at_least, .min = 0, .max = 1e18,
+       .flags = CS_F_NULLABLE, .doc = "the claim: the figure is at least this"),
+    F_("at_most", CS_FT_NUM, struct cs_claim_cfg, at_most, .min = 0, .max = 1e18,
+       .flags = CS_F_NULLABLE, .doc = "the claim: the figure is at most this"),
+    F_("ratio_at_least", CS_FT_NUM, struct cs_claim_cfg, ratio_at_least, .min = 0, .max = 1e9,
+       .flags = CS_F_NULLABLE, .doc = "the claim: the ratio to the first scenario is at least this"),
+    F_("ratio_at_most", CS_FT_NUM, struct cs_claim_cfg, ratio_at_most, .min = 0, .max = 1e9,
+       .flags = CS_F_NULLABLE, .doc = "the claim: the ratio to the first scenario is at most this"),
     F_("tolerance", CS_FT_NUM, struct cs_claim_cfg, tolerance, .min = 0, .max = 10,
        .def = "0.15", .doc = "relative tolerance of the verdict"),
 };
@@ -1476,12 +1486,23 @@ static void bind_claim(struct cs_bind *b, const struct cs_ynode *root)
     const struct cs_ynode *cv = cs_ynode_map_get(root, "claim");
     const struct cs_ynode *cm = section(b, cv, "claim");
     c->enabled = cm != NULL;
-    c->value = c->ratio = NAN;
+    c->value = c->ratio = c->at_least = c->at_most = c->ratio_at_least = c->ratio_at_most = NAN;
     if (!cm)
         return;
     walk(b, claim_fields, NELEM(claim_fields), cm, cv, "claim", c, NULL);
-    if (c->enabled && isnan(c->value) && isnan(c->ratio))
-        cs_cfg__error(b->d, cv, "claim: expected `value` or `ratio` (what the claim states)");
+    if (!c->enabled)
+        return;
+    bool val = !isnan(c->value) || !isnan(c->at_least) || !isnan(c->at_most);
+    bool rat = !isnan(c->ratio) || !isnan(c->ratio_at_least) || !isnan(c->ratio_at_most);
+    if (!val && !rat)
+        cs_cfg__error(b->d, cv, "claim: expected `value` or `ratio`, or a bound (`at_least`, `at_most`, "
+                                "`ratio_at_least`, `ratio_at_most`): what the claim states");
+    else if (val && rat)
+        cs_cfg__error(b->d, cv, "claim: a value (`value`, `at_least`, `at_most`) and a ratio (`ratio`, "
+                                "`ratio_at_least`, `ratio_at_most`) at once: state one");
+    else if ((!isnan(c->value) && (!isnan(c->at_least) || !isnan(c->at_most))) ||
+             (!isnan(c->ratio) && (!isnan(c->ratio_at_least) || !isnan(c->ratio_at_most))))
+        cs_cfg__error(b->d, cv, "claim: a figure and a bound on it at once: state one");
 }
 
 static const struct cs_field unc_fields[] = {

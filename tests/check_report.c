@@ -168,7 +168,7 @@ static const char *const sibling_unit_paths[] = {
     "tco.verdict.claimed",         /* in the unit of the claim's metric (`claim`, `text`) */
     "tco.verdict.claimed_low",     "tco.verdict.claimed_high", "tco.verdict.computed",
     "claim.claimed",               /* in the unit of `metric` */
-    "claim.simulated",
+    "claim.simulated",             "claim.claimed_at_least", "claim.claimed_at_most",
     "tco_table.rows[].reference.throughput", /* the reference's own figure, in its unit */
     NULL};
 

@@ -305,9 +305,18 @@ struct cs_calib_cfg {
 /* A published claim the scenario puts to the test (`claim:`): the figure
  * `metric` the claim states for this scenario (`value`), or its ratio to
  * the first scenario of a `clustersim compare` (`ratio`), within a relative
- * `tolerance`. run and compare print clustersim's verdict. */
+ * `tolerance`; or a bound on either (`at_least`/`at_most` on the figure,
+ * `ratio_at_least`/`ratio_at_most` on the ratio) for claims that state a
+ * direction or a threshold, not a figure. run and compare print
+ * clustersim's verdict. The run-level metrics (goodput and
+ * checkpoint_overhead_s, means over the replicas; checkpoint_blocking_s,
+ * the GPUs' idle time per checkpoint) need the run model, so only `run`
+ * (and `claims`) judge them. */
 enum cs_claim_metric { CS_CLAIM_MFU, CS_CLAIM_TOKENS_PER_S, CS_CLAIM_STEP_TIME_S,
-                       CS_CLAIM_EXPOSED_COMM_FRACTION, CS_CLAIM_GPU_BUSY_FRACTION };
+                       CS_CLAIM_EXPOSED_COMM_FRACTION, CS_CLAIM_GPU_BUSY_FRACTION,
+                       CS_CLAIM_DATA_STALL_FRACTION, CS_CLAIM_GOODPUT,
+                       CS_CLAIM_CHECKPOINT_OVERHEAD_S, CS_CLAIM_CHECKPOINT_BLOCKING_S,
+                       CS_CLAIM_METRIC_COUNT };
 struct cs_claim_cfg {
     bool enabled;
     char text[512];
@@ -315,6 +324,8 @@ struct cs_claim_cfg {
     int metric;                      /* enum cs_claim_metric */
     double value;                    /* NAN when not stated */
     double ratio;                    /* NAN when not stated */
+    double at_least, at_most;        /* bounds on the figure; NAN when not stated */
+    double ratio_at_least, ratio_at_most; /* bounds on the ratio; NAN when not stated */
     double tolerance;                /* relative */
 };
 

@@ -42,14 +42,30 @@ void cs_out_run_csv(FILE *out, const struct cs_scenario *s, const struct cs_step
 /* Verdict on a scenario's `claim:` (report/claim.c). */
 struct cs_claim_verdict {
     bool is_ratio;        /* the claim is a ratio to a baseline scenario */
-    double claimed;       /* NAN: not evaluated (no baseline for a ratio claim) */
+    bool is_bound;        /* the claim is a bound (at_least / at_most), not a figure */
+    double claimed;       /* NAN: not evaluated (no baseline for a ratio claim);
+                           * for a bound: the lower bound, else the upper one */
+    double low, high;     /* a bound claim's bounds (NAN: none) */
     double simulated;
-    double error;         /* simulated / claimed - 1 */
+    double error;         /* simulated / claimed - 1 (NAN for bounds) */
     const char *verdict;  /* "supported", "not supported", "direction holds, ...", ... */
 };
-/* The claim's metric from a step result (NAN when nothing was simulated). */
+struct cs_run_result; /* models/run.h */
+/* The claim's metric from a step result (NAN when nothing was simulated, and
+ * for the run-level metrics, which need the run). */
 double cs_claim_metric_value(const struct cs_claim_cfg *c, const struct cs_step_result *r);
-/* Judges the simulated metric (and, for ratio claims, the baseline's). */
+/* The same with the run level: goodput and checkpoint_overhead_s are the
+ * means over the replicas of `run` (NAN when it was not simulated or no
+ * replica completed); the others as cs_claim_metric_value. */
+double cs_claim_metric_value_run(const struct cs_claim_cfg *c, const struct cs_step_result *r,
+                                 const struct cs_run_result *run);
+/* The metric's name as the reports print it ("MFU", "goodput", ...). */
+const char *cs_claim_metric_label(const struct cs_claim_cfg *c);
+/* Judges the simulated metric (and, for ratio claims, the baseline's). A
+ * figure within the relative tolerance is "supported"; outside it, a ratio
+ * on the claimed side of 1 is "direction holds, magnitude does not", another
+ * ratio "contradicted" and a value "not supported". A bound is "supported"
+ * inside it, else "contradicted" (ratio) or "not supported" (value). */
 struct cs_claim_verdict cs_claim_judge(const struct cs_claim_cfg *c, double simulated,
                                        double baseline);
 void cs_out_claim_text(FILE *out, const struct cs_claim_cfg *c, const struct cs_claim_verdict *v);
