@@ -1074,6 +1074,75 @@ START_TEST(test_report_claim_by_hand)
 }
 END_TEST
 
+/* Bounds (at_least / at_most and their ratio forms): inside is supported,
+ * outside "not supported" for a value and "contradicted" for a ratio; the
+ * run-level metrics read the run's means. */
+START_TEST(test_report_claim_bounds)
+{
+    struct cs_claim_cfg c;
+    memset(&c, 0, sizeof c);
+    c.enabled = true;
+    snprintf(c.text, sizeof c.text, "goodput above 90%%");
+    c.metric = CS_CLAIM_GOODPUT;
+    c.value = c.ratio = c.at_most = c.ratio_at_least = c.ratio_at_most = NAN;
+    c.at_least = 0.9;
+    c.tolerance = 0.15;
+    struct cs_claim_verdict v = cs_claim_judge(&c, 0.95, NAN);
+    ck_assert_str_eq(v.verdict, "supported");
+    ck_assert(v.is_bound && !v.is_ratio);
+    ck_assert_double_eq_tol(v.claimed, 0.9, 1e-12);
+    ck_assert(isnan(v.error));
+    v = cs_claim_judge(&c, 0.85, NAN);
+    ck_assert_str_eq(v.verdict, "not supported");
+    c.at_most = 0.92; /* a range [0.9, 0.92] */
+    ck_assert_str_eq(cs_claim_judge(&c, 0.93, NAN).verdict, "not supported");
+    ck_assert_str_eq(cs_claim_judge(&c, 0.91, NAN).verdict, "supported");
+    struct mem m;
+    v = cs_claim_judge(&c, 0.91, NAN);
+    cs_out_claim_text(mem_open(&m), &c, &v);
+    char *t = mem_close(&m);
+    assert_has(t, "goodput: claimed at least 0.9 and at most 0.92, clustersim 0.91");
+    free(t);
+    cJSON *root = cJSON_CreateObject();
+    cs_out_claim_json(root, &c, &v);
+    assert_json_clean(root, NULL);
+    ck_assert_double_eq_tol(jnum(root, "claim.claimed_at_least"), 0.9, 1e-12);
+    ck_assert_double_eq_tol(jnum(root, "claim.claimed_at_most"), 0.92, 1e-12);
+    ck_assert_ptr_null(jget(root, "claim.claimed"));
+    cJSON_Delete(root);
+    /* a ratio bound: 1.2 / 1.0 = 1.2 >= 1 holds; 0.9 / 1.0 does not */
+    c.at_least = c.at_most = NAN;
+    c.ratio_at_least = 1.0;
+    c.metric = CS_CLAIM_TOKENS_PER_S;
+    v = cs_claim_judge(&c, 1.2, 1.0);
+    ck_assert_str_eq(v.verdict, "supported");
+    ck_assert(v.is_ratio && v.is_bound);
+    ck_assert_double_eq_tol(v.simulated, 1.2, 1e-12);
+    ck_assert_str_eq(cs_claim_judge(&c, 0.9, 1.0).verdict, "contradicted");
+    ck_assert_str_eq(cs_claim_judge(&c, 0.9, NAN).verdict, "not evaluated");
+    /* run-level metrics: the run's means; NAN without a run */
+    struct cs_step_result r = hand_step();
+    struct cs_run_result run;
+    memset(&run, 0, sizeof run);
+    c.metric = CS_CLAIM_GOODPUT;
+    ck_assert(isnan(cs_claim_metric_value_run(&c, &r, &run)));
+    ck_assert(isnan(cs_claim_metric_value(&c, &r)));
+    run.enabled = true;
+    run.completed = 3;
+    run.goodput.mean = 0.97;
+    run.checkpoint_overhead_s.mean = 3600;
+    ck_assert_double_eq_tol(cs_claim_metric_value_run(&c, &r, &run), 0.97, 1e-12);
+    c.metric = CS_CLAIM_CHECKPOINT_OVERHEAD_S;
+    ck_assert_double_eq_tol(cs_claim_metric_value_run(&c, &r, &run), 3600, 1e-9);
+    c.metric = CS_CLAIM_MFU; /* a step metric: the step's */
+    ck_assert_double_eq_tol(cs_claim_metric_value_run(&c, &r, &run), r.mfu, 1e-12);
+    /* the data stall's share of the step */
+    c.metric = CS_CLAIM_DATA_STALL_FRACTION;
+    r.data_stall_s = 0.25 * r.time_s;
+    ck_assert_double_eq_tol(cs_claim_metric_value(&c, &r), 0.25, 1e-12);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* tco.                                                                      */
 
@@ -1851,6 +1920,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, test_report_run_level_by_hand);
     tcase_add_test(tc, test_report_data_pipeline_by_hand);
     tcase_add_test(tc, test_report_claim_by_hand);
+    tcase_add_test(tc, test_report_claim_bounds);
     suite_add_tcase(s, tc);
     tc = tcase_create("tco");
     tcase_add_checked_fixture(tc, setup, teardown);
