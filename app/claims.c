@@ -180,12 +180,12 @@ static void cs__claim_row(struct cs_claims_row *r, const struct cs_claim_cfg *c,
     if (v->is_bound) {
         char lo[48] = "", hi[48] = "";
         if (!isnan(v->low))
-            snprintf(lo, sizeof lo, ">= %.4g", v->low);
+            snprintf(lo, sizeof lo, ">= %.6g", v->low);
         if (!isnan(v->high))
-            snprintf(hi, sizeof hi, "%s<= %.4g", lo[0] ? ", " : "", v->high);
+            snprintf(hi, sizeof hi, "%s<= %.6g", lo[0] ? ", " : "", v->high);
         snprintf(r->claimed, sizeof r->claimed, "%s%s %s%s", of, metric, lo, hi);
     } else if (!isnan(c->ratio) || !isnan(c->value)) {
-        snprintf(r->claimed, sizeof r->claimed, "%s%s %.4g (+-%.0f%%)", of, metric,
+        snprintf(r->claimed, sizeof r->claimed, "%s%s %.6g (+-%.0f%%)", of, metric,
                  !isnan(c->ratio) ? c->ratio : c->value, 100 * c->tolerance);
     }
     if (isfinite(v->claimed))
@@ -233,7 +233,7 @@ static void cs__unload(struct cs__scns *sc)
 /* `clustersim run` of each file: the claim of the last, a ratio to the
  * first when it states one. */
 static cs_status cs__run(const struct cs__scns *sc, const struct cs_claimix_entry *e, const char *ddir,
-                         cs_diags *d, struct cs__rows *rs)
+                         bool several, cs_diags *d, struct cs__rows *rs)
 {
     const struct cs_claim_cfg *c = &sc->s[sc->n - 1].claim;
     double fig[2] = {NAN, NAN};
@@ -263,13 +263,13 @@ static cs_status cs__run(const struct cs__scns *sc, const struct cs_claimix_entr
         return CS_OK;
     }
     struct cs_claim_verdict v = cs_claim_judge(c, fig[sc->n - 1], sc->n > 1 ? fig[0] : NAN);
-    cs__claim_row(r, c, &v, false);
+    cs__claim_row(r, c, &v, several);
     return CS_OK;
 }
 
 /* `clustersim compare`: every file with a claim, against the first. */
 static cs_status cs__compare(const struct cs__scns *sc, const struct cs_claimix_entry *e, const char *ddir,
-                             cs_diags *d, struct cs__rows *rs)
+                             bool several, cs_diags *d, struct cs__rows *rs)
 {
     struct cs_app_compare cr[CS_CLAIMIX_MAX_FILES];
     for (size_t i = 0; i < sc->n; i++) {
@@ -290,7 +290,7 @@ static cs_status cs__compare(const struct cs__scns *sc, const struct cs_claimix_
         /* as cli/cmd_compare.c: ratio claims against the first scenario */
         double base = cs_app_compare_metric(&cr[i].claim, &cr[0]);
         struct cs_claim_verdict v = cs_claim_judge(&cr[i].claim, cr[i].claim_metric, base);
-        cs__claim_row(cs__row(rs, e, ddir), &cr[i].claim, &v, judged > 1);
+        cs__claim_row(cs__row(rs, e, ddir), &cr[i].claim, &v, several || judged > 1);
     }
     if (judged == 0) {
         struct cs_claims_row *r = cs__row(rs, e, ddir);
@@ -553,11 +553,16 @@ cs_status cs_app_claims_run(const struct cs_claimix *ix, const char *display_dir
             snprintf(r->reason, sizeof r->reason, "%s", e->not_expressible);
             continue;
         }
+        /* an id with several entries: each row names its part (the
+         * scenario's own claim text) */
+        bool several = false;
+        for (size_t k = 0; k < ix->n; k++)
+            several |= k != i && strcmp(ix->e[k].id, e->id) == 0;
         st = cs__load(ix, e, cat, d, sc);
         if (st == CS_OK) {
             switch (e->cmd) {
-            case CS_CLAIMIX_RUN: st = cs__run(sc, e, display_dir, d, &rs); break;
-            case CS_CLAIMIX_COMPARE: st = cs__compare(sc, e, display_dir, d, &rs); break;
+            case CS_CLAIMIX_RUN: st = cs__run(sc, e, display_dir, several, d, &rs); break;
+            case CS_CLAIMIX_COMPARE: st = cs__compare(sc, e, display_dir, several, d, &rs); break;
             case CS_CLAIMIX_TCO: st = cs__tco(sc, e, display_dir, d, &rs); break;
             case CS_CLAIMIX_TCO_TABLE: st = cs__tco_table(sc, e, display_dir, d, &rs); break;
             case CS_CLAIMIX_REPLAY: st = cs__replay(ix, sc, e, display_dir, d, &rs); break;

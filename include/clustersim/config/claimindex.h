@@ -1,5 +1,5 @@
 /* claimindex.h: scenarios/claims/INDEX.yaml, the list of the seed articles'
- * claims (../shared/seeds/CLAIMS.md, N1..N24) that `clustersim claims` puts
+ * quantitative claims (their list, CLAIMS.md: N1..N24) that `clustersim claims` puts
  * to the test: for each, its id, the seed's words, and the command and
  * files that reproduce it, or why the model cannot express it. The claimed
  * figures and tolerances live in the scenarios' own claim keys (`claim:`,
