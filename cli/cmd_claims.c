@@ -23,7 +23,15 @@ static const struct cs_cli_opt cs__claims_opts[] = {
 
 static void cs__text(FILE *fp, const char *index, const struct cs_claims_result *r)
 {
-    fprintf(fp, "clustersim %s: %zu claim%s of %s\n\n", CLUSTERSIM_VERSION, r->n, r->n == 1 ? "" : "s", index);
+    size_t ids = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(r->rows[k].id, r->rows[i].id) == 0;
+        ids += !seen;
+    }
+    fprintf(fp, "clustersim %s: %zu claim%s of %s, %zu row%s\n\n", CLUSTERSIM_VERSION, ids, ids == 1 ? "" : "s",
+            index, r->n, r->n == 1 ? "" : "s");
     static const char *const h[] = {"id", "claim", "claimed", "clustersim", "verdict", "command"};
     cs_table *t = cs_table_create(6, h);
     int count[4] = {0, 0, 0, 0};
