@@ -34,7 +34,7 @@ N11 contradicted contradicted contradicted
 N12 supported contradicted supported
 N13 supported
 N14 not-expressible
-N15 not-expressible
+N15 contradicted
 N16 contradicted
 N17 supported
 N18 not-expressible
