@@ -300,25 +300,13 @@ static cs_status cs__compare(const struct cs__scns *sc, const struct cs_claimix_
     return CS_OK;
 }
 
-static void cs__money(double v, char *buf, size_t n)
-{
-    if (!isfinite(v))
-        snprintf(buf, n, "-");
-    else if (fabs(v) >= 1e6)
-        snprintf(buf, n, "$%.2fM", v / 1e6);
-    else if (fabs(v) >= 1e3)
-        snprintf(buf, n, "$%.0fK", v / 1e3);
-    else
-        snprintf(buf, n, "$%.0f", v);
-}
-
 /* A cost claim's figure in its unit. */
 static void cs__cost_fig(enum cs_cost_claim_metric m, double v, char *buf, size_t n)
 {
     if (!isfinite(v))
         snprintf(buf, n, "-");
     else if (m == CS_CLAIM_TOTAL || m == CS_CLAIM_SAVINGS)
-        cs__money(v, buf, n);
+        cs_out_money(v, buf, n);
     else if (m == CS_CLAIM_BREAK_EVEN)
         snprintf(buf, n, "%.1f%%", 100 * v);
     else if (m == CS_CLAIM_RATIO)
@@ -408,17 +396,7 @@ static cs_status cs__tco_table(const struct cs__scns *sc, const struct cs_claimi
         rows[i].file = e->files[i];
         struct cs_app_result res;
         /* as cli/cmd_tco.c's table: options without prices left out */
-        struct cs_app_eval_opts eo;
-        cs_app_eval_opts_default(&eo);
-        eo.goal = CS_APP_GOAL_COST;
-        eo.run = true;
-        eo.only_priced = true;
-        eo.threads = 2;
-        cs_diags dd;
-        cs_diags_init(&dd);
-        cs_status st = cs_app_evaluate(&sc->s[i], &eo, &dd, &res);
-        cs__keep_errors(&dd, d);
-        cs_diags_fini(&dd);
+        cs_status st = cs__eval_cost(&sc->s[i], d, &res);
         if (st == CS_OK) {
             rows[i].run = res.cost_run;
             rows[i].in = *res.cost_in;

@@ -24,6 +24,11 @@ static void num(cJSON *o, const char *k, double v)
 /* "$1.23M", "$456K", "$789", "-" for NAN. */
 static const char *money(double v, char *buf, size_t n)
 {
+    return cs_out_money(v, buf, n);
+}
+
+const char *cs_out_money(double v, char *buf, size_t n)
+{
     if (!isfinite(v))
         snprintf(buf, n, "-");
     else if (fabs(v) >= 1e9)

@@ -64,6 +64,9 @@ struct cs_tco_table_row {
 
 /* Computes the derived columns of rows[0..n) (row 0 is the baseline). */
 void cs_out_tco_table_fill(struct cs_tco_table_row *rows, int n);
+/* A dollar figure as the TCO reports print it: "$1.23B", "$1.23M", "$456K"
+ * (from $10K), "$789"; "-" for NAN. Returns buf. */
+const char *cs_out_money(double v, char *buf, size_t n);
 void cs_out_tco_table_text(FILE *out, const struct cs_tco_table_row *rows, int n);
 /* {"tco_table": {"rows": [...]}} added to root. */
 void cs_out_tco_table_json(cJSON *root, const struct cs_tco_table_row *rows, int n);
