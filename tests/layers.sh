@@ -49,7 +49,7 @@ done
 # calibrate.c, search.c, ...). Names, parsers, defaults and destructors of
 # those modules are not simulations and stay allowed.
 sim_calls='\b(cs_step_simulate[a-z_]*|cs_run_[a-z_]+|cs_cost_[a-z_]+|cs_coll_[a-z_]+|cs_flow_[a-z_]+|cs_sched_run|cs_refs_predict[a-z_]*|cs_calib_fit_[a-z_]+|cs_calib_[a-z_]*predict[a-z_]*|cs_search_run)[[:space:]]*\('
-sim_allowed='^(cs_coll_(op|algo|proto)_(name|parse)|cs_coll_params_default|cs_cost_(option|verdict|category)_name|cs_run_[a-z_]*_name|cs_calib_fit_fini)$'
+sim_allowed='^(cs_coll_(op|algo|proto)_(name|parse)|cs_coll_params_default|cs_cost_(option|verdict|category|input)_name|cs_run_[a-z_]*_name|cs_calib_fit_fini)$'
 bad=0
 while IFS=: read -r file line text; do
     case "$(printf '%s' "$text" | sed 's/^[[:space:]]*//')" in '*'* | '/*'* | '//'*) continue ;; esac
