@@ -84,3 +84,13 @@ void cs_sha256_hex(const void *data, size_t len, char hex[65])
     }
     hex[64] = '\0';
 }
+
+uint64_t cs_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}

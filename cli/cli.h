@@ -141,6 +141,14 @@ int cs_cli_load_scenario_buffer(const char *name, const char *buf, size_t len,
 bool cs_cli_out_is_stdout(const char *dir);
 void cs_cli_scenario_fini(struct cs_cli_scenario *sc);
 
+/* The recomputation as tables show it: "full:N" (N layers per stage
+ * recomputed), "off:N" (N layers' activations offloaded), else the policy's
+ * name. Returns buf. */
+const char *cs_cli_recompute_label(const struct cs_workload *w, char *buf, size_t len);
+/* --shard K/N: true with 1 <= K <= N <= 1000000 in *k, *n; else prints
+ * "clustersim CMD: --shard: ..." and returns false. */
+bool cs_cli_parse_shard(const char *cmd, const char *s, long *k, long *n);
+
 /* Subcommands. */
 extern const struct cs_cli_cmd cs_cmd_validate;
 extern const struct cs_cli_cmd cs_cmd_catalog;

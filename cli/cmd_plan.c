@@ -54,16 +54,6 @@ static void cs__progress(size_t done, size_t total, void *ctx)
                 done == total ? "\n" : "");
 }
 
-static const char *cs__rc(const struct cs_workload *w, char *buf, size_t len)
-{
-    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
-        snprintf(buf, len, "full:%d", w->recompute_layers);
-    else if (w->recompute == CS_RECOMPUTE_NONE && w->offload_layers > 0)
-        snprintf(buf, len, "off:%d", w->offload_layers);
-    else
-        snprintf(buf, len, "%s", cs_recompute_name(w->recompute));
-    return buf;
-}
 
 /* "tp8 pp4 dp32 cp1 mb1 zero1 sel" (ep/etp for MoE). */
 static const char *cs__par(const struct cs_workload *w, char *buf, size_t len)
@@ -73,7 +63,7 @@ static const char *cs__par(const struct cs_workload *w, char *buf, size_t len)
     if (cs_model_is_moe(&w->model))
         snprintf(ep, sizeof ep, " ep%d etp%d", q->ep, q->etp);
     snprintf(buf, len, "tp%d pp%d dp%d cp%d vp%d%s mb%d %s %s", q->tp, q->pp, q->dp, q->cp, q->vp, ep,
-             w->micro_batch, cs_fsdp_name(q->fsdp), cs__rc(w, rc, sizeof rc));
+             w->micro_batch, cs_fsdp_name(q->fsdp), cs_cli_recompute_label(w, rc, sizeof rc));
     return buf;
 }
 
@@ -100,7 +90,7 @@ static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
     cJSON_AddItemToObject(o, "parallelism", par ? par : cJSON_CreateObject());
     cJSON_AddNumberToObject(o, "micro_batch", c->w.micro_batch);
     char rc[32];
-    cJSON_AddStringToObject(o, "recompute", cs__rc(&c->w, rc, sizeof rc));
+    cJSON_AddStringToObject(o, "recompute", cs_cli_recompute_label(&c->w, rc, sizeof rc));
     cJSON_Delete(pw);
     cJSON_AddStringToObject(o, "ownership", cs_cost_option_name(ref.opt));
     cJSON_AddItemToObject(o, "time_to_train_s", cs__dist(po->time_s[0], po->time_s[1], po->time_s[2]));
@@ -325,7 +315,7 @@ static void cs__csv(FILE *f, const struct cs_app_plan *r)
                        "%.6g,%.6g,%.6g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,\n",
                     cs_plan_gpu(r->plan, c->gi), c->nodes, c->gpus, fab, cs_plan_state_names[c->state],
                     q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, c->w.micro_batch,
-                    cs_fsdp_name(q->fsdp), cs__rc(&c->w, rc, sizeof rc), cs_cost_option_name(o),
+                    cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&c->w, rc, sizeof rc), cs_cost_option_name(o),
                     po->time_s[0], po->time_s[1], po->time_s[2], po->cost_usd[0], po->cost_usd[1],
                     po->cost_usd[2], po->run_usd[0], po->commitment_usd[0], po->tco_usd,
                     po->meets_deadline ? "true" : "false", po->within_budget ? "true" : "false",
@@ -466,21 +456,8 @@ static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     long sk = 0, sn = 0;
     const char *ss = cs_cli_get(cmd, a, "shard");
     if (ss) {
-        const char *slash = strchr(ss, '/');
-        char kb[32];
-        size_t kl = slash ? (size_t)(slash - ss) : 0;
-        bool ok = slash && kl > 0 && kl < sizeof kb;
-        if (ok) {
-            memcpy(kb, ss, kl);
-            kb[kl] = '\0';
-            ok = cs_num_parse_long(kb, 10, 1, 1000000, &sk) && cs_num_parse_long(slash + 1, 10, 1, 1000000, &sn) &&
-                 sk <= sn;
-        }
-        if (!ok) {
-            fprintf(stderr, "clustersim plan: --shard: expected K/N with 1 <= K <= N (like 2/8), got \"%s\"\n",
-                    ss);
+        if (!cs_cli_parse_shard("plan", ss, &sk, &sn))
             return CS_EXIT_BADINPUT;
-        }
         const char *od = cs_cli_get(cmd, a, "output");
         if (!od || cs_cli_out_is_stdout(od) || merge) {
             fprintf(stderr, "clustersim plan: --shard writes DIR/plan-shard-K-of-N.jsonl: give -o DIR "

@@ -41,17 +41,6 @@ static void cs__progress(size_t done, size_t total, void *ctx)
         fprintf(stderr, "\rsearch: %zu configurations considered...", done);
 }
 
-/* The recomputation as the tables show it: full:N for N layers per stage. */
-static const char *cs__rc(const struct cs_workload *w, char *buf, size_t len)
-{
-    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
-        snprintf(buf, len, "full:%d", w->recompute_layers);
-    else if (w->recompute == CS_RECOMPUTE_NONE && w->offload_layers > 0)
-        snprintf(buf, len, "off:%d", w->offload_layers);
-    else
-        snprintf(buf, len, "%s", cs_recompute_name(w->recompute));
-    return buf;
-}
 
 static bool cs__fix(const char *list, struct cs_search_space *sp)
 {
@@ -215,7 +204,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 fprintf(out.fp, "%d,%d,", q->ep, q->etp);
             char rcb[32];
             fprintf(out.fp, "%d,%s,%s,%s,%.6g,", p->w.micro_batch, cs_fsdp_name(q->fsdp),
-                    cs__rc(&p->w, rcb, sizeof rcb), p->r.fits ? "true" : "false",
+                    cs_cli_recompute_label(&p->w, rcb, sizeof rcb), p->r.fits ? "true" : "false",
                     p->r.memory.total_bytes);
             if (p->r.fits)
                 fprintf(out.fp, "%.6g,%.6g,%.6g,%.6g\n", p->r.time_s, p->r.tokens_per_s,
@@ -281,12 +270,12 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cs_table_add_rowf(
                     t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s", i + 1,
                     q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, p->w.micro_batch,
-                    cs_fsdp_name(q->fsdp), cs__rc(&p->w, rcb, sizeof rcb), mem, step,
+                    cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&p->w, rcb, sizeof rcb), mem, step,
                     p->r.fits ? p->r.tokens_per_s : 0.0, unc, p->r.fits ? 100 * p->r.mfu : 0.0, range);
             else
                 cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s",
                                   i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
-                                  cs_fsdp_name(q->fsdp), cs__rc(&p->w, rcb, sizeof rcb), mem, step,
+                                  cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&p->w, rcb, sizeof rcb), mem, step,
                                   p->r.fits ? p->r.tokens_per_s : 0.0, unc,
                                   p->r.fits ? 100 * p->r.mfu : 0.0, range);
         }

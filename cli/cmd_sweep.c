@@ -95,23 +95,8 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
     }
     long sk = 1, sn = 1;
     const char *ss = cs_cli_get(cmd, a, "shard");
-    if (ss) {
-        const char *slash = strchr(ss, '/');
-        char kbuf[32];
-        size_t kl = slash ? (size_t)(slash - ss) : 0;
-        bool ok = slash && kl > 0 && kl < sizeof kbuf;
-        if (ok) {
-            memcpy(kbuf, ss, kl);
-            kbuf[kl] = '\0';
-            ok = cs__parse_int(kbuf, 1, 1000000, &sk) && cs__parse_int(slash + 1, 1, 1000000, &sn) &&
-                 sk <= sn;
-        }
-        if (!ok) {
-            fprintf(stderr, "clustersim sweep: --shard: expected K/N with 1 <= K <= N (like "
-                            "2/8), got \"%s\"\n", ss);
-            return CS_EXIT_BADINPUT;
-        }
-    }
+    if (ss && !cs_cli_parse_shard("sweep", ss, &sk, &sn))
+        return CS_EXIT_BADINPUT;
     const char *path = a->pos[0];
     cs_diags d;
     cs_diags_init(&d);

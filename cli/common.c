@@ -2,6 +2,8 @@
  * files shared by the subcommands. */
 #include "cli.h"
 
+#include "clustersim/base/numparse.h"
+
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/sweep.h"
 #include "clustersim/base/outfile.h"
@@ -409,4 +411,33 @@ cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const s
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     return st;
+}
+
+const char *cs_cli_recompute_label(const struct cs_workload *w, char *buf, size_t len)
+{
+    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
+        snprintf(buf, len, "full:%d", w->recompute_layers);
+    else if (w->recompute == CS_RECOMPUTE_NONE && w->offload_layers > 0)
+        snprintf(buf, len, "off:%d", w->offload_layers);
+    else
+        snprintf(buf, len, "%s", cs_recompute_name(w->recompute));
+    return buf;
+}
+
+bool cs_cli_parse_shard(const char *cmd, const char *s, long *k, long *n)
+{
+    const char *slash = strchr(s, '/');
+    char kb[32];
+    size_t kl = slash ? (size_t)(slash - s) : 0;
+    bool ok = slash && kl > 0 && kl < sizeof kb;
+    if (ok) {
+        memcpy(kb, s, kl);
+        kb[kl] = '\0';
+        ok = cs_num_parse_long(kb, 10, 1, 1000000, k) && cs_num_parse_long(slash + 1, 10, 1, 1000000, n) &&
+             *k <= *n;
+    }
+    if (!ok)
+        fprintf(stderr, "clustersim %s: --shard: expected K/N with 1 <= K <= N (like 2/8), got \"%s\"\n",
+                cmd, s);
+    return ok;
 }

@@ -5,6 +5,7 @@
 #include "clustersim/config/plan.h"
 
 #include "clustersim/base/numparse.h"
+#include "clustersim/base/sha256.h"
 #include "clustersim/base/suggest.h"
 #include "clustersim/base/units.h"
 #include "clustersim/base/xmalloc.h"
@@ -426,16 +427,6 @@ static bool parse_plan(cs_plan *p, cs_diags *d)
     return ok;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 cs_status cs_plan_load(const char *path, const struct cs_cfg_override *ov, size_t nov, cs_diags *d,
                        cs_plan **out)
 {
@@ -465,18 +456,18 @@ cs_status cs_plan_load(const char *path, const struct cs_cfg_override *ov, size_
     }
     /* The identity of the plan for shards: its bytes (read again; the tree
      * keeps no copy) and the overrides in order. */
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = CS_FNV_OFFSET;
     FILE *f = fopen(path, "rb");
     if (f) {
         char buf[8192];
         size_t n;
         while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-            h = fnv(h, buf, n);
+            h = cs_fnv1a(h, buf, n);
         fclose(f);
     }
     for (size_t i = 0; i < nov; i++) {
-        h = fnv(h, ov[i].path ? ov[i].path : "", strlen(ov[i].path ? ov[i].path : "") + 1);
-        h = fnv(h, ov[i].value ? ov[i].value : "", strlen(ov[i].value ? ov[i].value : "") + 1);
+        h = cs_fnv1a(h, ov[i].path ? ov[i].path : "", strlen(ov[i].path ? ov[i].path : "") + 1);
+        h = cs_fnv1a(h, ov[i].value ? ov[i].value : "", strlen(ov[i].value ? ov[i].value : "") + 1);
     }
     p->info.hash = h;
     *out = p;

@@ -3,6 +3,7 @@
  * base tree (config layer; contract in clustersim/config/sweep.h, docs/sweep.md).
  * derive: and constraints: are evaluated by config/expr.c (expr.h). */
 #include "clustersim/base/numparse.h"
+#include "clustersim/base/sha256.h"
 #include "clustersim/base/strbuf.h"
 #include "clustersim/config/sweep.h"
 
@@ -77,16 +78,6 @@ static void render(struct cs_strbuf *b, const struct cs_ynode *n, int depth)
     }
 }
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-#define FNV_OFFSET 14695981039346656037ULL
 
 /* ---- the sweep ---- */
 struct axis {
@@ -512,7 +503,7 @@ cs_status cs_sweep_load(const char *path, cs_diags *d, cs_sweep **out)
         for (size_t j = 0; j < sw->axes[i].n; j++)
             render(&b, sw->axes[i].values[j], 0);
     }
-    sw->hash = fnv1a(FNV_OFFSET, b.s, b.n);
+    sw->hash = cs_fnv1a(CS_FNV_OFFSET, b.s, b.n);
     free(b.s);
     *out = sw;
     return CS_OK;
@@ -659,17 +650,17 @@ cs_status cs_sweep_point_build(const cs_sweep *sw, uint64_t i, const cs_catalog 
     const struct cs_ynode *root = cs_ydoc_root(sw->base);
     cs_status st = CS_OK;
     size_t items_before = d->n;
-    uint64_t h = FNV_OFFSET;
+    uint64_t h = CS_FNV_OFFSET;
     struct cs_strbuf b = {0};
     for (size_t a = 0; a < sw->naxes; a++) {
         const struct cs_ynode *v = sw->axes[a].values[idx[a]];
         b.n = 0;
         render(&b, v, 0);
         pt->values[pt->nvalues++] = cs_xstrdup(b.s ? b.s : "");
-        h = fnv1a(h, sw->axes[a].path, strlen(sw->axes[a].path));
-        h = fnv1a(h, "=", 1);
-        h = fnv1a(h, b.s ? b.s : "", b.n);
-        h = fnv1a(h, "\n", 1);
+        h = cs_fnv1a(h, sw->axes[a].path, strlen(sw->axes[a].path));
+        h = cs_fnv1a(h, "=", 1);
+        h = cs_fnv1a(h, b.s ? b.s : "", b.n);
+        h = cs_fnv1a(h, "\n", 1);
         const struct cs_ynode *k = sw->axes[a].key;
         if (!cs_ovl_set(&o, &root, sw->axes[a].path, v, k->file, k->line, k->col, d))
             st = CS_ECONFIG;
@@ -747,7 +738,7 @@ bool cs_sweep_sets(const cs_sweep *sw, const char *prefix)
 
 uint64_t cs_sweep_point_key(const cs_sweep *sw, uint64_t i)
 {
-    uint64_t h = FNV_OFFSET, rest = i;
+    uint64_t h = CS_FNV_OFFSET, rest = i;
     size_t idx[CS_SWEEP_MAX_AXES];
     for (size_t a = sw->naxes; a-- > 0;) {
         idx[a] = sw->mode == CS_SWEEP_ZIP ? (size_t)i : (size_t)(rest % sw->axes[a].n);
@@ -758,10 +749,10 @@ uint64_t cs_sweep_point_key(const cs_sweep *sw, uint64_t i)
     for (size_t a = 0; a < sw->naxes; a++) {
         b.n = 0;
         render(&b, sw->axes[a].values[idx[a]], 0);
-        h = fnv1a(h, sw->axes[a].path, strlen(sw->axes[a].path));
-        h = fnv1a(h, "=", 1);
-        h = fnv1a(h, b.s ? b.s : "", b.n);
-        h = fnv1a(h, "\n", 1);
+        h = cs_fnv1a(h, sw->axes[a].path, strlen(sw->axes[a].path));
+        h = cs_fnv1a(h, "=", 1);
+        h = cs_fnv1a(h, b.s ? b.s : "", b.n);
+        h = cs_fnv1a(h, "\n", 1);
     }
     free(b.s);
     return h;

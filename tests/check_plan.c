@@ -97,11 +97,7 @@ static void same_best(const char *scenario, const char *const *sets, int nsets)
     cs_diags_init(&d);
     struct cs_cfg_override ov[8];
     char *paths[8];
-    for (int i = 0; i < nsets; i++) {
-        const char *eq = strchr(sets[i], '=');
-        paths[i] = strndup(sets[i], (size_t)(eq - sets[i]));
-        ov[i] = (struct cs_cfg_override){paths[i], eq + 1, "test", 0, 0};
-    }
+    cs_test_overrides(sets, nsets, ov, paths);
     struct cs_scenario s;
     ck_assert_int_eq(cs_cfg_load_scenario_with(cs_test_data(scenario), ov, (size_t)nsets, cat, &d, &s, NULL),
                      CS_OK);
@@ -128,8 +124,7 @@ static void same_best(const char *scenario, const char *const *sets, int nsets)
     cs_app_search_fini(&full);
     cs_app_search_fini(&best);
     cs_scenario_fini(&s);
-    for (int i = 0; i < nsets; i++)
-        free(paths[i]);
+    cs_test_overrides_free(paths, nsets);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
 }
@@ -175,11 +170,7 @@ static void run_plan(const char *text, const char *const *sets, int nsets, int t
     cs_diags_init(&d);
     struct cs_cfg_override ov[8];
     char *paths[8];
-    for (int i = 0; i < nsets; i++) {
-        const char *eq = strchr(sets[i], '=');
-        paths[i] = strndup(sets[i], (size_t)(eq - sets[i]));
-        ov[i] = (struct cs_cfg_override){paths[i], eq + 1, "test", 0, 0};
-    }
+    cs_test_overrides(sets, nsets, ov, paths);
     ck_assert_int_eq(cs_plan_load(write_plan("small.yaml", text), ov, (size_t)nsets, &d, pp), CS_OK);
     struct cs_app_plan_opts o;
     cs_app_plan_opts_default(&o);
@@ -189,8 +180,7 @@ static void run_plan(const char *text, const char *const *sets, int nsets, int t
         if (d.items[i].sev == CS_SEV_ERROR)
             fprintf(stderr, "%s\n", d.items[i].msg);
     ck_assert_int_eq(st, CS_OK);
-    for (int i = 0; i < nsets; i++)
-        free(paths[i]);
+    cs_test_overrides_free(paths, nsets);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
 }

@@ -35,19 +35,14 @@ static void load(const char *const *sets, int n, struct cs_scenario *s)
     }
     struct cs_cfg_override ov[12];
     char *paths[12];
-    for (int i = 0; i < n; i++) {
-        const char *eq = strchr(sets[i], '=');
-        paths[i] = strndup(sets[i], (size_t)(eq - sets[i]));
-        ov[i] = (struct cs_cfg_override){paths[i], eq + 1, "test", 0, 0};
-    }
+    cs_test_overrides(sets, n, ov, paths);
     cs_diags d;
     cs_diags_init(&d);
     ck_assert_int_eq(cs_cfg_load_scenario_with(cs_test_data("scenarios/default.yaml"), ov, (size_t)n, cat, &d, s,
                                                NULL),
                      CS_OK);
     cs_diags_fini(&d);
-    for (int i = 0; i < n; i++)
-        free(paths[i]);
+    cs_test_overrides_free(paths, n);
 }
 
 static void evaluate(const struct cs_scenario *s, struct cs_app_result *res)

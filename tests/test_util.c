@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L /* access */
 #include "test_util.h"
 
+#include "clustersim/config/sweep.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,4 +55,20 @@ int cs_test_run(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void cs_test_overrides(const char *const *sets, int n, struct cs_cfg_override *ov, char **paths)
+{
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(sets[i], '=');
+        ck_assert_msg(eq != NULL, "override \"%s\" has no '='", sets[i]);
+        paths[i] = strndup(sets[i], (size_t)(eq - sets[i]));
+        ov[i] = (struct cs_cfg_override){paths[i], eq + 1, "test", 0, 0};
+    }
+}
+
+void cs_test_overrides_free(char **paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
 }

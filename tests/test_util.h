@@ -20,6 +20,13 @@ const char *cs_test_data(const char *rel);
  * server; every other peak NAN. */
 struct cs_gpu_spec cs_test_h100_spec(void);
 
+/* --set-style overrides from "KEY=VALUE" strings: ov[i] points into sets[i]
+ * and paths[i] (the keys, allocated; free them with cs_test_overrides_free).
+ * Fails the running test on a string without '='. */
+struct cs_cfg_override;
+void cs_test_overrides(const char *const *sets, int n, struct cs_cfg_override *ov, char **paths);
+void cs_test_overrides_free(char **paths, int n);
+
 /* Runs a suite with CK_NORMAL output; returns the process exit code. */
 int cs_test_run(Suite *s);
 
