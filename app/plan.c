@@ -87,6 +87,49 @@ static double commitment(const struct cs_cost_inputs *in, const struct cs_cost_o
     }
 }
 
+/* The plans of one set of prices: each option's time, run cost,
+ * commitment, TCO and verdicts (`tm`: the wall-clock time usd_per_run is
+ * for, the run model's mean). */
+static void fill_own(const struct cs_plan_info *pi, const struct cs_plan_cand *c, const struct cs_cost_inputs *in,
+                     const struct cs_cost_result *cr, double tm, struct cs_plan_own *own)
+{
+    for (int o = 0; o < CS_OPT_COUNT; o++) {
+        struct cs_plan_own *po = &own[o];
+        const struct cs_cost_option_result *r = &cr->opt[o];
+        po->available = r->available && isfinite(r->usd_per_run);
+        if (!po->available)
+            continue;
+        double stretch = o == CS_OPT_SPOT && in->spot_loss_fraction > 0 && in->spot_loss_fraction < 1
+                             ? 1.0 / (1.0 - in->spot_loss_fraction)
+                             : 1.0;
+        double ts[3] = {c->time_s.mean * stretch, c->time_s.p05 * stretch, c->time_s.p95 * stretch};
+        /* (the spot rate already carries the loss: its rental is for the
+         * unstretched hours at the loaded rate) */
+        double tr[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
+        for (int k = 0; k < 3; k++) {
+            po->time_s[k] = ts[k];
+            po->run_usd[k] = tm > 0 ? r->usd_per_run * tr[k] / tm : r->usd_per_run;
+            po->commitment_usd[k] = commitment(in, r, (enum cs_cost_option)o, po->run_usd[k], ts[k] / 3600.0);
+            po->cost_usd[k] = pi->basis == CS_PLAN_BASIS_RUN ? po->run_usd[k] : po->commitment_usd[k];
+        }
+        po->tco_usd = r->total_usd;
+        po->meets_deadline = po->time_s[2] <= pi->deadline_s;
+        po->within_budget = po->cost_usd[2] <= pi->budget_usd;
+    }
+}
+
+const struct cs_plan_own *cs_plan_own_of(const struct cs_plan_cand *c, struct cs_plan_ref r)
+{
+    return r.offer < 0 ? &c->own[r.opt] : &c->offers[r.offer].own[r.opt];
+}
+
+const char *cs_plan_offer_of(const struct cs_plan_cand *c, struct cs_plan_ref r)
+{
+    if (cs_cost_option_owned(r.opt))
+        return "";
+    return r.offer < 0 ? c->offer0 : c->offers[r.offer].name;
+}
+
 struct work {
     const cs_plan *p;
     const cs_catalog *cat;
@@ -212,33 +255,58 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
         }
         cs_app_uncertainty_fini(&u);
     }
-    for (int o = 0; o < CS_OPT_COUNT; o++) {
-        struct cs_plan_own *po = &c->own[o];
-        const struct cs_cost_option_result *r = &res.cost->opt[o];
-        po->available = r->available && isfinite(r->usd_per_run);
-        if (!po->available)
-            continue;
-        /* usd_per_run is for the cost model's wall-clock time (the run
-         * model's mean); the other times scale it */
-        double tm = res.cost_run.wall_hours * 3600.0;
-        double stretch = o == CS_OPT_SPOT && res.cost_in->spot_loss_fraction > 0 &&
-                                 res.cost_in->spot_loss_fraction < 1
-                             ? 1.0 / (1.0 - res.cost_in->spot_loss_fraction)
-                             : 1.0;
-        double ts[3] = {c->time_s.mean * stretch, c->time_s.p05 * stretch, c->time_s.p95 * stretch};
-        /* (the spot rate already carries the loss: its rental is for the
-         * unstretched hours at the loaded rate) */
-        double tr[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
-        for (int k = 0; k < 3; k++) {
-            po->time_s[k] = ts[k];
-            po->run_usd[k] = tm > 0 ? r->usd_per_run * tr[k] / tm : r->usd_per_run;
-            po->commitment_usd[k] = commitment(res.cost_in, r, (enum cs_cost_option)o, po->run_usd[k],
-                                               ts[k] / 3600.0);
-            po->cost_usd[k] = pi->basis == CS_PLAN_BASIS_RUN ? po->run_usd[k] : po->commitment_usd[k];
+    fill_own(pi, c, res.cost_in, res.cost, res.cost_run.wall_hours * 3600.0, c->own);
+    snprintf(c->offer0, sizeof c->offer0, "%s", s.cost.cloud_offer);
+    if (pi->offers_all || pi->n_offers > 0) {
+        /* The cloud options once per offer of this GPU, the other inputs
+         * as they are (the offer sets only the four cloud prices); the
+         * scenario's own offer then stands for the owned and hybrid
+         * options alone. */
+        static const enum cs_cost_option cloud[] = {CS_OPT_ON_DEMAND, CS_OPT_RESERVED_1Y,
+                                                    CS_OPT_RESERVED_3Y, CS_OPT_SPOT};
+        size_t no = cs_catalog_count(wk->cat, CS_CATALOG_CLOUD);
+        for (size_t k = 0; k < no && c->n_offers < CS_PLAN_MAX_OFFERS; k++) {
+            struct cs_catalog_entry_info ei;
+            if (!cs_catalog_entry(wk->cat, CS_CATALOG_CLOUD, k, &ei))
+                continue;
+            const struct cs_cloud_offer *of = cs_catalog_cloud(wk->cat, ei.name);
+            if (!of || strcmp(of->gpu, s.cluster.gpu.name) != 0)
+                continue;
+            bool listed = pi->offers_all;
+            for (int j = 0; j < pi->n_offers && !listed; j++)
+                listed = strcmp(pi->offers[j], of->name) == 0;
+            if (!listed)
+                continue;
+            /* A cluster of several nodes rents its fabric with the
+             * instances: the offer must state a scale-out bandwidth per
+             * instance at least the cluster's per node (NICs x line rate);
+             * an offer that states none is left out for it. */
+            double per_node = (double)s.cluster.fabric.nics_per_node * s.cluster.fabric.link.bw_bytes_per_s;
+            if (s.cluster.nodes > 1 &&
+                !(isfinite(of->scaleout_bw_bytes_per_s) && of->scaleout_bw_bytes_per_s >= 0.999 * per_node))
+                continue;
+            struct cs_cost_inputs in2 = *res.cost_in;
+            double price[4] = {of->on_demand_usd_per_gpu_h, of->reserved_1y_usd_per_gpu_h,
+                               of->reserved_3y_usd_per_gpu_h, of->spot_usd_per_gpu_h};
+            enum cs_cost_input key[4] = {CS_CIN_ON_DEMAND, CS_CIN_RESERVED_1Y, CS_CIN_RESERVED_3Y, CS_CIN_SPOT};
+            for (int j = 0; j < 4; j++) {
+                in2.v[key[j]] = price[j];
+                in2.available[cloud[j]] = isfinite(price[j]) && price[j] > 0;
+            }
+            struct cs_cost_result cr;
+            cs_cost_evaluate(&in2, &cr);
+            struct cs_plan_offer *po = &c->offers[c->n_offers++];
+            snprintf(po->name, sizeof po->name, "%s", of->name);
+            fill_own(pi, c, &in2, &cr, res.cost_run.wall_hours * 3600.0, po->own);
+            for (int o = 0; o < CS_OPT_COUNT; o++) {
+                bool is_cloud = o == CS_OPT_ON_DEMAND || o == CS_OPT_RESERVED_1Y || o == CS_OPT_RESERVED_3Y ||
+                                o == CS_OPT_SPOT;
+                if (!is_cloud)
+                    po->own[o].available = false;
+            }
         }
-        po->tco_usd = r->total_usd;
-        po->meets_deadline = po->time_s[2] <= pi->deadline_s;
-        po->within_budget = po->cost_usd[2] <= pi->budget_usd;
+        for (int j = 0; j < 4; j++)
+            c->own[cloud[j]].available = false;
     }
     cs_app_result_fini(&res);
 done:
@@ -270,14 +338,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static bool in_plan(const struct cs_plan_info *pi, int o)
-{
-    for (int i = 0; i < pi->n_ownership; i++)
-        if ((int)pi->ownership[i] == o)
-            return true;
-    return false;
-}
-
 static void days(double s, char *buf, size_t n)
 {
     snprintf(buf, n, "%.1f days", s / 86400.0);
@@ -288,26 +348,38 @@ static void usd(double v, char *buf, size_t n) { cs_units_format(v, CS_UNIT_MONE
 static void choose(struct cs_app_plan *r)
 {
     const struct cs_plan_info *pi = &r->info;
+    struct cs_plan_ref *all = NULL;
+    double *t = NULL, *cost = NULL;
+    /* Every (cluster, option, offer) plan that is priced and listed, in
+     * the candidates' order, the scenario's prices first, then the offers. */
     size_t np = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->c[i].state == CS_PLAN_EVALUATED)
-            for (int o = 0; o < CS_OPT_COUNT; o++)
-                np += r->c[i].own[o].available && in_plan(pi, o);
-    struct cs_plan_ref *all = cs_xcalloc(np ? np : 1, sizeof *all);
-    double *t = cs_xcalloc(np ? np : 1, sizeof *t), *cost = cs_xcalloc(np ? np : 1, sizeof *cost);
-    size_t k = 0;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->c[i].state == CS_PLAN_EVALUATED)
-            for (int j = 0; j < pi->n_ownership; j++) {
-                int o = (int)pi->ownership[j];
-                if (!r->c[i].own[o].available)
-                    continue;
-                all[k].cand = (int)i;
-                all[k].opt = (enum cs_cost_option)o;
-                t[k] = r->c[i].own[o].time_s[0];
-                cost[k] = r->c[i].own[o].cost_usd[0];
-                k++;
-            }
+    for (int pass = 0; pass < 2; pass++) {
+        size_t k = 0;
+        for (size_t i = 0; i < r->n; i++) {
+            const struct cs_plan_cand *c = &r->c[i];
+            if (c->state != CS_PLAN_EVALUATED)
+                continue;
+            for (int f = -1; f < c->n_offers; f++)
+                for (int j = 0; j < pi->n_ownership; j++) {
+                    struct cs_plan_ref ref = {(int)i, pi->ownership[j], f};
+                    const struct cs_plan_own *po = cs_plan_own_of(c, ref);
+                    if (!po->available)
+                        continue;
+                    if (pass == 1) {
+                        all[k] = ref;
+                        t[k] = po->time_s[0];
+                        cost[k] = po->cost_usd[0];
+                    }
+                    k++;
+                }
+        }
+        if (pass == 0) {
+            np = k;
+            all = cs_xcalloc(np ? np : 1, sizeof *all);
+            t = cs_xcalloc(np ? np : 1, sizeof *t);
+            cost = cs_xcalloc(np ? np : 1, sizeof *cost);
+        }
+    }
     size_t *idx = cs_xcalloc(np ? np : 1, sizeof *idx);
     r->nfront = cs_plan_pareto(t, cost, np, idx);
     r->front = cs_xcalloc(r->nfront ? r->nfront : 1, sizeof *r->front);
@@ -319,14 +391,14 @@ static void choose(struct cs_app_plan *r)
     double both_c = INFINITY;
     for (size_t i = 0; i < np; i++) {
         const struct cs_plan_cand *c = &r->c[all[i].cand];
-        const struct cs_plan_own *po = &c->own[all[i].opt];
+        const struct cs_plan_own *po = cs_plan_own_of(c, all[i]);
         if (po->meets_deadline &&
-            (cost[i] < best_c || (cost[i] == best_c && t[i] < r->c[r->cheapest.cand].own[r->cheapest.opt].time_s[0]))) {
+            (cost[i] < best_c || (cost[i] == best_c && t[i] < cs_plan_own_of(&r->c[r->cheapest.cand], r->cheapest)->time_s[0]))) {
             best_c = cost[i];
             r->cheapest = all[i];
             r->has_cheapest = true;
         }
-        if (po->within_budget && (t[i] < best_t || (t[i] == best_t && cost[i] < r->c[r->fastest.cand].own[r->fastest.opt].cost_usd[0]))) {
+        if (po->within_budget && (t[i] < best_t || (t[i] == best_t && cost[i] < cs_plan_own_of(&r->c[r->fastest.cand], r->fastest)->cost_usd[0]))) {
             best_t = t[i];
             r->fastest = all[i];
             r->has_fastest = true;
@@ -368,7 +440,7 @@ static void choose(struct cs_app_plan *r)
         }
     } else if (!r->has_cheapest) {
         const struct cs_plan_cand *c = &r->c[all[fa].cand];
-        double tp = c->own[all[fa].opt].time_s[2];
+        double tp = cs_plan_own_of(c, all[fa])->time_s[2];
         days(tp, a, sizeof a);
         days(pi->deadline_s, b, sizeof b);
         snprintf(r->binding, sizeof r->binding,
@@ -378,18 +450,18 @@ static void choose(struct cs_app_plan *r)
                  100 * (tp / pi->deadline_s - 1));
     } else if (!r->has_fastest) {
         const struct cs_plan_cand *c = &r->c[all[ca].cand];
-        usd(c->own[all[ca].opt].cost_usd[2], a, sizeof a);
+        usd(cs_plan_own_of(c, all[ca])->cost_usd[2], a, sizeof a);
         usd(pi->budget_usd, b, sizeof b);
         snprintf(r->binding, sizeof r->binding,
                  "budget: no candidate is within it; the cheapest (%ld x %s, %s) costs %s at p95 "
                  "against %s (%.0f%% over)",
                  c->gpus, cs_plan_gpu(r->plan, c->gi), cs_cost_option_name(all[ca].opt), a, b,
-                 100 * (c->own[all[ca].opt].cost_usd[2] / pi->budget_usd - 1));
+                 100 * (cs_plan_own_of(c, all[ca])->cost_usd[2] / pi->budget_usd - 1));
     } else {
         const struct cs_plan_cand *cc = &r->c[r->cheapest.cand], *fc = &r->c[r->fastest.cand];
-        usd(cc->own[r->cheapest.opt].cost_usd[2], a, sizeof a);
+        usd(cs_plan_own_of(cc, r->cheapest)->cost_usd[2], a, sizeof a);
         usd(pi->budget_usd, e, sizeof e);
-        double fp95 = fc->own[r->fastest.opt].time_s[2];
+        double fp95 = cs_plan_own_of(fc, r->fastest)->time_s[2];
         days(fp95, b, sizeof b);
         char dl[48];
         days(pi->deadline_s, dl, sizeof dl);
@@ -397,7 +469,7 @@ static void choose(struct cs_app_plan *r)
                  "deadline and budget together: the cheapest plan that meets the deadline costs %s at "
                  "p95 (%.0f%% over the %s budget); the fastest within budget takes %s at p95 (%.0f%% "
                  "over the %s deadline)",
-                 a, 100 * (cc->own[r->cheapest.opt].cost_usd[2] / pi->budget_usd - 1), e, b,
+                 a, 100 * (cs_plan_own_of(cc, r->cheapest)->cost_usd[2] / pi->budget_usd - 1), e, b,
                  100 * (fp95 / pi->deadline_s - 1), dl);
     }
     free(idx);
@@ -449,6 +521,9 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
     memset(out, 0, sizeof *out);
     const struct cs_plan_info *pi = cs_plan_info(p);
     out->info = *pi;
+    cs_status cst = cs_plan_check_offers(p, cat, d);
+    if (cst != CS_OK)
+        return cst;
     /* Bad input first: every GPU (on the first node count and fabric) and
      * every fabric (on the first GPU) must bind; their errors are the
      * plan file's, reported once, before anything is simulated. */
@@ -537,6 +612,27 @@ char *cs_app_plan_shard_header(const struct cs_app_plan *r, int k, int n)
     return s;
 }
 
+static cJSON *own_json(const struct cs_plan_own *own)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; k < CS_OPT_COUNT; k++) {
+        const struct cs_plan_own *po = &own[k];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddBoolToObject(j, "available", po->available);
+        if (po->available) {
+            add3(j, "time", po->time_s);
+            add3(j, "run", po->run_usd);
+            add3(j, "commitment", po->commitment_usd);
+            add3(j, "cost", po->cost_usd);
+            addn(j, "tco", po->tco_usd);
+            cJSON_AddBoolToObject(j, "deadline", po->meets_deadline);
+            cJSON_AddBoolToObject(j, "budget", po->within_budget);
+        }
+        cJSON_AddItemToArray(a, j);
+    }
+    return a;
+}
+
 char *cs_app_plan_cand_line(const struct cs_app_plan *r, size_t i)
 {
     const struct cs_plan_cand *c = &r->c[i];
@@ -560,21 +656,14 @@ char *cs_app_plan_cand_line(const struct cs_app_plan *r, size_t i)
             cJSON_AddItemToArray(a, isfinite(st[k]) ? cJSON_CreateNumber(st[k]) : cJSON_CreateNull());
         double t[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
         add3(o, "time", t);
-        cJSON *own = cJSON_AddArrayToObject(o, "own");
-        for (int k = 0; k < CS_OPT_COUNT; k++) {
-            const struct cs_plan_own *po = &c->own[k];
+        cJSON_AddItemToObject(o, "own", own_json(c->own));
+        cJSON_AddStringToObject(o, "offer0", c->offer0);
+        cJSON *ofs = cJSON_AddArrayToObject(o, "offers");
+        for (int f = 0; f < c->n_offers; f++) {
             cJSON *j = cJSON_CreateObject();
-            cJSON_AddBoolToObject(j, "available", po->available);
-            if (po->available) {
-                add3(j, "time", po->time_s);
-                add3(j, "run", po->run_usd);
-                add3(j, "commitment", po->commitment_usd);
-                add3(j, "cost", po->cost_usd);
-                addn(j, "tco", po->tco_usd);
-                cJSON_AddBoolToObject(j, "deadline", po->meets_deadline);
-                cJSON_AddBoolToObject(j, "budget", po->within_budget);
-            }
-            cJSON_AddItemToArray(own, j);
+            cJSON_AddStringToObject(j, "name", c->offers[f].name);
+            cJSON_AddItemToObject(j, "own", own_json(c->offers[f].own));
+            cJSON_AddItemToArray(ofs, j);
         }
     }
     char *s = cJSON_PrintUnformatted(o);
@@ -600,6 +689,27 @@ static int state_of(const char *s)
         if (s && strcmp(s, cs_plan_state_names[i]) == 0)
             return i;
     return -1;
+}
+
+static bool own_from(const cJSON *a, struct cs_plan_own *own)
+{
+    if (cJSON_GetArraySize(a) != CS_OPT_COUNT)
+        return false;
+    for (int k = 0; k < CS_OPT_COUNT; k++) {
+        const cJSON *j = cJSON_GetArrayItem(a, k);
+        struct cs_plan_own *po = &own[k];
+        po->available = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "available"));
+        if (!po->available)
+            continue;
+        get3(j, "time", po->time_s);
+        get3(j, "run", po->run_usd);
+        get3(j, "commitment", po->commitment_usd);
+        get3(j, "cost", po->cost_usd);
+        po->tco_usd = num_of(cJSON_GetObjectItemCaseSensitive(j, "tco"));
+        po->meets_deadline = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "deadline"));
+        po->within_budget = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "budget"));
+    }
+    return true;
 }
 
 /* Fills candidate c from line `o`; false with the reason in why. */
@@ -661,24 +771,28 @@ static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, s
     c->time_s.mean = t[0];
     c->time_s.p05 = t[1];
     c->time_s.p95 = t[2];
-    const cJSON *own = cJSON_GetObjectItemCaseSensitive(o, "own");
-    if (cJSON_GetArraySize(own) != CS_OPT_COUNT) {
+    if (!own_from(cJSON_GetObjectItemCaseSensitive(o, "own"), c->own)) {
         snprintf(why, wl, "an evaluated candidate without its %d ownership options", CS_OPT_COUNT);
         return false;
     }
-    for (int k = 0; k < CS_OPT_COUNT; k++) {
-        const cJSON *j = cJSON_GetArrayItem(own, k);
-        struct cs_plan_own *po = &c->own[k];
-        po->available = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "available"));
-        if (!po->available)
-            continue;
-        get3(j, "time", po->time_s);
-        get3(j, "run", po->run_usd);
-        get3(j, "commitment", po->commitment_usd);
-        get3(j, "cost", po->cost_usd);
-        po->tco_usd = num_of(cJSON_GetObjectItemCaseSensitive(j, "tco"));
-        po->meets_deadline = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "deadline"));
-        po->within_budget = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "budget"));
+    const char *o0 = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "offer0"));
+    snprintf(c->offer0, sizeof c->offer0, "%s", o0 ? o0 : "");
+    const cJSON *ofs = cJSON_GetObjectItemCaseSensitive(o, "offers");
+    int nof = cJSON_GetArraySize(ofs);
+    if (nof < 0 || nof > CS_PLAN_MAX_OFFERS) {
+        snprintf(why, wl, "more than %d cloud offers", CS_PLAN_MAX_OFFERS);
+        return false;
+    }
+    c->n_offers = 0;
+    for (int f = 0; f < nof; f++) {
+        const cJSON *j = cJSON_GetArrayItem(ofs, f);
+        const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "name"));
+        struct cs_plan_offer *po = &c->offers[c->n_offers++];
+        snprintf(po->name, sizeof po->name, "%s", nm ? nm : "");
+        if (!own_from(cJSON_GetObjectItemCaseSensitive(j, "own"), po->own)) {
+            snprintf(why, wl, "a cloud offer without its options");
+            return false;
+        }
     }
     return true;
 }

@@ -79,7 +79,7 @@ static cJSON *cs__dist(double m, double lo, double hi)
 static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
 {
     const struct cs_plan_cand *c = &r->c[ref.cand];
-    const struct cs_plan_own *po = &c->own[ref.opt];
+    const struct cs_plan_own *po = cs_plan_own_of(c, ref);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "gpu", cs_plan_gpu(r->plan, c->gi));
     cJSON_AddNumberToObject(o, "gpus", (double)c->gpus);
@@ -93,6 +93,8 @@ static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
     cJSON_AddStringToObject(o, "recompute", cs_cli_recompute_label(&c->w, rc, sizeof rc));
     cJSON_Delete(pw);
     cJSON_AddStringToObject(o, "ownership", cs_cost_option_name(ref.opt));
+    if (!cs_cost_option_owned(ref.opt))
+        cJSON_AddStringToObject(o, "offer", cs_plan_offer_of(c, ref));
     cJSON_AddItemToObject(o, "time_to_train_s", cs__dist(po->time_s[0], po->time_s[1], po->time_s[2]));
     cJSON_AddItemToObject(o, "cost_usd", cs__dist(po->cost_usd[0], po->cost_usd[1], po->cost_usd[2]));
     cJSON_AddNumberToObject(o, "run_usd", po->run_usd[0]);
@@ -123,13 +125,17 @@ static void cs__row_cells(const struct cs_app_plan *r, struct cs_plan_ref ref, s
                           char cells[CS__NHDR][96])
 {
     const struct cs_plan_cand *c = &r->c[ref.cand];
-    const struct cs_plan_own *po = &c->own[ref.opt];
+    const struct cs_plan_own *po = cs_plan_own_of(c, ref);
     snprintf(cells[0], 96, "%zu", rank);
     snprintf(cells[1], 96, "%s", cs_plan_gpu(r->plan, c->gi));
     snprintf(cells[2], 96, "%ld", c->gpus);
     snprintf(cells[3], 96, "%s", cs_plan_fabric(r->plan, c->fi));
     cs__par(&c->w, cells[4], 96);
-    snprintf(cells[5], 96, "%s", cs_cost_option_name(ref.opt));
+    const char *off = cs_plan_offer_of(c, ref);
+    if (off[0])
+        snprintf(cells[5], 96, "%s %s", cs_cost_option_name(ref.opt), off);
+    else
+        snprintf(cells[5], 96, "%s", cs_cost_option_name(ref.opt));
     cs__days(po->time_s[0], cells[6], 96);
     cs__days(po->time_s[2], cells[7], 96);
     cs__usd(po->cost_usd[0], cells[8], 96);
@@ -276,10 +282,10 @@ static cJSON *cs__json(const struct cs_app_plan *r, bool all)
     return root;
 }
 
-static bool cs__on_front(const struct cs_app_plan *r, int cand, int opt)
+static bool cs__on_front(const struct cs_app_plan *r, struct cs_plan_ref ref)
 {
     for (size_t i = 0; i < r->nfront; i++)
-        if (r->front[i].cand == cand && (int)r->front[i].opt == opt)
+        if (r->front[i].cand == ref.cand && r->front[i].opt == ref.opt && r->front[i].offer == ref.offer)
             return true;
     return false;
 }
@@ -287,7 +293,7 @@ static bool cs__on_front(const struct cs_app_plan *r, int cand, int opt)
 static void cs__csv(FILE *f, const struct cs_app_plan *r)
 {
     fprintf(f, "gpu,nodes,gpus,fabric,state,tp,pp,dp,cp,vp,ep,etp,micro_batch,fsdp,recompute,"
-               "ownership,time_mean_s,time_p05_s,time_p95_s,cost_mean_usd,cost_p05_usd,cost_p95_usd,"
+               "ownership,offer,time_mean_s,time_p05_s,time_p95_s,cost_mean_usd,cost_p05_usd,cost_p95_usd,"
                "run_usd,commitment_usd,tco_usd,meets_deadline,within_budget,on_front,failure_share,"
                "checkpoint_share,comm_share,time_bound_s,reason\n");
     for (size_t i = 0; i < r->n; i++) {
@@ -299,29 +305,30 @@ static void cs__csv(FILE *f, const struct cs_app_plan *r)
             for (char *q = why; *q; q++)
                 if (*q == '"')
                     *q = '\'';
-            fprintf(f, "%s,%d,%ld,%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,,,%.6g,\"%s\"\n",
+            fprintf(f, "%s,%d,%ld,%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,,,,%.6g,\"%s\"\n",
                     cs_plan_gpu(r->plan, c->gi), c->nodes, c->gpus, fab,
                     cs_plan_state_names[c->state], c->bound_s, why);
             continue;
         }
-        for (int j = 0; j < r->info.n_ownership; j++) {
-            int o = (int)r->info.ownership[j];
-            const struct cs_plan_own *po = &c->own[o];
-            if (!po->available)
-                continue;
-            const struct cs_parallel *q = &c->w.par;
-            char rc[32];
-            fprintf(f, "%s,%d,%ld,%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-                       "%.6g,%.6g,%.6g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,\n",
-                    cs_plan_gpu(r->plan, c->gi), c->nodes, c->gpus, fab, cs_plan_state_names[c->state],
-                    q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, c->w.micro_batch,
-                    cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&c->w, rc, sizeof rc), cs_cost_option_name(o),
-                    po->time_s[0], po->time_s[1], po->time_s[2], po->cost_usd[0], po->cost_usd[1],
-                    po->cost_usd[2], po->run_usd[0], po->commitment_usd[0], po->tco_usd,
-                    po->meets_deadline ? "true" : "false", po->within_budget ? "true" : "false",
-                    cs__on_front(r, (int)i, o) ? "true" : "false", c->failure_share,
-                    c->checkpoint_share, c->comm_share, c->bound_s);
-        }
+        for (int fo = -1; fo < c->n_offers; fo++)
+            for (int j = 0; j < r->info.n_ownership; j++) {
+                struct cs_plan_ref ref = {(int)i, r->info.ownership[j], fo};
+                const struct cs_plan_own *po = cs_plan_own_of(c, ref);
+                if (!po->available)
+                    continue;
+                const struct cs_parallel *q = &c->w.par;
+                char rc[32];
+                fprintf(f, "%s,%d,%ld,%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,"
+                           "%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,\n",
+                        cs_plan_gpu(r->plan, c->gi), c->nodes, c->gpus, fab, cs_plan_state_names[c->state],
+                        q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, c->w.micro_batch,
+                        cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&c->w, rc, sizeof rc),
+                        cs_cost_option_name(ref.opt), cs_plan_offer_of(c, ref), po->time_s[0], po->time_s[1],
+                        po->time_s[2], po->cost_usd[0], po->cost_usd[1], po->cost_usd[2], po->run_usd[0],
+                        po->commitment_usd[0], po->tco_usd, po->meets_deadline ? "true" : "false",
+                        po->within_budget ? "true" : "false", cs__on_front(r, ref) ? "true" : "false",
+                        c->failure_share, c->checkpoint_share, c->comm_share, c->bound_s);
+            }
     }
 }
 
@@ -339,12 +346,14 @@ static bool cs__figure(const char *dir, const struct cs_app_plan *r)
         const struct cs_plan_cand *c = &r->c[i];
         if (c->state != CS_PLAN_EVALUATED)
             continue;
-        for (int j = 0; j < r->info.n_ownership; j++) {
-            int op = (int)r->info.ownership[j];
-            if (c->own[op].available)
-                fprintf(o.fp, "%.6g %.6g %d %s\n", c->own[op].time_s[0] / 86400.0, c->own[op].cost_usd[0] / 1e6,
-                        op, cs_cost_option_name(op));
-        }
+        for (int fo = -1; fo < c->n_offers; fo++)
+            for (int j = 0; j < r->info.n_ownership; j++) {
+                struct cs_plan_ref ref = {(int)i, r->info.ownership[j], fo};
+                const struct cs_plan_own *po = cs_plan_own_of(c, ref);
+                if (po->available)
+                    fprintf(o.fp, "%.6g %.6g %d %s\n", po->time_s[0] / 86400.0, po->cost_usd[0] / 1e6,
+                            (int)ref.opt, cs_cost_option_name(ref.opt));
+            }
     }
     if (!cs_cli_out_close(&o, !ferror(o.fp)))
         return false;
@@ -353,9 +362,9 @@ static bool cs__figure(const char *dir, const struct cs_app_plan *r)
     fprintf(o.fp, "# days cost_musd label\n");
     for (size_t i = 0; i < r->nfront; i++) {
         const struct cs_plan_cand *c = &r->c[r->front[i].cand];
-        fprintf(o.fp, "%.6g %.6g \"%ldx%s %s\"\n", c->own[r->front[i].opt].time_s[0] / 86400.0,
-                c->own[r->front[i].opt].cost_usd[0] / 1e6, c->gpus, cs_plan_gpu(r->plan, c->gi),
-                cs_cost_option_name(r->front[i].opt));
+        const struct cs_plan_own *po = cs_plan_own_of(c, r->front[i]);
+        fprintf(o.fp, "%.6g %.6g \"%ldx%s %s\"\n", po->time_s[0] / 86400.0, po->cost_usd[0] / 1e6, c->gpus,
+                cs_plan_gpu(r->plan, c->gi), cs_cost_option_name(r->front[i].opt));
     }
     if (!cs_cli_out_close(&o, !ferror(o.fp)))
         return false;

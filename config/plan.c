@@ -22,12 +22,13 @@ const char *const cs_plan_basis_names[] = {"commitment", "run", NULL};
 
 /* The plan's own top-level keys; the rest go to the scenario binder. */
 static const char *const plan_keys[] = {"deadline", "budget", "budget_basis", "candidates", NULL};
-static const char *const cand_keys[] = {"gpus", "nodes", "fabrics", "ownership", NULL};
+static const char *const cand_keys[] = {"gpus", "nodes", "fabrics", "ownership", "cloud_offers", NULL};
 
 struct cs_plan {
     struct cs_plan_info info;
     cs_ydoc *doc;
     cs_ydoc **vals;                 /* --set values, alive as long as root */
+    char **val_files;               /* their file names (the nodes point at them) */
     size_t nvals;
     struct cs_ovl ovl;              /* the overridden tree's copies */
     const struct cs_ynode *root;    /* the plan's tree (overrides applied) */
@@ -39,6 +40,7 @@ struct cs_plan {
     const struct cs_ynode *nodes_at[CS_PLAN_MAX_NODES];
     const struct cs_ynode *fabric[CS_PLAN_MAX_FABRICS]; /* mappings; NULL: the base cluster's */
     char fabric_label[CS_PLAN_MAX_FABRICS][96];
+    const struct cs_ynode *cloud_offers_at;
 };
 
 static bool is_one_of(const char *k, const char *const *names)
@@ -287,6 +289,35 @@ static bool parse_ownership(cs_plan *p, const struct cs_ynode *v, cs_diags *d)
     return true;
 }
 
+/* cloud_offers: all | [catalog offer names] (checked against the catalog
+ * when candidates are evaluated). */
+static bool parse_offers(cs_plan *p, const struct cs_ynode *v, cs_diags *d)
+{
+    if (!v || cs_ynode_is_null(v))
+        return true;
+    const char *s = scalar_or_null(v);
+    if (s && strcmp(s, "all") == 0) {
+        p->info.offers_all = true;
+        return true;
+    }
+    if (v->kind != CS_YNODE_SEQ || v->n == 0 || v->n > CS_PLAN_MAX_OFFERS) {
+        char shown[96];
+        cs_cfg__show(v, shown, sizeof shown);
+        cs_cfg__error(d, v, "candidates.cloud_offers: expected all, or a list of 1 to %d catalog cloud "
+                      "offers (clustersim catalog lists them), got %s", CS_PLAN_MAX_OFFERS, shown);
+        return false;
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        const char *n = scalar_or_null(v->items[i]);
+        if (!n || !*n) {
+            cs_cfg__error(d, v->items[i], "candidates.cloud_offers[%zu]: expected a catalog offer name", i);
+            return false;
+        }
+        snprintf(p->info.offers[p->info.n_offers++], CS_NAME_MAX, "%s", n);
+    }
+    return true;
+}
+
 static bool parse_plan(cs_plan *p, cs_diags *d)
 {
     const struct cs_ynode *r = p->root;
@@ -424,6 +455,8 @@ static bool parse_plan(cs_plan *p, cs_diags *d)
     }
     ok = parse_fabrics(p, cs_ynode_map_get(c, "fabrics"), d) && ok;
     ok = parse_ownership(p, cs_ynode_map_get(c, "ownership"), d) && ok;
+    ok = parse_offers(p, cs_ynode_map_get(c, "cloud_offers"), d) && ok;
+    p->cloud_offers_at = cs_ynode_map_get(c, "cloud_offers");
     return ok;
 }
 
@@ -441,8 +474,19 @@ cs_status cs_plan_load(const char *path, const struct cs_cfg_override *ov, size_
     p->root = cs_ydoc_root(p->doc);
     if (nov) {
         p->vals = cs_xcalloc(nov, sizeof *p->vals);
+        p->val_files = cs_xcalloc(nov, sizeof *p->val_files);
         p->nvals = nov;
-        if (!p->root || p->root->kind != CS_YNODE_MAP || !cs_ovl_apply(&p->ovl, &p->root, ov, nov, p->vals, d)) {
+        /* the override nodes keep their file name: the plan owns a copy */
+        struct cs_cfg_override *own = cs_xcalloc(nov, sizeof *own);
+        for (size_t i = 0; i < nov; i++) {
+            own[i] = ov[i];
+            p->val_files[i] = cs_xstrdup(ov[i].file ? ov[i].file : "<override>");
+            own[i].file = p->val_files[i];
+        }
+        bool applied = p->root && p->root->kind == CS_YNODE_MAP &&
+                       cs_ovl_apply(&p->ovl, &p->root, own, nov, p->vals, d);
+        free(own);
+        if (!applied) {
             if (!p->root || p->root->kind != CS_YNODE_MAP)
                 cs_diag_error(d, path, 1, 1, "expected a plan: a mapping, got %s",
                               cs_ynode_describe(p->root));
@@ -480,9 +524,13 @@ void cs_plan_destroy(cs_plan *p)
         return;
     free(p->scn.pairs);
     cs_ovl_fini(&p->ovl);
-    for (size_t i = 0; i < p->nvals; i++)
+    for (size_t i = 0; i < p->nvals; i++) {
         cs_ydoc_destroy(p->vals[i]);
+        if (p->val_files)
+            free(p->val_files[i]);
+    }
     free(p->vals);
+    free(p->val_files);
     cs_ydoc_destroy(p->doc);
     free(p);
 }
@@ -491,6 +539,31 @@ const struct cs_plan_info *cs_plan_info(const cs_plan *p) { return &p->info; }
 const char *cs_plan_gpu(const cs_plan *p, int gi) { return p->gpu_name[gi]; }
 int cs_plan_nodes(const cs_plan *p, int ni) { return p->nodes[ni]; }
 const char *cs_plan_fabric(const cs_plan *p, int fi) { return p->fabric_label[fi]; }
+
+cs_status cs_plan_check_offers(const cs_plan *p, const cs_catalog *cat, cs_diags *d)
+{
+    const struct cs_ynode *at = p->cloud_offers_at;
+    bool ok = true;
+    for (int i = 0; i < p->info.n_offers; i++) {
+        const struct cs_cloud_offer *o = cs_catalog_cloud(cat, p->info.offers[i]);
+        const struct cs_ynode *item = at && at->kind == CS_YNODE_SEQ && (size_t)i < at->n ? at->items[i] : at;
+        if (!o) {
+            cs_cfg__error(d, item ? item : p->root, "candidates.cloud_offers[%d]: %s is not a catalog cloud "
+                          "offer (clustersim catalog lists them)", i, p->info.offers[i]);
+            ok = false;
+            continue;
+        }
+        bool used = false;
+        for (int g = 0; g < p->info.n_gpus; g++)
+            used = used || strcmp(o->gpu, p->gpu_name[g]) == 0;
+        if (!used) {
+            cs_cfg__error(d, item ? item : p->root, "candidates.cloud_offers[%d]: %s offers %s, which is not "
+                          "among candidates.gpus", i, o->name, o->gpu);
+            ok = false;
+        }
+    }
+    return ok ? CS_OK : CS_ECONFIG;
+}
 
 /* cluster.<prefix><k> = v for every pair of map m (but `skip`). */
 static bool set_all(struct cs_ovl *o, const struct cs_ynode **root, const char *prefix,

@@ -357,4 +357,25 @@ has "$tmp/err" "a shard of another plan" "plan --merge refuses another plan's sh
 expect 2 "plan --shard without -o" -- "$bin" plan tests/data/plan-small.yaml --shard 1/2
 expect 2 "plan --shard bad" -- "$bin" plan tests/data/plan-small.yaml --shard 3/2 -o "$tmp/shards"
 
+# candidates.cloud_offers: every catalog offer of a GPU priced apart; a
+# multi-node cluster only with an offer whose stated scale-out bandwidth
+# covers its fabric (8 x 400 Gb/s NDR: AWS p5's 3,200 Gb/s yes, GCP
+# a3-highgpu's 800 Gb/s no).
+expect 0 "plan cloud offers" -- "$bin" plan tests/data/plan-small.yaml --set candidates.cloud_offers=all --format csv
+has "$tmp/out" "H100-SXM5-80GB,1,8,fat-tree ib-ndr 1:1,evaluated" "plan offers: one node"
+has "$tmp/out" ",cloud-on-demand,gcp-a3-highgpu-8g," "plan offers: the GCP offer on one node"
+has "$tmp/out" "H100-SXM5-80GB,2,16,fat-tree ib-ndr 1:1,evaluated,1,1,16,1,1,1,1,1,zero2,none,cloud-on-demand,aws-p5.48xlarge," "plan offers: AWS p5 on two nodes"
+if grep -q "H100-SXM5-80GB,2,16,.*gcp-a3-highgpu-8g" "$tmp/out"; then ko "plan offers: GCP a3-highgpu (800 Gb/s) priced for an 8x NDR fabric"; else ok; fi
+expect 0 "plan cloud offers json" -- "$bin" plan tests/data/plan-small.yaml --set candidates.cloud_offers=all --format json
+has "$tmp/out" '"offer"' "plan json names the offer"
+expect 2 "plan unknown offer" -- "$bin" plan tests/data/plan-small.yaml --set 'candidates.cloud_offers=[nope]'
+has "$tmp/err" "nope is not a catalog cloud offer" "plan: an unknown offer is named"
+for k in 1 2; do
+    expect 0 "plan offers --shard $k/2" -- "$bin" plan tests/data/plan-small.yaml --set candidates.cloud_offers=all --shard $k/2 -o "$tmp/shards-of"
+done
+expect 0 "plan offers whole" -- "$bin" plan tests/data/plan-small.yaml --set candidates.cloud_offers=all --format csv
+cp "$tmp/out" "$tmp/plan-of-whole.csv"
+expect 0 "plan offers merge" -- "$bin" plan tests/data/plan-small.yaml --set candidates.cloud_offers=all --merge "$tmp/shards-of" --format csv
+if cmp -s "$tmp/out" "$tmp/plan-of-whole.csv"; then ok; else ko "plan --merge with offers differs"; fi
+
 finish cli

@@ -73,6 +73,13 @@ struct cs_plan_own {
     bool within_budget;       /* cost_usd p95 <= budget */
 };
 
+/* One cloud offer's prices for a cluster: its cloud options' plans
+ * (candidates.cloud_offers). */
+struct cs_plan_offer {
+    char name[CS_NAME_MAX];
+    struct cs_plan_own own[CS_OPT_COUNT];   /* the cloud options only */
+};
+
 struct cs_plan_cand {
     int gi, ni, fi;
     bool uncertainty;         /* time_s is the uncertainty Monte Carlo's */
@@ -89,13 +96,22 @@ struct cs_plan_cand {
     double failure_share;     /* (lost work + downtime) / wall-clock, mean */
     double checkpoint_share;  /* checkpoint stalls / wall-clock, mean */
     double interruptions;     /* mean per run */
-    struct cs_plan_own own[CS_OPT_COUNT];
+    struct cs_plan_own own[CS_OPT_COUNT]; /* at the scenario's prices (its cloud offer: offer0) */
+    char offer0[CS_NAME_MAX];  /* cost.cloud.offer, else the catalog's first for the GPU; "" */
+    int n_offers;              /* with candidates.cloud_offers: the cloud options per offer (own[]'s
+                                * cloud options are then unavailable) */
+    struct cs_plan_offer offers[CS_PLAN_MAX_OFFERS];
 };
 
 struct cs_plan_ref {
     int cand;                 /* index into c[] */
     enum cs_cost_option opt;
+    int offer;                /* -1: own[] (the scenario's prices); else offers[offer] */
 };
+
+/* The plan a reference names, and its cloud offer ("" for an owned option). */
+const struct cs_plan_own *cs_plan_own_of(const struct cs_plan_cand *c, struct cs_plan_ref r);
+const char *cs_plan_offer_of(const struct cs_plan_cand *c, struct cs_plan_ref r);
 
 struct cs_app_plan {
     const cs_plan *plan;      /* borrowed: the labels (cs_plan_gpu, cs_plan_fabric) */

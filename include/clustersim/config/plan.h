@@ -29,6 +29,7 @@
 #define CS_PLAN_MAX_GPUS 32
 #define CS_PLAN_MAX_NODES 64
 #define CS_PLAN_MAX_FABRICS 32
+#define CS_PLAN_MAX_OFFERS 16
 
 /* What the budget is compared with (plan.budget_basis). */
 enum cs_plan_basis {
@@ -54,6 +55,13 @@ struct cs_plan_info {
     int n_ownership;
     enum cs_cost_option ownership[CS_OPT_COUNT]; /* in the file's order; default all seven */
     double tokens;               /* workload.tokens when written as a plain number; NAN */
+    /* candidates.cloud_offers: every catalog offer (`all`) or the listed
+     * ones are priced for the cloud options of the clusters of their GPU;
+     * absent: the scenario's offer (cost.cloud.offer, else the catalog's
+     * first for the GPU) alone. */
+    bool offers_all;
+    int n_offers;
+    char offers[CS_PLAN_MAX_OFFERS][CS_NAME_MAX];
     bool replicas_given;         /* run.replicas is in the file */
     uint64_t hash;               /* FNV-1a of the file's bytes and the overrides: shards of one
                                   * plan carry it, and merge refuses others */
@@ -75,6 +83,10 @@ const struct cs_plan_info *cs_plan_info(const cs_plan *p);
 const char *cs_plan_gpu(const cs_plan *p, int gi);
 int cs_plan_nodes(const cs_plan *p, int ni);
 const char *cs_plan_fabric(const cs_plan *p, int fi);
+
+/* The listed cloud offers exist in the catalog and sell one of the plan's
+ * GPUs: CS_OK, else CS_ECONFIG with the offer's line. */
+cs_status cs_plan_check_offers(const cs_plan *p, const cs_catalog *cat, cs_diags *d);
 
 /* Binds candidate (gi, ni, fi) as a scenario (see above): out->workload
  * spans the whole cluster with parallelism 1 x 1 x 1 for the caller's
