@@ -363,13 +363,20 @@ static bool cs__figure(const char *dir, const struct cs_app_plan *r)
     for (size_t i = 0; i < r->nfront; i++) {
         const struct cs_plan_cand *c = &r->c[r->front[i].cand];
         const struct cs_plan_own *po = cs_plan_own_of(c, r->front[i]);
-        fprintf(o.fp, "%.6g %.6g \"%ldx%s %s\"\n", po->time_s[0] / 86400.0, po->cost_usd[0] / 1e6, c->gpus,
-                cs_plan_gpu(r->plan, c->gi), cs_cost_option_name(r->front[i].opt));
+        /* a short label: "512xB200" (the GPU's family, before its first '-') */
+        const char *g = cs_plan_gpu(r->plan, c->gi);
+        const char *dash = strchr(g, '-');
+        int gl = dash ? (int)(dash - g) : (int)strlen(g);
+        fprintf(o.fp, "%.6g %.6g \"%ldx%.*s\"\n", po->time_s[0] / 86400.0, po->cost_usd[0] / 1e6, c->gpus, gl, g);
     }
     if (!cs_cli_out_close(&o, !ferror(o.fp)))
         return false;
     if (!cs_cli_out_open(&o, dir, "plan_meta.gp"))
         return false;
+    fprintf(o.fp, "option_names = '");
+    for (int k = 0; k < CS_OPT_COUNT; k++)
+        fprintf(o.fp, "%s%s", k ? " " : "", cs_cost_option_name((enum cs_cost_option)k));
+    fprintf(o.fp, "'\n");
     fprintf(o.fp, "plan_name = '%s'\ndeadline_days = %.6g\nbudget_musd = %.6g\nplan_nfront = %zu\n",
             r->info.name, r->info.deadline_s / 86400.0,
             isfinite(r->info.budget_usd) ? r->info.budget_usd / 1e6 : -1.0, r->nfront);
