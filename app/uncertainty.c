@@ -47,6 +47,14 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
     if (isfinite(u->step_error)) {
         mape = u->step_error;
         snprintf(out->step_source, sizeof out->step_source, "uncertainty.step_error %.3g", mape);
+    } else if (s->calibration.enabled && isfinite(s->calibration.step_fit_mape)) {
+        /* calibrated to the user's step times: the fit's residual on them
+         * (in-sample: the floor of the error, not its held-out value) */
+        mape = s->calibration.step_fit_mape;
+        out->step_rows = s->calibration.step_fit_points;
+        snprintf(out->step_source, sizeof out->step_source,
+                 "calibration's step-time fit: %.1f%% over %d measured steps (in-sample residual)", 100 * mape,
+                 s->calibration.step_fit_points);
     } else if (cat && s->has_workload) {
         bool moe = cs_model_is_moe(&s->workload.model);
         struct cs_app_vrange vr;

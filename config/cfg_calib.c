@@ -6,6 +6,7 @@
 
 #include "clustersim/models/storage.h"
 #include "schema.h"
+#include "clustersim/base/numparse.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -256,8 +257,31 @@ void cs_cfg__bind_calibration(const struct cs_ynode *root, struct cs_scenario *s
     if (in)
         cs__check_inputs(in, d);
     const struct cs_ynode *fit = cs_ynode_map_get(v, "fit");
+    c->step_fit_mape = NAN;
+    c->step_fit_points = 0;
     if (fit && fit->kind != CS_YNODE_MAP)
         cs_cfg__error(d, fit, "calibration.fit: expected a mapping, got %s", cs_ynode_describe(fit));
+    /* The step-time fits' residuals (informational otherwise): the
+     * uncertainty of a calibrated step (app/uncertainty.c). */
+    for (size_t i = 0; fit && fit->kind == CS_YNODE_MAP && i < fit->n; i++) {
+        const struct cs_ynode *k = fit->pairs[i].key, *e = fit->pairs[i].value;
+        if (strncmp(k->scalar, "steps_", 6) != 0 || e->kind != CS_YNODE_MAP)
+            continue;
+        const struct cs_ynode *mp = cs_ynode_map_get(e, "mape"), *pt = cs_ynode_map_get(e, "points");
+        double m = NAN, n = 0;
+        if (!mp || mp->kind != CS_YNODE_SCALAR || !cs_num_parse_double(mp->scalar, &m) || !(m >= 0) || m > 10) {
+            if (mp)
+                cs_cfg__error(d, mp, "calibration.fit.%s.mape: expected a relative error >= 0, got %s", k->scalar,
+                              cs_ynode_describe(mp));
+            continue;
+        }
+        if (pt && (pt->kind != CS_YNODE_SCALAR || !cs_num_parse_double(pt->scalar, &n) || n < 0))
+            n = 0;
+        if (!(c->step_fit_mape >= m)) {
+            c->step_fit_mape = m;
+            c->step_fit_points = (int)n;
+        }
+    }
     const struct cs_ynode *coll = cs_ynode_map_get(v, "collective");
     if (coll && cs__bind_map(coll, "calibration.collective", coll_fields, NELEM(coll_fields), c, d)) {
         const struct cs_ynode *cv = cs_ynode_map_get(coll, "curves");

@@ -157,6 +157,23 @@ START_TEST(test_deterministic_and_mtbf)
 }
 END_TEST
 
+START_TEST(test_calibrated_step)
+{
+    /* a calibration overlay's step-time fit (fit: steps_N) sets the step
+     * error: 5% over 12 steps -> sigma 0.05 sqrt(pi/2) = 0.06267 */
+    struct cs_scenario s;
+    const char *sets[] = {"calibration={fit: {steps_0: {points: 12, mape: 0.05}, steps_1: {points: 3, mape: 0.02}}}"};
+    load(sets, 1, &s);
+    struct cs_unc_spec sp;
+    cs_app_unc_spec(cat, &s, &sp);
+    ck_assert_double_eq_tol(sp.step_mape, 0.05, 1e-12); /* the larger of the two fits */
+    ck_assert_int_eq(sp.step_rows, 12);
+    ck_assert_double_eq_tol(sp.step_sigma, 0.05 * sqrt(3.14159265358979 / 2), 1e-9);
+    ck_assert_ptr_nonnull(strstr(sp.step_source, "in-sample"));
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 START_TEST(test_cost_stated_ranges)
 {
     struct cs_scenario s;
@@ -192,6 +209,7 @@ static Suite *unc_suite(void)
     tcase_add_test(tc, test_quantile);
     tcase_add_test(tc, test_step_only);
     tcase_add_test(tc, test_deterministic_and_mtbf);
+    tcase_add_test(tc, test_calibrated_step);
     tcase_add_test(tc, test_cost_stated_ranges);
     suite_add_tcase(s, tc);
     return s;

@@ -298,6 +298,11 @@ struct cs_calib_cfg {
     double gemm_eff_max, gemm_dim_half;   /* struct cs_compute_params */
     double compute_scale;            /* multiplies gemm_eff_max, attn_eff, mem_eff */
     double overlap_slowdown;         /* struct cs_step_options */
+    /* The step-time fit's residual (fit: steps_N: {points, mape}; the
+     * largest MAPE when several): the in-sample error of the calibrated step
+     * model on the user's measurements, for --uncertainty; NAN, 0 without. */
+    double step_fit_mape;
+    int step_fit_points;
     int n_curves;
     struct cs_calib_curve curves[CS_CALIB_MAX_CURVES];
 };
