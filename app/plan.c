@@ -252,6 +252,8 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
             c->time_s.p05 = u.time_to_train_s.p05;
             c->time_s.p95 = u.time_to_train_s.p95;
             c->uncertainty = true;
+            c->n_tornado = u.n_tornado;
+            memcpy(c->tornado, u.tornado, sizeof c->tornado);
         }
         cs_app_uncertainty_fini(&u);
     }
@@ -657,6 +659,13 @@ char *cs_app_plan_cand_line(const struct cs_app_plan *r, size_t i)
         double t[3] = {c->time_s.mean, c->time_s.p05, c->time_s.p95};
         add3(o, "time", t);
         cJSON_AddItemToObject(o, "own", own_json(c->own));
+        cJSON *tor = cJSON_AddArrayToObject(o, "tornado");
+        for (int k = 0; k < c->n_tornado; k++) {
+            double v[4] = {c->tornado[k].low_factor, c->tornado[k].high_factor, c->tornado[k].low, c->tornado[k].high};
+            cJSON *j = cJSON_CreateDoubleArray(v, 4);
+            cJSON_AddItemToArray(j, cJSON_CreateNumber((double)c->tornado[k].input));
+            cJSON_AddItemToArray(tor, j);
+        }
         cJSON_AddStringToObject(o, "offer0", c->offer0);
         cJSON *ofs = cJSON_AddArrayToObject(o, "offers");
         for (int f = 0; f < c->n_offers; f++) {
@@ -774,6 +783,20 @@ static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, s
     if (!own_from(cJSON_GetObjectItemCaseSensitive(o, "own"), c->own)) {
         snprintf(why, wl, "an evaluated candidate without its %d ownership options", CS_OPT_COUNT);
         return false;
+    }
+    const cJSON *tor = cJSON_GetObjectItemCaseSensitive(o, "tornado");
+    c->n_tornado = 0;
+    for (int k = 0; k < cJSON_GetArraySize(tor) && k < CS_UNC_COUNT; k++) {
+        const cJSON *j = cJSON_GetArrayItem(tor, k);
+        int in = (int)num_of(cJSON_GetArrayItem(j, 4));
+        if (in < 0 || in >= CS_UNC_COUNT)
+            continue;
+        struct cs_unc_tornado *tt = &c->tornado[c->n_tornado++];
+        tt->input = (enum cs_unc_input)in;
+        tt->low_factor = num_of(cJSON_GetArrayItem(j, 0));
+        tt->high_factor = num_of(cJSON_GetArrayItem(j, 1));
+        tt->low = num_of(cJSON_GetArrayItem(j, 2));
+        tt->high = num_of(cJSON_GetArrayItem(j, 3));
     }
     const char *o0 = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "offer0"));
     snprintf(c->offer0, sizeof c->offer0, "%s", o0 ? o0 : "");

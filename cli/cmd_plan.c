@@ -110,6 +110,18 @@ static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
     cJSON_AddNumberToObject(sh, "checkpoints", c->checkpoint_share);
     cJSON_AddNumberToObject(sh, "communication", c->comm_share);
     cJSON_AddNumberToObject(o, "interruptions", c->interruptions);
+    if (c->uncertainty) {
+        cJSON *t = cJSON_AddArrayToObject(o, "tornado");
+        for (int k = 0; k < c->n_tornado; k++) {
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "input", cs_unc_input_names[c->tornado[k].input]);
+            cJSON_AddNumberToObject(j, "low", c->tornado[k].low);
+            cJSON_AddNumberToObject(j, "high", c->tornado[k].high);
+            cJSON_AddNumberToObject(j, "low_factor", c->tornado[k].low_factor);
+            cJSON_AddNumberToObject(j, "high_factor", c->tornado[k].high_factor);
+            cJSON_AddItemToArray(t, j);
+        }
+    }
     return o;
 }
 
@@ -179,14 +191,29 @@ static void cs__header(FILE *f, const struct cs_app_plan *r)
             r->pruned, r->nofit, r->failed);
 }
 
+/* --uncertainty: the inputs that move a cluster's time to train most. */
+static void cs__tornado_text(FILE *f, const struct cs_plan_cand *c)
+{
+    if (!c->uncertainty || c->n_tornado == 0)
+        return;
+    fprintf(f, "  tornado (mean time to train, one input at its p05 and p95):");
+    for (int k = 0; k < c->n_tornado; k++)
+        fprintf(f, "%s %s x%.3g %.1f d .. x%.3g %.1f d", k ? ";" : "", cs_unc_input_names[c->tornado[k].input],
+                c->tornado[k].low_factor, c->tornado[k].low / 86400, c->tornado[k].high_factor,
+                c->tornado[k].high / 86400);
+    fprintf(f, "\n");
+}
+
 static void cs__text(FILE *f, const struct cs_app_plan *r, bool all)
 {
     cs__header(f, r);
     fprintf(f, "Cheapest plan that meets the deadline at p95:\n");
-    if (r->has_cheapest)
+    if (r->has_cheapest) {
         cs__table(f, r, &r->cheapest, 1);
-    else
+        cs__tornado_text(f, &r->c[r->cheapest.cand]);
+    } else {
         fprintf(f, "  none\n");
+    }
     fprintf(f, "\nFastest plan within the budget:\n");
     if (r->has_fastest)
         cs__table(f, r, &r->fastest, 1);

@@ -339,6 +339,7 @@ for key in '"uncertainty"' '"total_usd"' '"on-prem"' '"p05"' '"p50"' '"p95"' '"t
 done
 expect 0 "plan --uncertainty" -- "$bin" plan tests/data/plan-small.yaml --uncertainty
 has "$tmp/out" "over the model's parameters too" "plan --uncertainty says so"
+has "$tmp/out" "tornado (mean time to train" "plan --uncertainty prints the cheapest plan's tornado"
 
 # plan --shard K/N + --merge: the same report as one run, byte for byte.
 for k in 1 2 3; do

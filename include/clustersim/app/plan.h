@@ -19,6 +19,7 @@
 #include "clustersim/models/cost.h"
 #include "clustersim/models/run.h"
 #include "clustersim/models/workload.h"
+#include "clustersim/app/uncertainty.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,6 +84,8 @@ struct cs_plan_offer {
 struct cs_plan_cand {
     int gi, ni, fi;
     bool uncertainty;         /* time_s is the uncertainty Monte Carlo's */
+    int n_tornado;            /* --uncertainty: the inputs that move its time to train most */
+    struct cs_unc_tornado tornado[CS_UNC_COUNT];
     int nodes;
     long gpus;
     enum cs_plan_state state;
