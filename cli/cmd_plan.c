@@ -93,7 +93,7 @@ static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
     cJSON_AddStringToObject(o, "recompute", cs_cli_recompute_label(&c->w, rc, sizeof rc));
     cJSON_Delete(pw);
     cJSON_AddStringToObject(o, "ownership", cs_cost_option_name(ref.opt));
-    if (!cs_cost_option_owned(ref.opt))
+    if (cs_plan_offer_of(c, ref)[0]) /* "" for an owned option */
         cJSON_AddStringToObject(o, "offer", cs_plan_offer_of(c, ref));
     cJSON_AddItemToObject(o, "time_to_train_s", cs__dist(po->time_s[0], po->time_s[1], po->time_s[2]));
     cJSON_AddItemToObject(o, "cost_usd", cs__dist(po->cost_usd[0], po->cost_usd[1], po->cost_usd[2]));
