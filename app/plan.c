@@ -502,12 +502,12 @@ static void finish(struct cs_app_plan *out)
 static void init_cands(const cs_plan *p, struct cs_app_plan *out)
 {
     const struct cs_plan_info *pi = cs_plan_info(p);
-    out->n = (size_t)pi->n_gpus * pi->n_nodes * pi->n_fabrics;
+    out->n = (size_t)pi->n_gpus * pi->n_nodes * pi->n_variants;
     out->c = cs_xcalloc(out->n, sizeof *out->c);
     size_t k = 0;
     for (int g = 0; g < pi->n_gpus; g++)
         for (int n = 0; n < pi->n_nodes; n++)
-            for (int f = 0; f < pi->n_fabrics; f++, k++) {
+            for (int f = 0; f < pi->n_variants; f++, k++) {
                 out->c[k].gi = g;
                 out->c[k].ni = n;
                 out->c[k].fi = f;
@@ -529,7 +529,7 @@ cs_status cs_app_plan(const cs_plan *p, const cs_catalog *cat, const struct cs_a
     /* Bad input first: every GPU (on the first node count and fabric) and
      * every fabric (on the first GPU) must bind; their errors are the
      * plan file's, reported once, before anything is simulated. */
-    for (int g = 0; g < pi->n_gpus + pi->n_fabrics; g++) {
+    for (int g = 0; g < pi->n_gpus + pi->n_variants; g++) {
         struct cs_scenario s;
         memset(&s, 0, sizeof s);
         int gi = g < pi->n_gpus ? g : 0, fi = g < pi->n_gpus ? 0 : g - pi->n_gpus;

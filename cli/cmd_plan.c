@@ -184,10 +184,13 @@ static void cs__header(FILE *f, const struct cs_app_plan *r)
         cs__usd(pi->budget_usd, bu, sizeof bu);
     fprintf(f, "Plan %s: deadline %s at p95, budget %s (%s basis)\n", pi->name, dl, bu,
             cs_plan_basis_names[pi->basis]);
-    fprintf(f, "Candidates: %d GPU types x %d node counts x %d fabrics = %zu clusters, %d ownership "
+    char st[48] = "";
+    if (pi->n_storage > 1)
+        snprintf(st, sizeof st, " x %d storage choices", pi->n_storage);
+    fprintf(f, "Candidates: %d GPU types x %d node counts x %d fabrics%s = %zu clusters, %d ownership "
                "options\n  %zu evaluated (%zu configurations simulated), %zu pruned by the deadline "
                "bound, %zu do not fit, %zu failed\n\n",
-            pi->n_gpus, pi->n_nodes, pi->n_fabrics, r->n, pi->n_ownership, r->evaluated, r->configs,
+            pi->n_gpus, pi->n_nodes, pi->n_fabrics, st, r->n, pi->n_ownership, r->evaluated, r->configs,
             r->pruned, r->nofit, r->failed);
 }
 

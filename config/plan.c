@@ -22,7 +22,7 @@ const char *const cs_plan_basis_names[] = {"commitment", "run", NULL};
 
 /* The plan's own top-level keys; the rest go to the scenario binder. */
 static const char *const plan_keys[] = {"deadline", "budget", "budget_basis", "candidates", NULL};
-static const char *const cand_keys[] = {"gpus", "nodes", "fabrics", "ownership", "cloud_offers", NULL};
+static const char *const cand_keys[] = {"gpus", "nodes", "fabrics", "storage", "ownership", "cloud_offers", NULL};
 
 struct cs_plan {
     struct cs_plan_info info;
@@ -40,6 +40,8 @@ struct cs_plan {
     const struct cs_ynode *nodes_at[CS_PLAN_MAX_NODES];
     const struct cs_ynode *fabric[CS_PLAN_MAX_FABRICS]; /* mappings; NULL: the base cluster's */
     char fabric_label[CS_PLAN_MAX_FABRICS][96];
+    const struct cs_ynode *storage[CS_PLAN_MAX_STORAGE];   /* sequences; NULL: the base cluster's */
+    char variant_label[CS_PLAN_MAX_FABRICS * CS_PLAN_MAX_STORAGE][256];
     const struct cs_ynode *cloud_offers_at;
 };
 
@@ -289,6 +291,29 @@ static bool parse_ownership(cs_plan *p, const struct cs_ynode *v, cs_diags *d)
     return true;
 }
 
+/* storage: a list of cluster.storage lists ([nvme-gen4, lustre, s3]). */
+static bool parse_storage(cs_plan *p, const struct cs_ynode *v, cs_diags *d)
+{
+    p->info.n_storage = 1;
+    p->storage[0] = NULL;
+    if (!v || cs_ynode_is_null(v))
+        return true;
+    bool ok = v->kind == CS_YNODE_SEQ && v->n > 0 && v->n <= CS_PLAN_MAX_STORAGE;
+    for (size_t i = 0; ok && i < v->n; i++)
+        ok = v->items[i]->kind == CS_YNODE_SEQ && v->items[i]->n > 0;
+    if (!ok) {
+        char shown[96];
+        cs_cfg__show(v, shown, sizeof shown);
+        cs_cfg__error(d, v, "candidates.storage: expected a list of 1 to %d cluster.storage lists (like "
+                      "[[nvme-gen4, lustre], [nvme-gen4, s3]]), got %s", CS_PLAN_MAX_STORAGE, shown);
+        return false;
+    }
+    for (size_t i = 0; i < v->n; i++)
+        p->storage[i] = v->items[i];
+    p->info.n_storage = (int)v->n;
+    return true;
+}
+
 /* cloud_offers: all | [catalog offer names] (checked against the catalog
  * when candidates are evaluated). */
 static bool parse_offers(cs_plan *p, const struct cs_ynode *v, cs_diags *d)
@@ -454,6 +479,19 @@ static bool parse_plan(cs_plan *p, cs_diags *d)
         ok = parse_nodes(p, nn, d) && ok;
     }
     ok = parse_fabrics(p, cs_ynode_map_get(c, "fabrics"), d) && ok;
+    ok = parse_storage(p, cs_ynode_map_get(c, "storage"), d) && ok;
+    p->info.n_variants = p->info.n_fabrics * p->info.n_storage;
+    for (int f = 0; f < p->info.n_fabrics; f++)
+        for (int t = 0; t < p->info.n_storage; t++) {
+            char *lb = p->variant_label[f * p->info.n_storage + t];
+            size_t cap = sizeof p->variant_label[0];
+            int n = snprintf(lb, cap, "%s", p->fabric_label[f]);
+            const struct cs_ynode *sq = p->storage[t];
+            for (size_t k = 0; sq && k < sq->n && n > 0 && (size_t)n < cap; k++) {
+                const char *nm = sq->items[k]->kind == CS_YNODE_SCALAR ? sq->items[k]->scalar : "?";
+                n += snprintf(lb + n, cap - (size_t)n, "%s%s", k ? "+" : " storage ", nm);
+            }
+        }
     ok = parse_ownership(p, cs_ynode_map_get(c, "ownership"), d) && ok;
     ok = parse_offers(p, cs_ynode_map_get(c, "cloud_offers"), d) && ok;
     p->cloud_offers_at = cs_ynode_map_get(c, "cloud_offers");
@@ -538,7 +576,7 @@ void cs_plan_destroy(cs_plan *p)
 const struct cs_plan_info *cs_plan_info(const cs_plan *p) { return &p->info; }
 const char *cs_plan_gpu(const cs_plan *p, int gi) { return p->gpu_name[gi]; }
 int cs_plan_nodes(const cs_plan *p, int ni) { return p->nodes[ni]; }
-const char *cs_plan_fabric(const cs_plan *p, int fi) { return p->fabric_label[fi]; }
+const char *cs_plan_fabric(const cs_plan *p, int fi) { return p->variant_label[fi]; }
 
 cs_status cs_plan_check_offers(const cs_plan *p, const cs_catalog *cat, cs_diags *d)
 {
@@ -601,7 +639,11 @@ cs_status cs_plan_candidate(const cs_plan *p, int gi, int ni, int fi, const cs_c
               (g->kind != CS_YNODE_MAP || set_all(&o, &root, "cluster.", g, "gpu", d)) &&
               cs_ovl_set(&o, &root, "cluster.nodes", cs_ovl_scalar(&o, nb, na->file, na->line, na->col),
                          na->file, na->line, na->col, d) &&
-              set_all(&o, &root, "cluster.fabric.", p->fabric[fi], NULL, d);
+              set_all(&o, &root, "cluster.fabric.", p->fabric[fi / p->info.n_storage], NULL, d) &&
+              (!p->storage[fi % p->info.n_storage] ||
+               cs_ovl_set(&o, &root, "cluster.storage", p->storage[fi % p->info.n_storage],
+                          p->storage[fi % p->info.n_storage]->file, p->storage[fi % p->info.n_storage]->line,
+                          p->storage[fi % p->info.n_storage]->col, d));
     cs_status st = ok ? cs_cfg__bind_root_plan(root, p->info.file, cat, d, out) : CS_ECONFIG;
     cs_ovl_fini(&o);
     return st;

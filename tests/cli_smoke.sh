@@ -379,4 +379,11 @@ cp "$tmp/out" "$tmp/plan-of-whole.csv"
 expect 0 "plan offers merge" -- "$bin" plan tests/data/plan-small.yaml --set candidates.cloud_offers=all --merge "$tmp/shards-of" --format csv
 if cmp -s "$tmp/out" "$tmp/plan-of-whole.csv"; then ok; else ko "plan --merge with offers differs"; fi
 
+# candidates.storage: storage choices as a candidate dimension.
+expect 0 "plan storage variants" -- "$bin" plan tests/data/plan-small.yaml --set 'candidates.storage=[[nvme-gen4, lustre], [nvme-gen4, s3]]' --all
+has "$tmp/out" "x 2 storage choices = 12 clusters" "plan storage: the count"
+has "$tmp/out" "fat-tree ib-ndr 1:1 storage nvme-gen4+s3" "plan storage: the variant's label"
+expect 2 "plan storage variant without the checkpoint tier" -- "$bin" plan tests/data/plan-small.yaml --set 'candidates.storage=[[lustre]]'
+has "$tmp/err" "checkpoint.tier" "plan storage: an inconsistent variant is bad input, named"
+
 finish cli

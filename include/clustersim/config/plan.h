@@ -30,6 +30,7 @@
 #define CS_PLAN_MAX_NODES 64
 #define CS_PLAN_MAX_FABRICS 32
 #define CS_PLAN_MAX_OFFERS 16
+#define CS_PLAN_MAX_STORAGE 16
 
 /* What the budget is compared with (plan.budget_basis). */
 enum cs_plan_basis {
@@ -52,6 +53,8 @@ struct cs_plan_info {
     double budget_usd;           /* budget: (money, > 0); INFINITY when absent */
     enum cs_plan_basis basis;
     int n_gpus, n_nodes, n_fabrics;
+    int n_storage;               /* candidates.storage variants; 1: the base cluster's */
+    int n_variants;              /* n_fabrics x n_storage: the network-and-storage choices */
     int n_ownership;
     enum cs_cost_option ownership[CS_OPT_COUNT]; /* in the file's order; default all seven */
     double tokens;               /* workload.tokens when written as a plain number; NAN */
@@ -77,9 +80,11 @@ cs_status cs_plan_load(const char *path, const struct cs_cfg_override *ov, size_
 void cs_plan_destroy(cs_plan *p);
 
 const struct cs_plan_info *cs_plan_info(const cs_plan *p);
-/* Labels for reports: the GPU's catalog name; the node count; a fabric as
- * "fat-tree ib-ndr 1:1" (its topology, link and oversubscription as
- * written, defaults from the base cluster). Borrowed. */
+/* Labels for reports: the GPU's catalog name; the node count; a variant
+ * (fabric x storage, index fi in 0..n_variants: fabric fi / n_storage,
+ * storage fi % n_storage) as "fat-tree ib-ndr 1:1" (the fabric's topology,
+ * link and oversubscription as written, defaults from the base cluster),
+ * with " storage nvme-gen4+s3" when the plan varies the storage. Borrowed. */
 const char *cs_plan_gpu(const cs_plan *p, int gi);
 int cs_plan_nodes(const cs_plan *p, int ni);
 const char *cs_plan_fabric(const cs_plan *p, int fi);
@@ -88,7 +93,7 @@ const char *cs_plan_fabric(const cs_plan *p, int fi);
  * GPUs: CS_OK, else CS_ECONFIG with the offer's line. */
 cs_status cs_plan_check_offers(const cs_plan *p, const cs_catalog *cat, cs_diags *d);
 
-/* Binds candidate (gi, ni, fi) as a scenario (see above): out->workload
+/* Binds candidate (gi, ni, fi: a variant, above) as a scenario (see above): out->workload
  * spans the whole cluster with parallelism 1 x 1 x 1 for the caller's
  * search to replace. Thread-safe for distinct outputs (the plan and the
  * catalog are only read). Same statuses as cs_cfg_load_scenario. */
