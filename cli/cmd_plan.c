@@ -18,6 +18,9 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#ifdef CLUSTERSIM_MPI
+#include <mpi.h>
+#endif
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -487,7 +490,33 @@ static bool cs__html(const char *dir, const struct cs_app_plan *r)
     return cs_cli_out_close(&o, !ferror(o.fp));
 }
 
-static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+/* The report: plan.txt / .json / .csv (stdout without -o), and with -o DIR
+ * the figure and the HTML page. */
+static bool cs__report(enum cs_cli_format fmt, bool all, const char *dir, const struct cs_app_plan *r)
+{
+    const char *name = fmt == CS_FMT_JSON ? "plan.json" : fmt == CS_FMT_CSV ? "plan.csv" : "plan.txt";
+    struct cs_cli_out out;
+    bool ok = cs_cli_out_open(&out, dir, name);
+    if (ok) {
+        if (fmt == CS_FMT_JSON) {
+            cJSON *root = cs__json(r, all);
+            cs_out_json_write(out.fp, root);
+            cJSON_Delete(root);
+        } else if (fmt == CS_FMT_CSV) {
+            cs__csv(out.fp, r);
+        } else {
+            cs__text(out.fp, r, all);
+        }
+        ok = cs_cli_out_close(&out, !ferror(out.fp));
+    }
+    if (ok && dir && !cs_cli_out_is_stdout(dir))
+        ok = cs__figure(dir, r) && cs__html(dir, r);
+    return ok;
+}
+
+/* rank and size: 0 and 1 without MPI; under mpirun every rank evaluates
+ * its shard into DIR and rank 0 joins them into the report. */
+static int cs__plan_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a, int rank, int size)
 {
     enum cs_cli_format fmt;
     if (!cs_cli_format(cs_cli_get(cmd, a, "format"), &fmt))
@@ -500,6 +529,17 @@ static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_BADINPUT;
     }
     long sk = 0, sn = 0;
+    if (size > 1) {
+        const char *od = cs_cli_get(cmd, a, "output");
+        if (!od || cs_cli_out_is_stdout(od) || merge || cs_cli_get(cmd, a, "shard")) {
+            if (rank == 0)
+                fprintf(stderr, "clustersim plan: under mpirun every rank writes its shard into DIR and "
+                                "rank 0 the report: give -o DIR, and neither --shard nor --merge\n");
+            return CS_EXIT_BADINPUT;
+        }
+        sk = rank + 1;
+        sn = size;
+    }
     const char *ss = cs_cli_get(cmd, a, "shard");
     if (ss) {
         if (!cs_cli_parse_shard("plan", ss, &sk, &sn))
@@ -646,31 +686,60 @@ static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             okw = cs_cli_out_close(&so, !ferror(so.fp));
         }
         cs_app_plan_fini(&r);
+        int rc2 = okw ? CS_EXIT_OK : CS_EXIT_FAIL;
+#ifdef CLUSTERSIM_MPI
+        if (size > 1) {
+            /* every rank has written its shard (or failed); rank 0 joins */
+            int bad = !okw, any_bad = 0;
+            MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            rc2 = any_bad ? CS_EXIT_FAIL : CS_EXIT_OK;
+            if (!any_bad && rank == 0) {
+                char **files = cs_xcalloc((size_t)size, sizeof *files);
+                for (int k = 0; k < size; k++)
+                    files[k] = cs_xasprintf("%s/plan-shard-%d-of-%d.jsonl", dir, k + 1, size);
+                cs_diags md;
+                cs_diags_init(&md);
+                struct cs_app_plan mr;
+                cs_status ms = cs_app_plan_merge(p, cat, (const char *const *)files, (size_t)size, &md, &mr);
+                cs_cli_print_diags_for(&md, cs_path_display(a->pos[0]));
+                cs_diags_fini(&md);
+                rc2 = ms == CS_OK && cs__report(fmt, all, dir, &mr) ? CS_EXIT_OK : CS_EXIT_FAIL;
+                cs_app_plan_fini(&mr);
+                for (int k = 0; k < size; k++)
+                    free(files[k]);
+                free(files);
+            }
+            MPI_Bcast(&rc2, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        }
+#endif
         cs_plan_destroy(p);
         cs_catalog_destroy(cat);
-        return okw ? CS_EXIT_OK : CS_EXIT_FAIL;
+        return rc2;
     }
-    const char *name = fmt == CS_FMT_JSON ? "plan.json" : fmt == CS_FMT_CSV ? "plan.csv" : "plan.txt";
-    struct cs_cli_out out;
-    bool ok = cs_cli_out_open(&out, dir, name);
-    if (ok) {
-        if (fmt == CS_FMT_JSON) {
-            cJSON *root = cs__json(&r, all);
-            cs_out_json_write(out.fp, root);
-            cJSON_Delete(root);
-        } else if (fmt == CS_FMT_CSV) {
-            cs__csv(out.fp, &r);
-        } else {
-            cs__text(out.fp, &r, all);
-        }
-        ok = cs_cli_out_close(&out, !ferror(out.fp));
-    }
-    if (ok && dir && !cs_cli_out_is_stdout(dir))
-        ok = cs__figure(dir, &r) && cs__html(dir, &r);
+    bool ok = cs__report(fmt, all, dir, &r);
     cs_app_plan_fini(&r);
     cs_plan_destroy(p);
     cs_catalog_destroy(cat);
     return ok ? CS_EXIT_OK : CS_EXIT_FAIL;
+}
+
+static int cs__plan(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
+{
+#ifdef CLUSTERSIM_MPI
+    /* Only the main thread calls MPI; the candidate threads never do. */
+    int provided = 0, rank = 0, size = 1;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "clustersim plan: MPI_Init_thread failed\n");
+        return CS_EXIT_FAIL;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int rc = cs__plan_ranked(cmd, a, rank, size);
+    MPI_Finalize();
+    return rc;
+#else
+    return cs__plan_ranked(cmd, a, 0, 1);
+#endif
 }
 
 const struct cs_cli_cmd cs_cmd_plan = {
@@ -687,7 +756,9 @@ const struct cs_cli_cmd cs_cmd_plan = {
     "constraint binds and by how much. budget_basis: commitment (default: the\n"
     "rental, reservation terms or owned TCO signed for) or run (the run's share).\n"
     "A plan too large for one machine runs as N shards (--shard K/N -o DIR each,\n"
-    "e.g. a Slurm job array) joined by --merge FILE DIR... into the same report.\n"
+    "e.g. a Slurm job array) joined by --merge FILE DIR... into the same report;\n"
+    "built with -DCLUSTERSIM_MPI=ON, `mpirun -np R clustersim plan -o DIR FILE`\n"
+    "runs the R shards as ranks and rank 0 writes the report into DIR.\n"
     "Keys and method: docs/plan.md. Exit status: 0 when the plan was evaluated\n"
     "(also when nothing qualifies: the report says why), 1 for a failed write,\n"
     "2 for bad input.",
