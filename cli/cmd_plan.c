@@ -190,10 +190,12 @@ static void cs__header(FILE *f, const struct cs_app_plan *r)
     char st[48] = "";
     if (pi->n_storage > 1)
         snprintf(st, sizeof st, " x %d storage choices", pi->n_storage);
-    fprintf(f, "Candidates: %d GPU types x %d node counts x %d fabrics%s = %zu clusters, %d ownership "
-               "options\n  %zu evaluated (%zu configurations simulated), %zu pruned by the deadline "
+    fprintf(f, "Candidates: %d GPU type%s x %d node count%s x %d fabric%s%s = %zu clusters, %d ownership "
+               "option%s\n  %zu evaluated (%zu configurations simulated), %zu pruned by the deadline "
                "bound, %zu do not fit, %zu failed\n\n",
-            pi->n_gpus, pi->n_nodes, pi->n_fabrics, st, r->n, pi->n_ownership, r->evaluated, r->configs,
+            pi->n_gpus, pi->n_gpus == 1 ? "" : "s", pi->n_nodes, pi->n_nodes == 1 ? "" : "s", pi->n_fabrics,
+            pi->n_fabrics == 1 ? "" : "s", st, r->n, pi->n_ownership, pi->n_ownership == 1 ? "" : "s", r->evaluated,
+            r->configs,
             r->pruned, r->nofit, r->failed);
 }
 
