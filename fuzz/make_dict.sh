@@ -14,7 +14,8 @@ set -euo pipefail
             step_time_s measured_s label m n k dtype seconds tflops batch jobs jobname read write bw iops \
             clat_ns mean io_bytes bs iodepth columns points results index status reason \
             size count type redop root time algbw busbw '#wrong' Rank Group Pid device nThread nGpus \
-            submitted_time attempts start_time end_time detail gpus ip jobid user vc
+            submitted_time attempts start_time end_time detail gpus ip jobid user vc \
+            deadline budget budget_basis candidates fabrics storage ownership cloud_offers all commitment run
     } | sort -u | sed 's/.*/"&"/'
     printf '%s\n' '": "' '"\x0a  "' '"- "' '"{"' '"}"' '"["' '"]"' '","' '"~"' '"null"' '"true"' \
         '"1e308"' '"-1"' '"0x10"' '"GiB"' '"Gbps"' '"GB/s"' '"ms"' '"us"' '"h"' '"&a "' '"*a"' '"<<: "' \

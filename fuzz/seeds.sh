@@ -5,7 +5,7 @@
 # one: fuzz/fuzz_*.c). Run from the source root; fuzz/run.sh calls it.
 set -euo pipefail
 out="$1"
-for n in scenario calib_overlay trace nodes nccl gemm fio steps sweep expr sweep_results refs units; do
+for n in scenario calib_overlay trace nodes nccl gemm fio steps sweep expr sweep_results refs units plan; do
     mkdir -p "$out/$n"
 done
 i=0
@@ -18,6 +18,7 @@ for f in tests/data/good/*.yaml tests/data/bad/*.yaml scenarios/*.yaml scenarios
     [ -f "$f" ] && put scenario "$f"
 done
 for f in scenarios/calibration/*.yaml; do put calib_overlay "$f"; done
+for f in scenarios/plans/*.yaml tests/data/plan-small.yaml; do put plan "$f"; done
 # trace: byte 0 = format (enum cs_trace_format order: auto, native, itp,
 # openb, helios, acme, pai, philly), byte 1 = options (bit 3: a .json name).
 put trace tests/data/traces/native_ok.csv '\001\000'
