@@ -134,7 +134,15 @@ void cs_cli_print_help(const struct cs_cli_cmd *cmd, FILE *out)
     bool takes_scenario = false;
     for (int i = 0; i < cmd->nopts; i++)
         takes_scenario = takes_scenario || strcmp(cmd->opts[i].lng, "set") == 0;
-    if (takes_scenario)
+    if (takes_scenario && strcmp(cmd->name, "plan") == 0)
+        fprintf(out, "\nconventions:\n"
+                     "  The plan FILE is read from a file (not standard input). --set KEY=VALUE sets a\n"
+                     "  key path of the plan file as sweep axes do (deadline=60d, budget=$3M,\n"
+                     "  workload.tokens=1T, candidates.nodes=[64,128]); repeatable, applied in order,\n"
+                     "  a later one wins; a bad key or value is an error naming the key (exit 2).\n"
+                     "  -o - writes the report to standard output (no figures). CSV booleans are\n"
+                     "  true/false.\n");
+    else if (takes_scenario)
         fprintf(out, "\nconventions:\n"
                      "  A scenario FILE may be - (standard input, read once; its include: paths are\n"
                      "  relative to the current directory). --set KEY=VALUE sets a key path of the\n"
