@@ -142,12 +142,8 @@ struct work {
 
 static void first_error(const cs_diags *d, char *buf, size_t n)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->items[i].sev == CS_SEV_ERROR) {
-            snprintf(buf, n, "%s", d->items[i].msg);
-            return;
-        }
-    snprintf(buf, n, "failed");
+    const struct cs_diag *e = cs_diags_first_error(d);
+    snprintf(buf, n, "%s", e ? e->msg : "failed");
 }
 
 static void eval_one(struct work *wk, struct cs_plan_cand *c)
@@ -176,7 +172,7 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
     }
     /* One network model for the search and the evaluation: the chosen
      * configuration's communicators are costed once. */
-    st = s.n_neighbours == 0 ? cs_app_netmodel(&s, false, &d, &net) : CS_OK;
+    st = cs_app_netmodel(&s, false, &d, &net); /* a plan has no neighbours (config/plan.c) */
     if (st != CS_OK) {
         c->state = CS_PLAN_FAILED;
         first_error(&d, c->why, sizeof c->why);

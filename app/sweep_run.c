@@ -184,12 +184,8 @@ static void row_str(struct row *r, const char *k, const char *v)
 
 static void first_error(const cs_diags *d, char *buf, size_t n)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->items[i].sev == CS_SEV_ERROR) {
-            snprintf(buf, n, "%s", d->items[i].msg);
-            return;
-        }
-    snprintf(buf, n, "rejected without a message");
+    const struct cs_diag *e = cs_diags_first_error(d);
+    snprintf(buf, n, "%s", e ? e->msg : "rejected without a message");
 }
 
 char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs_catalog *cat,

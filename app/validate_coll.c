@@ -33,13 +33,11 @@ static int cs__elem_bytes(const char *dtype)
  * file's own list, or the fallback when d has none. */
 static void cs__first_error(const cs_diags *d, cs_diags *out, const char *fallback)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->items[i].sev == CS_SEV_ERROR) {
-            const struct cs_diag *dg = &d->items[i];
-            cs_diag_error(out, dg->file, dg->line, dg->col, "%s", dg->msg);
-            return;
-        }
-    cs_diag_error(out, NULL, 0, 0, "%s", fallback);
+    const struct cs_diag *dg = cs_diags_first_error(d);
+    if (dg)
+        cs_diag_error(out, dg->file, dg->line, dg->col, "%s", dg->msg);
+    else
+        cs_diag_error(out, NULL, 0, 0, "%s", fallback);
 }
 
 /* One comma-separated NCCL list (case-insensitive, as NCCL reads it) into a

@@ -69,6 +69,14 @@ void cs_diag_add(cs_diags *d, enum cs_severity sev, const char *file, int line,
 
 size_t cs_diags_errors(const cs_diags *d) { return d->n_errors; }
 
+const struct cs_diag *cs_diags_first_error(const cs_diags *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->items[i].sev == CS_SEV_ERROR)
+            return &d->items[i];
+    return NULL;
+}
+
 const char *cs_severity_name(enum cs_severity sev)
 {
     switch (sev) {

@@ -206,10 +206,11 @@ static bool parse_gpus(cs_plan *p, const struct cs_ynode *v, cs_diags *d)
 static const char *fabric_key(const cs_plan *p, const struct cs_ynode *f, const char *key)
 {
     const char *s = scalar_or_null(cs_ynode_map_get(f, key));
-    if (!s)
-        s = scalar_or_null(cs_ovl_get(p->root, key[0] == 't' ? "cluster.fabric.topology"
-                                      : key[0] == 'l'        ? "cluster.fabric.link"
-                                                             : "cluster.fabric.oversubscription"));
+    if (!s) { /* the base cluster's */
+        char path[64];
+        snprintf(path, sizeof path, "cluster.fabric.%s", key);
+        s = scalar_or_null(cs_ovl_get(p->root, path));
+    }
     return s;
 }
 

@@ -48,6 +48,10 @@ void cs_diag_vadd(cs_diags *d, enum cs_severity sev, const char *file, int line,
 
 size_t cs_diags_errors(const cs_diags *d);
 
+/* The first error kept in d, or NULL when it holds none (warnings and
+ * notes are skipped). Borrowed from d. */
+const struct cs_diag *cs_diags_first_error(const cs_diags *d);
+
 /* Formats one diagnostic as a compiler does: "file:line:col: error: msg".
  * Returns a heap string; caller frees. */
 char *cs_diag_format(const struct cs_diag *dg);
