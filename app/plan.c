@@ -275,13 +275,11 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
                 listed = strcmp(pi->offers[j], of->name) == 0;
             if (!listed)
                 continue;
-            /* A cluster of several nodes rents its fabric with the
-             * instances: the offer must state a scale-out bandwidth per
-             * instance at least the cluster's per node (NICs x line rate);
-             * an offer that states none is left out for it. */
-            double per_node = (double)s.cluster.fabric.nics_per_node * s.cluster.fabric.link.bw_bytes_per_s;
-            if (s.cluster.nodes > 1 &&
-                !(isfinite(of->scaleout_bw_bytes_per_s) && of->scaleout_bw_bytes_per_s >= 0.999 * per_node))
+            /* The offer must fit the cluster (cs_cost_offer_fits, as
+             * `tco` chooses its prices): instances of at least a node, and
+             * for several nodes a stated scale-out bandwidth per instance
+             * of at least the node's NICs x line rate. */
+            if (!cs_cost_offer_fits(of, &s.cluster, NULL, 0))
                 continue;
             struct cs_cost_inputs in2 = *res.cost_in;
             double price[4] = {of->on_demand_usd_per_gpu_h, of->reserved_1y_usd_per_gpu_h,

@@ -164,6 +164,12 @@ void cs_cli_print_help(const struct cs_cli_cmd *cmd, FILE *out)
         fprintf(out, "  %-26s %s\n", left, o->help);
     }
     fprintf(out, "  %-26s %s\n", "-h, --help", "show this help");
+    if (strcmp(cmd->name, "tco") == 0) {
+        fprintf(out, "\ncost keys (the scenario's cost: section; README \"Cost keys\", docs/cost.md):\n");
+        fprintf(out, "  %-32s %-22s %s\n", "key", "unit", "default / meaning");
+        for (const struct cs_cfg_key_doc *k = cs_cfg_cost_key_docs; k->key; k++)
+            fprintf(out, "  %-32s %-22s %s: %s\n", k->key, k->unit, k->def, k->doc);
+    }
 }
 
 int cs_cli_opt_index(const struct cs_cli_cmd *cmd, const char *lng)

@@ -6,6 +6,8 @@
  * keys and their defaults are documented in docs/cost.md. */
 #include "cfg_cost.h"
 
+#include "clustersim/config/config.h"
+
 #include "clustersim/base/units.h"
 #include "schema.h"
 
@@ -29,6 +31,10 @@ static const char *const metric_names[] = {"none", "break_even", "savings", "rat
 static const struct cs_field ext_fields[] = {
     F_("staff_per_year", CS_FT_QTY, staff_usd_per_year, .unit = CS_UNIT_MONEY, .min = 0,
        .max = 1e10, .doc = "staff cost per year"),
+    F_("servers_per_admin", CS_FT_NUM, servers_per_admin, .min = 1, .max = 1e6,
+       .doc = "servers one systems administrator (FTE) runs"),
+    F_("staff_per_admin", CS_FT_QTY, staff_usd_per_admin_year, .unit = CS_UNIT_MONEY, .min = 0,
+       .max = 1e8, .doc = "loaded yearly cost of one FTE"),
     F_("cooling", CS_FT_ENUM, cooling, .names = cooling_names, .doc = "air | liquid"),
     F_("liquid_cooling_per_kw", CS_FT_QTY, liquid_cooling_usd_per_kw, .unit = CS_UNIT_MONEY,
        .min = 0, .max = 1e7, .doc = "liquid-cooling capital per kW of IT load"),
@@ -382,10 +388,32 @@ void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
         s->failures.enabled ? s->failures.detection_s + s->failures.restart_s : 1200.0;
     x->hybrid_baseline_gpus = -1;
     x->sensitivity = 0.2;
+    /* Staff and financing defaults (docs/cost.md, "Defaults and their
+     * sources"): one systems FTE per 250 servers (Roskies & Zacharia,
+     * "Designing and Supporting High-end Computational Facilities",
+     * CTWatch Quarterly 2(2), 2006: sites add one FTE for roughly every
+     * 250 processors beyond ~50), at the BLS mean wage of network and
+     * computer systems administrators (OEWS 15-1244, May 2019: $88,410)
+     * loaded by the employer's benefit share (BLS ECEC, September 2024,
+     * private industry: $44.40 total / $31.25 wages = 1.42): $125,600 per
+     * FTE-year. Cost of capital 8% a year: an estimate of a US company's
+     * weighted average cost of capital (Damodaran's industry WACC tables
+     * put technology industries at roughly 6-10%). */
+    x->staff_usd_per_year = NAN;
+    x->servers_per_admin = 250;
+    x->staff_usd_per_admin_year = 125600;
+    x->cost_of_capital = NAN;
     bind_reference(NULL, x, d);
+    if (cost && cost->kind == CS_YNODE_MAP)
+        walk_scalars(ext_fields, NELEM(ext_fields), cost, "cost", x, d);
+    x->staff_default = !isfinite(x->staff_usd_per_year);
+    if (x->staff_default)
+        x->staff_usd_per_year = (double)s->cluster.nodes / x->servers_per_admin * x->staff_usd_per_admin_year;
+    x->cost_of_capital_default = !isfinite(x->cost_of_capital);
+    if (x->cost_of_capital_default)
+        x->cost_of_capital = CS_COST_DEFAULT_COST_OF_CAPITAL;
     if (!cost || cost->kind != CS_YNODE_MAP)
         return;
-    walk_scalars(ext_fields, NELEM(ext_fields), cost, "cost", x, d);
     const struct cs_ynode *cl = cs_ynode_map_get(cost, "cloud");
     if (cl && cl->kind == CS_YNODE_MAP)
         walk_scalars(cloud_fields, NELEM(cloud_fields), cl, "cost.cloud", x, d);
@@ -393,4 +421,77 @@ void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
     bind_ranges(cs_ynode_map_get(cost, "ranges"), x, d);
     bind_claim(cs_ynode_map_get(cost, "claim"), x, d);
     bind_reference(cs_ynode_map_get(cost, "reference"), x, d);
+}
+
+/* Every `cost:` key documented (README "Cost keys", docs/cost.md, `help
+ * tco`); tests/check_config.c checks it against the parsing tables. */
+const struct cs_cfg_key_doc cs_cfg_cost_key_docs[] = {
+    {"cost.years", "years", "3", "TCO horizon"},
+    {"cost.utilization", "fraction", "0.7", "average busy fraction of the owned fleet"},
+    {"cost.site", "catalog site", "us-average", "site whose prices fill the site keys below"},
+    {"cost.electricity", "$/kWh", "site", "energy price"},
+    {"cost.pue", "ratio", "site", "power usage effectiveness"},
+    {"cost.colocation", "$/kW-month", "site", "colocation price per kW of IT load"},
+    {"cost.construction_per_mw", "$", "site", "on-prem build-out per MW of IT load"},
+    {"cost.depreciation_years", "years", "site", "hardware life"},
+    {"cost.support_per_year", "fraction", "site", "support contracts, share of hardware price a year"},
+    {"cost.server_power_utilization", "fraction", "site", "average draw over nameplate while busy"},
+    {"cost.server_power_multiplier", "ratio", "site", "server watts per GPU watt"},
+    {"cost.network_cost_fraction", "fraction", "site",
+     "network share of cluster cost, for the items without a catalog price"},
+    {"cost.gpu_price", "$", "catalog GPU", "all-in server price per GPU"},
+    {"cost.server_price", "$", "catalog GPU", "price of one server (gpu_price x its GPUs)"},
+    {"cost.cloud.offer", "catalog offer", "per price, the cheapest fitting offer",
+     "catalog cloud offer for all four prices (clustersim catalog lists them)"},
+    {"cost.cloud.on_demand", "$/GPU-h", "cheapest fitting catalog offer", "on-demand price"},
+    {"cost.cloud.reserved_1y", "$/GPU-h", "cheapest fitting catalog offer", "1-year commitment, effective"},
+    {"cost.cloud.reserved_3y", "$/GPU-h", "cheapest fitting catalog offer", "3-year commitment, effective"},
+    {"cost.cloud.spot", "$/GPU-h", "cheapest fitting catalog offer", "spot / preemptible price"},
+    {"cost.cloud.egress", "bytes/month", "0", "data leaving the cloud each month"},
+    {"cost.cloud.egress_price", "$/TB", "none (needed with egress)", "egress price"},
+    {"cost.cloud.storage", "bytes", "0", "storage held in the cloud"},
+    {"cost.cloud.storage_price", "$/TB-month", "none (needed with storage)", "cloud storage price"},
+    {"cost.cloud.spot_interruptions", "per hour", "0", "preemptions per hour of a spot job"},
+    {"cost.cloud.spot_lost", "time", "failures' detection + restart (20 min)",
+     "work lost per preemption"},
+    {"cost.staff_per_year", "$/year", "servers / servers_per_admin x staff_per_admin",
+     "operations staff"},
+    {"cost.servers_per_admin", "servers", "250",
+     "servers per systems FTE (Roskies & Zacharia, CTWatch Quarterly 2006)"},
+    {"cost.staff_per_admin", "$/year", "$125,600",
+     "loaded cost of one FTE (BLS OEWS 15-1244 mean wage x 1.42, BLS ECEC)"},
+    {"cost.cost_of_capital", "fraction/year", "0.08", "annual rate of the capital charge (estimate)"},
+    {"cost.cooling", "air | liquid", "air", "cooling of the owned site"},
+    {"cost.liquid_cooling_per_kw", "$/kW", "none (needed with liquid)", "liquid-cooling capital per kW"},
+    {"cost.facility_life_years", "years", "depreciation_years", "life of the on-prem build-out"},
+    {"cost.idle_power_fraction", "fraction", "server_power_utilization (flat draw)",
+     "idle draw over nameplate"},
+    {"cost.hybrid.baseline_gpus", "GPUs | optimal", "optimal", "owned GPUs of the hybrid"},
+    {"cost.hybrid.owned", "colocation | on-prem", "colocation", "how the hybrid's baseline is owned"},
+    {"cost.hybrid.burst", "on-demand | spot", "on-demand", "how the hybrid bursts"},
+    {"cost.hybrid.demand", "fractions", "bursts of the whole cluster, u of the time",
+     "demand profile, busy fraction of the cluster per equal period"},
+    {"cost.sensitivity", "fraction", "0.2", "relative step of the sensitivity table"},
+    {"cost.monte_carlo", "samples", "0", "Monte Carlo samples over ranges"},
+    {"cost.ranges", "{input: [low, high]}", "none", "Monte Carlo input ranges"},
+    {"cost.claim", "mapping", "none", "a seed claim to evaluate"},
+    {"cost.reference", "mapping", "none", "published figures for tco --table"},
+    {NULL, NULL, NULL, NULL},
+};
+
+void cs_cfg__cost_ext_keys(void (*fn)(void *ctx, const char *key), void *ctx)
+{
+    char k[96];
+    for (size_t i = 0; i < NELEM(ext_fields); i++) {
+        snprintf(k, sizeof k, "cost.%s", ext_fields[i].key);
+        fn(ctx, k);
+    }
+    for (size_t i = 0; i < NELEM(cloud_fields); i++) {
+        snprintf(k, sizeof k, "cost.cloud.%s", cloud_fields[i].key);
+        fn(ctx, k);
+    }
+    for (size_t i = 0; i < NELEM(hybrid_fields); i++) {
+        snprintf(k, sizeof k, "cost.hybrid.%s", hybrid_fields[i].key);
+        fn(ctx, k);
+    }
 }

@@ -16,4 +16,8 @@
 void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
                       struct cs_scenario *s, cs_diags *d);
 
+/* Calls fn for each key path the ext tables parse ("cost.staff_per_year",
+ * "cost.cloud.egress", "cost.hybrid.demand", ...). */
+void cs_cfg__cost_ext_keys(void (*fn)(void *ctx, const char *key), void *ctx);
+
 #endif

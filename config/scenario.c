@@ -7,6 +7,7 @@
  * Values resolve file over catalog over default, and every leaf is recorded
  * in a provenance list. */
 #include "clustersim/models/cluster.h"
+#include "clustersim/models/cost.h"
 #include "clustersim/models/step.h"
 #include "clustersim/config/config.h"
 
@@ -27,6 +28,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -647,7 +649,8 @@ static const struct cs_field cost_fields[] = {
     { .key = "cloud", .type = CS_FT_SUB, .offset = 0, .sub = cloud_cost_fields,
       .nsub = NELEM(cloud_cost_fields), .doc = "cloud prices" },
     /* Parsed by config/cfg_cost.c (cs_cfg__cost_ext). */
-    F_CUSTOM("staff_per_year", "staff cost"), F_CUSTOM("cooling", "air | liquid"),
+    F_CUSTOM("staff_per_year", "staff cost"), F_CUSTOM("servers_per_admin", "servers per FTE"),
+    F_CUSTOM("staff_per_admin", "cost of one FTE"), F_CUSTOM("cooling", "air | liquid"),
     F_CUSTOM("liquid_cooling_per_kw", "capex per kW"), F_CUSTOM("cost_of_capital", "per year"),
     F_CUSTOM("facility_life_years", "build-out life"), F_CUSTOM("idle_power_fraction", "idle draw"),
     F_CUSTOM("hybrid", "owned baseline + cloud burst"), F_CUSTOM("sensitivity", "relative step"),
@@ -1588,6 +1591,82 @@ static void derive_double(struct cs_bind *b, const struct cs_field *f, void *bas
     free(origin);
 }
 
+void cs_cfg_cost_accepted_keys(void (*fn)(void *ctx, const char *key), void *ctx)
+{
+    char k[96];
+    for (size_t i = 0; i < NELEM(cost_fields); i++) {
+        const struct cs_field *f = &cost_fields[i];
+        if (f->type == CS_FT_SUB) {
+            for (size_t j = 0; j < f->nsub; j++) {
+                snprintf(k, sizeof k, "cost.%s.%s", f->key, f->sub[j].key);
+                fn(ctx, k);
+            }
+            continue;
+        }
+        if (!strcmp(f->key, "hybrid"))
+            continue; /* its keys come from cfg_cost.c below */
+        snprintf(k, sizeof k, "cost.%s", f->key);
+        fn(ctx, k);
+    }
+    cs_cfg__cost_ext_keys(fn, ctx);
+}
+
+/* Provenance of the cost keys config/cfg_cost.c resolves: the node that
+ * set each, else the default with its source (docs/cost.md, "Defaults and
+ * their sources"), so `validate` and the TCO's assumptions list them. */
+static void prov_cost_ext(struct cs_bind *b, const struct cs_ynode *cm)
+{
+    if (b->prov.cap == CS__PROV_OFF)
+        return;
+    const struct cs_cost_ext *x = &b->s->cost.ext;
+    char val[96];
+    const struct cs_ynode *v;
+    if ((v = cs_ynode_map_get(cm, "staff_per_year")))
+        prov_node(b, "cost.staff_per_year", v);
+    else {
+        snprintf(val, sizeof val, "$%.0f", x->staff_usd_per_year);
+        char *o = cs_xasprintf("default (%d servers / %g servers per FTE x $%.0f per FTE-year: one "
+                               "systems FTE per 250 servers, Roskies & Zacharia, CTWatch Quarterly "
+                               "2(2) 2006; BLS OEWS 15-1244 mean wage May 2019 $88,410 x 1.42 "
+                               "benefits, BLS ECEC Sep 2024; estimate)",
+                               b->s->cluster.nodes, x->servers_per_admin, x->staff_usd_per_admin_year);
+        prov_set(&b->prov, "cost.staff_per_year", val, o);
+        free(o);
+    }
+    if ((v = cs_ynode_map_get(cm, "cost_of_capital")))
+        prov_node(b, "cost.cost_of_capital", v);
+    else {
+        snprintf(val, sizeof val, "%g", x->cost_of_capital);
+        prov_set(&b->prov, "cost.cost_of_capital", val,
+                 "default (an estimate of a US company's weighted average cost of capital; "
+                 "Damodaran's industry WACC tables put technology industries at about 6-10%)");
+    }
+    const struct cs_ynode *hv = cs_ynode_map_get(cm, "hybrid");
+    const struct cs_ynode *dv = hv && hv->kind == CS_YNODE_MAP ? cs_ynode_map_get(hv, "demand") : NULL;
+    if (dv) {
+        snprintf(val, sizeof val, "%d periods", x->n_demand);
+        char o[512];
+        snprintf(o, sizeof o, "%s:%d:%d", dv->file, dv->line, dv->col);
+        prov_set(&b->prov, "cost.hybrid.demand", val, o);
+    } else {
+        prov_set(&b->prov, "cost.hybrid.demand", "bursts",
+                 "default (no profile: the whole cluster busy cost.utilization of the time, idle "
+                 "otherwise, so the cheapest hybrid is all owned or all burst; give a profile)");
+    }
+    const struct cs_ynode *clv = cs_ynode_map_get(cm, "cloud");
+    const struct cs_ynode *si = clv && clv->kind == CS_YNODE_MAP ? cs_ynode_map_get(clv, "spot_interruptions") : NULL;
+    if (si)
+        prov_node(b, "cost.cloud.spot_interruptions", si);
+    else
+        prov_set(&b->prov, "cost.cloud.spot_interruptions", "0",
+                 "default (no preemptions: spot priced as if never reclaimed; give the rate "
+                 "per hour for your provider)");
+    if ((v = cs_ynode_map_get(cm, "cooling")))
+        prov_node(b, "cost.cooling", v);
+    else
+        prov_set(&b->prov, "cost.cooling", "air", "default");
+}
+
 static void bind_cost(struct cs_bind *b, const struct cs_ynode *root)
 {
     struct cs_cost_cfg *c = &b->s->cost;
@@ -1638,11 +1717,12 @@ static void bind_cost(struct cs_bind *b, const struct cs_ynode *root)
         free(p);
     }
 
-    /* Cloud offer and prices. */
+    /* Cloud offer and prices (docs/cost.md, "Cloud offers"). */
     const struct cs_ynode *clv = cs_ynode_map_get(cm, "cloud");
     const struct cs_ynode *clm = clv && clv->kind == CS_YNODE_MAP ? clv : NULL;
     const struct cs_ynode *ov = cs_ynode_map_get(clm, "offer");
     const struct cs_cloud_offer *offer = NULL;
+    const struct cs_cluster_cfg *cl = &b->s->cluster;
     if (ov) {
         const char *name = want_name(b, ov, "cost.cloud.offer");
         offer = name ? cs_catalog_cloud(b->cat, name) : NULL;
@@ -1650,28 +1730,120 @@ static void bind_cost(struct cs_bind *b, const struct cs_ynode *root)
             unknown_name(b, CS_CATALOG_CLOUD, ov, "cost.cloud.offer", name);
         if (offer) {
             prov_node(b, "cost.cloud.offer", ov);
-            if (strcmp(offer->gpu, b->s->cluster.gpu.name) != 0)
+            char why[160];
+            if (strcmp(offer->gpu, cl->gpu.name) != 0)
                 cs_diag_add(b->d, CS_SEV_WARNING, ov->file, ov->line, ov->col,
                             "cost.cloud.offer: %s offers %s, but the cluster has %s", offer->name,
-                            offer->gpu, b->s->cluster.gpu.name);
+                            offer->gpu, cl->gpu.name);
+            else if (cl->nodes > 0 && !cs_cost_offer_fits(offer, cl, why, sizeof why))
+                cs_diag_add(b->d, CS_SEV_WARNING, ov->file, ov->line, ov->col,
+                            "cost.cloud.offer: %s does not fit this cluster (%s); its prices are "
+                            "used as named", offer->name, why);
         }
-    } else {
-        offer = cs_catalog_cloud_for_gpu(b->cat, b->s->cluster.gpu.name);
+    }
+    /* Count the GPU's offers and those that fit. */
+    size_t n_off = cs_catalog_count(b->cat, CS_CATALOG_CLOUD);
+    c->cloud_offers_total = c->cloud_offers_fitting = 0;
+    for (size_t k = 0; k < n_off; k++) {
+        struct cs_catalog_entry_info ei;
+        const struct cs_cloud_offer *of =
+            cs_catalog_entry(b->cat, CS_CATALOG_CLOUD, k, &ei) ? cs_catalog_cloud(b->cat, ei.name) : NULL;
+        if (!of || strcmp(of->gpu, cl->gpu.name) != 0)
+            continue;
+        c->cloud_offers_total++;
+        if (cs_cost_offer_fits(of, cl, NULL, 0))
+            c->cloud_offers_fitting++;
+    }
+    static const size_t price_off[4] = {
+        offsetof(struct cs_cloud_offer, on_demand_usd_per_gpu_h),
+        offsetof(struct cs_cloud_offer, reserved_1y_usd_per_gpu_h),
+        offsetof(struct cs_cloud_offer, reserved_3y_usd_per_gpu_h),
+        offsetof(struct cs_cloud_offer, spot_usd_per_gpu_h)};
+    int price_index = 0;
+    for (size_t i = 0; i < NELEM(cloud_cost_fields); i++) {
+        const struct cs_field *f = &cloud_cost_fields[i];
+        if (!(f->flags & CS_F_DERIVED))
+            continue;
+        int pi = price_index++;
+        assert(pi < 4);
+        c->cloud_offer_for[pi][0] = 0;
+        c->cloud_unfit_why[pi][0] = 0;
+        if (cs_ynode_map_get(clm, f->key)) {
+            c->cloud_offer_rule[pi] = CS_OFFER_SCENARIO;
+            continue;
+        }
+        char *p = cs_cfg__path("cost.cloud", f->key);
+        if (ov) { /* the named offer's price, or none */
+            c->cloud_offer_rule[pi] = offer ? CS_OFFER_NAMED : CS_OFFER_NONE;
+            derive_double(b, f, c, p, CS_CATALOG_CLOUD, offer ? offer->name : "", offer);
+            if (offer)
+                snprintf(c->cloud_offer_for[pi], CS_NAME_MAX, "%s", offer->name);
+            free(p);
+            continue;
+        }
+        /* The cheapest offer of the GPU that fits the cluster and states
+         * this price; when none fits, the cheapest that states it (and a
+         * warning); else no price. */
+        const struct cs_cloud_offer *best = NULL, *best_unfit = NULL;
+        for (size_t k = 0; k < n_off; k++) {
+            struct cs_catalog_entry_info ei;
+            const struct cs_cloud_offer *of =
+                cs_catalog_entry(b->cat, CS_CATALOG_CLOUD, k, &ei) ? cs_catalog_cloud(b->cat, ei.name) : NULL;
+            if (!of || strcmp(of->gpu, cl->gpu.name) != 0)
+                continue;
+            double v;
+            memcpy(&v, (const char *)of + price_off[pi], sizeof v);
+            if (!isfinite(v) || v <= 0)
+                continue;
+            const struct cs_cloud_offer **slot =
+                cs_cost_offer_fits(of, cl, NULL, 0) ? &best : &best_unfit;
+            double bv = NAN;
+            if (*slot)
+                memcpy(&bv, (const char *)*slot + price_off[pi], sizeof bv);
+            if (!*slot || v < bv)
+                *slot = of;
+        }
+        const struct cs_cloud_offer *use = best ? best : best_unfit;
+        c->cloud_offer_rule[pi] = best ? CS_OFFER_CHEAPEST_FIT : best_unfit ? CS_OFFER_CHEAPEST_UNFIT
+                                                                          : CS_OFFER_NONE;
+        derive_double(b, f, c, p, CS_CATALOG_CLOUD, use ? use->name : "", use);
+        if (use) {
+            snprintf(c->cloud_offer_for[pi], CS_NAME_MAX, "%s", use->name);
+            const struct cs_prov_entry *pe = cs_provenance_find(&b->prov, p);
+            if (pe) {
+                char *origin =
+                    best ? cs_xasprintf("%s; the cheapest %s of the %d catalog offers for %s that fit "
+                                        "the cluster",
+                                        pe->origin, f->key, c->cloud_offers_fitting, cl->gpu.name)
+                         : cs_xasprintf("%s; no catalog offer for %s that fits the cluster states a %s "
+                                        "price: the cheapest offer that does not fit",
+                                        pe->origin, cl->gpu.name, f->key);
+                char *value = cs_xstrdup(pe->value);
+                prov_set(&b->prov, p, value, origin);
+                free(value);
+                free(origin);
+            }
+            if (!best) /* the cost model warns (only commands that price say so) */
+                cs_cost_offer_fits(use, cl, c->cloud_unfit_why[pi], sizeof c->cloud_unfit_why[pi]);
+        }
+        if (!offer && use && pi == CS_CLOUD_ON_DEMAND)
+            offer = use;
+        free(p);
+    }
+    if (!ov) {
+        if (!offer)
+            for (int pi = 0; pi < 4 && !offer; pi++)
+                if (c->cloud_offer_for[pi][0])
+                    offer = cs_catalog_cloud(b->cat, c->cloud_offer_for[pi]);
         prov_set(&b->prov, "cost.cloud.offer", offer ? offer->name : "",
-                 offer ? "default (the catalog's first offer for the GPU)"
+                 offer ? "default (per price: the cheapest catalog offer for the GPU that fits the "
+                         "cluster; this one sets the on-demand price)"
                        : "default (no catalog offer for the GPU)");
     }
     if (offer)
         snprintf(c->cloud_offer, sizeof c->cloud_offer, "%s", offer->name);
-    for (size_t i = 0; i < NELEM(cloud_cost_fields); i++) {
-        const struct cs_field *f = &cloud_cost_fields[i];
-        if (!(f->flags & CS_F_DERIVED) || cs_ynode_map_get(clm, f->key))
-            continue;
-        char *p = cs_cfg__path("cost.cloud", f->key);
-        derive_double(b, f, c, p, CS_CATALOG_CLOUD, offer ? offer->name : "", offer);
-        free(p);
-    }
     cs_cfg__cost_ext(cm, where, b->s, b->d);
+    prov_cost_ext(b, cm);
 }
 
 /* schema_version and name. */

@@ -31,6 +31,40 @@ static const char *const input_names[CS_CIN_COUNT] = {
     "server_power_utilization", "idle_power_fraction", "liquid_cooling_per_kw",
     "facility_life_years", "on_demand", "reserved_1y", "reserved_3y", "spot"};
 
+bool cs_cost_offer_fits(const struct cs_cloud_offer *o, const struct cs_cluster_cfg *c, char *why,
+                        size_t why_len)
+{
+    char tmp[8];
+    if (!why) {
+        why = tmp;
+        why_len = sizeof tmp;
+    }
+    if (strcmp(o->gpu, c->gpu.name) != 0) {
+        snprintf(why, why_len, "rents %s, not %s", o->gpu, c->gpu.name);
+        return false;
+    }
+    if (o->gpus < c->gpus_per_node) {
+        snprintf(why, why_len, "%d-GPU instances, smaller than the cluster's %d-GPU nodes", o->gpus,
+                 c->gpus_per_node);
+        return false;
+    }
+    if (c->nodes > 1) {
+        double per_node = (double)c->fabric.nics_per_node * c->fabric.link.bw_bytes_per_s;
+        if (!isfinite(o->scaleout_bw_bytes_per_s)) {
+            snprintf(why, why_len, "states no scale-out bandwidth, and the cluster has %d nodes",
+                     c->nodes);
+            return false;
+        }
+        if (o->scaleout_bw_bytes_per_s < 0.999 * per_node) {
+            snprintf(why, why_len, "scale-out %.0f Gb/s per instance, below the cluster's %.0f Gb/s per node",
+                     o->scaleout_bw_bytes_per_s * 8e-9, per_node * 8e-9);
+            return false;
+        }
+    }
+    why[0] = 0;
+    return true;
+}
+
 const char *cs_cost_option_name(enum cs_cost_option o)
 {
     return (unsigned)o < CS_OPT_COUNT ? option_names[o] : "?";
@@ -537,6 +571,15 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
             missing(&n, 1u << cp[i].o | (cp[i].o == in->hybrid_burst ? 1u << CS_OPT_HYBRID : 0),
                     cp[i].key, what);
         }
+    static const char *const price_key[4] = {"on_demand", "reserved_1y", "reserved_3y", "spot"};
+    for (int pi = 0; pi < 4; pi++)
+        if (c->cloud_offer_rule[pi] == CS_OFFER_CHEAPEST_UNFIT)
+            cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                        "cost.cloud.%s: no catalog offer for %s that fits this cluster states a "
+                        "%s price; priced at %s, which does not fit (%s); give cost.cloud.%s or "
+                        "cost.cloud.offer to choose",
+                        price_key[pi], s->cluster.gpu.name, price_key[pi], c->cloud_offer_for[pi],
+                        c->cloud_unfit_why[pi], price_key[pi]);
     double extra = 0;
     if (x->egress_bytes_per_month > 0) {
         if (!isfinite(x->egress_usd_per_tb))
@@ -726,16 +769,27 @@ double cs_cost_option_total(const struct cs_cost_inputs *in, enum cs_cost_option
     return option_total_at(in, o, u);
 }
 
-/* The demand profile: the scenario's, else flat at the utilization. */
-static int demand_of(const struct cs_cost_inputs *in, const double **dm, double *flat)
+/* The demand profile as levels (busy fraction of the cluster) with their
+ * shares of time: the scenario's (equal periods), else the whole cluster
+ * busy a fraction u of the time and idle otherwise (docs/cost.md, Hybrid:
+ * the scenario describes the cluster its work needs, so without a profile
+ * that work comes in bursts of the whole cluster, not as a flat u x N
+ * GPUs that a smaller owned baseline could serve without bursting). */
+static int demand_of(const struct cs_cost_inputs *in, double *lvl, double *w)
 {
     if (in->n_demand > 0) {
-        *dm = in->demand;
+        for (int i = 0; i < in->n_demand; i++) {
+            lvl[i] = in->demand[i];
+            w[i] = 1.0 / in->n_demand;
+        }
         return in->n_demand;
     }
-    *flat = in->v[CS_CIN_UTILIZATION];
-    *dm = flat;
-    return 1;
+    double u = in->v[CS_CIN_UTILIZATION];
+    lvl[0] = 1;
+    w[0] = u;
+    lvl[1] = 0;
+    w[1] = 1 - u;
+    return 2;
 }
 
 /* Hybrid with an owned baseline of B GPUs: the owned option's per-GPU cost
@@ -743,15 +797,14 @@ static int demand_of(const struct cs_cost_inputs *in, const double **dm, double 
  * above B at the burst price. Fills cats (may be NULL). */
 static double hybrid_total(const struct cs_cost_inputs *in, long B, double *cats, double *net)
 {
-    const double *dm;
-    double flat;
-    int nd = demand_of(in, &dm, &flat);
+    double lvl[CS_COST_MAX_DEMAND + 2], w[CS_COST_MAX_DEMAND + 2];
+    int nd = demand_of(in, lvl, w);
     double N = in->gpus, H = in->years * HOURS_PER_YEAR;
     double owned_hours = 0, burst_hours = 0;
     for (int i = 0; i < nd; i++) {
-        double want = dm[i] * N;
-        owned_hours += fmin(want, (double)B) * H / nd;
-        burst_hours += fmax(want - (double)B, 0) * H / nd;
+        double want = lvl[i] * N;
+        owned_hours += fmin(want, (double)B) * H * w[i];
+        burst_hours += fmax(want - (double)B, 0) * H * w[i];
     }
     double c[CS_CAT_COUNT] = {0};
     if (B > 0) {
@@ -842,11 +895,10 @@ void cs_cost_evaluate(const struct cs_cost_inputs *in, struct cs_cost_result *ou
             }
             hybrid_total(in, best, r->by_cat_usd, r->network_usd);
             r->hybrid_baseline_gpus = (int)best;
-            const double *dm;
-            double flat, mean = 0;
-            int nd = demand_of(in, &dm, &flat);
+            double lvl[CS_COST_MAX_DEMAND + 2], w[CS_COST_MAX_DEMAND + 2], mean = 0;
+            int nd = demand_of(in, lvl, w);
             for (int i = 0; i < nd; i++)
-                mean += dm[i] / nd;
+                mean += lvl[i] * w[i];
             r->utilized_gpu_hours = N * H * mean;
         } else {
             r->by_cat_usd[CS_CAT_CLOUD] = cloud_total(in, (enum cs_cost_option)o, u);

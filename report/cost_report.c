@@ -58,6 +58,108 @@ static const char *net_basis(const struct cs_cost_bom *b, bool json)
     return json ? "network_cost_fraction" : "fraction";
 }
 
+/* The scenario's cloud price p (enum cs_cloud_price) and how it was
+ * chosen, in words. */
+static const char *const cloud_price_key[4] = {"on_demand", "reserved_1y", "reserved_3y", "spot"};
+static const enum cs_cost_option cloud_price_opt[4] = {CS_OPT_ON_DEMAND, CS_OPT_RESERVED_1Y,
+                                                       CS_OPT_RESERVED_3Y, CS_OPT_SPOT};
+static const char *offer_rule_name(int rule)
+{
+    switch (rule) {
+    case CS_OFFER_SCENARIO: return "scenario";
+    case CS_OFFER_NAMED: return "named-offer";
+    case CS_OFFER_CHEAPEST_FIT: return "cheapest-fitting";
+    case CS_OFFER_CHEAPEST_UNFIT: return "cheapest-not-fitting";
+    default: return "none";
+    }
+}
+static void offer_reason(const struct cs_tco_report *r, int p, char *buf, size_t n)
+{
+    const struct cs_cost_cfg *c = &r->s->cost;
+    const char *gpu = r->s->cluster.gpu.name;
+    switch (c->cloud_offer_rule[p]) {
+    case CS_OFFER_SCENARIO: snprintf(buf, n, "given in the scenario (cost.cloud.%s)", cloud_price_key[p]); break;
+    case CS_OFFER_NAMED: snprintf(buf, n, "%s, named by cost.cloud.offer", c->cloud_offer_for[p]); break;
+    case CS_OFFER_CHEAPEST_FIT:
+        snprintf(buf, n, "%s, the cheapest of the %d catalog offers for %s that fit this cluster "
+                         "(%d offers in all)",
+                 c->cloud_offer_for[p], c->cloud_offers_fitting, gpu, c->cloud_offers_total);
+        break;
+    case CS_OFFER_CHEAPEST_UNFIT:
+        snprintf(buf, n, "%s, the cheapest %s offer with this price, although it does not fit (%s): "
+                         "no offer that fits states one",
+                 c->cloud_offer_for[p], gpu, c->cloud_unfit_why[p]);
+        break;
+    default: snprintf(buf, n, "no catalog offer for %s states this price", gpu); break;
+    }
+}
+
+static void offers_json(cJSON *t, const struct cs_tco_report *r)
+{
+    const struct cs_cost_cfg *c = &r->s->cost;
+    cJSON *of = cJSON_AddObjectToObject(t, "offer");
+    cJSON_AddStringToObject(of, "name", c->cloud_offer);
+    char why[512];
+    offer_reason(r, CS_CLOUD_ON_DEMAND, why, sizeof why);
+    cJSON_AddStringToObject(of, "reason", why);
+    cJSON *pr = cJSON_AddObjectToObject(of, "prices");
+    for (int p = 0; p < 4; p++) {
+        cJSON *j = cJSON_AddObjectToObject(pr, cloud_price_key[p]);
+        num(j, "usd_per_gpu_hour", r->in->v[CS_CIN_ON_DEMAND + p]);
+        cJSON_AddStringToObject(j, "offer", c->cloud_offer_for[p]);
+        cJSON_AddStringToObject(j, "rule", offer_rule_name(c->cloud_offer_rule[p]));
+        offer_reason(r, p, why, sizeof why);
+        cJSON_AddStringToObject(j, "reason", why);
+    }
+    num(of, "offers_fitting", c->cloud_offers_fitting);
+    num(of, "offers_total", c->cloud_offers_total);
+    cJSON *a = cJSON_AddArrayToObject(t, "offers");
+    for (int i = 0; i < r->n_offers; i++) {
+        const struct cs_tco_offer_row *o = &r->offers[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", o->name);
+        cJSON_AddStringToObject(j, "provider", o->provider);
+        cJSON_AddStringToObject(j, "instance", o->instance);
+        cJSON_AddStringToObject(j, "region", o->region);
+        num(j, "gpus_per_instance", o->gpus);
+        for (int p = 0; p < 4; p++) {
+            char k[48];
+            snprintf(k, sizeof k, "%s_usd_per_gpu_hour", cloud_price_key[p]);
+            num(j, k, o->price[p]);
+        }
+        num(j, "scaleout_bw_bytes_per_s", o->scaleout_bw_bytes_per_s);
+        cJSON_AddBoolToObject(j, "fits", o->fits);
+        if (o->fits)
+            cJSON_AddNullToObject(j, "why_not");
+        else
+            cJSON_AddStringToObject(j, "why_not", o->why);
+        cJSON *u = cJSON_AddArrayToObject(j, "used_for");
+        for (int p = 0; p < 4; p++)
+            if (o->used_mask & (1u << p))
+                cJSON_AddItemToArray(u, cJSON_CreateString(cs_cost_option_name(cloud_price_opt[p])));
+        cJSON *tot = cJSON_AddObjectToObject(j, "total_usd");
+        for (int p = 0; p < 4; p++)
+            num(tot, cs_cost_option_name(cloud_price_opt[p]), o->total_usd[p]);
+        cJSON_AddStringToObject(j, "source", o->source);
+        cJSON_AddStringToObject(j, "date", o->date);
+        cJSON_AddItemToArray(a, j);
+    }
+}
+
+static void assumptions_json(cJSON *t, const struct cs_tco_report *r)
+{
+    cJSON *a = cJSON_AddArrayToObject(t, "assumptions");
+    for (int i = 0; i < r->n_assumptions; i++) {
+        const struct cs_tco_assumption *x = &r->assumptions[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "key", x->key);
+        cJSON_AddStringToObject(j, "value", x->value);
+        cJSON_AddStringToObject(j, "source", x->origin);
+        cJSON_AddBoolToObject(j, "defaulted", x->defaulted);
+        cJSON_AddItemToArray(a, j);
+    }
+}
+
 void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
 {
     const struct cs_cost_inputs *in = r->in;
@@ -147,8 +249,14 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
         num(j, "usd_per_run", x->usd_per_run);
         if (o == CS_OPT_HYBRID)
             num(j, "baseline_gpus", x->hybrid_baseline_gpus);
+        for (int p = 0; p < 4; p++)
+            if (cloud_price_opt[p] == (enum cs_cost_option)o ||
+                (o == CS_OPT_HYBRID && cloud_price_opt[p] == in->hybrid_burst))
+                cJSON_AddStringToObject(j, "offer", r->s->cost.cloud_offer_for[p]);
         cJSON_AddItemToArray(opts, j);
     }
+    offers_json(t, r);
+    assumptions_json(t, r);
     cJSON *be = cJSON_AddArrayToObject(t, "break_even");
     for (int i = 0; i < r->n_be; i++) {
         cJSON *j = cJSON_CreateObject();
@@ -208,6 +316,94 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
         num(v, "computed", r->claim.computed);
         cJSON_AddStringToObject(v, "verdict", cs_cost_verdict_name(r->claim.verdict));
         cJSON_AddStringToObject(v, "explanation", r->claim.explanation);
+    }
+}
+
+/* Where each cloud price came from, and every catalog offer of the GPU
+ * priced for this cluster. */
+static void text_offers(FILE *out, const struct cs_tco_report *r)
+{
+    fprintf(out, "\nCloud prices used\n");
+    char why[512];
+    for (int p = 0; p < 4; p++) {
+        if (!r->res.opt[cloud_price_opt[p]].available && r->s->cost.cloud_offer_rule[p] == CS_OFFER_NONE)
+            continue;
+        offer_reason(r, p, why, sizeof why);
+        fprintf(out, "  %-18s $%.2f/GPU-h: %s\n", cs_cost_option_name(cloud_price_opt[p]),
+                r->in->v[CS_CIN_ON_DEMAND + p], why);
+    }
+    if (r->n_offers == 0)
+        return;
+    fprintf(out, "\nCatalog cloud offers for %s (totals over %g years at these prices)\n",
+            r->s->cluster.gpu.name, r->in->years);
+    static const char *const h[] = {"offer", ">GPUs", ">on-demand", ">1y", ">3y", ">spot",
+                                    ">scale-out", "fits", ">on-demand total", ">cheapest cloud",
+                                    "used for"};
+    cs_table *t = cs_table_create(11, h);
+    for (int i = 0; i < r->n_offers; i++) {
+        const struct cs_tco_offer_row *o = &r->offers[i];
+        char c[11][192];
+        snprintf(c[0], sizeof c[0], "%s", o->name);
+        snprintf(c[1], sizeof c[1], "%d", o->gpus);
+        for (int p = 0; p < 4; p++) {
+            if (isfinite(o->price[p]))
+                snprintf(c[2 + p], sizeof c[2 + p], "$%.2f", o->price[p]);
+            else
+                snprintf(c[2 + p], sizeof c[2 + p], "-");
+        }
+        if (isfinite(o->scaleout_bw_bytes_per_s))
+            snprintf(c[6], sizeof c[6], "%.0f Gb/s", o->scaleout_bw_bytes_per_s * 8e-9);
+        else
+            snprintf(c[6], sizeof c[6], "-");
+        snprintf(c[7], sizeof c[7], "%s", o->fits ? "yes" : "no");
+        money(o->total_usd[0], c[8], sizeof c[8]);
+        double best = NAN;
+        int bp = -1;
+        for (int p = 0; p < 4; p++)
+            if (isfinite(o->total_usd[p]) && (!isfinite(best) || o->total_usd[p] < best)) {
+                best = o->total_usd[p];
+                bp = p;
+            }
+        if (bp >= 0) {
+            char m[32];
+            snprintf(c[9], sizeof c[9], "%s %s", money(best, m, sizeof m),
+                     cs_cost_option_name(cloud_price_opt[bp]) + 6 /* less "cloud-" */);
+        } else
+            snprintf(c[9], sizeof c[9], "-");
+        c[10][0] = 0;
+        for (int p = 0; p < 4; p++)
+            if (o->used_mask & (1u << p)) {
+                size_t l = strlen(c[10]);
+                snprintf(c[10] + l, sizeof c[10] - l, "%s%s", l ? ", " : "",
+                         cs_cost_option_name(cloud_price_opt[p]) + 6);
+            }
+        const char *cells[11];
+        for (int k = 0; k < 11; k++)
+            cells[k] = c[k];
+        cs_table_add_row(t, cells);
+    }
+    cs_table_write(t, out, 2);
+    cs_table_destroy(t);
+    for (int i = 0; i < r->n_offers; i++)
+        if (!r->offers[i].fits)
+            fprintf(out, "  %s does not fit: %s\n", r->offers[i].name, r->offers[i].why);
+}
+
+/* The inputs the scenario did not set: the catalog's and the defaults'
+ * values with their sources. */
+static void text_assumptions(FILE *out, const struct cs_tco_report *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_assumptions; i++)
+        n += r->assumptions[i].defaulted;
+    if (n == 0)
+        return;
+    fprintf(out, "\nInputs the scenario does not set (%d; from the catalog or a default, with "
+                 "the source; set them under cost: to change them)\n", n);
+    for (int i = 0; i < r->n_assumptions; i++) {
+        const struct cs_tco_assumption *a = &r->assumptions[i];
+        if (a->defaulted)
+            fprintf(out, "  %-32s %-16s %s\n", a->key, a->value, a->origin);
     }
 }
 
@@ -355,6 +551,7 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
                 r->res.opt[CS_OPT_HYBRID].hybrid_baseline_gpus,
                 cs_cost_option_name(in->hybrid_owned), cs_cost_option_name(in->hybrid_burst));
 
+    text_offers(out, r);
     fprintf(out, "\nBreak-even utilization (owned vs cloud)\n");
     static const char *const eh[] = {"owned", "cloud", ">break-even", "owned cheaper"};
     t = cs_table_create(4, eh);
@@ -455,6 +652,7 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
     if (in->spot_loss_fraction > 0)
         fprintf(out, "  spot: %.1f%% of GPU-hours lost to preemptions\n",
                 100 * in->spot_loss_fraction);
+    text_assumptions(out, r);
 
     if (r->has_claim) {
         const struct cs_cost_claim *c = &s->cost.ext.claim;

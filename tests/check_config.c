@@ -6,6 +6,7 @@
 #include "clustersim/config/config.h"
 
 #include "clustersim/base/suggest.h"
+#include "clustersim/base/xmalloc.h"
 #include "test_util.h"
 
 #include <dirent.h>
@@ -211,6 +212,121 @@ START_TEST(test_config_collects_all_errors)
 END_TEST
 
 /* scenarios/default.yaml: seed 004's 4 x 8 H100 cluster on IB HDR. */
+/* Every key the loader accepts under cost: is documented in the key
+ * table (help tco prints it), every documented key is accepted, and each
+ * one appears in README.md and docs/cost.md. */
+struct keyset {
+    int n;
+    char k[128][96];
+};
+static void add_key(void *ctx, const char *key)
+{
+    struct keyset *ks = ctx;
+    for (int i = 0; i < ks->n; i++)
+        if (!strcmp(ks->k[i], key))
+            return;
+    ck_assert_int_lt(ks->n, 128);
+    snprintf(ks->k[ks->n++], sizeof ks->k[0], "%s", key);
+}
+static char *slurp_doc(const char *rel)
+{
+    FILE *f = fopen(cs_test_data(rel), "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", rel);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return cs_xstrdup(buf);
+}
+START_TEST(test_config_cost_keys_documented)
+{
+    struct keyset acc = {0};
+    cs_cfg_cost_accepted_keys(add_key, &acc);
+    ck_assert_int_gt(acc.n, 30);
+    char *readme = slurp_doc("README.md"), *cost = slurp_doc("docs/cost.md");
+    for (int i = 0; i < acc.n; i++) {
+        bool found = false;
+        for (const struct cs_cfg_key_doc *k = cs_cfg_cost_key_docs; k->key && !found; k++)
+            found = !strcmp(k->key, acc.k[i]);
+        ck_assert_msg(found, "%s is accepted but not in cs_cfg_cost_key_docs", acc.k[i]);
+    }
+    for (const struct cs_cfg_key_doc *k = cs_cfg_cost_key_docs; k->key; k++) {
+        bool found = false;
+        for (int i = 0; i < acc.n && !found; i++)
+            found = !strcmp(k->key, acc.k[i]);
+        ck_assert_msg(found, "%s is documented but the loader does not accept it", k->key);
+        char quoted[128];
+        snprintf(quoted, sizeof quoted, "`%s`", k->key);
+        ck_assert_msg(strstr(readme, quoted) != NULL, "README.md does not document %s", quoted);
+        ck_assert_msg(strstr(cost, quoted) != NULL, "docs/cost.md does not document %s", quoted);
+    }
+    free(readme);
+    free(cost);
+}
+END_TEST
+
+/* Offer choice by hand on one node of 8 H100 (no scale-out needed): the
+ * 8-GPU offers fit (gcp-a3-highgpu-8g, aws-p5.48xlarge, the capacity block,
+ * azure, oracle, lambda), the 1-GPU rentals do not. The cheapest on-demand
+ * is lambda's $31.92 / 8 = $3.99; the only 1-year price, gcp's $61.38 / 8.
+ * A named offer sets all four prices from itself (p5: no reserved price);
+ * a price the scenario gives wins over both. */
+static void load_cost(const char *cost, struct cs_scenario *s, cs_catalog *cat)
+{
+    char y[1024];
+    snprintf(y, sizeof y,
+             "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: %s, fabric: {topology: "
+             "single-switch, link: ib-ndr}}\ncost: {%s}\n",
+             strstr(cost, "NODES2") ? "2" : "1", strstr(cost, "NODES2") ? "" : cost);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("o.yaml", y, strlen(y), cat, &d, s, NULL), CS_OK);
+    cs_diags_fini(&d);
+}
+START_TEST(test_config_cloud_offer_choice)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    cs_diags_fini(&d);
+    struct cs_scenario s;
+    load_cost("years: 3", &s, cat);
+    ck_assert_int_eq(s.cost.cloud_offers_fitting, 6);
+    ck_assert_int_eq(s.cost.cloud_offers_total, 9);
+    ck_assert_str_eq(s.cost.cloud_offer_for[CS_CLOUD_ON_DEMAND], "lambda-8x-h100-sxm5");
+    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 31.92 / 8, 1e-9);
+    ck_assert_int_eq(s.cost.cloud_offer_rule[CS_CLOUD_RESERVED_1Y], CS_OFFER_CHEAPEST_FIT);
+    ck_assert_double_eq_tol(s.cost.cloud_reserved_1y_usd_per_gpu_h, 61.38 / 8, 1e-9);
+    /* 1 node: staff 1 / 250 x $125,600 = $502.40 a year. */
+    ck_assert_double_eq_tol(s.cost.ext.staff_usd_per_year, 502.4, 1e-9);
+    cs_scenario_fini(&s);
+    load_cost("cloud: {offer: aws-p5.48xlarge}", &s, cat);
+    ck_assert_int_eq(s.cost.cloud_offer_rule[CS_CLOUD_ON_DEMAND], CS_OFFER_NAMED);
+    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 6.88, 1e-9);
+    ck_assert(isnan(s.cost.cloud_reserved_1y_usd_per_gpu_h));
+    cs_scenario_fini(&s);
+    load_cost("cloud: {on_demand: $2/GPU-h}, staff_per_year: $1000, cost_of_capital: 5%", &s, cat);
+    ck_assert_int_eq(s.cost.cloud_offer_rule[CS_CLOUD_ON_DEMAND], CS_OFFER_SCENARIO);
+    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 2, 1e-12);
+    ck_assert_str_eq(s.cost.cloud_offer_for[CS_CLOUD_SPOT], "gcp-a3-highgpu-8g");
+    ck_assert(!s.cost.ext.staff_default && !s.cost.ext.cost_of_capital_default);
+    ck_assert_double_eq_tol(s.cost.ext.staff_usd_per_year, 1000, 1e-12);
+    ck_assert_double_eq_tol(s.cost.ext.cost_of_capital, 0.05, 1e-12);
+    cs_scenario_fini(&s);
+    /* 2 nodes of NDR (8 x 400 Gb/s = 3,200 Gb/s per node): the offers that
+     * state 3,200 Gb/s fit (p5, the capacity block, azure); the cheapest
+     * on-demand is the capacity block's $4.91625. */
+    load_cost("NODES2", &s, cat);
+    ck_assert_int_eq(s.cost.cloud_offers_fitting, 3);
+    ck_assert_str_eq(s.cost.cloud_offer_for[CS_CLOUD_ON_DEMAND], "aws-p5-capacity-block");
+    ck_assert_int_eq(s.cost.cloud_offer_rule[CS_CLOUD_SPOT], CS_OFFER_CHEAPEST_UNFIT);
+    ck_assert(strstr(s.cost.cloud_unfit_why[CS_CLOUD_SPOT], "800 Gb/s") != NULL);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 START_TEST(test_config_default_scenario)
 {
     cs_catalog *cat = load_catalog();
@@ -254,8 +370,26 @@ START_TEST(test_config_default_scenario)
     ck_assert_double_eq_tol(s.cost.electricity_usd_per_kwh, 0.0826, 1e-12);
     ck_assert_double_eq_tol(s.cost.colocation_usd_per_kw_month, 184.06, 1e-9);
     ck_assert_double_eq_tol(s.cost.gpu_price_usd, 31905, 1e-9);
-    ck_assert_str_eq(s.cost.cloud_offer, "gcp-a3-highgpu-8g");
-    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 88.49 / 8, 1e-9);
+    /* Cloud prices (docs/cost.md, "Cloud offers"): 4 nodes of 8 x 200G
+     * HDR NICs need 1,600 Gb/s per instance. Of the catalog's H100 offers
+     * aws-p5.48xlarge, aws-p5-capacity-block and azure-nd96isr-h100-v5
+     * state 3,200 Gb/s (gcp-a3-highgpu-8g 800 Gb/s; the others none or
+     * 1-GPU instances); the cheapest on-demand of the three is the
+     * capacity block's $39.33 / 8 GPUs. No fitting offer has commitment
+     * or spot prices, so those come from the cheapest that does not fit
+     * (gcp-a3-highgpu-8g, $61.38 / 8 for 1 year). */
+    ck_assert_str_eq(s.cost.cloud_offer, "aws-p5-capacity-block");
+    ck_assert_double_eq_tol(s.cost.cloud_on_demand_usd_per_gpu_h, 39.33 / 8, 1e-9);
+    ck_assert_int_eq(s.cost.cloud_offer_rule[CS_CLOUD_ON_DEMAND], CS_OFFER_CHEAPEST_FIT);
+    ck_assert_int_eq(s.cost.cloud_offers_fitting, 3);
+    ck_assert_str_eq(s.cost.cloud_offer_for[CS_CLOUD_RESERVED_1Y], "gcp-a3-highgpu-8g");
+    ck_assert_int_eq(s.cost.cloud_offer_rule[CS_CLOUD_RESERVED_1Y], CS_OFFER_CHEAPEST_UNFIT);
+    ck_assert_double_eq_tol(s.cost.cloud_reserved_1y_usd_per_gpu_h, 61.38 / 8, 1e-9);
+    /* Staff: 4 servers / 250 per FTE x $125,600 = $2,009.60 a year;
+     * capital at the default 8%. */
+    ck_assert_double_eq_tol(s.cost.ext.staff_usd_per_year, 4.0 / 250 * 125600, 1e-9);
+    ck_assert(s.cost.ext.staff_default && s.cost.ext.cost_of_capital_default);
+    ck_assert_double_eq_tol(s.cost.ext.cost_of_capital, 0.08, 1e-12);
     ck_assert(s.run.enabled); /* run: {replicas: 200}, trained to workload.tokens */
     ck_assert_int_eq(s.run.replicas, 200);
     ck_assert(isnan(s.run.duration_s));
@@ -589,6 +723,8 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_missing_file_is_eio);
     tcase_add_test(tc, test_config_collects_all_errors);
     tcase_add_test(tc, test_config_default_scenario);
+    tcase_add_test(tc, test_config_cost_keys_documented);
+    tcase_add_test(tc, test_config_cloud_offer_choice);
     tcase_add_test(tc, test_config_overrides_apply);
     tcase_add_test(tc, test_config_provenance_origins);
     tcase_add_test(tc, test_config_include_merges);

@@ -61,8 +61,12 @@ static cs_catalog *load_catalog(void)
  * the status of cs_cost_inputs_from_scenario (or the load's). */
 static cs_status load_inputs(const char *extra, struct cs_cost_inputs *in, char *msg, size_t n)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, small_yaml, extra);
+    char buf[4096], ex[1024];
+    /* The derivations below charge capital straight-line (r = 0) unless
+     * the test names a rate: the default rate (8%) is tested apart. */
+    snprintf(ex, sizeof ex, "%s%s", strstr(extra, "cost_of_capital") ? "" : "  cost_of_capital: 0\n",
+             extra);
+    snprintf(buf, sizeof buf, small_yaml, ex);
     cs_catalog *cat = load_catalog();
     cs_diags d;
     cs_diags_init(&d);
@@ -254,6 +258,50 @@ START_TEST(test_cost_monte_carlo)
 END_TEST
 
 /* A price nobody gives is an error naming the key. */
+/* Hybrid on 2 nodes (N = 16) at u = 0.5 with every price of small_yaml,
+ * baselines 0, 8 or 16 GPUs (whole nodes). The owned part of a baseline
+ * of B GPUs is the colocation total C (16 GPUs, power flat in u; with two
+ * nodes its optical cables are priced and draw power, so C comes from the
+ * model) times B / 16; on-demand burst is GPUs x 26,280 h x busy share x $4.
+ * Bursts (no profile: all 16 busy half the time): B = 0 -> 16 x 26,280 x
+ * 0.5 x 4 = $840,960; B = 8 -> C / 2 + 8 x 26,280 x 0.5 x 4 = C / 2 +
+ * $420,480; B = 16 -> C. With C ~ $1.08M the cheapest is B = 0, $840,960;
+ * the same with demand [1, 0] (two equal periods). A flat profile [0.5]
+ * (8 GPUs all the time) makes B = 8 cheapest: C / 2 with no burst. */
+START_TEST(test_cost_hybrid_bursts_by_hand)
+{
+    cs_catalog *cat = load_catalog();
+    static const char *const extra[3] = {"", "  hybrid: {demand: [1, 0]}\n",
+                                         "  hybrid: {demand: [0.5]}\n"};
+    static const int want_b[3] = {0, 0, 8};
+    for (int k = 0; k < 3; k++) {
+        char ex[512], y[4096];
+        snprintf(ex, sizeof ex, "  cost_of_capital: 0\n%s", extra[k]);
+        snprintf(y, sizeof y, small_yaml, ex);
+        char *n1 = strstr(y, "nodes: 1");
+        ck_assert(n1 != NULL);
+        n1[7] = '2';
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_scenario s;
+        ck_assert_int_eq(cs_cfg_load_scenario_buffer("h.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+        struct cs_cost_inputs in;
+        ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, NAN, false, &d, &in), CS_OK);
+        struct cs_cost_result r;
+        cs_cost_evaluate(&in, &r);
+        double C = r.opt[CS_OPT_COLO].total_usd;
+        ck_assert(C > 1.0e6 && C < 1.2e6);
+        double want = want_b[k] == 0 ? 840960 : C / 2;
+        ck_assert_int_eq(r.opt[CS_OPT_HYBRID].hybrid_baseline_gpus, want_b[k]);
+        ck_assert_double_eq_tol(r.opt[CS_OPT_HYBRID].total_usd, want, 1e-6);
+        ck_assert_double_eq_tol(r.opt[CS_OPT_HYBRID].by_cat_usd[CS_CAT_CLOUD], want_b[k] == 0 ? 840960 : 0, 1e-6);
+        cs_scenario_fini(&s);
+        cs_diags_fini(&d);
+    }
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 START_TEST(test_cost_missing_price_names_key)
 {
     struct cs_cost_inputs in;
@@ -280,8 +328,10 @@ END_TEST
 static void load_keep(const char *extra, cs_catalog *cat, struct cs_scenario *s,
                       struct cs_cost_inputs *in)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, small_yaml, extra);
+    char buf[4096], ex[1024];
+    snprintf(ex, sizeof ex, "%s%s", strstr(extra, "cost_of_capital") ? "" : "  cost_of_capital: 0\n",
+             extra);
+    snprintf(buf, sizeof buf, small_yaml, ex);
     cs_diags d;
     cs_diags_init(&d);
     cs_status st = cs_cfg_load_scenario_buffer("small.yaml", buf, strlen(buf), cat, &d, s, NULL);
@@ -606,6 +656,7 @@ static const char net_yaml[] =
     "  server_power_multiplier: 2\n"
     "  network_cost_fraction: 0.2\n"
     "  gpu_price: $30000\n"
+    "  cost_of_capital: 0\n"
     "  cloud: {on_demand: $4/GPU-h, reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, "
     "spot: $1.5/GPU-h}\n";
 
@@ -867,6 +918,7 @@ static Suite *cost_suite(void)
     tcase_add_test(tc, test_cost_monotonic);
     tcase_add_test(tc, test_cost_monte_carlo);
     tcase_add_test(tc, test_cost_missing_price_names_key);
+    tcase_add_test(tc, test_cost_hybrid_bursts_by_hand);
     tcase_add_test(tc, test_cost_goodput_scales_run_cost);
     tcase_add_test(tc, test_cost_run_estimate_goodput);
     tcase_add_test(tc, test_cost_claim_total);

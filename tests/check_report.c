@@ -148,6 +148,7 @@ static const char *const count_keys[] = {
     "writer_nodes", "servers", "nics",
     "switches", "optics", "cables", "switches_without_power", "optics_without_power",
     "count", /* tco.bom.network.items[].count: units of one network item */
+    "offers_fitting", "offers_total", "gpus_per_instance", /* tco.offer, tco.offers[] */
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",

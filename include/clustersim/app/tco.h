@@ -6,6 +6,8 @@
 #define CLUSTERSIM_APP_TCO_H
 
 #include "clustersim/app/pipeline.h"
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
 #include "clustersim/base/diag.h"
 #include "clustersim/report/cost_report.h"
 
@@ -18,5 +20,19 @@
  * borrows s and res->cost_in: both must outlive it. */
 void cs_app_tco_analyze(const struct cs_scenario *s, const struct cs_app_result *res,
                         double sens_step, int mc_samples, cs_diags *d, struct cs_tco_report *r);
+
+/* Every catalog cloud offer of s's GPU, in catalog order, into r->offers:
+ * prices, fit to the cluster, the prices it set in s (s->cost.cloud_offer_for)
+ * and the four cloud options' totals at its prices, the other inputs as
+ * r->in has them (docs/cost.md, "Cloud offers"). Needs r filled by
+ * cs_app_tco_analyze. */
+void cs_app_tco_offers(const cs_catalog *cat, const struct cs_scenario *s, struct cs_tco_report *r);
+
+/* The cost inputs and where each came from, from the scenario's
+ * provenance (the `cost.` entries, in the order the loader set them), into
+ * r->assumptions. A value is `defaulted` when its origin is not the
+ * scenario's own file. */
+void cs_app_tco_assumptions(const struct cs_provenance *prov, const struct cs_scenario *s,
+                            struct cs_tco_report *r);
 
 #endif

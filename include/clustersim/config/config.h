@@ -111,6 +111,21 @@ void cs_provenance_fini(struct cs_provenance *p);
 /* The entry for `path`, or NULL. Linear in the list's size. Borrowed. */
 const struct cs_prov_entry *cs_provenance_find(const struct cs_provenance *p, const char *path);
 
+/* Every key of a scenario's `cost:` section with its unit, default and
+ * meaning (config/cfg_cost.c; `clustersim help tco` prints it, README and
+ * docs/cost.md carry it). `def` says where the value comes from when the
+ * scenario does not set it. The table ends with a NULL key. */
+struct cs_cfg_key_doc {
+    const char *key;    /* "cost.cloud.on_demand" */
+    const char *unit;   /* "$/GPU-h", "fraction", "" */
+    const char *def;    /* "cheapest fitting catalog offer", "3", ... */
+    const char *doc;
+};
+extern const struct cs_cfg_key_doc cs_cfg_cost_key_docs[];
+/* Calls fn for every key path the loader accepts under `cost:` (from its
+ * parsing tables, so a test can check the table above covers them). */
+void cs_cfg_cost_accepted_keys(void (*fn)(void *ctx, const char *key), void *ctx);
+
 /* Loads, validates and resolves the scenario at `path` (file over catalog
  * over defaults). `cat` is borrowed and only read. Collects all errors
  * (capped by d) before failing. Returns CS_OK and fills *out (the caller

@@ -33,6 +33,16 @@ static inline bool cs_cost_option_owned(enum cs_cost_option o)
     return o == CS_OPT_ONPREM || o == CS_OPT_COLO;
 }
 
+/* Whether catalog cloud offer `o` can rent cluster `c` (docs/cost.md,
+ * "Cloud offers"): it rents c's GPU; an instance holds at least one of c's
+ * nodes (an instance smaller than a node cannot give the node's GPU-GPU
+ * links); and a cluster of several nodes needs an offer that states a
+ * scale-out bandwidth per instance of at least the node's NICs x line rate
+ * (an offer that states none is not assumed to have one). On false, `why`
+ * (may be NULL) says which test failed, in words. */
+bool cs_cost_offer_fits(const struct cs_cloud_offer *o, const struct cs_cluster_cfg *c, char *why,
+                        size_t why_len);
+
 enum cs_cost_cat { CS_CAT_CAPEX, CS_CAT_POWER, CS_CAT_SITE, CS_CAT_OPS, CS_CAT_CLOUD,
                    CS_CAT_COUNT };
 const char *cs_cost_cat_name(enum cs_cost_cat c); /* "capex", "power", ... */

@@ -223,8 +223,15 @@ struct cs_cost_reference {
     double throughput;               /* relative effective throughput */
     double tolerance;                /* relative, for the throughput verdict */
 };
+/* The default annual cost of capital (an estimate; config/cfg_cost.c). */
+#define CS_COST_DEFAULT_COST_OF_CAPITAL 0.08
+
 struct cs_cost_ext {
-    double staff_usd_per_year;
+    double staff_usd_per_year;       /* given, else nodes / servers_per_admin x staff_per_admin */
+    double servers_per_admin;        /* servers one systems FTE runs (default 250) */
+    double staff_usd_per_admin_year; /* loaded cost of one FTE (default $125,600) */
+    bool staff_default;              /* staff_per_year not given: derived as above */
+    bool cost_of_capital_default;    /* cost_of_capital not given: the default rate */
     int cooling;                     /* 0 air, 1 liquid */
     double liquid_cooling_usd_per_kw;
     double cost_of_capital;          /* per year */
@@ -246,6 +253,14 @@ struct cs_cost_ext {
     struct cs_cost_reference reference;
 };
 
+/* How a cloud price was chosen: given in the scenario; from the offer the
+ * scenario names (cost.cloud.offer); the cheapest catalog offer that fits
+ * the cluster (cs_cost_offer_fits); the cheapest that does not, when none
+ * fits (a warning says so); none priced. */
+enum cs_cloud_offer_rule { CS_OFFER_SCENARIO, CS_OFFER_NAMED, CS_OFFER_CHEAPEST_FIT,
+                           CS_OFFER_CHEAPEST_UNFIT, CS_OFFER_NONE };
+enum cs_cloud_price { CS_CLOUD_ON_DEMAND, CS_CLOUD_RESERVED_1Y, CS_CLOUD_RESERVED_3Y, CS_CLOUD_SPOT };
+
 struct cs_cost_cfg {
     bool enabled;
     double years;
@@ -261,6 +276,14 @@ struct cs_cost_cfg {
     /* Added by the config loader; defaults from the catalog site entry. */
     char site[CS_NAME_MAX];               /* catalog site entry */
     char cloud_offer[CS_NAME_MAX];        /* catalog cloud offer; "" when none */
+    /* Which catalog offer set each cloud price (on-demand, reserved 1y,
+     * reserved 3y, spot, as enum cs_cloud_price), and by which rule
+     * (docs/cost.md, "Cloud offers"). */
+    char cloud_offer_for[4][CS_NAME_MAX];
+    int cloud_offer_rule[4];              /* enum cs_cloud_offer_rule */
+    char cloud_unfit_why[4][160];         /* CS_OFFER_CHEAPEST_UNFIT: why the offer does not fit */
+    int cloud_offers_fitting;             /* catalog offers of the GPU that fit the cluster */
+    int cloud_offers_total;               /* catalog offers of the GPU */
     double server_price_usd;              /* per server of gpu.server_gpus; NAN */
     double construction_usd_per_mw;
     double depreciation_years;

@@ -14,6 +14,33 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* One catalog cloud offer of the cluster's GPU, priced for this cluster
+ * (cs_app_tco_offers, app/tco.c): its four prices, whether it fits the
+ * cluster (cs_cost_offer_fits) and why not, which of the scenario's cloud
+ * prices it set, and the four cloud options' totals at its prices. */
+#define CS_TCO_MAX_OFFERS 32
+struct cs_tco_offer_row {
+    char name[CS_NAME_MAX], provider[32], instance[CS_NAME_MAX], region[32];
+    int gpus;                        /* per instance */
+    double price[4];                 /* enum cs_cloud_price, USD per GPU-hour; NAN = not offered */
+    double scaleout_bw_bytes_per_s;  /* NAN = not stated */
+    bool fits;
+    char why[160];                   /* why it does not fit; "" when it does */
+    unsigned used_mask;              /* bit p: set the scenario's price p */
+    double total_usd[4];             /* cloud option totals at its prices; NAN = not offered */
+    char source[CS_SOURCE_MAX], date[48];
+};
+
+/* One input the TCO used and where it came from (the scenario's own value,
+ * the catalog with its source, or a default with its source). */
+#define CS_TCO_MAX_ASSUMPTIONS 64
+struct cs_tco_assumption {
+    char key[64];
+    char value[64];
+    char origin[600];
+    bool defaulted;                  /* not set by the scenario (catalog or default) */
+};
+
 /* Everything one `clustersim tco` computes (filled by cs_app_tco_analyze,
  * app/tco.c); all pointers borrowed. */
 struct cs_tco_report {
@@ -31,6 +58,11 @@ struct cs_tco_report {
     struct cs_cost_claim_result claim;
     bool has_step;                    /* run.has_step */
     struct cs_cost_run run;           /* time per training run (cs_cost_run_from) */
+    /* Filled by cs_app_tco_offers / cs_app_tco_assumptions (0 = none). */
+    int n_offers;
+    struct cs_tco_offer_row offers[CS_TCO_MAX_OFFERS];
+    int n_assumptions;
+    struct cs_tco_assumption assumptions[CS_TCO_MAX_ASSUMPTIONS];
 };
 
 /* {"tco": {...}} members added to root. */
