@@ -253,7 +253,7 @@ static cs_status cs__run(const struct cs__scns *sc, const struct cs_claimix_entr
             return st;
         }
         if (res.has_step)
-            fig[i] = cs_claim_metric_value_run(c, &res.step, &res.run);
+            fig[i] = cs_claim_metric_value_scn(c, &sc->s[i], &res.step, &res.run);
         cs_app_result_fini(&res);
     }
     struct cs_claims_row *r = cs__row(rs, e, ddir);

@@ -142,6 +142,9 @@ double cs_app_compare_metric(const struct cs_claim_cfg *c, const struct cs_app_c
     case CS_CLAIM_GOODPUT:
     case CS_CLAIM_CHECKPOINT_OVERHEAD_S:
     case CS_CLAIM_CHECKPOINT_BLOCKING_S:
+    case CS_CLAIM_NODE_POWER_W: /* facility claims: `clustersim run` judges them */
+    case CS_CLAIM_KW_PER_RACK:
+    case CS_CLAIM_COOLING_OK:
     case CS_CLAIM_METRIC_COUNT: break;
     }
     return NAN;

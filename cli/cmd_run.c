@@ -182,13 +182,14 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     bool ok = true;
     struct cs_claim_verdict verdict =
-        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value_run(&s->claim, r, &res.run) : NAN, NAN);
+        cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value_scn(&s->claim, s, r, &res.run) : NAN, NAN);
     if (fmt == CS_FMT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
         cJSON_AddStringToObject(root, "scenario", s->name);
         cJSON_AddStringToObject(root, "file", path);
         cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
+        cs_out_facility_json(root, s);
         if (have_step) {
             cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));
             cs_out_step_json(root, r);

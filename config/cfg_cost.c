@@ -21,7 +21,7 @@
 #define F_CUSTOM_(k) { .key = k, .type = CS_FT_CUSTOM }
 #define F_(k, ty, m, ...) { .key = k, .type = ty, .offset = offsetof(struct cs_cost_ext, m), __VA_ARGS__ }
 
-static const char *const cooling_names[] = {"air", "liquid", NULL};
+static const char *const cooling_names[] = {"air", "liquid", "rear-door", NULL};
 static const char *const hybrid_owned_names[] = {"colocation", "on-prem", NULL};
 static const char *const hybrid_burst_names[] = {"on-demand", "spot", NULL};
 static const char *const metric_names[] = {"none", "break_even", "savings", "ratio", "total",
@@ -35,7 +35,9 @@ static const struct cs_field ext_fields[] = {
        .doc = "servers one systems administrator (FTE) runs"),
     F_("staff_per_admin", CS_FT_QTY, staff_usd_per_admin_year, .unit = CS_UNIT_MONEY, .min = 0,
        .max = 1e8, .doc = "loaded yearly cost of one FTE"),
-    F_("cooling", CS_FT_ENUM, cooling, .names = cooling_names, .doc = "air | liquid"),
+    F_("cooling", CS_FT_ENUM, cooling, .names = cooling_names, .doc = "air | liquid | rear-door"),
+    F_("rear_door_per_rack", CS_FT_QTY, rear_door_usd_per_rack, .unit = CS_UNIT_MONEY, .min = 0,
+       .max = 1e7, .doc = "rear-door heat exchanger capital per rack"),
     F_("liquid_cooling_per_kw", CS_FT_QTY, liquid_cooling_usd_per_kw, .unit = CS_UNIT_MONEY,
        .min = 0, .max = 1e7, .doc = "liquid-cooling capital per kW of IT load"),
     F_("cost_of_capital", CS_FT_QTY, cost_of_capital, .unit = CS_UNIT_RATIO, .min = 0,
@@ -378,6 +380,7 @@ void cs_cfg__cost_ext(const struct cs_ynode *cost, const struct cs_ynode *where,
     struct cs_cost_ext *x = &s->cost.ext;
     memset(x, 0, sizeof *x);
     x->liquid_cooling_usd_per_kw = NAN;
+    x->rear_door_usd_per_rack = NAN;
     x->facility_life_years = NAN;
     x->idle_power_fraction = NAN;
     x->egress_usd_per_tb = NAN;
@@ -461,7 +464,8 @@ const struct cs_cfg_key_doc cs_cfg_cost_key_docs[] = {
     {"cost.staff_per_admin", "$/year", "$125,600",
      "loaded cost of one FTE (BLS OEWS 15-1244 mean wage x 1.42, BLS ECEC)"},
     {"cost.cost_of_capital", "fraction/year", "0.08", "annual rate of the capital charge (estimate)"},
-    {"cost.cooling", "air | liquid", "air", "cooling of the owned site"},
+    {"cost.cooling", "air | liquid | rear-door", "facility.cooling, else air", "cooling of the owned site"},
+    {"cost.rear_door_per_rack", "$", "none (needed with rear-door)", "rear-door heat exchanger capital per rack"},
     {"cost.liquid_cooling_per_kw", "$/kW", "none (needed with liquid)", "liquid-cooling capital per kW"},
     {"cost.facility_life_years", "years", "depreciation_years", "life of the on-prem build-out"},
     {"cost.idle_power_fraction", "fraction", "server_power_utilization (flat draw)",

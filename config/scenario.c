@@ -8,6 +8,7 @@
  * in a provenance list. */
 #include "clustersim/models/cluster.h"
 #include "clustersim/models/cost.h"
+#include "clustersim/models/facility.h"
 #include "clustersim/models/step.h"
 #include "clustersim/config/config.h"
 
@@ -230,6 +231,7 @@ static const struct cs_field top_fields[] = {
     F_CUSTOM("calibration", "fitted parameters (config/cfg_calib.c)"),
     F_CUSTOM("neighbours", "other jobs sharing the fabric (config/cfg_net.c)"),
     F_CUSTOM("uncertainty", "Monte Carlo over the model's parameters (--uncertainty)"),
+    F_CUSTOM("facility", "racks, power and cooling (docs/run.md)"),
 };
 
 /* struct cs_cluster_cfg */
@@ -559,7 +561,8 @@ static const char *const claim_metric_names[] = {"mfu", "tokens_per_s", "step_ti
                                                  "exposed_comm_fraction",
                                                  "gpu_busy_fraction", "data_stall_fraction",
                                                  "goodput", "checkpoint_overhead_s",
-                                                 "checkpoint_blocking_s", NULL};
+                                                 "checkpoint_blocking_s", "node_power_w",
+                                                 "kw_per_rack", "cooling_ok", NULL};
 static const struct cs_field claim_fields[] = {
     F_("text", CS_FT_STR, struct cs_claim_cfg, text, .size = MSIZE(struct cs_claim_cfg, text),
        .flags = CS_F_REQUIRED, .doc = "the claim, quoted"),
@@ -582,6 +585,32 @@ static const struct cs_field claim_fields[] = {
        .flags = CS_F_NULLABLE, .doc = "the claim: the ratio to the first scenario is at most this"),
     F_("tolerance", CS_FT_NUM, struct cs_claim_cfg, tolerance, .min = 0, .max = 10,
        .def = "0.15", .doc = "relative tolerance of the verdict"),
+};
+
+/* struct cs_facility_cfg (docs/run.md, "Facility") */
+static const char *const cooling_kind_names[] = {"air", "rear-door", "liquid", NULL};
+static const struct cs_field facility_fields[] = {
+    F_("cooling", CS_FT_ENUM, struct cs_facility_cfg, cooling, .names = cooling_kind_names,
+       .flags = CS_F_DERIVED, .doc = "air | rear-door | liquid; default cost.cooling, else air"),
+    F_("rack_power", CS_FT_QTY, struct cs_facility_cfg, rack_power_w, .unit = CS_UNIT_POWER,
+       .min = 0, .max = 1e7, .flags = CS_F_NULLABLE | CS_F_MINEXCL,
+       .doc = "heat one rack sheds; default by cooling (20 / 55 / 130 kW)"),
+    F_("rack_units", CS_FT_INT, struct cs_facility_cfg, rack_units, .min = 1, .max = 60,
+       .def = "42", .doc = "usable U per rack"),
+    F_("node_units", CS_FT_INT, struct cs_facility_cfg, node_units, .min = 0, .max = 60,
+       .def = "0", .doc = "U per node; 0 = 8U for 8 GPUs, 4U for 4, 2U below"),
+    F_("node_power", CS_FT_QTY, struct cs_facility_cfg, node_power_w, .unit = CS_UNIT_POWER,
+       .min = 0, .max = 1e6, .flags = CS_F_NULLABLE | CS_F_MINEXCL,
+       .doc = "nameplate per node; default GPUs x TDP x cost.server_power_multiplier"),
+    F_("racks", CS_FT_INT, struct cs_facility_cfg, racks, .min = 0, .max = 10000000, .def = "0",
+       .doc = "racks available; 0 = as many as the nodes need"),
+    F_("floor_m2_per_rack", CS_FT_NUM, struct cs_facility_cfg, floor_m2_per_rack, .min = 0.5,
+       .max = 100, .def = "2.8", .doc = "floor per rack with its aisles, m^2"),
+    F_("ups_efficiency", CS_FT_QTY, struct cs_facility_cfg, ups_efficiency, .unit = CS_UNIT_RATIO,
+       .min = 0.5, .max = 1, .def = "0.96", .doc = "double-conversion UPS efficiency"),
+    F_("distribution_loss", CS_FT_QTY, struct cs_facility_cfg, distribution_loss,
+       .unit = CS_UNIT_RATIO, .min = 0, .max = 0.5, .def = "0.02",
+       .doc = "PDU and transformer losses, share of IT power"),
 };
 
 /* struct cs_cost_cfg; the keys derived from the catalog site entry have the
@@ -650,7 +679,7 @@ static const struct cs_field cost_fields[] = {
       .nsub = NELEM(cloud_cost_fields), .doc = "cloud prices" },
     /* Parsed by config/cfg_cost.c (cs_cfg__cost_ext). */
     F_CUSTOM("staff_per_year", "staff cost"), F_CUSTOM("servers_per_admin", "servers per FTE"),
-    F_CUSTOM("staff_per_admin", "cost of one FTE"), F_CUSTOM("cooling", "air | liquid"),
+    F_CUSTOM("staff_per_admin", "cost of one FTE"), F_CUSTOM("cooling", "air | liquid | rear-door"), F_CUSTOM("rear_door_per_rack", "capex per rack"),
     F_CUSTOM("liquid_cooling_per_kw", "capex per kW"), F_CUSTOM("cost_of_capital", "per year"),
     F_CUSTOM("facility_life_years", "build-out life"), F_CUSTOM("idle_power_fraction", "idle draw"),
     F_CUSTOM("hybrid", "owned baseline + cloud burst"), F_CUSTOM("sensitivity", "relative step"),
@@ -1846,6 +1875,74 @@ static void bind_cost(struct cs_bind *b, const struct cs_ynode *root)
     prov_cost_ext(b, cm);
 }
 
+/* facility: after cost (it reads cost.cooling, server_power_multiplier
+ * and pue). A rack over its cooling limit caps its GPUs' power, which the
+ * step model turns into lower clocks (cs_gpu_clock_factor). */
+static void bind_facility(struct cs_bind *b, const struct cs_ynode *root)
+{
+    struct cs_facility_cfg *f = &b->s->facility;
+    const struct cs_ynode *fv = cs_ynode_map_get(root, "facility");
+    const struct cs_ynode *fm = section(b, fv, "facility");
+    f->given = fm != NULL;
+    f->rack_power_w = f->node_power_w = NAN;
+    walk(b, facility_fields, NELEM(facility_fields), fm, fv ? fv : root, "facility", f, NULL);
+    if (!cs_ynode_map_get(fm, "cooling")) {
+        const struct cs_cluster_cfg *cl = &b->s->cluster;
+        bool rack_scale = cl->gpus_per_node > 0 && cl->gpu.scaleup_domain_gpus > cl->gpus_per_node;
+        bool cost_cooling = cs_ynode_map_get(cs_ynode_map_get(root, "cost"), "cooling") != NULL;
+        f->cooling = b->s->cost.ext.cooling == 1 ? CS_COOLING_LIQUID
+                   : b->s->cost.ext.cooling == 2 ? CS_COOLING_REAR_DOOR
+                   : rack_scale && !cost_cooling ? CS_COOLING_LIQUID : CS_COOLING_AIR;
+        if (f->cooling == CS_COOLING_LIQUID && !cost_cooling)
+            b->s->cost.ext.cooling = 1; /* a rack-scale system is liquid-cooled */
+        prov_set(&b->prov, "facility.cooling", cs_cooling_name((enum cs_cooling)f->cooling),
+                 cost_cooling ? "cost.cooling"
+                 : rack_scale ? "default (a rack-scale NVLink system is liquid-cooled)" : "default");
+    } else {
+        /* The cost follows the facility's cooling. */
+        b->s->cost.ext.cooling = f->cooling == CS_COOLING_LIQUID ? 1 : f->cooling == CS_COOLING_REAR_DOOR ? 2 : 0;
+    }
+    if (b->s->cluster.nodes <= 0)
+        return;
+    cs_facility_evaluate(&b->s->cluster, f, b->s->cost.server_power_multiplier, b->s->cost.pue);
+    const struct cs_facility_result *r = &f->res;
+    if (f->racks > 0 && r->nodes_per_rack > r->nodes_per_rack_space && r->nodes_per_rack_space > 0) {
+        cs_cfg__error(b->d, node_or(fm, "racks", fv ? fv : root),
+                      "facility.racks: %d nodes do not fit in %d racks of %d U (%d nodes of %d U "
+                      "per rack at most)",
+                      b->s->cluster.nodes, f->racks, f->rack_units, r->nodes_per_rack_space,
+                      f->node_units > 0 ? f->node_units : 8);
+        return;
+    }
+    if (isfinite(r->gpu_power_cap_w)) {
+        double tdp = b->s->cluster.gpu.tdp_w;
+        const struct cs_ynode *at = fv ? fv : root;
+        if (r->gpu_power_cap_w < 0.3 * tdp) {
+            cs_cfg__error(b->d, at,
+                          "facility: %d nodes per rack draw %.1f kW against a %.1f kW %s cooling "
+                          "limit: the GPUs would be held at %.0f W, under 30%% of their %.0f W "
+                          "TDP (add racks, or rear-door or liquid cooling)",
+                          r->nodes_per_rack, r->kw_per_rack, r->rack_limit_w / 1000,
+                          cs_cooling_name((enum cs_cooling)f->cooling), r->gpu_power_cap_w, tdp);
+            return;
+        }
+        double old = b->s->cluster.gpu.power_limit_w;
+        if (!(isfinite(old) && old > 0 && old <= r->gpu_power_cap_w)) {
+            b->s->cluster.gpu.power_limit_w = r->gpu_power_cap_w;
+            cs_diag_add(b->d, CS_SEV_WARNING, at->file, at->line, at->col,
+                        "facility: %d nodes per rack draw %.1f kW against a %.1f kW %s cooling "
+                        "limit: the GPUs throttle to %.0f W of %.0f W (clock x%.3f, step model)",
+                        r->nodes_per_rack, r->kw_per_rack, r->rack_limit_w / 1000,
+                        cs_cooling_name((enum cs_cooling)f->cooling), r->gpu_power_cap_w, tdp,
+                        cbrt(r->gpu_power_cap_w / tdp));
+            char val[32];
+            snprintf(val, sizeof val, "%.0fW", r->gpu_power_cap_w);
+            prov_set(&b->prov, "cluster.gpu.power_limit", val,
+                     "facility (a rack over its cooling limit)");
+        }
+    }
+}
+
 /* schema_version and name. */
 static void bind_top(struct cs_bind *b, const struct cs_ynode *root, const char *path)
 {
@@ -1938,6 +2035,7 @@ static cs_status bind_root(const struct cs_ynode *root, const char *path, const 
     bind_uncertainty(&b, root);
     bind_claim(&b, root);
     bind_cost(&b, root);
+    bind_facility(&b, root);
     cs_cfg__bind_run_extra(root, b.s, b.d); /* data:, tier checks (config/cfg_run.c) */
     cs_cfg__bind_scheduler(root, b.s, b.d); /* scheduler: (config/cfg_scheduler.c) */
     cs_cfg__bind_calibration(root, b.s, b.d); /* calibration: (config/cfg_calib.c) */

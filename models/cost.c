@@ -455,6 +455,9 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
     in->run_hours = run_hours;
     in->run_goodput = 1.0;
     in->liquid_cooling = x->cooling == 1;
+    in->rear_door_usd = 0;
+    in->node_power_w = s->facility.node_power_w;
+    in->gpus_per_node_f = s->cluster.gpus_per_node;
     in->hybrid_baseline_gpus = x->hybrid_baseline_gpus;
     in->hybrid_owned = x->hybrid_owned == 1 ? CS_OPT_ONPREM : CS_OPT_COLO;
     in->hybrid_burst = x->hybrid_burst == 1 ? CS_OPT_SPOT : CS_OPT_ON_DEMAND;
@@ -553,6 +556,12 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
         missing(&n, 1u << CS_OPT_COLO, "cost.colocation", "$/kW-month");
     if (in->liquid_cooling && !isfinite(x->liquid_cooling_usd_per_kw))
         missing(&n, M_OWNED, "cost.liquid_cooling_per_kw", "cooling: liquid");
+    if (x->cooling == 2) {
+        if (!isfinite(x->rear_door_usd_per_rack))
+            missing(&n, M_OWNED, "cost.rear_door_per_rack", "cooling: rear-door");
+        else
+            in->rear_door_usd = x->rear_door_usd_per_rack * s->facility.res.racks;
+    }
     if (!isfinite(in->v[CS_CIN_STAFF]))
         in->v[CS_CIN_STAFF] = 0;
 
@@ -699,7 +708,9 @@ static void owned_cost(const struct cs_cost_inputs *in, enum cs_cost_option o, d
     p->hw_usd = servers + p->network_usd + in->bom.storage_usd;
     double busy = v[CS_CIN_POWER_UTIL];
     double idle = isfinite(v[CS_CIN_IDLE_FRACTION]) ? v[CS_CIN_IDLE_FRACTION] : busy;
-    double srv_w = in->gpus * in->gpu_tdp_w * v[CS_CIN_POWER_MULT];
+    double srv_w = isfinite(in->node_power_w) && in->gpus_per_node_f > 0
+                       ? in->gpus / in->gpus_per_node_f * in->node_power_w
+                       : in->gpus * in->gpu_tdp_w * v[CS_CIN_POWER_MULT];
     p->it_kw = (srv_w + in->bom.network_power_w) / 1000.0;
     p->avg_kw = (srv_w * (idle + (busy - idle) * u) + in->bom.network_power_w) / 1000.0;
     double r = isfinite(v[CS_CIN_COST_OF_CAPITAL]) ? v[CS_CIN_COST_OF_CAPITAL] : 0;
@@ -712,7 +723,7 @@ static void owned_cost(const struct cs_cost_inputs *in, enum cs_cost_option o, d
     p->net[CS_NET_UNPRICED] = p->unpriced_usd * crf(r, dep) * years;
     p->net[CS_NET_POWER] = in->bom.network_power_w / 1000.0 * v[CS_CIN_PUE] * H *
                            v[CS_CIN_ELECTRICITY];
-    double cooling = in->liquid_cooling ? v[CS_CIN_LIQUID_PER_KW] * p->it_kw : 0;
+    double cooling = (in->liquid_cooling ? v[CS_CIN_LIQUID_PER_KW] * p->it_kw : 0) + in->rear_door_usd;
     double facility = cooling;
     if (o == CS_OPT_ONPREM) {
         facility += v[CS_CIN_CONSTRUCTION] * p->it_kw / 1000.0;

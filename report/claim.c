@@ -9,7 +9,8 @@
 
 static const char *const cs__metric_names[CS_CLAIM_METRIC_COUNT] = {
     "MFU", "tokens/s", "step time (s)", "exposed communication share", "GPU busy share",
-    "data stall share", "goodput", "checkpoint overhead (s)", "GPU idle per checkpoint (s)"};
+    "data stall share", "goodput", "checkpoint overhead (s)", "GPU idle per checkpoint (s)",
+    "node power (W)", "kW per rack", "cooling within the rack limit (1 = yes)"};
 
 const char *cs_claim_metric_label(const struct cs_claim_cfg *c)
 {
@@ -30,6 +31,9 @@ double cs_claim_metric_value(const struct cs_claim_cfg *c, const struct cs_step_
     case CS_CLAIM_GOODPUT:
     case CS_CLAIM_CHECKPOINT_OVERHEAD_S:
     case CS_CLAIM_CHECKPOINT_BLOCKING_S:
+    case CS_CLAIM_NODE_POWER_W:
+    case CS_CLAIM_KW_PER_RACK:
+    case CS_CLAIM_COOLING_OK:
     case CS_CLAIM_METRIC_COUNT: break;
     }
     return NAN;
@@ -146,4 +150,16 @@ void cs_out_claim_json(cJSON *root, const struct cs_claim_cfg *c, const struct c
             cJSON_AddNumberToObject(o, "error", v->error);
     }
     cJSON_AddStringToObject(o, "verdict", v->verdict);
+}
+
+double cs_claim_metric_value_scn(const struct cs_claim_cfg *c, const struct cs_scenario *s,
+                                 const struct cs_step_result *r, const struct cs_run_result *run)
+{
+    const struct cs_facility_result *f = &s->facility.res;
+    switch ((enum cs_claim_metric)c->metric) {
+    case CS_CLAIM_NODE_POWER_W: return f->racks > 0 ? f->node_power_w : NAN;
+    case CS_CLAIM_KW_PER_RACK: return f->racks > 0 ? f->kw_per_rack : NAN;
+    case CS_CLAIM_COOLING_OK: return f->racks > 0 ? (f->cooling_ok ? 1.0 : 0.0) : NAN;
+    default: return cs_claim_metric_value_run(c, r, run);
+    }
 }

@@ -3,6 +3,7 @@
  * Carlo and claim verdict as aligned text, the `tco.*` JSON contract, CSV,
  * and the data files of the gnuplot figures (templates in plots/). */
 #include "clustersim/report/cost_report.h"
+#include "clustersim/report/run_report.h"
 #include "clustersim/base/outfile.h"
 
 #include "clustersim/report/table.h"
@@ -257,6 +258,7 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
     }
     offers_json(t, r);
     assumptions_json(t, r);
+    cs_out_facility_json(root, r->s);
     cJSON *be = cJSON_AddArrayToObject(t, "break_even");
     for (int i = 0; i < r->n_be; i++) {
         cJSON *j = cJSON_CreateObject();
@@ -652,6 +654,8 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
     if (in->spot_loss_fraction > 0)
         fprintf(out, "  spot: %.1f%% of GPU-hours lost to preemptions\n",
                 100 * in->spot_loss_fraction);
+    fprintf(out, "\nFacility\n");
+    cs_out_facility_text(out, r->s);
     text_assumptions(out, r);
 
     if (r->has_claim) {

@@ -2,6 +2,7 @@
  * throughput and memory, as text, JSON and CSV (report layer). */
 #include "clustersim/models/cluster.h"
 #include "clustersim/report/run_report.h"
+#include "clustersim/models/facility.h"
 
 #include "clustersim/report/table.h"
 #include "csv.h"
@@ -240,6 +241,54 @@ void cs_out_cluster_text(FILE *out, const struct cs_scenario *s)
         fprintf(out, "  storage       %-10s read %s, write %s\n", c->storage.tiers[i].name,
                 cs__fmt(c->storage.tiers[i].read_bw_bytes_per_s, CS_UNIT_BANDWIDTH, a, sizeof a),
                 cs__fmt(c->storage.tiers[i].write_bw_bytes_per_s, CS_UNIT_BANDWIDTH, b, sizeof b));
+    cs_out_facility_text(out, s);
+}
+
+void cs_out_facility_text(FILE *out, const struct cs_scenario *s)
+{
+    const struct cs_facility_result *f = &s->facility.res;
+    if (f->racks <= 0)
+        return;
+    fprintf(out, "  facility      %d racks of %d node%s (%.1f kW each, %s cooling limit %.0f kW: %s), "
+                 "%.1f m^2 of floor\n",
+            f->racks, f->nodes_per_rack, f->nodes_per_rack == 1 ? "" : "s", f->kw_per_rack,
+            cs_cooling_name((enum cs_cooling)s->facility.cooling), f->rack_limit_w / 1000,
+            f->cooling_ok ? "cooling OK" : "OVER THE LIMIT", f->floor_m2);
+    fprintf(out, "  power         IT %.1f kW (%.2f kW per node), facility %.1f kW at PUE %.2f "
+                 "(UPS %.1f, distribution %.1f, cooling and rest %.1f kW)\n",
+            f->it_power_w / 1000, f->node_power_w / 1000, f->facility_power_w / 1000,
+            f->it_power_w > 0 ? f->facility_power_w / f->it_power_w : 1.0, f->ups_loss_w / 1000,
+            f->distribution_loss_w / 1000, f->cooling_power_w / 1000);
+    if (isfinite(f->gpu_power_cap_w))
+        fprintf(out, "  throttled     GPUs held at %.0f W of %.0f W by the rack's cooling (clock x%.3f)\n",
+                f->gpu_power_cap_w, s->cluster.gpu.tdp_w,
+                cbrt(f->gpu_power_cap_w / s->cluster.gpu.tdp_w));
+}
+
+void cs_out_facility_json(cJSON *root, const struct cs_scenario *s)
+{
+    const struct cs_facility_result *f = &s->facility.res;
+    if (f->racks <= 0)
+        return;
+    cJSON *j = cJSON_AddObjectToObject(root, "facility");
+    cJSON_AddNumberToObject(j, "racks", f->racks);
+    cJSON_AddNumberToObject(j, "nodes_per_rack", f->nodes_per_rack);
+    cJSON_AddNumberToObject(j, "kw_per_rack", f->kw_per_rack);
+    cJSON_AddNumberToObject(j, "rack_limit_kw", f->rack_limit_w / 1000);
+    cJSON_AddNumberToObject(j, "node_power_w", f->node_power_w);
+    cJSON_AddNumberToObject(j, "it_power_w", f->it_power_w);
+    cJSON_AddNumberToObject(j, "facility_power_w", f->facility_power_w);
+    cJSON_AddNumberToObject(j, "ups_loss_w", f->ups_loss_w);
+    cJSON_AddNumberToObject(j, "distribution_loss_w", f->distribution_loss_w);
+    cJSON_AddNumberToObject(j, "cooling_power_w", f->cooling_power_w);
+    cJSON_AddNumberToObject(j, "floor_m2", f->floor_m2);
+    cJSON_AddStringToObject(j, "cooling", cs_cooling_name((enum cs_cooling)s->facility.cooling));
+    cJSON_AddBoolToObject(j, "cooling_ok", f->cooling_ok);
+    if (isfinite(f->gpu_power_cap_w))
+        cJSON_AddNumberToObject(j, "gpu_power_cap_w", f->gpu_power_cap_w);
+    else
+        cJSON_AddNullToObject(j, "gpu_power_cap_w");
+    cJSON_AddStringToObject(j, "placement", f->why);
 }
 
 void cs_out_workload_text(FILE *out, const struct cs_workload *w)

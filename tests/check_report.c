@@ -132,7 +132,8 @@ static void prob(struct probs *p, const char *fmt, ...)
  * 10^9 bytes). */
 static const char *const unit_words[] = {"s",     "ms",    "us",     "bytes", "usd",  "musd",
                                          "w",     "flops", "tflops", "h",     "hour", "hours",
-                                         "year",  "years", "days",   "steps", "gb",   NULL};
+                                         "year",  "years", "days",   "steps", "gb",
+                                         "kw",    "m2",    NULL};
 /* Dimensionless quantities: a word naming a fraction or a ratio. */
 static const char *const ratio_words[] = {"mfu",        "goodput",   "utilization", "fraction",
                                           "share",      "ratio",     "efficiency",  "slowdown",
@@ -149,6 +150,7 @@ static const char *const count_keys[] = {
     "switches", "optics", "cables", "switches_without_power", "optics_without_power",
     "count", /* tco.bom.network.items[].count: units of one network item */
     "offers_fitting", "offers_total", "gpus_per_instance", /* tco.offer, tco.offers[] */
+    "racks", "nodes_per_rack", /* facility */
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
@@ -1191,7 +1193,19 @@ static const char *const tco_nullable[] = {"tco.break_even[].utilization",
                                            /* an item without a price or power figure */
                                            "tco.bom.network.items[].unit_usd",
                                            "tco.bom.network.items[].usd",
-                                           "tco.bom.network.items[].unit_w", NULL};
+                                           "tco.bom.network.items[].unit_w",
+                                           /* no rack over its cooling limit */
+                                           "facility.gpu_power_cap_w",
+                                           /* an offer without one of the prices or a
+                                            * stated scale-out */
+                                           "tco.offers[].reserved_1y_usd_per_gpu_hour",
+                                           "tco.offers[].reserved_3y_usd_per_gpu_hour",
+                                           "tco.offers[].spot_usd_per_gpu_hour",
+                                           "tco.offers[].scaleout_bw_bytes_per_s",
+                                           "tco.offers[].total_usd.cloud-reserved-1y",
+                                           "tco.offers[].total_usd.cloud-reserved-3y",
+                                           "tco.offers[].total_usd.cloud-spot",
+                                           "tco.offers[].why_not", NULL};
 
 START_TEST(test_report_tco_json_contract)
 {
@@ -1287,6 +1301,7 @@ START_TEST(test_report_tco_claim_json)
                                     "tco.bom.network.items[].unit_usd",
                                     "tco.bom.network.items[].usd",
                                     "tco.bom.network.items[].unit_w",
+                                    "facility.gpu_power_cap_w",
                                     /* a claim states a value or a range, not both */
                                     "tco.verdict.claimed", "tco.verdict.claimed_low",
                                     "tco.verdict.claimed_high", NULL};

@@ -123,6 +123,9 @@ struct cs_cost_inputs {
     double gpu_tdp_w;
     struct cs_cost_bom bom;
     bool liquid_cooling;
+    double rear_door_usd;               /* rear-door heat exchangers: racks x price (capital) */
+    double node_power_w;                /* facility.node_power given; NAN = GPUs x TDP x multiplier */
+    double gpus_per_node_f;             /* for node_power_w */
     double egress_usd_per_year;       /* cloud egress + cloud storage; NAN when not priced */
     double spot_loss_fraction;        /* preempted share of spot GPU-hours, 0 .. <1 */
     double run_hours;                 /* one training run at full speed (tokens / tokens/s); NAN */

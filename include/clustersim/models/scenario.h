@@ -232,7 +232,8 @@ struct cs_cost_ext {
     double staff_usd_per_admin_year; /* loaded cost of one FTE (default $125,600) */
     bool staff_default;              /* staff_per_year not given: derived as above */
     bool cost_of_capital_default;    /* cost_of_capital not given: the default rate */
-    int cooling;                     /* 0 air, 1 liquid */
+    int cooling;                     /* 0 air, 1 liquid, 2 rear-door */
+    double rear_door_usd_per_rack;   /* NAN: none given */
     double liquid_cooling_usd_per_kw;
     double cost_of_capital;          /* per year */
     double facility_life_years;
@@ -344,6 +345,7 @@ enum cs_claim_metric { CS_CLAIM_MFU, CS_CLAIM_TOKENS_PER_S, CS_CLAIM_STEP_TIME_S
                        CS_CLAIM_EXPOSED_COMM_FRACTION, CS_CLAIM_GPU_BUSY_FRACTION,
                        CS_CLAIM_DATA_STALL_FRACTION, CS_CLAIM_GOODPUT,
                        CS_CLAIM_CHECKPOINT_OVERHEAD_S, CS_CLAIM_CHECKPOINT_BLOCKING_S,
+                       CS_CLAIM_NODE_POWER_W, CS_CLAIM_KW_PER_RACK, CS_CLAIM_COOLING_OK,
                        CS_CLAIM_METRIC_COUNT };
 struct cs_claim_cfg {
     bool enabled;
@@ -401,6 +403,39 @@ struct cs_neighbour_cfg {
     double interval_s;               /* one collective starts every interval */
 };
 
+/* `facility:` (config/scenario.c; models/facility.h, docs/run.md
+ * "Facility"): how the nodes sit in racks and are cooled and powered.
+ * Settings (NAN or 0 = default) and the result cs_facility_evaluate fills. */
+struct cs_facility_result {
+    double node_power_w;             /* nameplate of one node */
+    double rack_limit_w;             /* heat one rack can shed */
+    int nodes_per_rack;              /* as placed */
+    int nodes_per_rack_space;        /* rack units allow */
+    int nodes_per_rack_cooling;      /* the cooling limit allows (0: not one node) */
+    int racks;                       /* compute racks */
+    double kw_per_rack;              /* the fullest rack's nameplate, kW */
+    double it_power_w;               /* every node's nameplate */
+    double facility_power_w;         /* it_power x PUE */
+    double ups_loss_w, distribution_loss_w, cooling_power_w; /* parts of the PUE overhead */
+    double floor_m2;                 /* racks x floor per rack (aisles included) */
+    bool cooling_ok;                 /* every rack within its cooling limit */
+    double gpu_power_cap_w;          /* a rack over its limit caps its GPUs; NAN = none */
+    char why[256];                   /* what decided the placement, in words */
+};
+struct cs_facility_cfg {
+    bool given;                      /* the section is in the file */
+    int cooling;                     /* enum cs_cooling (facility.h); default: cost.cooling, else air */
+    double rack_power_w;             /* cooling limit per rack; NAN = by cooling kind */
+    int rack_units;                  /* usable U per rack; default 42 */
+    int node_units;                  /* U per node; 0 = by GPUs per node (8 GPUs: 8U) */
+    double node_power_w;             /* NAN = GPUs x TDP (or cap) x server_power_multiplier */
+    int racks;                       /* racks available; 0 = as many as the nodes need */
+    double floor_m2_per_rack;        /* default 2.8 m^2 (30 sq ft with aisles) */
+    double ups_efficiency;           /* default 0.96 */
+    double distribution_loss;        /* PDU and transformer losses, share of IT; default 0.02 */
+    struct cs_facility_result res;
+};
+
 struct cs_scenario {
     int schema_version;
     char name[128];
@@ -414,6 +449,7 @@ struct cs_scenario {
     struct cs_run_cfg run;
     struct cs_uncertainty_cfg uncertainty;
     struct cs_cost_cfg cost;
+    struct cs_facility_cfg facility;
     struct cs_claim_cfg claim;       /* `claim:`; enabled false when absent */
     struct cs_data_cfg data;         /* `data:`; enabled false when absent */
     struct cs_calib_cfg calibration; /* `calibration:`; enabled false when absent */

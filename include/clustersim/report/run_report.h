@@ -32,6 +32,12 @@ void cs_out_step_json(cJSON *root, const struct cs_step_result *r);
 
 /* Text sections. */
 void cs_out_cluster_text(FILE *out, const struct cs_scenario *s);
+/* The facility (s->facility.res, models/facility.h): racks, kW per rack,
+ * power and the cooling verdict; cs_out_cluster_text prints it, and the
+ * JSON adds {"facility": {...}} to root (run and tco). Nothing when the
+ * cluster has no nodes. */
+void cs_out_facility_text(FILE *out, const struct cs_scenario *s);
+void cs_out_facility_json(cJSON *root, const struct cs_scenario *s);
 void cs_out_workload_text(FILE *out, const struct cs_workload *w);
 void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_step_result *r);
 
@@ -57,6 +63,11 @@ double cs_claim_metric_value(const struct cs_claim_cfg *c, const struct cs_step_
 /* The same with the run level: goodput and checkpoint_overhead_s are the
  * means over the replicas of `run` (NAN when it was not simulated or no
  * replica completed); the others as cs_claim_metric_value. */
+/* The figure of claim c for scenario s: the facility's metrics (node
+ * power, kW per rack, the cooling verdict) from s->facility.res, the
+ * others as cs_claim_metric_value_run. */
+double cs_claim_metric_value_scn(const struct cs_claim_cfg *c, const struct cs_scenario *s,
+                                 const struct cs_step_result *r, const struct cs_run_result *run);
 double cs_claim_metric_value_run(const struct cs_claim_cfg *c, const struct cs_step_result *r,
                                  const struct cs_run_result *run);
 /* The metric's name as the reports print it ("MFU", "goodput", ...). */

@@ -1,0 +1,191 @@
+/* check_facility.c: the facility model (models/facility.c, docs/run.md
+ * "Facility") against hand-derived racks, power and GPU power caps, and
+ * its effect through a loaded scenario (the cap slows the step). */
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/models/facility.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 8 x H100 SXM (700 W) per node, 1.8 server watts per GPU watt: a node's
+ * nameplate is 8 x 700 x 1.8 = 10,080 W. */
+static void h100_cluster(struct cs_cluster_cfg *c, int nodes)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->gpu.name, sizeof c->gpu.name, "H100-SXM5-80GB");
+    c->gpu.tdp_w = 700;
+    c->gpu.power_limit_w = NAN;
+    c->gpu.scaleup_domain_gpus = 8;
+    c->nodes = nodes;
+    c->gpus_per_node = 8;
+}
+
+static void fac_default(struct cs_facility_cfg *f, int cooling)
+{
+    memset(f, 0, sizeof *f);
+    f->cooling = cooling;
+    f->rack_power_w = f->node_power_w = NAN;
+    f->rack_units = 42;
+    f->floor_m2_per_rack = 2.8;
+    f->ups_efficiency = 0.96;
+    f->distribution_loss = 0.02;
+}
+
+/* Air (20 kW): floor(20,000 / 10,080) = 1 node per rack (space allows
+ * 42 / 8 = 5), 4 nodes -> 4 racks of 10.08 kW. IT 40,320 W; PUE 1.3 ->
+ * facility 52,416 W; UPS 40,320 x (1/0.96 - 1) = 1,680 W; distribution
+ * 0.02 x 40,320 = 806.4 W; cooling and the rest 52,416 - 40,320 - 1,680 -
+ * 806.4 = 9,609.6 W; floor 4 x 2.8 = 11.2 m^2. */
+START_TEST(test_facility_air_by_hand)
+{
+    struct cs_cluster_cfg c;
+    struct cs_facility_cfg f;
+    h100_cluster(&c, 4);
+    fac_default(&f, CS_COOLING_AIR);
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    const struct cs_facility_result *r = &f.res;
+    ck_assert_double_eq_tol(r->node_power_w, 10080, 1e-9);
+    ck_assert_int_eq(r->nodes_per_rack_space, 5);
+    ck_assert_int_eq(r->nodes_per_rack_cooling, 1);
+    ck_assert_int_eq(r->nodes_per_rack, 1);
+    ck_assert_int_eq(r->racks, 4);
+    ck_assert_double_eq_tol(r->kw_per_rack, 10.08, 1e-12);
+    ck_assert_double_eq_tol(r->it_power_w, 40320, 1e-9);
+    ck_assert_double_eq_tol(r->facility_power_w, 52416, 1e-6);
+    ck_assert_double_eq_tol(r->ups_loss_w, 1680, 1e-6);
+    ck_assert_double_eq_tol(r->distribution_loss_w, 806.4, 1e-6);
+    ck_assert_double_eq_tol(r->cooling_power_w, 9609.6, 1e-6);
+    ck_assert_double_eq_tol(r->floor_m2, 11.2, 1e-12);
+    ck_assert(r->cooling_ok);
+    ck_assert(isnan(r->gpu_power_cap_w));
+}
+END_TEST
+
+/* Two racks for 4 nodes: 2 per rack draw 20,160 W against 20,000 W. Each
+ * node may shed 10,000 W; its non-GPU part is 10,080 - 8 x 700 = 4,480 W,
+ * so the GPUs settle at (10,000 - 4,480) / 8 = 690 W. Rear-door (55 kW):
+ * 5 nodes fit by cooling (floor(55,000 / 10,080)), 5 by space: 1 rack of
+ * 4 nodes, 40.32 kW. Liquid (130 kW): space binds (5 per rack). */
+START_TEST(test_facility_cap_and_kinds)
+{
+    struct cs_cluster_cfg c;
+    struct cs_facility_cfg f;
+    h100_cluster(&c, 4);
+    fac_default(&f, CS_COOLING_AIR);
+    f.racks = 2;
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert_int_eq(f.res.nodes_per_rack, 2);
+    ck_assert(!f.res.cooling_ok);
+    ck_assert_double_eq_tol(f.res.gpu_power_cap_w, 690, 1e-9);
+    fac_default(&f, CS_COOLING_REAR_DOOR);
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert_int_eq(f.res.nodes_per_rack_cooling, 5);
+    ck_assert_int_eq(f.res.racks, 1);
+    ck_assert_double_eq_tol(f.res.kw_per_rack, 40.32, 1e-12);
+    ck_assert(f.res.cooling_ok);
+    h100_cluster(&c, 16);
+    fac_default(&f, CS_COOLING_LIQUID);
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert_int_eq(f.res.nodes_per_rack_cooling, 12);
+    ck_assert_int_eq(f.res.nodes_per_rack, 5);
+    ck_assert_int_eq(f.res.racks, 4); /* ceil(16 / 5) */
+    /* A given node power replaces the multiplier: 12 kW nodes, air 20 kW:
+     * one per rack. */
+    h100_cluster(&c, 3);
+    fac_default(&f, CS_COOLING_AIR);
+    f.node_power_w = 12000;
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert_double_eq_tol(f.res.it_power_w, 36000, 1e-9);
+    ck_assert_int_eq(f.res.racks, 3);
+}
+END_TEST
+
+/* A rack-scale NVLink system: 72 GPUs of 1,200 W in 18 nodes of 4, one
+ * rack by design: 18 x 4 x 1,200 x 1.8 = 155,520 W. Liquid cooling is sized
+ * to it (no cap); given a 130 kW limit, each node may shed 130,000 / 18 =
+ * 7,222.2 W, its non-GPU part 4 x 1,200 x 0.8 = 3,840 W: GPUs at
+ * (7,222.2 - 3,840) / 4 = 845.6 W. */
+START_TEST(test_facility_rack_scale)
+{
+    struct cs_cluster_cfg c;
+    memset(&c, 0, sizeof c);
+    c.gpu.tdp_w = 1200;
+    c.gpu.power_limit_w = NAN;
+    c.gpu.scaleup_domain_gpus = 72;
+    c.gpus_per_node = 4;
+    c.nodes = 36;
+    struct cs_facility_cfg f;
+    fac_default(&f, CS_COOLING_LIQUID);
+    cs_facility_evaluate(&c, &f, 1.8, 1.2);
+    ck_assert_int_eq(f.res.nodes_per_rack, 18);
+    ck_assert_int_eq(f.res.racks, 2);
+    ck_assert(f.res.cooling_ok);
+    ck_assert_double_eq_tol(f.res.kw_per_rack, 155.52, 1e-9);
+    f.rack_power_w = 130e3;
+    cs_facility_evaluate(&c, &f, 1.8, 1.2);
+    ck_assert(!f.res.cooling_ok);
+    ck_assert_double_eq_tol(f.res.gpu_power_cap_w, (130000.0 / 18 - 3840) / 4, 1e-9);
+}
+END_TEST
+
+/* Through the loader: the default scenario gets 4 racks; 2 racks throttle
+ * the GPUs to 690 W (a warning, the power limit set, clock x cbrt(690/700));
+ * 1 rack would hold them at (5,000 - 4,480) / 8 = 65 W: an error. */
+START_TEST(test_facility_loaded)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const char *base = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 4, fabric: "
+                       "{topology: single-switch, link: ib-ndr}}\n";
+    char y[512];
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", base, strlen(base), cat, &d, &s, NULL), CS_OK);
+    ck_assert_int_eq(s.facility.res.racks, 4);
+    ck_assert(isnan(s.cluster.gpu.power_limit_w) || s.cluster.gpu.power_limit_w >= 700);
+    cs_scenario_fini(&s);
+    snprintf(y, sizeof y, "%sfacility: {racks: 2}\n", base);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+    ck_assert_double_eq_tol(s.cluster.gpu.power_limit_w, 690, 1e-9);
+    bool warned = false;
+    for (size_t i = 0; i < d.n; i++)
+        warned = warned || strstr(d.items[i].msg, "the GPUs throttle to 690 W of 700 W") != NULL;
+    ck_assert(warned);
+    cs_scenario_fini(&s);
+    snprintf(y, sizeof y, "%sfacility: {racks: 1}\n", base);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", y, strlen(y), cat, &d, &s, NULL), CS_ECONFIG);
+    bool err = false;
+    for (size_t i = 0; i < d.n; i++)
+        err = err || strstr(d.items[i].msg, "held at 65 W") != NULL;
+    ck_assert(err);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("facility");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_facility_air_by_hand);
+    tcase_add_test(tc, test_facility_cap_and_kinds);
+    tcase_add_test(tc, test_facility_rack_scale);
+    tcase_add_test(tc, test_facility_loaded);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(suite());
+}
