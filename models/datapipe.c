@@ -4,9 +4,240 @@
 #include "clustersim/models/cluster.h"
 
 #include "clustersim/models/storage.h"
+#include "clustersim/sim/rng.h"
+#include "clustersim/sim/sim.h"
+#include "clustersim/sim/stats.h"
+#include "clustersim/base/xmalloc.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The loader simulation (datapipe.h). Times in seconds inside, ns on the
+ * engine. */
+#define DP_MAX_RANKS 256
+#define DP_MEASURED_STEPS 400
+struct dp_sim {
+    int ranks, workers, cap, steps, warmup, total;
+    bool series;
+    double compute_s;            /* the step without the stall */
+    double sample_s, cv;         /* per-sample CPU time and its variation */
+    int samples;                 /* per rank per step */
+    double read_w_s;             /* a worker's read time for one batch */
+    double read_rank_s;          /* the rank's read time for one batch */
+    double batch_time_s;         /* data.batch_time: the loader's delivered time per batch */
+    gsl_rng *rng;
+    int h_batch, h_step;
+    cs_time *ready;              /* ranks x total: when batch b is ready at rank r; -1 = not */
+    int *nready;                 /* per batch: ranks that have it */
+    int *next_b;                 /* ranks x workers: the next batch the worker builds */
+    bool *busy;                  /* ranks x workers */
+    int consumed;                /* batches taken by started steps */
+    int next_step;               /* the step waiting to start */
+    bool training;               /* a step is running */
+    cs_time prev_end;
+    struct cs_stat_sample stalls;
+    double stall_sum;
+    cs_status err;
+};
+struct dp_ev {
+    int rank, worker, batch;
+};
+
+static double dp_sample(struct dp_sim *m)
+{
+    if (!(m->cv > 0))
+        return m->sample_s;
+    /* lognormal with mean sample_s and coefficient of variation cv */
+    double s2 = log1p(m->cv * m->cv);
+    return m->sample_s * exp(gsl_ran_gaussian(m->rng, sqrt(s2)) - 0.5 * s2);
+}
+
+/* One worker's time to build a whole batch. */
+static double dp_worker_batch_s(struct dp_sim *m)
+{
+    if (m->batch_time_s > 0) {
+        double t = m->batch_time_s * m->workers;
+        if (m->cv > 0) {
+            double s2 = log1p(m->cv * m->cv);
+            t *= exp(gsl_ran_gaussian(m->rng, sqrt(s2)) - 0.5 * s2);
+        }
+        return t;
+    }
+    double cpu = 0;
+    for (int i = 0; i < m->samples; i++)
+        cpu += dp_sample(m);
+    return fmax(cpu, m->read_w_s);
+}
+
+/* Series mode: the rank's batch, its samples split over the workers. */
+static double dp_series_batch_s(struct dp_sim *m)
+{
+    if (m->batch_time_s > 0)
+        return m->batch_time_s;
+    double worst = 0;
+    for (int w = 0; w < m->workers; w++) {
+        double part = 0;
+        for (int i = w; i < m->samples; i += m->workers)
+            part += dp_sample(m);
+        worst = fmax(worst, part);
+    }
+    return fmax(worst, m->read_rank_s);
+}
+
+static void dp_schedule(cs_engine *e, struct dp_sim *m, int h, double delay_s, const struct dp_ev *ev)
+{
+    if (m->err != CS_OK)
+        return;
+    cs_status st = cs_sim_schedule_in_s(e, delay_s, h, ev, sizeof *ev, NULL);
+    if (st != CS_OK)
+        m->err = st;
+}
+
+static void dp_try_start(cs_engine *e, struct dp_sim *m, int r, int w)
+{
+    int i = r * m->workers + w;
+    int b = m->next_b[i];
+    if (m->busy[i] || b >= m->total || b >= m->consumed + m->cap)
+        return;
+    m->busy[i] = true;
+    struct dp_ev ev = {r, w, b};
+    dp_schedule(e, m, m->h_batch, dp_worker_batch_s(m), &ev);
+}
+
+static void dp_maybe_step(cs_engine *e, struct dp_sim *m)
+{
+    int k = m->next_step;
+    if (m->training || k >= m->total || m->nready[k] < m->ranks)
+        return;
+    cs_time now = cs_sim_now(e);
+    if (k >= m->warmup) {
+        double st = cs_time_to_s(now - m->prev_end);
+        cs_stat_sample_add(&m->stalls, st);
+        m->stall_sum += st;
+    }
+    m->training = true;
+    m->consumed = k + 1;
+    struct dp_ev ev = {0, 0, k};
+    dp_schedule(e, m, m->h_step, m->compute_s, &ev);
+    if (!m->series)
+        for (int r = 0; r < m->ranks; r++)
+            for (int w = 0; w < m->workers; w++)
+                dp_try_start(e, m, r, w);
+}
+
+static void dp_on_batch(cs_engine *e, const struct cs_event *evp, void *ctx)
+{
+    struct dp_sim *m = ctx;
+    struct dp_ev ev;
+    memcpy(&ev, evp->payload, sizeof ev);
+    m->ready[(size_t)ev.rank * m->total + ev.batch] = cs_sim_now(e);
+    m->nready[ev.batch]++;
+    if (!m->series) {
+        int i = ev.rank * m->workers + ev.worker;
+        m->busy[i] = false;
+        m->next_b[i] = ev.batch + m->workers;
+        dp_try_start(e, m, ev.rank, ev.worker);
+    }
+    dp_maybe_step(e, m);
+}
+
+static void dp_on_step(cs_engine *e, const struct cs_event *evp, void *ctx)
+{
+    struct dp_sim *m = ctx;
+    struct dp_ev ev;
+    memcpy(&ev, evp->payload, sizeof ev);
+    m->training = false;
+    m->prev_end = cs_sim_now(e);
+    m->next_step = ev.batch + 1;
+    if (m->series && m->next_step < m->total) {
+        for (int r = 0; r < m->ranks; r++) {
+            struct dp_ev b = {r, 0, m->next_step};
+            dp_schedule(e, m, m->h_batch, dp_series_batch_s(m), &b);
+        }
+        return;
+    }
+    dp_maybe_step(e, m);
+}
+
+/* Runs the loader simulation for r (filled with the closed-form parts). */
+static cs_status dp_simulate(const struct cs_scenario *s, double read_rank_s, struct cs_data_result *r)
+{
+    const struct cs_data_cfg *dc = &s->data;
+    int dp = s->workload.par.dp > 0 ? s->workload.par.dp : 1;
+    struct dp_sim m;
+    memset(&m, 0, sizeof m);
+    m.ranks = dp < DP_MAX_RANKS ? dp : DP_MAX_RANKS;
+    double cores_per_gpu = s->cluster.gpus_per_node > 0 ? s->cluster.cpu_cores_per_node / s->cluster.gpus_per_node : 1;
+    double workers = dc->workers_per_gpu > 0 ? dc->workers_per_gpu : 1;
+    if (workers > cores_per_gpu && cores_per_gpu >= 1)
+        workers = floor(cores_per_gpu);
+    m.workers = (int)workers;
+    m.series = dc->prefetch <= 0;
+    m.cap = m.series ? 1 : dc->prefetch * m.workers;
+    m.compute_s = r->compute_s;
+    m.sample_s = dc->gpu_decode ? 0 : (dc->sample_cpu_s > 0 ? dc->sample_cpu_s : 0);
+    m.cv = dc->sample_cv;
+    m.samples = (int)llround(r->samples_per_rank);
+    if (m.samples < 1)
+        m.samples = 1;
+    m.read_rank_s = read_rank_s;
+    m.read_w_s = read_rank_s * m.workers;
+    m.batch_time_s = dc->batch_time_s > 0 ? dc->batch_time_s : 0;
+    /* Whole cycles of the workers, so that a deterministic loader's mean
+     * is exact: warm-up past the first fill, then the measured steps. */
+    int cyc = m.workers;
+    m.warmup = ((m.cap + 8 + cyc - 1) / cyc) * cyc * 2;
+    m.steps = ((DP_MEASURED_STEPS + cyc - 1) / cyc) * cyc;
+    m.total = m.warmup + m.steps;
+    cs_engine *e = cs_sim_create(s->seed);
+    m.rng = cs_sim_rng(e, CS_RNG_USER + 11);
+    m.h_batch = cs_sim_register(e, "data.batch", dp_on_batch, &m);
+    m.h_step = cs_sim_register(e, "data.step", dp_on_step, &m);
+    m.ready = cs_xcalloc((size_t)m.ranks * m.total, sizeof *m.ready);
+    m.nready = cs_xcalloc((size_t)m.total, sizeof *m.nready);
+    m.next_b = cs_xcalloc((size_t)m.ranks * m.workers, sizeof *m.next_b);
+    m.busy = cs_xcalloc((size_t)m.ranks * m.workers, sizeof *m.busy);
+    cs_stat_sample_init(&m.stalls);
+    for (int rk = 0; rk < m.ranks; rk++) {
+        if (m.series) {
+            struct dp_ev b = {rk, 0, 0};
+            dp_schedule(e, &m, m.h_batch, dp_series_batch_s(&m), &b);
+        } else {
+            for (int w = 0; w < m.workers; w++) {
+                m.next_b[rk * m.workers + w] = w;
+                dp_try_start(e, &m, rk, w);
+            }
+        }
+    }
+    cs_status st = m.err == CS_OK ? cs_sim_run(e, CS_SIM_FOREVER) : m.err;
+    if (st == CS_OK)
+        st = m.err;
+    size_t n = cs_stat_sample_count(&m.stalls);
+    if (st == CS_OK && n > 0) {
+        r->ranks_simulated = m.ranks;
+        r->steps_simulated = (int)n;
+        r->stall_s = m.stall_sum / (double)n;
+        cs_stat_sample_quantile(&m.stalls, 0.5, &r->stall_p50_s);
+        cs_stat_sample_quantile(&m.stalls, 0.95, &r->stall_p95_s);
+        cs_stat_sample_quantile(&m.stalls, 0.99, &r->stall_p99_s);
+        cs_stat_sample_quantile(&m.stalls, 1.0, &r->stall_max_s);
+        size_t stalled = 0;
+        for (size_t i = 0; i < n; i++)
+            stalled += m.stalls.values[i] > 1e-9;
+        r->stalled_steps_fraction = (double)stalled / (double)n;
+    } else if (st == CS_OK) {
+        st = CS_EINVAL;
+    }
+    cs_stat_sample_fini(&m.stalls);
+    free(m.ready);
+    free(m.nready);
+    free(m.next_b);
+    free(m.busy);
+    cs_sim_destroy(e);
+    return st;
+}
 
 cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_result *step,
                            cs_diags *d, struct cs_data_result *out)
@@ -51,9 +282,15 @@ cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_res
             return CS_EINVAL;
         }
     }
+    if (dc->other_jobs_share > 0)
+        r.read_s /= 1.0 - dc->other_jobs_share; /* the tier's share other jobs leave */
     r.load_s = dc->batch_time_s > 0 ? dc->batch_time_s : fmax(r.cpu_s, r.read_s);
     r.compute_s = step->time_s + r.gpu_s;
-    r.stall_s = dc->prefetch > 0 ? fmax(0.0, r.load_s - r.compute_s) : r.load_s;
+    cs_status sst = dp_simulate(s, r.read_s, &r);
+    if (sst != CS_OK) {
+        cs_diag_error(d, s->file, 0, 0, "data: the loader simulation failed: %s", cs_strerror(sst));
+        return sst;
+    }
     r.starved_fraction = r.stall_s / (r.compute_s + r.stall_s);
     *out = r;
     return CS_OK;

@@ -155,6 +155,15 @@ void cs_out_data_json(cJSON *root, const struct cs_data_result *dr)
     num(o, "compute_s", dr->compute_s);
     num(o, "stall_s", dr->stall_s);
     num(o, "starved_fraction", dr->starved_fraction);
+    cJSON *st = cJSON_AddObjectToObject(o, "stall_dist_s");
+    num(st, "mean", dr->stall_s);
+    num(st, "p50", dr->stall_p50_s);
+    num(st, "p95", dr->stall_p95_s);
+    num(st, "p99", dr->stall_p99_s);
+    num(st, "max", dr->stall_max_s);
+    num(o, "stalled_steps_fraction", dr->stalled_steps_fraction);
+    num(o, "ranks_simulated", dr->ranks_simulated);
+    num(o, "steps_simulated", dr->steps_simulated);
 }
 
 void cs_out_data_text(FILE *out, const struct cs_data_result *dr)
@@ -165,4 +174,8 @@ void cs_out_data_text(FILE *out, const struct cs_data_result *dr)
                  "%.4g ms) against %.4g ms of step: stall %.4g ms, GPUs starved %.1f%%\n",
             dr->load_s * 1e3, dr->cpu_s * 1e3, dr->read_s * 1e3, dr->gpu_s * 1e3,
             dr->compute_s * 1e3, dr->stall_s * 1e3, dr->starved_fraction * 100);
+    fprintf(out, "  stall per step (loader simulated on %d ranks, %d steps): p50 %.4g ms, p95 %.4g ms, "
+                 "p99 %.4g ms, max %.4g ms; %.1f%% of steps wait\n",
+            dr->ranks_simulated, dr->steps_simulated, dr->stall_p50_s * 1e3, dr->stall_p95_s * 1e3,
+            dr->stall_p99_s * 1e3, dr->stall_max_s * 1e3, dr->stalled_steps_fraction * 100);
 }

@@ -151,6 +151,7 @@ static const char *const count_keys[] = {
     "count", /* tco.bom.network.items[].count: units of one network item */
     "offers_fitting", "offers_total", "gpus_per_instance", /* tco.offer, tco.offers[] */
     "racks", "nodes_per_rack", /* facility */
+    "ranks_simulated", "steps_simulated", /* data: the loader simulation */
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
@@ -159,7 +160,7 @@ static const char *const count_keys[] = {
     "activation_offload_layers", NULL};
 /* Statistics and containers whose children take the unit of the parent:
  * time_to_train_s.mean, breakdown_usd.capex, by_year_usd[0]. */
-static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", NULL};
+static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", "p99", "max", NULL};
 static const char *const map_keys[] = {"breakdown_usd", "low_total_usd", "high_total_usd",
                                        "interruptions_by_cause", "total_usd", "network_usd",
                                        NULL};

@@ -298,6 +298,63 @@ END_TEST
  * series (prefetch 0) the step waits 45 ms: starved 45/85 = 52.9% (the
  * claim's 53%); with prefetch the loader overlaps: 5 ms of 45 = 11.1%;
  * at DALI's 6 ms nothing is left to wait for. */
+/* The loader simulation (models/datapipe.c). Deterministic, by hand: 4
+ * workers, each building a whole batch in 4 x 50 ms = 200 ms (batch_time
+ * 50 ms is the loader's delivered time), prefetch 2, a 40 ms step. The
+ * workers run in phase: four batches land together every 200 ms and four
+ * steps take 160 ms, so the first step of each cycle waits 40 ms and the
+ * other three none: mean 10 ms (= 50 - 40, the closed form), median 0, max
+ * 40 ms, a quarter of the steps wait.
+ * With lognormal samples (cv 0.5) and a mean load under the step, a
+ * deterministic loader never stalls but a random one does; a deeper
+ * prefetch absorbs more of it; 64 data-parallel ranks wait for the
+ * slowest of 64 loaders, so they stall more than one rank does. */
+START_TEST(test_run_data_loader_simulated)
+{
+    struct cs_scenario s;
+    base(&s, 1);
+    s.data.enabled = true;
+    s.data.batch_time_s = 0.050;
+    s.data.prefetch = 2;
+    s.data.workers_per_gpu = 4;
+    struct cs_step_result st = step_of(0.040, 1e5);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_data_result dr;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.stall_s, 0.010, 1e-9);
+    ck_assert_double_eq_tol(dr.stall_p50_s, 0, 1e-12);
+    ck_assert_double_eq_tol(dr.stall_max_s, 0.040, 1e-9);
+    ck_assert_double_eq_tol(dr.stalled_steps_fraction, 0.25, 1e-12);
+    ck_assert_int_eq(dr.ranks_simulated, 1);
+    ck_assert_int_eq(dr.steps_simulated % 4, 0);
+    /* Random samples: 16 per rank at 2 ms (32 ms per batch per worker of
+     * 4: 8 ms delivered) against a 10 ms step. */
+    s.data.batch_time_s = NAN;
+    s.data.sample_cpu_s = 0.002;
+    s.workload.global_batch = 16;
+    st = step_of(0.010, 1e5);
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.stall_s, 0, 1e-12);
+    s.data.sample_cv = 0.5;
+    s.data.prefetch = 1;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    double shallow = dr.stall_s;
+    ck_assert(shallow > 0);
+    s.data.prefetch = 8;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert(dr.stall_s < shallow);
+    s.data.prefetch = 1;
+    s.workload.par.dp = 64;
+    s.workload.global_batch = 16 * 64;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_int_eq(dr.ranks_simulated, 64);
+    ck_assert(dr.stall_s > shallow);
+    ck_assert(dr.stall_p95_s >= dr.stall_p50_s && dr.stall_max_s >= dr.stall_p99_s);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 START_TEST(test_run_data_stall_claim_n17)
 {
     struct cs_scenario s;
@@ -433,6 +490,7 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_run_spares_and_repair);
     tcase_add_test(tc, test_run_llama3_validation);
     tcase_add_test(tc, test_run_data_stall_claim_n17);
+    tcase_add_test(tc, test_run_data_loader_simulated);
     tcase_add_test(tc, test_run_refuses_meaningless_inputs);
     tcase_add_test(tc, test_run_budget);
     suite_add_tcase(s, tc);

@@ -6,11 +6,18 @@
  * collectives on the NICs). With GPU-side decoding (DALI-like) the
  * preprocessing runs on the GPU instead and lengthens the step.
  *
- * Overlap: with prefetch >= 1 the loader prepares the next batch while the
- * GPU computes, so the step waits max(0, load - step) (a steady-state
- * throughput bound; prefetch depth absorbs jitter, which is not modelled);
- * with prefetch 0 the loader runs in series and the step waits the whole
- * load time. */
+ * The loader is simulated on the engine (docs/run.md, "Data pipeline"):
+ * each of a rank's W workers builds whole batches in turn (PyTorch
+ * DataLoader: batch b on worker b mod W), at most prefetch x W batches
+ * outstanding; a batch costs the sum of its samples' CPU times (lognormal
+ * with data.sample_cv) or its read time at the rank's share of the tier,
+ * whichever is longer. The synchronous step k starts when every simulated
+ * rank has batch k and step k-1 is done, so the step waits for the slowest
+ * loader; the stall of a step is its start minus the previous end. With
+ * prefetch 0 the loader runs in series: each batch starts when the step
+ * before it ends, its samples split over the workers. With deterministic
+ * samples the mean stall is max(0, load - step) (prefetch >= 1) or load
+ * (prefetch 0), the closed forms. */
 #ifndef CLUSTERSIM_DATAPIPE_H
 #define CLUSTERSIM_DATAPIPE_H
 
@@ -31,6 +38,10 @@ struct cs_data_result {
     double compute_s;           /* the step without the stall (GPU decoding included) */
     double stall_s;             /* the step waits this long per step */
     double starved_fraction;    /* stall / (compute + stall) */
+    /* The simulation's stall distribution over its measured steps. */
+    int ranks_simulated, steps_simulated;
+    double stall_p50_s, stall_p95_s, stall_p99_s, stall_max_s;
+    double stalled_steps_fraction;  /* steps that waited at all */
 };
 
 /* Evaluates s->data against the simulated step. With s->data.enabled false,

@@ -178,6 +178,8 @@ struct cs_data_cfg {
     bool gpu_decode;                 /* DALI-like: preprocessing on the GPU */
     double gpu_sample_s;             /* GPU seconds per sample when gpu_decode */
     char tier[CS_NAME_MAX];          /* dataset storage tier; "" = first tier */
+    double sample_cv;                /* coefficient of variation of a sample's CPU time (lognormal); 0 */
+    double other_jobs_share;         /* share of the tier's read bandwidth other jobs take; 0 */
 };
 
 /* `uncertainty:` (app/uncertainty.h): the Monte Carlo over the model's own
