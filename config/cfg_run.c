@@ -33,6 +33,8 @@ static const struct cs_field data_fields[] = {
        .max = 1e4, .def = "0s", .doc = "GPU time per sample with gpu_decode"),
     F_("tier", CS_FT_STR, struct cs_data_cfg, tier, .size = sizeof(((struct cs_data_cfg *)0)->tier),
        .def = "", .doc = "storage tier of the dataset; default the first"),
+    F_("dataset", CS_FT_QTY, struct cs_data_cfg, dataset_bytes, .unit = CS_UNIT_BYTES, .min = 0,
+       .max = 1e21, .def = "0B", .doc = "dataset size held on data.tier (storage capacity)"),
     F_("sample_cv", CS_FT_NUM, struct cs_data_cfg, sample_cv, .min = 0, .max = 10, .def = "0",
        .doc = "coefficient of variation of one sample's CPU time (lognormal)"),
     F_("other_jobs_share", CS_FT_QTY, struct cs_data_cfg, other_jobs_share, .unit = CS_UNIT_RATIO,

@@ -542,6 +542,8 @@ static const struct cs_field checkpoint_fields[] = {
     F_("snapshot_bw", CS_FT_QTY, struct cs_checkpoint_cfg, snapshot_bw_bytes_per_s,
        .unit = CS_UNIT_BANDWIDTH, .min = 0, .max = 1e15, .flags = CS_F_MINEXCL | CS_F_NULLABLE,
        .doc = "async GPU-to-host copy per GPU; default the GPU's PCIe"),
+    F_("keep", CS_FT_INT, struct cs_checkpoint_cfg, keep, .min = 1, .max = 100000, .def = "10",
+       .doc = "checkpoints retained (storage capacity); torchtitan keep_latest_k default 10"),
 };
 
 static const struct cs_field interval_field =

@@ -4,6 +4,7 @@
  * and their sources are in docs/cost.md; cost.h states the API. */
 #include "clustersim/models/cost.h"
 
+#include "clustersim/models/checkpoint.h"
 #include "clustersim/models/datapipe.h"
 #include "clustersim/sim/rng.h"
 #include "clustersim/models/run.h"
@@ -510,11 +511,49 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
 
     price_network(&n, s, c, b);
 
+    /* What the run keeps on each tier: the dataset on data.tier, the
+     * retained checkpoints on checkpoint.tier and on its upload tier. */
+    double ckpt_bytes = 0;
+    if (s->checkpoint.enabled) {
+        double one = isfinite(s->checkpoint.size_bytes) && s->checkpoint.size_bytes > 0
+                         ? s->checkpoint.size_bytes
+                         : (s->has_workload ? cs_ckpt_state_bytes(&s->workload) : 0);
+        ckpt_bytes = one * (s->checkpoint.keep > 0 ? s->checkpoint.keep : 1);
+    }
+    b->n_store = s->cluster.storage.n_tiers;
     for (int i = 0; i < s->cluster.storage.n_tiers; i++) {
         const struct cs_storage_spec *t = &s->cluster.storage.tiers[i];
+        struct cs_cost_store *sp = &b->store[i];
+        memset(sp, 0, sizeof *sp);
+        snprintf(sp->tier, sizeof sp->tier, "%s", t->name);
+        const char *dtier = s->data.tier[0] ? s->data.tier : s->cluster.storage.tiers[0].name;
+        if (s->data.dataset_bytes > 0 && !strcmp(dtier, t->name))
+            sp->dataset_bytes = s->data.dataset_bytes;
+        if (ckpt_bytes > 0 && (!strcmp(s->checkpoint.tier, t->name) || !strcmp(s->checkpoint.upload, t->name)))
+            sp->checkpoint_bytes = ckpt_bytes;
+    }
+    for (int i = 0; i < s->cluster.storage.n_tiers; i++) {
+        const struct cs_storage_spec *t = &s->cluster.storage.tiers[i];
+        struct cs_cost_store *sp = &b->store[i];
+        double need = sp->dataset_bytes + sp->checkpoint_bytes;
         double bytes = t->kind == CS_STORAGE_NVME
                            ? t->capacity_bytes * t->devices_per_node * s->cluster.nodes
                            : t->capacity_bytes;
+        if ((!isfinite(bytes) || bytes <= 0) && need > 0 && t->kind != CS_STORAGE_NVME) {
+            /* Sized from the need, filled to at most CS_STORAGE_FILL_LIMIT. */
+            bytes = need / CS_STORAGE_FILL_LIMIT;
+            sp->sized = true;
+        } else if (isfinite(bytes) && bytes > 0 && need > bytes) {
+            sp->short_of_need = true;
+            char key[64];
+            snprintf(key, sizeof key, "cluster.storage[%d].capacity", i);
+            cs_diag_add(d, CS_SEV_WARNING, s->file, 0, 0,
+                        "%s: tier %s holds %.4g TB but the run keeps %.4g TB on it (dataset %.4g TB, "
+                        "%d checkpoints %.4g TB): give more capacity or fewer checkpoint.keep",
+                        key, t->name, bytes / 1e12, need / 1e12, sp->dataset_bytes / 1e12,
+                        s->checkpoint.keep, sp->checkpoint_bytes / 1e12);
+        }
+        sp->capacity_bytes = isfinite(bytes) ? bytes : 0;
         if (!isfinite(bytes) || bytes <= 0) {
             /* Local NVMe without a size ships in the server; a shared tier
              * without a size cannot be priced: say so, naming the key. */
@@ -539,10 +578,11 @@ cs_status cs_cost_inputs_from_scenario(const struct cs_scenario *s, double run_h
             missing(&n, M_OWNED, key, t->name);
             continue;
         }
+        b->store[i].usd = bytes / 1e12 * t->price_usd_per_tb;
         if (t->kind == CS_STORAGE_OBJECT)
-            b->storage_usd_per_month += bytes / 1e12 * t->price_usd_per_tb;
+            b->storage_usd_per_month += b->store[i].usd;
         else
-            b->storage_usd += bytes / 1e12 * t->price_usd_per_tb;
+            b->storage_usd += b->store[i].usd;
     }
 
     /* Owned-option prices. */

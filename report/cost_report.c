@@ -204,6 +204,19 @@ void cs_out_tco_json(cJSON *root, const struct cs_tco_report *r)
     num(bom, "switches_without_power", (double)in->bom.unpowered_switches);
     num(bom, "optics_without_power", (double)in->bom.unpowered_optics);
     cJSON_AddStringToObject(bom, "storage_without_capacity", in->bom.unsized_storage);
+    cJSON *sto = cJSON_AddArrayToObject(bom, "storage");
+    for (int i = 0; i < in->bom.n_store; i++) {
+        const struct cs_cost_store *x = &in->bom.store[i];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "tier", x->tier);
+        num(j, "dataset_bytes", x->dataset_bytes);
+        num(j, "checkpoint_bytes", x->checkpoint_bytes);
+        num(j, "capacity_bytes", x->capacity_bytes);
+        cJSON_AddBoolToObject(j, "sized", x->sized);
+        cJSON_AddBoolToObject(j, "short_of_need", x->short_of_need);
+        num(j, "usd", x->usd);
+        cJSON_AddItemToArray(sto, j);
+    }
     if (r->has_step) {
         const struct cs_cost_run *cr = &r->run;
         cJSON *run = cJSON_AddObjectToObject(t, "run");
@@ -521,6 +534,16 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
                       money(r->res.network_usd, a, sizeof a));
     cs_table_add_rowf(t, "network power (switches, optics, cables)\t%.1f kW\t",
                       in->bom.network_power_w / 1000.0);
+    for (int i = 0; i < in->bom.n_store; i++) {
+        const struct cs_cost_store *x = &in->bom.store[i];
+        if (!(x->dataset_bytes > 0 || x->checkpoint_bytes > 0 || x->usd > 0))
+            continue;
+        cs_table_add_rowf(t, "  storage %s: dataset %.4g TB + checkpoints %.4g TB, %s %.4g TB%s\t\t%s",
+                          x->tier, x->dataset_bytes / 1e12, x->checkpoint_bytes / 1e12,
+                          x->sized ? "sized to" : "holds", x->capacity_bytes / 1e12,
+                          x->short_of_need ? " (SHORT)" : x->sized ? " (80% full)" : "",
+                          money(x->usd, b, sizeof b));
+    }
     cs_table_add_rowf(t, "storage (capital)\t\t%s", money(in->bom.storage_usd, a, sizeof a));
     cs_table_add_rowf(t, "hardware capital\t\t%s", money(r->res.capex_hw_usd, a, sizeof a));
     cs_table_add_rowf(t, "IT load, nameplate / average\t%.1f kW\t%.1f kW", r->res.it_power_kw,

@@ -302,6 +302,52 @@ START_TEST(test_cost_hybrid_bursts_by_hand)
 }
 END_TEST
 
+/* Storage capacity by hand: a 40 TB dataset on a Lustre tier with no
+ * capacity is sized to 40 / 0.8 = 50 TB, $100/TB = $5,000 of capital;
+ * checkpoints of 1 TB kept 4 deep on it and on an object tier of 3 TB
+ * (given: short of the 4 TB, a warning) add 4 TB to Lustre: 44 / 0.8 =
+ * 55 TB, $5,500. */
+START_TEST(test_cost_storage_capacity_by_hand)
+{
+    cs_catalog *cat = load_catalog();
+    const char *y =
+        "schema_version: 1\n"
+        "cluster:\n"
+        "  gpu: H100-SXM5-80GB\n"
+        "  nodes: 1\n"
+        "  fabric: {topology: single-switch, link: ib-ndr}\n"
+        "  storage: [{name: lustre, price_per_tb: $100/TB}, {name: s3, capacity: 3TB, price_per_tb: $20/TB}]\n"
+        "data: {dataset: 40TB, tier: lustre}\n"
+        "checkpoint: {interval: 1h, tier: lustre, upload: s3, size: 1TB, keep: 4}\n"
+        "cost: {gpu_price: $30000, electricity: $0.1/kWh, cloud: {on_demand: $4/GPU-h, "
+        "reserved_1y: $3/GPU-h, reserved_3y: $2/GPU-h, spot: $1.5/GPU-h}}\n";
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("st.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+    struct cs_cost_inputs in;
+    ck_assert_int_eq(cs_cost_inputs_from_scenario(&s, NAN, false, &d, &in), CS_OK);
+    ck_assert_int_eq(in.bom.n_store, 2);
+    const struct cs_cost_store *l = &in.bom.store[0], *o = &in.bom.store[1];
+    ck_assert_str_eq(l->tier, "lustre");
+    ck_assert_double_eq_tol(l->dataset_bytes, 40e12, 1);
+    ck_assert_double_eq_tol(l->checkpoint_bytes, 4e12, 1);
+    ck_assert(l->sized);
+    ck_assert_double_eq_tol(l->capacity_bytes, 55e12, 1);
+    ck_assert_double_eq_tol(l->usd, 5500, 1e-6);
+    ck_assert_double_eq_tol(in.bom.storage_usd, 5500, 1e-6);
+    ck_assert(o->short_of_need && !o->sized);
+    ck_assert_double_eq_tol(o->usd, 60, 1e-9); /* 3 TB x $20 a month */
+    bool warned = false;
+    for (size_t i = 0; i < d.n; i++)
+        warned = warned || strstr(d.items[i].msg, "tier s3 holds 3 TB but the run keeps 4 TB") != NULL;
+    ck_assert(warned);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 START_TEST(test_cost_missing_price_names_key)
 {
     struct cs_cost_inputs in;
@@ -919,6 +965,7 @@ static Suite *cost_suite(void)
     tcase_add_test(tc, test_cost_monte_carlo);
     tcase_add_test(tc, test_cost_missing_price_names_key);
     tcase_add_test(tc, test_cost_hybrid_bursts_by_hand);
+    tcase_add_test(tc, test_cost_storage_capacity_by_hand);
     tcase_add_test(tc, test_cost_goodput_scales_run_cost);
     tcase_add_test(tc, test_cost_run_estimate_goodput);
     tcase_add_test(tc, test_cost_claim_total);

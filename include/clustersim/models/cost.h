@@ -22,6 +22,11 @@
 
 struct cs_run_result; /* models/run.h */
 
+/* A sized storage tier holds the run's data at most this full: parallel
+ * file systems slow down and fragment near full (Lustre operations
+ * guidance keeps OSTs under about 80%; estimate). */
+#define CS_STORAGE_FILL_LIMIT 0.8
+
 enum cs_cost_option { CS_OPT_ONPREM, CS_OPT_COLO, CS_OPT_ON_DEMAND, CS_OPT_RESERVED_1Y,
                       CS_OPT_RESERVED_3Y, CS_OPT_SPOT, CS_OPT_HYBRID, CS_OPT_COUNT };
 /* The contract names: "on-prem", "colocation", "cloud-on-demand", ... */
@@ -113,6 +118,17 @@ struct cs_cost_bom {
     long unpowered_switches;          /* switches counted at 0 W: the link lacks switch_power */
     long unpowered_optics;            /* optics counted at 0 W: the link lacks optic_power */
     char unsized_storage[160];        /* shared tiers left out for want of a capacity */
+    /* Storage capacity plan (docs/cost.md, "Storage capacity"): per tier of
+     * the cluster, what the scenario needs on it and what is bought. */
+    int n_store;
+    struct cs_cost_store {
+        char tier[CS_NAME_MAX];
+        double dataset_bytes, checkpoint_bytes;   /* needed */
+        double capacity_bytes;                    /* given, or sized from the need */
+        bool sized;                               /* capacity derived: need / fill limit */
+        bool short_of_need;                       /* a given capacity below the need */
+        double usd;                               /* capital (or per month for object) */
+    } store[CS_MAX_STORAGE_TIERS];
 };
 
 struct cs_cost_inputs {

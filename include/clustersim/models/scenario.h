@@ -165,6 +165,7 @@ struct cs_checkpoint_cfg {
     double size_bytes;               /* NAN: from the model state */
     char upload[CS_NAME_MAX];        /* tier of the background copy; "" = none */
     double snapshot_bw_bytes_per_s;  /* async GPU->host copy per GPU; NAN: PCIe of the GPU */
+    int keep;                        /* checkpoints retained on the tier (and the upload tier); 10 */
 };
 
 /* Input data pipeline (models/datapipe.c). */
@@ -178,6 +179,7 @@ struct cs_data_cfg {
     bool gpu_decode;                 /* DALI-like: preprocessing on the GPU */
     double gpu_sample_s;             /* GPU seconds per sample when gpu_decode */
     char tier[CS_NAME_MAX];          /* dataset storage tier; "" = first tier */
+    double dataset_bytes;            /* the dataset held on data.tier; 0 = not sized */
     double sample_cv;                /* coefficient of variation of a sample's CPU time (lognormal); 0 */
     double other_jobs_share;         /* share of the tier's read bandwidth other jobs take; 0 */
 };
