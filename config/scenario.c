@@ -523,6 +523,25 @@ static const struct cs_field failures_fields[] = {
        .max = 3.2e8, .def = "24h", .doc = "time a replaced node is out of service"),
     F_("elastic", CS_FT_BOOL, struct cs_failures_cfg, elastic, .def = "false",
        .doc = "resume on fewer nodes when no spare is left"),
+    F_CUSTOM("maintenance", "planned maintenance {interval, duration, drain}"),
+    F_CUSTOM("stragglers", "slow GPUs {mtbf, slowdown, detect}"),
+};
+static const struct cs_field maint_fields[] = {
+    F_("interval", CS_FT_QTY, struct cs_failures_cfg, maint_interval_s, .unit = CS_UNIT_TIME,
+       .min = 0, .max = 3.2e9, .flags = CS_F_MINEXCL | CS_F_NULLABLE,
+       .doc = "time between planned stops (Llama 3: 47 in 54 days, every 27.6 h)"),
+    F_("duration", CS_FT_QTY, struct cs_failures_cfg, maint_duration_s, .unit = CS_UNIT_TIME,
+       .min = 0, .max = 3.2e8, .def = "1h", .doc = "time the job is stopped"),
+    F_("drain", CS_FT_BOOL, struct cs_failures_cfg, maint_drain, .def = "true",
+       .doc = "checkpoint before stopping (no lost work); false = restart-required"),
+};
+static const struct cs_field strag_fields[] = {
+    F_("mtbf", CS_FT_QTY, struct cs_failures_cfg, strag_mtbf_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 1e15, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "per GPU: mean time until it turns slow"),
+    F_("slowdown", CS_FT_QTY, struct cs_failures_cfg, strag_slowdown, .unit = CS_UNIT_RATIO,
+       .min = 0, .max = 100, .def = "0.3", .doc = "extra step time while a GPU is slow"),
+    F_("detect", CS_FT_QTY, struct cs_failures_cfg, strag_detect_s, .unit = CS_UNIT_TIME, .min = 0,
+       .max = 3.2e8, .def = "2h", .doc = "time to find and remove a slow GPU"),
 };
 
 /* struct cs_checkpoint_cfg */
@@ -1424,6 +1443,19 @@ static void bind_failures(struct cs_bind *b, const struct cs_ynode *root)
     const struct cs_ynode *fm = section(b, fv, "failures");
     f->enabled = fm != NULL;
     walk(b, failures_fields, NELEM(failures_fields), fm, fv ? fv : root, "failures", f, NULL);
+    f->maint_interval_s = f->strag_mtbf_s = NAN;
+    f->maint_duration_s = 3600;
+    f->maint_drain = true;
+    f->strag_slowdown = 0.3;
+    f->strag_detect_s = 7200;
+    const struct cs_ynode *mv = cs_ynode_map_get(fm, "maintenance");
+    const struct cs_ynode *mm = mv ? section(b, mv, "failures.maintenance") : NULL;
+    if (mm)
+        walk(b, maint_fields, NELEM(maint_fields), mm, mm, "failures.maintenance", f, NULL);
+    const struct cs_ynode *sv = cs_ynode_map_get(fm, "stragglers");
+    const struct cs_ynode *sm = sv ? section(b, sv, "failures.stragglers") : NULL;
+    if (sm)
+        walk(b, strag_fields, NELEM(strag_fields), sm, sm, "failures.stragglers", f, NULL);
     const struct cs_ynode *cv = cs_ynode_map_get(fm, "components");
     if (!cv || cs_ynode_is_null(cv))
         return;

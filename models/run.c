@@ -42,6 +42,8 @@ struct run_ctx {
     cs_engine *e;
     gsl_rng *rng;
     int h_fail, h_mile, h_block_end, h_durable, h_uploaded, h_restarted, h_repaired, h_end;
+    int h_maint, h_strag, h_strag_end;
+    int stragglers;           /* slow GPUs not yet removed */
     enum run_state state;
     cs_time t_last;           /* when W and since_ckpt were last brought up to date */
     double rate;              /* work per second while running (1 = all nodes) */
@@ -75,6 +77,8 @@ static void advance(struct run_ctx *c)
     if (c->state == ST_RUN) {
         c->work += dt * c->rate;
         c->since_ckpt += dt;
+        if (c->stragglers > 0)
+            c->out->straggler_s += dt * c->rate * c->s->failures.strag_slowdown;
     } else if (c->state == ST_BLOCK) {
         c->out->ckpt_s += dt;
     } else if (c->state == ST_DOWN || c->state == ST_WAIT) {
@@ -92,7 +96,8 @@ static void sched(struct run_ctx *c, double delay_s, int h, const void *p, size_
      * (max_wall: the replica gives up there) never fires, so it is not
      * scheduled: a huge MTBF (1e12 s per GPU) draws delays past the
      * engine's 292 years and is no error, just no failure. */
-    if (h == c->h_fail && isfinite(delay_s) && delay_s >= 0 && now_s(c) + delay_s > c->max_wall)
+    if ((h == c->h_fail || h == c->h_strag || h == c->h_maint) && isfinite(delay_s) && delay_s >= 0 &&
+        now_s(c) + delay_s > c->max_wall)
         return;
     cs_status st = cs_sim_schedule_in_s(c->e, delay_s, h, p, n, id);
     if (st != CS_OK && c->err == CS_OK) {
@@ -138,6 +143,8 @@ static void go_run(struct run_ctx *c)
 {
     c->state = ST_RUN;
     c->rate = elastic_rate(c);
+    if (c->stragglers > 0) /* every synchronous step waits for the slow GPU */
+        c->rate /= 1.0 + c->s->failures.strag_slowdown;
     plan_milestone(c);
 }
 
@@ -235,6 +242,70 @@ static void on_fail(cs_engine *e, const struct cs_event *ev, void *ctx)
         c->state = ST_DONE;
         cs_sim_stop(e);
     }
+}
+
+/* Planned maintenance: drained, the job checkpoints first and loses no
+ * work; restart-required, it rolls back like a failure. A stop that falls
+ * in a recovery is folded into it. */
+static void on_maint(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    struct run_ctx *c = ctx;
+    const struct cs_failures_cfg *f = &c->s->failures;
+    sched(c, f->maint_interval_s, c->h_maint, NULL, 0, NULL);
+    advance(c);
+    if (c->state != ST_RUN && c->state != ST_BLOCK)
+        return;
+    c->gen++;
+    cs_sim_cancel(c->e, c->mile_id);
+    c->mile_id = CS_EVENT_NONE;
+    if (f->maint_drain) {
+        c->durable = c->work;
+        if (c->uploaded < c->work)
+            c->uploaded = c->work;
+    } else {
+        c->out->lost_s += c->work - c->durable;
+        c->work = c->durable;
+    }
+    c->since_ckpt = 0;
+    c->out->maintenances += 1;
+    c->out->maintenance_s += f->maint_duration_s;
+    begin_recovery(c, f->maint_duration_s + f->restart_s);
+}
+
+/* A GPU turns slow: every step stretches until it is found and removed. */
+static void on_strag(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    struct run_ctx *c = ctx;
+    const struct cs_failures_cfg *f = &c->s->failures;
+    sched(c, gsl_ran_exponential(c->rng, f->strag_mtbf_s / (double)c->plan->gpus), c->h_strag, NULL, 0, NULL);
+    advance(c);
+    c->stragglers++;
+    if (c->state == ST_RUN) {
+        c->rate = elastic_rate(c) / (1.0 + f->strag_slowdown);
+        plan_milestone(c);
+    }
+    sched(c, f->strag_detect_s, c->h_strag_end, NULL, 0, NULL);
+}
+
+static void on_strag_end(cs_engine *e, const struct cs_event *ev, void *ctx)
+{
+    (void)e;
+    (void)ev;
+    struct run_ctx *c = ctx;
+    advance(c);
+    if (c->state == ST_DONE)
+        return;
+    if (c->stragglers > 0)
+        c->stragglers--;
+    c->out->straggler_removals += 1;
+    /* Its node is swapped for a spare: a restart from the last checkpoint. */
+    static const struct cs_fail_component swap = {.name = "straggler", .scope = CS_SCOPE_NODE,
+                                                  .replace = true, .repair_s = -1};
+    interrupt(c, &swap, true);
 }
 
 static void finish(struct run_ctx *c, bool completed)
@@ -390,6 +461,9 @@ cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_r
     c.h_restarted = cs_sim_register(c.e, "run.restarted", on_restarted, &c);
     c.h_repaired = cs_sim_register(c.e, "run.repaired", on_repaired, &c);
     c.h_end = cs_sim_register(c.e, "run.end", on_end, &c);
+    c.h_maint = cs_sim_register(c.e, "run.maintenance", on_maint, &c);
+    c.h_strag = cs_sim_register(c.e, "run.straggler", on_strag, &c);
+    c.h_strag_end = cs_sim_register(c.e, "run.straggler_removed", on_strag_end, &c);
     c.target = r->target_s;
     c.nodes_needed = r->nodes;
     c.nodes_active = r->nodes;
@@ -418,6 +492,11 @@ cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_r
     }
     if (r->duration_mode)
         sched(&c, r->target_s, c.h_end, NULL, 0, NULL);
+    if (s->failures.enabled && isfinite(s->failures.maint_interval_s) && s->failures.maint_interval_s > 0)
+        sched(&c, s->failures.maint_interval_s, c.h_maint, NULL, 0, NULL);
+    if (s->failures.enabled && isfinite(s->failures.strag_mtbf_s) && s->failures.strag_mtbf_s > 0 && r->gpus > 0)
+        sched(&c, gsl_ran_exponential(c.rng, s->failures.strag_mtbf_s / (double)r->gpus), c.h_strag, NULL,
+              0, NULL);
     go_run(&c);
     cs_status st = c.err;
     if (st == CS_OK)
@@ -658,6 +737,10 @@ cs_status cs_run_simulate(const struct cs_scenario *s, const struct cs_step_resu
     r.lost_work_s = field_dist(reps, n, offsetof(struct cs_run_replica, lost_s), 1);
     r.downtime_s = field_dist(reps, n, offsetof(struct cs_run_replica, down_s), 1);
     r.tokens = field_dist(reps, n, offsetof(struct cs_run_replica, tokens), 1);
+    r.maintenances = field_dist(reps, n, offsetof(struct cs_run_replica, maintenances), 1);
+    r.maintenance_s = field_dist(reps, n, offsetof(struct cs_run_replica, maintenance_s), 1);
+    r.straggler_removals = field_dist(reps, n, offsetof(struct cs_run_replica, straggler_removals), 1);
+    r.straggler_s = field_dist(reps, n, offsetof(struct cs_run_replica, straggler_s), 1);
     for (int k = 0; k < r.n_causes; k++) {
         cs_stat_sample_init(&x);
         for (int i = 0; i < n; i++)

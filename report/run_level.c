@@ -42,6 +42,10 @@ void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
     dist(o, "lost_work_s", &r->lost_work_s);
     dist(o, "downtime_s", &r->downtime_s);
     dist(o, "tokens", &r->tokens);
+    dist(o, "maintenances", &r->maintenances);
+    dist(o, "maintenance_s", &r->maintenance_s);
+    dist(o, "straggler_removals", &r->straggler_removals);
+    dist(o, "straggler_s", &r->straggler_s);
     cJSON *bc = cJSON_AddObjectToObject(o, "interruptions_by_cause");
     for (int i = 0; i < r->n_causes; i++)
         dist(bc, r->cause_name[i], &r->cause[i]);
@@ -109,6 +113,14 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
     pdist(out, "work lost to interruptions", &r->lost_work_s, 1.0 / 3600, "h");
     pdist(out, "down (detect/restart/wait)", &r->downtime_s, 1.0 / 3600, "h");
     pdist(out, "tokens trained", &r->tokens, 1, "");
+    if (r->maintenances.mean > 0) {
+        pdist(out, "planned maintenance stops", &r->maintenances, 1, "");
+        pdist(out, "maintenance stopped", &r->maintenance_s, 1.0 / 3600, "h");
+    }
+    if (r->straggler_removals.mean > 0 || r->straggler_s.mean > 0) {
+        pdist(out, "stragglers removed", &r->straggler_removals, 1, "");
+        pdist(out, "slow steps (work lost)", &r->straggler_s, 1.0 / 3600, "h");
+    }
     const struct cs_ckpt_plan *p = &r->ckpt;
     if (p->enabled) {
         fprintf(out, "  checkpoint: %.4g GB (%s) to %s by %d node%s: write %.3g s, GPUs blocked "

@@ -152,6 +152,7 @@ static const char *const count_keys[] = {
     "offers_fitting", "offers_total", "gpus_per_instance", /* tco.offer, tco.offers[] */
     "racks", "nodes_per_rack", /* facility */
     "ranks_simulated", "steps_simulated", /* data: the loader simulation */
+    "maintenances", "straggler_removals", /* run: planned stops, slow GPUs */
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",

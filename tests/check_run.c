@@ -93,6 +93,55 @@ START_TEST(test_run_failure_free)
 }
 END_TEST
 
+/* Planned maintenance by hand: 60 h of training, a drained stop every 24 h
+ * of wall clock for 2 h plus the 15 min restart. Stops at 24 h and 48 h:
+ * by 48 h the job has 24 + (48 - 26.25) = 45.75 h done, 14.25 h left, so
+ * it ends at 48 + 2.25 + 14.25 = 64.5 h = 60 + 2 x 2.25: two stops, 4 h
+ * stopped, no work lost. Stragglers (slowdown 0.5, found in 3 h): while
+ * one is slow the job does 1/1.5 of its work, so each costs 3 h x 0.5 /
+ * 1.5 = 1 h of work-equivalent time; over 300 replicas the mean lost time
+ * is about 1 h per removal (fewer when two overlap or the run ends first). */
+START_TEST(test_run_maintenance_and_stragglers)
+{
+    struct cs_scenario s;
+    base(&s, 1);
+    s.workload.tokens = 60 * 3600 * 1e5;
+    s.failures.enabled = true;
+    s.failures.restart_s = 900;
+    s.failures.detection_s = 300;
+    s.failures.spares = -1;
+    s.failures.maint_interval_s = 24 * 3600;
+    s.failures.maint_duration_s = 2 * 3600;
+    s.failures.maint_drain = true;
+    s.failures.strag_mtbf_s = NAN;
+    struct cs_step_result st = step_of(1, 1e5);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_run_result r;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r), CS_OK);
+    ck_assert_double_eq_tol(r.time_to_train_s.mean, 64.5 * 3600, 1e-6);
+    ck_assert_double_eq_tol(r.maintenances.mean, 2, 1e-12);
+    ck_assert_double_eq_tol(r.maintenance_s.mean, 4 * 3600, 1e-9);
+    ck_assert_double_eq_tol(r.lost_work_s.mean, 0, 1e-9);
+    ck_assert_double_eq_tol(r.goodput.mean, 60.0 / 64.5, 1e-9);
+    s.failures.maint_interval_s = NAN;
+    s.failures.strag_mtbf_s = 8 * 2000.0 * 3600; /* one GPU of 8 every 2,000 h */
+    s.failures.strag_slowdown = 0.5;
+    s.failures.strag_detect_s = 3 * 3600;
+    struct cs_run_options o;
+    cs_run_options_default(&o);
+    o.replicas = 300;
+    o.threads = 2;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r), CS_OK);
+    ck_assert(r.straggler_removals.mean > 0.005);
+    double per = r.straggler_s.mean / r.straggler_removals.mean / 3600;
+    printf("stragglers: %.3f removed per run, %.3f h lost each (by hand 1 h)\n",
+           r.straggler_removals.mean, per);
+    ck_assert(per > 0.85 && per < 1.15);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 /* Sync checkpoints every hour of training, 80 GB from one node at 8 GB/s =
  * 10 s each, training 10 h: 9 checkpoints (the 10th hour ends the run),
  * time to train 36,000 + 90 s; goodput 36000/36090 = 0.997506. */
@@ -483,6 +532,7 @@ static Suite *run_suite(void)
     TCase *tc = tcase_create("run");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_run_failure_free);
+    tcase_add_test(tc, test_run_maintenance_and_stragglers);
     tcase_add_test(tc, test_run_checkpoint_overhead_by_hand);
     tcase_add_test(tc, test_run_claim_n8_arithmetic);
     tcase_add_test(tc, test_run_poisson_count_and_lost_work);

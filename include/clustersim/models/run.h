@@ -64,6 +64,10 @@ struct cs_run_replica {
     int checkpoints;
     bool completed;         /* reached the target (tokens mode) */
     int by_cause[CS_MAX_FAIL_COMPONENTS];
+    double maintenances;    /* planned stops */
+    double maintenance_s;   /* their stopped time (restart and restore excluded) */
+    double straggler_removals;
+    double straggler_s;     /* work-equivalent time lost to slow steps */
     uint64_t events;
 };
 
@@ -89,6 +93,7 @@ struct cs_run_result {
     struct cs_run_dist lost_work_s;
     struct cs_run_dist downtime_s;
     struct cs_run_dist tokens;
+    struct cs_run_dist maintenances, maintenance_s, straggler_removals, straggler_s;
     int n_causes;
     char cause_name[CS_MAX_FAIL_COMPONENTS][CS_NAME_MAX];
     struct cs_run_dist cause[CS_MAX_FAIL_COMPONENTS];

@@ -152,6 +152,15 @@ struct cs_failures_cfg {
     int spares;                      /* hot-spare nodes; -1 = unlimited (instant swap) */
     double repair_s;                 /* a replaced node is out this long */
     bool elastic;                    /* resume on fewer nodes when no spare is left */
+    /* Planned maintenance (docs/run.md "Maintenance and stragglers"):
+     * every maint_interval_s the job stops for maint_duration_s; drained,
+     * it checkpoints first and loses no work. NAN interval = none. */
+    double maint_interval_s, maint_duration_s;
+    bool maint_drain;
+    /* Stragglers: a GPU turns slow (per-GPU MTBF strag_mtbf_s; NAN = none),
+     * every synchronous step runs 1 + strag_slowdown times longer until it
+     * is found (strag_detect_s) and its node swapped (a restart). */
+    double strag_mtbf_s, strag_slowdown, strag_detect_s;
 };
 
 enum cs_ckpt_mode { CS_CKPT_SYNC, CS_CKPT_ASYNC };
