@@ -1,7 +1,8 @@
 /* cmd_plot.c: `clustersim plot DIR`: figures of a sweep's results (scaling
  * efficiency, throughput per topology, cost against utilization, goodput
- * against checkpoint interval, chosen by the columns present) as gnuplot
- * data, scripts, PNG and SVG; gnuplot runs directly, never through a shell. */
+ * against checkpoint interval, else throughput against the first varying
+ * axis, chosen by the columns present) as gnuplot data, scripts, PNG and
+ * SVG; gnuplot runs directly, never through a shell. */
 #include "cli.h"
 
 #include "clustersim/config/sweep.h"
@@ -39,6 +40,9 @@ static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     bool made[CS_SWEEP_FIG_COUNT], rendered[CS_SWEEP_FIG_COUNT], no_gnuplot = false;
     st = cs_sweep_plot_render(&r, out, made, rendered, &no_gnuplot, &d);
+    size_t pages[CS_SWEEP_FIG_COUNT];
+    for (int f = 0; f < CS_SWEEP_FIG_COUNT; f++)
+        pages[f] = made[f] ? cs_sweep_fig_pages(&r, (enum cs_sweep_fig)f) : 0;
     cs_sweep_results_fini(&r);
     cs_cli_print_diags_prefixed(&d, "clustersim plot");
     cs_diags_fini(&d);
@@ -50,10 +54,16 @@ static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             continue;
         n++;
         const char *stem = cs_sweep_fig_name((enum cs_sweep_fig)f);
-        if (rendered[f])
+        if (rendered[f]) {
             printf("%s/%s.png  %s/%s.svg  (%s)\n", out, stem, out, stem,
                    cs_sweep_fig_title((enum cs_sweep_fig)f));
-        else if (!no_gnuplot)
+            for (size_t p = 1; p < pages[f]; p++) { /* more panels than one page holds */
+                char ps[160];
+                cs_sweep_page_stem((enum cs_sweep_fig)f, p, ps, sizeof ps);
+                printf("%s/%s.png  %s/%s.svg  (%s, page %zu of %zu)\n", out, ps, out, ps,
+                       cs_sweep_fig_title((enum cs_sweep_fig)f), p + 1, pages[f]);
+            }
+        } else if (!no_gnuplot)
             fprintf(stderr, "clustersim plot: warning: gnuplot failed on %s/%s.gp\n", out, stem);
     }
     if (no_gnuplot)
@@ -62,8 +72,8 @@ static int cs__plot(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (n == 0)
         fprintf(stderr, "clustersim plot: warning: %s has no columns for a figure (an axis "
                         "cluster.nodes, cluster.fabric.topology/oversubscription, "
-                        "checkpoint.interval with run.goodput, or tco.* columns) or no ok "
-                        "point\n", dir);
+                        "checkpoint.interval with run.goodput, tco.* columns, or an axis with "
+                        "two values and tokens_per_s_per_gpu) or no ok point\n", dir);
     return CS_EXIT_OK;
 }
 
@@ -73,9 +83,12 @@ const struct cs_cli_cmd cs_cmd_plot = {
     "draw a sweep's results (DIR of clustersim sweep) as PNG and SVG figures",
     "Chooses the figures by the columns present: scaling efficiency against GPUs\n"
     "(axis cluster.nodes), tokens/s per GPU per topology and oversubscription,\n"
-    "cost per utilized GPU-hour against utilization (tco.* columns) and goodput\n"
-    "against the checkpoint interval (run.goodput). Writes sweep_*.dat, the\n"
-    "templates sweep_*.gp (from plots/) and, with gnuplot installed,\n"
+    "cost per utilized GPU-hour against utilization (tco.* columns), goodput\n"
+    "against the checkpoint interval (run.goodput), or else tokens/s per GPU\n"
+    "against the first axis with two values. Axes with one value go to the\n"
+    "title, the others to the legend (20 lines at most, distinct colours) and\n"
+    "past that to panels (12 a page, pages sweep_*_p2.png ...). Writes\n"
+    "sweep_*.dat, the scripts sweep_*.gp and, with gnuplot installed,\n"
     "sweep_*.png and sweep_*.svg. Without gnuplot it warns and exits 0.",
     cs__plot_opts,
     (int)(sizeof cs__plot_opts / sizeof cs__plot_opts[0]),

@@ -4,6 +4,15 @@
 # lines. Data: plan_points.dat (days, $M, option index, option name),
 # plan_front.dat (days, $M, label), plan_meta.gp (deadline, budget).
 load 'plan_meta.gp'
+# series colours: the first 7 of the shared palette (Kelly 1965; report/palette.c,
+# checked by tests/check_plot.c)
+set linetype 1 lc rgb '#222222' pt 7
+set linetype 2 lc rgb '#875692' pt 5
+set linetype 3 lc rgb '#f38400' pt 9
+set linetype 4 lc rgb '#be0032' pt 13
+set linetype 5 lc rgb '#848482' pt 11
+set linetype 6 lc rgb '#008856' pt 6
+set linetype 7 lc rgb '#e68fac' pt 4
 set terminal pngcairo size 1100,650 noenhanced
 set output 'plan_front.png'
 set title sprintf('Plan %s: cost against time to train (means)', plan_name)

@@ -2,6 +2,15 @@
 # top (clustersim tco -o DIR). Data: tco_bars.dat (option, then capex power
 # site operations cloud and the total in $M); tco_meta.gp (cluster size).
 load 'tco_meta.gp'
+# series colours: the first 7 of the shared palette (Kelly 1965; report/palette.c,
+# checked by tests/check_plot.c)
+set linetype 1 lc rgb '#222222' pt 7
+set linetype 2 lc rgb '#875692' pt 5
+set linetype 3 lc rgb '#f38400' pt 9
+set linetype 4 lc rgb '#be0032' pt 13
+set linetype 5 lc rgb '#848482' pt 11
+set linetype 6 lc rgb '#008856' pt 6
+set linetype 7 lc rgb '#e68fac' pt 4
 set terminal pngcairo size 1000,600 noenhanced
 set output 'tco_bars.png'
 set title sprintf('Total cost of ownership by option: %d GPUs over %g years at %.0f%% utilization', scenario_gpus, scenario_years, 100*utilization)

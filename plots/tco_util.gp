@@ -5,10 +5,19 @@
 # named in tco_meta.gp); tco_util_marks.dat (utilization, $/GPU-h, label
 # height, label) for the crossovers.
 load 'tco_meta.gp'
+# series colours: the first 7 of the shared palette (Kelly 1965; report/palette.c,
+# checked by tests/check_plot.c)
+set linetype 1 lc rgb '#222222' pt 7
+set linetype 2 lc rgb '#875692' pt 5
+set linetype 3 lc rgb '#f38400' pt 9
+set linetype 4 lc rgb '#be0032' pt 13
+set linetype 5 lc rgb '#848482' pt 11
+set linetype 6 lc rgb '#008856' pt 6
+set linetype 7 lc rgb '#e68fac' pt 4
 set terminal pngcairo size 1000,600 noenhanced
 set output 'tco_util.png'
 set title sprintf('Cost per utilized GPU-hour: %d GPUs over %g years', scenario_gpus, scenario_years)
-set xlabel 'utilization of the fleet'
+set xlabel 'utilization of the fleet (%)'
 set ylabel 'USD per utilized GPU-hour'
 set xrange [util_xmin:100]
 set logscale y

@@ -357,9 +357,10 @@ END_TEST
 
 static void rm_plot_dir(const char *dir)
 {
-    static const char *const names[] = {"results.jsonl", "sweep.json", "sweep_scaling.dat",
-                                        "sweep_topology.dat", "sweep_cost.dat",
-                                        "sweep_goodput.dat"};
+    static const char *const names[] = {
+        "results.jsonl",      "sweep.json",        "sweep_scaling.dat", "sweep_topology.dat",
+        "sweep_cost.dat",     "sweep_goodput.dat", "sweep_throughput.dat", "sweep_scaling.gp",
+        "sweep_topology.gp",  "sweep_cost.gp",     "sweep_goodput.gp",  "sweep_throughput.gp"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[4096];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -453,17 +454,29 @@ START_TEST(test_sweep_plot_series_topology_cost_goodput)
     ck_assert(made[CS_SWEEP_FIG_TOPOLOGY] && made[CS_SWEEP_FIG_GOODPUT]);
     ck_assert(!made[CS_SWEEP_FIG_SCALING] && !made[CS_SWEEP_FIG_COST]);
     char *dat = slurp(dir, "sweep_topology.dat");
-    /* Series by first appearance (spine-leaf first), x sorted inside. */
-    const char *sl = strstr(dat, "\"topology=spine-leaf, interval=30min\"");
-    const char *ft = strstr(dat, "\"topology=fat-tree, interval=30min\"");
+    /* Series by first appearance (spine-leaf first), x sorted inside. The
+     * interval has one value: it names no series (the legend lists what
+     * varies) and goes to the title. x tic labels in N:1. */
+    const char *sl = strstr(dat, "oversubscription \"topology=spine-leaf\" step_time_s");
+    const char *ft = strstr(dat, "oversubscription \"topology=fat-tree\" step_time_s");
     ck_assert(sl && ft && sl < ft);
-    ck_assert_ptr_nonnull(strstr(sl, "1 480 NaN NaN \"1\"\n2 400 NaN NaN \"2\"\n"));
-    ck_assert_ptr_nonnull(strstr(ft, "1 500 NaN NaN \"1\"\n2 450 NaN NaN \"2\"\n"));
+    ck_assert_ptr_null(strstr(dat, "interval="));
+    ck_assert_ptr_nonnull(strstr(sl, "1 480 NaN NaN \"1:1\"\n2 400 NaN NaN \"2:1\"\n"));
+    ck_assert_ptr_nonnull(strstr(ft, "1 500 NaN NaN \"1:1\"\n2 450 NaN NaN \"2:1\"\n"));
     free(dat);
+    char *gp = slurp(dir, "sweep_topology.gp");
+    ck_assert_ptr_nonnull(strstr(gp, "'fixed: checkpoint.interval=30min'"));
+    ck_assert_ptr_nonnull(strstr(gp, "lt 1 title 'topology=spine-leaf'"));
+    ck_assert_ptr_nonnull(strstr(gp, "lt 2 title 'topology=fat-tree'"));
+    ck_assert_ptr_nonnull(strstr(gp, "set output 'sweep_topology.png'"));
+    ck_assert_ptr_nonnull(strstr(gp, "set output 'sweep_topology.svg'"));
+    ck_assert_ptr_null(strstr(gp, "multiplot")); /* one panel */
+    free(gp);
     /* Goodput: 1800 s = 30 min, 0.9 = 90%, one series per (topology,
-     * oversubscription): four blocks. */
+     * oversubscription): four blocks; x tic label as written. */
     dat = slurp(dir, "sweep_goodput.dat");
-    ck_assert_ptr_nonnull(strstr(dat, "30 90 NaN NaN\n"));
+    ck_assert_ptr_nonnull(strstr(dat, "30 90 NaN NaN \"30min\"\n"));
+    ck_assert_ptr_nonnull(strstr(dat, "interval_min \"topology=spine-leaf, oversubscription=2:1\""));
     size_t blocks = 0;
     for (const char *p = dat; (p = strstr(p, "interval_min \"")); p++)
         blocks++;

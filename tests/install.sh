@@ -55,7 +55,7 @@ D="$P/share/clustersim"
 # What is installed where.
 for f in bin/clustersim share/clustersim/scenarios/catalog/gpus.yaml share/clustersim/scenarios/default.yaml \
          share/clustersim/scenarios/sweeps/checkpoint-interval.yaml share/clustersim/scenarios/claims/net-n1-1x8.yaml \
-         share/clustersim/plots/sweep_scaling.gp share/clustersim/validation/INDEX.yaml \
+         share/clustersim/plots/tco_bars.gp share/clustersim/validation/INDEX.yaml \
          share/clustersim/validation/step/megatron-core-h100-weak-scaling.csv \
          share/man/man1/clustersim.1 share/bash-completion/completions/clustersim \
          share/zsh/site-functions/_clustersim lib/libclustersim.a include/clustersim/sim/sim.h \
@@ -87,7 +87,7 @@ YAML
 expect 0 "sweep" -- "$bin" sweep -q -o sweep tiny.yaml
 file_ok sweep/results.csv "sweep results"
 expect 0 "plot" -- "$bin" plot sweep
-file_ok sweep/sweep_scaling.gp "plot: template from the installed plots/"
+file_ok sweep/sweep_scaling.gp "plot: its script"
 file_ok sweep/sweep_scaling.png "plot: PNG"
 file_ok sweep/sweep_scaling.svg "plot: SVG"
 if grep -q "warning" "$tmp/err"; then ko "plot warned:"; sed 's/^/  | /' "$tmp/err"; else ok; fi
