@@ -27,7 +27,9 @@ if (budget_musd > 0) {
     set arrow from graph 0, first budget_musd to graph 1, first budget_musd nohead dt 2 lw 2 lc rgb 'dark-green'
     set label sprintf('budget $%.3gM', budget_musd) at graph 0.01, first budget_musd offset 0,0.7 tc rgb 'dark-green'
 }
-# one series per ownership option (plan_meta.gp: option_names, 7 words)
-plot for [k=0:6] 'plan_points.dat' using 1:($3 == k ? $2 : 1/0) with points pt 7 ps 0.7 lc k+1 title word(option_names, k+1), \
+# one series per ownership option (plan_meta.gp: option_names, 7 words), each
+# with its palette point type, a little smaller than the one before so that
+# options at the same cost (on-prem and colocation) both show
+plot for [k=0:6] 'plan_points.dat' using 1:($3 == k ? $2 : 1/0) with points lt k+1 ps (1.8 - 0.15*k) title word(option_names, k+1), \
      'plan_front.dat' using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb 'black' title 'Pareto front', \
      '' using 1:2:3 with labels left offset 0.8,0.4 font ',8' notitle

@@ -2,6 +2,7 @@
  * config/cfg_calib.c reads back, a text report of fit quality, and gnuplot
  * data + script of measured against fitted busbw (report layer). */
 #include "clustersim/report/calib_report.h"
+#include "clustersim/report/palette.h"
 #include "clustersim/models/calib.h"
 
 #include <math.h>
@@ -204,7 +205,9 @@ bool cs_calib_write_plot_script(FILE *f, const struct cs_calib_overlay *o, const
     fprintf(f, "# Measured (points) against fitted (lines) nccl-tests busbw; written by clustersim calibrate.\n"
                "set terminal pngcairo size 1100,700 noenhanced\nset output ");
     cs__gq(f, png);
-    fprintf(f, "\nset title 'nccl-tests busbw: measured (points) vs calibrated model (lines)'\n"
+    fputc('\n', f);
+    cs_palette_write_gnuplot(f); /* lc K: the shared palette's colour K */
+    fprintf(f, "set title 'nccl-tests busbw: measured (points) vs calibrated model (lines)'\n"
                "set logscale x 2\nset format x '%%.0s%%cB'\nset xlabel 'message size (bytes, nccl-tests convention)'\n"
                "set ylabel 'bus bandwidth (GB/s)'\nset key top left\nset grid\n");
     int nb = 0;

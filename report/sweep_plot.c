@@ -1074,7 +1074,9 @@ static void cs__script_axes(FILE *f, const struct cs__fig *F)
         else
             xl = xbuf = cs_xasprintf("%s%s", r->cols[F->x_col], cs__unit_title(r->cols[F->x_col]));
         yl = "USD per utilized GPU-hour (log scale)";
-        fputs("set logscale y\n", f);
+        /* Labels at 1-2-5 steps: decades alone are too few to read a cost. */
+        fputs("set logscale y\nset ytics add ('0.2' 0.2, '0.5' 0.5, '2' 2, '5' 5, '20' 20, "
+              "'50' 50, '200' 200, '500' 500)\n", f);
         break;
     case CS_SWEEP_FIG_GOODPUT:
         xl = "checkpoint interval (minutes, log scale)";
