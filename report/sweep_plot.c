@@ -516,13 +516,13 @@ static bool cs__pt_topology(const struct cs__fig *F, size_t row, struct cs__pt *
     const char *v = cs__cell_at(r, row, F->x_col);
     if (!F->xcat) {
         pt->x = cs__num(r, row, F->x_col);
-        return isfinite(pt->x);
+        return isfinite(pt->x) && isfinite(pt->y[0]);
     }
     pt->x = NAN;
     for (size_t i = 0; v && i < F->ncats; i++)
         if (!strcmp(F->cats[i], v))
             pt->x = (double)i;
-    return true;
+    return isfinite(pt->y[0]);
 }
 
 static bool cs__pt_cost(const struct cs__fig *F, size_t row, struct cs__pt *pt)
@@ -534,7 +534,12 @@ static bool cs__pt_cost(const struct cs__fig *F, size_t row, struct cs__pt *pt)
         snprintf(name, sizeof name, "tco.%s.usd_per_utilized_gpu_hour", cs__options[o]);
         pt->y[o] = cs__num(r, row, cs_sweep_results_col(r, name));
     }
-    return true;
+    /* A row without any option's cost is not drawn (a panel of such rows
+     * alone would stop gnuplot: nothing to plot). */
+    for (int o = 0; o < 7; o++)
+        if (isfinite(pt->y[o]))
+            return true;
+    return false;
 }
 
 static bool cs__pt_goodput(const struct cs__fig *F, size_t row, struct cs__pt *pt)
@@ -1061,7 +1066,7 @@ static void cs__script_axes(FILE *f, const struct cs__fig *F)
     case CS_SWEEP_FIG_SCALING:
         xl = "GPUs (log scale)";
         yl = "scaling efficiency (%)";
-        fputs("set logscale x 2\nset yrange [0:110]\n", f);
+        fputs("set logscale x 2\nset yrange [0:110<*] noextend\n", f); /* 110% at least */
         break;
     case CS_SWEEP_FIG_TOPOLOGY:
         xl = F->xcat ? "fabric topology" : "leaf oversubscription (N:1)";
@@ -1219,7 +1224,6 @@ static void cs__script_page(FILE *f, const struct cs__fig *F, const char *dat, c
     size_t ngrid = shown < CS_SWEEP_PANELS_PER_PAGE ? shown : CS_SWEEP_PANELS_PER_PAGE;
     size_t cols = ngrid <= 1 ? 1 : ngrid <= 4 ? 2 : ngrid <= 9 ? 3 : 4;
     size_t rows = (n + cols - 1) / cols; /* a last page's unused rows dropped */
-    (void)ngrid;
     /* Pixels: panels 460 x 320, 70 for the title, the key band by its rows
      * (entries about 8 px per character plus the sample). */
     size_t longest = 0;

@@ -459,6 +459,70 @@ START_TEST(test_cost_figure_warns_what_it_leaves_out)
 }
 END_TEST
 
+/* A sweep none of the four figures draws (Mixtral's expert parallelism,
+ * scenarios/sweeps/moe-ep.yaml): tokens/s per GPU against ep, a line per
+ * routing, replicas in the title, and the title says which rows are not
+ * drawn (ep 1 and 2 do not fit in memory). */
+START_TEST(test_throughput_figure_for_other_sweeps)
+{
+    static const char *const axes[] = {"workload.parallelism.ep", "workload.model.moe.routing",
+                                       "run.replicas"};
+    struct rb b;
+    rb_init(&b, axes, 3, false);
+    static const char *const ep[] = {"1", "2", "4", "8"};
+    static const char *const rt[] = {"learned", "balanced"};
+    for (int e = 0; e < 4; e++)
+        for (int k = 0; k < 2; k++) {
+            const char *v[] = {ep[e], rt[k], "20"};
+            rb_row(&b, v, 64, 5000 + 100 * e + 1000 * k);
+            if (e < 2) { /* nofit: status, no throughput */
+                char **row = b.r.cells + (b.r.nrows - 1) * b.r.ncols;
+                free(row[2]);
+                row[2] = cs_xstrdup("nofit");
+                free(row[4 + 3 + 1]);
+                row[4 + 3 + 1] = NULL;
+            }
+        }
+    struct cs_sweep_layout l;
+    for (int f = 0; f < CS_SWEEP_FIG_THROUGHPUT; f++)
+        ck_assert(!cs_sweep_fig_layout(&b.r, (enum cs_sweep_fig)f, &l));
+    ck_assert(cs_sweep_fig_layout(&b.r, CS_SWEEP_FIG_THROUGHPUT, &l));
+    ck_assert_int_eq(l.role[0], CS_SWEEP_ROLE_X);
+    ck_assert_int_eq(l.role[1], CS_SWEEP_ROLE_SERIES);
+    ck_assert_int_eq(l.role[2], CS_SWEEP_ROLE_FIXED);
+    ck_assert_uint_eq(l.nseries, 2);
+    ck_assert_str_eq(l.series[0], "routing=learned");
+    ck_assert_str_eq(l.fixed, "run.replicas=20");
+    cs_sweep_layout_fini(&l);
+    char dir[] = "/tmp/check_plot.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    bool made[CS_SWEEP_FIG_COUNT];
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sweep_plot_data(&b.r, dir, made, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
+    ck_assert(made[CS_SWEEP_FIG_THROUGHPUT]);
+    char *p = cs_xasprintf("%s/sweep_throughput.gp", dir);
+    char *gp = slurp_path(p);
+    free(p);
+    ck_assert_ptr_nonnull(strstr(gp, "'fixed: run.replicas=20; not drawn: 4 of 8 points (4 nofit)'"));
+    ck_assert_ptr_nonnull(strstr(gp, "xl = 'workload.parallelism.ep (GPUs)'"));
+    ck_assert_ptr_nonnull(strstr(gp, "yl = 'throughput (tokens/s per GPU)'"));
+    free(gp);
+    p = cs_xasprintf("%s/sweep_throughput.dat", dir);
+    char *dat = slurp_path(p);
+    free(p);
+    /* ep 4 and 8 of learned: 5000 + 100 * 2, + 100 * 3. */
+    ck_assert_ptr_nonnull(strstr(dat, "\"routing=learned\" step_time_s mfu xlabel\n"
+                                      "4 5200 NaN 0.4 \"4\"\n8 5300 NaN 0.4 \"8\"\n"));
+    free(dat);
+    cs_sweep_plot_remove(dir);
+    ck_assert_int_eq(rmdir(dir), 0);
+    cs_sweep_results_fini(&b.r);
+}
+END_TEST
+
 static Suite *plot_suite(void)
 {
     Suite *s = suite_create("plot");
@@ -472,6 +536,7 @@ static Suite *plot_suite(void)
     tcase_add_test(tc, test_paginate_hand_values);
     tcase_add_test(tc, test_cost_figure_one_panel_per_group);
     tcase_add_test(tc, test_cost_figure_warns_what_it_leaves_out);
+    tcase_add_test(tc, test_throughput_figure_for_other_sweeps);
     suite_add_tcase(s, tc);
     return s;
 }
