@@ -1614,11 +1614,15 @@ START_TEST(test_report_replay_text_csv_plot)
     assert_has(s, "trace t.csv (");
     assert_has(s, "\nreplay\n");
     assert_has(s, "jobs completed / rejected             4 / 0");
-    assert_has(s, "makespan                          105.0 s");
+    /* times in the unit their size calls for: 105 s = 1.75 min */
+    assert_has(s, "makespan                       1.75 min (105 s)");
     /* 65 / 105 = 61.90% */
     assert_has(s, "utilization (allocated)           61.90 %");
-    assert_has(s, "queueing delay                     10.0");
-    assert_has(s, "job completion time                26.2"); /* 26.25 to one decimal */
+    /* queue 0, 0, 10, 30: mean 10, p50 (type 7, h = 1.5) 5, p95 (h = 2.85)
+     * 10 + 0.85 x 20 = 27; JCT 5, 10, 30, 60: mean 26.25, p50 20, p95
+     * 30 + 0.85 x 30 = 55.5 */
+    assert_has(s, "queueing delay                     10 s          5 s         27 s");
+    assert_has(s, "job completion time             26.25 s         20 s       55.5 s");
     free(s);
 
     FILE *f = mem_open(&m);
