@@ -385,9 +385,15 @@ const struct cs_cli_cmd cs_cmd_replay = {
     "Jobs naming a workload (a model preset) run longer when their placement\n"
     "or contention on leaf uplinks slows them (step model). Settings come from\n"
     "the scenario's `scheduler:` section when it has one; flags override it. A\n"
-    "`scheduler.claim` is answered with its figures and a verdict. With -o DIR,\n"
-    "gnuplot figures of utilization over time and the JCT CDF are written (and\n"
-    "rendered when gnuplot is installed). See docs/replay.md.",
+    "`scheduler.claim` is answered with its figures and a verdict. Queueing and\n"
+    "JCT are broken down by job size (GPUs asked), user and partition; the\n"
+    "trace's demand is compared with the cluster, with a warning when the\n"
+    "cluster is far larger (utilization under 5%) or smaller (offered load over\n"
+    "1, jobs larger than the cluster) than the trace needs. Text gives times in\n"
+    "s, min, h or d; JSON in seconds. With -o DIR, gnuplot figures of\n"
+    "utilization and GPUs over time against the capacity, the JCT CDF and the\n"
+    "queueing and JCT CDFs by job size are written (and rendered when gnuplot\n"
+    "is installed). See docs/replay.md.",
     cs__replay_opts,
     (int)(sizeof cs__replay_opts / sizeof cs__replay_opts[0]),
     cs__replay,

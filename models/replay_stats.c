@@ -266,21 +266,31 @@ static void cs__warnings(const struct cs_sched_result *r, struct cs_replay_stats
                  o->too_large_gpu_h, o->demand_gpu_h > 0 ? 100 * o->too_large_gpu_h / o->demand_gpu_h : 0,
                  o->largest_job_gpus);
     if (isfinite(o->offered_load) && o->offered_load > CS_RSTAT_OVERLOAD) {
-        cs__dur(o->span_s, a, sizeof a);
+        cs__dur(o->window_s, a, sizeof a);
         cs__dur(r->queue_s.p95, b, sizeof b);
         cs__warn(o, "overloaded",
-                 "the trace asks for more than the cluster can serve: %.1f GPUs busy on average over its "
-                 "%s arrival window against %ld GPUs (offered load %.2f): the queue grows for as long as "
-                 "jobs arrive (longest %ld jobs, p95 queueing %s), so queueing and JCT grow with the "
-                 "trace's length and describe no steady state; see the queued demand in "
+                 "the trace asks for more than the cluster can serve: %.1f GPUs busy on average over the "
+                 "%s its jobs would take with no waiting, against %ld GPUs (offered load %.3f): the queue "
+                 "grows while jobs arrive (longest %ld jobs, p95 queueing %s), so queueing and JCT grow "
+                 "with the trace's length and describe no steady state; see the queued demand in "
                  "replay_timeline.png and the CDFs in replay_size_cdf.png (with -o DIR)",
                  o->demand_gpus, a, o->capacity_gpus, o->offered_load, r->max_queue, b);
+    }
+    if (isfinite(o->offered_load) && o->offered_load > CS_RSTAT_HEAVY_LOAD &&
+        o->offered_load <= CS_RSTAT_OVERLOAD) {
+        cs__dur(r->queue_s.mean, b, sizeof b);
+        cs__warn(o, "near_saturation",
+                 "the cluster is near saturation: the trace's jobs need %.1f GPUs on average against %ld "
+                 "(offered load %.3f); queueing grows as load / (1 - load) (Kingman), so a 1%% change in "
+                 "capacity or load moves it by about %.0f%% (mean queueing %s here): read the queueing "
+                 "figures as fragile; see replay_timeline.png and replay_size_cdf.png (with -o DIR)",
+                 o->demand_gpus, o->capacity_gpus, o->offered_load, 1 / (1 - fmin(o->offered_load, 0.999)), b);
     }
     if (r->completed > 0 && r->utilization < CS_RSTAT_LOW_UTILIZATION) {
         char load[96] = "";
         if (isfinite(o->demand_gpus))
-            snprintf(load, sizeof load, "; the trace keeps %.1f GPUs busy on average over its arrival window",
-                     o->demand_gpus);
+            snprintf(load, sizeof load, "; the trace's jobs need %.1f GPUs on average (offered load %.2g)",
+                     o->demand_gpus, o->offered_load);
         cs__warn(o, "low_utilization",
                  "the cluster is far larger than the trace's demand: allocated utilization %.2f%% of %ld "
                  "GPUs%s; below %.0f%% queueing is next to nothing whatever the policy, so this replay "
@@ -333,11 +343,12 @@ cs_status cs_replay_stats_compute(const struct cs_sched_config *c, const struct 
     free(gid);
     /* demand */
     out->capacity_gpus = r->gpus;
-    double first = INFINITY, last = -INFINITY, dem = 0;
+    double first = INFINITY, last = -INFINITY, end = -INFINITY, dem = 0;
     for (size_t i = 0; i < t->n; i++) {
         const struct cs_trace_job *j = &t->jobs[i];
         first = fmin(first, j->submit_s);
         last = fmax(last, j->submit_s);
+        end = fmax(end, j->submit_s + j->duration_s);
         dem += j->gpus * j->duration_s;
         if (j->gpus > out->largest_job_gpus)
             out->largest_job_gpus = j->gpus;
@@ -347,10 +358,11 @@ cs_status cs_replay_stats_compute(const struct cs_sched_config *c, const struct 
         }
     }
     out->span_s = t->n ? last - first : 0;
+    out->window_s = t->n ? end - first : 0;
     out->demand_gpu_h = dem / 3600;
     out->demand_gpus = out->offered_load = NAN;
-    if (out->span_s > 0) {
-        out->demand_gpus = dem / out->span_s;
+    if (out->window_s > 0) {  /* durations are > 0: any job makes it so */
+        out->demand_gpus = dem / out->window_s;
         out->offered_load = r->gpus > 0 ? out->demand_gpus / (double)r->gpus : NAN;
     }
     out->n_bins = r->n_bins;

@@ -284,6 +284,7 @@ void cs_out_replay_stats_json(cJSON *o, const struct cs_replay_stats *st)
     cJSON *dm = cJSON_AddObjectToObject(o, "demand");
     cJSON_AddNumberToObject(dm, "gpu_hours", st->demand_gpu_h);
     cJSON_AddNumberToObject(dm, "span_s", st->span_s);
+    cJSON_AddNumberToObject(dm, "window_s", st->window_s);
     cs__num_or_null(dm, "gpus", st->demand_gpus);
     cs__num_or_null(dm, "offered_load", st->offered_load);
     cJSON_AddNumberToObject(dm, "capacity_gpus", (double)st->capacity_gpus);
@@ -342,16 +343,16 @@ static void cs__dim_text(FILE *out, const char *what, const char *source, const 
 
 void cs_out_replay_breakdown_text(FILE *out, const struct cs_replay_stats *st)
 {
-    char a[32];
+    char a[32], b[32];
     fprintf(out, "\ndemand\n");
     cs_out_human_duration(st->span_s, a, sizeof a);
+    cs_out_human_duration(st->window_s, b, sizeof b);
     fprintf(out, "  trace GPU-hours asked      %12.1f (every job, rejected ones too)\n", st->demand_gpu_h);
     fprintf(out, "  arrival window             %12s (first to last submission)\n", a);
+    fprintf(out, "  no-wait window             %12s (first submission to the last end, had no job waited)\n", b);
     if (isfinite(st->demand_gpus))
-        fprintf(out, "  GPUs busy on average       %12.1f over the window, against %ld GPUs: offered load %.*f\n",
-                st->demand_gpus, st->capacity_gpus, st->offered_load >= 0.1 ? 3 : 5, st->offered_load);
-    else
-        fprintf(out, "  GPUs busy on average       %12s (every job submitted at once: no arrival rate)\n", "-");
+        fprintf(out, "  GPUs needed on average     %12.1f over the no-wait window, against %ld GPUs: offered load "
+                "%.*f\n", st->demand_gpus, st->capacity_gpus, st->offered_load >= 0.1 ? 3 : 5, st->offered_load);
     fprintf(out, "  largest job                %12.0f GPUs%s\n", st->largest_job_gpus,
             st->too_large ? " (more than the cluster has)" : "");
 

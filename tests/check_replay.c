@@ -1075,8 +1075,11 @@ END_TEST
  * (110); with top 2, bob is "others". Partition dev = {b, c, f}: queue
  * 0, 90, 100 -> mean 63.33, p50 90, p95 (h = 1.9) 90 + 0.9 x 10 = 99;
  * JCT 100, 120, 150 -> p95 120 + 0.9 x 30 = 147. Demand: 800 + 50 + 60 +
- * 3600 + 160 + 50 = 4720 GPU-s over a 300 s window: 15.73 GPUs on 8,
- * offered load 1.967 (overloaded); e is larger than the cluster. */
+ * 3600 + 160 + 50 = 4720 GPU-s; arrivals over 300 s, but without waiting
+ * the jobs would run until d ends at 20 + 3600 = 3620 s: 4720 / 3620 =
+ * 1.304 GPUs on 8, offered load 0.163 (not overloaded: the queueing comes
+ * from a holding the node, not from too much work); e is larger than the
+ * cluster. */
 START_TEST(test_replay_breakdowns)
 {
     struct cs_trace t;
@@ -1164,14 +1167,15 @@ START_TEST(test_replay_breakdowns)
     /* demand and warnings */
     ck_assert_double_eq_tol(st.demand_gpu_h, 4720.0 / 3600, tol);
     ck_assert_double_eq_tol(st.span_s, 300, tol);
-    ck_assert_double_eq_tol(st.demand_gpus, 4720.0 / 300, tol);
-    ck_assert_double_eq_tol(st.offered_load, 4720.0 / 300 / 8, tol);
+    ck_assert_double_eq_tol(st.window_s, 3620, tol);
+    ck_assert_double_eq_tol(st.demand_gpus, 4720.0 / 3620, tol);
+    ck_assert_double_eq_tol(st.offered_load, 4720.0 / 3620 / 8, tol);
     ck_assert_double_eq_tol(st.largest_job_gpus, 16, tol);
     ck_assert_int_eq(st.too_large, 1);
-    ck_assert_int_eq(st.n_warnings, 2);
+    ck_assert_double_eq_tol(st.too_large_gpu_h, 160.0 / 3600, tol);
+    ck_assert_int_eq(st.n_warnings, 1);
     ck_assert_str_eq(st.warnings[0].id, "jobs_larger_than_cluster");
-    ck_assert_str_eq(st.warnings[1].id, "overloaded");
-    ck_assert_ptr_nonnull(strstr(st.warnings[1].msg, "replay_timeline.png"));
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "16 GPUs"));
     /* the demand timeline, bins of 100 s. Bin 0: a 8, b 0.5, c 2 x 0.3,
      * d 0.8 = 9.9; bin 2: d 1 + e 16 x 0.1 = 2.6; bin 3: d + f 0.5 = 1.5;
      * bin 36: d's last 20 s, 0.2. The replay's bin 0: a's 8 GPUs
@@ -1210,6 +1214,67 @@ START_TEST(test_replay_breakdowns)
     free(r.job_queue_s);
     r.job_queue_s = NULL;
     ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_EINVAL);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* More work than the cluster can do: one GPU, a 20 s job every 10 s from
+ * 0 to 40 s. 100 GPU-s over the 60 s the jobs would take without waiting
+ * (the last ends at 40 + 20): 1.667 GPUs on 1, offered load 1.667 >
+ * 1, overloaded. FIFO starts them at 0, 20, 40, 60, 80: queueing 0, 10,
+ * 20, 30, 40, growing with every job (mean 20). Utilization 100 / 100:
+ * not low. A short trace of long jobs is not overloaded: 4 jobs of 1 GPU
+ * for 1 day submitted within 3 minutes on 8 GPUs need 4 x 86400 / (180 +
+ * 86400) = 3.99 GPUs, offered load 0.50, although over their 180 s of
+ * arrivals they would be 1920 GPUs. */
+START_TEST(test_replay_overload_warning)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,20\nb,10,1,20\nc,20,1,20\nd,30,1,20\ne,40,1,20\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 1);
+    c.keep_times = true;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.queue_s.mean, 20, 1e-9);
+    ck_assert_double_eq_tol(r.utilization, 1, 1e-9);
+    struct cs_replay_stats st;
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_double_eq_tol(st.window_s, 60, 1e-9);
+    ck_assert_double_eq_tol(st.offered_load, 100.0 / 60, 1e-9);
+    ck_assert_int_eq(st.n_warnings, 1);
+    ck_assert_str_eq(st.warnings[0].id, "overloaded");
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "offered load 1.667"));
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "replay_timeline.png"));
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,86400\nb,60,1,86400\nc,120,1,86400\nd,180,1,86400\n", &t);
+    one_group(&c, 1, 8);
+    c.keep_times = true;
+    run(&c, &t, &r);
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_double_eq_tol(st.offered_load, 4 * 86400.0 / (180 + 86400) / 8, 1e-12);
+    ck_assert_int_eq(st.n_warnings, 0); /* utilization 4 x 86400 / (8 x 86580) = 49.9% */
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+
+    /* Near saturation: 10 + 9 GPU-s over the 20 s window (b ends at 11 +
+     * 9) on one GPU: offered load 0.95, in (0.9, 1]; the elasticity of
+     * queueing in the load is 1 / (1 - 0.95) = 20. */
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,10\nb,11,1,9\n", &t);
+    one_group(&c, 1, 1);
+    c.keep_times = true;
+    run(&c, &t, &r);
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_double_eq_tol(st.offered_load, 0.95, 1e-12);
+    ck_assert_int_eq(st.n_warnings, 1);
+    ck_assert_str_eq(st.warnings[0].id, "near_saturation");
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "by about 20%"));
+    cs_replay_stats_fini(&st);
     cs_sched_result_fini(&r);
     cs_trace_fini(&t);
 }
@@ -1271,6 +1336,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_claim_scenarios_load);
     tcase_add_test(tc, test_replay_breakdowns);
     tcase_add_test(tc, test_replay_breakdown_scheduler_partitions);
+    tcase_add_test(tc, test_replay_overload_warning);
     suite_add_tcase(s, tc);
     TCase *sc = tcase_create("scale");
     tcase_set_timeout(sc, 120);

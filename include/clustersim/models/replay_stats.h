@@ -33,10 +33,18 @@ int cs_rstat_size_class(double gpus);
  * 0.48% of arrivals wait; more servers, fewer), so the replay says nothing
  * about queueing or the policy. */
 #define CS_RSTAT_LOW_UTILIZATION 0.05
-/* Offered load (the trace's demand over its arrival window / capacity)
- * over which the queue grows for as long as jobs arrive: no queue with
- * more work arriving than it can serve has a steady state. */
+/* Offered load (the trace's GPU-time over its no-wait window, / capacity)
+ * over which the queue grows while jobs arrive: the cluster cannot do the
+ * work in the time the trace's own jobs would take with no waiting, and no
+ * queue fed more work than it can serve has a steady state. */
 #define CS_RSTAT_OVERLOAD 1.0
+/* Offered load over which (up to CS_RSTAT_OVERLOAD) the replay is near
+ * saturation: queueing grows as rho / (1 - rho) (Kingman's heavy-traffic
+ * approximation, J. F. C. Kingman, "The single server queue in heavy
+ * traffic", Proc. Cambridge Phil. Soc. 57, 1961), whose elasticity in rho
+ * is 1 / (1 - rho): at 0.9 a 1% change in load or capacity moves the
+ * queueing by about 10%, so its figures are fragile. */
+#define CS_RSTAT_HEAVY_LOAD 0.9
 
 /* One group of jobs (a size class, a user, a partition). */
 struct cs_rstat_group {
@@ -63,7 +71,7 @@ struct cs_rstat_dim {
 };
 
 struct cs_rstat_warning {
-    const char *id;     /* "low_utilization", "overloaded", "jobs_larger_than_cluster" */
+    const char *id;     /* "low_utilization", "overloaded", "near_saturation", "jobs_larger_than_cluster" */
     char msg[480];      /* one sentence or two, with the figures and the figure file to look at */
 };
 #define CS_RSTAT_MAX_WARNINGS 4
@@ -77,13 +85,17 @@ struct cs_replay_stats {
      * column (sorted as users). */
     struct cs_rstat_dim parts;
     bool parts_from_scheduler;
-    /* Demand. The arrival window is first to last submission; the demand
-     * counts every trace job, rejected ones too. */
+    /* Demand: every trace job, rejected ones too. Its window is the time
+     * the trace's jobs would take on a cluster where none waits: from the
+     * first submission to the latest submit + duration. (Over the arrival
+     * window alone a short trace of long jobs would look overloaded: 4
+     * jobs of a week submitted within 3 minutes are not 4,000 GPUs.) */
     long capacity_gpus;
-    double span_s;            /* last submit - first submit */
+    double span_s;            /* arrival window: last submit - first submit */
+    double window_s;          /* no-wait window: latest submit + duration - first submit */
     double demand_gpu_h;      /* sum of gpus x duration over the trace's jobs / 3600 */
-    double demand_gpus;       /* demand_gpu_h x 3600 / span_s: GPUs busy on average; NAN when span_s is 0 */
-    double offered_load;      /* demand_gpus / capacity_gpus; NAN when span_s is 0 */
+    double demand_gpus;       /* demand_gpu_h x 3600 / window_s: GPUs busy on average; NAN for an empty trace */
+    double offered_load;      /* demand_gpus / capacity_gpus; NAN for an empty trace */
     double largest_job_gpus;  /* 0 for an empty trace */
     long too_large;           /* jobs asking for more GPUs than the whole cluster has */
     double too_large_gpu_h;   /* their demand */

@@ -37,7 +37,7 @@ cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config 
  * first), by_partition[] with by_partition_source ("scheduler" or
  * "trace"), each entry {name, jobs, completed, rejected, gpu_hours, share,
  * queue_s and jct_s {mean, p50, p95}} (null where no job completed);
- * demand {gpu_hours, span_s, gpus, offered_load, capacity_gpus,
+ * demand {gpu_hours, span_s, window_s, gpus, offered_load, capacity_gpus,
  * largest_job_gpus, jobs_larger_than_cluster}; warnings[] {id, message}. */
 void cs_out_replay_stats_json(cJSON *o, const struct cs_replay_stats *st);
 /* The tables by size class, by user (the first st->users.n - n_others and
