@@ -4,8 +4,8 @@
 #include "clustersim/base/units.h"
 #include "clustersim/base/xmalloc.h"
 
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,26 +29,61 @@ int cs_rstat_size_class(double g)
     return 5;
 }
 
-/* Mean, p50 and p95 of v[0..n) (sorted in place), as the replay's own
+/* Mean, p50 and p95 of v[0..n), sorted ascending, as the replay's own
  * totals compute them (sim/stats.h: gsl mean, Hyndman-Fan type 7). */
-static void cs__summary(double *v, size_t n, struct cs_sched_summary *o)
+static void cs__summary(const double *v, size_t n, struct cs_sched_summary *o)
 {
     o->mean = o->p50 = o->p95 = NAN;
     if (n == 0)
         return;
     o->mean = gsl_stats_mean(v, 1, n);
-    gsl_sort(v, 1, n);
     o->p50 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.5);
     o->p95 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.95);
 }
 
-/* Per-dimension work: each job's group (-1: none of the groups kept in
- * `others`), and the groups' value buffers laid out by a counting sort. */
+/* One value of one job, for the sorts. */
+struct cs__kv {
+    double v;
+    size_t i;
+};
+
+static int cs__cmp_kv(const void *a, const void *b)
+{
+    const struct cs__kv *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The completed jobs in ascending order of v[] (ties by index): *n of
+ * them, caller frees. */
+static size_t *cs__order(const double *v, size_t n, size_t *m)
+{
+    struct cs__kv *kv = cs_xmalloc((n + 1) * sizeof *kv);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            kv[k++] = (struct cs__kv){v[i], i};
+    qsort(kv, k, sizeof *kv, cs__cmp_kv);
+    size_t *o = cs_xmalloc((k + 1) * sizeof *o);
+    for (size_t j = 0; j < k; j++)
+        o[j] = kv[j].i;
+    free(kv);
+    *m = k;
+    return o;
+}
+
+/* Per-dimension work: each job's group, and the completed jobs sorted
+ * once by queueing delay and by JCT, so that walking them in that order
+ * lays every group's values out sorted (a stable counting sort by group):
+ * two sorts for all the dimensions, O(n) per dimension after them. */
 struct cs__dimwork {
     const struct cs_trace *t;
     const struct cs_sched_result *r;
-    const int *gid;       /* per job: group index in 0..ng */
+    const int *gid;       /* per job: group index in 0..ng-1 */
     int ng;
+    const size_t *qord, *cord; /* completed jobs by queueing delay, by JCT */
+    size_t ndone;
 };
 
 /* Fills groups[0..ng) (names set by the caller) and, when `sel` is given,
@@ -60,7 +95,6 @@ static void cs__fill(const struct cs__dimwork *w, struct cs_rstat_group *groups,
     const struct cs_sched_result *r = w->r;
     int ng = w->ng;
     size_t n = t->n;
-    /* counting sort of the completed jobs by group; slot ng: the union */
     size_t *cnt = cs_xcalloc((size_t)ng + 2, sizeof *cnt);
     for (size_t i = 0; i < n; i++) {
         struct cs_rstat_group *g = &groups[w->gid[i]];
@@ -68,7 +102,7 @@ static void cs__fill(const struct cs__dimwork *w, struct cs_rstat_group *groups,
         g->jobs++;
         if (in_uni)
             uni->jobs++;
-        if (r->job_jct_s && isfinite(r->job_jct_s[i])) {
+        if (isfinite(r->job_jct_s[i])) {
             g->completed++;
             g->gpu_hours += r->job_gpu_h[i];
             cnt[w->gid[i] + 1]++;
@@ -84,20 +118,19 @@ static void cs__fill(const struct cs__dimwork *w, struct cs_rstat_group *groups,
     }
     size_t total = cnt[ng];
     double *q = cs_xmalloc((total + 1) * sizeof *q), *c = cs_xmalloc((total + 1) * sizeof *c);
-    size_t *pos = cs_xmalloc(((size_t)ng + 1) * sizeof *pos);
-    memcpy(pos, cnt, (size_t)ng * sizeof *pos);
-    size_t nu = uni ? (size_t)uni->completed : 0, ku = 0;
+    size_t *pq = cs_xmalloc(((size_t)ng + 1) * sizeof *pq), *pc = cs_xmalloc(((size_t)ng + 1) * sizeof *pc);
+    memcpy(pq, cnt, (size_t)ng * sizeof *pq);
+    memcpy(pc, cnt, (size_t)ng * sizeof *pc);
+    size_t nu = uni ? (size_t)uni->completed : 0, kq = 0, kc = 0;
     double *uq = cs_xmalloc((nu + 1) * sizeof *uq), *uc = cs_xmalloc((nu + 1) * sizeof *uc);
-    for (size_t i = 0; i < n; i++) {
-        if (!r->job_jct_s || !isfinite(r->job_jct_s[i]))
-            continue;
-        size_t at = pos[w->gid[i]]++;
-        q[at] = r->job_queue_s[i];
-        c[at] = r->job_jct_s[i];
-        if (sel && sel[w->gid[i]]) {
-            uq[ku] = r->job_queue_s[i];
-            uc[ku++] = r->job_jct_s[i];
-        }
+    for (size_t k = 0; k < w->ndone; k++) {
+        size_t i = w->qord[k], j = w->cord[k];
+        q[pq[w->gid[i]]++] = r->job_queue_s[i];
+        c[pc[w->gid[j]]++] = r->job_jct_s[j];
+        if (sel && sel[w->gid[i]])
+            uq[kq++] = r->job_queue_s[i];
+        if (sel && sel[w->gid[j]])
+            uc[kc++] = r->job_jct_s[j];
     }
     for (int g = 0; g < ng; g++) {
         size_t a = cnt[g], m = cnt[g + 1] - cnt[g];
@@ -106,12 +139,13 @@ static void cs__fill(const struct cs__dimwork *w, struct cs_rstat_group *groups,
     }
     if (uni) {
         uni->rejected = uni->jobs - uni->completed;
-        cs__summary(uq, ku, &uni->queue_s);
-        cs__summary(uc, ku, &uni->jct_s);
+        cs__summary(uq, kq, &uni->queue_s);
+        cs__summary(uc, kc, &uni->jct_s);
     }
     free(uq);
     free(uc);
-    free(pos);
+    free(pq);
+    free(pc);
     free(q);
     free(c);
     free(cnt);
@@ -146,10 +180,10 @@ static int cs__cmp_ranked(const void *a, const void *b)
 /* A dimension keyed by an interned string index per job (-1: none): one
  * group per name used and "(none)", sorted; the groups past `top` in
  * others. `idx` gives each job's index; names the table's names. */
-static void cs__by_names(const struct cs_trace *t, const struct cs_sched_result *r, const int *idx,
-                         const struct cs_strtab *names, bool sorted, size_t top, double total_h,
-                         struct cs_rstat_dim *out)
+static void cs__by_names(const struct cs__dimwork *base, const int *idx, const struct cs_strtab *names,
+                         bool sorted, size_t top, double total_h, struct cs_rstat_dim *out)
 {
+    const struct cs_trace *t = base->t;
     memset(out, 0, sizeof *out);
     size_t nn = names->n;
     int ng = (int)nn + 1; /* slot nn: "(none)" */
@@ -160,7 +194,9 @@ static void cs__by_names(const struct cs_trace *t, const struct cs_sched_result 
     int *gid = cs_xmalloc((t->n + 1) * sizeof *gid);
     for (size_t i = 0; i < t->n; i++)
         gid[i] = idx[i] >= 0 && (size_t)idx[i] < nn ? idx[i] : (int)nn;
-    struct cs__dimwork w = {t, r, gid, ng};
+    struct cs__dimwork w = *base;
+    w.gid = gid;
+    w.ng = ng;
     cs__fill(&w, all, NULL, NULL);
     /* keep the groups with jobs, in rank order; then the union past top */
     struct cs__ranked *rk = cs_xcalloc((size_t)ng, sizeof *rk);
@@ -317,13 +353,16 @@ cs_status cs_replay_stats_compute(const struct cs_sched_config *c, const struct 
         gid[i] = cs_rstat_size_class(t->jobs[i].gpus);
     for (int k = 0; k < CS_RSTAT_N_SIZES; k++)
         snprintf(out->size[k].name, sizeof out->size[k].name, "%s", cs_rstat_size_names[k]);
-    struct cs__dimwork w = {t, r, gid, CS_RSTAT_N_SIZES};
+    size_t nq = 0, nc = 0;
+    size_t *qord = cs__order(r->job_queue_s, t->n, &nq), *cord = cs__order(r->job_jct_s, t->n, &nc);
+    assert(nq == nc); /* both finite exactly for the completed jobs */
+    struct cs__dimwork w = {t, r, gid, CS_RSTAT_N_SIZES, qord, cord, nq};
     cs__fill(&w, out->size, NULL, NULL);
     cs__shares(out->size, CS_RSTAT_N_SIZES, total_h);
     /* users, and partitions (the trace's, or the scheduler's) */
     for (size_t i = 0; i < t->n; i++)
         gid[i] = t->jobs[i].user;
-    cs__by_names(t, r, gid, &t->users, true, top, total_h, &out->users);
+    cs__by_names(&w, gid, &t->users, true, top, total_h, &out->users);
     if (c->n_partitions > 0) {
         out->parts_from_scheduler = true;
         struct cs_strtab names;
@@ -333,14 +372,16 @@ cs_status cs_replay_stats_compute(const struct cs_sched_config *c, const struct 
         /* names.n < n_parts - 1 only for duplicate names, which config refuses */
         for (size_t i = 0; i < t->n; i++)
             gid[i] = r->job_part[i] >= 0 && r->job_part[i] < (int)names.n ? r->job_part[i] : -1;
-        cs__by_names(t, r, gid, &names, false, top, total_h, &out->parts);
+        cs__by_names(&w, gid, &names, false, top, total_h, &out->parts);
         cs_strtab_fini(&names);
     } else {
         for (size_t i = 0; i < t->n; i++)
             gid[i] = t->jobs[i].partition;
-        cs__by_names(t, r, gid, &t->partitions, true, top, total_h, &out->parts);
+        cs__by_names(&w, gid, &t->partitions, true, top, total_h, &out->parts);
     }
     free(gid);
+    free(qord);
+    free(cord);
     /* demand */
     out->capacity_gpus = r->gpus;
     double first = INFINITY, last = -INFINITY, end = -INFINITY, dem = 0;
