@@ -51,8 +51,6 @@ static const struct cs_cli_opt cs__plan_opts[] = {
     {"quiet", 'q', NULL, "no progress line on standard error, even on a terminal"},
 };
 
-
-
 /* "tp8 pp4 dp32 cp1 mb1 zero1 sel" (ep/etp for MoE). */
 static const char *cs__par(const struct cs_workload *w, char *buf, size_t len)
 {

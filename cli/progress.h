@@ -34,9 +34,10 @@ struct cs_cli_progress {
 };
 
 /* Starts p: on when standard error is a terminal and !quiet. label names
- * the work ("replay"), unit what is counted ("jobs"). p holds no resource
- * (its lock is a default mutex, which needs no destroy on the platforms
- * we build for); cs_cli_progress_end turns it off for good. */
+ * the work ("replay"), unit what is counted ("jobs"). p needs no release:
+ * its lock is a default mutex, for which glibc and musl hold no resource,
+ * so it is never destroyed (a command may stop using p at any point);
+ * cs_cli_progress_end clears the line and turns p off for good. */
 void cs_cli_progress_init(struct cs_cli_progress *p, const char *label, const char *unit, bool quiet);
 /* A new stage (another label and unit; the rate and the estimate start
  * again). The line of the old stage is cleared. */
