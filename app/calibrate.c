@@ -192,6 +192,8 @@ static cs_status fit_nccl(struct cal *c, const struct cs_app_calib_opts *o, cons
     size_t k = 0;
     for (size_t i = 0; i < o->n_nccl; i++) {
         for (size_t r = 0; r < w->logs[i].n_runs; r++) {
+            if (o->progress)
+                o->progress(o->progress_ctx, "nccl-tests runs", k, w->n_runs);
             const struct cs_nccl_run *run = &w->logs[i].runs[r];
             struct cs_calib_fit *f = new_fit(c);
             struct cs_calib_curve cv;
@@ -270,6 +272,18 @@ static cs_status fit_fio(struct cal *c, const struct cs_app_calib_opts *o, struc
     return CS_OK;
 }
 
+/* A models-layer progress callback forwarded with its stage name. */
+struct stage_cb {
+    const struct cs_app_calib_opts *o;
+    const char *stage;
+};
+
+static void stage_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    const struct stage_cb *sc = ctx;
+    sc->o->progress(sc->o->progress_ctx, sc->stage, done, total);
+}
+
 /* Step times, on top of what was fitted above: each row's scenario gets
  * the calibration so far without the two factors being fitted. */
 static cs_status fit_steps(struct cal *c, const struct cs_app_calib_opts *o, const cs_catalog *cat,
@@ -287,6 +301,8 @@ static cs_status fit_steps(struct cal *c, const struct cs_app_calib_opts *o, con
     w->sscen = cs_xcalloc(w->ns + 1, sizeof *w->sscen);
     w->scases = cs_xcalloc(w->ns + 1, sizeof *w->scases);
     for (size_t i = 0; i < w->ns; i++) {
+        if (o->progress)
+            o->progress(o->progress_ctx, "step scenarios", i, w->ns);
         struct cs_scenario *s = &w->sscen[i];
         st = cs_steps_row_scenario(&w->srows[i], o->steps, o->base, cat, &w->late, s);
         if (st != CS_OK) {
@@ -311,7 +327,8 @@ static cs_status fit_steps(struct cal *c, const struct cs_app_calib_opts *o, con
         sc->measured = w->srows[i].measured_s;
     }
     struct cs_calib_fit *f = new_fit(c);
-    fit_said(c, f, cs_calib_fit_steps(w->scases, w->ns, cal, f));
+    struct stage_cb sc = {o, "step simulations (fit)"};
+    fit_said(c, f, cs_calib_fit_steps_progress(w->scases, w->ns, cal, f, o->progress ? stage_progress : NULL, &sc));
     c->r->failed = CS_APP_CALIB_NONE;
     return CS_OK;
 }

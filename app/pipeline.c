@@ -162,6 +162,8 @@ static cs_status data_and_run(const struct cs_scenario *s, const struct cs_app_e
         ro.threads = o->threads > 0 ? o->threads : 1;
         ro.replicas = o->replicas > 0 ? o->replicas : 0;
         ro.max_events = o->max_events;
+        ro.progress = o->progress;
+        ro.progress_ctx = o->progress_ctx;
         cs_status st = cs_run_simulate(s, &out->step, &ro, d, &out->run);
         if (st != CS_OK) {
             memset(&out->run, 0, sizeof out->run);

@@ -11,6 +11,7 @@
  * `bench_replay N` runs only the scale case with N jobs (for the scaling
  * curve: replay_<N>_jobs_s). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "clustersim/models/replay_stats.h"
 #include "clustersim/models/scheduler.h"
 #include "clustersim/config/trace.h"
 
@@ -76,6 +77,19 @@ static void backfill_config(struct cs_sched_config *c, int nodes, int gpn)
     snprintf(c->groups[0].gpu_type, sizeof c->groups[0].gpu_type, "H100-SXM5-80GB");
     c->groups[0].nodes = nodes;
     c->groups[0].gpus_per_node = gpn;
+    c->keep_times = true; /* as `clustersim replay` runs it: the breakdowns need the per-job times */
+}
+
+/* CPU seconds of the breakdowns, demand and warnings (models/replay_stats.h)
+ * of a finished replay; negative when they failed. */
+static double stats_cpu(const struct cs_sched_config *c, const struct cs_trace *t, const struct cs_sched_result *r)
+{
+    struct cs_replay_stats st;
+    double t0 = cpu_s();
+    cs_status s = cs_replay_stats_compute(c, t, r, 10, &st);
+    double dt = cpu_s() - t0;
+    cs_replay_stats_fini(&st);
+    return s == CS_OK ? dt : -1;
 }
 
 /* The scale case: n jobs at 4x the cluster's capacity, EASY backfill.
@@ -100,6 +114,7 @@ static bool scale_case(long n, const char *label, double *cpu)
         return false;
     }
     printf("replay_%s_jobs_s: %.2f\n", label, *cpu);
+    printf("replay_%s_stats_s: %.2f\n", label, stats_cpu(&c, &t, &res));
     printf("replay_%s_completed: %ld\n", label, res.completed);
     printf("replay_%s_queue_mean_s: %.0f\n", label, res.queue_s.mean);
     printf("replay_%s_events: %llu\n", label, (unsigned long long)res.events);
@@ -140,6 +155,7 @@ int main(int argc, char **argv)
     printf("replay_utilization: %.4f\n", res.utilization);
     printf("replay_queue_mean_s: %.1f\n", res.queue_s.mean);
     printf("replay_events: %llu\n", (unsigned long long)res.events);
+    printf("replay_stats_cpu_s: %.3f\n", stats_cpu(&c, &t, &res));
     cs_sched_result_fini(&res);
     cs_diags_fini(&d);
     cs_trace_fini(&t);

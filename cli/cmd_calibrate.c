@@ -6,6 +6,7 @@
  * execvp, never through a shell). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "progress.h"
 
 #include "clustersim/app/calibrate.h"
 #include "clustersim/base/xmalloc.h"
@@ -31,6 +32,7 @@ static const struct cs_cli_opt cs__cal_opts[] = {
     {"strict", 0, NULL, "a malformed nccl-tests row is an error (exit 2), not a warning and a skip"},
     {"points", 0, NULL, "print every point's residual, not only the summary"},
     {"no-plot", 0, NULL, "do not write or render the busbw figure"},
+    {"quiet", 'q', NULL, "no progress line on standard error, even on a terminal"},
 };
 
 /* Prints the calibration's diagnostics: those without a file (the fits'
@@ -179,7 +181,12 @@ static int cs__calibrate(const struct cs_cli_cmd *cmd, const struct cs_cli_args 
         .strict = cs_cli_get(cmd, a, "strict") != NULL,
         .date = date,
     };
+    struct cs_cli_progress pg; /* cli/progress.h: one stage after another */
+    cs_cli_progress_init(&pg, "calibrate", "", cs_cli_get(cmd, a, "quiet") != NULL);
+    co.progress = cs_cli_progress_stage_cb;
+    co.progress_ctx = &pg;
     cs_status st = cs_app_calibrate(cat, &co, &d, &res);
+    cs_cli_progress_end(&pg);
     cs__print_diags(&d);
     if (st != CS_OK) {
         if (res.failed == CS_APP_CALIB_NCCL && co.strict)

@@ -5,6 +5,7 @@
  * CSV, and with -o DIR the front as a gnuplot figure and an HTML page. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "progress.h"
 
 #include "clustersim/app/plan.h"
 #include "clustersim/base/numparse.h"
@@ -47,16 +48,8 @@ static const struct cs_cli_opt cs__plan_opts[] = {
                      "reason)"},
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
+    {"quiet", 'q', NULL, "no progress line on standard error, even on a terminal"},
 };
-
-static void cs__progress(size_t done, size_t total, void *ctx)
-{
-    (void)ctx;
-    if (done == total || done % 8 == 0)
-        fprintf(stderr, "\rplan: %zu/%zu candidate clusters evaluated%s", done, total,
-                done == total ? "\n" : "");
-}
-
 
 /* "tp8 pp4 dp32 cp1 mb1 zero1 sel" (ep/etp for MoE). */
 static const char *cs__par(const struct cs_workload *w, char *buf, size_t len)
@@ -625,8 +618,10 @@ static int cs__plan_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_arg
         cs_catalog_destroy(cat);
         return rc;
     }
-    if (isatty(2))
-        po.progress = cs__progress;
+    struct cs_cli_progress pg; /* cli/progress.h */
+    cs_cli_progress_init(&pg, "plan", "candidates", cs_cli_get(cmd, a, "quiet") != NULL);
+    po.progress = cs_cli_progress_cb_size;
+    po.progress_ctx = &pg;
     po.shard_k = (int)sk;
     po.shard_n = (int)sn;
     struct cs_app_plan r;
@@ -659,6 +654,7 @@ static int cs__plan_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_arg
     } else {
         st = cs_app_plan(p, cat, &po, &d, &r);
     }
+    cs_cli_progress_end(&pg);
     cs_cli_print_diags_for(&d, cs_path_display(a->pos[0]));
     cs_diags_fini(&d);
     if (st != CS_OK) {

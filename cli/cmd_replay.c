@@ -5,6 +5,7 @@
  * directly with fork + execvp, never through a shell). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "progress.h"
 
 #include "clustersim/base/numparse.h"
 #include "clustersim/app/replay.h"
@@ -44,6 +45,7 @@ static const struct cs_cli_opt cs__replay_opts[] = {
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
     {"no-plots", 0, NULL, "with -o: write no figures"},
+    {"quiet", 'q', NULL, "no progress line on standard error, even on a terminal"},
 };
 
 static bool cs__long(const char *flag, const char *s, long lo, long hi, long *out)
@@ -128,17 +130,23 @@ static bool cs__copy_template(const char *dir, const char *name)
 /* The figures' data and scripts in dir, then gnuplot. False when the data
  * could not be written (the message printed): the command fails. A missing
  * template or gnuplot is a warning. */
-static bool cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_sched_result *r)
+static bool cs__figures(const char *dir, const struct cs_sched_config *c, const struct cs_trace *t,
+                        const struct cs_sched_result *r, const struct cs_replay_stats *rs)
 {
     cs_diags d;
     cs_diags_init(&d);
     cs_status st = cs_out_replay_plot_data(dir, c, r, &d);
+    if (st == CS_OK)
+        st = cs_out_replay_stats_plot_data(dir, r, t, rs, &d);
     cs_cli_print_diags_prefixed(&d, "clustersim replay");
     cs_diags_fini(&d);
     if (st != CS_OK)
         return false;
-    static const char *const scripts[] = {"replay_util.gp", "replay_jct_cdf.gp"};
-    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+    /* the size-class CDFs need a completed job */
+    static const char *const scripts[] = {"replay_util.gp", "replay_jct_cdf.gp", "replay_timeline.gp",
+                                           "replay_size_cdf.gp"};
+    size_t ns = sizeof scripts / sizeof scripts[0] - (r->completed > 0 ? 0 : 1);
+    for (size_t i = 0; i < ns; i++) {
         if (!cs__copy_template(dir, scripts[i]))
             continue;
         int rc = cs_gnuplot_run(dir, scripts[i]);
@@ -223,6 +231,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
 
     cfg.max_events = cs_cli_max_events(); /* 0: the replay's default budget */
+    cfg.keep_times = true;                /* the breakdowns (models/replay_stats.h) */
     /* cluster: a node list or a scenario (app/replay.c) */
     struct cs_app_replay rp;
     cs_app_replay_init(&rp, &cfg);
@@ -271,6 +280,13 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     /* trace */
     struct cs_trace tr;
     cs_trace_init(&tr);
+    struct cs_replay_stats rstats;
+    memset(&rstats, 0, sizeof rstats);
+    struct cs_cli_progress pg; /* on standard error while the replay runs (cli/progress.h) */
+    cs_cli_progress_init(&pg, "replay", "jobs", cs_cli_get(cmd, a, "quiet") != NULL);
+    rp.cfg.progress = cs_cli_progress_cb;
+    rp.cfg.progress_ctx = &pg;
+    bool pg_ended = false;
     const char *path = a->pos[0];
     cs_status st = cs_trace_load(path, &topt, &tr, &d);
     size_t nerr = cs_cli_print_diags_for(&d, path);
@@ -282,6 +298,8 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     /* the replay, and the claim's other side (app/replay.c) */
     st = cs_app_replay_run(&rp, &tr, &d);
+    cs_cli_progress_end(&pg);
+    pg_ended = true;
     cs_cli_print_diags_for(&d, path);
     if (st != CS_OK) {
         rc = st == CS_EINVAL ? CS_EXIT_BADINPUT : CS_EXIT_FAIL;
@@ -290,6 +308,16 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     const struct cs_sched_config *cfg1 = &rp.cfg, *cfg2 = &rp.cfg2;
     const struct cs_sched_result *res = &rp.res, *res2 = &rp.res2;
     bool have_res2 = rp.have_res2;
+    /* breakdowns, demand and warnings: the text report shows its warnings;
+     * other outputs get them on standard error too */
+    if (cs_replay_stats_compute(cfg1, &tr, res, 10, &rstats) != CS_OK) {
+        fprintf(stderr, "clustersim replay: internal error: no per-job times for the breakdowns\n");
+        rc = CS_EXIT_FAIL;
+        goto done;
+    }
+    if (fmt != CS_FMT_TEXT || !cs_cli_out_is_stdout(cs_cli_get(cmd, a, "output")))
+        for (int i = 0; i < rstats.n_warnings; i++)
+            fprintf(stderr, "clustersim replay: warning: %s\n", rstats.warnings[i].msg);
     {
         const char *outdir = cs_cli_get(cmd, a, "output");
         const char *name = fmt == CS_FMT_JSON ? "replay.json" : fmt == CS_FMT_CSV ? "replay.csv" : "replay.txt";
@@ -307,6 +335,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             else
                 cJSON_AddStringToObject(root, "nodes_file", nodes);
             cJSON *rj = cs_out_replay_json(cfg1, &tr, res);
+            cs_out_replay_stats_json(rj, &rstats);
             if (claim)
                 cJSON_AddItemToObject(rj, "claim", cs_out_replay_claim_json(claim, cfg1, res, have_res2 ? cfg2 : NULL,
                                                                             have_res2 ? res2 : NULL));
@@ -318,6 +347,7 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         } else {
             fprintf(out.fp, "clustersim %s: replay\n\n", CLUSTERSIM_VERSION);
             cs_out_replay_text(out.fp, cfg1, &tr, res);
+            cs_out_replay_breakdown_text(out.fp, &rstats);
             if (claim)
                 cs_out_replay_claim_text(out.fp, claim, cfg1, res, have_res2 ? cfg2 : NULL,
                                          have_res2 ? res2 : NULL, 10);
@@ -327,10 +357,13 @@ static int cs__replay(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (!cs_cli_out_close(&out, ok))
             rc = CS_EXIT_FAIL;
         if (rc == CS_EXIT_OK && !cs_cli_out_is_stdout(outdir) && !cs_cli_get(cmd, a, "no-plots") &&
-            !cs__figures(outdir, cfg1, res)) /* -o -: no figures */
+            !cs__figures(outdir, cfg1, &tr, res, &rstats)) /* -o -: no figures */
             rc = CS_EXIT_FAIL;
     }
 done:
+    if (!pg_ended)
+        cs_cli_progress_end(&pg);
+    cs_replay_stats_fini(&rstats);
     cs_diags_fini(&d);
     cs_trace_fini(&tr);
     cs_app_replay_fini(&rp);
@@ -352,9 +385,15 @@ const struct cs_cli_cmd cs_cmd_replay = {
     "Jobs naming a workload (a model preset) run longer when their placement\n"
     "or contention on leaf uplinks slows them (step model). Settings come from\n"
     "the scenario's `scheduler:` section when it has one; flags override it. A\n"
-    "`scheduler.claim` is answered with its figures and a verdict. With -o DIR,\n"
-    "gnuplot figures of utilization over time and the JCT CDF are written (and\n"
-    "rendered when gnuplot is installed). See docs/replay.md.",
+    "`scheduler.claim` is answered with its figures and a verdict. Queueing and\n"
+    "JCT are broken down by job size (GPUs asked), user and partition; the\n"
+    "trace's demand is compared with the cluster, with a warning when the\n"
+    "cluster is far larger (utilization under 5%) or smaller (offered load over\n"
+    "1, jobs larger than the cluster) than the trace needs. Text gives times in\n"
+    "s, min, h or d; JSON in seconds. With -o DIR, gnuplot figures of\n"
+    "utilization and GPUs over time against the capacity, the JCT CDF and the\n"
+    "queueing and JCT CDFs by job size are written (and rendered when gnuplot\n"
+    "is installed). See docs/replay.md.",
     cs__replay_opts,
     (int)(sizeof cs__replay_opts / sizeof cs__replay_opts[0]),
     cs__replay,

@@ -1,6 +1,7 @@
 /* cmd_run.c: `clustersim run FILE`: resolve the scenario, simulate one
  * training step and report it (text, JSON or CSV). */
 #include "cli.h"
+#include "progress.h"
 
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/uncertainty.h"
@@ -23,17 +24,12 @@ static const struct cs_cli_opt cs__run_opts[] = {
     {"uncertainty", 0, NULL, "confidence intervals on the step time and the time to train from the "
                              "model's own parameters (Monte Carlo; uncertainty: in the scenario; "
                              "docs/uncertainty.md)"},
-    {"jobs", 'j', "N", "threads for the Monte Carlo (run replicas, uncertainty samples; default 2)"},
+    {"jobs", 'j', "N", "threads for the Monte Carlo (run replicas, uncertainty samples; default 2; "
+                       "results do not depend on N)"},
+    {"quiet", 'q', NULL, "no progress line on standard error, even on a terminal"},
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
-
-static void cs__unc_progress(int done, int total, void *ctx)
-{
-    (void)ctx;
-    if (done == total || done % 10 == 0)
-        fprintf(stderr, "\rrun: uncertainty %d/%d samples%s", done, total, done == total ? "\n" : "");
-}
 
 static void cs__unc_dist_json(cJSON *o, const char *key, const struct cs_unc_dist *x)
 {
@@ -136,8 +132,12 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     cs_app_eval_opts_default(&eo);
     eo.threads = (int)jobs;
     eo.quiet_nofit = true;
+    struct cs_cli_progress pg; /* the Monte Carlo's progress on a terminal (cli/progress.h) */
+    cs_cli_progress_init(&pg, "run", "replicas", cs_cli_get(cmd, a, "quiet") != NULL);
+    eo.progress = cs_cli_progress_cb;
+    eo.progress_ctx = &pg;
     struct cs_app_result res;
-    cs_status st = cs_cli_evaluate(s, path, &eo, &res);
+    cs_status st = cs_cli_evaluate(s, path, &eo, &res); /* the line is cleared when the replicas end */
     if (st != CS_OK && st != CS_ENOFIT) {
         cs_app_result_fini(&res);
         cs_cli_scenario_fini(&sc);
@@ -159,8 +159,10 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cs_app_unc_spec(sc.catalog, s, &spec);
             cs_diags d;
             cs_diags_init(&d);
+            cs_cli_progress_stage(&pg, "run --uncertainty", "samples");
             cs_status ust = cs_app_uncertainty(s, r, &spec, s->uncertainty.samples, (int)jobs,
-                                               isatty(2) ? cs__unc_progress : NULL, NULL, &d, &unc);
+                                               cs_cli_progress_cb_int, &pg, &d, &unc);
+            cs_cli_progress_end(&pg);
             cs_cli_print_diags_for(&d, path);
             cs_diags_fini(&d);
             if (ust != CS_OK) {

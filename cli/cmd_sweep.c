@@ -6,6 +6,7 @@
  * rank 0 merges them into DIR (cs_sweep_merge). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "progress.h"
 
 #include "clustersim/base/numparse.h"
 #include "clustersim/app/sweep_run.h"
@@ -27,41 +28,8 @@ static const struct cs_cli_opt cs__sweep_opts[] = {
     {"output", 'o', "DIR", "directory for results.csv, results.jsonl and sweep.json (required)"},
     {"shard", 0, "K/N", "run only the K-th of N interleaved parts (points with index % N == K-1)"},
     CS_CLI_OPT_CATALOG,
-    {"quiet", 'q', NULL, "no progress bar even on a terminal"},
+    {"quiet", 'q', NULL, "no progress line on standard error, even on a terminal"},
 };
-
-struct cs__progress {
-    double t0, last;
-};
-
-static double cs__now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Progress bar: done/total, points per second, ETA; at most 10 updates/s. */
-static void cs__progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-    struct cs__progress *p = ctx;
-    double now = cs__now();
-    if (done < total && now - p->last < 0.1)
-        return;
-    p->last = now;
-    double el = now - p->t0, rate = el > 0 ? (double)done / el : 0;
-    double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    int w = 30, fill = total ? (int)((double)w * (double)done / (double)total) : w;
-    char bar[32];
-    for (int i = 0; i < w; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[w] = '\0';
-    fprintf(stderr, "\r[%s] %llu/%llu  %.1f points/s  ETA %.0fs   ", bar, (unsigned long long)done,
-            (unsigned long long)total, rate, eta);
-    if (done == total)
-        fputc('\n', stderr);
-    fflush(stderr);
-}
 
 static bool cs__parse_int(const char *s, long lo, long hi, long *out)
 {
@@ -117,10 +85,12 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
     }
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
-    struct cs__progress pr = {cs__now(), 0};
+    /* the progress line (cli/progress.h): on a terminal, rank 0 only */
+    struct cs_cli_progress pr;
+    cs_cli_progress_init(&pr, "sweep", "points", cs_cli_get(cmd, a, "quiet") != NULL || rank != 0);
     struct cs_sweep_run_opts o = {(int)jobs, (int)sk, (int)sn, NULL, &pr};
-    if (isatty(STDERR_FILENO) && !cs_cli_get(cmd, a, "quiet") && rank == 0)
-        o.progress = cs__progress_cb;
+    if (pr.on)
+        o.progress = cs_cli_progress_cb;
     struct cs_sweep_run_stats stats;
     const char *run_dir = dir;
     char *rank_dir = NULL;
@@ -140,6 +110,7 @@ static int cs__sweep_ranked(const struct cs_cli_cmd *cmd, const struct cs_cli_ar
     cs_diags rd;
     cs_diags_init(&rd);
     cs_status st = cs_sweep_run(sw, cat, run_dir, &o, &stats, &rd);
+    cs_cli_progress_end(&pr);
     cs_sweep_destroy(sw);
     cs_catalog_destroy(cat);
     free(rank_dir);

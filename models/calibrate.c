@@ -760,22 +760,35 @@ static bool cs__is_rate(const struct cs_calib_step_case *c)
 struct cs__step_ctx {
     const struct cs_calib_step_case *cases;
     size_t n;
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *pctx;
+    uint64_t sims;       /* step simulations so far (progress) */
 };
 
 #define CS__SLOWDOWN_MAX 3.0
 
 static void cs__step_resid(const double *th, void *vctx, double *r)
 {
-    const struct cs__step_ctx *c = vctx;
+    struct cs__step_ctx *c = vctx;
     double scale = exp(th[0]), slow = CS__SLOWDOWN_MAX * cs__logistic(th[1]);
     for (size_t i = 0; i < c->n; i++) {
         double p = cs_calib_step_predict(&c->cases[i], scale, slow);
         r[i] = log(p / c->cases[i].measured);
     }
+    c->sims += c->n;
+    if (c->progress)
+        c->progress(c->pctx, c->sims, 0);
 }
 
 cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, struct cs_calib_cfg *cal,
                              struct cs_calib_fit *fit)
+{
+    return cs_calib_fit_steps_progress(cases, n, cal, fit, NULL, NULL);
+}
+
+cs_status cs_calib_fit_steps_progress(const struct cs_calib_step_case *cases, size_t n, struct cs_calib_cfg *cal,
+                                      struct cs_calib_fit *fit,
+                                      void (*progress)(void *ctx, uint64_t done, uint64_t total), void *pctx)
 {
     cs__fit_init(fit, "steps", n && cs__is_rate(&cases[0]) ? "metric" : "s",
                  "global factors (compute scale, overlap slowdown) from %zu measured step%s", n, n == 1 ? "" : "s");
@@ -789,7 +802,7 @@ cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, s
             return CS_EINVAL;
         }
     }
-    struct cs__step_ctx ctx = {cases, n};
+    struct cs__step_ctx ctx = {cases, n, progress, pctx, 0};
     double th[2] = {0.0, cs__logit(fmin(fmax(s0, 0.01), CS__SLOWDOWN_MAX - 0.01) / CS__SLOWDOWN_MAX)};
     double rss = cs__lm(n, 2, th, cs__step_resid, &ctx, 25) /* each evaluation simulates every step */;
     if (!isfinite(rss)) {

@@ -596,6 +596,12 @@ cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_resul
     return cs_ckpt_plan_make(s, step, r->mtbi_s, d, &r->ckpt);
 }
 
+/* The workers' count of finished replicas, for o->progress. */
+struct mc_count {
+    pthread_mutex_t mu;
+    int done;
+};
+
 struct mc_job {
     const struct cs_scenario *s;
     const struct cs_run_result *r;
@@ -603,8 +609,12 @@ struct mc_job {
     struct cs_run_replica *reps;
     int first, stride, n;
     cs_status st;
+    struct mc_count *count;
 };
 
+/* Replicas first, first + stride, ...: each with its own seed
+ * (cs_run_replica_seed) and engine, so the results do not depend on which
+ * thread runs which. */
 static void *mc_worker(void *arg)
 {
     struct mc_job *j = arg;
@@ -614,6 +624,12 @@ static void *mc_worker(void *arg)
                                                cs_run_replica_seed(j->s->seed, i), &j->reps[i]);
         if (st != CS_OK)
             j->st = st;
+        if (j->o->progress) {
+            pthread_mutex_lock(&j->count->mu);
+            j->count->done++;
+            j->o->progress(j->o->progress_ctx, (uint64_t)j->count->done, (uint64_t)j->n);
+            pthread_mutex_unlock(&j->count->mu);
+        }
     }
     return NULL;
 }
@@ -671,8 +687,12 @@ cs_status cs_run_simulate(const struct cs_scenario *s, const struct cs_step_resu
         threads = 64;
     pthread_t tid[64];
     bool started[64] = {false};
+    struct mc_count count = {.done = 0};
+    pthread_mutex_init(&count.mu, NULL);
+    if (o->progress)
+        o->progress(o->progress_ctx, 0, (uint64_t)n);
     for (int t = 0; t < threads; t++) {
-        jobs[t] = (struct mc_job){s, &r, o, reps, t, threads, n, CS_OK};
+        jobs[t] = (struct mc_job){s, &r, o, reps, t, threads, n, CS_OK, &count};
         if (t > 0 && pthread_create(&tid[t], NULL, mc_worker, &jobs[t]) == 0)
             started[t] = true;
     }
@@ -683,6 +703,7 @@ cs_status cs_run_simulate(const struct cs_scenario *s, const struct cs_step_resu
         else
             mc_worker(&jobs[t]); /* no thread: run its share here */
     }
+    pthread_mutex_destroy(&count.mu);
     for (int t = 0; t < threads; t++)
         if (jobs[t].st != CS_OK)
             st = jobs[t].st;

@@ -62,7 +62,7 @@ struct cs__job {
     int preempt;
 };
 
-struct cs__change { cs_time t; double alloc, busy; };
+struct cs__change { cs_time t; double alloc, busy, wait; };  /* wait: GPUs asked by waiting jobs */
 
 struct cs__wl_cache {
     int wl, n;
@@ -135,6 +135,8 @@ struct cs__sim {
     long *gpu_off;
     struct cs__jq jq;      /* waiting jobs (jobqueue.c) */
     long qlen, qcap;       /* waiting jobs now, and the most at once */
+    long wait_slices;      /* slices the waiting jobs ask for (the timeline's queued demand) */
+    long n_ended;          /* jobs finished or rejected (progress) */
     int *jq_act, jq_actcap;/* a pass's classes with candidates left (cs__pass) */
     long jq_wend;          /* a pass's last job of the window */
     uint64_t examined;     /* jobs looked at by passes (cs_sched_result.examined) */

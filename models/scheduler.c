@@ -76,6 +76,7 @@ static void cs__enqueue(struct cs__sim *s, long ji)
     struct cs__job *j = &s->jobs[ji];
     cs_sched__jq_insert(s, ji, cs_time_from_s(s->tr->jobs[ji].duration_s * j->slowdown));
     s->qlen++;
+    s->wait_slices += j->need;
     j->state = JS_QUEUED;
     if (s->qlen > s->qcap)
         s->qcap = s->qlen;
@@ -114,7 +115,7 @@ static void cs__record(struct cs__sim *s)
         s->chg = cs_xrealloc(s->chg, (size_t)s->chgcap, sizeof *s->chg);
         s->part_chg = cs_xrealloc(s->part_chg, (size_t)s->chgcap * (size_t)np, sizeof *s->part_chg);
     }
-    s->chg[s->nchg] = (struct cs__change){now, alloc, s->busy};
+    s->chg[s->nchg] = (struct cs__change){now, alloc, s->busy, (double)s->wait_slices / S7};
     for (int p = 0; p < np; p++)
         s->part_chg[s->nchg * np + p] = (double)s->part_used[p] / S7;
     s->nchg++;
@@ -530,6 +531,7 @@ static void cs__pass(struct cs__sim *s)
             cs_sched__jq_erase(s, ji);
             moved = true;
             s->qlen--;
+            s->wait_slices -= s->jobs[ji].need;
             cs__start(s, ji, g);
             if (hidden) {
                 int gpn = cs__gpn(s, s->node_group[res_node]), g0 = s->node_gpu0[res_node];
@@ -605,6 +607,9 @@ static void cs__on_finish(cs_engine *e, const struct cs_event *ev, void *ctx)
     j->state = JS_DONE;
     j->remaining = 0;
     j->end = cs_sim_now(e);
+    s->n_ended++;
+    if (s->cfg->progress && (s->n_ended & 1023) == 0)
+        s->cfg->progress(s->cfg->progress_ctx, (uint64_t)s->n_ended, (uint64_t)s->n_jobs);
     cs__want_pass(s);
 }
 
@@ -718,6 +723,7 @@ static void cs__timeline(struct cs__sim *s, cs_time t0, cs_time t1, struct cs_sc
     r->alloc_gpus = cs_xcalloc((size_t)nb, sizeof *r->alloc_gpus);
     r->busy_gpus = cs_xcalloc((size_t)nb, sizeof *r->busy_gpus);
     r->part_gpus = cs_xcalloc((size_t)nb * (size_t)np, sizeof *r->part_gpus);
+    r->wait_gpus = cs_xcalloc((size_t)nb, sizeof *r->wait_gpus);
     double span = cs_time_to_s(t1 - t0);
     if (!(span > 0))
         span = 1;
@@ -738,6 +744,7 @@ static void cs__timeline(struct cs__sim *s, cs_time t0, cs_time t1, struct cs_sc
             double edge = (b + 1) * r->bin_s, e = z < edge ? z : edge, w = (e - a) / r->bin_s;
             r->alloc_gpus[b] += w * s->chg[i].alloc;
             r->busy_gpus[b] += w * s->chg[i].busy;
+            r->wait_gpus[b] += w * s->chg[i].wait;
             for (int p = 0; p < np; p++)
                 r->part_gpus[(long)b * np + p] += w * s->part_chg[i * np + p];
             if (e <= a)
@@ -943,6 +950,9 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
      * than a replay needs and bounds a hostile trace. */
     uint64_t max_events = cfg->max_events ? cfg->max_events : 64 * ((uint64_t)s.n_jobs + 1) + 1000000;
     cs_sim_set_limits(s.e, max_events, cfg->max_wall_s);
+    s.n_ended = s.rejected_type + s.rejected_size;
+    if (cfg->progress)
+        cfg->progress(cfg->progress_ctx, (uint64_t)s.n_ended, (uint64_t)s.n_jobs);
     if (st == CS_OK)
         st = cs_sim_run(s.e, CS_SIM_FOREVER);
     if (st == CS_OK && s.err != CS_OK)
@@ -980,6 +990,12 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
         cs_stat_sample_init(&part_qs[p]);
     if (cfg->keep_jobs)
         r.per_job = cs_xcalloc((size_t)s.n_jobs + 1, sizeof *r.per_job);
+    if (cfg->keep_times) {
+        r.job_queue_s = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *r.job_queue_s);
+        r.job_jct_s = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *r.job_jct_s);
+        r.job_gpu_h = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *r.job_gpu_h);
+        r.job_part = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *r.job_part);
+    }
     for (long i = 0; i < s.n_jobs; i++) {
         const struct cs__job *j = &s.jobs[i];
         const struct cs_trace_job *tj = &t->jobs[i];
@@ -999,6 +1015,13 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
             pj->nodes = j->nodes;
             pj->leaves = j->leaves;
             pj->preemptions = j->preempt;
+        }
+        if (r.job_queue_s) {
+            bool done = j->state == JS_DONE;
+            r.job_queue_s[i] = done ? cs_time_to_s(j->first_start - j->submit) : NAN;
+            r.job_jct_s[i] = done ? cs_time_to_s(j->end - j->submit) : NAN;
+            r.job_gpu_h[i] = done ? cs_time_to_s(j->ran) * j->need / (double)s.S / 3600 : 0;
+            r.job_part[i] = j->part;
         }
         if (j->state != JS_DONE)
             continue;
@@ -1063,6 +1086,8 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     }
     r.events = cs_sim_events_processed(s.e);
     r.examined = s.examined;
+    if (cfg->progress)
+        cfg->progress(cfg->progress_ctx, (uint64_t)s.n_jobs, (uint64_t)s.n_jobs);
     cs_stat_sample_fini(&q);
     cs_stat_sample_fini(&jct);
     cs__free_sim(&s);
@@ -1078,7 +1103,12 @@ void cs_sched_result_fini(struct cs_sched_result *r)
     free(r->alloc_gpus);
     free(r->busy_gpus);
     free(r->part_gpus);
+    free(r->wait_gpus);
     free(r->jct_sorted);
     free(r->per_job);
+    free(r->job_queue_s);
+    free(r->job_jct_s);
+    free(r->job_gpu_h);
+    free(r->job_part);
     memset(r, 0, sizeof *r);
 }

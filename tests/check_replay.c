@@ -9,6 +9,7 @@
 #include "clustersim/models/topology.h"
 #include "clustersim/report/replay_report.h"
 #include "clustersim/models/scheduler.h"
+#include "clustersim/models/replay_stats.h"
 #include "clustersim/models/step.h"
 #include "clustersim/config/trace.h"
 
@@ -16,6 +17,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void trace_from(const char *csv, struct cs_trace *t)
@@ -1055,6 +1057,260 @@ START_TEST(test_replay_budget)
 }
 END_TEST
 
+/* The breakdowns of models/replay_stats.h on tests/data/replay/breakdown.csv
+ * (the CLI test reads the same file), worked by hand. One node of 8 GPUs,
+ * FIFO, packed:
+ *   a 0 s 8 GPUs 100 s alice/train: starts 0 (the node is full until 100)
+ *   b 0 s 1 GPU 50 s bob/dev:       waits for a: starts 100, JCT 150
+ *   c 10 s 2 GPUs 30 s bob/dev:     starts 100 (queue 90), JCT 120
+ *   d 20 s 1 GPU 3600 s carol/-:    starts 100 (queue 80), JCT 3680
+ *   e 200 s 16 GPUs alice/train:    more than the cluster: rejected
+ *   f 300 s 0.5 GPU 100 s carol/dev: a whole GPU without MIG, starts 300, JCT 100
+ * Quantiles type 7 (h = (n - 1) p). Size "1" = {b, d}: queue 100, 80 ->
+ * mean 90, p50 90, p95 80 + 0.95 x 20 = 99; JCT 150, 3680 -> mean 1915,
+ * p95 150 + 0.95 x 3530 = 3503.5; GPU-hours (50 + 3600) / 3600. Size
+ * "2-8" = {a, c}: queue 0, 90 -> p95 85.5; JCT 100, 120 -> mean 110, p95
+ * 119; GPU-hours (800 + 60) / 3600. "<1" = {f}: 100 GPU-s. "9-64" = {e}:
+ * rejected. Users by GPU-hours: carol (3700 GPU-s), alice (800), bob
+ * (110); with top 2, bob is "others". Partition dev = {b, c, f}: queue
+ * 0, 90, 100 -> mean 63.33, p50 90, p95 (h = 1.9) 90 + 0.9 x 10 = 99;
+ * JCT 100, 120, 150 -> p95 120 + 0.9 x 30 = 147. Demand: 800 + 50 + 60 +
+ * 3600 + 160 + 50 = 4720 GPU-s; arrivals over 300 s, but without waiting
+ * the jobs would run until d ends at 20 + 3600 = 3620 s: 4720 / 3620 =
+ * 1.304 GPUs on 8, offered load 0.163 (not overloaded: the queueing comes
+ * from a holding the node, not from too much work); e is larger than the
+ * cluster. */
+START_TEST(test_replay_breakdowns)
+{
+    struct cs_trace t;
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_trace_init(&t);
+    struct cs_trace_options to;
+    cs_trace_options_default(&to);
+    ck_assert_int_eq(cs_trace_load(cs_test_data("tests/data/replay/breakdown.csv"), &to, &t, &d), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert_uint_eq(t.n, 6);
+    struct cs_sched_config c;
+    one_group(&c, 1, 8);
+    c.keep_times = true;
+    c.timeline_bins = 37; /* makespan 3700 s: bins of 100 s */
+    struct cs_sched_result r;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert_int_eq(r.completed, 5);
+    ck_assert_double_eq_tol(r.makespan_s, 3700, 1e-9);
+    struct cs_replay_stats st;
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 2, &st), CS_OK);
+    const double tol = 1e-9;
+    /* size classes */
+    const struct cs_rstat_group *one = &st.size[1], *node = &st.size[2], *frac = &st.size[0], *big = &st.size[3];
+    ck_assert_str_eq(one->name, "1");
+    ck_assert_int_eq(one->jobs, 2);
+    ck_assert_double_eq_tol(one->queue_s.mean, 90, tol);
+    ck_assert_double_eq_tol(one->queue_s.p50, 90, tol);
+    ck_assert_double_eq_tol(one->queue_s.p95, 99, tol);
+    ck_assert_double_eq_tol(one->jct_s.mean, 1915, tol);
+    ck_assert_double_eq_tol(one->jct_s.p95, 3503.5, tol);
+    ck_assert_double_eq_tol(one->gpu_hours, 3650.0 / 3600, tol);
+    ck_assert_int_eq(node->jobs, 2);
+    ck_assert_double_eq_tol(node->queue_s.p95, 85.5, tol);
+    ck_assert_double_eq_tol(node->jct_s.mean, 110, tol);
+    ck_assert_double_eq_tol(node->jct_s.p95, 119, tol);
+    ck_assert_double_eq_tol(node->gpu_hours, 860.0 / 3600, tol);
+    ck_assert_int_eq(frac->completed, 1);
+    ck_assert_double_eq_tol(frac->gpu_hours, 100.0 / 3600, tol);
+    ck_assert_double_eq_tol(frac->jct_s.p50, 100, tol);
+    ck_assert_int_eq(big->jobs, 1);
+    ck_assert_int_eq(big->rejected, 1);
+    ck_assert(isnan(big->queue_s.mean) && isnan(big->jct_s.p95));
+    ck_assert_int_eq(st.size[4].jobs + st.size[5].jobs, 0);
+    /* the classes add up to the replay's totals */
+    long jobs = 0;
+    double gh = 0, share = 0;
+    for (int k = 0; k < CS_RSTAT_N_SIZES; k++) {
+        jobs += st.size[k].completed;
+        gh += st.size[k].gpu_hours;
+        share += st.size[k].share;
+    }
+    ck_assert_int_eq(jobs, r.completed);
+    ck_assert_double_eq_tol(gh, r.allocated_gpu_h, 1e-9);
+    ck_assert_double_eq_tol(share, 1, 1e-12);
+    /* users: carol, alice, then bob as "others" */
+    ck_assert(st.users.named);
+    ck_assert_uint_eq(st.users.n, 3);
+    ck_assert_str_eq(st.users.groups[0].name, "carol");
+    ck_assert_str_eq(st.users.groups[1].name, "alice");
+    ck_assert_int_eq(st.users.groups[1].rejected, 1);
+    ck_assert_double_eq_tol(st.users.groups[0].queue_s.p95, 76, tol); /* 0, 80: 0.95 x 80 */
+    ck_assert_double_eq_tol(st.users.groups[0].jct_s.p95, 3501, tol); /* 100, 3680 */
+    ck_assert_uint_eq(st.users.n_others, 1);
+    ck_assert_str_eq(st.users.others.name, "(others)");
+    ck_assert_int_eq(st.users.others.jobs, 2);
+    ck_assert_double_eq_tol(st.users.others.gpu_hours, 110.0 / 3600, tol);
+    ck_assert_double_eq_tol(st.users.others.queue_s.mean, 95, tol);   /* 100, 90 */
+    ck_assert_double_eq_tol(st.users.others.jct_s.p50, 135, tol);     /* 120, 150 */
+    /* partitions: the trace's (no scheduler partitions) */
+    ck_assert(!st.parts_from_scheduler);
+    const struct cs_rstat_group *dev = NULL;
+    for (size_t i = 0; i < st.parts.n; i++)
+        if (strcmp(st.parts.groups[i].name, "dev") == 0)
+            dev = &st.parts.groups[i];
+    ck_assert_ptr_nonnull(dev);
+    ck_assert_int_eq(dev->jobs, 3);
+    ck_assert_double_eq_tol(dev->queue_s.mean, 190.0 / 3, tol);
+    ck_assert_double_eq_tol(dev->queue_s.p50, 90, tol);
+    ck_assert_double_eq_tol(dev->queue_s.p95, 99, tol);
+    ck_assert_double_eq_tol(dev->jct_s.p95, 147, tol);
+    ck_assert_str_eq(st.parts.groups[0].name, "(none)"); /* d: 3600 GPU-s, the most */
+    /* demand and warnings */
+    ck_assert_double_eq_tol(st.demand_gpu_h, 4720.0 / 3600, tol);
+    ck_assert_double_eq_tol(st.span_s, 300, tol);
+    ck_assert_double_eq_tol(st.window_s, 3620, tol);
+    ck_assert_double_eq_tol(st.demand_gpus, 4720.0 / 3620, tol);
+    ck_assert_double_eq_tol(st.offered_load, 4720.0 / 3620 / 8, tol);
+    ck_assert_double_eq_tol(st.largest_job_gpus, 16, tol);
+    ck_assert_int_eq(st.too_large, 1);
+    ck_assert_double_eq_tol(st.too_large_gpu_h, 160.0 / 3600, tol);
+    ck_assert_int_eq(st.n_warnings, 1);
+    ck_assert_str_eq(st.warnings[0].id, "jobs_larger_than_cluster");
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "16 GPUs"));
+    /* the demand timeline, bins of 100 s. Bin 0: a 8, b 0.5, c 2 x 0.3,
+     * d 0.8 = 9.9; bin 2: d 1 + e 16 x 0.1 = 2.6; bin 3: d + f 0.5 = 1.5;
+     * bin 36: d's last 20 s, 0.2. The replay's bin 0: a's 8 GPUs
+     * allocated, b (1 GPU, all 100 s), c (2 GPUs, 90 s) and d (1 GPU, 80 s)
+     * waiting: 1 + 1.8 + 0.8 = 3.6 */
+    ck_assert_int_eq(st.n_bins, 37);
+    ck_assert_double_eq_tol(st.demand_bin_gpus[0], 9.9, 1e-9);
+    ck_assert_double_eq_tol(st.demand_bin_gpus[1], 1.0, 1e-9);
+    ck_assert_double_eq_tol(st.demand_bin_gpus[2], 2.6, 1e-9);
+    ck_assert_double_eq_tol(st.demand_bin_gpus[3], 1.5, 1e-9);
+    ck_assert_double_eq_tol(st.demand_bin_gpus[36], 0.2, 1e-9);
+    ck_assert_double_eq_tol(r.alloc_gpus[0], 8, 1e-9);
+    ck_assert_double_eq_tol(r.wait_gpus[0], 3.6, 1e-9);
+    ck_assert_double_eq_tol(r.wait_gpus[1], 0, 1e-9);
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+
+    /* The same trace on 64 nodes (512 GPUs): nothing waits, e runs.
+     * Allocated 800 + 50 + 60 + 3600 + 160 + 100 = 4770 GPU-s over a
+     * makespan of 3620 s (d: 20 + 3600): 4770 / (512 x 3620) = 0.26%:
+     * under 5%, the cluster is far larger than the demand. */
+    one_group(&c, 64, 8);
+    c.keep_times = true;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert_double_eq_tol(r.utilization, 4770.0 / (512 * 3620.0), 1e-12);
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_int_eq(st.n_warnings, 1);
+    ck_assert_str_eq(st.warnings[0].id, "low_utilization");
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "0.26%"));
+    ck_assert_uint_eq(st.users.n_others, 0);
+    ck_assert_double_eq_tol(st.size[3].queue_s.mean, 0, tol);
+    cs_replay_stats_fini(&st);
+    /* without keep_times there is nothing to break down */
+    free(r.job_queue_s);
+    r.job_queue_s = NULL;
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_EINVAL);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* More work than the cluster can do: one GPU, a 20 s job every 10 s from
+ * 0 to 40 s. 100 GPU-s over the 60 s the jobs would take without waiting
+ * (the last ends at 40 + 20): 1.667 GPUs on 1, offered load 1.667 >
+ * 1, overloaded. FIFO starts them at 0, 20, 40, 60, 80: queueing 0, 10,
+ * 20, 30, 40, growing with every job (mean 20). Utilization 100 / 100:
+ * not low. A short trace of long jobs is not overloaded: 4 jobs of 1 GPU
+ * for 1 day submitted within 3 minutes on 8 GPUs need 4 x 86400 / (180 +
+ * 86400) = 3.99 GPUs, offered load 0.50, although over their 180 s of
+ * arrivals they would be 1920 GPUs. */
+START_TEST(test_replay_overload_warning)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,20\nb,10,1,20\nc,20,1,20\nd,30,1,20\ne,40,1,20\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 1);
+    c.keep_times = true;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    ck_assert_double_eq_tol(r.queue_s.mean, 20, 1e-9);
+    ck_assert_double_eq_tol(r.utilization, 1, 1e-9);
+    struct cs_replay_stats st;
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_double_eq_tol(st.window_s, 60, 1e-9);
+    ck_assert_double_eq_tol(st.offered_load, 100.0 / 60, 1e-9);
+    ck_assert_int_eq(st.n_warnings, 1);
+    ck_assert_str_eq(st.warnings[0].id, "overloaded");
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "offered load 1.667"));
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "replay_timeline.png"));
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,86400\nb,60,1,86400\nc,120,1,86400\nd,180,1,86400\n", &t);
+    one_group(&c, 1, 8);
+    c.keep_times = true;
+    run(&c, &t, &r);
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_double_eq_tol(st.offered_load, 4 * 86400.0 / (180 + 86400) / 8, 1e-12);
+    ck_assert_int_eq(st.n_warnings, 0); /* utilization 4 x 86400 / (8 x 86580) = 49.9% */
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+
+    /* Near saturation: 10 + 9 GPU-s over the 20 s window (b ends at 11 +
+     * 9) on one GPU: offered load 0.95, in (0.9, 1]; the elasticity of
+     * queueing in the load is 1 / (1 - 0.95) = 20. */
+    trace_from("job_id,submit_s,gpus,duration_s\na,0,1,10\nb,11,1,9\n", &t);
+    one_group(&c, 1, 1);
+    c.keep_times = true;
+    run(&c, &t, &r);
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert_double_eq_tol(st.offered_load, 0.95, 1e-12);
+    ck_assert_int_eq(st.n_warnings, 1);
+    ck_assert_str_eq(st.warnings[0].id, "near_saturation");
+    ck_assert_ptr_nonnull(strstr(st.warnings[0].msg, "by about 20%"));
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* Partitions configured: the breakdown is by the scheduler's partitions,
+ * in their order. Two 1-GPU jobs on one GPU: x (dev) 0-10 s, y (prod)
+ * waits 10 s. */
+START_TEST(test_replay_breakdown_scheduler_partitions)
+{
+    struct cs_trace t;
+    trace_from("job_id,submit_s,gpus,duration_s,user,partition\nx,0,1,10,u,dev\ny,0,1,10,u,prod\n", &t);
+    struct cs_sched_config c;
+    one_group(&c, 1, 1);
+    c.keep_times = true;
+    c.n_partitions = 2;
+    snprintf(c.partitions[0].name, sizeof c.partitions[0].name, "prod");
+    snprintf(c.partitions[1].name, sizeof c.partitions[1].name, "dev");
+    c.partitions[0].quota = c.partitions[1].quota = NAN;
+    struct cs_sched_result r;
+    run(&c, &t, &r);
+    struct cs_replay_stats st;
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    ck_assert(st.parts_from_scheduler);
+    ck_assert(!st.parts.ranked);
+    ck_assert_uint_eq(st.parts.n, 2);
+    ck_assert_str_eq(st.parts.groups[0].name, "prod");
+    ck_assert_str_eq(st.parts.groups[1].name, "dev");
+    ck_assert_double_eq_tol(st.parts.groups[0].queue_s.mean, 10, 1e-9);
+    ck_assert_double_eq_tol(st.parts.groups[1].queue_s.mean, 0, 1e-9);
+    cs_replay_stats_fini(&st);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("replay");
@@ -1078,6 +1334,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_replay_claim_verdicts);
     tcase_add_test(tc, test_replay_mig_slices_per_gpu);
     tcase_add_test(tc, test_replay_claim_scenarios_load);
+    tcase_add_test(tc, test_replay_breakdowns);
+    tcase_add_test(tc, test_replay_breakdown_scheduler_partitions);
+    tcase_add_test(tc, test_replay_overload_warning);
     suite_add_tcase(s, tc);
     TCase *sc = tcase_create("scale");
     tcase_set_timeout(sc, 120);

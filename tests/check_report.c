@@ -139,6 +139,7 @@ static const char *const ratio_words[] = {"mfu",        "goodput",   "utilizatio
                                           "share",      "ratio",     "efficiency",  "slowdown",
                                           "tolerance",  "quota",     "error",       "relative",
                                           "fragmentation", "oversubscription", "mape", "rms", "factor",
+                                          "load", /* replay.demand.offered_load: demand / capacity */
                                           NULL};
 /* Counts (whole things), by their full key name. */
 static const char *const count_keys[] = {
@@ -158,7 +159,9 @@ static const char *const count_keys[] = {
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
     "cancelled", "points", "params_total", "params_active", "experts", "top_k", "shared_experts",
     "expert_ffn_hidden", "first_dense_layers", "ep", "etp", "recompute_layers",
-    "activation_offload_layers", NULL};
+    "activation_offload_layers",
+    "capacity_gpus", "largest_job_gpus", "jobs_larger_than_cluster", /* replay.demand */
+    NULL};
 /* Statistics and containers whose children take the unit of the parent:
  * time_to_train_s.mean, breakdown_usd.capex, by_year_usd[0]. */
 static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", "p99", "max", NULL};
@@ -1614,11 +1617,15 @@ START_TEST(test_report_replay_text_csv_plot)
     assert_has(s, "trace t.csv (");
     assert_has(s, "\nreplay\n");
     assert_has(s, "jobs completed / rejected             4 / 0");
-    assert_has(s, "makespan                          105.0 s");
+    /* times in the unit their size calls for: 105 s = 1.75 min */
+    assert_has(s, "makespan                       1.75 min (105 s)");
     /* 65 / 105 = 61.90% */
     assert_has(s, "utilization (allocated)           61.90 %");
-    assert_has(s, "queueing delay                     10.0");
-    assert_has(s, "job completion time                26.2"); /* 26.25 to one decimal */
+    /* queue 0, 0, 10, 30: mean 10, p50 (type 7, h = 1.5) 5, p95 (h = 2.85)
+     * 10 + 0.85 x 20 = 27; JCT 5, 10, 30, 60: mean 26.25, p50 20, p95
+     * 30 + 0.85 x 30 = 55.5 */
+    assert_has(s, "queueing delay                     10 s          5 s         27 s");
+    assert_has(s, "job completion time             26.25 s         20 s       55.5 s");
     free(s);
 
     FILE *f = mem_open(&m);
@@ -1677,6 +1684,110 @@ START_TEST(test_report_replay_text_csv_plot)
     static const char *const files[] = {"replay_util.dat", "replay_jct.dat", NULL};
     rm_files(dir, files);
     free(dir);
+    cs_sched_result_fini(&r);
+    cs_trace_fini(&t);
+}
+END_TEST
+
+/* The breakdowns in JSON and text (models/replay_stats.h), on the
+ * fixture above: four 1-GPU jobs (size class "1"), no users or
+ * partitions. Queue 0, 0, 10, 30: p95 27; JCT p95 55.5 (as above). The
+ * no-wait window runs from 0 to d's end at 100 + 5 = 105 s: 65 GPU-s /
+ * 105 s = 0.619 GPUs on 1, no warning (utilization 61.9%). */
+START_TEST(test_report_replay_breakdown_json)
+{
+    struct cs_trace t;
+    struct cs_sched_config c;
+    struct cs_sched_result r;
+    const char *csv = "job_id,submit_s,gpus,duration_s\na,0,1,10\nb,0,1,20\nc,0,1,30\nd,100,1,5\n";
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_trace_init(&t);
+    ck_assert_int_eq(cs_trace_load_buffer("t.csv", csv, strlen(csv), NULL, &t, &d), CS_OK);
+    cs_sched_config_default(&c);
+    c.n_groups = 1;
+    snprintf(c.groups[0].gpu_type, sizeof c.groups[0].gpu_type, "H100-SXM5-80GB");
+    c.groups[0].nodes = 1;
+    c.groups[0].gpus_per_node = 1;
+    c.keep_times = true;
+    ck_assert_int_eq(cs_sched_run(&c, &t, &d, &r), CS_OK);
+    cs_diags_fini(&d);
+    struct cs_replay_stats st;
+    ck_assert_int_eq(cs_replay_stats_compute(&c, &t, &r, 10, &st), CS_OK);
+    cJSON *o = cs_out_replay_json(&c, &t, &r);
+    cs_out_replay_stats_json(o, &st);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddItemToObject(root, "replay", o);
+    /* the empty size classes have no queueing or JCT: null */
+    static const char *const nullable[] = {
+        "replay.by_size[].queue_s.mean", "replay.by_size[].queue_s.p50", "replay.by_size[].queue_s.p95",
+        "replay.by_size[].jct_s.mean",   "replay.by_size[].jct_s.p50",   "replay.by_size[].jct_s.p95", NULL};
+    assert_json_clean(root, nullable);
+    const cJSON *bs = jget(root, "replay.by_size");
+    ck_assert(cJSON_IsArray(bs));
+    ck_assert_int_eq(cJSON_GetArraySize(bs), 6);
+    const cJSON *one = cJSON_GetArrayItem(bs, 1);
+    ck_assert_str_eq(jstr(one, "name"), "1");
+    ck_assert_double_eq(jnum(one, "jobs"), 4);
+    ck_assert_double_eq(jnum(one, "completed"), 4);
+    ck_assert_double_eq(jnum(one, "rejected"), 0);
+    ck_assert_double_eq_tol(jnum(one, "gpu_hours"), 65.0 / 3600, 1e-12);
+    ck_assert_double_eq_tol(jnum(one, "share"), 1, 1e-12);
+    ck_assert_double_eq_tol(jnum(one, "queue_s.p95"), 27, 1e-9);
+    ck_assert_double_eq_tol(jnum(one, "jct_s.p95"), 55.5, 1e-9);
+    ck_assert(cJSON_IsNull(jget(cJSON_GetArrayItem(bs, 0), "queue_s.mean")));
+    const cJSON *bu = jget(root, "replay.by_user");
+    ck_assert_int_eq(cJSON_GetArraySize(bu), 1);
+    ck_assert_str_eq(jstr(cJSON_GetArrayItem(bu, 0), "name"), "(none)");
+    ck_assert_str_eq(jstr(root, "replay.by_partition_source"), "trace");
+    ck_assert_int_eq(cJSON_GetArraySize(jget(root, "replay.by_partition")), 1);
+    ck_assert_double_eq_tol(jnum(root, "replay.demand.gpu_hours"), 65.0 / 3600, 1e-12);
+    ck_assert_double_eq_tol(jnum(root, "replay.demand.span_s"), 100, 1e-12);
+    ck_assert_double_eq_tol(jnum(root, "replay.demand.window_s"), 105, 1e-12);
+    ck_assert_double_eq_tol(jnum(root, "replay.demand.gpus"), 65.0 / 105, 1e-12);
+    ck_assert_double_eq_tol(jnum(root, "replay.demand.offered_load"), 65.0 / 105, 1e-12);
+    ck_assert_double_eq(jnum(root, "replay.demand.capacity_gpus"), 1);
+    ck_assert_double_eq(jnum(root, "replay.demand.largest_job_gpus"), 1);
+    ck_assert_double_eq(jnum(root, "replay.demand.jobs_larger_than_cluster"), 0);
+    ck_assert(cJSON_IsArray(jget(root, "replay.warnings")));
+    ck_assert_int_eq(cJSON_GetArraySize(jget(root, "replay.warnings")), 0);
+    cJSON_Delete(root);
+
+    struct mem m;
+    cs_out_replay_breakdown_text(mem_open(&m), &st);
+    char *s = mem_close(&m);
+    assert_has(s, "  no-wait window                 1.75 min (first submission to the last end");
+    assert_has(s, "GPUs needed on average              0.6 over the no-wait window, against 1 GPUs: offered "
+                  "load 0.619");
+    /* size 1: 4 jobs, 0.02 GPU-hours, 100%, queue 10 s / 5 s / 27 s, JCT 26.25 s / 20 s / 55.5 s */
+    assert_has(s, "  1                         4        0         0.02  100.0%        10 s         5 s        27 s"
+                  "     26.25 s        20 s      55.5 s\n");
+    assert_has(s, "by user: no job of the trace names a user\n");
+    ck_assert_ptr_null(strstr(s, "warnings"));
+    free(s);
+
+    /* the figures' data */
+    char *dir = tmpdir();
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_out_replay_stats_plot_data(dir, &r, &t, &st, &d), CS_OK);
+    ck_assert_uint_eq(d.n, 0);
+    cs_diags_fini(&d);
+    char p[512];
+    snprintf(p, sizeof p, "%s/replay_size_cdf.dat", dir);
+    s = slurp(p);
+    /* one block (class "1"): its title, the CDF's 0, then 1/4 .. 4/4 with
+     * queueing 0, 0, 10, 30 and JCT 5, 10, 30, 60 */
+    assert_has(s, "\"1 GPU, 4 jobs\" queue_s jct_s\n0.000000 0.000 5.000\n0.250000 0.000 5.000\n");
+    assert_has(s, "1.000000 30.000 60.000\n");
+    free(s);
+    snprintf(p, sizeof p, "%s/replay_timeline.dat", dir);
+    s = slurp(p);
+    assert_has(s, "# time_h capacity_gpus allocated_gpus busy_gpus allocated_plus_waiting_gpus trace_demand_gpus\n");
+    free(s);
+    static const char *const files[] = {"replay_timeline.dat", "replay_size_cdf.dat", NULL};
+    rm_files(dir, files);
+    free(dir);
+    cs_replay_stats_fini(&st);
     cs_sched_result_fini(&r);
     cs_trace_fini(&t);
 }
@@ -1952,6 +2063,7 @@ static Suite *report_suite(void)
     tc = tcase_create("replay");
     tcase_add_test(tc, test_report_replay_json_contract);
     tcase_add_test(tc, test_report_replay_text_csv_plot);
+    tcase_add_test(tc, test_report_replay_breakdown_json);
     tcase_add_test(tc, test_report_replay_nothing_completed);
     tcase_add_test(tc, test_report_replay_claim);
     suite_add_tcase(s, tc);

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* One nccl-tests log with what the command line says about it (FILE@OP,
  * FILE@ALGO). */
@@ -39,6 +40,12 @@ struct cs_app_calib_opts {
     const char *base;          /* base scenario: the cluster the measurements ran on */
     bool strict;               /* a malformed nccl-tests row is an error, not a skip */
     const char *date;          /* recorded in the overlay (ISO 8601 UTC); NULL: "unknown" */
+    /* Progress, nullable: the stage (a string literal naming what it
+     * counts: "nccl-tests runs", "step scenarios", "step simulations
+     * (fit)"), the work done in it and its total (0: not known ahead, the
+     * fit's simulations). */
+    void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+    void *progress_ctx;
 };
 
 /* The step that failed (CS_APP_CALIB_NONE when none did). */

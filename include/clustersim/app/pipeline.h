@@ -56,6 +56,10 @@ struct cs_app_eval_opts {
     int threads;        /* run-level Monte Carlo worker threads, >= 1; default 1 */
     int replicas;       /* Monte Carlo replicas; 0 (default): the scenario's run.replicas */
     uint64_t max_events;/* event budget of each run-level replica; 0 (default): CS_RUN_MAX_EVENTS */
+    /* Progress of the run-level Monte Carlo (cs_run_options.progress):
+     * replicas finished and their number; NULL (default): none. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
     /* The network model of this scenario's cluster to run the step on
      * (borrowed; cs_app_netmodel's, without neighbours), so that a caller
      * that already costed communicators on it (the plan's search) reuses

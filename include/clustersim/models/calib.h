@@ -221,6 +221,12 @@ double cs_calib_step_predict(const struct cs_calib_step_case *c, double scale, d
 /* Fits compute_scale and overlap_slowdown to the cases; stores them in cal. */
 cs_status cs_calib_fit_steps(const struct cs_calib_step_case *cases, size_t n, struct cs_calib_cfg *cal,
                              struct cs_calib_fit *fit);
+/* The same, calling progress (nullable) with the step simulations done so
+ * far (total 0: the solver's iterations are not known ahead) after each
+ * evaluation of the residuals (n simulations). */
+cs_status cs_calib_fit_steps_progress(const struct cs_calib_step_case *cases, size_t n, struct cs_calib_cfg *cal,
+                                      struct cs_calib_fit *fit,
+                                      void (*progress)(void *ctx, uint64_t done, uint64_t total), void *ctx);
 
 /* ------------------------------------------------------- applying it */
 

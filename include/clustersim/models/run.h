@@ -33,6 +33,11 @@ struct cs_run_options {
     double max_wall_factor; /* give up a replica past this x the failure-free time */
     uint64_t max_events;    /* event budget of one replica (sim.h); 0: CS_RUN_MAX_EVENTS */
     double max_wall_s;      /* wall-clock bound of one replica (s); 0: the engine's default */
+    /* Progress, nullable: called with the replicas finished and their
+     * number after each replica, from the worker threads one at a time
+     * (under a lock). It must not touch the run. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 };
 
 /* A replica's default event budget: a year-long run with a failure every

@@ -90,6 +90,14 @@ struct cs_sched_config {
     double max_wall_s;       /* wall-clock bound (s); 0: the engine's default */
     bool walk_queue;         /* testing: every pass walks the queue job by job instead of
                                 asking the shape index (same schedule, slower) */
+    bool keep_times;         /* fill result.job_queue_s, job_jct_s, job_gpu_h, job_part
+                                (28 bytes a job: what the breakdowns of replay_stats.h need) */
+    /* Progress, nullable: called with the jobs ended so far (completed or
+     * rejected) and the trace's job count, from the thread that runs the
+     * replay: once before the first event, every 1024 ended jobs, and once
+     * at the end. It must not touch the replay. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 };
 
 /* Defaults: FIFO, packed, no MIG, no preemption, depth 1000, 200 bins,
@@ -146,9 +154,17 @@ struct cs_sched_result {
     int n_bins;
     double bin_s;
     double *t_s, *alloc_gpus, *busy_gpus, *part_gpus;
+    double *wait_gpus;          /* per bin: average GPUs asked by the jobs waiting (queued demand); owned */
     double *jct_sorted;         /* completed jobs' JCTs ascending, for the CDF; owned */
     long n_jct;
     struct cs_sched_job_result *per_job;  /* trace order; NULL unless keep_jobs; owned */
+    /* keep_times (else NULL), trace order, owned: each job's queueing delay
+     * (first start - submit) and JCT (end - submit), NAN unless it
+     * completed; its allocated GPU-hours (the GPUs it held, MIG slices /
+     * slices per GPU, times the time it ran; 0 unless it completed); its
+     * scheduler partition (index into parts[], n_parts - 1 for none). */
+    double *job_queue_s, *job_jct_s, *job_gpu_h;
+    int *job_part;
     uint64_t events;
     uint64_t examined;          /* queued jobs looked at by scheduling passes (a cost figure) */
 };

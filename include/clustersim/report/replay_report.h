@@ -8,6 +8,7 @@
 #include "clustersim/base/status.h"
 #include "clustersim/models/scheduler.h"
 #include "clustersim/models/jobs.h"
+#include "clustersim/models/replay_stats.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -29,6 +30,30 @@ void cs_out_replay_csv(FILE *out, const struct cs_sched_config *c, const struct 
  * cannot be opened (DIR itself for a write error). */
 cs_status cs_out_replay_plot_data(const char *dir, const struct cs_sched_config *c,
                                   const struct cs_sched_result *r, cs_diags *d);
+
+/* What an operator reads beyond the totals (models/replay_stats.h; st
+ * borrowed). cs_out_replay_stats_json adds to the `replay` object o:
+ * by_size[] (every size class), by_user[] (every user, most GPU-hours
+ * first), by_partition[] with by_partition_source ("scheduler" or
+ * "trace"), each entry {name, jobs, completed, rejected, gpu_hours, share,
+ * queue_s and jct_s {mean, p50, p95}} (null where no job completed);
+ * demand {gpu_hours, span_s, window_s, gpus, offered_load, capacity_gpus,
+ * largest_job_gpus, jobs_larger_than_cluster}; warnings[] {id, message}. */
+void cs_out_replay_stats_json(cJSON *o, const struct cs_replay_stats *st);
+/* The tables by size class, by user (the first st->users.n - n_others and
+ * the rest as one "others" row) and by partition, times in the unit each
+ * value's size calls for, then the warnings. */
+void cs_out_replay_breakdown_text(FILE *out, const struct cs_replay_stats *st);
+/* Writes DIR/replay_timeline.dat (time_h, capacity, allocated, busy,
+ * allocated + waiting, trace demand: GPUs) and DIR/replay_size_cdf.dat
+ * (one block per non-empty size class: cdf, queueing s, JCT s, each
+ * sorted), for plots/replay_timeline.gp and plots/replay_size_cdf.gp. r
+ * must have been run with keep_times. Errors as cs_out_replay_plot_data. */
+cs_status cs_out_replay_stats_plot_data(const char *dir, const struct cs_sched_result *r, const struct cs_trace *t,
+                                        const struct cs_replay_stats *st, cs_diags *d);
+/* s seconds for people (base/units.h cs_units_format: "2.065 h"), "-" when
+ * not finite. */
+void cs_out_human_duration(double s, char *buf, size_t n);
 
 /* The verdict on a scenario's `scheduler.claim` (docs/replay.md, "Claims"):
  * compare none judges the partition shares of r against their quotas
