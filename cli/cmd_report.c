@@ -1,11 +1,21 @@
-/* cmd_report.c: `clustersim report run FILE | compare A B... | sweep DIR`:
- * a self-contained HTML page (report/html.c) of one run, a comparison of
- * scenarios or a sweep directory: tables and inline SVG figures. */
+/* cmd_report.c: `clustersim report run|compare|sweep|tco|plan|replay`: a
+ * self-contained HTML page (report/html.c, report/html_pages.c) of one
+ * run, a comparison of scenarios, a sweep directory, a TCO, a plan or a
+ * trace replay: a summary in words, tables, inline SVG figures, the
+ * assumptions, the inputs' SHA-256, the version and the date; --pdf prints
+ * it with headless Chromium. tco, plan and replay run the command itself
+ * in-process (its own option parsing and JSON writer, into a temporary
+ * directory) and build the page from that JSON, so the page and
+ * `clustersim CMD --format json` cannot disagree. */
+#define _DEFAULT_SOURCE /* realpath, mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include "clustersim/config/fileio.h"
 #include "clustersim/report/html.h"
+#include "clustersim/report/html_pages.h"
+#include "clustersim/report/numfmt.h"
+#include "clustersim/base/sha256.h"
 #include "clustersim/report/run_report.h"
 #include "clustersim/report/run_level.h"
 #include "clustersim/app/pipeline.h"
@@ -14,21 +24,365 @@
 #include "clustersim/report/sweep_plot.h"
 #include "clustersim/base/xmalloc.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+/* The report's own options first (CS__OWN_OPTS of them), then the options
+ * it passes to the command it reports (tco, plan, replay), by name. */
 static const struct cs_cli_opt cs__report_opts[] = {
     {"output", 'o', "DIR", "write DIR/report.html (default: the page on stdout)"},
+    {"pdf", 0, "FILE", "also print the page to FILE (PDF, A4) with headless Chromium; without -o "
+                       "the HTML is not printed"},
+    {"date", 0, "DATE", "the date on the page, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z, UTC (default: "
+                        "$SOURCE_DATE_EPOCH, else now)"},
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
+    {"sensitivity", 0, "STEP", "tco: relative step of the sensitivity table"},
+    {"samples", 0, "N", "tco: Monte Carlo samples over cost.ranges"},
+    {"only-priced", 0, NULL, "tco: leave out the options whose prices are missing"},
+    {"uncertainty", 0, NULL, "tco, plan: as the command's --uncertainty (tco: adds the Monte Carlo "
+                             "tornado)"},
+    {"no-run-model", 0, NULL, "tco: cost per run from the step model alone"},
+    {"jobs", 'j', "N", "plan: evaluate N candidates at once"},
+    {"replicas", 0, "N", "plan: run-model replicas per candidate"},
+    {"all", 0, NULL, "plan: also list every candidate cluster"},
+    {"cluster", 'c', "FILE", "replay: the scenario whose cluster replays the trace"},
+    {"nodes", 0, "FILE", "replay: a node list instead"},
+    {"policy", 'p', "POL", "replay: fifo, backfill or sjf"},
+    {"placement", 0, "PL", "replay: packed, scattered or bestfit"},
+    {"trace-format", 0, "FMT", "replay: the trace's format (default auto)"},
+    {"from", 0, "TIME", "replay: keep jobs submitted at or after TIME"},
+    {"to", 0, "TIME", "replay: keep jobs submitted before TIME"},
+    {"limit", 0, "N", "replay: keep at most N jobs"},
+    {"partitions", 0, "LIST", "replay: partition quotas"},
+    {"mig", 0, NULL, "replay: fractional-GPU jobs take MIG slices"},
+    {"preempt", 0, NULL, "replay: a blocked job preempts lower-priority ones"},
+    {"nodes-per-leaf", 0, "N", "replay: nodes under one leaf switch"},
+    {"backfill-depth", 0, "N", "replay: queued jobs examined per pass"},
+    {"bins", 0, "N", "replay: utilization timeline bins"},
+    {"seed", 0, "N", "replay: seed of the scattered placement"},
 };
+#define CS__NOPTS (int)(sizeof cs__report_opts / sizeof cs__report_opts[0])
+#define CS__OWN_OPTS 5
+
+/* The date on the page: --date, else $SOURCE_DATE_EPOCH (reproducible
+ * builds' convention, seconds since 1970 UTC), else now. False after
+ * printing why. */
+static bool cs__page_date(const char *opt, char *buf, size_t n)
+{
+    if (opt) {
+        int y, mo, d, h = 0, mi = 0, sec = 0;
+        char z = 0, t = 0;
+        int got = sscanf(opt, "%4d-%2d-%2d%c%2d:%2d:%2d%c", &y, &mo, &d, &t, &h, &mi, &sec, &z);
+        if (got < 7) {
+            sec = 0;
+            got = sscanf(opt, "%4d-%2d-%2d%c%2d:%2d%c", &y, &mo, &d, &t, &h, &mi, &z);
+            if (got == 7)
+                got = 8;
+            else if (got == 6)
+                got = 7; /* no Z */
+        }
+        bool date_only = got == 3 && strlen(opt) == 10;
+        bool full = (got == 7 || got == 8) && (t == 'T' || t == ' ') && (got == 7 || z == 'Z');
+        if (!(date_only || full) || y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+            h > 23 || mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0) {
+            fprintf(stderr, "clustersim report: --date: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z "
+                            "(UTC), got \"%s\"\n", opt);
+            return false;
+        }
+        if (date_only)
+            snprintf(buf, n, "%04d-%02d-%02d", y, mo, d);
+        else
+            snprintf(buf, n, "%04d-%02d-%02d %02d:%02d UTC", y, mo, d, h, mi);
+        return true;
+    }
+    time_t now = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(sde, &end, 10);
+        if (errno || !end || *end || v < 0 || sde[0] < '0' || sde[0] > '9') {
+            fprintf(stderr, "clustersim report: SOURCE_DATE_EPOCH: expected seconds since 1970 UTC, "
+                            "got \"%s\"\n", sde);
+            return false;
+        }
+        now = (time_t)v;
+    }
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M UTC", &tm))
+        snprintf(buf, n, "?");
+    return true;
+}
+
+/* SHA-256 of a file's bytes (hex), or "unreadable". */
+static void cs__file_sha(const char *path, char hex[65])
+{
+    char *b = NULL;
+    size_t n = 0;
+    char why[256];
+    if (cs_file_slurp_why(path, (size_t)1 << 31, &b, &n, why, sizeof why) != CS_OK) {
+        snprintf(hex, 65, "unreadable");
+        return;
+    }
+    cs_sha256_hex(b, n, hex);
+    free(b);
+}
+
+/* The command line the page reproduces: `clustersim report KIND`, the
+ * options given, the positional arguments. Heap string. */
+static char *cs__command_line(const struct cs_cli_args *a)
+{
+    char *s = cs_xasprintf("clustersim report %s", a->npos ? a->pos[0] : "");
+    for (int i = 0; i < CS__NOPTS; i++) {
+        const struct cs_cli_opt *o = &cs__report_opts[i];
+        if (!a->values[i] || !strcmp(o->lng, "set") || !strcmp(o->lng, "output") ||
+            !strcmp(o->lng, "pdf") || !strcmp(o->lng, "date"))
+            continue;
+        char *t = o->metavar ? cs_xasprintf("%s --%s %s", s, o->lng, a->values[i])
+                             : cs_xasprintf("%s --%s", s, o->lng);
+        free(s);
+        s = t;
+    }
+    for (int i = 0; i < a->nsets; i++) {
+        char *t = cs_xasprintf("%s --set %s", s, a->sets[i]);
+        free(s);
+        s = t;
+    }
+    for (int i = 1; i < a->npos; i++) {
+        char *t = cs_xasprintf("%s %s", s, a->pos[i]);
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* Removes every file in dir, then dir (the command's outputs). */
+static void cs__rm_tmpdir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char *p = cs_xasprintf("%s/%s", dir, e->d_name);
+            unlink(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* Runs `clustersim SUB --format json -o TMP [--no-plots]` in-process with
+ * the report's pass-through options and positional arguments, and parses
+ * TMP/JSON_NAME. NULL after the command's or our message; *rc its exit
+ * code. */
+static cJSON *cs__sub_json(const struct cs_cli_cmd *rep, const struct cs_cli_args *a,
+                           const struct cs_cli_cmd *sub, const char *json_name, int *rc)
+{
+    for (int i = CS__OWN_OPTS; i < CS__NOPTS; i++) {
+        if (!a->values[i])
+            continue;
+        bool has = false;
+        for (int j = 0; j < sub->nopts && !has; j++)
+            has = !strcmp(sub->opts[j].lng, rep->opts[i].lng);
+        if (!has) {
+            fprintf(stderr, "clustersim report: --%s is not an option of `clustersim %s` (see "
+                            "'clustersim help report')\n", rep->opts[i].lng, sub->name);
+            *rc = CS_EXIT_BADINPUT;
+            return NULL;
+        }
+    }
+    char tmpl[] = "/tmp/clustersim-report.XXXXXX";
+    char *tmp = mkdtemp(tmpl);
+    if (!tmp) {
+        fprintf(stderr, "clustersim report: cannot make a temporary directory: %s\n", strerror(errno));
+        *rc = CS_EXIT_FAIL;
+        return NULL;
+    }
+    struct cs_cli_args sa;
+    memset(&sa, 0, sizeof sa);
+    for (int j = 0; j < sub->nopts && j < (int)(sizeof sa.values / sizeof sa.values[0]); j++) {
+        const char *nm = sub->opts[j].lng;
+        if (!strcmp(nm, "format"))
+            sa.values[j] = "json";
+        else if (!strcmp(nm, "output"))
+            sa.values[j] = tmp;
+        else if (!strcmp(nm, "no-plots"))
+            sa.values[j] = "1";
+        else
+            for (int i = 0; i < rep->nopts; i++)
+                if (!strcmp(rep->opts[i].lng, nm))
+                    sa.values[j] = a->values[i];
+    }
+    for (int i = 1; i < a->npos; i++)
+        sa.pos[sa.npos++] = a->pos[i];
+    for (int i = 0; i < a->nsets; i++)
+        sa.sets[sa.nsets++] = a->sets[i];
+    *rc = sub->fn(sub, &sa);
+    cJSON *doc = NULL;
+    if (*rc == CS_EXIT_OK) {
+        char *path = cs_xasprintf("%s/%s", tmp, json_name);
+        char *b = NULL;
+        size_t n = 0;
+        char why[256];
+        if (cs_file_slurp_why(path, (size_t)1 << 30, &b, &n, why, sizeof why) == CS_OK)
+            doc = cJSON_Parse(b);
+        free(b);
+        free(path);
+        if (!cJSON_IsObject(doc)) {
+            fprintf(stderr, "clustersim report: `clustersim %s --format json` wrote no JSON document\n",
+                    sub->name);
+            cJSON_Delete(doc);
+            doc = NULL;
+            *rc = CS_EXIT_FAIL;
+        }
+    }
+    cs__rm_tmpdir(tmp);
+    return doc;
+}
+
+/* The browser for --pdf: $CLUSTERSIM_CHROMIUM, else chromium,
+ * chromium-browser or google-chrome on PATH. Heap path or NULL. */
+static char *cs__find_chromium(void)
+{
+    const char *env = getenv("CLUSTERSIM_CHROMIUM");
+    if (env && *env)
+        return access(env, X_OK) == 0 ? cs_xstrdup(env) : NULL;
+    static const char *const names[] = {"chromium", "chromium-browser", "google-chrome"};
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        for (const char *p = path; *p;) {
+            size_t l = strcspn(p, ":");
+            char *c = cs_xasprintf("%.*s/%s", (int)l, p, names[k]);
+            if (l > 0 && access(c, X_OK) == 0)
+                return c;
+            free(c);
+            p += l;
+            if (*p)
+                p++;
+        }
+    }
+    return NULL;
+}
+
+/* Prints the HTML file `html` to the PDF `pdf` with headless Chromium
+ * (fork + execv, no shell), into a temporary directory first, then copied
+ * to pdf atomically. False after printing why. */
+static bool cs__print_pdf(const char *html, const char *pdf)
+{
+    char *chrome = cs__find_chromium();
+    if (!chrome) {
+        fprintf(stderr, "clustersim report: --pdf: no Chromium found (chromium, chromium-browser or "
+                        "google-chrome on PATH, or $CLUSTERSIM_CHROMIUM); install it (Debian: apt-get "
+                        "install chromium, or make deps-extra) or open the HTML and print it\n");
+        return false;
+    }
+    char absin[PATH_MAX];
+    if (!realpath(html, absin)) {
+        fprintf(stderr, "clustersim report: --pdf: %s: %s\n", html, strerror(errno));
+        free(chrome);
+        return false;
+    }
+    char tmpl[] = "/tmp/clustersim-pdf.XXXXXX";
+    char *tmp = mkdtemp(tmpl);
+    if (!tmp) {
+        fprintf(stderr, "clustersim report: --pdf: cannot make a temporary directory: %s\n",
+                strerror(errno));
+        free(chrome);
+        return false;
+    }
+    char *out = cs_xasprintf("%s/page.pdf", tmp);
+    char *a_out = cs_xasprintf("--print-to-pdf=%s", out);
+    char *a_prof = cs_xasprintf("--user-data-dir=%s/profile", tmp);
+    char *a_url = cs_xasprintf("file://%s", absin);
+    char *argv[] = {chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--no-pdf-header-footer", a_prof, a_out, a_url, NULL};
+    fflush(NULL);
+    pid_t pid = fork();
+    int status = -1;
+    if (pid == 0) {
+        int dn = open("/dev/null", O_RDWR);
+        if (dn >= 0) {
+            dup2(dn, 0);
+            dup2(dn, 1);
+            dup2(dn, 2);
+        }
+        execv(chrome, argv);
+        _exit(127);
+    }
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    bool ok = false;
+    char *b = NULL;
+    size_t n = 0;
+    char why[256];
+    if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+        cs_file_slurp_why(out, (size_t)1 << 30, &b, &n, why, sizeof why) == CS_OK && n > 4 &&
+        !memcmp(b, "%PDF", 4)) {
+        /* DIR/NAME of pdf, written atomically */
+        char *dir = cs_xstrdup(pdf);
+        char *slash = strrchr(dir, '/');
+        const char *name = pdf;
+        if (slash) {
+            *slash = '\0';
+            name = slash + 1;
+        }
+        struct cs_cli_out o;
+        if (cs_cli_out_open(&o, slash ? (*dir ? dir : "/") : ".", name)) {
+            fwrite(b, 1, n, o.fp);
+            ok = cs_cli_out_close(&o, !ferror(o.fp));
+        }
+        free(dir);
+    } else {
+        fprintf(stderr, "clustersim report: --pdf: %s did not print %s (exit status %d)\n", chrome,
+                html, pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    free(b);
+    unlink(out);
+    char *prof = cs_xasprintf("%s/profile", tmp);
+    char *rmv[] = {"rm", "-rf", prof, NULL};
+    pid_t rp = fork(); /* Chromium's profile is a tree: rm -rf, no shell */
+    if (rp == 0) {
+        int dn = open("/dev/null", O_RDWR);
+        if (dn >= 0)
+            dup2(dn, 2);
+        execvp("rm", rmv);
+        _exit(127);
+    }
+    if (rp > 0)
+        while (waitpid(rp, NULL, 0) < 0 && errno == EINTR)
+            ;
+    rmdir(tmp);
+    free(prof);
+    free(out);
+    free(a_out);
+    free(a_prof);
+    free(a_url);
+    free(chrome);
+    return ok;
+}
 
 /* A scenario (YAML) evaluated like `clustersim run --format json`, or a
  * JSON file written by it. NULL after printing why. */
 static cJSON *cs__run_json(const char *path, const char *catalog, const struct cs_cli_args *a,
-                           int *rc)
+                           int *rc, char sha[65])
 {
     /* Read once (standard input cannot be read twice), then sniff. */
     char *b = NULL;
@@ -39,6 +393,7 @@ static cJSON *cs__run_json(const char *path, const char *catalog, const struct c
         *rc = CS_EXIT_BADINPUT;
         return NULL;
     }
+    cs_sha256_hex(b, n, sha);
     size_t i0 = 0;
     while (i0 < n && (b[i0] == ' ' || b[i0] == '\n' || b[i0] == '\t' || b[i0] == '\r'))
         i0++;
@@ -106,33 +461,28 @@ static const char *cs__jstr(const cJSON *root, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "?";
 }
 
-/* Headline rows: label, JSON object, key. */
-static const char *const cs__head[][3] = {
-    {"step time (s)", "step", "time_s"},
-    {"compute (s)", "step", "compute_s"},
-    {"exposed communication (s)", "step", "exposed_comm_s"},
-    {"pipeline bubble (s)", "step", "bubble_s"},
-    {"data stall (s)", "step", "data_stall_s"},
-    {"tokens/s", "throughput", "tokens_per_s"},
-    {"TFLOP/s per GPU", "throughput", "tflops_per_gpu"},
-    {"MFU", "throughput", "mfu"},
-    {"memory per GPU (bytes)", "memory", "bytes_per_gpu"},
-    {"fits in HBM (1 = yes)", "memory", "fits"},
-    {"time to train (s, mean)", "run", "time_to_train_s"},
-    {"goodput (mean)", "run", "goodput"},
-    {"interruptions (mean)", "run", "interruptions"},
+/* Headline rows: label, JSON object, key, unit. */
+static const struct {
+    const char *label, *obj, *key;
+    enum cs_html_unit unit;
+} cs__head[] = {
+    {"step time", "step", "time_s", CS_HU_SECONDS},
+    {"compute", "step", "compute_s", CS_HU_SECONDS},
+    {"exposed communication", "step", "exposed_comm_s", CS_HU_SECONDS},
+    {"pipeline bubble", "step", "bubble_s", CS_HU_SECONDS},
+    {"data stall", "step", "data_stall_s", CS_HU_SECONDS},
+    {"tokens/s", "throughput", "tokens_per_s", CS_HU_COUNT},
+    {"TFLOP/s per GPU", "throughput", "tflops_per_gpu", CS_HU_NUM},
+    {"MFU", "throughput", "mfu", CS_HU_PCT},
+    {"memory per GPU", "memory", "bytes_per_gpu", CS_HU_BYTES},
+    {"HBM per GPU", "memory", "capacity_bytes", CS_HU_BYTES},
+    {"time to train (mean)", "run", "time_to_train_s", CS_HU_SECONDS},
+    {"goodput (mean)", "run", "goodput", CS_HU_PCT},
+    {"interruptions (mean)", "run", "interruptions", CS_HU_NUM},
 };
 #define CS__NHEAD (sizeof cs__head / sizeof cs__head[0])
 
-static void cs__fmt(char *buf, size_t n, double v)
-{
-    if (isfinite(v))
-        snprintf(buf, n, "%.6g", v);
-    else
-        snprintf(buf, n, "n/a");
-}
-
-/* Headline table with one value column per document, then bar charts. */
+/* Headline table with one value column per document. */
 static void cs__summary(FILE *f, cJSON *const *docs, size_t n)
 {
     size_t ncols = n + 1;
@@ -143,10 +493,13 @@ static void cs__summary(FILE *f, cJSON *const *docs, size_t n)
     for (size_t j = 0; j < n; j++)
         head[j + 1] = cs__jstr(docs[j], "scenario");
     for (size_t i = 0; i < CS__NHEAD; i++) {
-        cp[i * ncols] = cs__head[i][0];
+        cp[i * ncols] = cs__head[i].label;
         for (size_t j = 0; j < n; j++) {
-            cs__fmt(cells[i * ncols + j + 1], sizeof cells[0],
-                    cs__jnum(docs[j], cs__head[i][1], cs__head[i][2]));
+            double v = cs__jnum(docs[j], cs__head[i].obj, cs__head[i].key);
+            if (isfinite(v))
+                cs_html_unit_format(cs__head[i].unit, v, cells[i * ncols + j + 1], sizeof cells[0]);
+            else
+                snprintf(cells[i * ncols + j + 1], sizeof cells[0], "n/a");
             cp[i * ncols + j + 1] = cells[i * ncols + j + 1];
         }
     }
@@ -154,6 +507,107 @@ static void cs__summary(FILE *f, cJSON *const *docs, size_t n)
     free(cp);
     free(cells);
     free(head);
+}
+
+/* A figure of document `doc` (index `di` on a comparison page: data-doc). */
+static void cs__v(FILE *f, const cJSON *doc, int di, const char *path, enum cs_html_unit u)
+{
+    if (di >= 0)
+        fprintf(f, "<span data-doc=\"%d\">", di);
+    cs_html_jvalue(f, doc, path, u);
+    if (di >= 0)
+        fputs("</span>", f);
+}
+
+/* The run page's summary in words. */
+static void cs__words_run(FILE *f, const cJSON *doc)
+{
+    fputs("<p class=\"summary\" id=\"summary\">", f);
+    cs_html_escape(f, cs__jstr(doc, "scenario"));
+    if (!cs_html_json_at(doc, "step")) {
+        fputs(" has no workload: only its cluster is described below.</p>\n", f);
+        return;
+    }
+    fputs(": one training step takes ", f);
+    cs_html_jvalue(f, doc, "step.time_s", CS_HU_SECONDS);
+    fputs(" (", f);
+    cs_html_jvalue(f, doc, "step.compute_s", CS_HU_SECONDS);
+    fputs(" compute, ", f);
+    cs_html_jvalue(f, doc, "step.exposed_comm_s", CS_HU_SECONDS);
+    fputs(" exposed communication, ", f);
+    cs_html_jvalue(f, doc, "step.bubble_s", CS_HU_SECONDS);
+    fputs(" pipeline bubble, ", f);
+    cs_html_jvalue(f, doc, "step.data_stall_s", CS_HU_SECONDS);
+    fputs(" data stall): ", f);
+    cs_html_jvalue(f, doc, "throughput.tokens_per_s", CS_HU_COUNT);
+    fputs(" tokens/s at ", f);
+    cs_html_jvalue(f, doc, "throughput.mfu", CS_HU_PCT);
+    fputs(" model FLOPs utilization. Each GPU holds ", f);
+    cs_html_jvalue(f, doc, "memory.bytes_per_gpu", CS_HU_BYTES);
+    fputs(" of its ", f);
+    cs_html_jvalue(f, doc, "memory.capacity_bytes", CS_HU_BYTES);
+    fputs(cJSON_IsTrue(cs_html_json_at(doc, "memory.fits")) ? " (it fits)." : " (<b>it does not fit</b>).", f);
+    if (cJSON_IsNumber(cs_html_json_at(doc, "run.time_to_train_s.mean"))) {
+        fputs(" Training ", f);
+        cs_html_jvalue(f, doc, "workload.tokens", CS_HU_COUNT);
+        fputs(" tokens takes ", f);
+        cs_html_jvalue(f, doc, "run.time_to_train_s.mean", CS_HU_SECONDS);
+        fputs(" on average (", f);
+        cs_html_jvalue(f, doc, "run.time_to_train_s.p95", CS_HU_SECONDS);
+        fputs(" at p95) with failures and checkpoints: a goodput of ", f);
+        cs_html_jvalue(f, doc, "run.goodput.mean", CS_HU_PCT);
+        fputs(" and ", f);
+        cs_html_jvalue(f, doc, "run.interruptions.mean", CS_HU_NUM);
+        fputs(" interruptions on average.", f);
+    }
+    fputs("</p>\n", f);
+}
+
+/* The comparison's summary: the highest and lowest throughput, by how much. */
+static void cs__words_compare(FILE *f, cJSON *const *docs, size_t n)
+{
+    fputs("<p class=\"summary\" id=\"summary\">", f);
+    size_t hi = (size_t)-1, lo = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        double v = cs_html_json_num(docs[i], "throughput.tokens_per_s");
+        if (!isfinite(v))
+            continue;
+        if (hi == (size_t)-1 || v > cs_html_json_num(docs[hi], "throughput.tokens_per_s"))
+            hi = i;
+        if (lo == (size_t)-1 || v < cs_html_json_num(docs[lo], "throughput.tokens_per_s"))
+            lo = i;
+    }
+    if (hi == (size_t)-1) {
+        fprintf(f, "None of the %zu scenarios has a workload to compare.</p>\n", n);
+        return;
+    }
+    fprintf(f, "Of the %zu scenarios, <b>", n);
+    cs_html_escape(f, cs__jstr(docs[hi], "scenario"));
+    fputs("</b> has the highest throughput, ", f);
+    cs__v(f, docs[hi], (int)hi, "throughput.tokens_per_s", CS_HU_COUNT);
+    fputs(" tokens/s (step ", f);
+    cs__v(f, docs[hi], (int)hi, "step.time_s", CS_HU_SECONDS);
+    fputs(", MFU ", f);
+    cs__v(f, docs[hi], (int)hi, "throughput.mfu", CS_HU_PCT);
+    fputs(")", f);
+    if (lo != hi) {
+        fputs("; ", f);
+        cs_html_escape(f, cs__jstr(docs[lo], "scenario"));
+        fputs(" the lowest, ", f);
+        cs__v(f, docs[lo], (int)lo, "throughput.tokens_per_s", CS_HU_COUNT);
+        char r[64];
+        cs_fmt_sig(cs_html_json_num(docs[hi], "throughput.tokens_per_s") /
+                       cs_html_json_num(docs[lo], "throughput.tokens_per_s"), 3, r, sizeof r);
+        fprintf(f, " tokens/s (%s times less)", r);
+    }
+    fputs(".", f);
+    for (size_t i = 0; i < n; i++)
+        if (cJSON_IsFalse(cs_html_json_at(docs[i], "memory.fits"))) {
+            fputs(" ", f);
+            cs_html_escape(f, cs__jstr(docs[i], "scenario"));
+            fputs(" does not fit in memory.", f);
+        }
+    fputs("</p>\n", f);
 }
 
 static void cs__figures_run(FILE *f, const cJSON *doc)
@@ -186,7 +640,7 @@ static void cs__figures_compare(FILE *f, cJSON *const *docs, size_t n)
 
 /* The sweep page: figures rendered by gnuplot into a temporary directory
  * and inlined, then the rows. */
-static int cs__sweep_page(FILE *f, const char *dir)
+static int cs__sweep_page(FILE *f, const char *dir, const struct cs_html_meta *m)
 {
     struct cs_sweep_results r;
     cs_diags d;
@@ -201,6 +655,7 @@ static int cs__sweep_page(FILE *f, const char *dir)
     cs_html_begin(f, title);
     cs_html_heading(f, 1, title);
     free(title);
+    cs_html_meta(f, m);
     size_t ok = 0;
     for (size_t i = 0; i < r.nrows; i++) {
         const char *s = cs_sweep_results_get(&r, i, "status");
@@ -209,7 +664,9 @@ static int cs__sweep_page(FILE *f, const char *dir)
     char line[256];
     snprintf(line, sizeof line, "%zu points in the results, %zu ok; %zu axes, %zu derived values.",
              r.nrows, ok, r.naxes, r.nvars - r.naxes);
-    cs_html_para(f, line);
+    fputs("<p class=\"summary\" id=\"summary\">", f);
+    cs_html_escape(f, line);
+    fputs("</p>\n", f);
     char tmpl[] = "/tmp/clustersim-report.XXXXXX";
     char *tmp = mkdtemp(tmpl);
     bool made[CS_SWEEP_FIG_COUNT] = {false}, rendered[CS_SWEEP_FIG_COUNT] = {false};
@@ -278,40 +735,133 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
     const char *kind = a->npos > 0 ? a->pos[0] : "";
     bool run = !strcmp(kind, "run"), cmp = !strcmp(kind, "compare"), sw = !strcmp(kind, "sweep");
-    if (!(run || cmp || sw) || (run && a->npos != 2) || (sw && a->npos != 2) ||
-        (cmp && a->npos < 3)) {
-        fprintf(stderr, "clustersim report: expected `run FILE`, `compare A B...` or `sweep DIR` "
-                        "(see 'clustersim help report')\n");
+    bool tco = !strcmp(kind, "tco"), plan = !strcmp(kind, "plan"), rep = !strcmp(kind, "replay");
+    if (!(run || cmp || sw || tco || plan || rep) || (!cmp && a->npos != 2) || (cmp && a->npos < 3)) {
+        fprintf(stderr, "clustersim report: expected `run FILE`, `compare A B...`, `sweep DIR`, "
+                        "`tco FILE`, `plan FILE` or `replay TRACE --cluster FILE` (see 'clustersim "
+                        "help report')\n");
+        return CS_EXIT_BADINPUT;
+    }
+    char date[64];
+    if (!cs__page_date(cs_cli_get(cmd, a, "date"), date, sizeof date))
+        return CS_EXIT_BADINPUT;
+    if (run || cmp || sw)
+        for (int i = CS__OWN_OPTS; i < CS__NOPTS; i++)
+            if (a->values[i]) {
+                fprintf(stderr, "clustersim report %s: --%s is for report tco, plan or replay\n", kind,
+                        cmd->opts[i].lng);
+                return CS_EXIT_BADINPUT;
+            }
+    if ((tco || rep) && !strcmp(a->pos[1], "-")) {
+        fprintf(stderr, "clustersim report %s: the input is read from a file (its SHA-256 is on the "
+                        "page), not from standard input\n", kind);
         return CS_EXIT_BADINPUT;
     }
     const char *catalog = cs_cli_get(cmd, a, "catalog");
     size_t n = (size_t)a->npos - 1;
     cJSON **docs = cs_xcalloc(n, sizeof *docs);
+    /* inputs and their digests for the page */
+    const char *files[CS_CLI_MAX_POS + 2], *roles[CS_CLI_MAX_POS + 2];
+    char(*sha)[65] = cs_xcalloc(CS_CLI_MAX_POS + 2, sizeof *sha);
+    const char *shap[CS_CLI_MAX_POS + 2];
+    size_t nf = 0;
     int rc = CS_EXIT_OK;
-    for (size_t i = 0; i < n && !sw && rc == CS_EXIT_OK; i++)
-        docs[i] = cs__run_json(a->pos[i + 1], catalog, a, &rc);
+    for (size_t i = 0; i < n && (run || cmp) && rc == CS_EXIT_OK; i++) {
+        docs[i] = cs__run_json(a->pos[i + 1], catalog, a, &rc, sha[nf]);
+        files[nf] = cs_path_display(a->pos[i + 1]);
+        roles[nf++] = "scenario";
+    }
+    cJSON *doc = NULL;
+    if (tco || plan || rep) {
+        doc = cs__sub_json(cmd, a, tco ? &cs_cmd_tco : plan ? &cs_cmd_plan : &cs_cmd_replay,
+                           tco ? "tco.json" : plan ? "plan.json" : "replay.json", &rc);
+        files[nf] = a->pos[1];
+        roles[nf++] = tco ? "scenario" : plan ? "plan" : "trace";
+        if (rep) {
+            const char *cl = cs_cli_get(cmd, a, "nodes");
+            files[nf] = cl ? cl : cs_cli_get(cmd, a, "cluster");
+            roles[nf] = cl ? "node list" : "cluster";
+            if (files[nf])
+                nf++;
+        }
+        for (size_t i = 0; i < nf; i++)
+            cs__file_sha(files[i], sha[i]);
+    }
+    if (sw) {
+        char *res = cs_xasprintf("%s/results.csv", a->pos[1]);
+        cs__file_sha(res, sha[0]);
+        files[0] = res;
+        roles[0] = "sweep results";
+        nf = 1;
+    }
+    for (size_t i = 0; i < nf; i++)
+        shap[i] = sha[i];
+    char *cmdline = cs__command_line(a);
+    struct cs_html_meta meta = {cmdline, date, nf, files, roles, shap};
+
+    const char *odir = cs_cli_get(cmd, a, "output"), *pdf = cs_cli_get(cmd, a, "pdf");
+    char ptmpl[] = "/tmp/clustersim-page.XXXXXX";
+    char *ptmp = NULL;
+    if (rc == CS_EXIT_OK && pdf && (!odir || cs_cli_out_is_stdout(odir))) {
+        ptmp = mkdtemp(ptmpl); /* the page for Chromium only */
+        if (!ptmp) {
+            fprintf(stderr, "clustersim report: cannot make a temporary directory: %s\n", strerror(errno));
+            rc = CS_EXIT_FAIL;
+        }
+        odir = ptmp;
+    }
     struct cs_cli_out out;
-    if (rc == CS_EXIT_OK && !cs_cli_out_open(&out, cs_cli_get(cmd, a, "output"), "report.html"))
+    if (rc == CS_EXIT_OK && !cs_cli_out_open(&out, odir, "report.html"))
         rc = CS_EXIT_FAIL;
     if (rc == CS_EXIT_OK) {
         FILE *f = out.fp;
         if (sw) {
-            rc = cs__sweep_page(f, a->pos[1]);
+            rc = cs__sweep_page(f, a->pos[1], &meta);
+        } else if (tco) {
+            cs_html_page_tco(f, doc, &meta);
+        } else if (plan) {
+            cs_html_page_plan(f, doc, &meta);
+        } else if (rep) {
+            cs_html_page_replay(f, doc, &meta);
         } else {
             char *title = run ? cs_xasprintf("clustersim run: %s", cs__jstr(docs[0], "scenario"))
                               : cs_xasprintf("clustersim comparison of %zu scenarios", n);
             cs_html_begin(f, title);
             cs_html_heading(f, 1, title);
             free(title);
+            cs_html_meta(f, &meta);
             cs_html_heading(f, 2, "Summary");
+            if (run)
+                cs__words_run(f, docs[0]);
+            else
+                cs__words_compare(f, docs, n);
+            cs_html_heading(f, 2, "Headline figures");
             cs__summary(f, docs, n);
             cs_html_heading(f, 2, "Figures");
             if (run)
                 cs__figures_run(f, docs[0]);
             else
                 cs__figures_compare(f, docs, n);
+            cs_html_heading(f, 2, "Assumptions and inputs");
+            fputs("<p class=\"note\">The cluster and the workload as the scenario resolved them "
+                  "(catalog values and defaults filled in; models and their sources: docs/).</p>\n", f);
             for (size_t i = 0; i < n; i++) {
-                char *h = cs_xasprintf("All figures: %s (%s)", cs__jstr(docs[i], "scenario"),
+                static const char *const parts[] = {"cluster", "workload"};
+                for (int k = 0; k < 2; k++) {
+                    const cJSON *o = cJSON_GetObjectItemCaseSensitive(docs[i], parts[k]);
+                    if (!o)
+                        continue;
+                    char *h = cs_xasprintf("%s: %s", cs__jstr(docs[i], "scenario"), parts[k]);
+                    cs_html_heading(f, 3, h);
+                    free(h);
+                    cJSON *w = cJSON_CreateObject();
+                    cJSON_AddItemReferenceToObject(w, parts[k], (cJSON *)o);
+                    cs_html_json_table(f, w);
+                    cJSON_Delete(w);
+                }
+            }
+            for (size_t i = 0; i < n; i++) {
+                char *h = cs_xasprintf("Every figure: %s (%s)", cs__jstr(docs[i], "scenario"),
                                        a->pos[i + 1]);
                 cs_html_heading(f, 2, h);
                 free(h);
@@ -322,6 +872,23 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (!cs_cli_out_close(&out, rc == CS_EXIT_OK) && rc == CS_EXIT_OK)
             rc = CS_EXIT_FAIL;
     }
+    if (rc == CS_EXIT_OK && pdf) {
+        char *html = cs_xasprintf("%s/report.html", odir);
+        if (!cs__print_pdf(html, pdf))
+            rc = CS_EXIT_FAIL;
+        free(html);
+    }
+    if (ptmp) {
+        char *html = cs_xasprintf("%s/report.html", ptmp);
+        unlink(html);
+        free(html);
+        rmdir(ptmp);
+    }
+    if (sw)
+        free((char *)files[0]);
+    free(cmdline);
+    free(sha);
+    cJSON_Delete(doc);
     for (size_t i = 0; i < n; i++)
         cJSON_Delete(docs[i]);
     free(docs);
@@ -330,14 +897,24 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 
 const struct cs_cli_cmd cs_cmd_report = {
     "report",
-    "report [-o DIR] run FILE | compare A B... | sweep DIR",
-    "write a self-contained HTML page of a run, a comparison or a sweep",
+    "report [-o DIR] [--pdf FILE] run FILE | compare A B... | sweep DIR | tco FILE | plan FILE | "
+    "replay TRACE --cluster FILE",
+    "write a self-contained HTML page (and PDF) of a run, comparison, sweep, TCO, plan or replay",
     "run FILE: a scenario (simulated as by `clustersim run`) or the JSON of\n"
     "`clustersim run --format json`. compare A B...: the same for several, side by\n"
     "side. sweep DIR: a `clustersim sweep` output directory, with its figures\n"
-    "(gnuplot SVG, when gnuplot is installed) and every row. Tables and SVG\n"
-    "figures are inline; the page loads nothing from elsewhere.",
+    "(gnuplot SVG, when gnuplot is installed) and every row. tco FILE, plan FILE,\n"
+    "replay TRACE: runs `clustersim tco|plan|replay --format json` in-process (the\n"
+    "options marked tco:, plan:, replay: are passed to it) and writes the page from\n"
+    "its JSON. Every page has a summary in words whose figures are the JSON's (each\n"
+    "in a span with data-json=\"PATH\"), the tables of options, inline SVG figures\n"
+    "(TCO: cost by category, total against utilization with the break-even points,\n"
+    "the sensitivity tornado; plan: the Pareto front), the assumptions and defaults,\n"
+    "the inputs' SHA-256, the clustersim version and the date. Numbers carry units\n"
+    "and thousands separators; the style sheet fits the tables to an A4 or Letter\n"
+    "page. --pdf FILE prints the page with headless Chromium. The page loads\n"
+    "nothing from elsewhere. See docs/report.md.",
     cs__report_opts,
-    (int)(sizeof cs__report_opts / sizeof cs__report_opts[0]),
+    CS__NOPTS,
     cs__report,
 };

@@ -3,6 +3,7 @@
  * gnuplot SVG; nothing is fetched from elsewhere. */
 #include "clustersim/base/numparse.h"
 #include "clustersim/report/html.h"
+#include "clustersim/report/numfmt.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <math.h>
@@ -28,13 +29,28 @@ void cs_html_begin(FILE *f, const char *title)
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
     cs_html_escape(f, title);
     fputs("</title>\n<style>\n"
-          "body{font-family:sans-serif;margin:2em;color:#222;background:#fff;max-width:1150px}\n"
-          "h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc}\n"
-          "table{border-collapse:collapse;margin:0.5em 0 1.5em 0;font-size:0.9em}\n"
-          "th,td{border:1px solid #bbb;padding:3px 8px;text-align:left}\n"
+          /* Screen: a column of at most 1000 px. Print: A4 or Letter (the
+           * narrower, A4's 210 mm, less 2 x 14 mm margins = 182 mm, about
+           * 688 CSS px): every table and figure fits that width. */
+          "@page{size:A4;margin:14mm}\n"
+          "body{font-family:sans-serif;margin:1.5em auto;padding:0 1em;color:#222;"
+          "background:#fff;max-width:1000px;line-height:1.4}\n"
+          "h1{font-size:1.5em;overflow-wrap:anywhere}h2{font-size:1.25em;border-bottom:1px solid #ccc;"
+          "margin-top:1.4em}h3{font-size:1.05em}\n"
+          "table{border-collapse:collapse;margin:0.5em 0 1.2em 0;font-size:0.85em;max-width:100%}\n"
+          "th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top;"
+          "overflow-wrap:anywhere}\n"
           "th{background:#e8eef6}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-          "figure{margin:1em 0}svg{max-width:100%;height:auto}\n"
-          "p.note{color:#555;font-size:0.9em}div.wrap{overflow-x:auto}\n"
+          "table.kv td:first-child{word-break:break-all;min-width:12em}\n"
+          "table.wide{font-size:0.72em}table.wide th{word-break:break-all}\n"
+          "figure{margin:1em 0;break-inside:avoid}svg{max-width:100%;height:auto}\n"
+          "p.note{color:#555;font-size:0.9em}div.wrap{max-width:100%}\n"
+          "p.summary{background:#f4f7fb;border-left:4px solid #3b75af;padding:0.6em 0.9em}\n"
+          "table.meta{font-size:0.8em;color:#333}table.meta td{border:none;padding:1px 8px 1px 0}\n"
+          "code{font-size:0.95em;overflow-wrap:anywhere;word-break:break-all}\n"
+          "@media print{body{margin:0;padding:0;max-width:none;font-size:10pt}"
+          "table{font-size:8.5pt}table.wide{font-size:7pt}h2{break-after:avoid}"
+          "tr,figure{break-inside:avoid}}\n"
           "</style>\n</head>\n<body>\n", f);
 }
 
@@ -62,6 +78,22 @@ void cs_html_para(FILE *f, const char *text)
     fputs("</p>\n", f);
 }
 
+const char *cs_html_fmt_plain(double v, char *buf, size_t n)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15)
+        return cs_fmt_count(v, buf, n);
+    cs_fmt_sig(v, 6, buf, n);
+    char *dot = strchr(buf, '.'), *e = buf + strlen(buf);
+    if (dot) { /* trailing zeros trimmed: 0.0826, not 0.0826000 */
+        while (e > dot + 1 && e[-1] == '0')
+            e--;
+        if (e == dot + 1)
+            e = dot;
+        *e = '\0';
+    }
+    return buf;
+}
+
 static bool cs__is_number(const char *s, double *v)
 {
     return s && cs_num_parse_double(s, v);
@@ -71,11 +103,8 @@ static void cs__cell(FILE *f, const char *s, bool head)
 {
     double v;
     if (!head && cs__is_number(s, &v)) {
-        char buf[64];
-        if (strlen(s) > 10 && v != floor(v))
-            snprintf(buf, sizeof buf, "%.6g", v);
-        else
-            snprintf(buf, sizeof buf, "%s", s);
+        char buf[96];
+        cs_html_fmt_plain(v, buf, sizeof buf);
         fputs("<td class=\"n\">", f);
         cs_html_escape(f, buf);
         fputs("</td>", f);
@@ -89,7 +118,7 @@ static void cs__cell(FILE *f, const char *s, bool head)
 void cs_html_table(FILE *f, size_t ncols, const char *const *head, size_t nrows,
                    const char *const *cells)
 {
-    fputs("<div class=\"wrap\"><table>\n<thead><tr>", f);
+    fputs(ncols > 8 ? "<div class=\"wrap\"><table class=\"wide\">\n<thead><tr>" : "<div class=\"wrap\"><table>\n<thead><tr>", f);
     for (size_t c = 0; c < ncols; c++)
         cs__cell(f, head[c], true);
     fputs("</tr></thead>\n<tbody>\n", f);
@@ -119,15 +148,16 @@ static void cs__json_rows(FILE *f, const cJSON *o, const char *prefix)
             if (cJSON_IsString(c))
                 v = c->valuestring;
             else if (cJSON_IsNumber(c))
-                snprintf(buf, sizeof buf, "%.17g", c->valuedouble);
+                cs_fmt_auto(path, c->valuedouble, buf, sizeof buf);
             else if (cJSON_IsBool(c))
                 v = cJSON_IsTrue(c) ? "true" : "false";
             else
                 v = "null";
-            fputs("<tr>", f);
-            cs__cell(f, path, false);
-            cs__cell(f, v, false);
-            fputs("</tr>\n", f);
+            fputs("<tr><td>", f);
+            cs_html_escape(f, path);
+            fputs(cJSON_IsNumber(c) ? "</td><td class=\"n\">" : "</td><td>", f);
+            cs_html_escape(f, v);
+            fputs("</td></tr>\n", f);
         }
         free(path);
     }
@@ -135,7 +165,7 @@ static void cs__json_rows(FILE *f, const cJSON *o, const char *prefix)
 
 void cs_html_json_table(FILE *f, const cJSON *obj)
 {
-    fputs("<table>\n<thead><tr><th>key</th><th>value</th></tr></thead>\n<tbody>\n", f);
+    fputs("<table class=\"kv\">\n<thead><tr><th>key</th><th>value</th></tr></thead>\n<tbody>\n", f);
     cs__json_rows(f, obj, "");
     fputs("</tbody>\n</table>\n", f);
 }
@@ -210,4 +240,97 @@ bool cs_html_svg_file(FILE *f, const char *path)
     }
     free(b);
     return s != NULL;
+}
+
+void cs_html_meta(FILE *f, const struct cs_html_meta *m)
+{
+    fputs("<table class=\"meta\">\n", f);
+    if (m->command) {
+        fputs("<tr><td>command</td><td><code>", f);
+        cs_html_escape(f, m->command);
+        fputs("</code></td></tr>\n", f);
+    }
+    for (size_t i = 0; i < m->nfiles; i++) {
+        fputs("<tr><td>", f);
+        cs_html_escape(f, m->file_roles && m->file_roles[i] ? m->file_roles[i] : "input");
+        fputs("</td><td><code>", f);
+        cs_html_escape(f, m->files[i]);
+        fputs("</code> sha256 <code class=\"sha256\">", f);
+        cs_html_escape(f, m->sha256[i]);
+        fputs("</code></td></tr>\n", f);
+    }
+    fputs("<tr><td>clustersim</td><td>version <span class=\"version\">" CLUSTERSIM_VERSION
+          "</span></td></tr>\n<tr><td>date</td><td><span class=\"date\">", f);
+    cs_html_escape(f, m->date ? m->date : "");
+    fputs("</span></td></tr>\n</table>\n", f);
+}
+
+const cJSON *cs_html_json_at(const cJSON *root, const char *path)
+{
+    const cJSON *o = root;
+    const char *p = path;
+    while (o && *p) {
+        if (*p == '.') {
+            p++;
+            continue;
+        }
+        if (*p == '[') {
+            char *end = NULL;
+            long i = strtol(p + 1, &end, 10);
+            if (!end || *end != ']' || i < 0 || !cJSON_IsArray(o))
+                return NULL;
+            o = cJSON_GetArrayItem(o, (int)i);
+            p = end + 1;
+            continue;
+        }
+        size_t l = strcspn(p, ".[");
+        char key[128];
+        if (l >= sizeof key || !cJSON_IsObject(o))
+            return NULL;
+        memcpy(key, p, l);
+        key[l] = '\0';
+        o = cJSON_GetObjectItemCaseSensitive(o, key);
+        p += l;
+    }
+    return o;
+}
+
+double cs_html_json_num(const cJSON *root, const char *path)
+{
+    const cJSON *v = cs_html_json_at(root, path);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *cs_html_unit_format(enum cs_html_unit u, double v, char *buf, size_t n)
+{
+    switch (u) {
+    case CS_HU_USD: return cs_fmt_usd(v, buf, n);
+    case CS_HU_PCT: return cs_fmt_pct(v, 1, buf, n);
+    case CS_HU_SECONDS: return cs_fmt_duration(v, buf, n);
+    case CS_HU_BYTES: return cs_fmt_bytes(v, buf, n);
+    case CS_HU_COUNT: return cs_fmt_count(v, buf, n);
+    case CS_HU_NUM: return cs_html_fmt_plain(v, buf, n);
+    }
+    return cs_html_fmt_plain(v, buf, n);
+}
+
+static const char *const cs__unit_name[] = {"usd", "pct", "s", "bytes", "count", "num"};
+
+void cs_html_value(FILE *f, const char *path, double v, enum cs_html_unit u)
+{
+    char txt[96];
+    cs_html_unit_format(u, v, txt, sizeof txt);
+    fputs("<span class=\"v\" data-json=\"", f);
+    cs_html_escape(f, path);
+    if (isfinite(v))
+        fprintf(f, "\" data-value=\"%.17g\" data-unit=\"%s\">", v, cs__unit_name[u]);
+    else
+        fprintf(f, "\" data-value=\"null\" data-unit=\"%s\">", cs__unit_name[u]);
+    cs_html_escape(f, txt);
+    fputs("</span>", f);
+}
+
+void cs_html_jvalue(FILE *f, const cJSON *root, const char *path, enum cs_html_unit u)
+{
+    cs_html_value(f, path, cs_html_json_num(root, path), u);
 }

@@ -82,7 +82,7 @@ const char *cs_fmt_sig(double v, int sig, char *buf, size_t n)
 
 const char *cs_fmt_usd(double v, char *buf, size_t n)
 {
-    return cs__emit(v, fabs(v) >= 99.995 ? 0 : 2, "$", NULL, buf, n);
+    return cs__emit(v, fabs(v) >= 99.995 || v == 0 ? 0 : 2, "$", NULL, buf, n);
 }
 
 const char *cs_fmt_pct(double ratio, int decimals, char *buf, size_t n)

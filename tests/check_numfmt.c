@@ -50,6 +50,8 @@ START_TEST(test_usd)
     ck_assert_str_eq(cs_fmt_usd(99.99, b, sizeof b), "$99.99");
     ck_assert_str_eq(cs_fmt_usd(99.996, b, sizeof b), "$100"); /* not "$100.00" */
     ck_assert_str_eq(cs_fmt_usd(6511448.16, b, sizeof b), "$6,511,448");
+    ck_assert_str_eq(cs_fmt_usd(0, b, sizeof b), "$0");
+    ck_assert_str_eq(cs_fmt_usd(0.004, b, sizeof b), "$0.00"); /* not zero: cents */
     ck_assert_str_eq(cs_fmt_usd(NAN, b, sizeof b), "n/a");
 }
 END_TEST

@@ -17,7 +17,7 @@ const char *cs_fmt_fixed(double v, int decimals, char *buf, size_t n);
  * 98765.4, 3 -> "98,765" (integer digits are never dropped). */
 const char *cs_fmt_sig(double v, int sig, char *buf, size_t n);
 /* Dollars: whole dollars from $100 ("$1,889,419", "-$2,500"), cents below
- * ("$3.21", "$0.08"). */
+ * ("$3.21", "$0.08"); zero is "$0". */
 const char *cs_fmt_usd(double v, char *buf, size_t n);
 /* A ratio as a percentage with `decimals` decimals: 0.20312, 1 -> "20.3%". */
 const char *cs_fmt_pct(double ratio, int decimals, char *buf, size_t n);
