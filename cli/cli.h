@@ -89,8 +89,11 @@ struct cs_cli_out {
     struct cs_outfile *of; /* base/outfile.h: the temporary file beside final_path */
 };
 bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name);
-/* Commits (ok) or discards the output; returns false on a write error. */
+/* Commits (ok) or discards the output; returns false on a write error.
+ * Prints "wrote FILE" unless cs_cli_out_quiet(true) (`clustersim report`
+ * running a command into a temporary directory). */
 bool cs_cli_out_close(struct cs_cli_out *o, bool ok);
+void cs_cli_out_quiet(bool quiet);
 
 /* Evaluates scenario s (app/pipeline.c, cs_app_evaluate) and prints what it
  * reported, attributing diagnostics without a file to `path`. The caller

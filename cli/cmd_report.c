@@ -125,17 +125,26 @@ static bool cs__page_date(const char *opt, char *buf, size_t n)
     return true;
 }
 
-/* SHA-256 of a file's bytes (hex), or "unreadable". */
+/* SHA-256 of a file's bytes as stored (hex; a .gz file's compressed bytes,
+ * what sha256sum prints), or "unreadable". */
 static void cs__file_sha(const char *path, char hex[65])
 {
-    char *b = NULL;
-    size_t n = 0;
-    char why[256];
-    if (cs_file_slurp_why(path, (size_t)1 << 31, &b, &n, why, sizeof why) != CS_OK) {
-        snprintf(hex, 65, "unreadable");
-        return;
+    FILE *in = path ? fopen(path, "rb") : NULL;
+    size_t cap = 1 << 16, n = 0, k;
+    char *b = in ? cs_xmalloc(cap) : NULL;
+    while (in && (k = fread(b + n, 1, cap - n, in)) > 0) {
+        n += k;
+        if (n == cap) {
+            cap *= 2;
+            b = cs_xrealloc(b, cap, 1);
+        }
     }
-    cs_sha256_hex(b, n, hex);
+    if (!in || ferror(in))
+        snprintf(hex, 65, "unreadable");
+    else
+        cs_sha256_hex(b, n, hex);
+    if (in)
+        fclose(in);
     free(b);
 }
 
@@ -231,7 +240,9 @@ static cJSON *cs__sub_json(const struct cs_cli_cmd *rep, const struct cs_cli_arg
         sa.pos[sa.npos++] = a->pos[i];
     for (int i = 0; i < a->nsets; i++)
         sa.sets[sa.nsets++] = a->sets[i];
+    cs_cli_out_quiet(true); /* its files are ours, in tmp */
     *rc = sub->fn(sub, &sa);
+    cs_cli_out_quiet(false);
     cJSON *doc = NULL;
     if (*rc == CS_EXIT_OK) {
         char *path = cs_xasprintf("%s/%s", tmp, json_name);
@@ -768,6 +779,8 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     int rc = CS_EXIT_OK;
     for (size_t i = 0; i < n && (run || cmp) && rc == CS_EXIT_OK; i++) {
         docs[i] = cs__run_json(a->pos[i + 1], catalog, a, &rc, sha[nf]);
+        if (strcmp(a->pos[i + 1], "-")) /* the bytes as stored (sha256sum's) */
+            cs__file_sha(a->pos[i + 1], sha[nf]);
         files[nf] = cs_path_display(a->pos[i + 1]);
         roles[nf++] = "scenario";
     }

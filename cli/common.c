@@ -247,6 +247,12 @@ bool cs_cli_out_open(struct cs_cli_out *o, const char *dir, const char *name)
     return true;
 }
 
+/* cs_cli_out_quiet: no "wrote FILE" lines (the command's outputs are a
+ * temporary directory of `clustersim report`). */
+static bool cs__out_quiet;
+
+void cs_cli_out_quiet(bool quiet) { cs__out_quiet = quiet; }
+
 bool cs_cli_out_close(struct cs_cli_out *o, bool ok)
 {
     bool good = ok;
@@ -269,7 +275,7 @@ bool cs_cli_out_close(struct cs_cli_out *o, bool ok)
     } else if (cs_outfile_commit(o->of, why, sizeof why) != CS_OK) {
         fprintf(stderr, "clustersim: %s\n", why);
         good = false;
-    } else {
+    } else if (!cs__out_quiet) {
         fprintf(stderr, "wrote %s\n", o->final_path);
     }
     free(o->final_path);

@@ -39,8 +39,9 @@ void cs_html_begin(FILE *f, const char *title)
           "margin-top:1.4em}h3{font-size:1.05em}\n"
           "table{border-collapse:collapse;margin:0.5em 0 1.2em 0;font-size:0.85em;max-width:100%}\n"
           "th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top;"
-          "overflow-wrap:anywhere}\n"
-          "th{background:#e8eef6}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+          "overflow-wrap:break-word}\n"
+          "th{background:#e8eef6}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;"
+          "overflow-wrap:normal}\n"
           "table.kv td:first-child{word-break:break-all;min-width:12em}\n"
           "table.wide{font-size:0.72em}table.wide th{word-break:break-all}\n"
           "figure{margin:1em 0;break-inside:avoid}svg{max-width:100%;height:auto}\n"
@@ -206,10 +207,13 @@ void cs_html_svg_bars(FILE *f, const char *title, const char *unit, size_t n,
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#3b75af\"/>\n",
                 left, y, w, bar);
         char val[64];
-        if (isfinite(values[i]))
-            snprintf(val, sizeof val, "%.4g", values[i]);
-        else
+        if (isfinite(values[i])) {
+            cs_fmt_sig(values[i], 4, val, sizeof val); /* 4 digits, never an exponent */
+            if (fabs(values[i]) >= 1000)
+                cs_fmt_fixed(values[i], 0, val, sizeof val);
+        } else {
             snprintf(val, sizeof val, "n/a");
+        }
         fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-family=\"sans-serif\" font-size=\"13\">%s"
                    "</text>\n", left + w + 6, y + bar - 7, val);
     }

@@ -269,8 +269,11 @@ void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_h
                        const char *hline_label)
 {
     const int W = 900, H = 470, left = 110, right = 40, top = 40, bottom = 60;
-    double xmax = cs__max_finite(x, n, isfinite(vline) ? vline : 0);
-    double ymax = cs__max_finite(y, n, isfinite(hline) ? hline : 0);
+    /* a constraint far beyond the points would squash them: named, not drawn */
+    double mx = cs__max_finite(x, n, 0), my = cs__max_finite(y, n, 0);
+    bool vfar = isfinite(vline) && vline > 3 * mx, hfar = isfinite(hline) && hline > 3 * my;
+    double xmax = vfar ? mx : fmax(mx, isfinite(vline) ? vline : 0);
+    double ymax = hfar ? my : fmax(my, isfinite(hline) ? hline : 0);
     xmax *= 1.08;
     ymax *= 1.08;
     double xs = cs__nice_step(xmax, 5), ys = cs__nice_step(ymax, 5);
@@ -298,12 +301,18 @@ void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_h
                "transform=\"rotate(-90 16 %.1f)\">", top + ph / 2, top + ph / 2);
     cs_html_escape(f, ylabel);
     fputs("</text>\n", f);
-    if (isfinite(vline)) {
+    if (vfar || hfar) {
+        char note[200];
+        snprintf(note, sizeof note, "beyond the axes: %s%s%s", vfar && vline_label ? vline_label : "",
+                 vfar && hfar ? ", " : "", hfar && hline_label ? hline_label : "");
+        cs__text(f, W - right - 4, top + 14, 11, "end", "#555", note);
+    }
+    if (isfinite(vline) && !vfar) {
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c03d3e\" "
                    "stroke-dasharray=\"3,3\"/>\n", CS__X(vline), top, CS__X(vline), H - bottom);
         cs__text(f, CS__X(vline) - 4, top + 12, 11, "end", "#c03d3e", vline_label ? vline_label : "");
     }
-    if (isfinite(hline)) {
+    if (isfinite(hline) && !hfar) {
         fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#3a923a\" "
                    "stroke-dasharray=\"3,3\"/>\n", left, CS__Y(hline), W - right, CS__Y(hline));
         cs__text(f, W - right - 4, CS__Y(hline) - 4, 11, "end", "#3a923a", hline_label ? hline_label : "");
@@ -394,6 +403,8 @@ static const char *cs__cell_text(const cJSON *v, const char *key, char *buf, siz
         return cs_fmt_auto(key, v->valuedouble, buf, n);
     if (cJSON_IsBool(v))
         return cJSON_IsTrue(v) ? "yes" : "no";
+    if (cJSON_IsNull(v))
+        return "none";
     if (cJSON_IsObject(v)) { /* {mean, p05, p95}: the mean */
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, "mean");
         if (cJSON_IsNumber(m))
@@ -441,6 +452,11 @@ void cs_html_array_table(FILE *f, const cJSON *arr)
         fputs("<th>", f);
         char h[64];
         snprintf(h, sizeof h, "%s", cols[k]);
+        size_t hl = strlen(h); /* the unit is in the cells: "queue_p95_s" -> "queue p95" */
+        if (hl > 2 && !strcmp(h + hl - 2, "_s"))
+            h[hl - 2] = '\0';
+        else if (hl > 4 && !strcmp(h + hl - 4, "_usd"))
+            h[hl - 4] = '\0';
         for (char *p = h; *p; p++)
             if (*p == '_')
                 *p = ' ';
@@ -1016,20 +1032,408 @@ void cs_html_page_tco(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
 
 /* ---- plan ------------------------------------------------------------- */
 
+/* "32 x A100-SXM4-80GB (4 nodes, fat-tree ib-ndr 1:1) on cloud-on-demand
+ * (azure-nd96amsr-a100-v4)" */
+static void cs__plan_name(FILE *f, const cJSON *pl)
+{
+    char b[64];
+    cs__w(f, cs_fmt_count(cs_html_json_num(pl, "gpus"), b, sizeof b));
+    fputs(" x ", f);
+    cs__w(f, cs__str(pl, "gpu") ? cs__str(pl, "gpu") : "?");
+    fputs(" (", f);
+    cs__w(f, cs_fmt_count(cs_html_json_num(pl, "nodes"), b, sizeof b));
+    fputs(" nodes, ", f);
+    cs__w(f, cs__str(pl, "fabric") ? cs__str(pl, "fabric") : "?");
+    fputs(") on ", f);
+    cs__w(f, cs__str(pl, "ownership") ? cs__str(pl, "ownership") : "?");
+    if (cs__str(pl, "offer")) {
+        fputs(" (", f);
+        cs__w(f, cs__str(pl, "offer"));
+        fputs(")", f);
+    }
+}
+
+static bool cs__same_plan(const cJSON *a, const cJSON *b)
+{
+    static const char *const k[] = {"gpu", "fabric", "ownership", "offer"};
+    if (!cJSON_IsObject(a) || !cJSON_IsObject(b))
+        return false;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        const char *x = cs__str(a, k[i]), *y = cs__str(b, k[i]);
+        if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+            return false;
+    }
+    return cs_html_json_num(a, "gpus") == cs_html_json_num(b, "gpus") &&
+           cs_html_json_num(a, "time_to_train_s.mean") == cs_html_json_num(b, "time_to_train_s.mean");
+}
+
+static void cs__plan_summary(FILE *f, const cJSON *doc)
+{
+    const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"), *fa = cs_html_json_at(doc, "plan.fastest");
+    const cJSON *front = cs_html_json_at(doc, "plan.front");
+    fputs("<p class=\"summary\" id=\"summary\">The plan <b>", f);
+    cs__w(f, cs__str(doc, "plan.name") ? cs__str(doc, "plan.name") : "?");
+    fputs("</b> asks for a run within ", f);
+    cs_html_jvalue(f, doc, "plan.deadline_s", CS_HU_SECONDS);
+    if (isfinite(cs_html_json_num(doc, "plan.budget_usd"))) {
+        fputs(" and a budget of ", f);
+        cs_html_jvalue(f, doc, "plan.budget_usd", CS_HU_USD);
+        fputs(" (", f);
+        cs__w(f, cs__str(doc, "plan.budget_basis") ? cs__str(doc, "plan.budget_basis") : "?");
+        fputs(" basis)", f);
+    }
+    fputs("; ", f);
+    cs_html_jvalue(f, doc, "plan.candidates.evaluated", CS_HU_COUNT);
+    fputs(" of ", f);
+    cs_html_jvalue(f, doc, "plan.candidates.clusters", CS_HU_COUNT);
+    fputs(" candidate clusters were simulated (", f);
+    cs_html_jvalue(f, doc, "plan.candidates.configurations", CS_HU_COUNT);
+    fputs(" parallel configurations).", f);
+    if (cJSON_IsObject(ch)) {
+        fputs(" The cheapest plan that meets the deadline at p95 is <b>", f);
+        cs__plan_name(f, ch);
+        fputs("</b>: ", f);
+        cs_html_jvalue(f, doc, "plan.cheapest.cost_usd.mean", CS_HU_USD);
+        fputs(", and ", f);
+        cs_html_jvalue(f, doc, "plan.cheapest.time_to_train_s.mean", CS_HU_SECONDS);
+        fputs(" to train (", f);
+        cs_html_jvalue(f, doc, "plan.cheapest.time_to_train_s.p95", CS_HU_SECONDS);
+        fputs(" at p95).", f);
+    } else {
+        fputs(" <b>No plan meets the deadline at p95.</b>", f);
+    }
+    if (cJSON_IsObject(fa)) {
+        if (cs__same_plan(ch, fa)) {
+            fputs(" It is also the fastest plan within the budget.", f);
+        } else {
+            fputs(" The fastest plan within the budget is ", f);
+            cs__plan_name(f, fa);
+            fputs(": ", f);
+            cs_html_jvalue(f, doc, "plan.fastest.time_to_train_s.mean", CS_HU_SECONDS);
+            fputs(" for ", f);
+            cs_html_jvalue(f, doc, "plan.fastest.cost_usd.mean", CS_HU_USD);
+            if (cJSON_IsObject(ch)) {
+                fputs(", ", f);
+                cs__diff(f, doc, "plan.cheapest.time_to_train_s.mean", "plan.fastest.time_to_train_s.mean",
+                         false, CS_HU_SECONDS);
+                fputs(" sooner for ", f);
+                cs__diff(f, doc, "plan.fastest.cost_usd.mean", "plan.cheapest.cost_usd.mean", false,
+                         CS_HU_USD);
+                fputs(" (", f);
+                cs__diff(f, doc, "plan.fastest.cost_usd.mean", "plan.cheapest.cost_usd.mean", true,
+                         CS_HU_PCT);
+                fputs(") more", f);
+            }
+            fputs(".", f);
+        }
+    } else {
+        fputs(" No plan is within the budget at p95.", f);
+    }
+    /* when the cheapest stops being the choice: a deadline under its p95 time */
+    if (cJSON_IsObject(ch)) {
+        double t95 = cs_html_json_num(doc, "plan.cheapest.time_to_train_s.p95");
+        size_t best = (size_t)-1;
+        double bc = INFINITY;
+        for (int i = 0; i < cJSON_GetArraySize(front); i++) {
+            const cJSON *x = cJSON_GetArrayItem(front, i);
+            double t = cs_html_json_num(x, "time_to_train_s.p95"), c = cs_html_json_num(x, "cost_usd.mean");
+            if (t < t95 && c < bc) {
+                bc = c;
+                best = (size_t)i;
+            }
+        }
+        fputs(" It stops being the answer if the deadline falls below its p95 time", f);
+        if (best != (size_t)-1) {
+            fputs("; then the cheapest faster plan on the front is ", f);
+            cs__plan_name(f, cJSON_GetArrayItem(front, (int)best));
+            fputs(" at ", f);
+            cs__jv(f, doc, "plan.front[%zu]", best, ".cost_usd.mean", CS_HU_USD);
+            fputs(" (", f);
+            cs__jv(f, doc, "plan.front[%zu]", best, ".time_to_train_s.p95", CS_HU_SECONDS);
+            fputs(" at p95).", f);
+        } else {
+            fputs("; no plan on the front is faster at p95.", f);
+        }
+    }
+    const cJSON *bind = cs_html_json_at(doc, "plan.binding");
+    if (cJSON_IsString(bind)) {
+        fputs(" Binding: ", f);
+        cs__w(f, bind->valuestring);
+        fputs(".", f);
+    }
+    fputs("</p>\n", f);
+}
+
+/* One table row per plan: the cluster, its configuration, time and cost. */
+static void cs__plan_table(FILE *f, const cJSON *const *plans, const char *const *tags, size_t n)
+{
+    fputs("<div class=\"wrap\"><table>\n<thead><tr><th></th><th>cluster</th><th>parallelism</th>"
+          "<th>ownership</th><th>time to train (mean)</th><th>at p95</th><th>cost (mean)</th>"
+          "<th>at p95</th><th>meets</th></tr></thead>\n<tbody>\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *pl = plans[i];
+        char b[96];
+        fputs("<tr><td>", f);
+        cs__w(f, tags[i]);
+        fputs("</td><td>", f);
+        cs__w(f, cs_fmt_count(cs_html_json_num(pl, "gpus"), b, sizeof b));
+        fputs(" x ", f);
+        cs__w(f, cs__str(pl, "gpu") ? cs__str(pl, "gpu") : "");
+        fputs(", ", f);
+        cs__w(f, cs__str(pl, "fabric") ? cs__str(pl, "fabric") : "");
+        fputs("</td><td>", f);
+        snprintf(b, sizeof b, "tp %g, pp %g, dp %g%s", cs_html_json_num(pl, "parallelism.tp"),
+                 cs_html_json_num(pl, "parallelism.pp"), cs_html_json_num(pl, "parallelism.dp"),
+                 cJSON_IsTrue(cs_html_json_at(pl, "parallelism.sp")) ? ", sp" : "");
+        cs__w(f, b);
+        if (cs__str(pl, "parallelism.fsdp") && strcmp(cs__str(pl, "parallelism.fsdp"), "none")) {
+            fputs(", ", f);
+            cs__w(f, cs__str(pl, "parallelism.fsdp"));
+        }
+        fputs("</td><td>", f);
+        cs__w(f, cs__str(pl, "ownership") ? cs__str(pl, "ownership") : "");
+        if (cs__str(pl, "offer")) {
+            fputs(" (", f);
+            cs__w(f, cs__str(pl, "offer"));
+            fputs(")", f);
+        }
+        fputs("</td>", f);
+        static const char *const k[] = {"time_to_train_s.mean", "time_to_train_s.p95", "cost_usd.mean",
+                                        "cost_usd.p95"};
+        for (int j = 0; j < 4; j++) {
+            double v = cs_html_json_num(pl, k[j]);
+            fprintf(f, "<td class=\"n\">%s</td>", j < 2 ? cs_fmt_duration(v, b, sizeof b)
+                                                       : cs_fmt_usd(v, b, sizeof b));
+        }
+        bool dl = cJSON_IsTrue(cs_html_json_at(pl, "meets_deadline"));
+        bool bu = cJSON_IsTrue(cs_html_json_at(pl, "within_budget"));
+        fprintf(f, "<td>%s</td></tr>\n", dl && bu ? "deadline and budget" : dl ? "deadline only"
+                                         : bu ? "budget only" : "neither");
+    }
+    fputs("</tbody>\n</table></div>\n", f);
+}
+
 void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
 {
-    (void)doc;
-    cs_html_begin(f, "plan");
+    const char *name = cs__str(doc, "plan.name");
+    char *title = cs_xasprintf("clustersim plan: %s", name ? name : "?");
+    cs_html_begin(f, title);
+    cs_html_heading(f, 1, title);
+    free(title);
     cs_html_meta(f, m);
+    cs_html_heading(f, 2, "Summary");
+    cs__plan_summary(f, doc);
+    const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"), *fa = cs_html_json_at(doc, "plan.fastest");
+    const cJSON *front = cs_html_json_at(doc, "plan.front");
+    size_t nf = (size_t)cJSON_GetArraySize(front);
+    cs_html_heading(f, 2, "Options");
+    const cJSON *picks[2];
+    const char *tags[2];
+    size_t np = 0;
+    if (cJSON_IsObject(ch))
+        picks[np] = ch, tags[np++] = "cheapest meeting the deadline";
+    if (cJSON_IsObject(fa))
+        picks[np] = fa, tags[np++] = "fastest within the budget";
+    if (np)
+        cs__plan_table(f, picks, tags, np);
+    cs_html_heading(f, 3, "Pareto front of cost against time (means)");
+    if (nf == 0) {
+        cs_html_para(f, "The front is empty: no candidate was evaluated.");
+    } else {
+        const cJSON **pl = cs_xcalloc(nf, sizeof *pl);
+        const char **tg = cs_xcalloc(nf, sizeof *tg);
+        char (*num)[24] = cs_xcalloc(nf, sizeof *num);
+        for (size_t i = 0; i < nf; i++) {
+            pl[i] = cJSON_GetArrayItem(front, (int)i);
+            snprintf(num[i], sizeof num[i], "%zu", i + 1);
+            tg[i] = num[i];
+        }
+        cs__plan_table(f, pl, tg, nf);
+        /* the figure: days against dollars */
+        double *x = cs_xcalloc(nf, sizeof *x), *y = cs_xcalloc(nf, sizeof *y);
+        bool *hl = cs_xcalloc(nf, sizeof *hl);
+        char (*lab)[64] = cs_xcalloc(nf, sizeof *lab);
+        const char **labs = cs_xcalloc(nf, sizeof *labs);
+        for (size_t i = 0; i < nf; i++) {
+            x[i] = cs_html_json_num(pl[i], "time_to_train_s.mean") / 86400.0;
+            y[i] = cs_html_json_num(pl[i], "cost_usd.mean");
+            hl[i] = cs__same_plan(pl[i], ch) || cs__same_plan(pl[i], fa);
+            const char *g = cs__str(pl[i], "gpu") ? cs__str(pl[i], "gpu") : "?";
+            int gl = (int)strcspn(g, "-");
+            const char *own = cs__str(pl[i], "ownership") ? cs__str(pl[i], "ownership") : "?";
+            snprintf(lab[i], sizeof lab[i], "%zu: %gx%.*s %s", i + 1, cs_html_json_num(pl[i], "gpus"), gl,
+                     g, own);
+            labs[i] = lab[i];
+        }
+        double dl = cs_html_json_num(doc, "plan.deadline_s") / 86400.0;
+        double bu = cs_html_json_num(doc, "plan.budget_usd");
+        char dlab[64], blab[64], t[48];
+        snprintf(dlab, sizeof dlab, "deadline %s", cs_fmt_duration(dl * 86400.0, t, sizeof t));
+        snprintf(blab, sizeof blab, "budget %s", cs_fmt_usd(bu, t, sizeof t));
+        cs_html_heading(f, 2, "Figures");
+        cs_html_svg_front(f, "Pareto front: cost against time to train (larger points: the cheapest and the fastest)",
+                          "time to train, mean (days)", CS_HU_NUM, "cost, mean (US$)", CS_HU_USD, nf, x, y, labs, hl,
+                          dl, dlab, bu, blab);
+        free(x);
+        free(y);
+        free(hl);
+        free(lab);
+        free(labs);
+        free(pl);
+        free(tg);
+        free(num);
+    }
+    cs_html_heading(f, 2, "Assumptions and defaults");
+    fputs("<p>The plan's constraints and how many candidates it had. Each candidate is simulated "
+          "with the models of <code>search</code>, <code>run</code> and <code>tco</code> (the "
+          "catalog's prices unless the plan's <code>cost:</code> gives them); method and keys: "
+          "docs/plan.md.</p>\n", f);
+    cs__kv_open(f);
+    cs__kv_scalars(f, cs_html_json_at(doc, "plan"), NULL);
+    cs__kv_scalars(f, cs_html_json_at(doc, "plan.candidates"), "candidates: ");
+    cs__kv_close(f);
+    cs__appendix(f, doc, "plan");
     cs_html_end(f);
 }
 
 /* ---- replay ----------------------------------------------------------- */
 
+static void cs__replay_summary(FILE *f, const cJSON *doc)
+{
+    fputs("<p class=\"summary\" id=\"summary\">", f);
+    cs_html_jvalue(f, doc, "replay.jobs", CS_HU_COUNT);
+    fputs(" jobs of ", f);
+    cs__w(f, cs__str(doc, "replay.trace.file") ? cs__str(doc, "replay.trace.file") : "the trace");
+    if (cs__str(doc, "replay.trace.format")) {
+        fputs(" (", f);
+        cs__w(f, cs__str(doc, "replay.trace.format"));
+        fputs(")", f);
+    }
+    fputs(" replayed on ", f);
+    cs_html_jvalue(f, doc, "replay.gpus", CS_HU_COUNT);
+    fputs(" GPUs with ", f);
+    cs__w(f, cs__str(doc, "replay.policy") ? cs__str(doc, "replay.policy") : "?");
+    fputs(" scheduling and ", f);
+    cs__w(f, cs__str(doc, "replay.placement") ? cs__str(doc, "replay.placement") : "?");
+    fputs(" placement: over a makespan of ", f);
+    cs_html_jvalue(f, doc, "replay.makespan_s", CS_HU_SECONDS);
+    fputs(" the GPUs were allocated ", f);
+    cs_html_jvalue(f, doc, "replay.utilization", CS_HU_PCT);
+    fputs(" of the time (busy ", f);
+    cs_html_jvalue(f, doc, "replay.busy_utilization", CS_HU_PCT);
+    fputs("). Jobs waited ", f);
+    cs_html_jvalue(f, doc, "replay.queue_s.mean", CS_HU_SECONDS);
+    fputs(" on average (", f);
+    cs_html_jvalue(f, doc, "replay.queue_s.p95", CS_HU_SECONDS);
+    fputs(" at p95) and took ", f);
+    cs_html_jvalue(f, doc, "replay.jct_s.mean", CS_HU_SECONDS);
+    fputs(" from submission to completion (", f);
+    cs_html_jvalue(f, doc, "replay.jct_s.p95", CS_HU_SECONDS);
+    fputs(" at p95); ", f);
+    cs_html_jvalue(f, doc, "replay.completed", CS_HU_COUNT);
+    fputs(" completed, ", f);
+    cs_html_jvalue(f, doc, "replay.rejected", CS_HU_COUNT);
+    fputs(" rejected", f);
+    if (cs_html_json_num(doc, "replay.preemptions") > 0) {
+        fputs(", ", f);
+        cs_html_jvalue(f, doc, "replay.preemptions", CS_HU_COUNT);
+        fputs(" preemptions", f);
+    }
+    fputs(".", f);
+    const cJSON *w = cs_html_json_at(doc, "replay.warnings");
+    if (cJSON_IsArray(w) && cJSON_GetArraySize(w) > 0)
+        fprintf(f, " <b>%d warning%s</b> (below).", cJSON_GetArraySize(w), cJSON_GetArraySize(w) > 1 ? "s" : "");
+    fputs("</p>\n", f);
+}
+
 void cs_html_page_replay(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
 {
-    (void)doc;
-    cs_html_begin(f, "replay");
+    const char *tf = cs__str(doc, "replay.trace.file");
+    char *title = cs_xasprintf("clustersim replay: %s", tf ? tf : "trace");
+    cs_html_begin(f, title);
+    cs_html_heading(f, 1, title);
+    free(title);
     cs_html_meta(f, m);
+    cs_html_heading(f, 2, "Summary");
+    cs__replay_summary(f, doc);
+    const cJSON *w = cs_html_json_at(doc, "replay.warnings");
+    if (cJSON_IsArray(w) && cJSON_GetArraySize(w) > 0) {
+        cs_html_heading(f, 3, "Warnings");
+        cs_html_array_table(f, w);
+    }
+    cs_html_heading(f, 2, "Results");
+    fputs("<div class=\"wrap\"><table>\n<thead><tr><th></th><th>mean</th><th>p50</th><th>p95</th></tr>"
+          "</thead>\n<tbody>\n", f);
+    static const char *const st[][2] = {{"queueing delay", "replay.queue_s"}, {"job completion time", "replay.jct_s"}};
+    for (int i = 0; i < 2; i++) {
+        char b[64];
+        fprintf(f, "<tr><td>%s</td>", st[i][0]);
+        static const char *const q[] = {"mean", "p50", "p95"};
+        for (int k = 0; k < 3; k++) {
+            char path[96];
+            snprintf(path, sizeof path, "%s.%s", st[i][1], q[k]);
+            fprintf(f, "<td class=\"n\">%s</td>", cs_fmt_duration(cs_html_json_num(doc, path), b, sizeof b));
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n</table></div>\n", f);
+    cs__kv_open(f);
+    cs__kv_scalars(f, cs_html_json_at(doc, "replay"), NULL);
+    cs__kv_close(f);
+    static const char *const groups[][2] = {{"replay.partitions", "Partitions"},
+                                            {"replay.by_partition", "By partition"},
+                                            {"replay.by_size", "By job size"},
+                                            {"replay.by_user", "By user"}};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+        const cJSON *arr = cs_html_json_at(doc, groups[g][0]);
+        if (cJSON_IsArray(arr) && cJSON_GetArraySize(arr) > 0) {
+            cs_html_heading(f, 3, groups[g][1]);
+            cs_html_array_table(f, arr);
+        }
+    }
+    /* figures: queueing and completion percentiles, partition shares */
+    cs_html_heading(f, 2, "Figures");
+    const char *labels[] = {"queue mean", "queue p50", "queue p95", "JCT mean", "JCT p50", "JCT p95"};
+    double v[6];
+    static const char *const paths[] = {"replay.queue_s.mean", "replay.queue_s.p50", "replay.queue_s.p95",
+                                        "replay.jct_s.mean",   "replay.jct_s.p50",   "replay.jct_s.p95"};
+    for (int i = 0; i < 6; i++)
+        v[i] = cs_html_json_num(doc, paths[i]) / 3600.0;
+    cs_html_svg_bars(f, "Queueing delay and job completion time", "hours", 6, labels, v);
+    const cJSON *parts = cs_html_json_at(doc, "replay.partitions");
+    size_t np = (size_t)cJSON_GetArraySize(parts);
+    if (np > 1) {
+        const char **pl = cs_xcalloc(np, sizeof *pl);
+        double *ps = cs_xcalloc(np, sizeof *ps);
+        for (size_t i = 0; i < np; i++) {
+            const cJSON *x = cJSON_GetArrayItem(parts, (int)i);
+            pl[i] = cs__str(x, "name") ? cs__str(x, "name") : "?";
+            ps[i] = 100 * cs_html_json_num(x, "share");
+        }
+        cs_html_svg_bars(f, "Share of the GPU-hours by partition", "%", np, pl, ps);
+        free(pl);
+        free(ps);
+    }
+    cs_html_heading(f, 2, "Assumptions and defaults");
+    fputs("<p>The scheduler's settings (the scenario's <code>scheduler:</code> section, overridden by "
+          "the flags) and what the trace import kept and skipped; models: docs/replay.md.</p>\n", f);
+    cs__kv_open(f);
+    static const char *const keys[] = {"policy", "placement", "mig", "preempt", "gpus"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(cs_html_json_at(doc, "replay"), keys[i]);
+        char b[64];
+        if (x)
+            cs__kv(f, keys[i], cs__cell_text(x, keys[i], b, sizeof b), cJSON_IsNumber(x));
+    }
+    cs__kv_scalars(f, cs_html_json_at(doc, "replay.trace"), "trace: ");
+    cs__kv_close(f);
+    const cJSON *claim = cs_html_json_at(doc, "replay.claim");
+    if (cJSON_IsObject(claim)) {
+        cs_html_heading(f, 3, "Claim");
+        cs__kv_open(f);
+        cs__kv_scalars(f, claim, NULL);
+        cs__kv_close(f);
+    }
+    cs__appendix(f, doc, "replay");
     cs_html_end(f);
 }

@@ -205,7 +205,7 @@ const char *cs_fmt_auto(const char *path, double v, char *buf, size_t n)
         return isfinite(v) ? buf : cs__na(buf, n);
     }
     if (cs__ends(key, klen, "utilization") || cs__has(key, klen, "goodput") ||
-        (klen == 3 && memcmp(key, "mfu", 3) == 0) || cs__has(key, klen, "share") ||
+        (klen == 3 && memcmp(key, "mfu", 3) == 0) || cs__has(key, klen, "share") || cs__has(key, klen, "fragmentation") ||
         cs__has(key, klen, "fraction") || cs__ends(key, klen, "_ratio"))
         return cs_fmt_pct(v, 1, buf, n);
     if (isfinite(v) && v != floor(v)) {

@@ -107,6 +107,7 @@ START_TEST(test_auto_by_key)
     ck_assert_str_eq(cs_fmt_auto("replay.busy_gpu_hours", 214.07694, b, sizeof b), "214.077 h");
     ck_assert_str_eq(cs_fmt_auto("replay.utilization", 0.0011145, b, sizeof b), "0.1%");
     ck_assert_str_eq(cs_fmt_auto("throughput.mfu", 0.5414, b, sizeof b), "54.1%");
+    ck_assert_str_eq(cs_fmt_auto("replay.fragmentation", 0.029429, b, sizeof b), "2.9%");
     ck_assert_str_eq(cs_fmt_auto("tco.sensitivity.rows[3].base", 0.0826, b, sizeof b), "0.0826");
     ck_assert_str_eq(cs_fmt_auto("tco.gpus", 32, b, sizeof b), "32");
     ck_assert_str_eq(cs_fmt_auto("x.construction_per_mw", 11700000, b, sizeof b), "11,700,000");

@@ -36,7 +36,7 @@ const char *cs_fmt_count(double v, char *buf, size_t n);
 /* A JSON leaf by its key (the last part of its path), for the reports'
  * tables of every figure: *_usd as dollars, *_s and *_seconds as a
  * duration, *_bytes as bytes, *_w as watts, *_hours as hours, utilization,
- * goodput, mfu, *share*, *fraction* and *_ratio as percentages (1 decimal),
+ * goodput, mfu, *share*, *fraction*, *fragmentation* and *_ratio as percentages (1 decimal),
  * anything else as a count (6 significant digits for fractions). */
 const char *cs_fmt_auto(const char *key, double v, char *buf, size_t n);
 
