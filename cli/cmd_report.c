@@ -609,7 +609,7 @@ static void cs__words_compare(FILE *f, cJSON *const *docs, size_t n)
         char r[64];
         cs_fmt_sig(cs_html_json_num(docs[hi], "throughput.tokens_per_s") /
                        cs_html_json_num(docs[lo], "throughput.tokens_per_s"), 3, r, sizeof r);
-        fprintf(f, " tokens/s (%s times less)", r);
+        fprintf(f, " tokens/s (%s times lower)", r);
     }
     fputs(".", f);
     for (size_t i = 0; i < n; i++)
@@ -636,12 +636,12 @@ static void cs__figures_compare(FILE *f, cJSON *const *docs, size_t n)
     static const char *const what[][4] = {
         {"Throughput", "tokens/s", "throughput", "tokens_per_s"},
         {"Step time", "s", "step", "time_s"},
-        {"Model FLOPs utilization", "MFU", "throughput", "mfu"},
+        {"Model FLOPs utilization", "%", "throughput", "mfu"},
     };
     for (size_t w = 0; w < 3; w++) {
         for (size_t j = 0; j < n; j++) {
             labels[j] = cs__jstr(docs[j], "scenario");
-            v[j] = cs__jnum(docs[j], what[w][2], what[w][3]);
+            v[j] = cs__jnum(docs[j], what[w][2], what[w][3]) * (w == 2 ? 100 : 1);
         }
         cs_html_svg_bars(f, what[w][0], what[w][1], n, labels, v);
     }
@@ -732,10 +732,21 @@ static int cs__sweep_page(FILE *f, const char *dir, const struct cs_html_meta *m
             cols[nc++] = outs[o];
     cs_html_heading(f, 2, "Results");
     const char **cells = cs_xcalloc(r.nrows * nc + 1, sizeof *cells);
+    char (*fmt)[48] = cs_xcalloc(r.nrows * nc + 1, sizeof *fmt);
     for (size_t i = 0; i < r.nrows; i++)
-        for (size_t c = 0; c < nc; c++)
-            cells[i * nc + c] = cs_sweep_results_get(&r, i, cols[c]);
+        for (size_t c = 0; c < nc; c++) {
+            /* numbers with the unit their column's name says (step_time_s: "4.62 s") */
+            const char *v = cs_sweep_results_get(&r, i, cols[c]);
+            char *end = NULL;
+            double x = v && *v ? strtod(v, &end) : NAN;
+            if (c > 0 && end && !*end && isfinite(x)) {
+                cs_fmt_auto(cols[c], x, fmt[i * nc + c], sizeof fmt[0]);
+                v = fmt[i * nc + c];
+            }
+            cells[i * nc + c] = v;
+        }
     cs_html_table(f, nc, cols, r.nrows, cells);
+    free(fmt);
     free(cells);
     cs_html_end(f);
     cs_sweep_results_fini(&r);

@@ -43,7 +43,8 @@ void cs_html_begin(FILE *f, const char *title)
           "th{background:#e8eef6}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;"
           "overflow-wrap:normal}\n"
           "table.kv td:first-child{word-break:break-all;min-width:12em}\n"
-          "table.wide{font-size:0.72em}table.wide th{word-break:break-all}\n"
+          "table.wide{font-size:0.72em}table.wide th,table.wide td{padding:1px 3px}"
+          "table.wide td:not(.n){overflow-wrap:anywhere}\n"
           "figure{margin:1em 0;break-inside:avoid}svg{max-width:100%;height:auto}\n"
           "p.note{color:#555;font-size:0.9em}div.wrap{max-width:100%}\n"
           "p.summary{background:#f4f7fb;border-left:4px solid #3b75af;padding:0.6em 0.9em}\n"
@@ -100,6 +101,18 @@ static bool cs__is_number(const char *s, double *v)
     return s && cs_num_parse_double(s, v);
 }
 
+/* A figure with its unit ("48.3 s", "$1,234", "-2.5%"): right-aligned. */
+static bool cs__looks_numeric(const char *s)
+{
+    if (!s)
+        return false;
+    if (*s == '-' || *s == '+')
+        s++;
+    if (*s == '$')
+        s++;
+    return *s >= '0' && *s <= '9';
+}
+
 static void cs__cell(FILE *f, const char *s, bool head)
 {
     double v;
@@ -111,8 +124,16 @@ static void cs__cell(FILE *f, const char *s, bool head)
         fputs("</td>", f);
         return;
     }
-    fputs(head ? "<th>" : "<td>", f);
-    cs_html_escape(f, s ? s : "");
+    fputs(head ? "<th>" : cs__looks_numeric(s) ? "<td class=\"n\">" : "<td>", f);
+    if (head) /* long keys break after their dots and underscores, not inside words */
+        for (const char *p = s ? s : ""; *p; p++) {
+            char c[2] = {*p, '\0'};
+            cs_html_escape(f, c);
+            if (*p == '.' || *p == '_')
+                fputs("<wbr>", f);
+        }
+    else
+        cs_html_escape(f, s ? s : "");
     fputs(head ? "</th>" : "</td>", f);
 }
 

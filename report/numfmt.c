@@ -122,6 +122,22 @@ const char *cs_fmt_bytes(double b, char *buf, size_t n)
     return cs__emit(x, k == 0 ? 0 : cs__sig_decimals(x, 3), NULL, name[k], buf, n);
 }
 
+const char *cs_fmt_si(double v, const char *unit, char *buf, size_t n)
+{
+    static const char *const pre[] = {"", "k", "M", "G", "T", "P", "E", "Z"};
+    if (!isfinite(v))
+        return cs__na(buf, n);
+    int k = 0;
+    double x = v;
+    while (k < 7 && fabs(x) >= 999.5) {
+        x /= 1000;
+        k++;
+    }
+    char u[48];
+    snprintf(u, sizeof u, " %s%s", pre[k], unit ? unit : "");
+    return cs__emit(x, cs__sig_decimals(x, 3), NULL, u, buf, n);
+}
+
 const char *cs_fmt_count(double v, char *buf, size_t n)
 {
     if (isfinite(v) && v == floor(v))
@@ -184,8 +200,17 @@ const char *cs_fmt_auto(const char *path, double v, char *buf, size_t n)
     char tmp[96];
     if (cs__has(key, klen, "usd"))
         return cs_fmt_usd(v, buf, n);
-    if (cs__has(key, klen, "bytes") && !cs__ends(key, klen, "_per_s"))
+    if (cs__has(key, klen, "bytes") && cs__has(key, klen, "_per_s"))
+        return cs_fmt_si(v, "B/s", buf, n);
+    if (cs__has(key, klen, "bytes"))
         return cs_fmt_bytes(v, buf, n);
+    if (klen > 6 && memcmp(key, "tflops", 6) == 0) { /* already in TFLOP/s */
+        cs_fmt_sig(v, 4, tmp, sizeof tmp);
+        snprintf(buf, n, "%s TFLOP/s", tmp);
+        return isfinite(v) ? buf : cs__na(buf, n);
+    }
+    if (cs__has(key, klen, "flops"))
+        return cs_fmt_si(v, cs__has(key, klen, "per_step") ? "FLOP" : "FLOP/s", buf, n);
     if (cs__ends(key, klen, "_per_s") || cs__ends(key, klen, "_per_gpu")) {
         cs_fmt_sig(v, 6, buf, n);
         return cs__trim(buf);

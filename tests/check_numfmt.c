@@ -90,6 +90,8 @@ START_TEST(test_bytes_and_counts)
     ck_assert_str_eq(cs_fmt_count(1024, b, sizeof b), "1,024");
     ck_assert_str_eq(cs_fmt_count(0.125, b, sizeof b), "0.125");
     ck_assert_str_eq(cs_fmt_count(12.49, b, sizeof b), "12.5");
+    ck_assert_str_eq(cs_fmt_si(31.648e15, "FLOP/s", b, sizeof b), "31.6 PFLOP/s");
+    ck_assert_str_eq(cs_fmt_si(12, "W", b, sizeof b), "12.0 W");
 }
 END_TEST
 
@@ -104,6 +106,11 @@ START_TEST(test_auto_by_key)
     ck_assert_str_eq(cs_fmt_auto("throughput.tokens_per_s", 21715.984, b, sizeof b), "21,716"); /* 6 digits: 21,716.0, zeros trimmed */
     ck_assert_str_eq(cs_fmt_auto("memory.bytes_per_gpu", 62.4e9, b, sizeof b), "62.4 GB");
     ck_assert_str_eq(cs_fmt_auto("tco.bom.it_power_w", 45000, b, sizeof b), "45,000 W");
+    /* H100 SXM dense BF16: 989 TFLOP/s; HBM3 3.35 TB/s */
+    ck_assert_str_eq(cs_fmt_auto("cluster.peak_flops_per_gpu", 989e12, b, sizeof b), "989 TFLOP/s");
+    ck_assert_str_eq(cs_fmt_auto("cluster.hbm_bw_bytes_per_s", 3.35e12, b, sizeof b), "3.35 TB/s");
+    ck_assert_str_eq(cs_fmt_auto("throughput.hw_flops_per_step", 6.7089e17, b, sizeof b), "671 PFLOP");
+    ck_assert_str_eq(cs_fmt_auto("throughput.tflops_per_gpu", 434.19191, b, sizeof b), "434.2 TFLOP/s");
     ck_assert_str_eq(cs_fmt_auto("replay.busy_gpu_hours", 214.07694, b, sizeof b), "214.077 h");
     ck_assert_str_eq(cs_fmt_auto("replay.utilization", 0.0011145, b, sizeof b), "0.1%");
     ck_assert_str_eq(cs_fmt_auto("throughput.mfu", 0.5414, b, sizeof b), "54.1%");

@@ -29,13 +29,17 @@ const char *cs_fmt_duration(double s, char *buf, size_t n);
 /* Bytes in decimal (SI) units, 3 significant digits: "62.4 GB", "1.50 TB",
  * "512 B". */
 const char *cs_fmt_bytes(double b, char *buf, size_t n);
+/* v with an SI prefix (k, M, G, T, P, E, Z) before unit, 3 significant
+ * digits: 9.89e14, "FLOP/s" -> "989 TFLOP/s"; 3.35e12, "B/s" -> "3.35 TB/s". */
+const char *cs_fmt_si(double v, const char *unit, char *buf, size_t n);
 /* A count: integers with separators ("1,024"); a fraction to 3
  * significant digits ("0.125", "12.5"). */
 const char *cs_fmt_count(double v, char *buf, size_t n);
 
 /* A JSON leaf by its key (the last part of its path), for the reports'
- * tables of every figure: *_usd as dollars, *_s and *_seconds as a
- * duration, *_bytes as bytes, *_w as watts, *_hours as hours, utilization,
+ * tables of every figure: *usd* as dollars, *_s and *_seconds as a
+ * duration, *bytes* as bytes (B/s with _per_s), *flops* as FLOP/s (FLOP
+ * with per_step; tflops* already in TFLOP/s), *_w as watts, *_hours as hours, utilization,
  * goodput, mfu, *share*, *fraction*, *fragmentation* and *_ratio as percentages (1 decimal),
  * anything else as a count (6 significant digits for fractions). */
 const char *cs_fmt_auto(const char *key, double v, char *buf, size_t n);
