@@ -50,9 +50,11 @@ void cs_html_begin(FILE *f, const char *title)
           "p.summary{background:#f4f7fb;border-left:4px solid #3b75af;padding:0.6em 0.9em}\n"
           "table.meta{font-size:0.8em;color:#333}table.meta td{border:none;padding:1px 8px 1px 0}\n"
           "code{font-size:0.95em;overflow-wrap:anywhere;word-break:break-all}\n"
+          "p.print-only{display:none}\n"
           "@media print{body{margin:0;padding:0;max-width:none;font-size:10pt}"
           "table{font-size:8.5pt}table.wide{font-size:7pt}h2{break-after:avoid}"
-          "tr,figure{break-inside:avoid}}\n"
+          "tr,figure{break-inside:avoid}section.appendix{display:none}p.print-only{display:block}}\n"
+
           "</style>\n</head>\n<body>\n", f);
 }
 

@@ -497,14 +497,17 @@ static void cs__kv_scalars(FILE *f, const cJSON *obj, const char *prefix)
 
 static void cs__appendix(FILE *f, const cJSON *doc, const char *key)
 {
+    fprintf(f, "<p class=\"note print-only\">Every figure of the JSON is in the HTML page and in "
+               "<code>clustersim %s --format json</code>.</p>\n<section class=\"appendix\">\n", key);
     cs_html_heading(f, 2, "Every figure of the JSON");
     fputs("<p class=\"note\">The command's <code>--format json</code> document, one row per value "
-          "(numbers formatted by their key).</p>\n", f);
+          "(numbers formatted by their key; left out when printed).</p>\n", f);
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, key);
     cJSON *wrap = cJSON_CreateObject();
     cJSON_AddItemReferenceToObject(wrap, key, (cJSON *)o);
     cs_html_json_table(f, wrap);
     cJSON_Delete(wrap);
+    fputs("</section>\n", f);
 }
 
 /* ---- tco -------------------------------------------------------------- */
@@ -946,6 +949,34 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
     free(labels);
 }
 
+/* The cost model's inputs (models/cost.c input_names) with their units
+ * as docs/cost.md defines them, for the assumptions table. */
+static const struct {
+    const char *input, *what;
+    enum cs_html_unit u;
+    const char *suffix;
+} cs__cin_units[] = {
+    {"gpu_price", "all-in server price per GPU", CS_HU_USD, ""},
+    {"network_cost_fraction", "network's share of the hardware (unpriced items)", CS_HU_PCT, ""},
+    {"electricity", "electricity", CS_HU_NUM, " $/kWh"},
+    {"pue", "power usage effectiveness", CS_HU_NUM, ""},
+    {"colocation", "colocation", CS_HU_USD, " per kW-month"},
+    {"construction_per_mw", "data-centre build-out", CS_HU_USD, " per MW"},
+    {"support_per_year", "support, of the hardware per year", CS_HU_PCT, ""},
+    {"staff_per_year", "staff", CS_HU_USD, " per year"},
+    {"cost_of_capital", "cost of capital", CS_HU_PCT, ""},
+    {"depreciation_years", "depreciation", CS_HU_NUM, " years"},
+    {"server_power_multiplier", "server power over GPU TDP", CS_HU_NUM, " x"},
+    {"server_power_utilization", "busy power draw, of nameplate", CS_HU_PCT, ""},
+    {"idle_power_fraction", "idle power draw, of nameplate", CS_HU_PCT, ""},
+    {"liquid_cooling_per_kw", "liquid cooling", CS_HU_USD, " per kW"},
+    {"facility_life_years", "facility life", CS_HU_NUM, " years"},
+    {"on_demand", "cloud on-demand", CS_HU_USD, " per GPU-hour"},
+    {"reserved_1y", "cloud reserved 1 year", CS_HU_USD, " per GPU-hour"},
+    {"reserved_3y", "cloud reserved 3 years", CS_HU_USD, " per GPU-hour"},
+    {"spot", "cloud spot", CS_HU_USD, " per GPU-hour"},
+};
+
 static void cs__tco_assumptions(FILE *f, const cJSON *doc)
 {
     cs_html_heading(f, 2, "Assumptions and defaults");
@@ -970,10 +1001,22 @@ static void cs__tco_assumptions(FILE *f, const cJSON *doc)
     {
         const cJSON *in = cJSON_GetObjectItemCaseSensitive(c, "input");
         const cJSON *bv = cJSON_GetObjectItemCaseSensitive(c, "base");
-        if (cJSON_IsString(in) && in->valuestring && strcmp(in->valuestring, "utilization"))
+        if (!cJSON_IsString(in) || !strcmp(in->valuestring, "utilization"))
+            continue;
+        size_t k = 0;
+        while (k < sizeof cs__cin_units / sizeof cs__cin_units[0] &&
+               strcmp(cs__cin_units[k].input, in->valuestring))
+            k++;
+        if (k == sizeof cs__cin_units / sizeof cs__cin_units[0] || !cJSON_IsNumber(bv)) {
             cs__kv(f, in->valuestring, cs__cell_text(bv, in->valuestring, b, sizeof b), true);
+            continue;
+        }
+        char key[160], val[128];
+        snprintf(key, sizeof key, "%s (%s)", cs__cin_units[k].what, in->valuestring);
+        cs_html_unit_format(cs__cin_units[k].u, bv->valuedouble, b, sizeof b);
+        snprintf(val, sizeof val, "%s%s", b, cs__cin_units[k].suffix);
+        cs__kv(f, key, val, true);
     }
-    cs__kv(f, "network priced by", cs__str(doc, "tco.bom.network_basis"), false);
     cs__kv_scalars(f, cs_html_json_at(doc, "tco.bom"), "bill of materials: ");
     cs__kv_close(f);
 }

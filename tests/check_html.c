@@ -2,6 +2,7 @@
  * (report/html.c): escaping, tables, SVG bars, inlined SVG files. */
 #define _POSIX_C_SOURCE 200809L
 #include "clustersim/report/html.h"
+#include "clustersim/report/html_pages.h"
 #include "test_util.h"
 
 #include <check.h>
@@ -95,6 +96,132 @@ START_TEST(test_html_svg_file_drops_prolog)
 }
 END_TEST
 
+/* A TCO document worked by hand: on-prem owns for $1,000,000 whatever the
+ * utilization; cloud-on-demand costs $2,000,000 x u (u = 0.7: $1,400,000),
+ * so they break even at u = 0.5 and on-prem is the cheaper above it. */
+static const char *const tco_doc =
+    "{\"scenario\":\"hand\",\"tco\":{\"years\":3,\"gpus\":16,\"utilization\":0.7,"
+    "\"options\":["
+    "{\"name\":\"cloud-on-demand\",\"total_usd\":1400000,\"breakdown_usd\":{\"capex\":0,\"cloud\":1400000},"
+    "\"usd_per_gpu_hour\":3.33,\"usd_per_utilized_gpu_hour\":4.76,\"usd_per_run\":null,\"upfront_usd\":0},"
+    "{\"name\":\"on-prem\",\"total_usd\":1000000,\"breakdown_usd\":{\"capex\":800000,\"cloud\":0},"
+    "\"usd_per_gpu_hour\":2.38,\"usd_per_utilized_gpu_hour\":3.40,\"usd_per_run\":12345.6,\"upfront_usd\":800000}],"
+    "\"break_even\":[{\"owned\":\"on-prem\",\"cloud\":\"cloud-on-demand\",\"utilization\":0.5,"
+    "\"owned_cheaper\":\"above\"}],"
+    "\"sensitivity\":{\"step\":0.2,\"rows\":[{\"input\":\"utilization\",\"base\":0.7,\"low\":0.56,"
+    "\"high\":0.84,\"swing_usd\":560000,\"low_total_usd\":{\"on-prem\":1000000,\"cloud-on-demand\":1120000},"
+    "\"high_total_usd\":{\"on-prem\":1000000,\"cloud-on-demand\":1680000}}]},"
+    "\"bom\":{\"servers\":2}%s}}";
+
+static void page_tco(FILE *f, const void *ctx)
+{
+    cJSON *doc = cJSON_Parse(ctx);
+    ck_assert_ptr_nonnull(doc);
+    const char *files[] = {"s.yaml"}, *roles[] = {"scenario"}, *sha[] = {"abc123"};
+    struct cs_html_meta m = {"clustersim report tco s.yaml", "2026-12-01", 1, files, roles, sha};
+    cs_html_page_tco(f, doc, &m);
+    cJSON_Delete(doc);
+}
+
+START_TEST(test_html_page_tco_summary_and_optional_members)
+{
+    char json[4096];
+    snprintf(json, sizeof json, tco_doc, "");
+    char *s = capture(page_tco, json);
+    /* the cheapest, its total with its JSON path, the next and the difference */
+    ck_assert_ptr_nonnull(strstr(s, "<b>on-prem</b> is the cheapest of the 2 priced options"));
+    ck_assert_ptr_nonnull(strstr(s, "data-json=\"tco.options[1].total_usd\" data-value=\"1000000\" "
+                                    "data-unit=\"usd\">$1,000,000</span>"));
+    ck_assert_ptr_nonnull(strstr(s, "data-minus=\"tco.options[1].total_usd\" data-value=\"400000\" "
+                                    "data-unit=\"usd\">$400,000</span>"));
+    ck_assert_ptr_nonnull(strstr(s, "data-unit=\"pct\">40.0%</span>) more")); /* 400k / 1M */
+    ck_assert_ptr_nonnull(strstr(s, "cloud-on-demand below <span class=\"v\" "
+                                    "data-json=\"tco.break_even[0].utilization\""));
+    /* the crossover mark, and the provenance */
+    ck_assert_ptr_nonnull(strstr(s, "on-prem = cloud-on-demand at 50.0%"));
+    ck_assert_ptr_nonnull(strstr(s, "abc123"));
+    ck_assert_ptr_nonnull(strstr(s, "2026-12-01"));
+    /* no offer, offers or assumptions in this document: no such sections */
+    ck_assert_ptr_null(strstr(s, "Cloud offer used"));
+    ck_assert_ptr_null(strstr(s, "Every catalog offer"));
+    ck_assert_ptr_null(strstr(s, "tco.assumptions</code>"));
+    ck_assert_ptr_null(strstr(s, "e+0")); /* no exponent notation */
+    free(s);
+
+    snprintf(json, sizeof json, tco_doc,
+             ",\"offer\":{\"provider\":\"acme\",\"instance\":\"gpu8\",\"on_demand\":2.5,\"reason\":\"cheapest\"},"
+             "\"offers\":[{\"provider\":\"acme\",\"instance\":\"gpu8\",\"total_usd\":1400000,\"used\":true},"
+             "{\"provider\":\"zeta\",\"instance\":\"big8\",\"total_usd\":1500000,\"used\":false}],"
+             "\"assumptions\":[{\"key\":\"cost.pue\",\"value\":1.3,\"unit\":\"\",\"source\":\"Uptime 2023\","
+             "\"defaulted\":true,\"note\":\"site average\"}]");
+    s = capture(page_tco, json);
+    ck_assert_ptr_nonnull(strstr(s, "Cloud offer used"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>provider</td><td>acme</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "Every catalog offer for this GPU"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>zeta</td><td>big8</td><td class=\"n\">$1,500,000</td><td>no</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>cost.pue</td><td class=\"n\">1.3</td><td></td><td>Uptime 2023</td>"
+                                    "<td>yes</td>"));
+    free(s);
+}
+END_TEST
+
+static void page_replay(FILE *f, const void *ctx)
+{
+    cJSON *doc = cJSON_Parse(ctx);
+    ck_assert_ptr_nonnull(doc);
+    struct cs_html_meta m = {NULL, "2026-12-01", 0, NULL, NULL, NULL};
+    cs_html_page_replay(f, doc, &m);
+    cJSON_Delete(doc);
+}
+
+START_TEST(test_html_page_replay_optional_members)
+{
+    const char *doc =
+        "{\"replay\":{\"jobs\":3,\"completed\":3,\"rejected\":0,\"gpus\":8,\"policy\":\"fifo\","
+        "\"placement\":\"packed\",\"makespan_s\":7200,\"utilization\":0.5,\"busy_utilization\":0.5,"
+        "\"queue_s\":{\"mean\":60,\"p50\":0,\"p95\":180},\"jct_s\":{\"mean\":3600,\"p50\":3000,\"p95\":7000},"
+        "\"preemptions\":0,\"trace\":{\"file\":\"t.csv\",\"format\":\"native\"},"
+        "\"warnings\":[\"2 jobs ask for more GPUs than a partition has\"],"
+        "\"by_size\":[{\"gpus\":1,\"jobs\":2,\"queue_mean_s\":0},{\"gpus\":8,\"jobs\":1,\"queue_mean_s\":180}]}}";
+    char *s = capture(page_replay, doc);
+    /* 7200 s = 2.00 h; 0.5 = 50.0%; 3600 s = 60.0 min */
+    ck_assert_ptr_nonnull(strstr(s, "data-json=\"replay.makespan_s\" data-value=\"7200\" data-unit=\"s\">2.00 h"));
+    ck_assert_ptr_nonnull(strstr(s, "data-json=\"replay.utilization\" data-value=\"0.5\" data-unit=\"pct\">50.0%"));
+    ck_assert_ptr_nonnull(strstr(s, "data-json=\"replay.jct_s.mean\" data-value=\"3600\" data-unit=\"s\">60.0 min"));
+    ck_assert_ptr_nonnull(strstr(s, "<b>1 warning</b>"));
+    ck_assert_ptr_nonnull(strstr(s, "<li>2 jobs ask for more GPUs than a partition has</li>"));
+    ck_assert_ptr_nonnull(strstr(s, "<h3>By job size</h3>"));
+    ck_assert_ptr_nonnull(strstr(s, "<th>queue mean</th>")); /* the unit is in the cells */
+    ck_assert_ptr_nonnull(strstr(s, "<td class=\"n\">3.00 min</td>"));
+    ck_assert_ptr_null(strstr(s, "By user"));
+    free(s);
+}
+END_TEST
+
+static void page_plan(FILE *f, const void *ctx)
+{
+    cJSON *doc = cJSON_Parse(ctx);
+    ck_assert_ptr_nonnull(doc);
+    struct cs_html_meta m = {NULL, "2026-12-01", 0, NULL, NULL, NULL};
+    cs_html_page_plan(f, doc, &m);
+    cJSON_Delete(doc);
+}
+
+START_TEST(test_html_page_plan_no_plan_meets)
+{
+    const char *doc = "{\"plan\":{\"name\":\"p\",\"deadline_s\":864000,\"budget_usd\":1000,"
+                      "\"budget_basis\":\"run\",\"candidates\":{\"clusters\":2,\"evaluated\":2,"
+                      "\"configurations\":10},\"cheapest\":null,\"fastest\":null,\"front\":[],"
+                      "\"binding\":\"budget: the cheapest plan costs 250% of it\"}}";
+    char *s = capture(page_plan, doc);
+    ck_assert_ptr_nonnull(strstr(s, "data-json=\"plan.deadline_s\" data-value=\"864000\" data-unit=\"s\">10.0 days"));
+    ck_assert_ptr_nonnull(strstr(s, "<b>No plan meets the deadline at p95.</b>"));
+    ck_assert_ptr_nonnull(strstr(s, "Binding: budget: the cheapest plan costs 250% of it."));
+    ck_assert_ptr_nonnull(strstr(s, "The front is empty"));
+    free(s);
+}
+END_TEST
+
 static Suite *html_suite(void)
 {
     Suite *s = suite_create("html");
@@ -104,6 +231,9 @@ static Suite *html_suite(void)
     tcase_add_test(tc, test_html_table_escapes_and_aligns_numbers);
     tcase_add_test(tc, test_html_svg_bars_scale_and_escape);
     tcase_add_test(tc, test_html_svg_file_drops_prolog);
+    tcase_add_test(tc, test_html_page_tco_summary_and_optional_members);
+    tcase_add_test(tc, test_html_page_replay_optional_members);
+    tcase_add_test(tc, test_html_page_plan_no_plan_meets);
     suite_add_tcase(s, tc);
     return s;
 }
