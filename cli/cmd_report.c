@@ -81,26 +81,31 @@ static const struct cs_cli_opt cs__report_opts[] = {
 static bool cs__page_date(const char *opt, char *buf, size_t n)
 {
     if (opt) {
-        int y, mo, d, h = 0, mi = 0, sec = 0;
-        char z = 0, t = 0;
-        int got = sscanf(opt, "%4d-%2d-%2d%c%2d:%2d:%2d%c", &y, &mo, &d, &t, &h, &mi, &sec, &z);
-        if (got < 7) {
-            sec = 0;
-            got = sscanf(opt, "%4d-%2d-%2d%c%2d:%2d%c", &y, &mo, &d, &t, &h, &mi, &z);
-            if (got == 7)
-                got = 8;
-            else if (got == 6)
-                got = 7; /* no Z */
+        /* YYYY-MM-DD, YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, then an optional Z */
+        static const char *const shapes[] = {"dddd-dd-dd", "dddd-dd-ddTdd:dd", "dddd-dd-ddTdd:dd:dd"};
+        size_t len = strlen(opt), body = len > 10 && opt[len - 1] == 'Z' ? len - 1 : len;
+        bool shaped = false;
+        for (size_t k = 0; k < 3 && !shaped; k++) {
+            const char *sh = shapes[k];
+            shaped = strlen(sh) == body && (k > 0 || body == len);
+            for (size_t i = 0; shaped && i < body; i++)
+                shaped = sh[i] == 'd' ? opt[i] >= '0' && opt[i] <= '9' : opt[i] == sh[i];
         }
-        bool date_only = got == 3 && strlen(opt) == 10;
-        bool full = (got == 7 || got == 8) && (t == 'T' || t == ' ') && (got == 7 || z == 'Z');
-        if (!(date_only || full) || y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 ||
-            h > 23 || mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0) {
+        int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
+        if (shaped)
+            sscanf(opt, "%4d-%2d-%2d", &y, &mo, &d);
+        if (shaped && body > 10)
+            sscanf(opt + 11, "%2d:%2d", &h, &mi);
+        if (shaped && body > 16)
+            sscanf(opt + 17, "%2d", &sec);
+        static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        if (!shaped || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 ||
+            mi > 59 || sec > 60) {
             fprintf(stderr, "clustersim report: --date: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z "
                             "(UTC), got \"%s\"\n", opt);
             return false;
         }
-        if (date_only)
+        if (body == 10)
             snprintf(buf, n, "%04d-%02d-%02d", y, mo, d);
         else
             snprintf(buf, n, "%04d-%02d-%02d %02d:%02d UTC", y, mo, d, h, mi);

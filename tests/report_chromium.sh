@@ -149,7 +149,14 @@ grep -q -- '--policy is not an option of `clustersim tco`' "$work/err" || fail "
 # SOURCE_DATE_EPOCH: 1764547200 s = 2025-12-01 00:00:00 UTC.
 SOURCE_DATE_EPOCH=1764547200 "$bin" report run "$D" 2>/dev/null | grep -q '2025-12-01 00:00 UTC' ||
     fail "SOURCE_DATE_EPOCH=1764547200 did not date the page 2025-12-01 00:00 UTC"
-if "$bin" report --date 2026-13-01 run "$D" >/dev/null 2>&1; then fail "--date 2026-13-01 accepted"; fi
+for bad in 2026-13-01 2026-02-30 2026-12-01T25:00Z 2026-12-01Tnoon 2026-12-01x; do
+    if "$bin" report --date "$bad" run "$D" >/dev/null 2>&1; then fail "--date $bad accepted"; fi
+done
+"$bin" report --date 2026-12-01T09:30:15Z run "$D" 2>/dev/null | grep -q '2026-12-01 09:30 UTC' ||
+    fail "--date 2026-12-01T09:30:15Z not printed as 2026-12-01 09:30 UTC"
+# Same inputs and date: the same page, byte for byte.
+"$bin" report --date "$date" tco "$D" > "$work/tco_again.html" 2>/dev/null || fail "report tco again"
+cmp -s "$work/tco.html" "$work/tco_again.html" || fail "report tco is not reproducible with a fixed --date"
 
 # --pdf through Chromium: a PDF, with nothing on standard output.
 "$bin" report --date "$date" --pdf "$work/tco.pdf" tco "$D" >"$work/pdf.out" 2>"$work/pdf.err" ||
