@@ -305,7 +305,7 @@ void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_h
         char note[200];
         snprintf(note, sizeof note, "beyond the axes: %s%s%s", vfar && vline_label ? vline_label : "",
                  vfar && hfar ? ", " : "", hfar && hline_label ? hline_label : "");
-        cs__text(f, W - right - 4, top + 14, 11, "end", "#555", note);
+        cs__text(f, W - right, H - 14, 11, "end", "#555", note); /* beside the x label */
     }
     if (isfinite(vline) && !vfar) {
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c03d3e\" "
@@ -347,6 +347,16 @@ void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_h
 /* ---- page helpers ----------------------------------------------------- */
 
 static void cs__w(FILE *f, const char *s) { cs_html_escape(f, s); }
+
+/* s with its first letter upper-case, to start a sentence ("Colocation"). */
+static void cs__w_cap(FILE *f, const char *s)
+{
+    if (s && *s >= 'a' && *s <= 'z') {
+        fputc(*s - 'a' + 'A', f);
+        s++;
+    }
+    cs_html_escape(f, s);
+}
 
 static const char *cs__str(const cJSON *root, const char *path)
 {
@@ -534,7 +544,7 @@ static bool cs__owned(const char *name)
  * each cloud option becomes cheaper (tco.break_even: owned_cheaper "above"
  * u*: the cloud option wins below it; "below": above it; "always" /
  * "never": at no / every utilization). */
-static void cs__tco_owned_sentence(FILE *f, const cJSON *doc, const char *own)
+static void cs__tco_owned_sentence(FILE *f, const cJSON *doc, const char *own, bool cap)
 {
     const cJSON *be = cs_html_json_at(doc, "tco.break_even");
     size_t nb = (size_t)cJSON_GetArraySize(be);
@@ -570,7 +580,10 @@ static void cs__tco_owned_sentence(FILE *f, const cJSON *doc, const char *own)
                 idx[b] = t, uu[b] = x;
             }
     fputs(" ", f);
-    cs__w(f, own);
+    if (cap)
+        cs__w_cap(f, own);
+    else
+        cs__w(f, own);
     if (k == 0 && nn == 0) {
         fputs(" is cheaper than every priced cloud option at any utilization (no break-even).", f);
     } else {
@@ -638,12 +651,28 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
         fputs(" per training run", f);
     }
     fputs(".", f);
-    if (n > 1 && isfinite(o[1].total)) {
+    /* options within a dollar of it (the hybrid that owns every GPU) cost the same */
+    size_t nx = 1;
+    while (nx < n && isfinite(o[nx].total) && o[nx].total - o[0].total < 0.5)
+        nx++;
+    if (nx > 1) {
+        fputs(" ", f);
+        for (size_t k = 1; k < nx; k++) {
+            if (k > 1)
+                fputs(k + 1 == nx ? " and " : ", ", f);
+            if (k == 1)
+                cs__w_cap(f, o[k].name);
+            else
+                cs__w(f, o[k].name);
+        }
+        fputs(nx > 2 ? " cost the same." : " costs the same.", f);
+    }
+    if (nx < n && isfinite(o[nx].total)) {
         char a[96], b[96];
-        snprintf(a, sizeof a, "tco.options[%zu].total_usd", o[1].i);
+        snprintf(a, sizeof a, "tco.options[%zu].total_usd", o[nx].i);
         snprintf(b, sizeof b, "tco.options[%zu].total_usd", o[0].i);
         fputs(" The next cheapest, ", f);
-        cs__w(f, o[1].name);
+        cs__w(f, o[nx].name);
         fputs(", costs ", f);
         cs_html_jvalue(f, doc, a, CS_HU_USD);
         fputs(": ", f);
@@ -653,7 +682,7 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
         fputs(") more.", f);
     }
     if (cs__owned(o[0].name)) {
-        cs__tco_owned_sentence(f, doc, o[0].name);
+        cs__tco_owned_sentence(f, doc, o[0].name, true);
     } else if (!strcmp(o[0].name, "hybrid")) {
         fputs(" The hybrid owns a baseline of ", f);
         cs__jv(f, doc, "tco.options[%zu]", o[0].i, ".baseline_gpus", CS_HU_COUNT);
@@ -663,7 +692,7 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
         for (size_t k = 1; k < n; k++)
             if (cs__owned(o[k].name) && isfinite(o[k].total)) {
                 fputs(" Of the owned options,", f);
-                cs__tco_owned_sentence(f, doc, o[k].name);
+                cs__tco_owned_sentence(f, doc, o[k].name, false);
                 break;
             }
     } else { /* a cloud option: owned options win above their break-even */

@@ -165,6 +165,28 @@ START_TEST(test_html_page_tco_summary_and_optional_members)
 }
 END_TEST
 
+START_TEST(test_html_page_tco_tie_costs_the_same)
+{
+    /* a hybrid that owns every GPU costs what colocation costs: named as
+     * costing the same, and "the next cheapest" is the next distinct total */
+    const char *doc =
+        "{\"scenario\":\"tie\",\"tco\":{\"years\":3,\"gpus\":8,\"utilization\":0.7,\"options\":["
+        "{\"name\":\"colocation\",\"total_usd\":500000,\"breakdown_usd\":{\"capex\":500000}},"
+        "{\"name\":\"cloud-spot\",\"total_usd\":600000,\"breakdown_usd\":{\"capex\":0}},"
+        "{\"name\":\"hybrid\",\"total_usd\":500000.2,\"breakdown_usd\":{\"capex\":500000}}],"
+        "\"break_even\":[],\"sensitivity\":{\"step\":0.2,\"rows\":[]},\"bom\":{}}}";
+    char *s = capture(page_tco, doc);
+    ck_assert_ptr_nonnull(strstr(s, "<b>colocation</b> is the cheapest of the 3 priced options"));
+    ck_assert_ptr_nonnull(strstr(s, " Hybrid costs the same. The next cheapest, cloud-spot, costs "));
+    /* $600,000 - $500,000 = $100,000, 20.0% of $500,000 */
+    ck_assert_ptr_nonnull(strstr(s, "data-unit=\"usd\">$100,000</span> (<span"));
+    ck_assert_ptr_nonnull(strstr(s, "data-unit=\"pct\">20.0%</span>) more"));
+    ck_assert_ptr_nonnull(strstr(s, "Colocation is cheaper than every priced cloud option at any utilization"));
+    ck_assert_ptr_nonnull(strstr(s, "No utilization row in the sensitivity table"));
+    free(s);
+}
+END_TEST
+
 static void page_replay(FILE *f, const void *ctx)
 {
     cJSON *doc = cJSON_Parse(ctx);
@@ -232,6 +254,7 @@ static Suite *html_suite(void)
     tcase_add_test(tc, test_html_svg_bars_scale_and_escape);
     tcase_add_test(tc, test_html_svg_file_drops_prolog);
     tcase_add_test(tc, test_html_page_tco_summary_and_optional_members);
+    tcase_add_test(tc, test_html_page_tco_tie_costs_the_same);
     tcase_add_test(tc, test_html_page_replay_optional_members);
     tcase_add_test(tc, test_html_page_plan_no_plan_meets);
     suite_add_tcase(s, tc);
