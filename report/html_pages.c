@@ -20,8 +20,10 @@ static const char *const cs__pal[] = {"#3b75af", "#e1812c", "#3a923a", "#c03d3e"
 
 static void cs__svg_open(FILE *f, int w, int h, const char *title)
 {
-    fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\">\n", w, h, w, h);
+    fprintf(f,
+            "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\">\n",
+            w, h, w, h);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
     fputs("<text x=\"10\" y=\"22\" font-size=\"16\" font-weight=\"bold\">", f);
     cs_html_escape(f, title);
@@ -92,8 +94,8 @@ void cs_html_svg_stacked(FILE *f, const char *title, size_t nbars, const char *c
     int ybot = top + (int)nbars * (bar + gap);
     for (double t = 0; t <= xmax * 1.0001; t += step) {
         double x = left + pw * t / xmax;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top - 4,
-                x, ybot);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x,
+                top - 4, x, ybot);
         cs__text(f, x, ybot + 16, 11, "middle", "#444", cs__tick(u, t, buf, sizeof buf));
     }
     for (size_t b = 0; b < nbars; b++) {
@@ -107,8 +109,8 @@ void cs_html_svg_stacked(FILE *f, const char *title, size_t nbars, const char *c
             if (!(isfinite(val) && val > 0))
                 continue;
             double w = pw * val / xmax;
-            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n", x, y, w,
-                    bar, cs__pal[s % CS__NPAL]);
+            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n", x,
+                    y, w, bar, cs__pal[s % CS__NPAL]);
             x += w;
         }
         cs__text(f, x + 6, y + bar - 7, 12, "start", "#222",
@@ -138,36 +140,47 @@ void cs_html_svg_lines(FILE *f, const char *title, const char *xlabel, enum cs_h
     cs__svg_open(f, W, H, title);
     char buf[64];
     for (double t = 0; t <= xmax * 1.0001; t += xs) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", CS__X(t),
-                top, CS__X(t), H - bottom);
-        cs__text(f, CS__X(t), H - bottom + 16, 11, "middle", "#444", cs__tick(xu, t, buf, sizeof buf));
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
+                CS__X(t), top, CS__X(t), H - bottom);
+        cs__text(f, CS__X(t), H - bottom + 16, 11, "middle", "#444",
+                 cs__tick(xu, t, buf, sizeof buf));
     }
     for (double t = 0; t <= ymax * 1.0001; t += ys) {
         fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n", left,
                 CS__Y(t), W - right, CS__Y(t));
         cs__text(f, left - 6, CS__Y(t) + 4, 11, "end", "#444", cs__tick(yu, t, buf, sizeof buf));
     }
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
-            left, top, pw, ph);
+    fprintf(
+        f,
+        "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
+        left, top, pw, ph);
     cs__text(f, left + pw / 2, H - 14, 12, "middle", "#222", xlabel);
-    fprintf(f, "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-               "transform=\"rotate(-90 16 %.1f)\">", top + ph / 2, top + ph / 2);
+    fprintf(f,
+            "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+            "transform=\"rotate(-90 16 %.1f)\">",
+            top + ph / 2, top + ph / 2);
     cs_html_escape(f, ylabel);
     fputs("</text>\n", f);
     if (isfinite(vline) && vline >= 0 && vline <= xmax) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
-                   "stroke-dasharray=\"2,3\"/>\n", CS__X(vline), top, CS__X(vline), H - bottom);
-        cs__text(f, CS__X(vline) + 4, top + 12, 11, "start", "#555", vline_label ? vline_label : "");
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
+                "stroke-dasharray=\"2,3\"/>\n",
+                CS__X(vline), top, CS__X(vline), H - bottom);
+        cs__text(f, CS__X(vline) + 4, top + 12, 11, "start", "#555",
+                 vline_label ? vline_label : "");
     }
     for (size_t i = 0; i < ns; i++) {
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
                 cs__pal[i % CS__NPAL], s[i].dashed ? " stroke-dasharray=\"7,4\"" : "");
         for (size_t k = 0; k < s[i].n; k++)
             if (isfinite(s[i].x[k]) && isfinite(s[i].y[k]))
-                fprintf(f, "%s%.1f,%.1f", k ? " " : "", CS__X(s[i].x[k]), CS__Y(fmin(s[i].y[k], ymax)));
+                fprintf(f, "%s%.1f,%.1f", k ? " " : "", CS__X(s[i].x[k]),
+                        CS__Y(fmin(s[i].y[k], ymax)));
         fputs("\"/>\n", f);
         double ly = top + 14 + 18.0 * (double)i;
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n",
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"2\"%s/>\n",
                 W - right + 12, ly - 4, W - right + 36, ly - 4, cs__pal[i % CS__NPAL],
                 s[i].dashed ? " stroke-dasharray=\"7,4\"" : "");
         cs__text(f, W - right + 42, ly, 12, "start", "#222", s[i].name);
@@ -192,7 +205,8 @@ void cs_html_svg_lines(FILE *f, const char *title, const char *xlabel, enum cs_h
             ty = top + 10;
         placed[i] = ty;
         bool right_half = px > left + pw * 0.6;
-        cs__text(f, px + (right_half ? -6 : 6), ty, 11, right_half ? "end" : "start", "#000", m[i].label);
+        cs__text(f, px + (right_half ? -6 : 6), ty, 11, right_half ? "end" : "start", "#000",
+                 m[i].label);
     }
     free(placed);
 #undef CS__X
@@ -218,7 +232,7 @@ void cs_html_svg_tornado(FILE *f, const char *title, size_t n, const char *const
     if (x0 < 0 && lo >= 0)
         x0 = 0;
     double pw = W - left - right;
-#define CS__X(v) (left + pw * ((v) - x0) / (x1 - x0))
+#define CS__X(v) (left + pw * ((v)-x0) / (x1 - x0))
     cs__svg_open(f, W, H, title);
     char buf[64];
     fprintf(f, "<rect x=\"10\" y=\"34\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", cs__pal[0]);
@@ -227,8 +241,8 @@ void cs_html_svg_tornado(FILE *f, const char *title, size_t n, const char *const
     cs__text(f, 216, 45, 12, "start", "#222", "input at its high value");
     int ybot = top + (int)n * (bar + gap);
     for (double t = x0; t <= x1 * 1.0001 + 1e-9; t += xs) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", CS__X(t),
-                top - 4, CS__X(t), ybot);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
+                CS__X(t), top - 4, CS__X(t), ybot);
         cs__text(f, CS__X(t), ybot + 16, 11, "middle", "#444", cs__tick(u, t, buf, sizeof buf));
     }
     for (size_t i = 0; i < n; i++) {
@@ -239,8 +253,10 @@ void cs_html_svg_tornado(FILE *f, const char *title, size_t n, const char *const
             if (!isfinite(v2[k]))
                 continue;
             double a = CS__X(fmin(base, v2[k])), b = CS__X(fmax(base, v2[k]));
-            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
-                       "fill-opacity=\"0.85\"/>\n", a, y, fmax(b - a, 1), bar, cs__pal[k]);
+            fprintf(f,
+                    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+                    "fill-opacity=\"0.85\"/>\n",
+                    a, y, fmax(b - a, 1), bar, cs__pal[k]);
         }
     }
     fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n", CS__X(base),
@@ -265,8 +281,7 @@ static int cs__pt_cmp(const void *a, const void *b)
 void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_html_unit xu,
                        const char *ylabel, enum cs_html_unit yu, size_t n, const double *x,
                        const double *y, const char *const *labels, const bool *highlight,
-                       double vline, const char *vline_label, double hline,
-                       const char *hline_label)
+                       double vline, const char *vline_label, double hline, const char *hline_label)
 {
     const int W = 900, H = 470, left = 110, right = 40, top = 40, bottom = 60;
     /* a constraint far beyond the points would squash them: named, not drawn */
@@ -285,37 +300,49 @@ void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_h
     cs__svg_open(f, W, H, title);
     char buf[64];
     for (double t = 0; t <= xmax * 1.0001; t += xs) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", CS__X(t),
-                top, CS__X(t), H - bottom);
-        cs__text(f, CS__X(t), H - bottom + 16, 11, "middle", "#444", cs__tick(xu, t, buf, sizeof buf));
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
+                CS__X(t), top, CS__X(t), H - bottom);
+        cs__text(f, CS__X(t), H - bottom + 16, 11, "middle", "#444",
+                 cs__tick(xu, t, buf, sizeof buf));
     }
     for (double t = 0; t <= ymax * 1.0001; t += ys) {
         fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n", left,
                 CS__Y(t), W - right, CS__Y(t));
         cs__text(f, left - 6, CS__Y(t) + 4, 11, "end", "#444", cs__tick(yu, t, buf, sizeof buf));
     }
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
-            left, top, pw, ph);
+    fprintf(
+        f,
+        "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
+        left, top, pw, ph);
     cs__text(f, left + pw / 2, H - 14, 12, "middle", "#222", xlabel);
-    fprintf(f, "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-               "transform=\"rotate(-90 16 %.1f)\">", top + ph / 2, top + ph / 2);
+    fprintf(f,
+            "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+            "transform=\"rotate(-90 16 %.1f)\">",
+            top + ph / 2, top + ph / 2);
     cs_html_escape(f, ylabel);
     fputs("</text>\n", f);
     if (vfar || hfar) {
         char note[200];
-        snprintf(note, sizeof note, "beyond the axes: %s%s%s", vfar && vline_label ? vline_label : "",
-                 vfar && hfar ? ", " : "", hfar && hline_label ? hline_label : "");
+        snprintf(note, sizeof note, "beyond the axes: %s%s%s",
+                 vfar && vline_label ? vline_label : "", vfar && hfar ? ", " : "",
+                 hfar && hline_label ? hline_label : "");
         cs__text(f, W - right, H - 14, 11, "end", "#555", note); /* beside the x label */
     }
     if (isfinite(vline) && !vfar) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c03d3e\" "
-                   "stroke-dasharray=\"3,3\"/>\n", CS__X(vline), top, CS__X(vline), H - bottom);
-        cs__text(f, CS__X(vline) - 4, top + 12, 11, "end", "#c03d3e", vline_label ? vline_label : "");
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c03d3e\" "
+                "stroke-dasharray=\"3,3\"/>\n",
+                CS__X(vline), top, CS__X(vline), H - bottom);
+        cs__text(f, CS__X(vline) - 4, top + 12, 11, "end", "#c03d3e",
+                 vline_label ? vline_label : "");
     }
     if (isfinite(hline) && !hfar) {
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#3a923a\" "
-                   "stroke-dasharray=\"3,3\"/>\n", left, CS__Y(hline), W - right, CS__Y(hline));
-        cs__text(f, W - right - 4, CS__Y(hline) - 4, 11, "end", "#3a923a", hline_label ? hline_label : "");
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#3a923a\" "
+                "stroke-dasharray=\"3,3\"/>\n",
+                left, CS__Y(hline), W - right, CS__Y(hline));
+        cs__text(f, W - right - 4, CS__Y(hline) - 4, 11, "end", "#3a923a",
+                 hline_label ? hline_label : "");
     }
     struct cs__pt *p = cs_xcalloc(n + 1, sizeof *p);
     size_t k = 0;
@@ -378,7 +405,10 @@ static void cs__diff(FILE *f, const cJSON *root, const char *a, const char *b, b
     fputs("\" data-minus=\"", f);
     cs__w(f, b);
     fprintf(f, "\"%s data-value=\"%.17g\" data-unit=\"%s\">", ratio ? " data-ratio=\"1\"" : "", v,
-            u == CS_HU_USD ? "usd" : u == CS_HU_PCT ? "pct" : u == CS_HU_SECONDS ? "s" : "num");
+            u == CS_HU_USD       ? "usd"
+            : u == CS_HU_PCT     ? "pct"
+            : u == CS_HU_SECONDS ? "s"
+                                 : "num");
     cs__w(f, txt);
     fputs("</span>", f);
 }
@@ -507,11 +537,14 @@ static void cs__kv_scalars(FILE *f, const cJSON *obj, const char *prefix)
 
 static void cs__appendix(FILE *f, const cJSON *doc, const char *key)
 {
-    fprintf(f, "<p class=\"note print-only\">Every figure of the JSON is in the HTML page and in "
-               "<code>clustersim %s --format json</code>.</p>\n<section class=\"appendix\">\n", key);
+    fprintf(f,
+            "<p class=\"note print-only\">Every figure of the JSON is in the HTML page and in "
+            "<code>clustersim %s --format json</code>.</p>\n<section class=\"appendix\">\n",
+            key);
     cs_html_heading(f, 2, "Every figure of the JSON");
     fputs("<p class=\"note\">The command's <code>--format json</code> document, one row per value "
-          "(numbers formatted by their key; left out when printed).</p>\n", f);
+          "(numbers formatted by their key; left out when printed).</p>\n",
+          f);
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, key);
     cJSON *wrap = cJSON_CreateObject();
     cJSON_AddItemReferenceToObject(wrap, key, (cJSON *)o);
@@ -688,7 +721,8 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
         cs__jv(f, doc, "tco.options[%zu]", o[0].i, ".baseline_gpus", CS_HU_COUNT);
         fputs(" GPUs busy all the time and rents the rest; without a demand profile "
               "(cost.hybrid.demand) it assumes a flat demand, and its saving is only as real as "
-              "that assumption.", f);
+              "that assumption.",
+              f);
         for (size_t k = 1; k < n; k++)
             if (cs__owned(o[k].name) && isfinite(o[k].total)) {
                 fputs(" Of the owned options,", f);
@@ -711,7 +745,8 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
         }
         if (best != (size_t)-1) {
             fputs(" It stops being cheaper than ", f);
-            cs__w(f, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(be, (int)best), "owned")->valuestring);
+            cs__w(f, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(be, (int)best), "owned")
+                         ->valuestring);
             fputs(" above ", f);
             cs__jv(f, doc, "tco.break_even[%zu]", best, ".utilization", CS_HU_PCT);
             fputs(" utilization (break-even).", f);
@@ -725,9 +760,11 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
 static void cs__tco_tables(FILE *f, const cJSON *doc, const struct cs__opt *o, size_t n)
 {
     cs_html_heading(f, 2, "Options");
-    fputs("<div class=\"wrap\"><table>\n<thead><tr><th>option</th><th>total</th><th>more than the "
-          "cheapest</th><th>per GPU-hour</th><th>per utilized GPU-hour</th><th>per training run</th>"
-          "<th>paid up front</th></tr></thead>\n<tbody>\n", f);
+    fputs(
+        "<div class=\"wrap\"><table>\n<thead><tr><th>option</th><th>total</th><th>more than the "
+        "cheapest</th><th>per GPU-hour</th><th>per utilized GPU-hour</th><th>per training run</th>"
+        "<th>paid up front</th></tr></thead>\n<tbody>\n",
+        f);
     const cJSON *opts = cs_html_json_at(doc, "tco.options");
     for (size_t k = 0; k < n; k++) {
         const cJSON *x = cJSON_GetArrayItem(opts, (int)o[k].i);
@@ -735,8 +772,9 @@ static void cs__tco_tables(FILE *f, const cJSON *doc, const struct cs__opt *o, s
         fputs(k == 0 ? "<tr><td><b>" : "<tr><td>", f);
         cs__w(f, o[k].name);
         fputs(k == 0 ? "</b></td>" : "</td>", f);
-        static const char *const cols[] = {"total_usd", NULL, "usd_per_gpu_hour",
-                                           "usd_per_utilized_gpu_hour", "usd_per_run", "upfront_usd"};
+        static const char *const cols[] = {"total_usd",        NULL,
+                                           "usd_per_gpu_hour", "usd_per_utilized_gpu_hour",
+                                           "usd_per_run",      "upfront_usd"};
         for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
             fputs("<td class=\"n\">", f);
             if (!cols[c]) {
@@ -759,13 +797,12 @@ static void cs__tco_tables(FILE *f, const cJSON *doc, const struct cs__opt *o, s
     fputs("</tbody>\n</table></div>\n", f);
 
     /* cost categories */
-    const cJSON *b0 = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, 0), "breakdown_usd");
+    const cJSON *b0 =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, 0), "breakdown_usd");
     const char *cats[12];
     size_t nc = 0;
     const cJSON *c;
-    cJSON_ArrayForEach(c, b0)
-        if (cJSON_IsNumber(c) && nc < 12)
-            cats[nc++] = c->string;
+    cJSON_ArrayForEach(c, b0) if (cJSON_IsNumber(c) && nc < 12) cats[nc++] = c->string;
     cs_html_heading(f, 3, "Cost by category");
     fputs("<div class=\"wrap\"><table>\n<thead><tr><th>option</th>", f);
     for (size_t k = 0; k < nc; k++) {
@@ -798,13 +835,12 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
     size_t n = (size_t)cJSON_GetArraySize(opts);
     cs_html_heading(f, 2, "Figures");
     /* 1: cost breakdown */
-    const cJSON *b0 = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, 0), "breakdown_usd");
+    const cJSON *b0 =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, 0), "breakdown_usd");
     const char *cats[12];
     size_t nc = 0;
     const cJSON *c;
-    cJSON_ArrayForEach(c, b0)
-        if (cJSON_IsNumber(c) && nc < 12)
-            cats[nc++] = c->string;
+    cJSON_ArrayForEach(c, b0) if (cJSON_IsNumber(c) && nc < 12) cats[nc++] = c->string;
     const char **labels = cs_xcalloc(n + 1, sizeof *labels);
     double *v = cs_xcalloc(n * nc + 1, sizeof *v);
     for (size_t i = 0; i < n; i++) {
@@ -816,7 +852,8 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
             v[i * nc + j] = cJSON_IsNumber(y) ? y->valuedouble : NAN;
         }
     }
-    cs_html_svg_stacked(f, "Total cost of ownership by category", n, labels, nc, cats, v, CS_HU_USD);
+    cs_html_svg_stacked(f, "Total cost of ownership by category", n, labels, nc, cats, v,
+                        CS_HU_USD);
     free(v);
 
     /* 2: total against utilization: every total is linear in the
@@ -860,7 +897,7 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
         const cJSON *be = cs_html_json_at(doc, "tco.break_even");
         size_t nb = (size_t)cJSON_GetArraySize(be);
         struct cs_html_mark *mk = cs_xcalloc(nb + 1, sizeof *mk);
-        char (*ml)[96] = cs_xcalloc(nb + 1, sizeof *ml);
+        char(*ml)[96] = cs_xcalloc(nb + 1, sizeof *ml);
         size_t nm = 0;
         cJSON_ArrayForEach(c, be)
         {
@@ -874,17 +911,18 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
                     char pc[32];
                     snprintf(ml[nm], sizeof ml[nm], "%s = %s at %s", ow, cl,
                              cs_fmt_pct(uo->valuedouble, 1, pc, sizeof pc));
-                    mk[nm] = (struct cs_html_mark){uo->valuedouble, icpt[i] + slope[i] * uo->valuedouble,
-                                                   ml[nm]};
+                    mk[nm] = (struct cs_html_mark){uo->valuedouble,
+                                                   icpt[i] + slope[i] * uo->valuedouble, ml[nm]};
                     nm++;
                 }
         }
         char vl[64], pc[32];
         snprintf(vl, sizeof vl, "scenario: %s", cs_fmt_pct(u0, 0, pc, sizeof pc));
-        cs_html_svg_lines(f, "Total cost against utilization (owned solid, cloud dashed; "
-                             "crossovers = break-even)",
-                          "utilization", CS_HU_PCT, "total cost over the years (US$)", CS_HU_USD, ns, s,
-                          nm, mk, u0, vl);
+        cs_html_svg_lines(f,
+                          "Total cost against utilization (owned solid, cloud dashed; "
+                          "crossovers = break-even)",
+                          "utilization", CS_HU_PCT, "total cost over the years (US$)", CS_HU_USD,
+                          ns, s, nm, mk, u0, vl);
         free(mk);
         free(ml);
         free(s);
@@ -902,7 +940,8 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
     double best = INFINITY;
     size_t ti = 0;
     for (size_t i = 0; i < n; i++) {
-        double t = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, (int)i), "total_usd")->valuedouble;
+        double t = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, (int)i), "total_usd")
+                       ->valuedouble;
         if (isfinite(t) && t < best) {
             best = t;
             topt = labels[i];
@@ -916,9 +955,12 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
         size_t k = 0;
         cJSON_ArrayForEach(c, rows)
         {
-            const cJSON *a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "low_total_usd"), topt);
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "high_total_usd"), topt);
-            if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) || fabs(a->valuedouble - b->valuedouble) < 0.5)
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(c, "low_total_usd"), topt);
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(c, "high_total_usd"), topt);
+            if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) ||
+                fabs(a->valuedouble - b->valuedouble) < 0.5)
                 continue;
             tl[k] = cJSON_GetObjectItemCaseSensitive(c, "input")->valuestring;
             lo[k] = a->valuedouble;
@@ -940,9 +982,11 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
         snprintf(title, sizeof title, "Sensitivity of the %s total: each input at -/+%s", topt,
                  cs_fmt_pct(cs_html_json_num(doc, "tco.sensitivity.step"), 0, pc, sizeof pc));
         if (k > 0)
-            cs_html_svg_tornado(f, title, k, tl, lo, hi,
-                                cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, (int)ti), "total_usd")->valuedouble,
-                                CS_HU_USD);
+            cs_html_svg_tornado(
+                f, title, k, tl, lo, hi,
+                cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, (int)ti), "total_usd")
+                    ->valuedouble,
+                CS_HU_USD);
         free(tl);
         free(lo);
         free(hi);
@@ -967,9 +1011,12 @@ static void cs__tco_figures(FILE *f, const cJSON *doc)
         double base = NAN;
         for (size_t i = 0; i < n; i++)
             if (!strcmp(labels[i], uo))
-                base = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, (int)i), "total_usd")->valuedouble;
+                base =
+                    cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(opts, (int)i), "total_usd")
+                        ->valuedouble;
         char title[160];
-        snprintf(title, sizeof title, "Uncertainty tornado of the %s total (--uncertainty ranges)", uo);
+        snprintf(title, sizeof title, "Uncertainty tornado of the %s total (--uncertainty ranges)",
+                 uo);
         cs_html_svg_tornado(f, title, k, tl, lo, hi, base, CS_HU_USD);
         free(tl);
         free(lo);
@@ -1012,19 +1059,23 @@ static void cs__tco_assumptions(FILE *f, const cJSON *doc)
     const cJSON *as = cs_html_json_at(doc, "tco.assumptions");
     if (cJSON_IsArray(as) && cJSON_GetArraySize(as) > 0) {
         fputs("<p>Every input of the cost model, where it came from and whether it is a default "
-              "(<code>tco.assumptions</code>):</p>\n", f);
+              "(<code>tco.assumptions</code>):</p>\n",
+              f);
         cs_html_array_table(f, as);
     }
     fputs("<p>The inputs the totals were computed with (the base values of the sensitivity "
           "table), and how the hardware was counted. Prices come from the hardware catalog "
           "(scenarios/catalog) unless the scenario's <code>cost:</code> section gives them; "
-          "equations and the sources of the defaults: docs/cost.md.</p>\n", f);
+          "equations and the sources of the defaults: docs/cost.md.</p>\n",
+          f);
     cs__kv_open(f);
     char b[96];
     cs__kv(f, "years", cs_fmt_count(cs_html_json_num(doc, "tco.years"), b, sizeof b), true);
     cs__kv(f, "GPUs", cs_fmt_count(cs_html_json_num(doc, "tco.gpus"), b, sizeof b), true);
-    cs__kv(f, "utilization", cs_fmt_pct(cs_html_json_num(doc, "tco.utilization"), 1, b, sizeof b), true);
-    cs__kv(f, "sensitivity step", cs_fmt_pct(cs_html_json_num(doc, "tco.sensitivity.step"), 0, b, sizeof b), true);
+    cs__kv(f, "utilization", cs_fmt_pct(cs_html_json_num(doc, "tco.utilization"), 1, b, sizeof b),
+           true);
+    cs__kv(f, "sensitivity step",
+           cs_fmt_pct(cs_html_json_num(doc, "tco.sensitivity.step"), 0, b, sizeof b), true);
     const cJSON *c;
     cJSON_ArrayForEach(c, cs_html_json_at(doc, "tco.sensitivity.rows"))
     {
@@ -1136,12 +1187,14 @@ static bool cs__same_plan(const cJSON *a, const cJSON *b)
             return false;
     }
     return cs_html_json_num(a, "gpus") == cs_html_json_num(b, "gpus") &&
-           cs_html_json_num(a, "time_to_train_s.mean") == cs_html_json_num(b, "time_to_train_s.mean");
+           cs_html_json_num(a, "time_to_train_s.mean") ==
+               cs_html_json_num(b, "time_to_train_s.mean");
 }
 
 static void cs__plan_summary(FILE *f, const cJSON *doc)
 {
-    const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"), *fa = cs_html_json_at(doc, "plan.fastest");
+    const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"),
+                *fa = cs_html_json_at(doc, "plan.fastest");
     const cJSON *front = cs_html_json_at(doc, "plan.front");
     fputs("<p class=\"summary\" id=\"summary\">The plan <b>", f);
     cs__w(f, cs__str(doc, "plan.name") ? cs__str(doc, "plan.name") : "?");
@@ -1186,8 +1239,8 @@ static void cs__plan_summary(FILE *f, const cJSON *doc)
             cs_html_jvalue(f, doc, "plan.fastest.cost_usd.mean", CS_HU_USD);
             if (cJSON_IsObject(ch)) {
                 fputs(", ", f);
-                cs__diff(f, doc, "plan.cheapest.time_to_train_s.mean", "plan.fastest.time_to_train_s.mean",
-                         false, CS_HU_SECONDS);
+                cs__diff(f, doc, "plan.cheapest.time_to_train_s.mean",
+                         "plan.fastest.time_to_train_s.mean", false, CS_HU_SECONDS);
                 fputs(" sooner for ", f);
                 cs__diff(f, doc, "plan.fastest.cost_usd.mean", "plan.cheapest.cost_usd.mean", false,
                          CS_HU_USD);
@@ -1208,7 +1261,8 @@ static void cs__plan_summary(FILE *f, const cJSON *doc)
         double bc = INFINITY;
         for (int i = 0; i < cJSON_GetArraySize(front); i++) {
             const cJSON *x = cJSON_GetArrayItem(front, i);
-            double t = cs_html_json_num(x, "time_to_train_s.p95"), c = cs_html_json_num(x, "cost_usd.mean");
+            double t = cs_html_json_num(x, "time_to_train_s.p95"),
+                   c = cs_html_json_num(x, "cost_usd.mean");
             if (t < t95 && c < bc) {
                 bc = c;
                 best = (size_t)i;
@@ -1242,7 +1296,8 @@ static void cs__plan_table(FILE *f, const cJSON *const *plans, const char *const
 {
     fputs("<div class=\"wrap\"><table>\n<thead><tr><th></th><th>cluster</th><th>parallelism</th>"
           "<th>ownership</th><th>time to train: mean, p95</th><th>cost: mean, p95</th>"
-          "<th>meets</th></tr></thead>\n<tbody>\n", f);
+          "<th>meets</th></tr></thead>\n<tbody>\n",
+          f);
     for (size_t i = 0; i < n; i++) {
         const cJSON *pl = plans[i];
         char b[96];
@@ -1290,8 +1345,11 @@ static void cs__plan_table(FILE *f, const cJSON *const *plans, const char *const
         }
         bool dl = cJSON_IsTrue(cs_html_json_at(pl, "meets_deadline"));
         bool bu = cJSON_IsTrue(cs_html_json_at(pl, "within_budget"));
-        fprintf(f, "<td>%s</td></tr>\n", dl && bu ? "deadline and budget" : dl ? "deadline only"
-                                         : bu ? "budget only" : "neither");
+        fprintf(f, "<td>%s</td></tr>\n",
+                dl && bu ? "deadline and budget"
+                : dl     ? "deadline only"
+                : bu     ? "budget only"
+                         : "neither");
     }
     fputs("</tbody>\n</table></div>\n", f);
 }
@@ -1306,7 +1364,8 @@ void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
     cs_html_meta(f, m);
     cs_html_heading(f, 2, "Summary");
     cs__plan_summary(f, doc);
-    const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"), *fa = cs_html_json_at(doc, "plan.fastest");
+    const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"),
+                *fa = cs_html_json_at(doc, "plan.fastest");
     const cJSON *front = cs_html_json_at(doc, "plan.front");
     size_t nf = (size_t)cJSON_GetArraySize(front);
     cs_html_heading(f, 2, "Options");
@@ -1325,7 +1384,7 @@ void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
     } else {
         const cJSON **pl = cs_xcalloc(nf, sizeof *pl);
         const char **tg = cs_xcalloc(nf, sizeof *tg);
-        char (*num)[24] = cs_xcalloc(nf, sizeof *num);
+        char(*num)[24] = cs_xcalloc(nf, sizeof *num);
         for (size_t i = 0; i < nf; i++) {
             pl[i] = cJSON_GetArrayItem(front, (int)i);
             snprintf(num[i], sizeof num[i], "%zu", i + 1);
@@ -1335,7 +1394,7 @@ void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
         /* the figure: days against dollars */
         double *x = cs_xcalloc(nf, sizeof *x), *y = cs_xcalloc(nf, sizeof *y);
         bool *hl = cs_xcalloc(nf, sizeof *hl);
-        char (*lab)[64] = cs_xcalloc(nf, sizeof *lab);
+        char(*lab)[64] = cs_xcalloc(nf, sizeof *lab);
         const char **labs = cs_xcalloc(nf, sizeof *labs);
         for (size_t i = 0; i < nf; i++) {
             x[i] = cs_html_json_num(pl[i], "time_to_train_s.mean") / 86400.0;
@@ -1344,8 +1403,8 @@ void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
             const char *g = cs__str(pl[i], "gpu") ? cs__str(pl[i], "gpu") : "?";
             int gl = (int)strcspn(g, "-");
             const char *own = cs__str(pl[i], "ownership") ? cs__str(pl[i], "ownership") : "?";
-            snprintf(lab[i], sizeof lab[i], "%zu: %gx%.*s %s", i + 1, cs_html_json_num(pl[i], "gpus"), gl,
-                     g, own);
+            snprintf(lab[i], sizeof lab[i], "%zu: %gx%.*s %s", i + 1,
+                     cs_html_json_num(pl[i], "gpus"), gl, g, own);
             labs[i] = lab[i];
         }
         double dl = cs_html_json_num(doc, "plan.deadline_s") / 86400.0;
@@ -1354,9 +1413,11 @@ void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
         snprintf(dlab, sizeof dlab, "deadline %s", cs_fmt_duration(dl * 86400.0, t, sizeof t));
         snprintf(blab, sizeof blab, "budget %s", cs_fmt_usd(bu, t, sizeof t));
         cs_html_heading(f, 2, "Figures");
-        cs_html_svg_front(f, "Pareto front: cost against time to train (larger points: the cheapest and the fastest)",
-                          "time to train, mean (days)", CS_HU_NUM, "cost, mean (US$)", CS_HU_USD, nf, x, y, labs, hl,
-                          dl, dlab, bu, blab);
+        cs_html_svg_front(f,
+                          "Pareto front: cost against time to train (larger points: the cheapest "
+                          "and the fastest)",
+                          "time to train, mean (days)", CS_HU_NUM, "cost, mean (US$)", CS_HU_USD,
+                          nf, x, y, labs, hl, dl, dlab, bu, blab);
         free(x);
         free(y);
         free(hl);
@@ -1370,7 +1431,8 @@ void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
     fputs("<p>The plan's constraints and how many candidates it had. Each candidate is simulated "
           "with the models of <code>search</code>, <code>run</code> and <code>tco</code> (the "
           "catalog's prices unless the plan's <code>cost:</code> gives them); method and keys: "
-          "docs/plan.md.</p>\n", f);
+          "docs/plan.md.</p>\n",
+          f);
     cs__kv_open(f);
     cs__kv_scalars(f, cs_html_json_at(doc, "plan"), NULL);
     cs__kv_scalars(f, cs_html_json_at(doc, "plan.candidates"), "candidates: ");
@@ -1425,7 +1487,8 @@ static void cs__replay_summary(FILE *f, const cJSON *doc)
     fputs(".", f);
     const cJSON *w = cs_html_json_at(doc, "replay.warnings");
     if (cJSON_IsArray(w) && cJSON_GetArraySize(w) > 0)
-        fprintf(f, " <b>%d warning%s</b> (below).", cJSON_GetArraySize(w), cJSON_GetArraySize(w) > 1 ? "s" : "");
+        fprintf(f, " <b>%d warning%s</b> (below).", cJSON_GetArraySize(w),
+                cJSON_GetArraySize(w) > 1 ? "s" : "");
     fputs("</p>\n", f);
 }
 
@@ -1445,9 +1508,12 @@ void cs_html_page_replay(FILE *f, const cJSON *doc, const struct cs_html_meta *m
         cs_html_array_table(f, w);
     }
     cs_html_heading(f, 2, "Results");
-    fputs("<div class=\"wrap\"><table>\n<thead><tr><th></th><th>mean</th><th>p50</th><th>p95</th></tr>"
-          "</thead>\n<tbody>\n", f);
-    static const char *const st[][2] = {{"queueing delay", "replay.queue_s"}, {"job completion time", "replay.jct_s"}};
+    fputs("<div "
+          "class=\"wrap\"><table>\n<thead><tr><th></th><th>mean</th><th>p50</th><th>p95</th></tr>"
+          "</thead>\n<tbody>\n",
+          f);
+    static const char *const st[][2] = {{"queueing delay", "replay.queue_s"},
+                                        {"job completion time", "replay.jct_s"}};
     for (int i = 0; i < 2; i++) {
         char b[64];
         fprintf(f, "<tr><td>%s</td>", st[i][0]);
@@ -1455,7 +1521,8 @@ void cs_html_page_replay(FILE *f, const cJSON *doc, const struct cs_html_meta *m
         for (int k = 0; k < 3; k++) {
             char path[96];
             snprintf(path, sizeof path, "%s.%s", st[i][1], q[k]);
-            fprintf(f, "<td class=\"n\">%s</td>", cs_fmt_duration(cs_html_json_num(doc, path), b, sizeof b));
+            fprintf(f, "<td class=\"n\">%s</td>",
+                    cs_fmt_duration(cs_html_json_num(doc, path), b, sizeof b));
         }
         fputs("</tr>\n", f);
     }
@@ -1476,10 +1543,12 @@ void cs_html_page_replay(FILE *f, const cJSON *doc, const struct cs_html_meta *m
     }
     /* figures: queueing and completion percentiles, partition shares */
     cs_html_heading(f, 2, "Figures");
-    const char *labels[] = {"queue mean", "queue p50", "queue p95", "JCT mean", "JCT p50", "JCT p95"};
+    const char *labels[] = {"queue mean", "queue p50", "queue p95",
+                            "JCT mean",   "JCT p50",   "JCT p95"};
     double v[6];
-    static const char *const paths[] = {"replay.queue_s.mean", "replay.queue_s.p50", "replay.queue_s.p95",
-                                        "replay.jct_s.mean",   "replay.jct_s.p50",   "replay.jct_s.p95"};
+    static const char *const paths[] = {"replay.queue_s.mean", "replay.queue_s.p50",
+                                        "replay.queue_s.p95",  "replay.jct_s.mean",
+                                        "replay.jct_s.p50",    "replay.jct_s.p95"};
     for (int i = 0; i < 6; i++)
         v[i] = cs_html_json_num(doc, paths[i]) / 3600.0;
     cs_html_svg_bars(f, "Queueing delay and job completion time", "hours", 6, labels, v);
@@ -1498,8 +1567,10 @@ void cs_html_page_replay(FILE *f, const cJSON *doc, const struct cs_html_meta *m
         free(ps);
     }
     cs_html_heading(f, 2, "Assumptions and defaults");
-    fputs("<p>The scheduler's settings (the scenario's <code>scheduler:</code> section, overridden by "
-          "the flags) and what the trace import kept and skipped; models: docs/replay.md.</p>\n", f);
+    fputs("<p>The scheduler's settings (the scenario's <code>scheduler:</code> section, overridden "
+          "by "
+          "the flags) and what the trace import kept and skipped; models: docs/replay.md.</p>\n",
+          f);
     cs__kv_open(f);
     static const char *const keys[] = {"policy", "placement", "mig", "preempt", "gpus"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {

@@ -95,8 +95,12 @@ const char *cs_fmt_duration(double s, char *buf, size_t n)
     static const struct {
         double from_s, unit_s;
         const char *name;
-    } u[] = {{2 * 86400.0, 86400.0, " days"}, {7200.0, 3600.0, " h"}, {120.0, 60.0, " min"},
-             {1.0, 1.0, " s"},                {1e-3, 1e-3, " ms"},   {0, 1e-6, " us"}};
+    } u[] = {{2 * 86400.0, 86400.0, " days"},
+             {7200.0, 3600.0, " h"},
+             {120.0, 60.0, " min"},
+             {1.0, 1.0, " s"},
+             {1e-3, 1e-3, " ms"},
+             {0, 1e-6, " us"}};
     if (!isfinite(s))
         return cs__na(buf, n);
     if (s == 0)
@@ -179,7 +183,8 @@ const char *cs_fmt_auto(const char *path, double v, char *buf, size_t n)
 {
     /* The key: the last part of the path that is neither an index nor a
      * statistic of the figure above it ("time_to_train_s.p95"). */
-    static const char *const stat[] = {"mean", "p05", "p50", "p95", "p99", "low", "high", "min", "max"};
+    static const char *const stat[] = {"mean", "p05",  "p50", "p95", "p99",
+                                       "low",  "high", "min", "max"};
     const char *key = "";
     size_t klen = 0;
     for (const char *p = path ? path : ""; *p;) {
@@ -230,7 +235,8 @@ const char *cs_fmt_auto(const char *path, double v, char *buf, size_t n)
         return isfinite(v) ? buf : cs__na(buf, n);
     }
     if (cs__ends(key, klen, "utilization") || cs__has(key, klen, "goodput") ||
-        (klen == 3 && memcmp(key, "mfu", 3) == 0) || cs__has(key, klen, "share") || cs__has(key, klen, "fragmentation") ||
+        (klen == 3 && memcmp(key, "mfu", 3) == 0) || cs__has(key, klen, "share") ||
+        cs__has(key, klen, "fragmentation") || cs__ends(key, klen, "quota") ||
         cs__has(key, klen, "fraction") || cs__ends(key, klen, "_ratio"))
         return cs_fmt_pct(v, 1, buf, n);
     if (isfinite(v) && v != floor(v)) {

@@ -14,7 +14,8 @@ static char b[128];
 START_TEST(test_fixed_separators_and_rounding)
 {
     ck_assert_str_eq(cs_fmt_fixed(1234567.891, 2, b, sizeof b), "1,234,567.89");
-    ck_assert_str_eq(cs_fmt_fixed(999.5, 0, b, sizeof b), "1,000"); /* 999.5 is exact; printf rounds it to even */
+    ck_assert_str_eq(cs_fmt_fixed(999.5, 0, b, sizeof b),
+                     "1,000"); /* 999.5 is exact; printf rounds it to even */
     ck_assert_str_eq(cs_fmt_fixed(100, 0, b, sizeof b), "100");
     ck_assert_str_eq(cs_fmt_fixed(1000, 0, b, sizeof b), "1,000");
     ck_assert_str_eq(cs_fmt_fixed(-1234.5, 1, b, sizeof b), "-1,234.5");
@@ -97,24 +98,29 @@ END_TEST
 
 START_TEST(test_auto_by_key)
 {
-    ck_assert_str_eq(cs_fmt_auto("tco.options[0].total_usd", 1889418.83, b, sizeof b), "$1,889,419");
+    ck_assert_str_eq(cs_fmt_auto("tco.options[0].total_usd", 1889418.83, b, sizeof b),
+                     "$1,889,419");
     ck_assert_str_eq(cs_fmt_auto("tco.options[0].usd_per_gpu_hour", 3.2096, b, sizeof b), "$3.21");
     ck_assert_str_eq(cs_fmt_auto("step.time_s", 48.2859, b, sizeof b), "48.3 s");
     /* a statistic takes its unit from the figure above it */
     ck_assert_str_eq(cs_fmt_auto("plan.cheapest.time_to_train_s.p95", 877458.12, b, sizeof b),
                      "10.2 days");
-    ck_assert_str_eq(cs_fmt_auto("throughput.tokens_per_s", 21715.984, b, sizeof b), "21,716"); /* 6 digits: 21,716.0, zeros trimmed */
+    ck_assert_str_eq(cs_fmt_auto("throughput.tokens_per_s", 21715.984, b, sizeof b),
+                     "21,716"); /* 6 digits: 21,716.0, zeros trimmed */
     ck_assert_str_eq(cs_fmt_auto("memory.bytes_per_gpu", 62.4e9, b, sizeof b), "62.4 GB");
     ck_assert_str_eq(cs_fmt_auto("tco.bom.it_power_w", 45000, b, sizeof b), "45,000 W");
     /* H100 SXM dense BF16: 989 TFLOP/s; HBM3 3.35 TB/s */
     ck_assert_str_eq(cs_fmt_auto("cluster.peak_flops_per_gpu", 989e12, b, sizeof b), "989 TFLOP/s");
     ck_assert_str_eq(cs_fmt_auto("cluster.hbm_bw_bytes_per_s", 3.35e12, b, sizeof b), "3.35 TB/s");
-    ck_assert_str_eq(cs_fmt_auto("throughput.hw_flops_per_step", 6.7089e17, b, sizeof b), "671 PFLOP");
-    ck_assert_str_eq(cs_fmt_auto("throughput.tflops_per_gpu", 434.19191, b, sizeof b), "434.2 TFLOP/s");
+    ck_assert_str_eq(cs_fmt_auto("throughput.hw_flops_per_step", 6.7089e17, b, sizeof b),
+                     "671 PFLOP");
+    ck_assert_str_eq(cs_fmt_auto("throughput.tflops_per_gpu", 434.19191, b, sizeof b),
+                     "434.2 TFLOP/s");
     ck_assert_str_eq(cs_fmt_auto("replay.busy_gpu_hours", 214.07694, b, sizeof b), "214.077 h");
     ck_assert_str_eq(cs_fmt_auto("replay.utilization", 0.0011145, b, sizeof b), "0.1%");
     ck_assert_str_eq(cs_fmt_auto("throughput.mfu", 0.5414, b, sizeof b), "54.1%");
     ck_assert_str_eq(cs_fmt_auto("replay.fragmentation", 0.029429, b, sizeof b), "2.9%");
+    ck_assert_str_eq(cs_fmt_auto("replay.partitions[0].quota", 0.4, b, sizeof b), "40.0%");
     ck_assert_str_eq(cs_fmt_auto("tco.sensitivity.rows[3].base", 0.0826, b, sizeof b), "0.0826");
     ck_assert_str_eq(cs_fmt_auto("tco.gpus", 32, b, sizeof b), "32");
     ck_assert_str_eq(cs_fmt_auto("x.construction_per_mw", 11700000, b, sizeof b), "11,700,000");

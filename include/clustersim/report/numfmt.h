@@ -36,12 +36,14 @@ const char *cs_fmt_si(double v, const char *unit, char *buf, size_t n);
  * significant digits ("0.125", "12.5"). */
 const char *cs_fmt_count(double v, char *buf, size_t n);
 
-/* A JSON leaf by its key (the last part of its path), for the reports'
- * tables of every figure: *usd* as dollars, *_s and *_seconds as a
- * duration, *bytes* as bytes (B/s with _per_s), *flops* as FLOP/s (FLOP
- * with per_step; tflops* already in TFLOP/s), *_w as watts, *_hours as hours, utilization,
- * goodput, mfu, *share*, *fraction*, *fragmentation* and *_ratio as percentages (1 decimal),
- * anything else as a count (6 significant digits for fractions). */
+/* A JSON leaf by its key (the last part of its path that is not an index
+ * or a statistic such as mean or p95), for the reports' tables of every
+ * figure: *usd* as dollars; *_per_s and *_per_gpu as numbers; *_s and
+ * *_seconds as a duration; *bytes* as bytes (B/s with _per_s); *flops* as
+ * FLOP/s (FLOP with per_step; tflops* already in TFLOP/s); *_w as watts;
+ * *_hours as hours; utilization, goodput, mfu, *share*, *fraction*,
+ * *fragmentation*, *quota and *_ratio as percentages (1 decimal); anything
+ * else as a count (6 significant digits for fractions). */
 const char *cs_fmt_auto(const char *key, double v, char *buf, size_t n);
 
 #endif
