@@ -562,7 +562,9 @@ static void cs__words_run(FILE *f, const cJSON *doc)
     cs_html_jvalue(f, doc, "memory.bytes_per_gpu", CS_HU_BYTES);
     fputs(" of its ", f);
     cs_html_jvalue(f, doc, "memory.capacity_bytes", CS_HU_BYTES);
-    fputs(cJSON_IsTrue(cs_html_json_at(doc, "memory.fits")) ? " (it fits)." : " (<b>it does not fit</b>).", f);
+    fputs(cJSON_IsTrue(cs_html_json_at(doc, "memory.fits")) ? " (it fits)."
+                                                              : " (<b>it does not fit</b>).",
+          f);
     if (cJSON_IsNumber(cs_html_json_at(doc, "run.time_to_train_s.mean"))) {
         fputs(" Training ", f);
         cs_html_jvalue(f, doc, "workload.tokens", CS_HU_COUNT);
@@ -834,7 +836,8 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     if (rc == CS_EXIT_OK && pdf && (!odir || cs_cli_out_is_stdout(odir))) {
         ptmp = mkdtemp(ptmpl); /* the page for Chromium only */
         if (!ptmp) {
-            fprintf(stderr, "clustersim report: cannot make a temporary directory: %s\n", strerror(errno));
+            fprintf(stderr, "clustersim report: cannot make a temporary directory: %s\n",
+                    strerror(errno));
             rc = CS_EXIT_FAIL;
         }
         odir = ptmp;
@@ -889,6 +892,9 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                     cJSON_Delete(w);
                 }
             }
+            /* every figure on screen; left out of print (docs/report.md) */
+            fputs("<p class=\"note print-only\">Every figure of the JSON is in the HTML page and in "
+                  "<code>clustersim run --format json</code>.</p>\n<section class=\"appendix\">\n", f);
             for (size_t i = 0; i < n; i++) {
                 char *h = cs_xasprintf("Every figure: %s (%s)", cs__jstr(docs[i], "scenario"),
                                        a->pos[i + 1]);
@@ -896,6 +902,7 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 free(h);
                 cs_html_json_table(f, docs[i]);
             }
+            fputs("</section>\n", f);
             cs_html_end(f);
         }
         if (!cs_cli_out_close(&out, rc == CS_EXIT_OK) && rc == CS_EXIT_OK)

@@ -142,7 +142,9 @@ static void cs__cell(FILE *f, const char *s, bool head)
 void cs_html_table(FILE *f, size_t ncols, const char *const *head, size_t nrows,
                    const char *const *cells)
 {
-    fputs(ncols > 8 ? "<div class=\"wrap\"><table class=\"wide\">\n<thead><tr>" : "<div class=\"wrap\"><table>\n<thead><tr>", f);
+    fputs(ncols > 8 ? "<div class=\"wrap\"><table class=\"wide\">\n<thead><tr>"
+                    : "<div class=\"wrap\"><table>\n<thead><tr>",
+          f);
     for (size_t c = 0; c < ncols; c++)
         cs__cell(f, head[c], true);
     fputs("</tr></thead>\n<tbody>\n", f);

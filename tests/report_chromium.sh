@@ -166,6 +166,16 @@ cmp -s "$work/tco.html" "$work/tco_again.html" || fail "report tco is not reprod
 pdf=$(size "$work/tco.pdf")
 echo "report_chromium: tco.pdf $pdf bytes"
 [ "$pdf" -gt 20000 ] || fail "tco.pdf is only $pdf bytes"
+# A4 is 210 x 297 mm = 595.3 x 841.9 pt (the style sheet's @page size).
+mb=$(grep -a -o '/MediaBox \[[^]]*\]' "$work/tco.pdf" | head -1)
+case "$mb" in
+    "/MediaBox [0 0 59"[45]"."*" 841."*"]") ;;
+    *) fail "tco.pdf pages are not A4: $mb" ;;
+esac
+pages=$(grep -a -o '/Type /Page\b' "$work/tco.pdf" | wc -l | tr -d ' ')
+echo "report_chromium: tco.pdf: $pages A4 pages"
+# the page without its JSON appendix (left out of print): a few pages, not 16
+[ -n "$pages" ] && [ "$pages" -ge 2 ] && [ "$pages" -le 6 ] || fail "tco.pdf has ${pages:-no} pages (2 to 6 expected)"
 # without a browser: a clear error, exit 1
 if CLUSTERSIM_CHROMIUM=/nonexistent "$bin" report --pdf "$work/x.pdf" run "$D" >/dev/null 2>"$work/err"; then
     fail "--pdf without Chromium succeeded"
