@@ -656,6 +656,85 @@ static void cs__figures_compare(FILE *f, cJSON *const *docs, size_t n)
     free(labels);
 }
 
+/* " (axis = v, axis = v)" of row i: where a point lies. */
+static void cs__sweep_where(FILE *f, const struct cs_sweep_results *r, size_t i)
+{
+    fputs(" (", f);
+    for (size_t v = 0; v < r->naxes; v++) {
+        const char *c = cs_sweep_results_get(r, i, r->cols[4 + v]);
+        if (v)
+            fputs(", ", f);
+        cs_html_escape(f, r->cols[4 + v]);
+        fputs(" = ", f);
+        char *end = NULL;
+        double x = c ? strtod(c, &end) : NAN;
+        char b[64];
+        cs_html_escape(f, end && !*end && isfinite(x) ? cs_fmt_auto(r->cols[4 + v], x, b, sizeof b)
+                                                      : c ? c : "?");
+    }
+    fputs(")", f);
+}
+
+/* The sweep's extremes in words: the highest and lowest tokens/s per GPU,
+ * and the lowest cost per utilized GPU-hour of each ownership column. */
+static void cs__sweep_words(FILE *f, const struct cs_sweep_results *r)
+{
+    static const char *const what[][3] = {
+        {"tokens_per_s_per_gpu", "the highest throughput per GPU", "tokens/s"},
+        {"tco.on-prem.usd_per_utilized_gpu_hour", "the cheapest on-prem GPU-hour", "per utilized GPU-hour"},
+        {"tco.cloud-on-demand.usd_per_utilized_gpu_hour", "the cheapest on-demand GPU-hour",
+         "per utilized GPU-hour"},
+    };
+    for (size_t w = 0; w < sizeof what / sizeof what[0]; w++) {
+        if (cs_sweep_results_col(r, what[w][0]) == (size_t)-1)
+            continue;
+        bool high = w == 0;
+        size_t best = (size_t)-1, worst = (size_t)-1;
+        double bv = NAN, wv = NAN;
+        for (size_t i = 0; i < r->nrows; i++) {
+            const char *st = cs_sweep_results_get(r, i, "status");
+            const char *c = cs_sweep_results_get(r, i, what[w][0]);
+            char *end = NULL;
+            double x = c ? strtod(c, &end) : NAN;
+            if (!st || strcmp(st, "ok") || !end || *end || !isfinite(x))
+                continue;
+            if (best == (size_t)-1 || (high ? x > bv : x < bv))
+                best = i, bv = x;
+            if (worst == (size_t)-1 || (high ? x < wv : x > wv))
+                worst = i, wv = x;
+        }
+        if (best == (size_t)-1)
+            continue;
+        char b[64];
+        if (fabs(bv - wv) <= 1e-9 * fabs(bv)) { /* no extreme to name */
+            fputs(w == 0 ? " Throughput per GPU is " : w == 1 ? " The on-prem GPU-hour costs "
+                                                               : " The on-demand GPU-hour costs ", f);
+            cs_html_escape(f, w == 0 ? cs_fmt_sig(bv, 4, b, sizeof b) : cs_fmt_usd(bv, b, sizeof b));
+            fputs(w == 0 ? " tokens/s at every point that ran." : " at every point that ran.", f);
+            continue;
+        }
+        fputs(" ", f);
+        fputs(w == 0 ? "The highest throughput per GPU is " : "The cheapest ", f);
+        if (w > 0) {
+            cs_html_escape(f, w == 1 ? "on-prem" : "on-demand");
+            fputs(" GPU-hour is ", f);
+        }
+        cs_html_escape(f, w == 0 ? cs_fmt_sig(bv, 4, b, sizeof b) : cs_fmt_usd(bv, b, sizeof b));
+        fprintf(f, " %s at point %s", w == 0 ? "tokens/s" : "per utilized GPU-hour",
+                cs_sweep_results_get(r, best, "point") ? cs_sweep_results_get(r, best, "point") : "?");
+        cs__sweep_where(f, r, best);
+        if (worst != best) {
+            fputs(w == 0 ? ", the lowest " : ", the dearest ", f);
+            cs_html_escape(f, w == 0 ? cs_fmt_sig(wv, 4, b, sizeof b) : cs_fmt_usd(wv, b, sizeof b));
+            fprintf(f, " at point %s", cs_sweep_results_get(r, worst, "point")
+                                           ? cs_sweep_results_get(r, worst, "point")
+                                           : "?");
+            cs__sweep_where(f, r, worst);
+        }
+        fputs(".", f);
+    }
+}
+
 /* The sweep page: figures rendered by gnuplot into a temporary directory
  * and inlined, then the rows. */
 static int cs__sweep_page(FILE *f, const char *dir, const struct cs_html_meta *m)
@@ -680,10 +759,13 @@ static int cs__sweep_page(FILE *f, const char *dir, const struct cs_html_meta *m
         ok += s && !strcmp(s, "ok");
     }
     char line[256];
-    snprintf(line, sizeof line, "%zu points in the results, %zu ok; %zu axes, %zu derived values.",
-             r.nrows, ok, r.naxes, r.nvars - r.naxes);
+    size_t nd = r.nvars - r.naxes;
+    snprintf(line, sizeof line, "%zu point%s in the results, %zu ok; %zu ax%s, %zu derived value%s.",
+             r.nrows, r.nrows == 1 ? "" : "s", ok, r.naxes, r.naxes == 1 ? "is" : "es", nd,
+             nd == 1 ? "" : "s");
     fputs("<p class=\"summary\" id=\"summary\">", f);
     cs_html_escape(f, line);
+    cs__sweep_words(f, &r);
     fputs("</p>\n", f);
     char tmpl[] = "/tmp/clustersim-report.XXXXXX";
     char *tmp = mkdtemp(tmpl);
@@ -818,12 +900,17 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         for (size_t i = 0; i < nf; i++)
             cs__file_sha(files[i], sha[i]);
     }
-    if (sw) {
-        char *res = cs_xasprintf("%s/results.csv", a->pos[1]);
-        cs__file_sha(res, sha[0]);
-        files[0] = res;
-        roles[0] = "sweep results";
-        nf = 1;
+    char *swf[2] = {NULL, NULL};
+    if (sw) { /* what the page is read from (report/sweep_plot.c) */
+        swf[0] = cs_xasprintf("%s/sweep.json", a->pos[1]);
+        swf[1] = cs_xasprintf("%s/results.jsonl", a->pos[1]);
+        for (int k = 0; k < 2; k++) {
+            cs__file_sha(swf[k], sha[k]);
+            files[k] = swf[k];
+        }
+        roles[0] = "sweep";
+        roles[1] = "results";
+        nf = 2;
     }
     for (size_t i = 0; i < nf; i++)
         shap[i] = sha[i];
@@ -920,8 +1007,8 @@ static int cs__report(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         free(html);
         rmdir(ptmp);
     }
-    if (sw)
-        free((char *)files[0]);
+    free(swf[0]);
+    free(swf[1]);
     free(cmdline);
     free(sha);
     cJSON_Delete(doc);

@@ -139,7 +139,8 @@ verify replay --json "$work/replay.json" --sha "$T" --sha "$C"
 if [ -d "$work/sweep" ]; then
     "$bin" report --date "$date" -o "$work" sweep "$work/sweep" 2>/dev/null || fail "report sweep"
     mv "$work/report.html" "$work/sweep2.html"
-    verify sweep2 --sha "$work/sweep/results.csv"
+    verify sweep2 --sha "$work/sweep/sweep.json" --sha "$work/sweep/results.jsonl"
+    grep -q 'The highest throughput per GPU is' "$work/sweep2.html" || fail "sweep page: no summary of its points"
 fi
 
 # An option of another command is refused, naming it.
