@@ -46,7 +46,7 @@ void cs_html_begin(FILE *f, const char *title)
           "table.wide{font-size:0.72em}table.wide th,table.wide td{padding:1px 3px}"
           "table.wide td:not(.n){overflow-wrap:anywhere}\n"
           "figure{margin:1em 0;break-inside:avoid}svg{max-width:100%;height:auto}\n"
-          "p.note{color:#555;font-size:0.9em}div.wrap{max-width:100%}\n"
+          "p.note,span.note{color:#555;font-size:0.9em}div.wrap{max-width:100%}\n"
           "p.summary{background:#f4f7fb;border-left:4px solid #3b75af;padding:0.6em 0.9em}\n"
           "table.meta{font-size:0.8em;color:#333}table.meta td{border:none;padding:1px 8px 1px 0}\n"
           "code{font-size:0.95em;overflow-wrap:anywhere;word-break:break-all}\n"

@@ -205,8 +205,12 @@ void cs_html_svg_lines(FILE *f, const char *title, const char *xlabel, enum cs_h
             ty = top + 10;
         placed[i] = ty;
         bool right_half = px > left + pw * 0.6;
-        cs__text(f, px + (right_half ? -6 : 6), ty, 11, right_half ? "end" : "start", "#000",
-                 m[i].label);
+        /* a white halo keeps the label readable over the lines */
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"%s\" fill=\"#000\" "
+                   "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+                px + (right_half ? -6 : 6), ty, right_half ? "end" : "start");
+        cs_html_escape(f, m[i].label);
+        fputs("</text>\n", f);
     }
     free(placed);
 #undef CS__X
@@ -754,6 +758,28 @@ static void cs__tco_summary(FILE *f, const cJSON *doc, const struct cs__opt *o, 
             fputs(" No owned option becomes cheaper at any utilization.", f);
         }
     }
+    if (cs__str(doc, "tco.offer.name")) {
+        fputs(" Cloud on-demand prices are those of the catalog offer ", f);
+        cs__w(f, cs__str(doc, "tco.offer.name"));
+        if (cJSON_IsNumber(cs_html_json_at(doc, "tco.offer.offers_fitting")) &&
+            cJSON_IsNumber(cs_html_json_at(doc, "tco.offer.offers_total"))) {
+            fputs(" (", f);
+            cs_html_jvalue(f, doc, "tco.offer.offers_fitting", CS_HU_COUNT);
+            fputs(" of the ", f);
+            cs_html_jvalue(f, doc, "tco.offer.offers_total", CS_HU_COUNT);
+            fputs(" offers for the GPU fit the cluster)", f);
+        }
+        fputs(".", f);
+    }
+    const cJSON *as = cs_html_json_at(doc, "tco.assumptions");
+    if (cJSON_IsArray(as) && cJSON_GetArraySize(as) > 0) {
+        int nd = 0;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, as) nd += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "defaulted"));
+        fprintf(f, " %d of the %d inputs listed under Assumptions and defaults are not set by the "
+                   "scenario (catalog values and defaults, with their sources).",
+                nd, cJSON_GetArraySize(as));
+    }
     fputs("</p>\n", f);
 }
 
@@ -771,7 +797,14 @@ static void cs__tco_tables(FILE *f, const cJSON *doc, const struct cs__opt *o, s
         char b[96];
         fputs(k == 0 ? "<tr><td><b>" : "<tr><td>", f);
         cs__w(f, o[k].name);
-        fputs(k == 0 ? "</b></td>" : "</td>", f);
+        fputs(k == 0 ? "</b>" : "", f);
+        const cJSON *of = cJSON_GetObjectItemCaseSensitive(x, "offer");
+        if (cJSON_IsString(of)) { /* the cloud offer it is priced from */
+            fputs("<br><span class=\"note\">", f);
+            cs__w(f, of->valuestring);
+            fputs("</span>", f);
+        }
+        fputs("</td>", f);
         static const char *const cols[] = {"total_usd",        NULL,
                                            "usd_per_gpu_hour", "usd_per_utilized_gpu_hour",
                                            "usd_per_run",      "upfront_usd"};
@@ -825,6 +858,114 @@ static void cs__tco_tables(FILE *f, const cJSON *doc, const struct cs__opt *o, s
             fputs("</td>", f);
         }
         fprintf(f, "<td class=\"n\">%s</td></tr>\n", cs_fmt_usd(o[k].total, b, sizeof b));
+    }
+    fputs("</tbody>\n</table></div>\n", f);
+}
+
+/* tco.offer (the offer each cloud price came from, and why) and
+ * tco.offers[] (every catalog offer of the GPU), when the JSON has them. */
+static void cs__tco_offers(FILE *f, const cJSON *doc)
+{
+    const cJSON *offer = cs_html_json_at(doc, "tco.offer");
+    char b[96];
+    if (cJSON_IsObject(offer)) {
+        cs_html_heading(f, 3, "Cloud offer used");
+        cs__kv_open(f);
+        cs__kv_scalars(f, offer, NULL);
+        cs__kv_close(f);
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(offer, "prices");
+        if (cJSON_IsObject(pr)) {
+            fputs("<div class=\"wrap\"><table>\n<thead><tr><th>price</th><th>per GPU-hour</th>"
+                  "<th>offer</th><th>rule</th><th>why</th></tr></thead>\n<tbody>\n",
+                  f);
+            const cJSON *p;
+            cJSON_ArrayForEach(p, pr)
+            {
+                fputs("<tr><td>", f);
+                cs__w(f, p->string);
+                fprintf(f, "</td><td class=\"n\">%s</td><td>",
+                        cs_fmt_usd(cs_html_json_num(p, "usd_per_gpu_hour"), b, sizeof b));
+                cs__w(f, cs__str(p, "offer") ? cs__str(p, "offer") : "");
+                fputs("</td><td>", f);
+                cs__w(f, cs__str(p, "rule") ? cs__str(p, "rule") : "");
+                fputs("</td><td>", f);
+                cs__w(f, cs__str(p, "reason") ? cs__str(p, "reason") : "");
+                fputs("</td></tr>\n", f);
+            }
+            fputs("</tbody>\n</table></div>\n", f);
+        }
+    }
+    const cJSON *offers = cs_html_json_at(doc, "tco.offers");
+    if (!cJSON_IsArray(offers) || cJSON_GetArraySize(offers) == 0)
+        return;
+    cs_html_heading(f, 3, "Every catalog offer for this GPU");
+    if (!cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(offers, 0), "on_demand_usd_per_gpu_hour")) {
+        cs_html_array_table(f, offers); /* another shape: every scalar */
+        return;
+    }
+    fputs("<div class=\"wrap\"><table>\n<thead><tr><th>offer</th><th>per GPU-hour</th>"
+          "<th>scale-out per instance</th><th>fits the cluster</th><th>used for</th>"
+          "<th>source</th></tr></thead>\n<tbody>\n",
+          f);
+    const cJSON *o;
+    cJSON_ArrayForEach(o, offers)
+    {
+        fputs("<tr><td>", f);
+        cs__w(f, cs__str(o, "name") ? cs__str(o, "name") : "?");
+        static const char *const place[] = {"provider", "instance", "region"};
+        fputs("<br><span class=\"note\">", f);
+        bool sep = false;
+        for (int k = 0; k < 3; k++)
+            if (cs__str(o, place[k]) && *cs__str(o, place[k])) {
+                fputs(sep ? " " : "", f);
+                cs__w(f, cs__str(o, place[k]));
+                sep = true;
+            }
+        double gpi = cs_html_json_num(o, "gpus_per_instance");
+        if (isfinite(gpi))
+            fprintf(f, "%s%s GPU%s", sep ? ", " : "", cs_fmt_count(gpi, b, sizeof b),
+                    gpi == 1 ? "" : "s");
+        fputs("</span></td><td class=\"n\">", f);
+        static const char *const pk[][2] = {{"on_demand_usd_per_gpu_hour", "on-demand"},
+                                            {"reserved_1y_usd_per_gpu_hour", "1 y"},
+                                            {"reserved_3y_usd_per_gpu_hour", "3 y"},
+                                            {"spot_usd_per_gpu_hour", "spot"}};
+        bool any = false;
+        for (int k = 0; k < 4; k++) {
+            double v = cs_html_json_num(o, pk[k][0]);
+            if (!isfinite(v))
+                continue;
+            fprintf(f, "%s%s %s", any ? "<br>" : "", pk[k][1], cs_fmt_usd(v, b, sizeof b));
+            any = true;
+        }
+        double bw = cs_html_json_num(o, "scaleout_bw_bytes_per_s");
+        fprintf(f, "</td><td class=\"n\">%s</td><td>",
+                isfinite(bw) ? cs_fmt_si(bw * 8, "b/s", b, sizeof b) : "n/a");
+        bool fits = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "fits"));
+        fputs(fits ? "yes" : "no", f);
+        if (!fits && cs__str(o, "why_not")) {
+            fputs(": ", f);
+            cs__w(f, cs__str(o, "why_not"));
+        }
+        fputs("</td><td>", f);
+        const cJSON *u;
+        bool first = true;
+        cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(o, "used_for"))
+        {
+            if (!cJSON_IsString(u))
+                continue;
+            fputs(first ? "" : ", ", f);
+            cs__w(f, u->valuestring);
+            first = false;
+        }
+        fputs("</td><td><span class=\"note\">", f);
+        cs__w(f, cs__str(o, "source") ? cs__str(o, "source") : "");
+        if (cs__str(o, "date")) {
+            fputs(" (", f);
+            cs__w(f, cs__str(o, "date"));
+            fputs(")", f);
+        }
+        fputs("</span></td></tr>\n", f);
     }
     fputs("</tbody>\n</table></div>\n", f);
 }
@@ -1064,7 +1205,7 @@ static void cs__tco_assumptions(FILE *f, const cJSON *doc)
         cs_html_array_table(f, as);
     }
     fputs("<p>The inputs the totals were computed with (the base values of the sensitivity "
-          "table), and how the hardware was counted. Prices come from the hardware catalog "
+          "table, with their units), and how the hardware was counted. Prices come from the hardware catalog "
           "(scenarios/catalog) unless the scenario's <code>cost:</code> section gives them; "
           "equations and the sources of the defaults: docs/cost.md.</p>\n",
           f);
@@ -1124,18 +1265,7 @@ void cs_html_page_tco(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
     cs__tco_summary(f, doc, o, n);
     if (n > 0) {
         cs__tco_tables(f, doc, o, n);
-        const cJSON *offer = cs_html_json_at(doc, "tco.offer");
-        if (cJSON_IsObject(offer)) {
-            cs_html_heading(f, 3, "Cloud offer used");
-            cs__kv_open(f);
-            cs__kv_scalars(f, offer, NULL);
-            cs__kv_close(f);
-        }
-        const cJSON *offers = cs_html_json_at(doc, "tco.offers");
-        if (cJSON_IsArray(offers) && cJSON_GetArraySize(offers) > 0) {
-            cs_html_heading(f, 3, "Every catalog offer for this GPU");
-            cs_html_array_table(f, offers);
-        }
+        cs__tco_offers(f, doc);
         cs_html_heading(f, 3, "Break-even utilization (owned against cloud)");
         cs_html_array_table(f, cs_html_json_at(doc, "tco.break_even"));
         cs__tco_figures(f, doc);

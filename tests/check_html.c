@@ -148,19 +148,39 @@ START_TEST(test_html_page_tco_summary_and_optional_members)
     ck_assert_ptr_null(strstr(s, "e+0")); /* no exponent notation */
     free(s);
 
+    /* the shapes `clustersim tco --format json` writes (report/cost_report.c) */
     snprintf(json, sizeof json, tco_doc,
-             ",\"offer\":{\"provider\":\"acme\",\"instance\":\"gpu8\",\"on_demand\":2.5,\"reason\":\"cheapest\"},"
-             "\"offers\":[{\"provider\":\"acme\",\"instance\":\"gpu8\",\"total_usd\":1400000,\"used\":true},"
-             "{\"provider\":\"zeta\",\"instance\":\"big8\",\"total_usd\":1500000,\"used\":false}],"
-             "\"assumptions\":[{\"key\":\"cost.pue\",\"value\":1.3,\"unit\":\"\",\"source\":\"Uptime 2023\","
-             "\"defaulted\":true,\"note\":\"site average\"}]");
+             ",\"offer\":{\"name\":\"acme-gpu8\",\"reason\":\"the cheapest that fits\","
+             "\"prices\":{\"on_demand\":{\"usd_per_gpu_hour\":2.5,\"offer\":\"acme-gpu8\","
+             "\"rule\":\"cheapest-fitting\",\"reason\":\"fits\"}},\"offers_fitting\":1,"
+             "\"offers_total\":2},"
+             "\"offers\":[{\"name\":\"acme-gpu8\",\"provider\":\"acme\",\"instance\":\"gpu8\","
+             "\"region\":\"\",\"gpus_per_instance\":8,\"on_demand_usd_per_gpu_hour\":2.5,"
+             "\"reserved_1y_usd_per_gpu_hour\":null,\"scaleout_bw_bytes_per_s\":400000000000,"
+             "\"fits\":true,\"why_not\":null,\"used_for\":[\"cloud-on-demand\"],\"source\":\"list\","
+             "\"date\":\"2026-01\"},"
+             "{\"name\":\"zeta-big1\",\"provider\":\"zeta\",\"gpus_per_instance\":1,"
+             "\"on_demand_usd_per_gpu_hour\":1.5,\"fits\":false,\"why_not\":\"1-GPU instances\","
+             "\"used_for\":[]}],"
+             "\"assumptions\":[{\"key\":\"cost.pue\",\"value\":\"1.3\",\"source\":\"catalog\","
+             "\"defaulted\":true},{\"key\":\"cost.years\",\"value\":\"3\",\"source\":\"s.yaml:5:3\","
+             "\"defaulted\":false}]");
     s = capture(page_tco, json);
     ck_assert_ptr_nonnull(strstr(s, "Cloud offer used"));
-    ck_assert_ptr_nonnull(strstr(s, "<td>provider</td><td>acme</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>reason</td><td>the cheapest that fits</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "<tr><td>on_demand</td><td class=\"n\">$2.50</td><td>acme-gpu8</td>"
+                                    "<td>cheapest-fitting</td>"));
+    /* the summary names the offer and counts the defaults, with JSON paths */
+    ck_assert_ptr_nonnull(strstr(s, "prices are those of the catalog offer acme-gpu8 (<span"));
+    ck_assert_ptr_nonnull(strstr(s, "data-json=\"tco.offer.offers_total\" data-value=\"2\""));
+    ck_assert_ptr_nonnull(strstr(s, " 1 of the 2 inputs listed under Assumptions"));
+    /* every offer: the place without an empty region, 400 GB/s = 3.20 Tb/s, why one does not fit */
     ck_assert_ptr_nonnull(strstr(s, "Every catalog offer for this GPU"));
-    ck_assert_ptr_nonnull(strstr(s, "<td>zeta</td><td>big8</td><td class=\"n\">$1,500,000</td><td>no</td>"));
-    ck_assert_ptr_nonnull(strstr(s, "<td>cost.pue</td><td class=\"n\">1.3</td><td></td><td>Uptime 2023</td>"
-                                    "<td>yes</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "acme gpu8, 8 GPUs</span>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td class=\"n\">3.20 Tb/s</td><td>yes</td><td>cloud-on-demand</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "zeta, 1 GPU</span>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>no: 1-GPU instances</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>cost.pue</td><td>1.3</td><td>catalog</td><td>yes</td>"));
     free(s);
 }
 END_TEST
