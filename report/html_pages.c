@@ -438,11 +438,39 @@ static void cs__kv(FILE *f, const char *k, const char *v, bool num)
     fputs("</td></tr>\n", f);
 }
 
+/* A number written as text ("$11700000", "$184.06/kW-month", "125600")
+ * with separators in its integer part ("$11,700,000"); its digits and
+ * unit kept. Other text is returned as it is (dates, names, "0.7"). */
+static const char *cs__text_separators(const char *s, char *buf, size_t n)
+{
+    const char *p = s;
+    bool dollar = *p == '$';
+    if (dollar)
+        p++;
+    size_t nd = strspn(p, "0123456789");
+    const char *rest = p + nd;
+    if (*rest == '.')
+        rest += 1 + strspn(rest + 1, "0123456789");
+    if (nd < (dollar ? 4u : 5u) || !(*rest == '\0' || *rest == '/' || *rest == ' ') ||
+        strpbrk(rest, "0123456789") || n < 2)
+        return s;
+    size_t k = 0;
+    if (dollar)
+        buf[k++] = '$';
+    for (size_t i = 0; i < nd && k + 2 < n; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = p[i];
+    }
+    snprintf(buf + k, n - k, "%s", p + nd);
+    return buf;
+}
+
 /* A scalar's text for tables: numbers by their key, booleans yes/no. */
 static const char *cs__cell_text(const cJSON *v, const char *key, char *buf, size_t n)
 {
     if (cJSON_IsString(v))
-        return v->valuestring;
+        return cs__text_separators(v->valuestring, buf, n);
     if (cJSON_IsNumber(v))
         return cs_fmt_auto(key, v->valuedouble, buf, n);
     if (cJSON_IsBool(v))

@@ -164,7 +164,9 @@ START_TEST(test_html_page_tco_summary_and_optional_members)
              "\"used_for\":[]}],"
              "\"assumptions\":[{\"key\":\"cost.pue\",\"value\":\"1.3\",\"source\":\"catalog\","
              "\"defaulted\":true},{\"key\":\"cost.years\",\"value\":\"3\",\"source\":\"s.yaml:5:3\","
-             "\"defaulted\":false}]");
+             "\"defaulted\":false},{\"key\":\"cost.construction_per_mw\",\"value\":\"$11700000\","
+             "\"defaulted\":true},{\"key\":\"cost.date\",\"value\":\"2025-03-06\"},"
+             "{\"key\":\"cost.colocation\",\"value\":\"$184.06/kW-month\"}]");
     s = capture(page_tco, json);
     ck_assert_ptr_nonnull(strstr(s, "Cloud offer used"));
     ck_assert_ptr_nonnull(strstr(s, "<td>reason</td><td>the cheapest that fits</td>"));
@@ -173,7 +175,7 @@ START_TEST(test_html_page_tco_summary_and_optional_members)
     /* the summary names the offer and counts the defaults, with JSON paths */
     ck_assert_ptr_nonnull(strstr(s, "prices are those of the catalog offer acme-gpu8 (<span"));
     ck_assert_ptr_nonnull(strstr(s, "data-json=\"tco.offer.offers_total\" data-value=\"2\""));
-    ck_assert_ptr_nonnull(strstr(s, " 1 of the 2 inputs listed under Assumptions"));
+    ck_assert_ptr_nonnull(strstr(s, " 2 of the 5 inputs listed under Assumptions"));
     /* every offer: the place without an empty region, 400 GB/s = 3.20 Tb/s, why one does not fit */
     ck_assert_ptr_nonnull(strstr(s, "Every catalog offer for this GPU"));
     ck_assert_ptr_nonnull(strstr(s, "acme gpu8, 8 GPUs</span>"));
@@ -181,6 +183,10 @@ START_TEST(test_html_page_tco_summary_and_optional_members)
     ck_assert_ptr_nonnull(strstr(s, "zeta, 1 GPU</span>"));
     ck_assert_ptr_nonnull(strstr(s, "<td>no: 1-GPU instances</td>"));
     ck_assert_ptr_nonnull(strstr(s, "<td>cost.pue</td><td>1.3</td><td>catalog</td><td>yes</td>"));
+    /* numbers written as text get separators, nothing else changes */
+    ck_assert_ptr_nonnull(strstr(s, "<td>cost.construction_per_mw</td><td>$11,700,000</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>cost.date</td><td>2025-03-06</td>"));
+    ck_assert_ptr_nonnull(strstr(s, "<td>cost.colocation</td><td>$184.06/kW-month</td>"));
     free(s);
 }
 END_TEST

@@ -175,8 +175,9 @@ case "$mb" in
 esac
 pages=$(grep -a -o '/Type /Page\b' "$work/tco.pdf" | wc -l | tr -d ' ')
 echo "report_chromium: tco.pdf: $pages A4 pages"
-# the page without its JSON appendix (left out of print): a few pages, not 16
-[ -n "$pages" ] && [ "$pages" -ge 2 ] && [ "$pages" -le 6 ] || fail "tco.pdf has ${pages:-no} pages (2 to 6 expected)"
+# the page without its JSON appendix (left out of print; about 12 pages by
+# itself): the tables, figures and sourced assumptions on a few pages
+[ -n "$pages" ] && [ "$pages" -ge 2 ] && [ "$pages" -le 10 ] || fail "tco.pdf has ${pages:-no} pages (2 to 10 expected)"
 # without a browser: a clear error, exit 1
 if CLUSTERSIM_CHROMIUM=/nonexistent "$bin" report --pdf "$work/x.pdf" run "$D" >/dev/null 2>"$work/err"; then
     fail "--pdf without Chromium succeeded"
