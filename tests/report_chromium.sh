@@ -131,8 +131,8 @@ grep -q 'Pareto front:' "$work/plan.html" || fail "plan page: no Pareto front fi
 
 T=$src/validation/traces/microsoft-itp-2021/cluster01.csv.gz
 C=$src/scenarios/replay-1024.yaml
-page replay replay "$T" --cluster "$C" --set cluster.nodes=4 --policy backfill
-"$bin" replay "$T" --cluster "$C" --set cluster.nodes=4 --policy backfill --format json \
+page replay replay "$T" --cluster "$C" --set cluster.nodes=8 --policy backfill
+"$bin" replay "$T" --cluster "$C" --set cluster.nodes=8 --policy backfill --format json \
     > "$work/replay.json" 2>/dev/null || fail "replay --format json"
 verify replay --json "$work/replay.json" --sha "$T" --sha "$C"
 
