@@ -57,6 +57,43 @@ static const char *cs__tick(enum cs_html_unit u, double v, char *buf, size_t n)
     return cs_html_unit_format(u, v, buf, n);
 }
 
+/* The plot area of an x-y figure: the SVG opened, grid lines and tick
+ * labels every xs / ys from 0 to xmax / ymax, the frame and both axis
+ * titles. */
+struct cs__frame {
+    int W, H, left, right, top, bottom;
+    double xmax, ymax, xs, ys;
+};
+static void cs__axes(FILE *f, const struct cs__frame *fr, const char *title, enum cs_html_unit xu,
+                     enum cs_html_unit yu, const char *xlabel, const char *ylabel)
+{
+    double pw = fr->W - fr->left - fr->right, ph = fr->H - fr->top - fr->bottom;
+    cs__svg_open(f, fr->W, fr->H, title);
+    char buf[64];
+    for (double t = 0; t <= fr->xmax * 1.0001; t += fr->xs) {
+        double x = fr->left + pw * t / fr->xmax;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n", x,
+                fr->top, x, fr->H - fr->bottom);
+        cs__text(f, x, fr->H - fr->bottom + 16, 11, "middle", "#444", cs__tick(xu, t, buf, sizeof buf));
+    }
+    for (double t = 0; t <= fr->ymax * 1.0001; t += fr->ys) {
+        double y = fr->top + ph * (1 - t / fr->ymax);
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+                fr->left, y, fr->W - fr->right, y);
+        cs__text(f, fr->left - 6, y + 4, 11, "end", "#444", cs__tick(yu, t, buf, sizeof buf));
+    }
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
+            fr->left, fr->top, pw, ph);
+    cs__text(f, fr->left + pw / 2, fr->H - 14, 12, "middle", "#222", xlabel);
+    fprintf(f,
+            "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+            "transform=\"rotate(-90 16 %.1f)\">",
+            fr->top + ph / 2, fr->top + ph / 2);
+    cs_html_escape(f, ylabel);
+    fputs("</text>\n", f);
+}
+
+
 static double cs__max_finite(const double *v, size_t n, double floor_v)
 {
     double m = floor_v;
@@ -137,30 +174,8 @@ void cs_html_svg_lines(FILE *f, const char *title, const char *xlabel, enum cs_h
     double pw = W - left - right, ph = H - top - bottom;
 #define CS__X(v) (left + pw * (v) / xmax)
 #define CS__Y(v) (top + ph * (1 - (v) / ymax))
-    cs__svg_open(f, W, H, title);
-    char buf[64];
-    for (double t = 0; t <= xmax * 1.0001; t += xs) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
-                CS__X(t), top, CS__X(t), H - bottom);
-        cs__text(f, CS__X(t), H - bottom + 16, 11, "middle", "#444",
-                 cs__tick(xu, t, buf, sizeof buf));
-    }
-    for (double t = 0; t <= ymax * 1.0001; t += ys) {
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n", left,
-                CS__Y(t), W - right, CS__Y(t));
-        cs__text(f, left - 6, CS__Y(t) + 4, 11, "end", "#444", cs__tick(yu, t, buf, sizeof buf));
-    }
-    fprintf(
-        f,
-        "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
-        left, top, pw, ph);
-    cs__text(f, left + pw / 2, H - 14, 12, "middle", "#222", xlabel);
-    fprintf(f,
-            "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-            "transform=\"rotate(-90 16 %.1f)\">",
-            top + ph / 2, top + ph / 2);
-    cs_html_escape(f, ylabel);
-    fputs("</text>\n", f);
+    cs__axes(f, &(struct cs__frame){W, H, left, right, top, bottom, xmax, ymax, xs, ys}, title, xu, yu,
+             xlabel, ylabel);
     if (isfinite(vline) && vline >= 0 && vline <= xmax) {
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
@@ -301,30 +316,8 @@ void cs_html_svg_front(FILE *f, const char *title, const char *xlabel, enum cs_h
     double pw = W - left - right, ph = H - top - bottom;
 #define CS__X(v) (left + pw * (v) / xmax)
 #define CS__Y(v) (top + ph * (1 - (v) / ymax))
-    cs__svg_open(f, W, H, title);
-    char buf[64];
-    for (double t = 0; t <= xmax * 1.0001; t += xs) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e4e4e4\"/>\n",
-                CS__X(t), top, CS__X(t), H - bottom);
-        cs__text(f, CS__X(t), H - bottom + 16, 11, "middle", "#444",
-                 cs__tick(xu, t, buf, sizeof buf));
-    }
-    for (double t = 0; t <= ymax * 1.0001; t += ys) {
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n", left,
-                CS__Y(t), W - right, CS__Y(t));
-        cs__text(f, left - 6, CS__Y(t) + 4, 11, "end", "#444", cs__tick(yu, t, buf, sizeof buf));
-    }
-    fprintf(
-        f,
-        "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
-        left, top, pw, ph);
-    cs__text(f, left + pw / 2, H - 14, 12, "middle", "#222", xlabel);
-    fprintf(f,
-            "<text x=\"16\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-            "transform=\"rotate(-90 16 %.1f)\">",
-            top + ph / 2, top + ph / 2);
-    cs_html_escape(f, ylabel);
-    fputs("</text>\n", f);
+    cs__axes(f, &(struct cs__frame){W, H, left, right, top, bottom, xmax, ymax, xs, ys}, title, xu, yu,
+             xlabel, ylabel);
     if (vfar || hfar) {
         char note[200];
         snprintf(note, sizeof note, "beyond the axes: %s%s%s",
