@@ -133,15 +133,16 @@ def _take_string(lib, ptr):
         lib.cs_api_free(ptr)
 
 
-def _answer(text):
-    """The response's result; raises Error on failure, warns about the rest."""
+def _answer(text, stacklevel=4):
+    """The response's result; raises Error on failure, warns about the rest
+    (stacklevel: the warning names the caller of the public function)."""
     resp = json.loads(text)
     diags = resp.get("diagnostics") or []
     if not resp.get("ok"):
         lines = [_diag_text(d) for d in diags] or ["the command failed without a message"]
         raise Error("\n".join(lines), diags)
     for d in diags:
-        warnings.warn(_diag_text(d), ClustersimWarning, stacklevel=3)
+        warnings.warn(_diag_text(d), ClustersimWarning, stacklevel=stacklevel)
     return resp.get("result")
 
 
@@ -243,7 +244,7 @@ def sweep(sweep, *, catalog=None, jobs=1):
     resp = ctypes.c_void_p()
     lib.cs_api_sweep_open(json.dumps(req).encode("utf-8"), ctypes.byref(handle), ctypes.byref(resp))
     if not handle:  # a failure: its diagnostics
-        _answer(_take_string(lib, resp))
+        _answer(_take_string(lib, resp), 3)
         raise Error("sweep: the library returned no sweep")
     state = {"handle": handle}
 
@@ -253,7 +254,7 @@ def sweep(sweep, *, catalog=None, jobs=1):
             lib.cs_api_sweep_close(h)
 
     try:
-        info = _answer(_take_string(lib, resp))
+        info = _answer(_take_string(lib, resp), 3)
     except BaseException:
         close()
         raise
