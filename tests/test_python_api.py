@@ -247,11 +247,11 @@ class PythonApi(unittest.TestCase):
     def test_many_calls_in_one_process(self):
         first = clustersim.collective(DEFAULT, minbytes="1K", maxbytes="1M", stepfactor=8)
         run0 = clustersim.run(DEFAULT)
-        for _ in range(50):
+        for _ in range(30):
             self.assertEqual(clustersim.collective(DEFAULT, minbytes="1K", maxbytes="1M", stepfactor=8), first)
             with self.assertRaises(clustersim.Error):
                 clustersim.run(DEFAULT, set={"cluster.nodes": 0})
-        for _ in range(10):
+        for _ in range(5):
             self.assertEqual(clustersim.run(DEFAULT), run0)
 
     def test_examples_run(self):
