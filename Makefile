@@ -82,11 +82,13 @@ fuzz-run: fuzz
 
 # Configures $(BUILD) for PREFIX (the compiled-in data directory and the man
 # page's FILES name it; an installed copy moved elsewhere still finds its data
-# beside its bin/), builds what is installed, and installs under
+# beside its bin/), builds what is installed (the Python package's
+# libclustersim.so too, unless -DCLUSTERSIM_SHARED=OFF), and installs under
 # $(DESTDIR)$(PREFIX). No `make deps` here: install often runs as root.
 install:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
-	cmake --build $(BUILD) -j $(JOBS) --target clustersim clustersim_docs
+	cmake --build $(BUILD) -j $(JOBS) --target clustersim clustersim_docs \
+	  $$(grep -q '^CLUSTERSIM_SHARED:BOOL=OFF' $(BUILD)/CMakeCache.txt || echo clustersim_shared)
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:

@@ -6,6 +6,7 @@
 #include "clustersim/app/pipeline.h"
 #include "clustersim/models/calib.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void cs_app_search_opts_default(struct cs_app_search_opts *o)
@@ -51,4 +52,29 @@ cs_status cs_app_search(const struct cs_scenario *s, const struct cs_app_search_
         out->fit += out->res.points[i].r.fits;
     /* Nothing fits is a failed search, like `run` on an unfit scenario. */
     return out->fit > 0 ? CS_OK : CS_ENOFIT;
+}
+
+bool cs_app_search_fix(const char *list, struct cs_search_space *sp, char *bad, size_t badlen)
+{
+    static const char *const keys[] = {"tp", "pp", "cp", "vp", "mb", "fsdp", "recompute", "ep"};
+    bool *flags[] = {&sp->vary_tp, &sp->vary_pp, &sp->vary_cp, &sp->vary_vp, &sp->vary_micro_batch,
+                     &sp->vary_dp_sharding, &sp->vary_recompute, &sp->vary_ep};
+    const char *p = list;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n > 0) { /* strtok's rule: empty items are skipped */
+            bool found = false;
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (strlen(keys[k]) == n && strncmp(p, keys[k], n) == 0)
+                    *flags[k] = false, found = true;
+            if (!found) {
+                snprintf(bad, badlen, "%.*s", (int)n, p);
+                return false;
+            }
+        }
+        if (!e)
+            return true;
+        p = e + 1;
+    }
 }

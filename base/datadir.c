@@ -1,8 +1,11 @@
 /* datadir.c: finds clustersim's data directory once per process (base
- * layer). The binary's own location comes from /proc/self/exe (Linux); where
- * that is unavailable the compiled-in directories are used. */
-#define _POSIX_C_SOURCE 200809L
+ * layer). The binary's own location comes from /proc/self/exe (Linux), a
+ * shared library's (libclustersim.so, loaded by the Python package) from
+ * dladdr; where neither is available the compiled-in directories are used. */
+#define _GNU_SOURCE /* dladdr */
 #include "clustersim/base/datadir.h"
+
+#include <dlfcn.h>
 
 #include <limits.h>
 #include <pthread.h>
@@ -47,6 +50,32 @@ static void cs__choose(void)
         snprintf(cs__dir, sizeof cs__dir, "%s", env);
         cs__origin = "CLUSTERSIM_DATA";
         return;
+    }
+    /* In libclustersim.so: PREFIX/share/clustersim above the library's own
+     * folder (installed beside the Python package, PREFIX/lib/pythonX/
+     * dist-packages/clustersim), up to four folders up. In the binary the
+     * address (of this file's data) is the executable's, which the next
+     * rule handles. */
+    Dl_info info;
+    char lib[PATH_MAX];
+    if (dladdr(cs__dir, &info) && info.dli_fname && info.dli_fname[0] == '/' &&
+        strlen(info.dli_fname) < sizeof lib && strstr(info.dli_fname, ".so")) {
+        snprintf(lib, sizeof lib, "%s", info.dli_fname);
+        for (int up = 0; up < 5; up++) {
+            char *slash = strrchr(lib, '/');
+            if (!slash || slash == lib)
+                break;
+            *slash = '\0';
+            if (up == 0)
+                continue; /* the library's file name */
+            char cand[PATH_MAX + 32];
+            snprintf(cand, sizeof cand, "%s/share/clustersim", lib);
+            if (cs__is_data(cand)) {
+                snprintf(cs__dir, sizeof cs__dir, "%s", cand);
+                cs__origin = "installed";
+                return;
+            }
+        }
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);

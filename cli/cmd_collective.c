@@ -9,6 +9,7 @@
 
 #include "clustersim/base/numparse.h"
 #include "clustersim/app/collective_exp.h"
+#include "clustersim/app/results_json.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/models/topology.h"
 #include "clustersim/report/run_report.h"
@@ -50,49 +51,16 @@ static const struct cs_cli_opt cs__coll_opts[] = {
     {"cudagraph", 'G', "N", "accepted for compatibility; no effect"},
 };
 
-struct cs__type { const char *name; int bytes; };
-static const struct cs__type cs__types[] = {
-    {"int8", 1},  {"uint8", 1},  {"int32", 4},  {"uint32", 4},  {"int64", 8},
-    {"uint64", 8}, {"half", 2},  {"float", 4},  {"double", 8},  {"bfloat16", 2},
+/* cs_app_coll_parse's view of the parsed arguments. */
+struct cs__flags {
+    const struct cs_cli_cmd *cmd;
+    const struct cs_cli_args *a;
 };
-static const char *const cs__redops[] = {"sum", "prod", "max", "min", "avg"};
 
-/* nccl-tests' parsesize: a number, optionally followed by K, M or G
- * (binary multiples). Stricter than nccl-tests: the whole argument must be
- * used and the result must be a non-negative whole number of bytes. */
-static bool cs__parse_size(const char *s, double *out)
+static const char *cs__flag(void *ctx, const char *name)
 {
-    if (!s || !*s)
-        return false;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno != 0 || !isfinite(v) || v < 0)
-        return false;
-    while (*end == ' ')
-        end++;
-    double unit = 1.0;
-    if (*end) {
-        switch (*end) {
-        case 'K': case 'k': unit = 1024.0; break;
-        case 'M': case 'm': unit = 1048576.0; break;
-        case 'G': case 'g': unit = 1073741824.0; break;
-        default: return false;
-        }
-        end++;
-    }
-    if (*end)
-        return false;
-    v = floor(v * unit);
-    if (v > 1e15)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool cs__parse_int(const char *s, long lo, long hi, long *out)
-{
-    return cs_num_parse_long(s, 0, lo, hi, out);
+    const struct cs__flags *f = ctx;
+    return cs_cli_get(f->cmd, f->a, name);
 }
 
 /* nccl-tests getFloatStr: a value in `width` columns, with fewer decimals as it grows. */
@@ -120,115 +88,21 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         fprintf(stderr, "clustersim collective: expected one scenario FILE (see 'clustersim help collective')\n");
         return CS_EXIT_BADINPUT;
     }
-    /* Flags first: a bad flag is reported before the scenario is loaded. */
-    double minb = 33554432.0, maxb = 33554432.0, stepb = 1048576.0;
-    long factor = 1, ngpus = 1, nthreads = 1, root = 0, ranks = 0;
-    const char *v;
-    if ((v = cs_cli_get(cmd, a, "minbytes")) && !cs__parse_size(v, &minb)) {
-        fprintf(stderr, "clustersim collective: -b: expected a size like 8, 64K, 8G (K/M/G = 2^10/2^20/2^30 "
-                        "bytes, as nccl-tests), got \"%s\"\n", v);
+    /* Flags first: a bad flag is reported before the scenario is loaded
+     * (app/collective_opts.c). */
+    struct cs_app_coll_req q;
+    struct cs_app_coll_labels lab;
+    char err[512];
+    if (cs_app_coll_parse(cs__flag, (void *)&(struct cs__flags){cmd, a}, true, &q, &lab, err, sizeof err) !=
+        CS_OK) {
+        fprintf(stderr, "clustersim collective: %s\n", err);
         return CS_EXIT_BADINPUT;
     }
-    if ((v = cs_cli_get(cmd, a, "maxbytes")) && !cs__parse_size(v, &maxb)) {
-        fprintf(stderr, "clustersim collective: -e: expected a size like 8, 64K, 8G, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if ((v = cs_cli_get(cmd, a, "stepbytes")) && (!cs__parse_size(v, &stepb) || stepb < 1)) {
-        fprintf(stderr, "clustersim collective: -i: expected a positive size like 1M, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if ((v = cs_cli_get(cmd, a, "stepfactor")) && !cs__parse_int(v, 1, 1 << 20, &factor)) {
-        fprintf(stderr, "clustersim collective: -f: expected a whole number >= 1, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if ((v = cs_cli_get(cmd, a, "ngpus")) && !cs__parse_int(v, 1, 100000000L, &ngpus)) {
-        fprintf(stderr, "clustersim collective: -g: expected a number of GPUs >= 1, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if ((v = cs_cli_get(cmd, a, "ranks")) && !cs__parse_int(v, 1, 100000000L, &ranks)) {
-        fprintf(stderr, "clustersim collective: --ranks: expected a number of ranks >= 1, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if ((v = cs_cli_get(cmd, a, "nthreads")) && !cs__parse_int(v, 1, 4096, &nthreads)) {
-        fprintf(stderr, "clustersim collective: -t: expected a number of threads >= 1, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if ((v = cs_cli_get(cmd, a, "root")) && !cs__parse_int(v, 0, 100000000L, &root)) {
-        fprintf(stderr, "clustersim collective: -r: expected a rank >= 0, got \"%s\"\n", v);
-        return CS_EXIT_BADINPUT;
-    }
-    if (maxb < minb) {
-        fprintf(stderr, "clustersim collective: -e %.0f is below -b %.0f: no sizes to run\n", maxb, minb);
-        return CS_EXIT_BADINPUT;
-    }
-    if (factor > 1 && minb == 0 && maxb > 0) {
-        fprintf(stderr, "clustersim collective: -b 0 with -f %ld never grows (nccl-tests would loop forever); "
-                        "start at -b 8\n", factor);
-        return CS_EXIT_BADINPUT;
-    }
-    struct cs_app_coll_req sizes = {.minb = minb, .maxb = maxb, .stepb = stepb, .factor = factor};
-    if (cs_app_coll_nsizes(&sizes, 100000) > 100000) {
-        fprintf(stderr, "clustersim collective: more than 100000 sizes from -b/-e/-f/-i; use a larger step\n");
-        return CS_EXIT_BADINPUT;
-    }
-    enum cs_coll_op op = CS_COLL_ALL_REDUCE;
-    const char *redop = "sum";
-    if ((v = cs_cli_get(cmd, a, "op"))) {
-        bool is_redop = false;
-        for (size_t i = 0; i < sizeof cs__redops / sizeof cs__redops[0]; i++)
-            if (strcmp(v, cs__redops[i]) == 0)
-                is_redop = true, redop = cs__redops[i];
-        if (!is_redop && cs_coll_op_parse(v, &op) != CS_OK) {
-            fprintf(stderr, "clustersim collective: -o/--op: expected a collective (all_reduce, all_gather, "
-                            "reduce_scatter, alltoall, broadcast, sendrecv) or a reduction op (sum, prod, max, "
-                            "min, avg), got \"%s\"\n", v);
-            return CS_EXIT_BADINPUT;
-        }
-    }
-    if ((v = cs_cli_get(cmd, a, "redop"))) {
-        bool ok = false;
-        for (size_t i = 0; i < sizeof cs__redops / sizeof cs__redops[0]; i++)
-            if (strcmp(v, cs__redops[i]) == 0)
-                ok = true, redop = cs__redops[i];
-        if (!ok) {
-            fprintf(stderr, "clustersim collective: --redop: expected sum, prod, max, min or avg, got \"%s\"\n", v);
-            return CS_EXIT_BADINPUT;
-        }
-    }
-    const struct cs__type *type = &cs__types[7]; /* float, nccl-tests' default */
-    if ((v = cs_cli_get(cmd, a, "datatype"))) {
-        type = NULL;
-        for (size_t i = 0; i < sizeof cs__types / sizeof cs__types[0]; i++)
-            if (strcmp(v, cs__types[i].name) == 0)
-                type = &cs__types[i];
-        if (!type) {
-            fprintf(stderr, "clustersim collective: -d: expected int8, uint8, int32, uint32, int64, uint64, half, "
-                            "float, double or bfloat16, got \"%s\"\n", v);
-            return CS_EXIT_BADINPUT;
-        }
-    }
-    enum cs_coll_algo algo = CS_COLL_AUTO;
-    if ((v = cs_cli_get(cmd, a, "algo")) && cs_coll_algo_parse(v, &algo) != CS_OK) {
-        fprintf(stderr, "clustersim collective: --algo: expected auto, ring, tree, hier, nvls, sharp, nvls_tree, collnet_chain or pat, got \"%s\"\n",
-                v);
-        return CS_EXIT_BADINPUT;
-    }
-    bool have_place = false;
-    enum cs_placement place = CS_PLACEMENT_PACKED;
-    if ((v = cs_cli_get(cmd, a, "placement"))) {
-        if (strcmp(v, "packed") == 0)
-            place = CS_PLACEMENT_PACKED;
-        else if (strcmp(v, "scattered") == 0)
-            place = CS_PLACEMENT_SCATTERED;
-        else {
-            fprintf(stderr, "clustersim collective: --placement: expected packed or scattered, got \"%s\"\n", v);
-            return CS_EXIT_BADINPUT;
-        }
-        have_place = true;
-    }
-    bool use_flow = cs_cli_get(cmd, a, "flow") != NULL;
-    struct cs_app_coll_req q = {op, algo, type->bytes, minb, maxb, stepb, factor, ranks,
-                                ngpus, nthreads, root, have_place, place, use_flow, 0, 0};
+    enum cs_coll_op op = q.op;
+    const char *redop = lab.redop;
+    double minb = q.minb, maxb = q.maxb, stepb = q.stepb;
+    long factor = q.factor, ngpus = q.ngpus, nthreads = q.nthreads, root = q.root;
+    bool use_flow = q.flow;
 
     const char *path = cs_path_display(a->pos[0]);
     struct cs_cli_scenario sc;
@@ -277,47 +151,14 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
         bus_sum += rows[i].busbw;
     bool ok = true;
     if (fmt == CS_FMT_JSON) {
-        cJSON *root_js = cJSON_CreateObject();
-        cJSON_AddStringToObject(root_js, "clustersim_version", CLUSTERSIM_VERSION);
-        cJSON_AddStringToObject(root_js, "scenario", sc.scenario.name);
-        cJSON_AddStringToObject(root_js, "file", path);
-        cJSON_AddStringToObject(root_js, "op", cs_coll_op_name(op));
-        cJSON_AddStringToObject(root_js, "redop", redop_col);
-        cJSON_AddStringToObject(root_js, "datatype", type->name);
-        cJSON_AddNumberToObject(root_js, "ranks", (double)n);
-        cJSON_AddStringToObject(root_js, "ranks_from", ranks > 0 ? "--ranks" : "cluster");
-        cJSON_AddStringToObject(root_js, "ranks_why", ranks_why);
-        cJSON_AddNumberToObject(root_js, "processes", (double)nprocs);
-        cJSON_AddNumberToObject(root_js, "threads_per_process", (double)nthreads);
-        cJSON_AddNumberToObject(root_js, "gpus_per_thread", (double)ngpus);
-        cJSON_AddNumberToObject(root_js, "nodes", m);
-        cJSON_AddNumberToObject(root_js, "ranks_per_node", ppn);
-        cJSON_AddStringToObject(root_js, "model", model);
-        cJSON_AddStringToObject(root_js, "placement", placement);
-        cJSON_AddStringToObject(root_js, "topology", cs_topology_name(cp->fabric.topology));
-        cJSON_AddStringToObject(root_js, "link", cp->fabric.link.name);
-        cJSON *arr = cJSON_AddArrayToObject(root_js, "rows");
-        for (long i = 0; i < k; i++) {
-            const struct cs_app_coll_row *r = &rows[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "size_bytes", r->size);
-            cJSON_AddNumberToObject(o, "count", r->count);
-            cJSON_AddNumberToObject(o, "time_us", r->time_s * 1e6);
-            cJSON_AddNumberToObject(o, "algbw_gb_per_s", r->algbw / 1e9);
-            cJSON_AddNumberToObject(o, "busbw_gb_per_s", r->busbw / 1e9);
-            cJSON_AddStringToObject(o, "algo", cs_coll_algo_name(r->algo));
-            if (r->has_proto)
-                cJSON_AddStringToObject(o, "proto", cs_coll_proto_name(r->proto));
-            cJSON_AddItemToArray(arr, o);
-        }
-        cJSON_AddNumberToObject(root_js, "avg_busbw_gb_per_s", k > 0 ? bus_sum / (double)k / 1e9 : 0.0);
+        cJSON *root_js = cs_app_coll_json(&sc.scenario, path, &q, &lab, &res);
         ok = cs_out_json_write(out.fp, root_js);
         cJSON_Delete(root_js);
     } else if (fmt == CS_FMT_CSV) {
         fprintf(out.fp, "size_bytes,count,type,redop,root,time_us,algbw_gb_per_s,busbw_gb_per_s,algo,proto\n");
         for (long i = 0; i < k; i++) {
             const struct cs_app_coll_row *r = &rows[i];
-            fprintf(out.fp, "%.0f,%.0f,%s,%s,%ld,%.6g,%.6g,%.6g,%s,%s\n", r->size, r->count, type->name, redop_col,
+            fprintf(out.fp, "%.0f,%.0f,%s,%s,%ld,%.6g,%.6g,%.6g,%s,%s\n", r->size, r->count, lab.datatype, redop_col,
                     root_col, r->time_s * 1e6, r->algbw / 1e9, r->busbw / 1e9, cs_coll_algo_name(r->algo),
                     r->has_proto ? cs_coll_proto_name(r->proto) : "");
         }
@@ -356,7 +197,7 @@ static int cs__collective(const struct cs_cli_cmd *cmd, const struct cs_cli_args
             cs__fmt(bs, sizeof bs, r->busbw / 1e9, 6);
             /* The model has no separate in-place path: both halves agree. */
             fprintf(o, "%12.0f  %12.0f  %8s  %6s  %6ld  %7s  %6s  %6s  %6d  %7s  %6s  %6s  %6d\n", r->size, r->count,
-                    type->name, redop_col, root_col, ts, as, bs, 0, ts, as, bs, 0);
+                    lab.datatype, redop_col, root_col, ts, as, bs, 0, ts, as, bs, 0);
         }
         fprintf(o, "# Out of bounds values : 0 OK\n");
         fprintf(o, "# Avg bus bandwidth    : %g\n#\n", k > 0 ? bus_sum / (double)k / 1e9 : 0.0);

@@ -8,6 +8,7 @@
 #include "progress.h"
 
 #include "clustersim/app/plan.h"
+#include "clustersim/app/results_json.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/base/units.h"
 #include "clustersim/base/xmalloc.h"
@@ -61,64 +62,6 @@ static const char *cs__par(const struct cs_workload *w, char *buf, size_t len)
     snprintf(buf, len, "tp%d pp%d dp%d cp%d vp%d%s mb%d %s %s", q->tp, q->pp, q->dp, q->cp, q->vp, ep,
              w->micro_batch, cs_fsdp_name(q->fsdp), cs_cli_recompute_label(w, rc, sizeof rc));
     return buf;
-}
-
-static cJSON *cs__dist(double m, double lo, double hi)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "mean", m);
-    cJSON_AddNumberToObject(o, "p05", lo);
-    cJSON_AddNumberToObject(o, "p95", hi);
-    return o;
-}
-
-static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
-{
-    const struct cs_plan_cand *c = &r->c[ref.cand];
-    const struct cs_plan_own *po = cs_plan_own_of(c, ref);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "gpu", cs_plan_gpu(r->plan, c->gi));
-    cJSON_AddNumberToObject(o, "gpus", (double)c->gpus);
-    cJSON_AddNumberToObject(o, "nodes", c->nodes);
-    cJSON_AddStringToObject(o, "fabric", cs_plan_fabric(r->plan, c->fi));
-    cJSON *pw = cs_out_workload_json(&c->w);
-    cJSON *par = cJSON_DetachItemFromObject(pw, "parallelism");
-    cJSON_AddItemToObject(o, "parallelism", par ? par : cJSON_CreateObject());
-    cJSON_AddNumberToObject(o, "micro_batch", c->w.micro_batch);
-    char rc[32];
-    cJSON_AddStringToObject(o, "recompute", cs_cli_recompute_label(&c->w, rc, sizeof rc));
-    cJSON_Delete(pw);
-    cJSON_AddStringToObject(o, "ownership", cs_cost_option_name(ref.opt));
-    if (cs_plan_offer_of(c, ref)[0]) /* "" for an owned option */
-        cJSON_AddStringToObject(o, "offer", cs_plan_offer_of(c, ref));
-    cJSON_AddItemToObject(o, "time_to_train_s", cs__dist(po->time_s[0], po->time_s[1], po->time_s[2]));
-    cJSON_AddItemToObject(o, "cost_usd", cs__dist(po->cost_usd[0], po->cost_usd[1], po->cost_usd[2]));
-    cJSON_AddNumberToObject(o, "run_usd", po->run_usd[0]);
-    cJSON_AddNumberToObject(o, "commitment_usd", po->commitment_usd[0]);
-    cJSON_AddNumberToObject(o, "tco_usd", po->tco_usd);
-    cJSON_AddBoolToObject(o, "meets_deadline", po->meets_deadline);
-    cJSON_AddBoolToObject(o, "within_budget", po->within_budget);
-    cJSON_AddNumberToObject(o, "step_time_s", c->step_time_s);
-    cJSON_AddNumberToObject(o, "tokens_per_s", c->tokens_per_s);
-    cJSON_AddNumberToObject(o, "mfu", c->mfu);
-    cJSON *sh = cJSON_AddObjectToObject(o, "shares");
-    cJSON_AddNumberToObject(sh, "failures", c->failure_share);
-    cJSON_AddNumberToObject(sh, "checkpoints", c->checkpoint_share);
-    cJSON_AddNumberToObject(sh, "communication", c->comm_share);
-    cJSON_AddNumberToObject(o, "interruptions", c->interruptions);
-    if (c->uncertainty) {
-        cJSON *t = cJSON_AddArrayToObject(o, "tornado");
-        for (int k = 0; k < c->n_tornado; k++) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "input", cs_unc_input_names[c->tornado[k].input]);
-            cJSON_AddNumberToObject(j, "low", c->tornado[k].low);
-            cJSON_AddNumberToObject(j, "high", c->tornado[k].high);
-            cJSON_AddNumberToObject(j, "low_factor", c->tornado[k].low_factor);
-            cJSON_AddNumberToObject(j, "high_factor", c->tornado[k].high_factor);
-            cJSON_AddItemToArray(t, j);
-        }
-    }
-    return o;
 }
 
 static void cs__days(double s, char *b, size_t n) { snprintf(b, n, "%.1f d", s / 86400.0); }
@@ -254,60 +197,6 @@ static void cs__text(FILE *f, const struct cs_app_plan *r, bool all)
         cs_table_write(t, f, 2);
         cs_table_destroy(t);
     }
-}
-
-static cJSON *cs__json(const struct cs_app_plan *r, bool all)
-{
-    const struct cs_plan_info *pi = &r->info;
-    cJSON *root = cJSON_CreateObject();
-    cJSON *p = cJSON_AddObjectToObject(root, "plan");
-    cJSON_AddStringToObject(p, "name", pi->name);
-    cJSON_AddNumberToObject(p, "deadline_s", pi->deadline_s);
-    if (isfinite(pi->budget_usd))
-        cJSON_AddNumberToObject(p, "budget_usd", pi->budget_usd);
-    else
-        cJSON_AddNullToObject(p, "budget_usd");
-    cJSON_AddStringToObject(p, "budget_basis", cs_plan_basis_names[pi->basis]);
-    cJSON *cc = cJSON_AddObjectToObject(p, "candidates");
-    cJSON_AddNumberToObject(cc, "clusters", (double)r->n);
-    cJSON_AddNumberToObject(cc, "evaluated", (double)r->evaluated);
-    cJSON_AddNumberToObject(cc, "pruned", (double)r->pruned);
-    cJSON_AddNumberToObject(cc, "nofit", (double)r->nofit);
-    cJSON_AddNumberToObject(cc, "failed", (double)r->failed);
-    cJSON_AddNumberToObject(cc, "configurations", (double)r->configs);
-    if (r->has_cheapest)
-        cJSON_AddItemToObject(p, "cheapest", cs__plan_json(r, r->cheapest));
-    else
-        cJSON_AddNullToObject(p, "cheapest");
-    if (r->has_fastest)
-        cJSON_AddItemToObject(p, "fastest", cs__plan_json(r, r->fastest));
-    else
-        cJSON_AddNullToObject(p, "fastest");
-    cJSON *fr = cJSON_AddArrayToObject(p, "front");
-    for (size_t i = 0; i < r->nfront; i++)
-        cJSON_AddItemToArray(fr, cs__plan_json(r, r->front[i]));
-    if (r->binding[0])
-        cJSON_AddStringToObject(p, "binding", r->binding);
-    else
-        cJSON_AddNullToObject(p, "binding");
-    if (all) {
-        cJSON *arr = cJSON_AddArrayToObject(p, "clusters");
-        for (size_t i = 0; i < r->n; i++) {
-            const struct cs_plan_cand *c = &r->c[i];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "gpu", cs_plan_gpu(r->plan, c->gi));
-            cJSON_AddNumberToObject(o, "nodes", c->nodes);
-            cJSON_AddNumberToObject(o, "gpus", (double)c->gpus);
-            cJSON_AddStringToObject(o, "fabric", cs_plan_fabric(r->plan, c->fi));
-            cJSON_AddStringToObject(o, "state", cs_plan_state_names[c->state]);
-            if (isfinite(c->bound_s))
-                cJSON_AddNumberToObject(o, "time_bound_s", c->bound_s);
-            if (c->state != CS_PLAN_EVALUATED)
-                cJSON_AddStringToObject(o, "reason", c->why);
-            cJSON_AddItemToArray(arr, o);
-        }
-    }
-    return root;
 }
 
 static bool cs__on_front(const struct cs_app_plan *r, struct cs_plan_ref ref)
@@ -494,7 +383,7 @@ static bool cs__report(enum cs_cli_format fmt, bool all, const char *dir, const 
     bool ok = cs_cli_out_open(&out, dir, name);
     if (ok) {
         if (fmt == CS_FMT_JSON) {
-            cJSON *root = cs__json(r, all);
+            cJSON *root = cs_app_plan_json(r, all);
             cs_out_json_write(out.fp, root);
             cJSON_Delete(root);
         } else if (fmt == CS_FMT_CSV) {

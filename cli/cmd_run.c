@@ -4,6 +4,7 @@
 #include "progress.h"
 
 #include "clustersim/app/pipeline.h"
+#include "clustersim/app/results_json.h"
 #include "clustersim/app/uncertainty.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/base/units.h"
@@ -30,46 +31,6 @@ static const struct cs_cli_opt cs__run_opts[] = {
     CS_CLI_OPT_CATALOG,
     CS_CLI_OPT_SET,
 };
-
-static void cs__unc_dist_json(cJSON *o, const char *key, const struct cs_unc_dist *x)
-{
-    cJSON *j = cJSON_AddObjectToObject(o, key);
-    cJSON_AddNumberToObject(j, "p05", x->p05);
-    cJSON_AddNumberToObject(j, "p50", x->p50);
-    cJSON_AddNumberToObject(j, "p95", x->p95);
-    cJSON_AddNumberToObject(j, "mean", x->mean);
-}
-
-static void cs__unc_json(cJSON *root, const struct cs_app_uncertainty *u)
-{
-    cJSON *o = cJSON_AddObjectToObject(root, "uncertainty");
-    cJSON_AddNumberToObject(o, "samples", u->samples);
-    cs__unc_dist_json(o, "step_time_s", &u->step_time_s);
-    if (u->has_time)
-        cs__unc_dist_json(o, "time_to_train_s", &u->time_to_train_s);
-    cJSON *in = cJSON_AddObjectToObject(o, "inputs");
-    cJSON *st = cJSON_AddObjectToObject(in, "step_time");
-    cJSON_AddNumberToObject(st, "mean_abs_error", u->spec.step_mape);
-    cJSON_AddNumberToObject(st, "sigma", u->spec.step_sigma);
-    cJSON_AddStringToObject(st, "source", u->spec.step_source);
-    cJSON *mt = cJSON_AddArrayToObject(in, "mtbf");
-    cJSON_AddItemToArray(mt, cJSON_CreateNumber(u->spec.mtbf_lo));
-    cJSON_AddItemToArray(mt, cJSON_CreateNumber(u->spec.mtbf_hi));
-    cJSON *rs = cJSON_AddArrayToObject(in, "restart");
-    cJSON_AddItemToArray(rs, cJSON_CreateNumber(u->spec.restart_lo));
-    cJSON_AddItemToArray(rs, cJSON_CreateNumber(u->spec.restart_hi));
-    cJSON *t = cJSON_AddArrayToObject(o, "tornado");
-    for (int i = 0; i < u->n_tornado; i++) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "input", cs_unc_input_names[u->tornado[i].input]);
-        cJSON_AddStringToObject(j, "figure", u->has_time ? "time_to_train_s" : "step_time_s");
-        cJSON_AddNumberToObject(j, "low", u->tornado[i].low);
-        cJSON_AddNumberToObject(j, "high", u->tornado[i].high);
-        cJSON_AddNumberToObject(j, "low_factor", u->tornado[i].low_factor);
-        cJSON_AddNumberToObject(j, "high_factor", u->tornado[i].high_factor);
-        cJSON_AddItemToArray(t, j);
-    }
-}
 
 static void cs__unc_text(FILE *f, const struct cs_app_uncertainty *u)
 {
@@ -186,21 +147,7 @@ static int cs__run(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     struct cs_claim_verdict verdict =
         cs_claim_judge(&s->claim, have_step ? cs_claim_metric_value_scn(&s->claim, s, r, &res.run) : NAN, NAN);
     if (fmt == CS_FMT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
-        cJSON_AddStringToObject(root, "scenario", s->name);
-        cJSON_AddStringToObject(root, "file", path);
-        cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
-        cs_out_facility_json(root, s);
-        if (have_step) {
-            cJSON_AddItemToObject(root, "workload", cs_out_workload_json(&s->workload));
-            cs_out_step_json(root, r);
-            cs_out_data_json(root, &res.data);
-            cs_out_run_level_json(root, &res.run);
-            if (have_unc)
-                cs__unc_json(root, &unc);
-        }
-        cs_out_claim_json(root, &s->claim, &verdict);
+        cJSON *root = cs_app_run_json(s, path, &res, have_unc ? &unc : NULL);
         ok = cs_out_json_write(out.fp, root);
         cJSON_Delete(root);
     } else if (fmt == CS_FMT_CSV) {

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "clustersim/app/results_json.h"
 #include "clustersim/app/search.h"
 #include "clustersim/app/validate.h"
 #include "clustersim/base/numparse.h"
@@ -44,32 +45,12 @@ static void cs__progress(size_t done, size_t total, void *ctx)
 
 static bool cs__fix(const char *list, struct cs_search_space *sp)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (strcmp(tok, "tp") == 0)
-            sp->vary_tp = false;
-        else if (strcmp(tok, "pp") == 0)
-            sp->vary_pp = false;
-        else if (strcmp(tok, "cp") == 0)
-            sp->vary_cp = false;
-        else if (strcmp(tok, "vp") == 0)
-            sp->vary_vp = false;
-        else if (strcmp(tok, "mb") == 0)
-            sp->vary_micro_batch = false;
-        else if (strcmp(tok, "fsdp") == 0)
-            sp->vary_dp_sharding = false;
-        else if (strcmp(tok, "recompute") == 0)
-            sp->vary_recompute = false;
-        else if (strcmp(tok, "ep") == 0)
-            sp->vary_ep = false;
-        else {
-            fprintf(stderr, "clustersim search: --fix: unknown key \"%s\" (expected tp, pp, cp, "
-                            "vp, mb, fsdp, recompute or ep)\n", tok);
-            return false;
-        }
-    }
-    return true;
+    char bad[64];
+    if (cs_app_search_fix(list, sp, bad, sizeof bad))
+        return true;
+    fprintf(stderr, "clustersim search: --fix: unknown key \"%s\" (expected tp, pp, cp, "
+                    "vp, mb, fsdp, recompute or ep)\n", bad);
+    return false;
 }
 
 static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
@@ -144,51 +125,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     }
     size_t show = sr.shown;
     if (fmt == CS_FMT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON *so = cJSON_AddObjectToObject(root, "search");
-        cJSON_AddNumberToObject(so, "considered", (double)res->considered);
-        cJSON_AddNumberToObject(so, "invalid", (double)res->invalid);
-        cJSON_AddNumberToObject(so, "unfit", (double)res->unfit);
-        cJSON_AddNumberToObject(so, "simulated", (double)res->n);
-        if (have_vr) {
-            cJSON *v = cJSON_AddObjectToObject(so, "validated_range");
-            cJSON_AddStringToObject(v, "gpu", vr.gpu);
-            cJSON_AddStringToObject(v, "stack", cs_stack_names[vr.stack]);
-            cJSON_AddStringToObject(v, "kind", vr.moe ? "moe" : "dense");
-            cJSON_AddNumberToObject(v, "fit_rows", vr.rows[0]);
-            cJSON_AddNumberToObject(v, "holdout_rows", vr.rows[1]);
-            if (vr.rows[0])
-                cJSON_AddNumberToObject(v, "fit_mape", vr.mape[0]);
-            if (vr.rows[1])
-                cJSON_AddNumberToObject(v, "holdout_mape", vr.mape[1]);
-            if (vr.rows[0] + vr.rows[1]) {
-                cJSON_AddNumberToObject(v, "params_min", vr.params_min);
-                cJSON_AddNumberToObject(v, "params_max", vr.params_max);
-                cJSON_AddNumberToObject(v, "seq_min", (double)vr.seq_min);
-                cJSON_AddNumberToObject(v, "seq_max", (double)vr.seq_max);
-                cJSON_AddNumberToObject(v, "gpus_min", (double)vr.gpus_min);
-                cJSON_AddNumberToObject(v, "gpus_max", (double)vr.gpus_max);
-            }
-        }
-        cJSON *arr = cJSON_AddArrayToObject(so, "configs");
-        for (size_t i = 0; i < show; i++) {
-            const struct cs_search_point *p = &res->points[i];
-            cJSON *o2 = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o2, "rank", (double)(i + 1));
-            cJSON_AddItemToObject(o2, "workload", cs_out_workload_json(&p->w));
-            cs_out_step_json(o2, &p->r);
-            if (have_vr) {
-                char why[160];
-                bool in = cs_app_vrange_inside(&vr, &p->w, cs_job_gpus(&s->cluster, &p->w), why,
-                                               sizeof why);
-                cJSON_AddBoolToObject(o2, "inside_validated_range", in);
-                if (!in)
-                    cJSON_AddStringToObject(o2, "outside", why);
-                if (isfinite(verr) && p->r.fits)
-                    cJSON_AddNumberToObject(o2, "tokens_per_s_uncertainty", verr * p->r.tokens_per_s);
-            }
-            cJSON_AddItemToArray(arr, o2);
-        }
+        cJSON *root = cs_app_search_json(s, sc.catalog, &sr);
         cs_out_json_write(out.fp, root);
         cJSON_Delete(root);
     } else if (fmt == CS_FMT_CSV) {

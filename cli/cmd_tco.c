@@ -7,6 +7,7 @@
 
 #include "clustersim/base/numparse.h"
 #include "clustersim/app/pipeline.h"
+#include "clustersim/app/results_json.h"
 #include "clustersim/app/tco.h"
 #include "clustersim/app/uncertainty.h"
 #include "clustersim/config/fileio.h"
@@ -40,41 +41,6 @@ static const struct cs_cli_opt cs__tco_opts[] = {
     {"table", 0, NULL, "FILE... : one row per scenario: relative throughput, cost per hour, "
                        "per year and per run beside cost.reference"},
 };
-
-static void cost_unc_json(cJSON *root, const struct cs_app_cost_unc *u, const struct cs_cost_result *base)
-{
-    cJSON *o = cJSON_AddObjectToObject(root, "uncertainty");
-    cJSON_AddNumberToObject(o, "samples", u->samples);
-    cJSON_AddStringToObject(o, "ranges_from", u->stated ? "stated (+-cost.sensitivity)" : "cost.ranges");
-    cJSON *rg = cJSON_AddObjectToObject(o, "ranges");
-    for (int i = 0; i < u->n_ranges; i++) {
-        cJSON *a = cJSON_AddArrayToObject(rg, u->ranges[i].key);
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(u->ranges[i].low));
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(u->ranges[i].high));
-    }
-    cJSON *t = cJSON_AddObjectToObject(o, "total_usd");
-    for (int k = 0; k < CS_OPT_COUNT; k++) {
-        if (!base->opt[k].available)
-            continue;
-        cJSON *j = cJSON_AddObjectToObject(t, cs_cost_option_name((enum cs_cost_option)k));
-        cJSON_AddNumberToObject(j, "p05", u->mc.p05[k]);
-        cJSON_AddNumberToObject(j, "p50", u->mc.p50[k]);
-        cJSON_AddNumberToObject(j, "p95", u->mc.p95[k]);
-        cJSON_AddNumberToObject(j, "cheapest_share", u->mc.cheapest_share[k]);
-    }
-    cJSON_AddStringToObject(o, "tornado_option", cs_cost_option_name(u->tornado_option));
-    cJSON *tr = cJSON_AddArrayToObject(o, "tornado");
-    int op = (int)u->tornado_option;
-    for (int i = 0; i < u->n_tornado; i++) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "input", cs_cost_input_name(u->tornado[i].input));
-        cJSON_AddNumberToObject(j, "low", u->tornado[i].low_usd[op]);
-        cJSON_AddNumberToObject(j, "high", u->tornado[i].high_usd[op]);
-        cJSON_AddNumberToObject(j, "low_value", u->tornado[i].low_value);
-        cJSON_AddNumberToObject(j, "high_value", u->tornado[i].high_value);
-        cJSON_AddItemToArray(tr, j);
-    }
-}
 
 static void cost_unc_text(FILE *f, const struct cs_app_cost_unc *u, const struct cs_cost_result *base)
 {
@@ -247,14 +213,7 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     bool ok = cs_cli_out_open(&out, dir, name);
     if (ok) {
         if (fmt == CS_FMT_JSON) {
-            cJSON *root = cJSON_CreateObject();
-            cJSON_AddStringToObject(root, "clustersim_version", CLUSTERSIM_VERSION);
-            cJSON_AddStringToObject(root, "scenario", s->name);
-            cJSON_AddStringToObject(root, "file", path);
-            cJSON_AddItemToObject(root, "cluster", cs_out_cluster_json(s));
-            cs_out_tco_json(root, r);
-            if (cu)
-                cost_unc_json(root, cu, res.cost);
+            cJSON *root = cs_app_tco_json(s, path, r, cu, res.cost);
             ok = cs_out_json_write(out.fp, root);
             cJSON_Delete(root);
         } else if (fmt == CS_FMT_CSV) {

@@ -4,6 +4,7 @@
 
 #include "clustersim/base/numparse.h"
 
+#include "clustersim/app/results_json.h"
 #include "clustersim/config/fileio.h"
 #include "clustersim/config/sweep.h"
 #include "clustersim/base/outfile.h"
@@ -435,13 +436,7 @@ cs_status cs_cli_evaluate(const struct cs_scenario *s, const char *path, const s
 
 const char *cs_cli_recompute_label(const struct cs_workload *w, char *buf, size_t len)
 {
-    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
-        snprintf(buf, len, "full:%d", w->recompute_layers);
-    else if (w->recompute == CS_RECOMPUTE_NONE && w->offload_layers > 0)
-        snprintf(buf, len, "off:%d", w->offload_layers);
-    else
-        snprintf(buf, len, "%s", cs_recompute_name(w->recompute));
-    return buf;
+    return cs_app_recompute_label(w, buf, len);
 }
 
 bool cs_cli_parse_shard(const char *cmd, const char *s, long *k, long *n)

@@ -63,6 +63,36 @@ for f in bin/clustersim share/clustersim/scenarios/catalog/gpus.yaml share/clust
     file_ok "$P/$f" "installed $f"
 done
 
+# The Python package, with its libclustersim.so beside it (no CLUSTERSIM_LIB):
+# run from elsewhere gives the binary's figures. A sanitizer build's library
+# needs the runtimes preloaded into python3 (tests/python_api.sh).
+pyinit=$(find "$P" -path '*/dist-packages/clustersim/__init__.py' | head -1)
+if [ -n "$pyinit" ] && [ -s "$(dirname "$pyinit")/libclustersim.so" ]; then ok
+else ko "installed Python package with its libclustersim.so: not found under $P"; fi
+if [ -n "$pyinit" ]; then
+    cc=cc
+    for a in "$@"; do case "$a" in -DCMAKE_C_COMPILER=*) cc=${a#*=} ;; esac; done
+    pyenv=(PYTHONPATH="$(dirname "$(dirname "$pyinit")")")
+    pre=""
+    for a in "$@"; do
+        case "$a" in
+        -DCLUSTERSIM_ASAN=ON) pre="$pre:$("$cc" -print-file-name=libasan.so)" ;;
+        -DCLUSTERSIM_UBSAN=ON) pre="$pre:$("$cc" -print-file-name=libubsan.so)" ;;
+        esac
+    done
+    [ -n "$pre" ] && pyenv+=(LD_PRELOAD="${pre#:}" ASAN_OPTIONS=detect_leaks=0)
+    expect 0 "python: import the installed package" -- env -u CLUSTERSIM_LIB "${pyenv[@]}" python3 -B -c '
+import json, sys, clustersim
+r = clustersim.run(sys.argv[1])
+print(clustersim.library_path())
+print(json.dumps(r["throughput"]["tokens_per_s"]))' "$D/scenarios/default.yaml"
+    has "$tmp/out" "$(dirname "$pyinit")/libclustersim.so" "python: the package loads the library beside it"
+    py_tps=$(sed -n 2p "$tmp/out")
+    "$bin" run --format json "$D/scenarios/default.yaml" >"$tmp/run.json" 2>/dev/null
+    cli_tps=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["throughput"]["tokens_per_s"]))' "$tmp/run.json")
+    if [ -n "$py_tps" ] && [ "$py_tps" = "$cli_tps" ]; then ok; else ko "python: tokens/s $py_tps, the binary's $cli_tps"; fi
+fi
+
 # The data directory is the installed one.
 expect 0 "--version" -- "$bin" --version
 has "$tmp/out" "data: $D (installed)" "--version names the installed data directory"

@@ -19,11 +19,12 @@ uses() { # the layers layer $1 may include
     config) echo "base sim models config" ;;
     report) echo "base sim models report" ;;
     app) echo "base sim models config report app" ;;
+    api) echo "base sim models config report app api" ;;
     cli) echo "base sim models config report app" ;;
     esac
 }
 
-for layer in base sim models config report app cli; do
+for layer in base sim models config report app api cli; do
     allowed=$(uses "$layer")
     files=$(cd "$src" && ls $layer/*.c $layer/*.h $layer/*/*.c $layer/*/*.h include/clustersim/$layer/*.h 2>/dev/null)
     [ -n "$files" ] || continue
@@ -85,7 +86,7 @@ else ko "an allowed include did not compile"; cat "$tmp/err"; fi
 
 # The layer link check was built: each layer linked alone, all symbols resolved.
 if grep -q "CLUSTERSIM_LAYER_CHECK:BOOL=ON" "$build/CMakeCache.txt" && ! grep -q "CLUSTERSIM_ASAN:BOOL=ON" "$build/CMakeCache.txt"; then
-    for l in base sim models config report app; do
+    for l in base sim models config report app api; do
         if [ -f "$build/layer-check/libcs_layer_$l.so" ]; then ok; else ko "layer link check for $l not built"; fi
     done
 fi

@@ -82,4 +82,26 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
 
 void cs_app_coll_fini(struct cs_app_coll *r);
 
+/* The labels `collective` prints beside the rows (the flags as given). */
+struct cs_app_coll_labels {
+    const char *redop;     /* "sum", "prod", "max", "min" or "avg": the reduction op asked for */
+    const char *datatype;  /* "float", ...: the element type's name */
+    bool ranks_given;      /* --ranks N (else every GPU of the cluster) */
+};
+
+/* The value of the command's option `name` (its long name: "minbytes",
+ * "op", ...) as text, NULL when absent. */
+typedef const char *(*cs_app_coll_flag_fn)(void *ctx, const char *name);
+
+/* Parses the flags of `clustersim collective` (app/collective_opts.c):
+ * -b/-e/-i sizes (K/M/G binary multiples, nccl-tests' parsesize), -f, -g,
+ * -t, --ranks, -r, -o/--op (a collective or a reduction op), --redop, -d,
+ * --algo, --placement, --flow; defaults as nccl-tests' (32M..32M, float,
+ * sum, all_reduce). On a bad value returns CS_EINVAL with the message in
+ * err, naming the option as the command line spells it ("-b: ...") when
+ * cli_names, else by its long name ("minbytes: ..."). */
+cs_status cs_app_coll_parse(cs_app_coll_flag_fn get, void *ctx, bool cli_names,
+                            struct cs_app_coll_req *q, struct cs_app_coll_labels *lab, char *err,
+                            size_t errlen);
+
 #endif

@@ -45,4 +45,9 @@ cs_status cs_app_search(const struct cs_scenario *s, const struct cs_app_search_
 
 void cs_app_search_fini(struct cs_app_search *r);
 
+/* `search --fix KEYS`: keeps the comma list's parameters of the scenario
+ * fixed in sp (tp, pp, cp, vp, mb, fsdp, recompute, ep: ep and etp).
+ * False on an unknown key, copied into bad. */
+bool cs_app_search_fix(const char *list, struct cs_search_space *sp, char *bad, size_t badlen);
+
 #endif

@@ -6,7 +6,10 @@
 #define CLUSTERSIM_DATADIR_H
 
 /* The data directory, in this order: $CLUSTERSIM_DATA when set and not
- * empty; PREFIX/share/clustersim beside the running binary (PREFIX/bin);
+ * empty; in libclustersim.so, PREFIX/share/clustersim one to four folders
+ * above the library (the Python package's copy, PREFIX/lib/python3.X/
+ * dist-packages/clustersim/libclustersim.so); PREFIX/share/clustersim
+ * beside the running binary (PREFIX/bin);
  * the source tree the binary was built from, while it exists; the
  * compiled-in install directory. Returns a pointer to a process-lifetime
  * string; never NULL (the last choice is returned even if it is missing, so
