@@ -544,9 +544,8 @@ static cJSON *cs__tco(struct cs__req *r)
     if (n_mc > 0 && s->cost.ext.n_ranges == 0)
         cs_diag_add(&r->d, CS_SEV_WARNING, NULL, 0, 0,
                     "tco: Monte Carlo asked for but cost.ranges is empty: skipped");
-    cs_app_tco_analyze(s, &res, isfinite(step) ? step : s->cost.ext.sensitivity, n_mc, &r->d, rep);
-    cs_app_tco_offers(sc.catalog, s, rep);
-    cs_app_tco_assumptions(&sc.prov, s, rep);
+    cs_app_tco_report(sc.catalog, &sc.prov, s, &res, isfinite(step) ? step : s->cost.ext.sensitivity,
+                      n_mc, &r->d, rep);
     struct cs_app_cost_unc *cu = NULL;
     if (cs__opt(r, "uncertainty") && res.has_cost) {
         cu = cs_xcalloc(1, sizeof *cu);

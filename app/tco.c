@@ -94,3 +94,12 @@ void cs_app_tco_assumptions(const struct cs_provenance *prov, const struct cs_sc
         a->defaulted = !(flen > 0 && strncmp(e->origin, s->file, flen) == 0);
     }
 }
+
+void cs_app_tco_report(const cs_catalog *cat, const struct cs_provenance *prov,
+                       const struct cs_scenario *s, const struct cs_app_result *res,
+                       double sens_step, int mc_samples, cs_diags *d, struct cs_tco_report *r)
+{
+    cs_app_tco_analyze(s, res, sens_step, mc_samples, d, r);
+    cs_app_tco_offers(cat, s, r);
+    cs_app_tco_assumptions(prov, s, r);
+}

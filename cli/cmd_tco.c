@@ -192,9 +192,8 @@ static int cs__tco(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     /* Break-even, sensitivity, Monte Carlo, claim (app/tco.c). */
     cs_diags d;
     cs_diags_init(&d);
-    cs_app_tco_analyze(s, &res, isfinite(step) ? step : s->cost.ext.sensitivity, n_mc, &d, r);
-    cs_app_tco_offers(sc.catalog, s, r);
-    cs_app_tco_assumptions(&sc.prov, s, r);
+    cs_app_tco_report(sc.catalog, &sc.prov, s, &res, isfinite(step) ? step : s->cost.ext.sensitivity,
+                      n_mc, &d, r);
     cs_cli_print_diags_for(&d, path);
     cs_diags_fini(&d);
     struct cs_app_cost_unc *cu = NULL;

@@ -35,4 +35,11 @@ void cs_app_tco_offers(const cs_catalog *cat, const struct cs_scenario *s, struc
 void cs_app_tco_assumptions(const struct cs_provenance *prov, const struct cs_scenario *s,
                             struct cs_tco_report *r);
 
+/* Everything `clustersim tco` reports, in one call (the CLI and the API
+ * both use it, so they cannot drift): cs_app_tco_analyze, then the cloud
+ * offers (cat) and the inputs' provenance (prov, may be NULL). */
+void cs_app_tco_report(const cs_catalog *cat, const struct cs_provenance *prov,
+                       const struct cs_scenario *s, const struct cs_app_result *res,
+                       double sens_step, int mc_samples, cs_diags *d, struct cs_tco_report *r);
+
 #endif
