@@ -296,7 +296,7 @@ static void cs__warnings(const struct cs_sched_result *r, struct cs_replay_stats
     if (o->too_large > 0)
         cs__warn(o, "jobs_larger_than_cluster",
                  "the cluster (%ld GPUs) is smaller than the trace's largest job (%.0f GPUs): %ld job%s "
-                 "asking for more GPUs than the whole cluster cannot run (%.4g GPU-hours, %.1f%% of the "
+                 "asking for more GPUs than the whole cluster cannot run (%.0f GPU-hours, %.1f%% of the "
                  "trace's demand); replay on a cluster of at least %.0f GPUs to see them",
                  o->capacity_gpus, o->largest_job_gpus, o->too_large, o->too_large == 1 ? "" : "s",
                  o->too_large_gpu_h, o->demand_gpu_h > 0 ? 100 * o->too_large_gpu_h / o->demand_gpu_h : 0,
@@ -325,7 +325,7 @@ static void cs__warnings(const struct cs_sched_result *r, struct cs_replay_stats
     if (r->completed > 0 && r->utilization < CS_RSTAT_LOW_UTILIZATION) {
         char load[96] = "";
         if (isfinite(o->demand_gpus))
-            snprintf(load, sizeof load, "; the trace's jobs need %.1f GPUs on average (offered load %.2g)",
+            snprintf(load, sizeof load, "; the trace's jobs need %.1f GPUs on average (offered load %.2f)",
                      o->demand_gpus, o->offered_load);
         cs__warn(o, "low_utilization",
                  "the cluster is far larger than the trace's demand: allocated utilization %.2f%% of %ld "
