@@ -209,7 +209,7 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 
 static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
 static const char *const storage_network_names[] = {"compute", "separate", NULL};
-static const char *const scope_names[] = {"gpu", "node", "switch", "job", NULL};
+static const char *const scope_names[] = {"gpu", "node", "switch", "job", "rack", NULL};
 static const char *const dist_names[] = {"exponential", "weibull", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", NULL};
 
@@ -1940,6 +1940,7 @@ static void bind_facility(struct cs_bind *b, const struct cs_ynode *root)
         return;
     cs_facility_evaluate(&b->s->cluster, f, b->s->cost.server_power_multiplier, b->s->cost.pue);
     const struct cs_facility_result *r = &f->res;
+    b->s->failures.nodes_per_rack = r->nodes_per_rack > 0 ? r->nodes_per_rack : 1;
     if (f->racks > 0 && r->nodes_per_rack > r->nodes_per_rack_space && r->nodes_per_rack_space > 0) {
         cs_cfg__error(b->d, node_or(fm, "racks", fv ? fv : root),
                       "facility.racks: %d nodes do not fit in %d racks of %d U (%d nodes of %d U "

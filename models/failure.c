@@ -71,8 +71,26 @@ long cs_fail_scope_units(enum cs_fail_scope scope, long gpus, long nodes, long s
     case CS_SCOPE_NODE: return nodes;
     case CS_SCOPE_SWITCH: return switches;
     case CS_SCOPE_JOB: return 1;
+    case CS_SCOPE_RACK: return nodes;
     }
     return 0;
+}
+
+long cs_fail_units(const struct cs_failures_cfg *f, enum cs_fail_scope scope, long gpus, long nodes,
+                   long switches)
+{
+    if (scope == CS_SCOPE_RACK) {
+        long npr = f && f->nodes_per_rack > 0 ? f->nodes_per_rack : 1;
+        return (nodes + npr - 1) / npr;
+    }
+    return cs_fail_scope_units(scope, gpus, nodes, switches);
+}
+
+long cs_fail_nodes_out(const struct cs_failures_cfg *f, enum cs_fail_scope scope)
+{
+    if (scope == CS_SCOPE_RACK)
+        return f && f->nodes_per_rack > 0 ? f->nodes_per_rack : 1;
+    return scope == CS_SCOPE_GPU || scope == CS_SCOPE_NODE ? 1 : 0;
 }
 
 double cs_fail_job_mtbi_s(const struct cs_failures_cfg *f, long gpus, long nodes, long switches)
@@ -82,7 +100,7 @@ double cs_fail_job_mtbi_s(const struct cs_failures_cfg *f, long gpus, long nodes
     double rate = 0;
     for (int i = 0; i < f->n_components; i++) {
         const struct cs_fail_component *c = &f->components[i];
-        rate += (double)cs_fail_scope_units(c->scope, gpus, nodes, switches) / c->mtbf_s;
+        rate += (double)cs_fail_units(f, c->scope, gpus, nodes, switches) / c->mtbf_s;
     }
     return rate > 0 ? 1.0 / rate : INFINITY;
 }

@@ -184,12 +184,16 @@ static void interrupt(struct run_ctx *c, const struct cs_fail_component *comp, b
     cs_sim_cancel(c->e, c->mile_id);
     c->mile_id = CS_EVENT_NONE;
     if (replace && !c->unlimited_spares) {
+        /* A rack's failure takes all of its nodes out at once. */
         double rep = comp->repair_s >= 0 ? comp->repair_s : c->s->failures.repair_s;
-        if (c->spares_free > 0)
-            c->spares_free--;
-        else
-            c->nodes_active--;
-        sched(c, rep, c->h_repaired, NULL, 0, NULL);
+        long out = cs_fail_nodes_out(&c->s->failures, comp->scope);
+        for (long k = 0; k < (out > 0 ? out : 1); k++) {
+            if (c->spares_free > 0)
+                c->spares_free--;
+            else
+                c->nodes_active--;
+            sched(c, rep, c->h_repaired, NULL, 0, NULL);
+        }
     }
     if (replace)
         c->replaced_since = true;
@@ -225,11 +229,12 @@ static void on_fail(cs_engine *e, const struct cs_event *ev, void *ctx)
         c->out->interruptions++;
     c->out->by_cause[p.comp]++;
     bool replace = (comp->replace || comp->preemption) &&
-                   (comp->scope == CS_SCOPE_GPU || comp->scope == CS_SCOPE_NODE);
+                   (comp->scope == CS_SCOPE_GPU || comp->scope == CS_SCOPE_NODE ||
+                    comp->scope == CS_SCOPE_RACK);
     /* The next failure of this class: superposed Poisson processes for an
      * exponential class (rate units / MTBF); Weibull units renew one by one,
      * each unit holding its own event. */
-    long units = cs_fail_scope_units(comp->scope, c->plan->gpus, c->plan->nodes,
+    long units = cs_fail_units(&c->s->failures, comp->scope, c->plan->gpus, c->plan->nodes,
                                      c->plan->switches);
     if (comp->dist == CS_DIST_WEIBULL && comp->shape != 1.0)
         sched(c, cs_fail_draw_s(comp, c->rng), c->h_fail, &p, sizeof p, NULL);
@@ -478,7 +483,7 @@ cs_status cs_run_replica_simulate(const struct cs_scenario *s, const struct cs_r
         for (int i = 0; i < f->n_components; i++) {
             const struct cs_fail_component *comp = &f->components[i];
             struct ev_fail p = {i};
-            long units = cs_fail_scope_units(comp->scope, r->gpus, r->nodes, r->switches);
+            long units = cs_fail_units(&s->failures, comp->scope, r->gpus, r->nodes, r->switches);
             if (units <= 0)
                 continue;
             if (comp->dist == CS_DIST_WEIBULL && comp->shape != 1.0) {
@@ -573,7 +578,7 @@ cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_resul
         double wrate = -1;
         for (int i = 0; i < fc->n_components; i++) {
             const struct cs_fail_component *comp = &fc->components[i];
-            double rate = (double)cs_fail_scope_units(comp->scope, r->gpus, r->nodes, r->switches) /
+            double rate = (double)cs_fail_units(fc, comp->scope, r->gpus, r->nodes, r->switches) /
                           comp->mtbf_s;
             if (rate > wrate) {
                 wrate = rate;

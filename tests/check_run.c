@@ -93,6 +93,52 @@ START_TEST(test_run_failure_free)
 }
 END_TEST
 
+/* Rack fault domain: 8 nodes, 4 to a rack (the facility's placement) = 2
+ * racks; a rack failure every 200 h per rack gives the job an MTBI of
+ * 200 / 2 = 100 h. It takes the rack's 4 nodes out together: with 8 spares
+ * the job restarts at once (detection + restart = 1,200 s) unless a third
+ * rack fails within a repair; with 3 it waits for the 24 h repair every
+ * time, so the downtime per interruption is over 20 times longer. */
+START_TEST(test_run_rack_fault_domain)
+{
+    struct cs_scenario s;
+    base(&s, 8);
+    s.failures.enabled = true;
+    s.failures.nodes_per_rack = 4;
+    s.failures.n_components = 1;
+    s.failures.detection_s = 300;
+    s.failures.restart_s = 900;
+    s.failures.repair_s = 24 * 3600;
+    struct cs_fail_component *c = &s.failures.components[0];
+    strcpy(c->name, "rack-pdu");
+    c->scope = CS_SCOPE_RACK;
+    c->mtbf_s = 200 * 3600.0;
+    c->dist = CS_DIST_EXPONENTIAL;
+    c->shape = 1;
+    c->replace = true;
+    c->repair_s = -1;
+    ck_assert_int_eq(cs_fail_units(&s.failures, CS_SCOPE_RACK, 64, 8, 0), 2);
+    ck_assert_int_eq(cs_fail_nodes_out(&s.failures, CS_SCOPE_RACK), 4);
+    ck_assert_double_eq_tol(cs_fail_job_mtbi_s(&s.failures, 64, 8, 0), 100 * 3600.0, 1e-6);
+    s.run.enabled = true;
+    s.run.duration_s = 2000 * 3600.0;
+    s.run.replicas = 40;
+    struct cs_step_result st = step_of(1, 1e5);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_run_result r4, r3;
+    s.failures.spares = 8;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r4), CS_OK);
+    s.failures.spares = 3;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, NULL, &d, &r3), CS_OK);
+    ck_assert(r4.interruptions.mean > 5 && r3.interruptions.mean > 5);
+    double per4 = r4.downtime_s.mean / r4.interruptions.mean, per3 = r3.downtime_s.mean / r3.interruptions.mean;
+    ck_assert(per4 >= 1200 - 1e-6 && per4 < 1.5 * 1200);
+    ck_assert(per3 > 20 * 1200);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 /* Planned maintenance by hand: 60 h of training, a drained stop every 24 h
  * of wall clock for 2 h plus the 15 min restart. Stops at 24 h and 48 h:
  * by 48 h the job has 24 + (48 - 26.25) = 45.75 h done, 14.25 h left, so
@@ -533,6 +579,7 @@ static Suite *run_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_run_failure_free);
     tcase_add_test(tc, test_run_maintenance_and_stragglers);
+    tcase_add_test(tc, test_run_rack_fault_domain);
     tcase_add_test(tc, test_run_checkpoint_overhead_by_hand);
     tcase_add_test(tc, test_run_claim_n8_arithmetic);
     tcase_add_test(tc, test_run_poisson_count_and_lost_work);

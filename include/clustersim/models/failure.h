@@ -43,8 +43,16 @@ const struct cs_fail_llama3_row *cs_fail_llama3_table(int *n);
  * the other fields of f (detection, restart, spares, ...) alone. */
 void cs_fail_llama3_defaults(struct cs_failures_cfg *f);
 
-/* Units of `scope` in a job: GPUs, nodes, switches, or 1 for the job. */
+/* Units of `scope` in a job: GPUs, nodes, switches, or 1 for the job; a
+ * rack here is one node (cs_fail_units knows the racks). */
 long cs_fail_scope_units(enum cs_fail_scope scope, long gpus, long nodes, long switches);
+/* The same with f's racks: ceil(nodes / f->nodes_per_rack) for the rack
+ * scope (the facility model's placement). */
+long cs_fail_units(const struct cs_failures_cfg *f, enum cs_fail_scope scope, long gpus, long nodes,
+                   long switches);
+/* Nodes one failure of `scope` takes out when it replaces hardware: one,
+ * or the rack's nodes for the rack scope. */
+long cs_fail_nodes_out(const struct cs_failures_cfg *f, enum cs_fail_scope scope);
 
 /* The job's mean time between interruptions, 1 / sum(units_c / MTBF_c),
  * treating every class as a Poisson process at its mean rate (exact for

@@ -125,7 +125,7 @@ struct cs_cluster_cfg {
     double host_memory_bytes;        /* per node */
 };
 
-enum cs_fail_scope { CS_SCOPE_GPU, CS_SCOPE_NODE, CS_SCOPE_SWITCH, CS_SCOPE_JOB };
+enum cs_fail_scope { CS_SCOPE_GPU, CS_SCOPE_NODE, CS_SCOPE_SWITCH, CS_SCOPE_JOB, CS_SCOPE_RACK };
 enum cs_fail_dist { CS_DIST_EXPONENTIAL, CS_DIST_WEIBULL };
 
 #define CS_MAX_FAIL_COMPONENTS 32
@@ -161,6 +161,10 @@ struct cs_failures_cfg {
      * every synchronous step runs 1 + strag_slowdown times longer until it
      * is found (strag_detect_s) and its node swapped (a restart). */
     double strag_mtbf_s, strag_slowdown, strag_detect_s;
+    /* Set by the facility model (config/scenario.c): the nodes a rack
+     * holds, which a rack-scope failure (PDU, top-of-rack switch) takes
+     * out together; 1 without a facility. */
+    int nodes_per_rack;
 };
 
 enum cs_ckpt_mode { CS_CKPT_SYNC, CS_CKPT_ASYNC };
