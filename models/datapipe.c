@@ -54,6 +54,24 @@ static double dp_sample(struct dp_sim *m)
     return m->sample_s * exp(gsl_ran_gaussian(m->rng, sqrt(s2)) - 0.5 * s2);
 }
 
+/* The CPU time of n samples: drawn one by one up to DP_EXACT_SAMPLES,
+ * beyond by the central limit theorem (normal with the sum's mean and
+ * variance, at least 0). */
+#define DP_EXACT_SAMPLES 256
+static double dp_sum(struct dp_sim *m, int n)
+{
+    if (n <= DP_EXACT_SAMPLES || !(m->cv > 0)) {
+        if (!(m->cv > 0))
+            return n * m->sample_s;
+        double t = 0;
+        for (int i = 0; i < n; i++)
+            t += dp_sample(m);
+        return t;
+    }
+    double mean = n * m->sample_s, sd = sqrt((double)n) * m->sample_s * m->cv;
+    return fmax(0.0, mean + gsl_ran_gaussian(m->rng, sd));
+}
+
 /* One worker's time to build a whole batch. */
 static double dp_worker_batch_s(struct dp_sim *m)
 {
@@ -65,10 +83,7 @@ static double dp_worker_batch_s(struct dp_sim *m)
         }
         return t;
     }
-    double cpu = 0;
-    for (int i = 0; i < m->samples; i++)
-        cpu += dp_sample(m);
-    return fmax(cpu, m->read_w_s);
+    return fmax(dp_sum(m, m->samples), m->read_w_s);
 }
 
 /* Series mode: the rank's batch, its samples split over the workers. */
@@ -78,10 +93,8 @@ static double dp_series_batch_s(struct dp_sim *m)
         return m->batch_time_s;
     double worst = 0;
     for (int w = 0; w < m->workers; w++) {
-        double part = 0;
-        for (int i = w; i < m->samples; i += m->workers)
-            part += dp_sample(m);
-        worst = fmax(worst, part);
+        int share = m->samples / m->workers + (w < m->samples % m->workers);
+        worst = fmax(worst, dp_sum(m, share));
     }
     return fmax(worst, m->read_rank_s);
 }
@@ -176,12 +189,13 @@ static cs_status dp_simulate(const struct cs_scenario *s, double read_rank_s, st
     m.workers = (int)workers;
     m.series = dc->prefetch <= 0;
     m.cap = m.series ? 1 : dc->prefetch * m.workers;
+    if (m.cap > 4096)
+        m.cap = 4096; /* a deeper queue than 4,096 batches absorbs nothing more over 400 steps */
     m.compute_s = r->compute_s;
     m.sample_s = dc->gpu_decode ? 0 : (dc->sample_cpu_s > 0 ? dc->sample_cpu_s : 0);
     m.cv = dc->sample_cv;
-    m.samples = (int)llround(r->samples_per_rank);
-    if (m.samples < 1)
-        m.samples = 1;
+    double spr = r->samples_per_rank;
+    m.samples = spr >= 1e9 ? 1000000000 : spr >= 1 ? (int)llround(spr) : 1;
     m.read_rank_s = read_rank_s;
     m.read_w_s = read_rank_s * m.workers;
     m.batch_time_s = dc->batch_time_s > 0 ? dc->batch_time_s : 0;

@@ -36,6 +36,8 @@ void cs_facility_evaluate(const struct cs_cluster_cfg *c, struct cs_facility_cfg
         gpu_w = c->gpu.power_limit_w;
     double mult = isfinite(server_power_multiplier) && server_power_multiplier >= 1 ? server_power_multiplier : 1.8;
     double node_w = isfinite(f->node_power_w) && f->node_power_w > 0 ? f->node_power_w : g * gpu_w * mult;
+    if (!(isfinite(node_w) && node_w > 0))
+        node_w = 0; /* no power figure: the cooling does not bind */
     double non_gpu_w = node_w - g * gpu_w;
     if (non_gpu_w < 0)
         non_gpu_w = 0;
@@ -43,12 +45,15 @@ void cs_facility_evaluate(const struct cs_cluster_cfg *c, struct cs_facility_cfg
     double limit = isfinite(f->rack_power_w) && f->rack_power_w > 0
                        ? f->rack_power_w
                        : cs_facility_default_rack_limit_w((enum cs_cooling)f->cooling);
+    if (!(isfinite(limit) && limit > 0))
+        limit = cs_facility_default_rack_limit_w(CS_COOLING_AIR);
     r->rack_limit_w = limit;
     int ru = f->rack_units > 0 ? f->rack_units : 42;
     int nu = f->node_units > 0 ? f->node_units : (g >= 8 ? 8 : g >= 4 ? 4 : 2);
     int nodes = c->nodes > 0 ? c->nodes : 1;
     int by_space = ru / nu;
-    int by_cool = (int)floor(limit / node_w + 1e-9);
+    double fit = node_w > 0 ? limit / node_w : INFINITY;
+    int by_cool = fit < 1e6 ? (int)floor(fit + 1e-9) : 1000000;
     int domain = c->gpu.scaleup_domain_gpus;
     bool rack_scale = domain > g && domain % g == 0;
     r->nodes_per_rack_space = rack_scale ? domain / g : by_space;

@@ -102,6 +102,15 @@ START_TEST(test_facility_cap_and_kinds)
     cs_facility_evaluate(&c, &f, 1.8, 1.3);
     ck_assert_double_eq_tol(f.res.it_power_w, 36000, 1e-9);
     ck_assert_int_eq(f.res.racks, 3);
+    /* No power figure (a GPU without a TDP, found by fuzz_scenario): the
+     * cooling does not bind, space does (5 per rack), nothing is capped. */
+    h100_cluster(&c, 12);
+    c.gpu.tdp_w = 0;
+    fac_default(&f, CS_COOLING_AIR);
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert_int_eq(f.res.nodes_per_rack, 5);
+    ck_assert_int_eq(f.res.racks, 3);
+    ck_assert(f.res.cooling_ok && isnan(f.res.gpu_power_cap_w));
 }
 END_TEST
 
