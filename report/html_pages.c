@@ -1263,14 +1263,21 @@ static void cs__tco_assumptions(FILE *f, const cJSON *doc)
     cs__kv_close(f);
 }
 
-void cs_html_page_tco(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
+/* A page's head: "clustersim COMMAND: NAME" as title and heading, then
+ * the command, inputs, version and date. */
+static void cs__page_open(FILE *f, const char *command, const char *name, const struct cs_html_meta *m)
 {
-    const char *name = cs__str(doc, "scenario");
-    char *title = cs_xasprintf("clustersim tco: %s", name ? name : "?");
+    char *title = cs_xasprintf("clustersim %s: %s", command, name);
     cs_html_begin(f, title);
     cs_html_heading(f, 1, title);
     free(title);
     cs_html_meta(f, m);
+}
+
+void cs_html_page_tco(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
+{
+    const char *name = cs__str(doc, "scenario");
+    cs__page_open(f, "tco", name ? name : "?", m);
     const cJSON *opts = cs_html_json_at(doc, "tco.options");
     size_t n = (size_t)cJSON_GetArraySize(opts);
     struct cs__opt *o = cs_xcalloc(n + 1, sizeof *o);
@@ -1508,11 +1515,7 @@ static void cs__plan_table(FILE *f, const cJSON *const *plans, const char *const
 void cs_html_page_plan(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
 {
     const char *name = cs__str(doc, "plan.name");
-    char *title = cs_xasprintf("clustersim plan: %s", name ? name : "?");
-    cs_html_begin(f, title);
-    cs_html_heading(f, 1, title);
-    free(title);
-    cs_html_meta(f, m);
+    cs__page_open(f, "plan", name ? name : "?", m);
     cs_html_heading(f, 2, "Summary");
     cs__plan_summary(f, doc);
     const cJSON *ch = cs_html_json_at(doc, "plan.cheapest"),
@@ -1646,11 +1649,7 @@ static void cs__replay_summary(FILE *f, const cJSON *doc)
 void cs_html_page_replay(FILE *f, const cJSON *doc, const struct cs_html_meta *m)
 {
     const char *tf = cs__str(doc, "replay.trace.file");
-    char *title = cs_xasprintf("clustersim replay: %s", tf ? tf : "trace");
-    cs_html_begin(f, title);
-    cs_html_heading(f, 1, title);
-    free(title);
-    cs_html_meta(f, m);
+    cs__page_open(f, "replay", tf ? tf : "trace", m);
     cs_html_heading(f, 2, "Summary");
     cs__replay_summary(f, doc);
     const cJSON *w = cs_html_json_at(doc, "replay.warnings");
