@@ -21,7 +21,7 @@ cp "$tmp/out" "$tmp/claims.json"
 # verdicts). Figures behind them: README "Seed claims", docs/claims.md.
 cat >"$tmp/expected" <<'TXT'
 N1 direction-holds
-N2 contradicted supported contradicted supported
+N2 contradicted supported contradicted contradicted
 N3 supported
 N4 supported contradicted
 N5 direction-holds direction-holds
