@@ -288,10 +288,10 @@ START_TEST(test_app_validate_collectives)
     cs_diags_init(&d);
     struct cs_app_cval v;
     ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
-    ck_assert_int_eq(v.nfiles, 27);
+    ck_assert_int_eq(v.nfiles, 30);
     ck_assert_int_eq(v.not_expressible, 2);
     ck_assert_int_eq(v.failed, 0);
-    ck_assert_int_eq(v.agg[0].logs, 9);
+    ck_assert_int_eq(v.agg[0].logs, 12);
     ck_assert_int_eq(v.agg[1].logs, 16);
     const struct cs_app_cval_file *ar = NULL;
     for (int i = 0; i < v.nfiles; i++)
@@ -301,6 +301,19 @@ START_TEST(test_app_validate_collectives)
     ck_assert_int_eq(ar->n[CS_APP_CVAL_BIG], 8);
     ck_assert_int_eq(ar->n[CS_APP_CVAL_MID], 6);
     ck_assert_int_eq((int)ar->ranks, 8);
+    /* The 4-node Voltage Park log (wave 3): 32 device lines on 4 hosts, and
+     * of its sizes 8 B..8 GiB (factor 2) the rows 1 MiB..32 MiB (6) and
+     * 64 MiB..8 GiB (8) are compared; its "Warning: Permanently added"
+     * ssh lines above the header are not rows. */
+    const struct cs_app_cval_file *vp = NULL;
+    for (int i = 0; i < v.nfiles; i++)
+        if (strcmp(v.files[i].vt->file, "collectives/multinode/vp-h100-32gpu-4node-ib-allreduce.txt") == 0)
+            vp = &v.files[i];
+    ck_assert_ptr_nonnull(vp);
+    ck_assert_int_eq((int)vp->ranks, 32);
+    ck_assert_int_eq((int)vp->nodes, 4);
+    ck_assert_int_eq(vp->n[CS_APP_CVAL_BIG], 8);
+    ck_assert_int_eq(vp->n[CS_APP_CVAL_MID], 6);
     double fit_big = v.agg[0].sum[0] / v.agg[0].n[0], fit_mid = v.agg[0].sum[1] / v.agg[0].n[1];
     double ho_big = v.agg[1].sum[0] / v.agg[1].n[0], ho_mid = v.agg[1].sum[1] / v.agg[1].n[1];
     printf("collectives: fit MAPE %.1f%% (>= 64 MiB, %d rows), %.1f%% (1-64 MiB, %d rows); "
@@ -311,9 +324,13 @@ START_TEST(test_app_validate_collectives)
      * RCCL's ROCm 6.2 table, the GCP TCPXO environment): fit 6.3% /
      * 15.0%, held out 8.4% / 27.7% (16 logs). Bounds: those figures plus
      * 1.5 points. The issue's held-out target at >= 64 MiB (10%) is met and
-     * asserted; the 1-64 MiB target (20%) is NOT met yet. */
-    ck_assert(fit_big <= 0.078);
-    ck_assert(fit_mid <= 0.165);
+     * asserted; the 1-64 MiB target (20%) is NOT met yet.
+     * Wave 3 (issue 14 item 7) added three 4-node fit logs (Voltage Park
+     * H100: all_reduce, all_gather, broadcast), no model change: fit
+     * (12 logs) 9.6% / 18.8%, the held-out figures unchanged. The fit
+     * bounds follow the new measured figures plus the same 1.5 points. */
+    ck_assert(fit_big <= 0.111);
+    ck_assert(fit_mid <= 0.203);
     ck_assert(ho_big <= 0.099);
     ck_assert(ho_big <= 0.100); /* the target */
     ck_assert(ho_mid <= 0.292);
