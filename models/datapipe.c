@@ -3,6 +3,8 @@
 #include "clustersim/models/datapipe.h"
 #include "clustersim/models/cluster.h"
 
+#include "clustersim/models/checkpoint.h"
+#include "clustersim/models/run.h"
 #include "clustersim/models/storage.h"
 #include "clustersim/sim/rng.h"
 #include "clustersim/sim/sim.h"
@@ -253,6 +255,123 @@ static cs_status dp_simulate(const struct cs_scenario *s, double read_rank_s, st
     return st;
 }
 
+/* How much slower the dataset reads run while checkpoint traffic shares
+ * their tier t (docs/run.md, "Data pipeline"): `nodes` nodes read, the
+ * first `movers` of them also move checkpoint bytes on t, writing (write)
+ * or reading (an upload's source). A remote tier: max-min over the tier's
+ * aggregate bandwidth and each node's client paths (reads and writes apart,
+ * a reader's path capped by its NIC share `nic`); the factor is a reading
+ * node's rate alone over the slowest reading node's rate with the traffic
+ * (the synchronous step waits for the slowest). Node-local NVMe: a moving
+ * node's devices serve its reads and the checkpoint's bytes in turn, half
+ * of their time each while both run (x2). */
+static double dp_share_factor(const struct cs_storage_spec *t, int nodes, int movers, bool write, double nic)
+{
+    if (movers < 1)
+        return 1;
+    if (!cs_storage_remote(t))
+        return 2;
+    if (movers > nodes)
+        movers = nodes;
+    double rbw = cs_storage_node_bw(t, false), wbw = cs_storage_node_bw(t, true);
+    if (!(rbw > 0))
+        return 1;
+    if (isfinite(nic) && nic > 0 && nic < rbw)
+        rbw = nic;
+    if (!(wbw > 0))
+        wbw = rbw;
+    int n_res = 1 + 2 * nodes, n_fl = nodes + movers;
+    double *cap = cs_xmalloc((size_t)n_res * sizeof *cap);
+    struct cs_io_flow *fl = cs_xcalloc((size_t)n_fl, sizeof *fl);
+    bool *on = cs_xcalloc((size_t)n_fl, sizeof *on);
+    double *rate = cs_xcalloc((size_t)n_fl, sizeof *rate);
+    cap[0] = t->aggregate_bw_bytes_per_s > 0 ? t->aggregate_bw_bytes_per_s : INFINITY;
+    for (int i = 0; i < nodes; i++) {
+        cap[1 + 2 * i] = rbw;     /* node i's read path */
+        cap[2 + 2 * i] = wbw;     /* node i's write path */
+        fl[i].n_res = 2;
+        fl[i].res[0] = 0;
+        fl[i].res[1] = 1 + 2 * i;
+        on[i] = true;
+    }
+    for (int j = 0; j < movers; j++) {
+        struct cs_io_flow *f = &fl[nodes + j];
+        f->n_res = 2;
+        f->res[0] = 0;
+        f->res[1] = write ? 2 + 2 * j : 1 + 2 * j;
+    }
+    cs_io_maxmin(cap, n_res, fl, on, n_fl, rate);
+    double alone = rate[0];
+    for (int j = 0; j < movers; j++)
+        on[nodes + j] = true;
+    cs_io_maxmin(cap, n_res, fl, on, n_fl, rate);
+    double worst = INFINITY;
+    for (int i = 0; i < nodes; i++)
+        worst = fmin(worst, rate[i]);
+    free(cap);
+    free(fl);
+    free(on);
+    free(rate);
+    return worst > 0 && isfinite(alone) ? fmax(1.0, alone / worst) : 1;
+}
+
+/* Checkpoint traffic on the dataset's tier: the checkpoint plan the run
+ * model would make (cs_run_prepare); an async write (training goes on) or
+ * an upload from or to the tier opens a window of its duration every
+ * interval, in which the loader simulation runs again with the reads
+ * slowed by dp_share_factor; the step's stall is the time-weighted mean.
+ * A synchronous write stops the steps, so it stalls none. */
+static cs_status dp_checkpoint_share(const struct cs_scenario *s, const struct cs_step_result *step,
+                                     const struct cs_storage_spec *t, double nic, struct cs_data_result *r)
+{
+    const struct cs_cluster_cfg *c = &s->cluster;
+    if (!s->checkpoint.enabled || !(r->read_s > 0) || !(s->run.enabled || s->workload.tokens > 0))
+        return CS_OK;
+    struct cs_run_result *rr = cs_xcalloc(1, sizeof *rr);
+    cs_diags quiet; /* the run model reports its own errors */
+    cs_diags_init(&quiet);
+    cs_status st = cs_run_prepare(s, step, NULL, &quiet, rr);
+    cs_diags_fini(&quiet);
+    const struct cs_ckpt_plan *p = &rr->ckpt;
+    if (st != CS_OK || !rr->enabled || !p->enabled || !(p->interval_s > 0) || !isfinite(p->interval_s)) {
+        free(rr);
+        return CS_OK;
+    }
+    const struct cs_storage_spec *ct = cs_storage_find(&c->storage, p->tier);
+    const struct cs_storage_spec *ut = p->upload[0] ? cs_storage_find(&c->storage, p->upload) : NULL;
+    struct dp_window { double dur_s; bool write; } win[2];
+    int nw = 0;
+    if (ct == t && s->checkpoint.mode == CS_CKPT_ASYNC && p->write_s > 0)
+        win[nw++] = (struct dp_window){p->write_s, true};
+    if (ut && p->upload_s > 0 && (ut == t || ct == t))
+        win[nw++] = (struct dp_window){p->upload_s, ut == t};
+    double frac_sum = 0, stall_sum = 0, worst = 1;
+    for (int k = 0; k < nw; k++) {
+        double frac = fmin(1.0 - frac_sum, win[k].dur_s / p->interval_s);
+        if (!(frac > 0))
+            continue;
+        double f = dp_share_factor(t, c->nodes, p->writer_nodes, win[k].write, nic);
+        struct cs_data_result rc = *r;
+        if (f > 1) {
+            st = dp_simulate(s, r->read_s * f, &rc);
+            if (st != CS_OK)
+                break;
+        }
+        frac_sum += frac;
+        stall_sum += frac * rc.stall_s;
+        worst = fmax(worst, f);
+    }
+    free(rr);
+    if (st != CS_OK || !(frac_sum > 0))
+        return st;
+    r->ckpt_window_fraction = frac_sum;
+    r->ckpt_read_slowdown = worst;
+    r->stall_outside_ckpt_s = r->stall_s;
+    r->stall_in_ckpt_s = stall_sum / frac_sum;
+    r->stall_s = (1 - frac_sum) * r->stall_s + stall_sum;
+    return CS_OK;
+}
+
 cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_result *step,
                            cs_diags *d, struct cs_data_result *out)
 {
@@ -276,13 +395,14 @@ cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_res
         r.gpu_s = r.samples_per_rank * (dc->gpu_sample_s > 0 ? dc->gpu_sample_s : 0);
     else
         r.cpu_s = r.samples_per_rank * (dc->sample_cpu_s > 0 ? dc->sample_cpu_s : 0) / workers;
+    const struct cs_storage_spec *t = NULL;
+    double nic = INFINITY;
     if (dc->sample_bytes > 0) {
-        const struct cs_storage_spec *t = cs_storage_find(&c->storage, dc->tier);
+        t = cs_storage_find(&c->storage, dc->tier);
         if (!t) {
             cs_diag_error(d, s->file, 0, 0, "data.tier: no storage tier \"%s\"", dc->tier);
             return CS_EINVAL;
         }
-        double nic = INFINITY;
         struct cs_cluster_view cv;
         if (cs_storage_remote(t) && cs_cluster_view_rates(c, NULL, &cv) == CS_OK &&
             cv.node_net_bw_bytes_per_s > 0) {
@@ -304,6 +424,16 @@ cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_res
     if (sst != CS_OK) {
         cs_diag_error(d, s->file, 0, 0, "data: the loader simulation failed: %s", cs_strerror(sst));
         return sst;
+    }
+    r.stall_outside_ckpt_s = r.stall_s;
+    r.stall_in_ckpt_s = NAN;
+    r.ckpt_read_slowdown = 1;
+    if (t && !(dc->batch_time_s > 0)) { /* a measured batch_time has its reads in it */
+        sst = dp_checkpoint_share(s, step, t, nic, &r);
+        if (sst != CS_OK) {
+            cs_diag_error(d, s->file, 0, 0, "data: the loader simulation failed: %s", cs_strerror(sst));
+            return sst;
+        }
     }
     r.starved_fraction = r.stall_s / (r.compute_s + r.stall_s);
     *out = r;

@@ -1,0 +1,154 @@
+/* check_datapipe.c: the data pipeline's share of its storage tier with the
+ * job's own checkpoint traffic (models/datapipe.c, docs/run.md "Data
+ * pipeline"), by hand. Scenarios are built in code so the tests do not
+ * depend on the catalog. */
+#include "clustersim/models/datapipe.h"
+#include "clustersim/models/run.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Two nodes of 8 GPUs, one PFS tier: 8 GB/s per client each way, 16 GB/s
+ * aggregate, no latency; tp 8 x dp 2 (no ZeRO: one replica's 8 GPUs, one
+ * node, write the checkpoint), 1 sample per rank, a loader of 4 workers
+ * with prefetch 2 and no CPU cost, so the reads alone make the load. The
+ * dataset: 0.15 GB per sample, 8 ranks per node: 1.2 GB per node per step
+ * at min(8, 16 / 2) = 8 GB/s = 0.15 s, against a 0.125 s step. */
+static void base(struct cs_scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    s->seed = 7;
+    s->cluster.nodes = 2;
+    s->cluster.gpus_per_node = 8;
+    s->cluster.gpu.pcie_gen = 5;
+    s->cluster.cpu_cores_per_node = 112;
+    s->cluster.host_memory_bytes = 2e12;
+    s->cluster.storage.n_tiers = 1;
+    struct cs_storage_spec *t = &s->cluster.storage.tiers[0];
+    strcpy(t->name, "pfs1");
+    t->kind = CS_STORAGE_PFS;
+    t->read_bw_bytes_per_s = t->write_bw_bytes_per_s = 8e9;
+    t->aggregate_bw_bytes_per_s = 16e9;
+    s->has_workload = true;
+    s->workload.model.layers = 1;
+    s->workload.model.hidden = 1024;
+    s->workload.model.heads = 8;
+    s->workload.model.kv_heads = 8;
+    s->workload.model.ffn_hidden = 4096;
+    s->workload.model.vocab = 1000;
+    s->workload.model.seq_len = 1000;
+    s->workload.par = (struct cs_parallel){.tp = 8, .pp = 1, .dp = 2, .cp = 1, .vp = 1};
+    s->workload.global_batch = 2;
+    s->workload.micro_batch = 1;
+    s->workload.tokens = 1e9;
+    s->failures.spares = -1;
+    s->failures.repair_s = 86400;
+    s->checkpoint.size_bytes = NAN;
+    s->checkpoint.snapshot_bw_bytes_per_s = NAN;
+    s->run.replicas = 1;
+    s->data.enabled = true;
+    s->data.batch_time_s = NAN;
+    s->data.sample_bytes = 0.15e9;
+    s->data.workers_per_gpu = 4;
+    s->data.prefetch = 2;
+    strcpy(s->data.tier, "pfs1");
+}
+
+static struct cs_step_result step_of(double time_s)
+{
+    struct cs_step_result r;
+    memset(&r, 0, sizeof r);
+    r.fits = true;
+    r.time_s = time_s;
+    r.tokens_per_s = 1e5;
+    return r;
+}
+
+/* An async checkpoint of 80 GB from one node to the dataset's tier every
+ * 100 s (800 steps of 0.125 s): the write takes 80 / 8 = 10 s, a tenth of
+ * the time. While it runs, 3 flows share the 16 GB/s aggregate, 16 / 3 =
+ * 5.333 GB/s each (under the 8 GB/s clients): the reads run 8 / 5.333 =
+ * 1.5x slower, 0.225 s per step. With prefetch the deterministic stall is
+ * max(0, load - step): 0.15 - 0.125 = 0.025 s outside, 0.225 - 0.125 = 0.1
+ * s inside; the mean is 0.9 x 0.025 + 0.1 x 0.1 = 0.0325 s.
+ * A synchronous checkpoint stops the steps: no window, 0.025 s. Without an
+ * aggregate limit the write has a path of its own: x1, 0.025 s. Node-local
+ * NVMe (8 GB/s per node both ways) serves reads and the write in turn: x2
+ * on the writing node, 0.3 s, stall 0.175 s: 0.9 x 0.025 + 0.1 x 0.175 =
+ * 0.04 s. */
+START_TEST(test_datapipe_checkpoint_share_by_hand)
+{
+    struct cs_scenario s;
+    base(&s);
+    struct cs_step_result st = step_of(0.125);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_data_result dr;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.read_s, 0.15, 1e-12);
+    ck_assert_double_eq_tol(dr.stall_s, 0.025, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_window_fraction, 0, 1e-12);
+    ck_assert(isnan(dr.stall_in_ckpt_s));
+
+    s.checkpoint.enabled = true;
+    s.checkpoint.mode = CS_CKPT_ASYNC;
+    s.checkpoint.interval_s = 100;
+    s.checkpoint.size_bytes = 80e9;
+    strcpy(s.checkpoint.tier, "pfs1");
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_window_fraction, 0.1, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_read_slowdown, 1.5, 1e-9);
+    ck_assert_double_eq_tol(dr.stall_outside_ckpt_s, 0.025, 1e-9);
+    ck_assert_double_eq_tol(dr.stall_in_ckpt_s, 0.1, 1e-9);
+    ck_assert_double_eq_tol(dr.stall_s, 0.0325, 1e-9);
+    ck_assert_double_eq_tol(dr.starved_fraction, 0.0325 / (0.125 + 0.0325), 1e-9);
+
+    s.checkpoint.mode = CS_CKPT_SYNC;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_window_fraction, 0, 1e-12);
+    ck_assert_double_eq_tol(dr.stall_s, 0.025, 1e-9);
+
+    s.checkpoint.mode = CS_CKPT_ASYNC;
+    s.cluster.storage.tiers[0].aggregate_bw_bytes_per_s = NAN;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_read_slowdown, 1, 1e-12);
+    ck_assert_double_eq_tol(dr.stall_s, 0.025, 1e-9);
+
+    struct cs_storage_spec *t = &s.cluster.storage.tiers[0];
+    t->kind = CS_STORAGE_NVME;
+    t->devices_per_node = 1;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.read_s, 0.15, 1e-12);
+    ck_assert_double_eq_tol(dr.ckpt_window_fraction, 0.1, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_read_slowdown, 2, 1e-12);
+    ck_assert_double_eq_tol(dr.stall_in_ckpt_s, 0.175, 1e-9);
+    ck_assert_double_eq_tol(dr.stall_s, 0.04, 1e-9);
+
+    /* The checkpoint on another tier shares nothing with the reads. */
+    s.cluster.storage.n_tiers = 2;
+    s.cluster.storage.tiers[1] = *t;
+    strcpy(s.cluster.storage.tiers[1].name, "nvme2");
+    strcpy(s.checkpoint.tier, "nvme2");
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_window_fraction, 0, 1e-12);
+    ck_assert_double_eq_tol(dr.stall_s, 0.025, 1e-9);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("datapipe");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_datapipe_checkpoint_share_by_hand);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return cs_test_run(suite());
+}
