@@ -43,13 +43,16 @@ struct cs_data_result {
     double stall_p50_s, stall_p95_s, stall_p99_s, stall_max_s;
     double stalled_steps_fraction;  /* steps that waited at all */
     /* Checkpoint traffic on data.tier (an async write, an upload from or
-     * to it): the share of training time it runs, the reads' slowdown then,
-     * and the mean stall of a step inside and outside those windows
-     * (stall_s is their time-weighted mean; the distribution above is the
-     * steps outside). fraction 0, slowdown 1, stall_in NAN without any. */
-    double ckpt_window_fraction;
+     * to it; docs/run.md "Data pipeline"): the window's length per
+     * checkpoint (lengthened by its share of the tier) and its share of the
+     * wall time, the reads' slowdown inside it, the stall one window adds
+     * (simulated: the prefetch queue absorbs a short one) and the stall per
+     * step without windows. stall_s = stall_outside + extra / steps per
+     * checkpoint; the distribution above is the steps outside. Without
+     * such traffic: fraction, window and extra 0, slowdown 1. */
+    double ckpt_window_fraction, ckpt_window_s;
     double ckpt_read_slowdown;
-    double stall_in_ckpt_s, stall_outside_ckpt_s;
+    double ckpt_extra_stall_s, stall_outside_ckpt_s;
 };
 
 /* Evaluates s->data against the simulated step. With s->data.enabled false,
