@@ -747,6 +747,10 @@ static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, s
         return false;
     }
     c->w = s.workload;
+    c->racks = s.facility.res.racks; /* the facility is the binding's, as in eval_one */
+    c->kw_per_rack = s.facility.res.kw_per_rack;
+    snprintf(c->cooling, sizeof c->cooling, "%s", cs_cooling_name((enum cs_cooling)s.facility.cooling));
+    c->cooling_ok = s.facility.res.cooling_ok;
     cs_scenario_fini(&s);
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "par");
     if (cJSON_GetArraySize(par) != 13) {
