@@ -126,11 +126,12 @@ void cs_facility_evaluate(const struct cs_cluster_cfg *c, struct cs_facility_cfg
     r->kw_per_rack = rack_w / 1000.0;
     r->it_power_w = nodes * node_w;
     r->cooling_ok = rack_w <= limit * (1 + 1e-9);
-    r->time_to_throttle_s = INFINITY;
+    r->time_to_throttle_s = r->time_to_throttle_air_s = INFINITY;
     r->sustained_clock_factor = 1;
     double kg = isfinite(f->node_mass_kg) && f->node_mass_kg > 0 ? f->node_mass_kg : g * CS_FAC_KG_PER_GPU;
     double fl0 = isfinite(f->floor_m2_per_rack) && f->floor_m2_per_rack > 0 ? f->floor_m2_per_rack : 2.8;
-    r->thermal_mass_j_per_k = npr * kg * CS_FAC_HW_J_PER_KG_K + fl0 * CS_FAC_ROOM_HEIGHT_M * CS_FAC_AIR_J_PER_M3_K;
+    double air_j_per_k = fl0 * CS_FAC_ROOM_HEIGHT_M * CS_FAC_AIR_J_PER_M3_K;
+    r->thermal_mass_j_per_k = npr * kg * CS_FAC_HW_J_PER_KG_K + air_j_per_k;
     if (!r->cooling_ok) {
         /* The rack sheds at most `limit`: its GPUs settle at the power
          * that fits, the rest of each node drawing as before. */
@@ -145,6 +146,10 @@ void cs_facility_evaluate(const struct cs_cluster_cfg *c, struct cs_facility_cfg
         double t1 = isfinite(f->throttle_inlet_c) ? f->throttle_inlet_c : CS_FAC_THROTTLE_INLET_C;
         double margin = t1 - t0 > 0 ? t1 - t0 : 0;
         r->time_to_throttle_s = r->thermal_mass_j_per_k * margin / r->excess_heat_w;
+        /* Khankari (ASHRAE Trans. 117(1), 2011): the room heats first at
+         * the air's rate, then, as the racks' solid mass takes up heat,
+         * decays towards the whole mass's rate: the two bound the time. */
+        r->time_to_throttle_air_s = air_j_per_k * margin / r->excess_heat_w;
         r->sustained_clock_factor = gpu_w > 0 ? cbrt(r->gpu_power_cap_w / gpu_w) : 1;
     }
     double p = isfinite(pue) && pue >= 1 ? pue : 1.0;

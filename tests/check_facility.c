@@ -208,6 +208,8 @@ START_TEST(test_facility_thermal_by_hand)
     ck_assert_double_eq_tol(r->thermal_mass_j_per_k, 244940.4, 1e-6);
     ck_assert_double_eq_tol(r->time_to_throttle_s, 244940.4 * 5 / 10240, 1e-9);
     ck_assert_double_eq_tol(r->time_to_throttle_s, 119.60, 0.005);
+    /* the air alone: 10,130.4 x 5 / 10,240 = 4.95 s */
+    ck_assert_double_eq_tol(r->time_to_throttle_air_s, 10130.4 * 5 / 10240, 1e-9);
     ck_assert_double_eq_tol(r->gpu_power_cap_w, (20000.0 / 3 - 4480) / 8, 1e-9);
     ck_assert_double_eq_tol(r->sustained_clock_factor, 0.7309, 1e-4);
     f.inlet_temp_c = 20;
@@ -218,6 +220,7 @@ START_TEST(test_facility_thermal_by_hand)
     cs_facility_evaluate(&c, &f, 1.8, 1.3);
     ck_assert(f.res.cooling_ok);
     ck_assert(isinf(f.res.time_to_throttle_s));
+    ck_assert(isinf(f.res.time_to_throttle_air_s));
     ck_assert_double_eq_tol(f.res.sustained_clock_factor, 1, 1e-12);
     ck_assert_double_eq_tol(f.res.excess_heat_w, 0, 1e-12);
 }

@@ -443,7 +443,8 @@ struct cs_facility_result {
      * thermal mass until the inlet reaches the throttle inlet temperature. */
     double excess_heat_w;            /* rack draw at full power - rack limit; 0 within the limit */
     double thermal_mass_j_per_k;     /* the rack's nodes and its share of the room's air */
-    double time_to_throttle_s;       /* INFINITY within the limit */
+    double time_to_throttle_s;       /* INFINITY within the limit; the hardware warming with the air */
+    double time_to_throttle_air_s;   /* the air alone warming (the first, fastest rate): a lower bound */
     double sustained_clock_factor;   /* after throttling: (cap / per-GPU power)^(1/3); 1 within */
     char why[256];                   /* what decided the placement, in words */
 };
