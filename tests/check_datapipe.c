@@ -180,12 +180,62 @@ START_TEST(test_datapipe_checkpoint_absorbed)
 }
 END_TEST
 
+/* Uploads. (a) The checkpoint to node-local NVMe (no window: the reads
+ * are on the PFS), uploaded to the dataset's PFS: 80 GB at 8 GB/s = 10 s
+ * alone, 15 s beside the reads, reads x1.5: 5 s per checkpoint, 31.25 ms
+ * per step, as a write to the PFS. (b) The checkpoint to the PFS (async,
+ * the 15 s window above) and uploaded from it to NVMe: the upload reads
+ * the PFS on the writing node, whose 8 GB/s read path it shares with that
+ * node's dataset reads: max-min gives each of them 4 GB/s (the aggregate's
+ * 16 / 3 would be more), the other node's reads 16 - 8 = 8 GB/s. The
+ * slowest reader runs 8 / 4 = 2x slower, the upload (10 s alone to NVMe
+ * at 8 GB/s) 2x: a 20 s window costing 20 x (1 - 1/2) = 10 s. In all,
+ * 5 + 10 = 15 s per checkpoint: 25 + 15 / 800 x 1000 = 43.75 ms. */
+START_TEST(test_datapipe_checkpoint_upload)
+{
+    struct cs_scenario s;
+    base(&s);
+    s.cluster.storage.n_tiers = 2;
+    struct cs_storage_spec *nv = &s.cluster.storage.tiers[1];
+    strcpy(nv->name, "nvme1");
+    nv->kind = CS_STORAGE_NVME;
+    nv->read_bw_bytes_per_s = nv->write_bw_bytes_per_s = 8e9;
+    nv->devices_per_node = 1;
+    nv->aggregate_bw_bytes_per_s = NAN;
+    s.checkpoint.enabled = true;
+    s.checkpoint.mode = CS_CKPT_ASYNC;
+    s.checkpoint.interval_s = 100;
+    s.checkpoint.size_bytes = 80e9;
+    strcpy(s.checkpoint.tier, "nvme1");
+    strcpy(s.checkpoint.upload, "pfs1");
+    struct cs_step_result st = step_of(0.125);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_data_result dr;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_window_s, 15, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_read_slowdown, 1.5, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_extra_stall_s, 5, 1e-6);
+    ck_assert_double_eq_tol(dr.stall_s, 0.03125, 1e-9);
+
+    strcpy(s.checkpoint.tier, "pfs1");
+    strcpy(s.checkpoint.upload, "nvme1");
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_window_s, 15 + 20, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_read_slowdown, 2, 1e-9);
+    ck_assert_double_eq_tol(dr.ckpt_extra_stall_s, 15, 1e-6);
+    ck_assert_double_eq_tol(dr.stall_s, 0.04375, 1e-9);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("datapipe");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_datapipe_checkpoint_share_by_hand);
     tcase_add_test(tc, test_datapipe_checkpoint_absorbed);
+    tcase_add_test(tc, test_datapipe_checkpoint_upload);
     suite_add_tcase(s, tc);
     return s;
 }
