@@ -207,12 +207,13 @@ static void dp_on_step(cs_engine *e, const struct cs_event *evp, void *ctx)
  * times slower, opens at win_a_s (the baseline's first measured step: the
  * same seed makes the warm-up the same) and the measured steps are
  * lengthened to cover it and what follows (at most DP_MAX_WINDOW_STEPS).
- * *sum_s gets the sum of the measured stalls, *n_out their count and
- * *start_s when the first measured step started (each may be NULL). */
+ * *sum_s gets the sum of the measured stalls, *n_out their count,
+ * *start_s when the first measured step started and *end_s when the last
+ * one ended (each may be NULL). */
 #define DP_MAX_WINDOW_STEPS 10000
 static cs_status dp_simulate_w(const struct cs_scenario *s, double read_rank_s, double win_a_s, double window_s,
                                double slow, struct cs_data_result *r, double *sum_s, int *n_out,
-                               double *start_s)
+                               double *start_s, double *end_s)
 {
     const struct cs_data_cfg *dc = &s->data;
     int dp = s->workload.par.dp > 0 ? s->workload.par.dp : 1;
@@ -296,6 +297,8 @@ static cs_status dp_simulate_w(const struct cs_scenario *s, double read_rank_s, 
             *n_out = (int)n;
         if (start_s)
             *start_s = m.measure_start_s;
+        if (end_s)
+            *end_s = cs_time_to_s(m.prev_end);
     } else if (st == CS_OK) {
         st = CS_EINVAL;
     }
@@ -433,12 +436,16 @@ static cs_status dp_checkpoint_share(const struct cs_scenario *s, const struct c
         if (!(fr > 1))
             continue;
         struct cs_data_result rc = *r;
-        double sum = 0;
+        double sum = 0, end = 0;
         int n = 0;
-        st = dp_simulate_w(s, r->read_s, start_s, w, fr, &rc, &sum, &n, NULL);
+        st = dp_simulate_w(s, r->read_s, start_s, w, fr, &rc, &sum, &n, NULL, &end);
         if (st != CS_OK)
             break;
-        extra_s += fmax(0.0, sum - n * stall0);
+        /* A window longer than the simulated steps (DP_MAX_WINDOW_STEPS):
+         * its extra stall grows in proportion to the part simulated. */
+        double covered = end - start_s;
+        double scale = covered > 0 && covered < w ? w / covered : 1;
+        extra_s += fmax(0.0, sum - n * stall0) * scale;
     }
     double cycle_s = steps_per_ckpt * (r->compute_s + stall0) + p->blocking_s;
     free(rr);
@@ -502,7 +509,7 @@ cs_status cs_data_evaluate(const struct cs_scenario *s, const struct cs_step_res
     r.load_s = dc->batch_time_s > 0 ? dc->batch_time_s : fmax(r.cpu_s, r.read_s);
     r.compute_s = step->time_s + r.gpu_s;
     double start_s = 0;
-    cs_status sst = dp_simulate_w(s, r.read_s, 0, 0, 1, &r, NULL, NULL, &start_s);
+    cs_status sst = dp_simulate_w(s, r.read_s, 0, 0, 1, &r, NULL, NULL, &start_s, NULL);
     if (sst != CS_OK) {
         cs_diag_error(d, s->file, 0, 0, "data: the loader simulation failed: %s", cs_strerror(sst));
         return sst;

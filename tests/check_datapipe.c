@@ -132,6 +132,22 @@ START_TEST(test_datapipe_checkpoint_share_by_hand)
     ck_assert_double_eq_tol(dr.ckpt_extra_stall_s, 10, 1e-6);
     ck_assert_double_eq_tol(dr.stall_s, 0.0375, 1e-9);
 
+    /* A window longer than the simulation's 10,000 steps: a 40 TB
+     * checkpoint, 5,000 s alone and 7,500 s beside the reads on the PFS
+     * (x1.5), every 100,000 s: the part simulated is scaled to the whole,
+     * 7,500 x (1 - 1/1.5) = 2,500 s (within 1%). */
+    t->kind = CS_STORAGE_PFS;
+    t->aggregate_bw_bytes_per_s = 16e9;
+    s.checkpoint.size_bytes = 40e12;
+    s.checkpoint.interval_s = 100000;
+    ck_assert_int_eq(cs_data_evaluate(&s, &st, &d, &dr), CS_OK);
+    ck_assert_double_eq_tol(dr.ckpt_window_s, 7500, 1e-6);
+    ck_assert_double_eq_tol(dr.ckpt_extra_stall_s, 2500, 25);
+    s.checkpoint.size_bytes = 80e9;
+    s.checkpoint.interval_s = 100;
+    t->kind = CS_STORAGE_NVME;
+    t->aggregate_bw_bytes_per_s = NAN;
+
     /* The checkpoint on another tier shares nothing with the reads. */
     s.cluster.storage.n_tiers = 2;
     s.cluster.storage.tiers[1] = *t;
