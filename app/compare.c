@@ -145,6 +145,7 @@ double cs_app_compare_metric(const struct cs_claim_cfg *c, const struct cs_app_c
     case CS_CLAIM_NODE_POWER_W: /* facility claims: `clustersim run` judges them */
     case CS_CLAIM_KW_PER_RACK:
     case CS_CLAIM_COOLING_OK:
+    case CS_CLAIM_TIME_TO_THROTTLE_S:
     case CS_CLAIM_METRIC_COUNT: break;
     }
     return NAN;

@@ -12,6 +12,7 @@
 #include "clustersim/base/units.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/config/config.h"
+#include "clustersim/models/facility.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -161,6 +162,10 @@ static void eval_one(struct work *wk, struct cs_plan_cand *c)
         goto done;
     }
     c->gpus = (long)s.cluster.nodes * s.cluster.gpus_per_node;
+    c->racks = s.facility.res.racks;
+    c->kw_per_rack = s.facility.res.kw_per_rack;
+    snprintf(c->cooling, sizeof c->cooling, "%s", cs_cooling_name((enum cs_cooling)s.facility.cooling));
+    c->cooling_ok = s.facility.res.cooling_ok;
     c->bound_s = cs_plan_time_bound(&s.workload, &s.cluster.gpu, c->gpus);
     if (isfinite(c->bound_s) && c->bound_s > pi->deadline_s) {
         char a[32], b[32];
@@ -742,6 +747,10 @@ static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, s
         return false;
     }
     c->w = s.workload;
+    c->racks = s.facility.res.racks; /* the facility is the binding's, as in eval_one */
+    c->kw_per_rack = s.facility.res.kw_per_rack;
+    snprintf(c->cooling, sizeof c->cooling, "%s", cs_cooling_name((enum cs_cooling)s.facility.cooling));
+    c->cooling_ok = s.facility.res.cooling_ok;
     cs_scenario_fini(&s);
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(o, "par");
     if (cJSON_GetArraySize(par) != 13) {

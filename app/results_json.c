@@ -300,6 +300,13 @@ static cJSON *cs__plan_json(const struct cs_app_plan *r, struct cs_plan_ref ref)
     cJSON_AddNumberToObject(sh, "checkpoints", c->checkpoint_share);
     cJSON_AddNumberToObject(sh, "communication", c->comm_share);
     cJSON_AddNumberToObject(o, "interruptions", c->interruptions);
+    if (c->racks > 0) { /* the candidate's racks and cooling verdict (docs/plan.md) */
+        cJSON *f = cJSON_AddObjectToObject(o, "facility");
+        cJSON_AddNumberToObject(f, "racks", c->racks);
+        cJSON_AddNumberToObject(f, "kw_per_rack", c->kw_per_rack);
+        cJSON_AddStringToObject(f, "cooling", c->cooling);
+        cJSON_AddBoolToObject(f, "cooling_ok", c->cooling_ok);
+    }
     if (c->uncertainty) {
         cJSON *t = cJSON_AddArrayToObject(o, "tornado");
         for (int k = 0; k < c->n_tornado; k++) {

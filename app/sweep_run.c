@@ -95,6 +95,11 @@ static const char *const step_cols[] = {"gpus",           "fits",          "step
 static const char *const run_cols[] = {"run.time_to_train_s", "run.goodput", "run.interruptions",
                                        "run.checkpoint_interval_s"};
 #define N_RUN_COLS (sizeof run_cols / sizeof run_cols[0])
+static const char *const facility_cols[] = {"facility.racks_placed",    "facility.kw_per_rack",
+                                            "facility.cooling_ok",      "facility.gpu_power_cap_w",
+                                            "facility.facility_power_w", "facility.pue_ratio",
+                                            "facility.time_to_throttle_s"};
+#define N_FACILITY_COLS (sizeof facility_cols / sizeof facility_cols[0])
 
 static void add_col(struct cs_sweep_table *t, size_t *cap, char *name)
 {
@@ -124,6 +129,11 @@ void cs_sweep_table_init(struct cs_sweep_table *t, const cs_sweep *sw)
         t->outputs |= CS_SWEEP_OUT_RUN;
         for (size_t i = 0; i < N_RUN_COLS; i++)
             add_col(t, &cap, cs_xstrdup(run_cols[i]));
+    }
+    if (cs_sweep_sets(sw, "facility")) {
+        t->outputs |= CS_SWEEP_OUT_FACILITY;
+        for (size_t i = 0; i < N_FACILITY_COLS; i++)
+            add_col(t, &cap, cs_xstrdup(facility_cols[i]));
     }
     if (cs_sweep_sets(sw, "cost")) {
         t->outputs |= CS_SWEEP_OUT_TCO;
@@ -288,6 +298,20 @@ char *cs_sweep_eval(const cs_sweep *sw, const struct cs_sweep_table *t, const cs
         row_num(&w, "run.interruptions", re ? run->interruptions.mean : NAN);
         row_num(&w, "run.checkpoint_interval_s",
                 re && run->ckpt.enabled ? run->ckpt.interval_s : NAN);
+    }
+    if (t->outputs & CS_SWEEP_OUT_FACILITY) {
+        /* the loaded point's facility (docs/run.md "Facility"); a point the
+         * loader refused has none */
+        const struct cs_facility_result *f = loaded ? &s.facility.res : NULL;
+        bool fr = f && f->racks > 0;
+        row_num(&w, "facility.racks_placed", fr ? (double)f->racks : NAN);
+        row_num(&w, "facility.kw_per_rack", fr ? f->kw_per_rack : NAN);
+        row_key(&w, "facility.cooling_ok");
+        cs_strbuf_puts(&w.b, fr ? (f->cooling_ok ? "true" : "false") : "null");
+        row_num(&w, "facility.gpu_power_cap_w", fr ? f->gpu_power_cap_w : NAN);
+        row_num(&w, "facility.facility_power_w", fr ? f->facility_power_w : NAN);
+        row_num(&w, "facility.pue_ratio", fr && f->it_power_w > 0 ? f->facility_power_w / f->it_power_w : NAN);
+        row_num(&w, "facility.time_to_throttle_s", fr && isfinite(f->time_to_throttle_s) ? f->time_to_throttle_s : NAN);
     }
     if (t->outputs & CS_SWEEP_OUT_TCO) {
         for (int o = 0; o < CS_OPT_COUNT; o++) {

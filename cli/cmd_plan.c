@@ -69,8 +69,8 @@ static void cs__usd(double v, char *b, size_t n) { cs_units_format(v, CS_UNIT_MO
 
 static const char *const cs__hdr[] = {">#", "GPU", ">GPUs", "fabric", "parallelism", "ownership",
                                       ">time", ">p95", ">cost", ">p95", ">TCO", ">fail",
-                                      ">ckpt", ">comm", "deadline", "budget"};
-#define CS__NHDR 16
+                                      ">ckpt", ">comm", "deadline", "budget", "racks"};
+#define CS__NHDR 17
 
 static void cs__row_cells(const struct cs_app_plan *r, struct cs_plan_ref ref, size_t rank,
                           char cells[CS__NHDR][96])
@@ -97,6 +97,11 @@ static void cs__row_cells(const struct cs_app_plan *r, struct cs_plan_ref ref, s
     snprintf(cells[13], 96, "%.1f%%", 100 * c->comm_share);
     snprintf(cells[14], 96, "%s", po->meets_deadline ? "meets" : "misses");
     snprintf(cells[15], 96, "%s", po->within_budget ? "within" : "over");
+    if (c->racks > 0) /* the facility model's placement and cooling verdict */
+        snprintf(cells[16], 96, "%d %s %.1f kW%s", c->racks, c->cooling,
+                 c->kw_per_rack, c->cooling_ok ? "" : " OVER");
+    else
+        snprintf(cells[16], 96, "-");
 }
 
 static void cs__table(FILE *f, const struct cs_app_plan *r, const struct cs_plan_ref *refs, size_t n)
@@ -105,10 +110,10 @@ static void cs__table(FILE *f, const struct cs_app_plan *r, const struct cs_plan
     for (size_t i = 0; i < n; i++) {
         char cells[CS__NHDR][96];
         cs__row_cells(r, refs[i], i + 1, cells);
-        cs_table_add_rowf(t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+        cs_table_add_rowf(t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
                           cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6],
                           cells[7], cells[8], cells[9], cells[10], cells[11], cells[12], cells[13],
-                          cells[14], cells[15]);
+                          cells[14], cells[15], cells[16]);
     }
     cs_table_write(t, f, 2);
     cs_table_destroy(t);
@@ -173,7 +178,8 @@ static void cs__text(FILE *f, const struct cs_app_plan *r, bool all)
     fprintf(f, "\ntime: time to train with failures, checkpoints and restarts (run model, mean and "
                "p95%s); cost: the %s (%s); TCO: the option's total over cost.years; fail, ckpt: shares "
                "of the wall-clock time lost to failures and checkpoints; comm: exposed communication "
-               "in the step.\n",
+               "in the step; racks: the facility model's racks, cooling and kW per rack (OVER: a rack "
+               "over its cooling limit, the GPUs throttled).\n",
             r->uncertainty ? "; --uncertainty: over the model's parameters too" : "",
             r->info.basis == CS_PLAN_BASIS_RUN ? "run's share of the option's cost" : "money committed",
             r->info.basis == CS_PLAN_BASIS_RUN ? "budget_basis: run"

@@ -433,7 +433,7 @@ const struct cs_cfg_key_doc cs_cfg_cost_key_docs[] = {
     {"cost.utilization", "fraction", "0.7", "average busy fraction of the owned fleet"},
     {"cost.site", "catalog site", "us-average", "site whose prices fill the site keys below"},
     {"cost.electricity", "$/kWh", "site", "energy price"},
-    {"cost.pue", "ratio", "site", "power usage effectiveness"},
+    {"cost.pue", "ratio", "site (liquid cooling: 1.10)", "power usage effectiveness"},
     {"cost.colocation", "$/kW-month", "site", "colocation price per kW of IT load"},
     {"cost.construction_per_mw", "$", "site", "on-prem build-out per MW of IT load"},
     {"cost.depreciation_years", "years", "site", "hardware life"},

@@ -583,7 +583,8 @@ static const char *const claim_metric_names[] = {"mfu", "tokens_per_s", "step_ti
                                                  "gpu_busy_fraction", "data_stall_fraction",
                                                  "goodput", "checkpoint_overhead_s",
                                                  "checkpoint_blocking_s", "node_power_w",
-                                                 "kw_per_rack", "cooling_ok", NULL};
+                                                 "kw_per_rack", "cooling_ok",
+                                                 "time_to_throttle_s", NULL};
 static const struct cs_field claim_fields[] = {
     F_("text", CS_FT_STR, struct cs_claim_cfg, text, .size = MSIZE(struct cs_claim_cfg, text),
        .flags = CS_F_REQUIRED, .doc = "the claim, quoted"),
@@ -632,6 +633,13 @@ static const struct cs_field facility_fields[] = {
     F_("distribution_loss", CS_FT_QTY, struct cs_facility_cfg, distribution_loss,
        .unit = CS_UNIT_RATIO, .min = 0, .max = 0.5, .def = "0.02",
        .doc = "PDU and transformer losses, share of IT power"),
+    F_("inlet_temp", CS_FT_NUM, struct cs_facility_cfg, inlet_temp_c, .min = -20, .max = 60,
+       .def = "25", .doc = "server inlet (supply air) temperature, C; thermal transient"),
+    F_("throttle_inlet_temp", CS_FT_NUM, struct cs_facility_cfg, throttle_inlet_c, .min = -20,
+       .max = 80, .def = "30", .doc = "inlet temperature at which the GPUs throttle, C (DGX H100: 30)"),
+    F_("node_mass", CS_FT_NUM, struct cs_facility_cfg, node_mass_kg, .min = 0, .max = 10000,
+       .flags = CS_F_NULLABLE | CS_F_MINEXCL,
+       .doc = "kg per node, thermal mass; default 130.45 kg per 8 GPUs (DGX H100)"),
 };
 
 /* struct cs_cost_cfg; the keys derived from the catalog site entry have the
@@ -1935,6 +1943,30 @@ static void bind_facility(struct cs_bind *b, const struct cs_ynode *root)
     } else {
         /* The cost follows the facility's cooling. */
         b->s->cost.ext.cooling = f->cooling == CS_COOLING_LIQUID ? 1 : f->cooling == CS_COOLING_REAR_DOOR ? 2 : 0;
+    }
+    if (!(f->throttle_inlet_c > f->inlet_temp_c)) {
+        cs_cfg__error(b->d, node_or(fm, "throttle_inlet_temp", fv ? fv : root),
+                      "facility.throttle_inlet_temp: %g C is not above facility.inlet_temp %g C "
+                      "(expected the inlet temperature at which the GPUs throttle, above the supply)",
+                      f->throttle_inlet_c, f->inlet_temp_c);
+        return;
+    }
+    /* PUE by cooling kind when cost.pue is not given (docs/cost.md). */
+    if (!cs_ynode_map_get(cs_ynode_map_get(root, "cost"), "pue") && isfinite(b->s->cost.pue)) {
+        double site = b->s->cost.pue;
+        double p = cs_facility_default_pue((enum cs_cooling)f->cooling, site, f->ups_efficiency,
+                                           f->distribution_loss);
+        if (p != site) {
+            b->s->cost.pue = p;
+            char val[32], why[320];
+            snprintf(val, sizeof val, "%.4g", p);
+            snprintf(why, sizeof why,
+                     "default (facility.cooling %s: 1 + UPS %.4g + distribution %.4g + cooling 0.04, "
+                     "NREL ESIF liquid-cooled TTM PUE 1.04; the site %s's air figure is %.4g)",
+                     cs_cooling_name((enum cs_cooling)f->cooling), 1 / f->ups_efficiency - 1,
+                     f->distribution_loss, b->s->cost.site, site);
+            prov_set(&b->prov, "cost.pue", val, why);
+        }
     }
     if (b->s->cluster.nodes <= 0)
         return;

@@ -10,7 +10,8 @@
 static const char *const cs__metric_names[CS_CLAIM_METRIC_COUNT] = {
     "MFU", "tokens/s", "step time (s)", "exposed communication share", "GPU busy share",
     "data stall share", "goodput", "checkpoint overhead (s)", "GPU idle per checkpoint (s)",
-    "node power (W)", "kW per rack", "cooling within the rack limit (1 = yes)"};
+    "node power (W)", "kW per rack", "cooling within the rack limit (1 = yes)",
+    "time to thermal throttle (s)"};
 
 const char *cs_claim_metric_label(const struct cs_claim_cfg *c)
 {
@@ -34,6 +35,7 @@ double cs_claim_metric_value(const struct cs_claim_cfg *c, const struct cs_step_
     case CS_CLAIM_NODE_POWER_W:
     case CS_CLAIM_KW_PER_RACK:
     case CS_CLAIM_COOLING_OK:
+    case CS_CLAIM_TIME_TO_THROTTLE_S:
     case CS_CLAIM_METRIC_COUNT: break;
     }
     return NAN;
@@ -160,6 +162,8 @@ double cs_claim_metric_value_scn(const struct cs_claim_cfg *c, const struct cs_s
     case CS_CLAIM_NODE_POWER_W: return f->racks > 0 ? f->node_power_w : NAN;
     case CS_CLAIM_KW_PER_RACK: return f->racks > 0 ? f->kw_per_rack : NAN;
     case CS_CLAIM_COOLING_OK: return f->racks > 0 ? (f->cooling_ok ? 1.0 : 0.0) : NAN;
+    /* a rack within its limit never throttles: not finite, no verdict */
+    case CS_CLAIM_TIME_TO_THROTTLE_S: return f->racks > 0 ? f->time_to_throttle_s : NAN;
     default: return cs_claim_metric_value_run(c, r, run);
     }
 }

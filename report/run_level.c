@@ -168,7 +168,7 @@ void cs_out_data_json(cJSON *root, const struct cs_data_result *dr)
     num(o, "stall_s", dr->stall_s);
     num(o, "starved_fraction", dr->starved_fraction);
     cJSON *st = cJSON_AddObjectToObject(o, "stall_dist_s");
-    num(st, "mean", dr->stall_s);
+    num(st, "mean", dr->ckpt_window_fraction > 0 ? dr->stall_outside_ckpt_s : dr->stall_s);
     num(st, "p50", dr->stall_p50_s);
     num(st, "p95", dr->stall_p95_s);
     num(st, "p99", dr->stall_p99_s);
@@ -176,6 +176,15 @@ void cs_out_data_json(cJSON *root, const struct cs_data_result *dr)
     num(o, "stalled_steps_fraction", dr->stalled_steps_fraction);
     num(o, "ranks_simulated", dr->ranks_simulated);
     num(o, "steps_simulated", dr->steps_simulated);
+    if (dr->ckpt_window_fraction > 0) {
+        /* checkpoint traffic on the dataset's tier (docs/run.md) */
+        cJSON *ck = cJSON_AddObjectToObject(o, "checkpoint");
+        num(ck, "window_s", dr->ckpt_window_s);
+        num(ck, "window_fraction", dr->ckpt_window_fraction);
+        num(ck, "read_slowdown", dr->ckpt_read_slowdown);
+        num(ck, "extra_stall_per_checkpoint_s", dr->ckpt_extra_stall_s);
+        num(ck, "stall_outside_s", dr->stall_outside_ckpt_s);
+    }
 }
 
 void cs_out_data_text(FILE *out, const struct cs_data_result *dr)
@@ -190,4 +199,10 @@ void cs_out_data_text(FILE *out, const struct cs_data_result *dr)
                  "p99 %.4g ms, max %.4g ms; %.1f%% of steps wait\n",
             dr->ranks_simulated, dr->steps_simulated, dr->stall_p50_s * 1e3, dr->stall_p95_s * 1e3,
             dr->stall_p99_s * 1e3, dr->stall_max_s * 1e3, dr->stalled_steps_fraction * 100);
+    if (dr->ckpt_window_fraction > 0)
+        fprintf(out, "  checkpoint traffic on the dataset's tier: %.4g s per checkpoint (%.2f%% of the time), "
+                     "reads x%.3g slower: %.4g s more stall per checkpoint, %.4g ms per step on average "
+                     "(%.4g ms without; the distribution above is without)\n",
+                dr->ckpt_window_s, dr->ckpt_window_fraction * 100, dr->ckpt_read_slowdown,
+                dr->ckpt_extra_stall_s, dr->stall_s * 1e3, dr->stall_outside_ckpt_s * 1e3);
 }

@@ -263,6 +263,13 @@ void cs_out_facility_text(FILE *out, const struct cs_scenario *s)
         fprintf(out, "  throttled     GPUs held at %.0f W of %.0f W by the rack's cooling (clock x%.3f)\n",
                 f->gpu_power_cap_w, s->cluster.gpu.tdp_w,
                 cbrt(f->gpu_power_cap_w / s->cluster.gpu.tdp_w));
+    if (isfinite(f->time_to_throttle_s))
+        fprintf(out, "  thermal       %.1f kW over the limit per rack warm its %.0f kJ/K from a %g C inlet "
+                     "to %g C: throttles after %.0f s (%.1f min; %.0f s if only the air warmed), then "
+                     "clock x%.3f sustained\n",
+                f->excess_heat_w / 1000, f->thermal_mass_j_per_k / 1000, s->facility.inlet_temp_c,
+                s->facility.throttle_inlet_c, f->time_to_throttle_s, f->time_to_throttle_s / 60,
+                f->time_to_throttle_air_s, f->sustained_clock_factor);
 }
 
 void cs_out_facility_json(cJSON *root, const struct cs_scenario *s)
@@ -288,6 +295,17 @@ void cs_out_facility_json(cJSON *root, const struct cs_scenario *s)
         cJSON_AddNumberToObject(j, "gpu_power_cap_w", f->gpu_power_cap_w);
     else
         cJSON_AddNullToObject(j, "gpu_power_cap_w");
+    cJSON_AddNumberToObject(j, "pue_ratio", f->it_power_w > 0 ? f->facility_power_w / f->it_power_w : 1.0);
+    cJSON_AddNumberToObject(j, "excess_heat_w", f->excess_heat_w);
+    cJSON_AddNumberToObject(j, "thermal_mass_j_per_k", f->thermal_mass_j_per_k);
+    if (isfinite(f->time_to_throttle_s)) {
+        cJSON_AddNumberToObject(j, "time_to_throttle_s", f->time_to_throttle_s);
+        cJSON_AddNumberToObject(j, "time_to_throttle_air_s", f->time_to_throttle_air_s);
+    } else {
+        cJSON_AddNullToObject(j, "time_to_throttle_s");
+        cJSON_AddNullToObject(j, "time_to_throttle_air_s");
+    }
+    cJSON_AddNumberToObject(j, "sustained_clock_factor", f->sustained_clock_factor);
     cJSON_AddStringToObject(j, "placement", f->why);
 }
 

@@ -34,6 +34,9 @@ static void fac_default(struct cs_facility_cfg *f, int cooling)
     f->floor_m2_per_rack = 2.8;
     f->ups_efficiency = 0.96;
     f->distribution_loss = 0.02;
+    f->inlet_temp_c = 25;
+    f->throttle_inlet_c = 30;
+    f->node_mass_kg = NAN;
 }
 
 /* Air (20 kW): floor(20,000 / 10,080) = 1 node per rack (space allows
@@ -182,6 +185,109 @@ START_TEST(test_facility_loaded)
 }
 END_TEST
 
+/* The thermal transient by hand: 8 nodes of 8 H100 in 3 air racks of
+ * 20 kW: ceil(8 / 3) = 3 nodes per rack, 3 x 10,080 = 30,240 W, 10,240 W
+ * over the limit. Thermal mass 3 x 130.45 kg x 600 J/(kg K) = 234,810 J/K
+ * plus 2.8 m^2 x 3 m x 1.2 x 1,005 = 10,130.4 J/K of air: 244,940.4 J/K.
+ * From 25 C to 30 C: 244,940.4 x 5 / 10,240 = 119.60 s. The GPUs then hold
+ * (20,000 / 3 - 4,480) / 8 = 273.33 W: clock (273.33 / 700)^(1/3) = 0.7309.
+ * A 20 C supply doubles the margin and the time (239.2 s); one node per
+ * rack never throttles. */
+START_TEST(test_facility_thermal_by_hand)
+{
+    struct cs_cluster_cfg c;
+    struct cs_facility_cfg f;
+    h100_cluster(&c, 8);
+    fac_default(&f, CS_COOLING_AIR);
+    f.racks = 3;
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    const struct cs_facility_result *r = &f.res;
+    ck_assert_int_eq(r->nodes_per_rack, 3);
+    ck_assert(!r->cooling_ok);
+    ck_assert_double_eq_tol(r->excess_heat_w, 10240, 1e-6);
+    ck_assert_double_eq_tol(r->thermal_mass_j_per_k, 244940.4, 1e-6);
+    ck_assert_double_eq_tol(r->time_to_throttle_s, 244940.4 * 5 / 10240, 1e-9);
+    ck_assert_double_eq_tol(r->time_to_throttle_s, 119.60, 0.005);
+    /* the air alone: 10,130.4 x 5 / 10,240 = 4.95 s */
+    ck_assert_double_eq_tol(r->time_to_throttle_air_s, 10130.4 * 5 / 10240, 1e-9);
+    ck_assert_double_eq_tol(r->gpu_power_cap_w, (20000.0 / 3 - 4480) / 8, 1e-9);
+    ck_assert_double_eq_tol(r->sustained_clock_factor, 0.7309, 1e-4);
+    f.inlet_temp_c = 20;
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert_double_eq_tol(f.res.time_to_throttle_s, 244940.4 * 10 / 10240, 1e-9);
+    f.inlet_temp_c = 25;
+    f.racks = 0; /* one node per rack: within the limit */
+    cs_facility_evaluate(&c, &f, 1.8, 1.3);
+    ck_assert(f.res.cooling_ok);
+    ck_assert(isinf(f.res.time_to_throttle_s));
+    ck_assert(isinf(f.res.time_to_throttle_air_s));
+    ck_assert_double_eq_tol(f.res.sustained_clock_factor, 1, 1e-12);
+    ck_assert_double_eq_tol(f.res.excess_heat_w, 0, 1e-12);
+}
+END_TEST
+
+/* PUE by cooling kind: air and rear-door keep the site's figure; liquid is
+ * 1 + (1/0.96 - 1) + 0.02 + 0.04 = 1.101667, capped by the site's (a
+ * hyperscale site's 1.1 stays 1.1). */
+START_TEST(test_facility_pue_by_cooling)
+{
+    ck_assert_double_eq_tol(cs_facility_default_pue(CS_COOLING_AIR, 1.3, 0.96, 0.02), 1.3, 1e-12);
+    ck_assert_double_eq_tol(cs_facility_default_pue(CS_COOLING_REAR_DOOR, 1.3, 0.96, 0.02), 1.3, 1e-12);
+    ck_assert_double_eq_tol(cs_facility_default_pue(CS_COOLING_LIQUID, 1.3, 0.96, 0.02),
+                            1 + 1 / 0.96 - 1 + 0.02 + 0.04, 1e-12);
+    ck_assert_double_eq_tol(cs_facility_default_pue(CS_COOLING_LIQUID, 1.3, 0.96, 0.02), 1.101667, 1e-6);
+    ck_assert_double_eq_tol(cs_facility_default_pue(CS_COOLING_LIQUID, 1.1, 0.96, 0.02), 1.1, 1e-12);
+    /* a lossier power chain: 1/0.9 - 1 + 0.05 + 0.04 = 0.2011 */
+    ck_assert_double_eq_tol(cs_facility_default_pue(CS_COOLING_LIQUID, 1.5, 0.9, 0.05),
+                            1 + 1 / 0.9 - 1 + 0.05 + 0.04, 1e-12);
+}
+END_TEST
+
+/* Through the loader: liquid cooling without cost.pue takes 1.101667
+ * (facility power = IT x it; the provenance says why); cost.pue wins when
+ * given; a throttle inlet not above the supply is an error naming it. */
+START_TEST(test_facility_pue_loaded)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const char *base = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 4, fabric: "
+                       "{topology: single-switch, link: ib-ndr}}\n";
+    char y[512];
+    struct cs_scenario s;
+    struct cs_provenance prov;
+    cs_provenance_init(&prov);
+    snprintf(y, sizeof y, "%sfacility: {cooling: liquid}\n", base);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", y, strlen(y), cat, &d, &s, &prov), CS_OK);
+    ck_assert_double_eq_tol(s.cost.pue, 1 + 1 / 0.96 - 1 + 0.02 + 0.04, 1e-12);
+    ck_assert_double_eq_tol(s.facility.res.facility_power_w, 40320 * s.cost.pue, 1e-6);
+    const struct cs_prov_entry *pe = cs_provenance_find(&prov, "cost.pue");
+    ck_assert_ptr_nonnull(pe);
+    ck_assert_ptr_nonnull(strstr(pe->origin, "NREL ESIF"));
+    cs_scenario_fini(&s);
+    cs_provenance_fini(&prov);
+    snprintf(y, sizeof y, "%sfacility: {cooling: liquid}\ncost: {pue: 1.25}\n", base);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+    ck_assert_double_eq_tol(s.cost.pue, 1.25, 1e-12);
+    cs_scenario_fini(&s);
+    snprintf(y, sizeof y, "%sfacility: {cooling: air}\n", base);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+    ck_assert_double_eq_tol(s.cost.pue, 1.3, 1e-12);
+    cs_scenario_fini(&s);
+    snprintf(y, sizeof y, "%sfacility: {inlet_temp: 30, throttle_inlet_temp: 30}\n", base);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", y, strlen(y), cat, &d, &s, NULL), CS_ECONFIG);
+    bool err = false;
+    for (size_t i = 0; i < d.n; i++)
+        err = err || strstr(d.items[i].msg, "facility.throttle_inlet_temp") != NULL;
+    ck_assert(err);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("facility");
@@ -190,6 +296,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_facility_cap_and_kinds);
     tcase_add_test(tc, test_facility_rack_scale);
     tcase_add_test(tc, test_facility_loaded);
+    tcase_add_test(tc, test_facility_thermal_by_hand);
+    tcase_add_test(tc, test_facility_pue_by_cooling);
+    tcase_add_test(tc, test_facility_pue_loaded);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -273,6 +273,36 @@ START_TEST(test_plan_small)
 }
 END_TEST
 
+/* The plan's `facility:` reaches every candidate: in one rack of 25 kW,
+ * 2 nodes of 8 H100 draw 2 x 10.08 = 20.16 kW (within), 4 nodes 40.32 kW
+ * (over: the GPUs held at (25,000 / 4 - 4,480) / 8 = 221 W, 32% of TDP). */
+START_TEST(test_plan_facility)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%sfacility: {racks: 1, rack_power: 25kW}\n", small_plan);
+    cs_plan *p = NULL;
+    struct cs_app_plan r;
+    run_plan(text, NULL, 0, 1, &p, &r);
+    ck_assert_uint_eq(r.n, 6);
+    const struct cs_plan_cand *two = &r.c[4], *four = &r.c[5];
+    ck_assert_str_eq(cs_plan_gpu(p, four->gi), "H100-SXM5-80GB");
+    ck_assert_int_eq(two->nodes, 2);
+    ck_assert_int_eq(four->nodes, 4);
+    ck_assert_int_eq(two->racks, 1);
+    ck_assert_double_eq_tol(two->kw_per_rack, 20.16, 1e-9);
+    ck_assert(two->cooling_ok);
+    ck_assert_int_eq(four->racks, 1);
+    ck_assert_double_eq_tol(four->kw_per_rack, 40.32, 1e-9);
+    ck_assert(!four->cooling_ok);
+    ck_assert_str_eq(four->cooling, "air");
+    /* the throttled GPUs slow the 4-node candidate's step below twice the
+     * 2-node one's throughput */
+    ck_assert(four->tokens_per_s < 2 * two->tokens_per_s);
+    cs_app_plan_fini(&r);
+    cs_plan_destroy(p);
+}
+END_TEST
+
 START_TEST(test_plan_binding)
 {
     /* A 1-day deadline: even 32 H100 at peak need 1.6 days (6 x 7.505e9 x
@@ -386,6 +416,7 @@ static Suite *plan_suite(void)
     tcase_add_test(tc, test_bounded_search_dense);
     tcase_add_test(tc, test_bounded_search_moe);
     tcase_add_test(tc, test_plan_small);
+    tcase_add_test(tc, test_plan_facility);
     tcase_add_test(tc, test_plan_binding);
     tcase_add_test(tc, test_plan_errors);
     tcase_add_test(tc, test_plan_bad_gpu);

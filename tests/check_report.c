@@ -133,7 +133,7 @@ static void prob(struct probs *p, const char *fmt, ...)
 static const char *const unit_words[] = {"s",     "ms",    "us",     "bytes", "usd",  "musd",
                                          "w",     "flops", "tflops", "h",     "hour", "hours",
                                          "year",  "years", "days",   "steps", "gb",
-                                         "kw",    "m2",    NULL};
+                                         "kw",    "m2",    "j",     NULL};
 /* Dimensionless quantities: a word naming a fraction or a ratio. */
 static const char *const ratio_words[] = {"mfu",        "goodput",   "utilization", "fraction",
                                           "share",      "ratio",     "efficiency",  "slowdown",
@@ -1200,7 +1200,7 @@ static const char *const tco_nullable[] = {"tco.break_even[].utilization",
                                            "tco.bom.network.items[].usd",
                                            "tco.bom.network.items[].unit_w",
                                            /* no rack over its cooling limit */
-                                           "facility.gpu_power_cap_w",
+                                           "facility.gpu_power_cap_w", "facility.time_to_throttle_s", "facility.time_to_throttle_air_s",
                                            /* an offer without one of the prices or a
                                             * stated scale-out */
                                            "tco.offers[].reserved_1y_usd_per_gpu_hour",
@@ -1306,7 +1306,7 @@ START_TEST(test_report_tco_claim_json)
                                     "tco.bom.network.items[].unit_usd",
                                     "tco.bom.network.items[].usd",
                                     "tco.bom.network.items[].unit_w",
-                                    "facility.gpu_power_cap_w",
+                                    "facility.gpu_power_cap_w", "facility.time_to_throttle_s", "facility.time_to_throttle_air_s",
                                     /* a claim states a value or a range, not both */
                                     "tco.verdict.claimed", "tco.verdict.claimed_low",
                                     "tco.verdict.claimed_high", NULL};

@@ -645,6 +645,48 @@ START_TEST(test_sweep_plot_unwritable_dir_names_the_file)
 }
 END_TEST
 
+/* Facility keys as sweep axes (scenarios/sweeps/facility-cooling.yaml):
+ * the facility columns appear, and each point is the loader's facility.
+ * Air, 2 racks: 2 nodes of 10.08 kW = 20.16 kW per 20 kW rack, GPUs held
+ * at (10,000 - 4,480) / 8 = 690 W after C (T_throttle - T_inlet) / excess
+ * = (2 x 130.45 x 600 + 2.8 x 3 x 1,206) x 5 / 160 = 5,208.45 s. Air in 1
+ * rack would hold them at 65 W: skipped with the loader's reason. Liquid:
+ * one 40.32 kW rack within 130 kW, PUE 1 + 1/0.96 - 1 + 0.02 + 0.04 =
+ * 1.101667, facility 40,320 x that = 44,419.2 W. */
+START_TEST(test_sweep_facility_axes)
+{
+    cs_sweep *sw = load_ok("scenarios/sweeps/facility-cooling.yaml");
+    struct cs_sweep_table t;
+    cs_sweep_table_init(&t, sw);
+    ck_assert(t.outputs & CS_SWEEP_OUT_FACILITY);
+    bool col = false;
+    for (size_t i = 0; i < t.ncols; i++)
+        col = col || !strcmp(t.cols[i], "facility.time_to_throttle_s");
+    ck_assert(col);
+    ck_assert_uint_eq(t.points, 9);
+    char *row = cs_sweep_eval(sw, &t, cat, 1); /* air, racks 2 */
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.racks_placed\":2,"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.kw_per_rack\":20.16,"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.cooling_ok\":false,"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.gpu_power_cap_w\":690,"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.time_to_throttle_s\":5208.45"));
+    free(row);
+    row = cs_sweep_eval(sw, &t, cat, 2); /* air, racks 1 */
+    ck_assert_ptr_nonnull(strstr(row, "\"status\":\"skipped\""));
+    ck_assert_ptr_nonnull(strstr(row, "held at 65 W"));
+    free(row);
+    row = cs_sweep_eval(sw, &t, cat, 6); /* liquid, racks as needed */
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.racks_placed\":1,"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.cooling_ok\":true,"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.pue_ratio\":1.10166"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.facility_power_w\":44419.2"));
+    ck_assert_ptr_nonnull(strstr(row, "\"facility.time_to_throttle_s\":null"));
+    free(row);
+    cs_sweep_table_fini(&t);
+    cs_sweep_destroy(sw);
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -653,6 +695,7 @@ static Suite *sweep_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_sweep_grid_points_ranges_derive_constraints);
     tcase_add_test(tc, test_sweep_zip_mode);
+    tcase_add_test(tc, test_sweep_facility_axes);
     tcase_add_test(tc, test_sweep_bad_files_name_file_line_key);
     tcase_add_test(tc, test_sweep_size_counted_before_expanding);
     tcase_add_test(tc, test_sweep_results_identical_whatever_jobs);

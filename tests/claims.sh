@@ -37,7 +37,7 @@ N14 not-expressible
 N15 contradicted
 N16 contradicted
 N17 supported
-N18 supported contradicted
+N18 supported contradicted supported
 N19 contradicted
 N20 contradicted
 N21 supported

@@ -99,6 +99,14 @@ struct cs_plan_cand {
     double failure_share;     /* (lost work + downtime) / wall-clock, mean */
     double checkpoint_share;  /* checkpoint stalls / wall-clock, mean */
     double interruptions;     /* mean per run */
+    /* The candidate's facility (the plan's `facility:`, docs/run.md
+     * "Facility"): racks placed, the fullest rack's kW, the cooling kind
+     * (facility.cooling's name) and whether every rack is within its
+     * limit; racks 0 when the candidate was not bound. */
+    int racks;
+    double kw_per_rack;
+    char cooling[16];
+    bool cooling_ok;
     struct cs_plan_own own[CS_OPT_COUNT]; /* at the scenario's prices (its cloud offer: offer0) */
     char offer0[CS_NAME_MAX];  /* cost.cloud.offer, else the catalog's first for the GPU; "" */
     int n_offers;              /* with candidates.cloud_offers: the cloud options per offer (own[]'s

@@ -21,8 +21,11 @@
  * exposed_comm_s, bubble_s, data_stall_s; with CS_SWEEP_OUT_RUN
  * run.time_to_train_s, run.goodput, run.interruptions (means),
  * run.checkpoint_interval_s; with CS_SWEEP_OUT_TCO tco.<option>.total_usd
- * and tco.<option>.usd_per_utilized_gpu_hour for the seven options. */
-enum { CS_SWEEP_OUT_RUN = 1u, CS_SWEEP_OUT_TCO = 2u };
+ * and tco.<option>.usd_per_utilized_gpu_hour for the seven options; with
+ * CS_SWEEP_OUT_FACILITY (the sweep sets `facility`) facility.racks_placed,
+ * facility.kw_per_rack, facility.cooling_ok, facility.gpu_power_cap_w,
+ * facility.facility_power_w, facility.pue_ratio, facility.time_to_throttle_s. */
+enum { CS_SWEEP_OUT_RUN = 1u, CS_SWEEP_OUT_TCO = 2u, CS_SWEEP_OUT_FACILITY = 4u };
 
 struct cs_sweep_table {
     size_t ncols;

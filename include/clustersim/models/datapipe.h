@@ -42,6 +42,17 @@ struct cs_data_result {
     int ranks_simulated, steps_simulated;
     double stall_p50_s, stall_p95_s, stall_p99_s, stall_max_s;
     double stalled_steps_fraction;  /* steps that waited at all */
+    /* Checkpoint traffic on data.tier (an async write, an upload from or
+     * to it; docs/run.md "Data pipeline"): the window's length per
+     * checkpoint (lengthened by its share of the tier) and its share of the
+     * wall time, the reads' slowdown inside it, the stall one window adds
+     * (simulated: the prefetch queue absorbs a short one) and the stall per
+     * step without windows. stall_s = stall_outside + extra / steps per
+     * checkpoint; the distribution above is the steps outside. Without
+     * such traffic: fraction, window and extra 0, slowdown 1. */
+    double ckpt_window_fraction, ckpt_window_s;
+    double ckpt_read_slowdown;
+    double ckpt_extra_stall_s, stall_outside_ckpt_s;
 };
 
 /* Evaluates s->data against the simulated step. With s->data.enabled false,

@@ -363,6 +363,7 @@ enum cs_claim_metric { CS_CLAIM_MFU, CS_CLAIM_TOKENS_PER_S, CS_CLAIM_STEP_TIME_S
                        CS_CLAIM_DATA_STALL_FRACTION, CS_CLAIM_GOODPUT,
                        CS_CLAIM_CHECKPOINT_OVERHEAD_S, CS_CLAIM_CHECKPOINT_BLOCKING_S,
                        CS_CLAIM_NODE_POWER_W, CS_CLAIM_KW_PER_RACK, CS_CLAIM_COOLING_OK,
+                       CS_CLAIM_TIME_TO_THROTTLE_S,
                        CS_CLAIM_METRIC_COUNT };
 struct cs_claim_cfg {
     bool enabled;
@@ -437,6 +438,14 @@ struct cs_facility_result {
     double floor_m2;                 /* racks x floor per rack (aisles included) */
     bool cooling_ok;                 /* every rack within its cooling limit */
     double gpu_power_cap_w;          /* a rack over its limit caps its GPUs; NAN = none */
+    /* Thermal transient of a rack over its cooling limit (facility.c,
+     * docs/run.md "Facility"): the excess heat warms the rack's lumped
+     * thermal mass until the inlet reaches the throttle inlet temperature. */
+    double excess_heat_w;            /* rack draw at full power - rack limit; 0 within the limit */
+    double thermal_mass_j_per_k;     /* the rack's nodes and its share of the room's air */
+    double time_to_throttle_s;       /* INFINITY within the limit; the hardware warming with the air */
+    double time_to_throttle_air_s;   /* the air alone warming (the first, fastest rate): a lower bound */
+    double sustained_clock_factor;   /* after throttling: (cap / per-GPU power)^(1/3); 1 within */
     char why[256];                   /* what decided the placement, in words */
 };
 struct cs_facility_cfg {
@@ -450,6 +459,9 @@ struct cs_facility_cfg {
     double floor_m2_per_rack;        /* default 2.8 m^2 (30 sq ft with aisles) */
     double ups_efficiency;           /* default 0.96 */
     double distribution_loss;        /* PDU and transformer losses, share of IT; default 0.02 */
+    double inlet_temp_c;             /* supply air at the server inlet; NAN = 25 C */
+    double throttle_inlet_c;         /* inlet at which the GPUs throttle; NAN = 30 C */
+    double node_mass_kg;             /* NAN = 130.45 kg per 8 GPUs (DGX H100) */
     struct cs_facility_result res;
 };
 
