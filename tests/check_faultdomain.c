@@ -1,0 +1,337 @@
+/* check_faultdomain.c: fault domains of the run model (models/run.c,
+ * models/failure.c, docs/run.md "Fault domains"): leaf and spine units from
+ * the built topology, a leaf event with spares in the same leaf or apart,
+ * the degraded fabric of a spine failure, a storage outage (stall and
+ * continue), the maintenance kinds, and bad inputs with file:line. Every
+ * expected value is derived by hand in the comment above its test. */
+#include "clustersim/config/catalog.h"
+#include "clustersim/config/config.h"
+#include "clustersim/models/failure.h"
+#include "clustersim/models/run.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* 16 or 64 nodes of 8 H100 on a two-tier spine-leaf of NDR InfiniBand
+ * (64-port switches, 8 NICs a node), one Lustre tier; no failures yet. */
+static const char *const head =
+    "schema_version: 1\nseed: 5\n"
+    "cluster:\n  gpu: H100-SXM5-80GB\n  nodes: %d\n  gpus_per_node: 8\n  intra_node: nvswitch\n"
+    "  fabric: {topology: spine-leaf, link: ib-ndr, nics_per_node: 8}\n"
+    "  storage:\n    - {name: lustre, aggregate_bw: 200GB/s}\n"
+    "workload:\n  model: {preset: llama3.1-8b}\n  parallelism: {tp: 8, pp: 1, dp: %d, fsdp: zero1}\n"
+    "  global_batch: %d\n  micro_batch: 1\n";
+
+static cs_catalog *cat;
+
+static cs_status load(const char *failures, int nodes, cs_diags *d, struct cs_scenario *s)
+{
+    char y[4096];
+    int n = snprintf(y, sizeof y, head, nodes, nodes, nodes * 8);
+    snprintf(y + n, sizeof y - (size_t)n, "%s", failures);
+    return cs_cfg_load_scenario_buffer("fd.yaml", y, strlen(y), cat, d, s, NULL);
+}
+
+static struct cs_step_result step_of(double time_s, double exposed_net_s)
+{
+    struct cs_step_result r;
+    memset(&r, 0, sizeof r);
+    r.fits = true;
+    r.time_s = time_s;
+    r.tokens_per_s = 1e5;
+    r.exposed_comm_s = exposed_net_s;
+    return r;
+}
+
+static bool has(const cs_diags *d, int line, const char *text)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->items[i].line == line && strstr(d->items[i].msg, text))
+            return true;
+    return false;
+}
+
+/* Units from the built fabric. 64 nodes x 8 NICs = 512 NIC ports; a 64-port
+ * leaf at oversubscription 1 has 32 down and 32 up ports, so 512 / 32 = 16
+ * leaves of 32 / 8 = 4 nodes, and ceil(16 x 32 / 64) = 8 spines. A leaf
+ * class at 1,600 h per leaf gives the job 16 / 1,600 h = one per 100 h; a
+ * spine class at 800 h per spine 8 / 800 h = one per 100 h: MTBI 50 h. A
+ * storage outage class does not interrupt: the MTBI stays 50 h. */
+START_TEST(test_fd_units_from_topology)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(load("failures:\n  components:\n"
+                          "    - {name: tor, scope: leaf, mtbf: 1600h}\n"
+                          "    - {name: spine, scope: spine, mtbf: 800h}\n"
+                          "    - {name: fs, scope: storage, mtbf: 100h, repair: 1h}\n"
+                          "run: {duration: 10d}\n",
+                          64, &d, &s),
+                     CS_OK);
+    struct cs_step_result st = step_of(1, 0);
+    struct cs_run_result r;
+    ck_assert_int_eq(cs_run_prepare(&s, &st, NULL, &d, &r), CS_OK);
+    ck_assert_int_eq(r.dom.leaves, 16);
+    ck_assert_int_eq(r.dom.nodes_per_leaf, 4);
+    ck_assert_int_eq(r.dom.spines, 8);
+    ck_assert_int_eq(cs_fail_domain_nodes_out(&r.dom, CS_SCOPE_LEAF), 4);
+    ck_assert_double_eq_tol(r.mtbi_s, 50 * 3600.0, 1e-6);
+    /* A job of 4 nodes sits under one leaf: it has 1 leaf and no spine. */
+    struct cs_scenario s4;
+    ck_assert_int_eq(load("failures:\n  components:\n"
+                          "    - {name: tor, scope: leaf, mtbf: 1600h}\n"
+                          "    - {name: spine, scope: spine, mtbf: 800h}\n"
+                          "run: {duration: 10d}\n",
+                          4, &d, &s4),
+                     CS_OK);
+    ck_assert_int_eq(cs_run_prepare(&s4, &st, NULL, &d, &r), CS_OK);
+    ck_assert_int_eq(r.dom.leaves, 1);
+    ck_assert_int_eq(r.dom.spines, 0);
+    ck_assert_double_eq_tol(r.mtbi_s, 1600 * 3600.0, 1e-6);
+    cs_scenario_fini(&s4);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* A leaf event with spares in the same leaf or not. 16 nodes: 128 NIC
+ * ports / 32 = 4 leaves of 4 nodes. A leaf event takes its 4 nodes out for
+ * the 4 h repair, so the job needs 4 spares to restart at once (detection
+ * 5 min + restart 10 min = 900 s). (a) 4 spares apart (separate): 4 >= 4,
+ * every event restarts in 900 s (unless a second leaf fails within a
+ * repair: MTBI 1,000 h, so rarely). (b) the same 4 spares spread, one in
+ * every leaf (spare i beside node floor((i + 1/2) 16 / 4) = 2, 6, 10, 14):
+ * the failed leaf takes its own spare, 3 < 4 are left, and the first event
+ * always waits for the repair: 4 h + the 10 min restart = 15,000 s; later
+ * events wait when the leaf that failed holds more job nodes than the free
+ * spares (at least 1 in 4 of them), so the mean wait per interruption is
+ * at least 0.25 x 15,000 + 0.75 x 900 = 4,425 s. (c) 8 spread (two per
+ * leaf): 8 - 2 = 6 >= 4, covered again, 900 s. */
+START_TEST(test_fd_leaf_spares_same_leaf_or_not)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    const char *fmt = "failures:\n  detection: 5min\n  restart: 10min\n  spares: %d\n"
+                      "  spares_placement: %s\n  components:\n"
+                      "    - {name: tor, scope: leaf, mtbf: 4000h, repair: 4h}\n"
+                      "run: {duration: 3000h, replicas: 300}\n";
+    const int spares[3] = {4, 4, 8};
+    const char *place[3] = {"separate", "spread", "spread"};
+    double per[3], lost_spares[3];
+    struct cs_step_result st = step_of(1, 0);
+    struct cs_run_options o;
+    cs_run_options_default(&o);
+    o.threads = 2;
+    for (int k = 0; k < 3; k++) {
+        char f[512];
+        snprintf(f, sizeof f, fmt, spares[k], place[k]);
+        struct cs_scenario s;
+        ck_assert_int_eq(load(f, 16, &d, &s), CS_OK);
+        struct cs_run_result r;
+        ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r), CS_OK);
+        ck_assert_double_eq_tol(r.mtbi_s, 1000 * 3600.0, 1e-6);
+        ck_assert(r.by_scope[CS_SCOPE_LEAF].mean > 1.5);
+        ck_assert_double_eq_tol(r.by_scope[CS_SCOPE_LEAF].mean, r.interruptions.mean, 1e-12);
+        per[k] = r.downtime_s.mean / r.interruptions.mean;
+        lost_spares[k] = r.spares_lost.mean;
+        /* the leaf's lost time is its work rolled back and its downtime */
+        ck_assert_double_eq_tol(r.lost_by_scope_s[CS_SCOPE_LEAF].mean, r.lost_work_s.mean + r.downtime_s.mean,
+                                1e-6 * r.lost_by_scope_s[CS_SCOPE_LEAF].mean);
+        cs_scenario_fini(&s);
+    }
+    printf("leaf event: downtime per interruption %.0f s (4 apart), %.0f s (4 spread), %.0f s (8 spread)\n",
+           per[0], per[1], per[2]);
+    ck_assert(per[0] >= 900 - 1e-6 && per[0] < 1.2 * 900);
+    ck_assert(per[1] > 4425 * 0.9);
+    ck_assert(per[2] >= 900 - 1e-6 && per[2] < 1.2 * 900);
+    ck_assert(lost_spares[0] == 0 && lost_spares[1] > 0 && lost_spares[2] > 0);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* A spine failure: an interruption (NCCL timeout), then the job runs on 7
+ * of 8 spines until the repair. With a 1 s step of which 0.4 s is exposed
+ * scale-out communication, the step becomes 1 + 0.4 x (8/7 - 1) = 1.05714 s:
+ * rate 0.945946. Each event: 900 s down (restore 0: no checkpoint), then
+ * degraded for the rest of the 2 h repair, 7,200 - 900 = 6,300 s, costing
+ * 6,300 x (1 - 0.945946) = 340.5 s of work. The spine's lost time = work
+ * rolled back + downtime + that. */
+START_TEST(test_fd_spine_degraded_by_hand)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(load("failures:\n  detection: 5min\n  restart: 10min\n  components:\n"
+                          "    - {name: spine, scope: spine, mtbf: 1600h, repair: 2h}\n"
+                          "run: {duration: 2000h, replicas: 200}\n",
+                          64, &d, &s),
+                     CS_OK);
+    struct cs_step_result st = step_of(1, 0.4);
+    struct cs_run_options o;
+    cs_run_options_default(&o);
+    o.threads = 2;
+    struct cs_run_result r;
+    ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r), CS_OK);
+    ck_assert_double_eq_tol(r.mtbi_s, 200 * 3600.0, 1e-6);
+    double n = r.by_scope[CS_SCOPE_SPINE].mean;
+    ck_assert(n > 5);
+    double deg = r.spine_degraded_s.mean / n;
+    double extra = (r.lost_by_scope_s[CS_SCOPE_SPINE].mean - r.lost_work_s.mean - r.downtime_s.mean) / n;
+    printf("spine: %.2f per run, degraded %.0f s each (by hand 6,300), %.1f s of work each (340.5)\n", n, deg,
+           extra);
+    ck_assert(fabs(deg / 6300 - 1) < 0.05);
+    ck_assert(fabs(extra / 340.5 - 1) < 0.05);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* A checkpoint-tier outage of 2 h, checkpoints every hour of training, no
+ * other failure. The outage starts at a uniform phase of the checkpoint
+ * cycle, so the next checkpoint falls U(0, 1 h) into it. stall: the job
+ * blocks there until the tier is back: 2 - 0.5 = 1.5 h per outage on
+ * average, no interruption. continue: it trains on and skips the 2
+ * checkpoints due in the 2 h (on average exactly D / T = 2). */
+START_TEST(test_fd_storage_outage_by_hand)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    const char *fmt = "failures:\n  storage_outage: %s\n  components:\n"
+                      "    - {name: fs, scope: storage, mtbf: 400h, repair: 2h}\n"
+                      "checkpoint: {interval: 1h, mode: sync, tier: lustre}\n"
+                      "run: {duration: 4000h, replicas: 100}\n";
+    struct cs_step_result st = step_of(1, 0);
+    struct cs_run_options o;
+    cs_run_options_default(&o);
+    o.threads = 2;
+    struct cs_run_result r[2];
+    const char *pol[2] = {"stall", "continue"};
+    for (int k = 0; k < 2; k++) {
+        char f[512];
+        snprintf(f, sizeof f, fmt, pol[k]);
+        struct cs_scenario s;
+        ck_assert_int_eq(load(f, 4, &d, &s), CS_OK);
+        ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r[k]), CS_OK);
+        ck_assert(isinf(r[k].mtbi_s));
+        ck_assert_double_eq_tol(r[k].interruptions.mean, 0, 1e-12);
+        ck_assert(r[k].storage_outages.mean > 5);
+        cs_scenario_fini(&s);
+    }
+    double stall = r[0].storage_stall_s.mean / r[0].storage_outages.mean;
+    double skipped = r[1].checkpoints_skipped.mean / r[1].storage_outages.mean;
+    printf("storage: stall %.0f s per outage (by hand 5,400), %.2f checkpoints skipped (2)\n", stall, skipped);
+    ck_assert(fabs(stall / 5400 - 1) < 0.08);
+    ck_assert(fabs(skipped / 2 - 1) < 0.08);
+    ck_assert_double_eq_tol(r[1].storage_stall_s.mean, 0, 1e-12);
+    ck_assert_double_eq_tol(r[0].lost_by_scope_s[CS_SCOPE_STORAGE].mean, r[0].storage_stall_s.mean, 1e-6);
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* Maintenance kinds by hand: 60 h of training, a window every 24 h of wall
+ * clock, no checkpoints. drained (2 nodes, unlimited spares): at once
+ * without checkpoints, a planned 15 min restart each, no stop: windows at
+ * 24 h and 48 h, done at 60 + 2 x 0.25 = 60.5 h. scheduled for 2 h: 64.5 h
+ * (docs/run.md). drain: false maps to restart-required: without a
+ * checkpoint every window rolls back to zero, so 60 h never fit between
+ * two windows: the run ends only after the replica's horizon (3 x 60 h here,
+ * past which no window is drawn), having lost over 24 h to maintenance. */
+START_TEST(test_fd_maintenance_kinds)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    const char *fmt = "failures:\n  detection: 5min\n  restart: 15min\n"
+                      "  maintenance: {interval: 24h, duration: 2h, %s}\n"
+                      "  components: []\n";
+    const char *kinds[3] = {"kind: drained, nodes: 2", "kind: scheduled", "drain: false"};
+    double want[2] = {60.5 * 3600, 64.5 * 3600};
+    struct cs_step_result st = step_of(1, 0);
+    for (int k = 0; k < 3; k++) {
+        char f[512];
+        snprintf(f, sizeof f, fmt, kinds[k]);
+        struct cs_scenario s;
+        ck_assert_int_eq(load(f, 4, &d, &s), CS_OK);
+        s.workload.tokens = 60 * 3600 * 1e5;
+        s.run.replicas = 1;
+        struct cs_run_options o;
+        cs_run_options_default(&o);
+        o.max_wall_factor = 3;
+        struct cs_run_result r;
+        ck_assert_int_eq(cs_run_simulate(&s, &st, &o, &d, &r), CS_OK);
+        if (k < 2) {
+            ck_assert_int_eq(s.failures.maint_kind, k == 0 ? CS_MAINT_DRAINED : CS_MAINT_SCHEDULED);
+            ck_assert_double_eq_tol(r.time_to_train_s.mean, want[k], 1e-6);
+            ck_assert_double_eq_tol(r.maintenances.mean, 2, 1e-12);
+            ck_assert_double_eq_tol(r.lost_work_s.mean, 0, 1e-9);
+        } else {
+            ck_assert_int_eq(s.failures.maint_kind, CS_MAINT_RESTART);
+            ck_assert(r.time_to_train_s.mean > 180 * 3600.0);
+            ck_assert(r.lost_by_scope_s[CS_RUN_LOST_MAINT].mean > 24 * 3600);
+        }
+        cs_scenario_fini(&s);
+    }
+    cs_diags_fini(&d);
+}
+END_TEST
+
+/* Bad inputs: each error names the file, the line and the key. */
+START_TEST(test_fd_bad_inputs)
+{
+    struct {
+        const char *yaml;
+        int line;
+        const char *text;
+    } bad[] = {
+        {"failures:\n  spares: 4\n  spares_per_rack: 1\n", 18, "give spares (a count) or spares_per_rack"},
+        {"failures:\n  spares_placement: spread\n", 17, "spread places a pool of spares, but spares is -1"},
+        {"failures:\n  maintenance: {interval: 24h, kind: drained, drain: false}\n", 17,
+         "drain: false contradicts kind: drained"},
+        {"failures:\n  maintenance: {interval: 24h, nodes: 2}\n", 17, "only a drained maintenance takes nodes out"},
+        {"failures:\n  storage_outage: wait\n", 17, "storage_outage"},
+        {"failures:\n  components:\n    - {name: x, scope: spines, mtbf: 10h}\n", 18, "scope"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_scenario s;
+        ck_assert_int_eq(load(bad[i].yaml, 4, &d, &s), CS_ECONFIG);
+        if (!has(&d, bad[i].line, bad[i].text)) {
+            for (size_t k = 0; k < d.n; k++)
+                printf("case %zu: %s:%d: %s\n", i, d.items[k].file, d.items[k].line, d.items[k].msg);
+        }
+        ck_assert(has(&d, bad[i].line, bad[i].text));
+        cs_diags_fini(&d);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("faultdomain");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_fd_units_from_topology);
+    tcase_add_test(tc, test_fd_leaf_spares_same_leaf_or_not);
+    tcase_add_test(tc, test_fd_spine_degraded_by_hand);
+    tcase_add_test(tc, test_fd_storage_outage_by_hand);
+    tcase_add_test(tc, test_fd_maintenance_kinds);
+    tcase_add_test(tc, test_fd_bad_inputs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    if (cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat) != CS_OK)
+        return 1;
+    cs_diags_fini(&d);
+    int rc = cs_test_run(suite());
+    cs_catalog_destroy(cat);
+    return rc;
+}
