@@ -956,8 +956,10 @@ cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_resul
         return CS_EINVAL;
     }
     r->n_causes = r->failures ? s->failures.n_components : 0;
-    for (int i = 0; i < r->n_causes; i++)
+    for (int i = 0; i < r->n_causes; i++) {
         memcpy(r->cause_name[i], s->failures.components[i].name, CS_NAME_MAX);
+        r->cause_outage[i] = !cs_fail_interrupts(&s->failures.components[i]);
+    }
     return cs_ckpt_plan_make(s, step, r->mtbi_s, d, &r->ckpt);
 }
 

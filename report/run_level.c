@@ -50,7 +50,8 @@ void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
     dist(o, "straggler_s", &r->straggler_s);
     cJSON *bc = cJSON_AddObjectToObject(o, "interruptions_by_cause");
     for (int i = 0; i < r->n_causes; i++)
-        dist(bc, r->cause_name[i], &r->cause[i]);
+        if (!r->cause_outage[i]) /* storage classes: storage_outages */
+            dist(bc, r->cause_name[i], &r->cause[i]);
     /* Fault domains: interruptions and lost time by the scope of the class
      * (docs/run.md "Fault domains"), the scopes the scenario has. */
     cJSON *bs = cJSON_AddObjectToObject(o, "interruptions_by_scope");
@@ -205,7 +206,8 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
         fprintf(out, "  interruptions by cause (mean per run):\n");
         for (int i = 0; i < r->n_causes; i++)
             if (r->cause[i].mean > 0)
-                fprintf(out, "    %-22s %8.2f\n", r->cause_name[i], r->cause[i].mean);
+                fprintf(out, "    %-22s %8.2f%s\n", r->cause_name[i], r->cause[i].mean,
+                        r->cause_outage[i] ? " (storage outages, not interruptions)" : "");
     }
 }
 

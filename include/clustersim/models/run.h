@@ -126,6 +126,7 @@ struct cs_run_result {
     struct cs_run_dist storage_outages, storage_stall_s, checkpoints_skipped, spine_degraded_s, spares_lost;
     int n_causes;
     char cause_name[CS_MAX_FAIL_COMPONENTS][CS_NAME_MAX];
+    bool cause_outage[CS_MAX_FAIL_COMPONENTS]; /* a storage class: outages, not interruptions */
     struct cs_run_dist cause[CS_MAX_FAIL_COMPONENTS];
     uint64_t events;        /* engine events over all replicas */
 };
