@@ -395,6 +395,14 @@ static void storage_outage(struct run_ctx *c, double rep_s)
     c->storage_out++;
     c->sgen++;
     sched(c, rep_s, c->h_storage_back, NULL, 0, NULL);
+    if (c->state == ST_DOWN && c->plan->ckpt.enabled) {
+        /* a restart under way cannot restore: it waits for the tier */
+        cs_sim_cancel(c->e, c->restart_id);
+        c->restart_id = CS_EVENT_NONE;
+        c->state = ST_WAIT;
+        c->wait_storage = true;
+        return;
+    }
     if (c->state != ST_BLOCK)
         return;
     if (c->s->failures.storage_outage == CS_STORAGE_STALL) {
