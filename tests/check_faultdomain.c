@@ -20,19 +20,24 @@
 static const char *const head =
     "schema_version: 1\nseed: 5\n"
     "cluster:\n  gpu: H100-SXM5-80GB\n  nodes: %d\n  gpus_per_node: 8\n  intra_node: nvswitch\n"
-    "  fabric: {topology: spine-leaf, link: ib-ndr, nics_per_node: 8}\n"
+    "  fabric: {topology: %s, link: ib-ndr, nics_per_node: 8}\n"
     "  storage:\n    - {name: lustre, aggregate_bw: 200GB/s}\n"
     "workload:\n  model: {preset: llama3.1-8b}\n  parallelism: {tp: 8, pp: 1, dp: %d, fsdp: zero1}\n"
     "  global_batch: %d\n  micro_batch: 1\n";
 
 static cs_catalog *cat;
 
-static cs_status load(const char *failures, int nodes, cs_diags *d, struct cs_scenario *s)
+static cs_status load_topo(const char *failures, int nodes, const char *topo, cs_diags *d, struct cs_scenario *s)
 {
     char y[4096];
-    int n = snprintf(y, sizeof y, head, nodes, nodes, nodes * 8);
+    int n = snprintf(y, sizeof y, head, nodes, topo, nodes, nodes * 8);
     snprintf(y + n, sizeof y - (size_t)n, "%s", failures);
     return cs_cfg_load_scenario_buffer("fd.yaml", y, strlen(y), cat, d, s, NULL);
+}
+
+static cs_status load(const char *failures, int nodes, cs_diags *d, struct cs_scenario *s)
+{
+    return load_topo(failures, nodes, "spine-leaf", d, s);
 }
 
 static struct cs_step_result step_of(double time_s, double exposed_net_s)
@@ -80,6 +85,21 @@ START_TEST(test_fd_units_from_topology)
     ck_assert_int_eq(r.dom.spines, 8);
     ck_assert_int_eq(cs_fail_domain_nodes_out(&r.dom, CS_SCOPE_LEAF), 4);
     ck_assert_double_eq_tol(r.mtbi_s, 50 * 3600.0, 1e-6);
+    /* Rail-optimized (docs/fabric.md section 2): a scalable unit of
+     * min(32, 32 down ports) = 32 nodes has one leaf per rail, NIC i of
+     * every node on rail leaf i: 64 nodes = 2 units x 8 rails = 16 leaves,
+     * and one leaf failure takes a rail from all 32 nodes of its unit. */
+    struct cs_scenario sr;
+    ck_assert_int_eq(load_topo("failures:\n  components:\n    - {name: tor, scope: leaf, mtbf: 1600h}\n"
+                               "run: {duration: 10d}\n",
+                               64, "rail-optimized", &d, &sr),
+                     CS_OK);
+    ck_assert_int_eq(cs_run_prepare(&sr, &st, NULL, &d, &r), CS_OK);
+    ck_assert_int_eq(r.dom.leaves, 16);
+    ck_assert_int_eq(r.dom.nodes_per_leaf, 32);
+    ck_assert_int_eq(cs_fail_domain_nodes_out(&r.dom, CS_SCOPE_LEAF), 32);
+    ck_assert_double_eq_tol(r.mtbi_s, 100 * 3600.0, 1e-6);
+    cs_scenario_fini(&sr);
     /* A job of 4 nodes sits under one leaf: it has 1 leaf and no spine. */
     struct cs_scenario s4;
     ck_assert_int_eq(load("failures:\n  components:\n"
