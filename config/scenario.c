@@ -1477,8 +1477,11 @@ static void bind_failures(struct cs_bind *b, const struct cs_ynode *root)
         /* drain (the old key) maps onto kind: true = scheduled, false =
          * restart-required; both given must agree. */
         const struct cs_ynode *kn = cs_ynode_map_get(mm, "kind"), *dn = cs_ynode_map_get(mm, "drain");
-        if (dn && !kn)
+        if (dn && !kn) {
             f->maint_kind = f->maint_drain ? CS_MAINT_SCHEDULED : CS_MAINT_RESTART;
+            prov_set(&b->prov, "failures.maintenance.kind", maint_kind_names[f->maint_kind],
+                     "failures.maintenance.drain (the old form of kind)");
+        }
         else if (dn && kn && f->maint_drain != (f->maint_kind != CS_MAINT_RESTART))
             cs_cfg__error(b->d, dn,
                           "failures.maintenance.drain: %s contradicts kind: %s (drain is the old form of "

@@ -100,6 +100,22 @@ START_TEST(test_fd_units_from_topology)
     ck_assert_int_eq(cs_fail_domain_nodes_out(&r.dom, CS_SCOPE_LEAF), 32);
     ck_assert_double_eq_tol(r.mtbi_s, 100 * 3600.0, 1e-6);
     cs_scenario_fini(&sr);
+    /* spares_per_rack in liquid-cooled racks: 42 U / 8 U = 5 nodes of
+     * 10.08 kW fit a 130 kW rack, so 16 nodes sit in ceil(16 / 5) = 4 racks
+     * and 2 spares per rack make a pool of 8, placed spread. */
+    struct cs_scenario sp;
+    ck_assert_int_eq(load("failures:\n  spares_per_rack: 2\n  components:\n"
+                          "    - {name: pdu, scope: rack, mtbf: 1000h}\n"
+                          "facility: {cooling: liquid}\nrun: {duration: 10d}\n",
+                          16, &d, &sp),
+                     CS_OK);
+    ck_assert_int_eq(sp.failures.spares_placement, CS_SPARES_SPREAD);
+    ck_assert_int_eq(cs_run_prepare(&sp, &st, NULL, &d, &r), CS_OK);
+    ck_assert_int_eq(r.dom.nodes_per_rack, 5);
+    ck_assert_int_eq(cs_fail_domain_units(&r.dom, CS_SCOPE_RACK), 4);
+    ck_assert_int_eq(r.spares, 8);
+    ck_assert_double_eq_tol(r.mtbi_s, 250 * 3600.0, 1e-6);
+    cs_scenario_fini(&sp);
     /* A job of 4 nodes sits under one leaf: it has 1 leaf and no spine. */
     struct cs_scenario s4;
     ck_assert_int_eq(load("failures:\n  components:\n"
