@@ -924,10 +924,15 @@ cs_status cs_run_prepare(const struct cs_scenario *s, const struct cs_step_resul
     if (s->failures.spares_per_rack > 0)
         r->spares = (long)s->failures.spares_per_rack * cs_fail_domain_units(&r->dom, CS_SCOPE_RACK);
     /* The scale-out part of the step a degraded spine layer stretches: the
-     * exposed communication less tensor parallelism inside a node (NVLink). */
+     * exposed communication less tensor parallelism inside a node (NVLink);
+     * when DP communication is exposed its overlap window is full, so all of
+     * it (dp_comm_total_s, the hidden part too) stretches into the step; fully
+     * hidden DP is assumed to keep its slack. */
     r->net_exposed_s = step->exposed_comm_s;
     if (s->has_workload && s->workload.par.tp <= s->cluster.gpus_per_node)
         r->net_exposed_s -= step->tp_comm_s;
+    if (step->dp_comm_s > 0 && step->dp_comm_total_s > step->dp_comm_s)
+        r->net_exposed_s += step->dp_comm_total_s - step->dp_comm_s;
     if (!(r->net_exposed_s > 0))
         r->net_exposed_s = 0;
     r->step_time_s = step->time_s;

@@ -192,7 +192,8 @@ END_TEST
 /* A spine failure: an interruption (NCCL timeout), then the job runs on 7
  * of 8 spines until the repair. With a 1 s step of which 0.4 s is exposed
  * scale-out communication, the step becomes 1 + 0.4 x (8/7 - 1) = 1.05714 s:
- * rate 0.945946. Each event: 900 s down (restore 0: no checkpoint), then
+ * rate 0.945946 (the stretchable part: exposed communication, and all of
+ * DP's when some of it is exposed). Each event: 900 s down (restore 0: no checkpoint), then
  * degraded for the rest of the 2 h repair, 7,200 - 900 = 6,300 s, costing
  * 6,300 x (1 - 0.945946) = 340.5 s of work. The spine's lost time = work
  * rolled back + downtime + that. */
@@ -221,6 +222,19 @@ START_TEST(test_fd_spine_degraded_by_hand)
            extra);
     ck_assert(fabs(deg / 6300 - 1) < 0.05);
     ck_assert(fabs(extra / 340.5 - 1) < 0.05);
+    /* Exposed DP communication fills its overlap window: all of it
+     * stretches. 0.4 s exposed of which 0.1 s DP out of 0.3 s in all: the
+     * stretchable part is 0.4 + (0.3 - 0.1) = 0.6 s. Hidden DP (0 exposed)
+     * adds nothing. */
+    struct cs_step_result st2 = step_of(1, 0.4);
+    st2.dp_comm_s = 0.1;
+    st2.dp_comm_total_s = 0.3;
+    struct cs_run_result r2;
+    ck_assert_int_eq(cs_run_prepare(&s, &st2, NULL, &d, &r2), CS_OK);
+    ck_assert_double_eq_tol(r2.net_exposed_s, 0.6, 1e-12);
+    st2.dp_comm_s = 0;
+    ck_assert_int_eq(cs_run_prepare(&s, &st2, NULL, &d, &r2), CS_OK);
+    ck_assert_double_eq_tol(r2.net_exposed_s, 0.4, 1e-12);
     cs_scenario_fini(&s);
     cs_diags_fini(&d);
 }
