@@ -501,7 +501,6 @@ static void on_maint(cs_engine *e, const struct cs_event *ev, void *ctx)
     c->since_ckpt = 0;
     c->out->maintenances += 1;
     c->out->maintenance_s += f->maint_duration_s;
-    c->out->lost_by_scope_s[CS_RUN_LOST_MAINT] += f->maint_duration_s; /* the window itself */
     begin_recovery(c, f->maint_duration_s + f->restart_s);
 }
 

@@ -317,6 +317,9 @@ START_TEST(test_fd_maintenance_kinds)
             ck_assert_double_eq_tol(r.time_to_train_s.mean, want[k], 1e-6);
             ck_assert_double_eq_tol(r.maintenances.mean, 2, 1e-12);
             ck_assert_double_eq_tol(r.lost_work_s.mean, 0, 1e-9);
+            /* charged to maintenance: 2 x the 15 min restart (drained), 2 x
+             * (2 h + 15 min) (scheduled) */
+            ck_assert_double_eq_tol(r.lost_by_scope_s[CS_RUN_LOST_MAINT].mean, k == 0 ? 1800 : 16200, 1e-6);
         } else {
             ck_assert_int_eq(s.failures.maint_kind, CS_MAINT_RESTART);
             ck_assert(r.time_to_train_s.mean > 180 * 3600.0);
