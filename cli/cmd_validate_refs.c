@@ -15,6 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A measured or predicted value for the table: 4 significant digits, and
+ * from 10,000 on the whole number (never exponent notation: "10810", not
+ * "1.081e+04"). */
+static void fmt_value(char *buf, size_t n, double v)
+{
+    if (isfinite(v) && fabs(v) >= 1e4 && fabs(v) < 1e15)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.4g", v);
+}
+
 static const struct cs_cli_opt cs__vr_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"check", 0, NULL, "exit 1 unless each file's MAPE <= 10% and every row <= 25%"},
@@ -290,8 +301,11 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             double pred = vr->pred, err = vr->err;
             char fl[300], ms[32], ps[32], es[32], mb[16];
             snprintf(fl, sizeof fl, "%s:%d", c->file, c->line);
-            snprintf(ms, sizeof ms, "%.4g", c->measured);
-            snprintf(ps, sizeof ps, st == CS_OK ? "%.4g" : "n/a", pred);
+            fmt_value(ms, sizeof ms, c->measured);
+            if (st == CS_OK)
+                fmt_value(ps, sizeof ps, pred);
+            else
+                snprintf(ps, sizeof ps, "n/a");
             if (c->not_expressible[0])
                 snprintf(mb, sizeof mb, "-");
             if (st == CS_OK)

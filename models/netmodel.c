@@ -16,8 +16,13 @@
 
 /* Hashed streams per ring edge at most (ECMP). */
 #define CS_NET_MAX_QPS 32
-/* Hash realizations ECMP shares are averaged over. */
-#define CS_NET_ECMP_DRAWS 4
+/* Realizations a share is averaged over where it depends on chance: ECMP's
+ * hashes, and a scattered placement (of the job or of a neighbour), whose
+ * node order is one draw of the scheduler's shuffle. Draw d uses hash salt d
+ * and, for what is scattered, the placement of seed + d x PLACE_SEED_STEP;
+ * draw 0 is the model's own placement (cs_netmodel_job_gpus). */
+#define CS_NET_DRAWS 4
+#define PLACE_SEED_STEP 7919u
 /* Capacity standing for "not a constraint" on the ideal fabric. */
 #define UNCONSTRAINED 1e30
 
@@ -29,7 +34,8 @@ struct cache_ent {
 
 struct nb_state {
     struct cs_neighbour_cfg cfg;
-    int *gpus;
+    int *gpus;       /* draw 0's placement (gpus_d[0]) */
+    int *gpus_d[CS_NET_DRAWS];
     long n;
     double duty; /* fraction of the time its traffic is on the fabric */
 };
@@ -37,7 +43,9 @@ struct nb_state {
 struct cs_netmodel {
     struct cs_cluster_cfg c;
     cs_fabric *fab;
-    int *job;   /* GPU of each job rank */
+    int *job;   /* GPU of each job rank (draw 0: job_d[0]) */
+    int *job_d[CS_NET_DRAWS]; /* the job's placement in each draw (NULL beyond n_place) */
+    int n_place; /* placements drawn: CS_NET_DRAWS when the job or a neighbour is scattered, else 1 */
     long n_job;
     struct nb_state *nb;
     int n_nb;
@@ -85,29 +93,43 @@ cs_status cs_netmodel_create(const struct cs_cluster_cfg *c, long job_gpus, cons
     m->c = *c;
     m->fab = fab;
     pthread_mutex_init(&m->lock, NULL);
-    unsigned char *used = cs_xcalloc((size_t)total, 1);
     m->n_job = job_gpus;
-    m->job = cs_xmalloc((size_t)job_gpus * sizeof *m->job);
-    rc = cs_fabric_place(fab, (enum cs_place_policy)c->fabric.placement, (int)job_gpus, seed, used, m->job);
-    if (rc == CS_OK && n_nb > 0) {
+    bool scattered = c->fabric.placement == CS_PLACEMENT_SCATTERED;
+    for (int i = 0; i < n_nb; i++)
+        scattered = scattered || nb[i].placement == CS_PLACEMENT_SCATTERED;
+    m->n_place = scattered ? CS_NET_DRAWS : 1;
+    if (n_nb > 0) {
         m->nb = cs_xcalloc((size_t)n_nb, sizeof *m->nb);
         m->n_nb = n_nb;
+    }
+    unsigned char *used = cs_xcalloc((size_t)total, 1);
+    rc = CS_OK;
+    for (int d = 0; d < m->n_place && rc == CS_OK; d++) {
+        uint64_t dseed = seed + (uint64_t)d * PLACE_SEED_STEP;
+        memset(used, 0, (size_t)total);
+        m->job_d[d] = cs_xmalloc((size_t)job_gpus * sizeof *m->job_d[d]);
+        rc = cs_fabric_place(fab, (enum cs_place_policy)c->fabric.placement, (int)job_gpus, dseed, used,
+                             m->job_d[d]);
         for (int i = 0; i < n_nb && rc == CS_OK; i++) {
             struct nb_state *s = &m->nb[i];
-            s->cfg = nb[i];
-            if (nb[i].gpus < 1 || nb[i].gpus % c->gpus_per_node != 0 || !(nb[i].bytes > 0) ||
-                !(nb[i].interval_s > 0)) {
-                rc = CS_EINVAL;
-                why_set(why, why_len, "neighbour %d: %ld GPUs; gpus (whole nodes), bytes and interval must be positive",
-                        i, nb[i].gpus);
-                break;
+            if (d == 0) {
+                s->cfg = nb[i];
+                if (nb[i].gpus < 1 || nb[i].gpus % c->gpus_per_node != 0 || !(nb[i].bytes > 0) ||
+                    !(nb[i].interval_s > 0)) {
+                    rc = CS_EINVAL;
+                    why_set(why, why_len,
+                            "neighbour %d: %ld GPUs; gpus (whole nodes), bytes and interval must be positive", i,
+                            nb[i].gpus);
+                    break;
+                }
+                s->n = nb[i].gpus;
             }
-            s->n = nb[i].gpus;
-            s->gpus = cs_xmalloc((size_t)s->n * sizeof *s->gpus);
-            rc = cs_fabric_place(fab, (enum cs_place_policy)nb[i].placement, (int)s->n, seed + 1000003u * (i + 1),
-                                 used, s->gpus);
-            if (rc != CS_OK)
-                break;
+            s->gpus_d[d] = cs_xmalloc((size_t)s->n * sizeof *s->gpus_d[d]);
+            rc = cs_fabric_place(fab, (enum cs_place_policy)nb[i].placement, (int)s->n,
+                                 dseed + 1000003u * (i + 1), used, s->gpus_d[d]);
+            if (rc != CS_OK || d > 0)
+                continue;
+            s->gpus = s->gpus_d[0];
             /* Its collective alone (closed form; a ring over whole nodes). */
             struct cs_coll_group g;
             memset(&g, 0, sizeof g);
@@ -123,6 +145,7 @@ cs_status cs_netmodel_create(const struct cs_cluster_cfg *c, long job_gpus, cons
             s->duty = fmin(1.0, t / nb[i].interval_s);
         }
     }
+    m->job = m->job_d[0];
     free(used);
     if (rc != CS_OK) {
         if (rc == CS_EFULL)
@@ -139,9 +162,11 @@ void cs_netmodel_destroy(cs_netmodel *m)
     if (!m)
         return;
     for (int i = 0; i < m->n_nb; i++)
-        free(m->nb[i].gpus);
+        for (int d = 0; d < CS_NET_DRAWS; d++)
+            free(m->nb[i].gpus_d[d]);
     free(m->nb);
-    free(m->job);
+    for (int d = 0; d < CS_NET_DRAWS; d++)
+        free(m->job_d[d]);
     free(m->cache);
     cs_fabric_destroy(m->fab);
     pthread_mutex_destroy(&m->lock);
@@ -513,10 +538,12 @@ static double share_of(double real, double ideal)
     return s > 1.0 ? 1.0 : s;
 }
 
-/* One realization of the communicator's share (salt: the ECMP hash's). */
+/* One realization of the communicator's share (salt: the ECMP hash's;
+ * place: which drawn placement). */
 static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int size, long stride, uint64_t salt,
-                            double *out)
+                            int place, double *out)
 {
+    const int *job = m->job_d[place];
     int gpn = m->c.gpus_per_node;
     /* Every instance of the communicator (ranks r0 + i*stride for each r0
      * whose digit at this position is 0, Megatron's order) streams at once,
@@ -530,7 +557,7 @@ static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     for (long base = 0; base < m->n_job && ok; base += block)
         for (long off = 0; off < stride && ok; off++) {
             for (int i = 0; i < size; i++)
-                members[i] = m->job[base + off + (long)i * stride];
+                members[i] = job[base + off + (long)i * stride];
             ok = pattern == CS_NET_ALLTOALL ? sb_alltoall(&b, members, size, 0)
                                             : sb_ring(&b, members, size, pattern == CS_NET_RING, 0);
         }
@@ -540,12 +567,12 @@ static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     int n_src = m->n_nb + m->n_st;
     double *duty = cs_xcalloc((size_t)(n_src > 0 ? n_src : 1), sizeof *duty);
     for (int i = 0; i < m->n_nb && ok; i++) {
-        ok = sb_ring(&b, m->nb[i].gpus, m->nb[i].n, true, i + 1);
+        ok = sb_ring(&b, m->nb[i].gpus_d[place], m->nb[i].n, true, i + 1);
         duty[i] = m->nb[i].duty;
     }
     int ports = cs_cluster_ports_per_node(&m->c);
     for (int i = 0; i < m->n_st && ok; i++) {
-        ok = sb_storage(&b, m->job, m->n_job, gpn, ports, &m->st[i], m->n_nb + 1 + i);
+        ok = sb_storage(&b, job, m->n_job, gpn, ports, &m->st[i], m->n_nb + 1 + i);
         duty[m->n_nb + i] = m->st[i].duty;
     }
     cs_status rc = ok ? CS_OK : CS_EINVAL;
@@ -596,10 +623,11 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     /* Inside one node: no fabric. */
     if (size == 1 || (long)(size - 1) * stride < gpn) {
         bool one_node = true;
-        for (long r0 = 0; r0 < m->n_job && one_node; r0 += (long)size * stride)
-            for (long i = 1; i < size && one_node; i++)
-                one_node = cs_fabric_node_of(m->fab, m->job[r0 + i * stride]) ==
-                           cs_fabric_node_of(m->fab, m->job[r0]);
+        for (int d = 0; d < m->n_place && one_node; d++)
+            for (long r0 = 0; r0 < m->n_job && one_node; r0 += (long)size * stride)
+                for (long i = 1; i < size && one_node; i++)
+                    one_node = cs_fabric_node_of(m->fab, m->job_d[d][r0 + i * stride]) ==
+                               cs_fabric_node_of(m->fab, m->job_d[d][r0]);
         if (one_node) {
             *share = 1.0;
             return CS_OK;
@@ -615,18 +643,23 @@ cs_status cs_netmodel_share(cs_netmodel *m, enum cs_net_pattern pattern, int siz
         }
     pthread_mutex_unlock(&m->lock);
 
-    /* ECMP's answer depends on how the hashes fall: the mean over
-     * CS_NET_ECMP_DRAWS realizations (salts), as the expected pace of a
-     * step; d-mod-k and adaptive routing are deterministic. */
-    int draws = cs_fabric_route_mode(m->fab) == CS_ROUTE_ECMP_HASH ? CS_NET_ECMP_DRAWS : 1;
+    /* ECMP's answer depends on how the hashes fall, a scattered job's on
+     * the order its nodes were drawn in: the harmonic mean over
+     * CS_NET_DRAWS realizations (draw r: salt r, placement r), so that
+     * 1 / share, which the communication time goes as, is the mean; d-mod-k and adaptive routing on a packed placement are
+     * deterministic (one draw). */
+    int draws = cs_fabric_route_mode(m->fab) == CS_ROUTE_ECMP_HASH ? CS_NET_DRAWS : 1;
+    if (m->n_place > draws)
+        draws = m->n_place;
     double s = 0.0;
     for (int r = 0; r < draws; r++) {
         double one = 1.0;
-        cs_status rc = share_once(m, pattern, size, stride, (uint64_t)r, &one);
+        cs_status rc = share_once(m, pattern, size, stride, (uint64_t)r, r % m->n_place, &one);
         if (rc != CS_OK)
             return rc;
-        s += one / draws;
+        s += (one > 0 ? 1.0 / one : INFINITY) / draws;
     }
+    s = s > 0 && isfinite(s) ? 1.0 / s : 0.0; /* harmonic mean: a communicator's time goes as 1 / share */
     pthread_mutex_lock(&m->lock);
     m->sims++;
     if (m->n_cache == m->cap_cache) {

@@ -80,13 +80,15 @@ START_TEST(test_fabric_counts)
     ck_assert_int_eq(ct.cables, 16384 + 512 * 32 + 512 * 32);
     cs_fabric_destroy(f);
 
-    /* Spine-leaf 3:1, k = 64: 48 down, 16 up; 64 nodes -> 512 eps -> 11 leaves,
-     * spines ceil(11 x 16 / 64) = 3. */
+    /* Spine-leaf 3:1, k = 64, 8 NICs per node: whole nodes per leaf, the
+     * most w with 8w + ceil(8w / 3) <= 64 is 6 (48 + 16 = 64; 7 needs 56 +
+     * 19): 48 down, 16 up; 64 nodes -> 512 eps -> 11 leaves; spines: at
+     * least ceil(11 x 16 / 64) = 3 and dividing 16, so 4 (44 ports each). */
     c = make_cluster(64, CS_TOPO_SPINE_LEAF, true, 3.0);
     ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
     cs_fabric_counts(f, &ct);
     ck_assert_int_eq(ct.switches_by_tier[0], 11);
-    ck_assert_int_eq(ct.switches_by_tier[1], 3);
+    ck_assert_int_eq(ct.switches_by_tier[1], 4);
     cs_fabric_destroy(f);
     /* A spine-leaf cannot exceed k x down endpoints. */
     c = make_cluster(1024, CS_TOPO_SPINE_LEAF, true, 1.0);
@@ -251,26 +253,28 @@ END_TEST
 START_TEST(test_fabric_view_hand)
 {
     struct cs_coll_fabric_view v;
-    /* 3:1 spine-leaf, radix 40: 30 down / 10 up ports, D = 30 / 8 = 3.75
-     * nodes per leaf, 32 nodes.
-     * Scattered 256-rank group: leaves ceil(32 / 3.75) = 9, job nodes per
-     * leaf min(3.75, 32 / 9) = 3.5556; cross = 1 - 2.5556 / 31 = 0.91756;
-     * up demand 3.5556 x 8 x 0.917563 = 26.0996 NIC rates on 10 uplinks:
-     * share 10 / 26.0996 = 0.383148; 3 hops. */
+    /* 3:1 spine-leaf, radix 40, 8 NICs per node: whole nodes per leaf, the
+     * most w with 8w + ceil(8w / 3) <= 40 is 3 (24 + 8; 4 needs 32 + 11):
+     * 24 down / 8 up ports, D = 3 nodes per leaf, 32 nodes.
+     * Scattered 256-rank group: leaves ceil(32 / 3) = 11, job nodes per
+     * leaf min(3, 32 / 11) = 2.909091; cross = 1 - 1.909091 / 31 = 0.938416;
+     * up demand 2.909091 x 8 x 0.938416 = 21.839509 NIC rates on 8 uplinks:
+     * share 8 / 21.839509 = 0.366309; 3 hops. */
     struct cs_cluster_cfg c = make_cluster(32, CS_TOPO_SPINE_LEAF, false, 3.0);
     c.fabric.placement = CS_PLACEMENT_SCATTERED;
     struct cs_coll_group g = {256, 8, 1, 0, 0, 0};
     ck_assert_int_eq(cs_coll_fabric_view(&c, &g, &v), CS_OK);
-    ck_assert_double_eq_tol(v.cross_frac, 0.91756, 1e-5);
-    ck_assert_double_eq_tol(v.bw_share, 0.383148, 1e-6);
+    ck_assert_double_eq_tol(v.cross_frac, 0.938416, 1e-6);
+    ck_assert_double_eq_tol(v.bw_share, 0.366309, 1e-6);
     ck_assert_int_eq(v.hops, 3);
-    /* Packed: 9 leaves, 9 of the ring's 32 inter-node edges cross (0.28125);
-     * demand 30 x 0.28125 = 8.44 < 10 uplinks: share 1. */
+    /* Packed: 11 leaves, 11 of the ring's 32 inter-node edges cross
+     * (0.34375); demand 24 x 0.34375 = 8.25 NIC rates on 8 uplinks: share
+     * 8 / 8.25. */
     c.fabric.placement = CS_PLACEMENT_PACKED;
     ck_assert_int_eq(cs_coll_fabric_view(&c, &g, &v), CS_OK);
-    ck_assert_int_eq(v.leaves, 9);
-    ck_assert_double_eq_tol(v.cross_frac, 0.28125, 1e-12);
-    ck_assert_double_eq(v.bw_share, 1.0);
+    ck_assert_int_eq(v.leaves, 11);
+    ck_assert_double_eq_tol(v.cross_frac, 0.34375, 1e-12);
+    ck_assert_double_eq_tol(v.bw_share, 8.0 / 8.25, 1e-12);
     /* The DP all_reduce of a scattered job on the 3:1 fabric is slower than
      * on the non-blocking fat tree (tp = 8: 8 groups of 32 ranks per node,
      * one NIC each). */
@@ -492,8 +496,10 @@ START_TEST(test_topo_counts_and_hops)
     /* Spine-leaf from an architect's numbers, 16 nodes x 8 NICs on ib-ndr
      * (radix 64): 4 leaves x 16 uplinks to 4 spines (2:1: 32 NIC ports per
      * leaf over 16 uplinks); cables 128 + 64, ports 128 + 128. Without the
-     * numbers at 2:1: down floor(64 x 2/3) = 42, up 22, leaves ceil(128 / 42)
-     * = 4, spines ceil(4 x 22 / 64) = 2 (44 ports each). */
+     * numbers at 2:1: whole nodes per leaf, the most w with 8w + ceil(8w /
+     * 2) <= 64 is 5 (40 + 20; 6 needs 48 + 24): 40 down, 20 up, leaves
+     * ceil(128 / 40) = 4, spines at least ceil(4 x 20 / 64) = 2 and
+     * dividing 20: 2 (40 ports each); cables 128 + 80, ports 128 + 160. */
     c = make_cluster(16, CS_TOPO_SPINE_LEAF, true, 1.0);
     c.fabric.leaves = 4;
     c.fabric.uplinks_per_leaf = 16;
@@ -512,7 +518,7 @@ START_TEST(test_topo_counts_and_hops)
     cs_fabric_destroy(f);
     c = make_cluster(16, CS_TOPO_SPINE_LEAF, true, 2.0);
     ck_assert_int_eq(cs_fabric_create(&c, 1, &f), CS_OK);
-    expect_counts(f, 4, 2, 0, 128 + 88, 128 + 2 * 88, 2 * 216, 128);
+    expect_counts(f, 4, 2, 0, 128 + 80, 128 + 2 * 80, 2 * 208, 128);
     cs_fabric_destroy(f);
     /* Numbers that cannot be wired: 2 spines of 64 ports for 8 x 32 uplinks. */
     c = make_cluster(16, CS_TOPO_SPINE_LEAF, true, 1.0);

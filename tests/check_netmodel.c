@@ -286,6 +286,50 @@ START_TEST(test_netmodel_replay_ring_shares)
 }
 END_TEST
 
+/* A scattered job's share is the harmonic mean over 4 drawn placements
+ * (seeds seed + 7919 d, netmodel.c). The 3:1 radix-8 tree: 2 leaves of 6
+ * one-GPU nodes, each leaf's 2 uplinks one link of 2 NIC rates. A 12-rank
+ * ring over the drawn node order crosses between the leaves e times each
+ * way (a ring crosses a cut as often one way as the other), so each of its
+ * edges gets min(1, 2 / e) of its NIC: the share of draw d, counted here by
+ * hand from the placement, is checked against the replay's one-realization
+ * solver, and the model's share against 1 / mean(1 / s_d). */
+START_TEST(test_netmodel_scattered_draws)
+{
+    struct cs_cluster_cfg c = make_cluster(12, 1, 8, CS_TOPO_FAT_TREE, 3.0);
+    c.fabric.placement = CS_PLACEMENT_SCATTERED;
+    const uint64_t seed = 5;
+    cs_netmodel *m = NULL;
+    char why[200];
+    ck_assert_int_eq(cs_netmodel_create(&c, 0, NULL, 0, seed, &m, why, sizeof why), CS_OK);
+    cs_fabric *f = NULL;
+    ck_assert_int_eq(cs_fabric_create(&c, seed, &f), CS_OK);
+    double inv = 0.0, lo = 1.0, hi = 0.0;
+    for (int d = 0; d < 4; d++) {
+        int ring[12];
+        unsigned char used[12] = {0};
+        ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 12, seed + 7919u * (uint64_t)d, used, ring), CS_OK);
+        int e = 0; /* edges from leaf 0 (nodes 0-5) to leaf 1 */
+        for (int i = 0; i < 12; i++)
+            e += ring[i] < 6 && ring[(i + 1) % 12] >= 6;
+        double hand = e > 2 ? 2.0 / e : 1.0;
+        const int *rings[1] = {ring};
+        long sizes[1] = {12};
+        double sd = -1.0;
+        ck_assert_int_eq(cs_net_ring_shares(f, rings, sizes, 1, &sd), CS_OK);
+        ck_assert_double_eq_tol(sd, hand, 1e-9);
+        inv += 0.25 / sd;
+        lo = fmin(lo, sd);
+        hi = fmax(hi, sd);
+    }
+    printf("scattered 12-node ring on the 3:1 tree: draws %.3f..%.3f, harmonic mean %.4f\n", lo, hi, 1.0 / inv);
+    ck_assert(lo < hi); /* the draws differ: one draw alone would not be the expected pace */
+    ck_assert_double_eq_tol(share_of(m, CS_NET_RING, 12, 1), 1.0 / inv, 1e-9);
+    cs_fabric_destroy(f);
+    cs_netmodel_destroy(m);
+}
+END_TEST
+
 /* The step of a job costed on its network model. */
 static struct cs_step_result step_on(const struct cs_cluster_cfg *c, const struct cs_workload *w, bool net)
 {
@@ -363,6 +407,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_netmodel_storage_loads);
     tcase_add_test(tc, test_netmodel_nvl_domain_closed_form);
     tcase_add_test(tc, test_netmodel_replay_ring_shares);
+    tcase_add_test(tc, test_netmodel_scattered_draws);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,10 +39,13 @@ s_ft=$(share fat-tree) s_sl=$(share spine-leaf-2to1) s_ro=$(share rail-optimized
 lt "$s_sl" "$s_ft" && ok || ko "DP share: 2:1 spine-leaf $s_sl should be below the fat tree's $s_ft"
 lt "$s_ft" 1.0 && ok || ko "DP share: scattered rings on the statically routed fat tree collide: $s_ft should be below 1"
 [ "$s_ro" = "1" ] || [ "$s_ro" = "1.0" ] && ok || ko "DP share: rail-optimized $s_ro should be 1 (same-rail traffic on its rail leaf)"
-lt "$s_sl" 0.5 && ok || ko "DP share: 2:1 spine-leaf $s_sl should be at most its uplink ratio 22/42"
+lt "$s_sl" 0.5 && ok || ko "DP share: 2:1 spine-leaf $s_sl should be at most its uplink ratio 20/40"
 
 t_ft=$(step fat-tree) t_sl=$(step spine-leaf-2to1) t_ro=$(step rail-optimized)
-lt "$t_ro * 1.005" "$t_ft" && ok || ko "step: rail-optimized $t_ro should be faster than the fat tree $t_ft"
+# The fat tree's collisions (share about 0.95 over 4 drawn placements) cost
+# a few % of DP bandwidth, most of it hidden behind the backward: rail-
+# optimized is about 0.4% faster (2026-12-01); at least 0.2% here.
+lt "$t_ro * 1.002" "$t_ft" && ok || ko "step: rail-optimized $t_ro should be faster than the fat tree $t_ft"
 lt "$t_ft * 1.05" "$t_sl" && ok || ko "step: the 2:1 spine-leaf $t_sl should be at least 5% slower than the fat tree $t_ft"
 
 c_ft=$(capex fat-tree) c_sl=$(capex spine-leaf-2to1) c_ro=$(capex rail-optimized)
@@ -54,7 +57,8 @@ lt "$o_sl" "$o_ft" && lt "$o_ft" "$o_ro" && ok || ko "on-prem TCO should follow 
 # The switch counts behind the costs (hand: 48 nodes x 8 NICs = 384 ports;
 # fat tree 1:1 radix 64: 32 down, 384/32 = 12 leaves, 12 x 32 / 64 = 6
 # spines; rail: ceil(48/32) = 2 units x 8 rails = 16 leaves, 8 spines;
-# 2:1: 42 down, ceil(384/42) = 10 leaves, ceil(10 x 22 / 64) = 4 spines).
+# 2:1: whole nodes, 5 per leaf (40 + 20 uplinks of 64 ports), ceil(48/5) = 10
+# leaves, spines dividing 20 and at least ceil(10 x 20 / 64) = 4: 4).
 expect 0 "compare" -- "$bin" compare scenarios/fabrics/fat-tree.yaml scenarios/fabrics/spine-leaf-2to1.yaml \
     scenarios/fabrics/rail-optimized.yaml --format json
 cp "$tmp/out" "$tmp/compare.json"

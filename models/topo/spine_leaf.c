@@ -37,19 +37,37 @@ static cs_status sl_geometry(const struct cs_cluster_cfg *c, const struct cs_top
     const struct cs_fabric_cfg *fc = &c->fabric;
     int k = s->k;
     struct cs_fabric_geom *g = &s->g;
+    /* Without the architect's numbers a leaf takes whole nodes: the most
+     * nodes w whose w x nics ports plus ceil(w x nics / r) uplinks fit the
+     * radix, so that no node straddles two leaves and the leaf's ratio is
+     * r as stated (a node split over two leaves sends part of its rails
+     * through the spines, which no design guide wires on purpose). Where
+     * not even one node's NICs fit beside their uplinks, ports are split
+     * by r as the fat tree splits them. */
+    double r = fc->oversubscription >= 1.0 ? fc->oversubscription : 1.0;
+    int whole = 0;
+    if (fc->uplinks_per_leaf <= 0 && fc->leaves <= 0 && s->nics >= 1)
+        for (int w = 1; (long)w * s->nics < k; w++) {
+            int d = w * s->nics, u = (int)ceil(d / r - 1e-9);
+            if (d + (u < 1 ? 1 : u) > k)
+                break;
+            whole = w;
+        }
     if (fc->uplinks_per_leaf > 0) {
         if (fc->uplinks_per_leaf >= k)
             return cs__topo_why(why, n, "uplinks_per_leaf: expected fewer than the radix %d, got %d", k,
                                 fc->uplinks_per_leaf);
         s->up = fc->uplinks_per_leaf;
+    } else if (whole > 0) {
+        int d = whole * s->nics, u = (int)ceil(d / r - 1e-9);
+        s->up = u < 1 ? 1 : u;
     } else {
-        double r = fc->oversubscription >= 1.0 ? fc->oversubscription : 1.0;
         int down = (int)floor(k * r / (1.0 + r));
         if (down < 1)
             down = 1;
         s->up = k - down < 1 ? 1 : k - down;
     }
-    s->down = k - s->up;
+    s->down = whole > 0 ? whole * s->nics : k - s->up;
     if (s->down < 1)
         s->down = 1;
     if (c->nodes == 1 && fc->leaves <= 0 && fc->spines <= 0 && fc->uplinks_per_leaf <= 0) {
@@ -84,10 +102,13 @@ static cs_status sl_geometry(const struct cs_cluster_cfg *c, const struct cs_top
                                     "would need %ld ports)",
                                     s->spines, k, s->leaves, s->up, m);
         } else {
+            /* The fewest spines that divide the uplinks (every leaf then
+             * has up / S cables to every spine, the symmetric Clos that
+             * destination routing balances) and take every cable. */
             int S = (int)(((long)s->leaves * s->up + k - 1) / k);
             if (S < 1)
                 S = 1;
-            while (S <= s->up && max_spine_ports(s->leaves, s->up, S) > k)
+            while (S <= s->up && (s->up % S != 0 || max_spine_ports(s->leaves, s->up, S) > k))
                 S++;
             if (S > s->up)
                 return cs__topo_why(why, n,
@@ -124,6 +145,15 @@ static int sl_leaf_of(const struct topo_shape *s, int e)
     return s->tiers == 1 ? 0 : e / s->per_leaf;
 }
 
+/* Cable j of leaf l lands on spine (j + rot(l)) mod S: rotated by the
+ * leaf when S does not divide the uplinks (so spines' port counts differ by
+ * at most one), straight when it does (cable j of every leaf on spine
+ * j mod S, the symmetric Clos). */
+static int sl_rot(const struct topo_shape *s, int leaf)
+{
+    return s->up % s->spines == 0 ? 0 : leaf;
+}
+
 static int sl_route(const cs_fabric *f, int es, int ed, uint64_t h, int *links, int *hops)
 {
     const struct topo_shape *s = &f->sh;
@@ -131,18 +161,33 @@ static int sl_route(const cs_fabric *f, int es, int ed, uint64_t h, int *links, 
     *hops = 1;
     if (ls == ld || s->tiers == 1)
         return 0;
-    int S = s->spines, up = s->up;
-    int j = (int)(h % (uint64_t)up);
-    int sp = (j + ls) % S;
-    /* Cables of leaf ld to spine sp: j2 = base + S t, t < cnt. */
-    int base = ((sp - ld) % S + S) % S;
-    int cnt = up / S + (base < up % S ? 1 : 0);
-    /* d-mod-k: the destination fixed j, and j / S numbers j among the
-     * source leaf's cables to spine sp, so distinct uplinks of one leaf
-     * land on distinct cables of the destination leaf; ECMP: another part
-     * of the hash. */
-    int t = f->route != CS_ROUTE_ECMP_HASH ? (j / S) % cnt : (int)((h / (uint64_t)up) % (uint64_t)cnt);
-    int j2 = base + S * t;
+    int S = s->spines, up = s->up, rs = sl_rot(s, ls), rd = sl_rot(s, ld);
+    int j, j2;
+    if (f->route == CS_ROUTE_DMODK) {
+        /* d-mod-k (Zahavi et al. 2010, as OpenSM's ftree routing does):
+         * the destination alone picks the spine, so every leaf reaches ed
+         * through the same spine and the same cable down. ed's cable is
+         * its index in its leaf mod `up` (each of the leaf's cables serves
+         * per_leaf / up destinations); that cable comes from spine
+         * (j2 + rot(ld)) mod S; the source leaf takes its cable to that
+         * spine of the same rank in its bundle (on the symmetric Clos:
+         * cable j2 itself). */
+        int local = ed - ld * s->per_leaf;
+        j2 = (local < 0 ? 0 : local) % up;
+        int sp = (j2 + rd) % S;
+        int base = ((sp - rs) % S + S) % S;
+        int cnt = up / S + (base < up % S ? 1 : 0);
+        j = base + S * ((j2 / S) % cnt);
+    } else {
+        /* ECMP: a hash picks the source leaf's cable, another part of it
+         * one of the destination leaf's cables from the spine it reached;
+         * adaptive routing enumerates the uplinks by flow id the same way. */
+        j = (int)(h % (uint64_t)up);
+        int sp = (j + rs) % S;
+        int base = ((sp - rd) % S + S) % S;
+        int cnt = up / S + (base < up % S ? 1 : 0);
+        j2 = base + S * (int)((h / (uint64_t)up) % (uint64_t)cnt);
+    }
     links[0] = f->b_sw + (int)(s->b[0] + (long)ls * up + j);
     links[1] = f->b_sw + (int)(s->b[1] + (long)ld * up + j2);
     *hops = 3;
