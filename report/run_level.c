@@ -168,6 +168,12 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
                 fprintf(out, "    %-8s %8.4g             %10.4g h\n", cs_fail_scope_name((enum cs_fail_scope)k),
                         r->by_scope[k].mean, r->lost_by_scope_s[k].mean / 3600);
         }
+        if (r->maintenances.mean > 0)
+            fprintf(out, "    %-8s %8.4g windows     %10.4g h\n", "maint.", r->maintenances.mean,
+                    r->lost_by_scope_s[CS_RUN_LOST_MAINT].mean / 3600);
+        if (r->straggler_removals.mean > 0)
+            fprintf(out, "    %-8s %8.4g removed     %10.4g h\n", "straggl.", r->straggler_removals.mean,
+                    r->lost_by_scope_s[CS_RUN_LOST_STRAG].mean / 3600);
         if (r->spine_degraded_s.mean > 0)
             pdist(out, "ran with a spine out", &r->spine_degraded_s, 1.0 / 3600, "h");
         if (r->storage_stall_s.mean > 0)
