@@ -209,7 +209,10 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 
 static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
 static const char *const storage_network_names[] = {"compute", "separate", NULL};
-static const char *const scope_names[] = {"gpu", "node", "switch", "job", "rack", NULL};
+static const char *const scope_names[] = {"gpu", "node", "switch", "job", "rack", "leaf", "spine", "storage", NULL};
+static const char *const spare_place_names[] = {"separate", "spread", NULL};
+static const char *const storage_outage_names[] = {"stall", "continue", NULL};
+static const char *const maint_kind_names[] = {"scheduled", "drained", "restart-required", NULL};
 static const char *const dist_names[] = {"exponential", "weibull", NULL};
 static const char *const ckpt_mode_names[] = {"sync", "async", NULL};
 
@@ -495,7 +498,7 @@ static const struct cs_field component_fields[] = {
        .size = MSIZE(struct cs_fail_component, name), .flags = CS_F_REQUIRED,
        .doc = "component class"),
     F_("scope", CS_FT_ENUM, struct cs_fail_component, scope, .names = scope_names, .def = "gpu",
-       .doc = "unit the MTBF applies to"),
+       .doc = "unit the MTBF applies to (leaf, spine: the fabric's switches; storage: the checkpoint tier)"),
     F_("mtbf", CS_FT_QTY, struct cs_fail_component, mtbf_s, .unit = CS_UNIT_TIME, .min = 0,
        .max = 1e12, .flags = CS_F_REQUIRED | CS_F_MINEXCL, .doc = "mean time between failures"),
     F_("distribution", CS_FT_ENUM, struct cs_fail_component, dist, .names = dist_names,
@@ -503,7 +506,8 @@ static const struct cs_field component_fields[] = {
     F_("shape", CS_FT_NUM, struct cs_fail_component, shape, .min = 0, .max = 100,
        .flags = CS_F_MINEXCL, .def = "1", .doc = "Weibull shape"),
     F_("replace", CS_FT_BOOL, struct cs_fail_component, replace, .def = "true",
-       .doc = "the unit's node leaves until repaired (ignored for job/switch scope)"),
+       .doc = "the unit's node leaves until repaired (rack, leaf: all their nodes; spine: the fabric runs "
+              "degraded until repaired; ignored for job/switch/storage scope)"),
     F_("preemption", CS_FT_BOOL, struct cs_fail_component, preemption, .def = "false",
        .doc = "spot reclaim, reported apart from failures"),
     F_("repair", CS_FT_QTY, struct cs_fail_component, repair_s, .unit = CS_UNIT_TIME, .min = 0,
@@ -523,6 +527,16 @@ static const struct cs_field failures_fields[] = {
        .max = 3.2e8, .def = "24h", .doc = "time a replaced node is out of service"),
     F_("elastic", CS_FT_BOOL, struct cs_failures_cfg, elastic, .def = "false",
        .doc = "resume on fewer nodes when no spare is left"),
+    F_("spares_placement", CS_FT_ENUM, struct cs_failures_cfg, spares_placement, .names = spare_place_names,
+       .def = "separate",
+       .doc = "separate: spares in racks and under leaves of their own; spread: over the job's racks and "
+              "leaves, so a rack or leaf event takes its spares out too"),
+    F_("spares_per_rack", CS_FT_INT, struct cs_failures_cfg, spares_per_rack, .min = 0, .max = 10000,
+       .def = "0", .doc = "hot spares in each of the job's racks (spares = this x racks, spread); 0 = use spares"),
+    F_("storage_outage", CS_FT_ENUM, struct cs_failures_cfg, storage_outage, .names = storage_outage_names,
+       .def = "stall",
+       .doc = "during a checkpoint-tier outage: stall (block at the next checkpoint until the tier is back) "
+              "or continue (skip the checkpoints due)"),
     F_CUSTOM("maintenance", "planned maintenance {interval, duration, drain}"),
     F_CUSTOM("stragglers", "slow GPUs {mtbf, slowdown, detect}"),
 };
@@ -533,7 +547,13 @@ static const struct cs_field maint_fields[] = {
     F_("duration", CS_FT_QTY, struct cs_failures_cfg, maint_duration_s, .unit = CS_UNIT_TIME,
        .min = 0, .max = 3.2e8, .def = "1h", .doc = "time the job is stopped"),
     F_("drain", CS_FT_BOOL, struct cs_failures_cfg, maint_drain, .def = "true",
-       .doc = "checkpoint before stopping (no lost work); false = restart-required"),
+       .doc = "old form of kind: true = scheduled, false = restart-required"),
+    F_("kind", CS_FT_ENUM, struct cs_failures_cfg, maint_kind, .names = maint_kind_names,
+       .def = "scheduled",
+       .doc = "scheduled (the job stops after a checkpoint), drained (nodes drained, swapped at the next "
+              "checkpoint) or restart-required (stops at once, rolls back)"),
+    F_("nodes", CS_FT_INT, struct cs_failures_cfg, maint_nodes, .min = 1, .max = 1000000, .def = "1",
+       .doc = "drained: nodes taken out per window"),
 };
 static const struct cs_field strag_fields[] = {
     F_("mtbf", CS_FT_QTY, struct cs_failures_cfg, strag_mtbf_s, .unit = CS_UNIT_TIME, .min = 0,
@@ -1454,12 +1474,54 @@ static void bind_failures(struct cs_bind *b, const struct cs_ynode *root)
     f->maint_interval_s = f->strag_mtbf_s = NAN;
     f->maint_duration_s = 3600;
     f->maint_drain = true;
+    f->maint_kind = CS_MAINT_SCHEDULED;
+    f->maint_nodes = 1;
     f->strag_slowdown = 0.3;
     f->strag_detect_s = 7200;
     const struct cs_ynode *mv = cs_ynode_map_get(fm, "maintenance");
     const struct cs_ynode *mm = mv ? section(b, mv, "failures.maintenance") : NULL;
-    if (mm)
+    if (mm) {
         walk(b, maint_fields, NELEM(maint_fields), mm, mm, "failures.maintenance", f, NULL);
+        /* drain (the old key) maps onto kind: true = scheduled, false =
+         * restart-required; both given must agree. */
+        const struct cs_ynode *kn = cs_ynode_map_get(mm, "kind"), *dn = cs_ynode_map_get(mm, "drain");
+        if (dn && !kn) {
+            f->maint_kind = f->maint_drain ? CS_MAINT_SCHEDULED : CS_MAINT_RESTART;
+            prov_set(&b->prov, "failures.maintenance.kind", maint_kind_names[f->maint_kind],
+                     "failures.maintenance.drain (the old form of kind)");
+        }
+        else if (dn && kn && f->maint_drain != (f->maint_kind != CS_MAINT_RESTART))
+            cs_cfg__error(b->d, dn,
+                          "failures.maintenance.drain: %s contradicts kind: %s (drain is the old form of "
+                          "kind: true = scheduled or drained, false = restart-required; give one)",
+                          f->maint_drain ? "true" : "false", maint_kind_names[f->maint_kind]);
+        f->maint_drain = f->maint_kind != CS_MAINT_RESTART;
+        const struct cs_ynode *nn = cs_ynode_map_get(mm, "nodes");
+        if (nn && f->maint_kind != CS_MAINT_DRAINED)
+            cs_cfg__error(b->d, nn,
+                          "failures.maintenance.nodes: only a drained maintenance takes nodes out (kind: "
+                          "%s stops the whole job)",
+                          maint_kind_names[f->maint_kind]);
+    }
+    if (fm) {
+        const struct cs_ynode *spr = cs_ynode_map_get(fm, "spares_per_rack");
+        const struct cs_ynode *sp = cs_ynode_map_get(fm, "spares");
+        if (spr && sp && f->spares_per_rack > 0)
+            cs_cfg__error(b->d, spr,
+                          "failures.spares_per_rack: give spares (a count) or spares_per_rack (per rack of "
+                          "the job, placed spread), not both");
+        else if (spr && f->spares_per_rack > 0) {
+            const struct cs_ynode *pl = cs_ynode_map_get(fm, "spares_placement");
+            if (pl && f->spares_placement != CS_SPARES_SPREAD)
+                cs_cfg__error(b->d, pl,
+                              "failures.spares_placement: spares_per_rack puts the spares in the job's "
+                              "racks (spread), got separate");
+            f->spares_placement = CS_SPARES_SPREAD;
+        } else if (f->spares_placement == CS_SPARES_SPREAD && f->spares < 0)
+            cs_cfg__error(b->d, node_or(fm, "spares_placement", fm),
+                          "failures.spares_placement: spread places a pool of spares, but spares is -1 "
+                          "(unlimited, an instant swap): give failures.spares or spares_per_rack");
+    }
     const struct cs_ynode *sv = cs_ynode_map_get(fm, "stragglers");
     const struct cs_ynode *sm = sv ? section(b, sv, "failures.stragglers") : NULL;
     if (sm)

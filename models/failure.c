@@ -72,6 +72,9 @@ long cs_fail_scope_units(enum cs_fail_scope scope, long gpus, long nodes, long s
     case CS_SCOPE_SWITCH: return switches;
     case CS_SCOPE_JOB: return 1;
     case CS_SCOPE_RACK: return nodes;
+    case CS_SCOPE_LEAF: return switches;
+    case CS_SCOPE_SPINE: return 0;
+    case CS_SCOPE_STORAGE: return 1;
     }
     return 0;
 }
@@ -100,7 +103,61 @@ double cs_fail_job_mtbi_s(const struct cs_failures_cfg *f, long gpus, long nodes
     double rate = 0;
     for (int i = 0; i < f->n_components; i++) {
         const struct cs_fail_component *c = &f->components[i];
-        rate += (double)cs_fail_units(f, c->scope, gpus, nodes, switches) / c->mtbf_s;
+        if (cs_fail_interrupts(c))
+            rate += (double)cs_fail_units(f, c->scope, gpus, nodes, switches) / c->mtbf_s;
+    }
+    return rate > 0 ? 1.0 / rate : INFINITY;
+}
+
+static const char *const scope_names[CS_FAIL_N_SCOPES] = {"gpu",  "node", "switch", "job",
+                                                          "rack", "leaf", "spine",  "storage"};
+
+const char *cs_fail_scope_name(enum cs_fail_scope scope)
+{
+    return (int)scope >= 0 && (int)scope < CS_FAIL_N_SCOPES ? scope_names[scope] : "?";
+}
+
+bool cs_fail_interrupts(const struct cs_fail_component *c) { return c->scope != CS_SCOPE_STORAGE; }
+
+long cs_fail_domain_units(const struct cs_fail_domains *d, enum cs_fail_scope scope)
+{
+    switch (scope) {
+    case CS_SCOPE_GPU: return d->gpus;
+    case CS_SCOPE_NODE: return d->nodes;
+    case CS_SCOPE_SWITCH: return d->switches;
+    case CS_SCOPE_JOB: return 1;
+    case CS_SCOPE_RACK: {
+        long npr = d->nodes_per_rack > 0 ? d->nodes_per_rack : 1;
+        return (d->nodes + npr - 1) / npr;
+    }
+    case CS_SCOPE_LEAF: return d->leaves;
+    case CS_SCOPE_SPINE: return d->spines;
+    case CS_SCOPE_STORAGE: return 1;
+    }
+    return 0;
+}
+
+long cs_fail_domain_nodes_out(const struct cs_fail_domains *d, enum cs_fail_scope scope)
+{
+    long n = 0;
+    if (scope == CS_SCOPE_GPU || scope == CS_SCOPE_NODE)
+        n = 1;
+    else if (scope == CS_SCOPE_RACK)
+        n = d->nodes_per_rack > 0 ? d->nodes_per_rack : 1;
+    else if (scope == CS_SCOPE_LEAF)
+        n = d->nodes_per_leaf > 0 ? d->nodes_per_leaf : 1;
+    return n > d->nodes && d->nodes > 0 ? d->nodes : n;
+}
+
+double cs_fail_domain_mtbi_s(const struct cs_failures_cfg *f, const struct cs_fail_domains *d)
+{
+    if (!f->enabled)
+        return INFINITY;
+    double rate = 0;
+    for (int i = 0; i < f->n_components; i++) {
+        const struct cs_fail_component *c = &f->components[i];
+        if (cs_fail_interrupts(c))
+            rate += (double)cs_fail_domain_units(d, c->scope) / c->mtbf_s;
     }
     return rate > 0 ? 1.0 / rate : INFINITY;
 }

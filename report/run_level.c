@@ -2,6 +2,8 @@
  * the data pipeline, as JSON and text (report layer). */
 #include "clustersim/report/run_level.h"
 
+#include "clustersim/models/failure.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -48,7 +50,36 @@ void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
     dist(o, "straggler_s", &r->straggler_s);
     cJSON *bc = cJSON_AddObjectToObject(o, "interruptions_by_cause");
     for (int i = 0; i < r->n_causes; i++)
-        dist(bc, r->cause_name[i], &r->cause[i]);
+        if (!r->cause_outage[i]) /* storage classes: storage_outages */
+            dist(bc, r->cause_name[i], &r->cause[i]);
+    /* Fault domains: interruptions and lost time by the scope of the class
+     * (docs/run.md "Fault domains"), the scopes the scenario has. */
+    cJSON *bs = cJSON_AddObjectToObject(o, "interruptions_by_scope");
+    cJSON *ls = cJSON_AddObjectToObject(o, "lost_time_by_scope_s");
+    for (int k = 0; k < CS_FAIL_N_SCOPES; k++) {
+        if (!r->scope_used[k])
+            continue;
+        if (k != CS_SCOPE_STORAGE)
+            dist(bs, cs_fail_scope_name((enum cs_fail_scope)k), &r->by_scope[k]);
+        dist(ls, cs_fail_scope_name((enum cs_fail_scope)k), &r->lost_by_scope_s[k]);
+    }
+    if (r->maintenances.mean > 0)
+        dist(ls, "maintenance", &r->lost_by_scope_s[CS_RUN_LOST_MAINT]);
+    if (r->straggler_removals.mean > 0)
+        dist(ls, "straggler", &r->lost_by_scope_s[CS_RUN_LOST_STRAG]);
+    cJSON *fd = cJSON_AddObjectToObject(o, "fault_domains");
+    cJSON_AddNumberToObject(fd, "leaves", (double)r->dom.leaves);
+    cJSON_AddNumberToObject(fd, "spines", (double)r->dom.spines);
+    cJSON_AddNumberToObject(fd, "racks", (double)cs_fail_domain_units(&r->dom, CS_SCOPE_RACK));
+    cJSON_AddNumberToObject(fd, "nodes_per_leaf", (double)r->dom.nodes_per_leaf);
+    cJSON_AddNumberToObject(fd, "nodes_per_rack", (double)r->dom.nodes_per_rack);
+    cJSON_AddNumberToObject(fd, "spare_nodes", (double)r->spares);
+    num(fd, "net_exposed_s", r->net_exposed_s);
+    dist(o, "storage_outages", &r->storage_outages);
+    dist(o, "storage_stall_s", &r->storage_stall_s);
+    dist(o, "checkpoints_skipped", &r->checkpoints_skipped);
+    dist(o, "spine_degraded_s", &r->spine_degraded_s);
+    dist(o, "spares_lost", &r->spares_lost);
     const struct cs_ckpt_plan *p = &r->ckpt;
     cJSON *c = cJSON_AddObjectToObject(o, "checkpoint");
     cJSON_AddBoolToObject(c, "enabled", p->enabled);
@@ -121,6 +152,37 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
         pdist(out, "stragglers removed", &r->straggler_removals, 1, "");
         pdist(out, "slow steps (work lost)", &r->straggler_s, 1.0 / 3600, "h");
     }
+    int nscopes = 0;
+    for (int k = 0; k < CS_FAIL_N_SCOPES; k++)
+        nscopes += r->scope_used[k];
+    if (nscopes > 1 || r->scope_used[CS_SCOPE_LEAF] || r->scope_used[CS_SCOPE_SPINE] ||
+        r->scope_used[CS_SCOPE_STORAGE] || r->scope_used[CS_SCOPE_RACK]) {
+        fprintf(out, "  by fault domain (interruptions, time lost: rolled back + down + degraded/stalled):\n");
+        for (int k = 0; k < CS_FAIL_N_SCOPES; k++) {
+            if (!r->scope_used[k])
+                continue;
+            if (k == CS_SCOPE_STORAGE)
+                fprintf(out, "    %-8s %8.4g outages     %10.4g h\n", "storage", r->storage_outages.mean,
+                        r->lost_by_scope_s[k].mean / 3600);
+            else
+                fprintf(out, "    %-8s %8.4g             %10.4g h\n", cs_fail_scope_name((enum cs_fail_scope)k),
+                        r->by_scope[k].mean, r->lost_by_scope_s[k].mean / 3600);
+        }
+        if (r->maintenances.mean > 0)
+            fprintf(out, "    %-8s %8.4g windows     %10.4g h\n", "maint.", r->maintenances.mean,
+                    r->lost_by_scope_s[CS_RUN_LOST_MAINT].mean / 3600);
+        if (r->straggler_removals.mean > 0)
+            fprintf(out, "    %-8s %8.4g removed     %10.4g h\n", "straggl.", r->straggler_removals.mean,
+                    r->lost_by_scope_s[CS_RUN_LOST_STRAG].mean / 3600);
+        if (r->spine_degraded_s.mean > 0)
+            pdist(out, "ran with a spine out", &r->spine_degraded_s, 1.0 / 3600, "h");
+        if (r->storage_stall_s.mean > 0)
+            pdist(out, "stalled (tier out)", &r->storage_stall_s, 1.0 / 3600, "h");
+        if (r->checkpoints_skipped.mean > 0)
+            pdist(out, "checkpoints skipped", &r->checkpoints_skipped, 1, "");
+        if (r->spares_lost.mean > 0)
+            pdist(out, "spares lost with a domain", &r->spares_lost, 1, "");
+    }
     const struct cs_ckpt_plan *p = &r->ckpt;
     if (p->enabled) {
         fprintf(out, "  checkpoint: %.4g GB (%s) to %s by %d node%s: write %.3g s, GPUs blocked "
@@ -150,7 +212,8 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
         fprintf(out, "  interruptions by cause (mean per run):\n");
         for (int i = 0; i < r->n_causes; i++)
             if (r->cause[i].mean > 0)
-                fprintf(out, "    %-22s %8.2f\n", r->cause_name[i], r->cause[i].mean);
+                fprintf(out, "    %-22s %8.2f%s\n", r->cause_name[i], r->cause[i].mean,
+                        r->cause_outage[i] ? " (storage outages, not interruptions)" : "");
     }
 }
 

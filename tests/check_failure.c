@@ -73,6 +73,33 @@ START_TEST(test_failure_scope_units)
     ck_assert_int_eq(cs_fail_scope_units(CS_SCOPE_NODE, 64, 8, 3), 8);
     ck_assert_int_eq(cs_fail_scope_units(CS_SCOPE_SWITCH, 64, 8, 3), 3);
     ck_assert_int_eq(cs_fail_scope_units(CS_SCOPE_JOB, 64, 8, 3), 1);
+    /* Fault domains of a job of 64 GPUs on 10 nodes, 3 switches, 3 leaves
+     * of 4 nodes, 2 spines, 4 nodes a rack: racks ceil(10 / 4) = 3; a
+     * rack or leaf event takes 4 nodes (at most the job's 10), a GPU or node
+     * one, switch/spine/job/storage none; storage (one tier) does not
+     * interrupt, so with a 100 h leaf class (3 / 100 h) and a 1 h storage
+     * class the MTBI is 33.3 h. */
+    struct cs_fail_domains dm = {.gpus = 64, .nodes = 10, .switches = 3, .leaves = 3, .spines = 2,
+                                 .nodes_per_leaf = 4, .nodes_per_rack = 4};
+    const long units[CS_FAIL_N_SCOPES] = {64, 10, 3, 1, 3, 3, 2, 1};
+    const long out[CS_FAIL_N_SCOPES] = {1, 1, 0, 0, 4, 4, 0, 0};
+    for (int k = 0; k < CS_FAIL_N_SCOPES; k++) {
+        ck_assert_int_eq(cs_fail_domain_units(&dm, (enum cs_fail_scope)k), units[k]);
+        ck_assert_int_eq(cs_fail_domain_nodes_out(&dm, (enum cs_fail_scope)k), out[k]);
+    }
+    dm.nodes_per_rack = 16; /* a rack larger than the job: only the job's 10 */
+    ck_assert_int_eq(cs_fail_domain_nodes_out(&dm, CS_SCOPE_RACK), 10);
+    ck_assert_str_eq(cs_fail_scope_name(CS_SCOPE_STORAGE), "storage");
+    ck_assert_str_eq(cs_fail_scope_name(CS_SCOPE_LEAF), "leaf");
+    struct cs_failures_cfg f;
+    memset(&f, 0, sizeof f);
+    f.enabled = true;
+    f.n_components = 2;
+    f.components[0].scope = CS_SCOPE_LEAF;
+    f.components[0].mtbf_s = 100 * 3600.0;
+    f.components[1].scope = CS_SCOPE_STORAGE;
+    f.components[1].mtbf_s = 3600.0;
+    ck_assert_double_eq_tol(cs_fail_domain_mtbi_s(&f, &dm) / 3600, 100.0 / 3, 1e-9);
 }
 END_TEST
 

@@ -328,6 +328,47 @@ START_TEST(test_plan_binding)
 }
 END_TEST
 
+/* A plan passes `failures:` to every candidate unchanged, the fault-domain
+ * keys included (docs/run.md "Fault domains"): each candidate cluster binds
+ * the same spares, placement, storage policy, maintenance kind and scopes. */
+START_TEST(test_plan_carries_failures)
+{
+    cs_catalog *cat = load_catalog();
+    cs_diags d;
+    cs_diags_init(&d);
+    const char *sets[] = {"failures.spares=8", "failures.spares_placement=spread",
+                          "failures.storage_outage=continue", "failures.maintenance.kind=drained",
+                          "failures.maintenance.interval=100h", "failures.maintenance.nodes=2",
+                          "failures.components.0.scope=leaf"};
+    struct cs_cfg_override ov[8];
+    char *paths[8];
+    cs_test_overrides(sets, 7, ov, paths);
+    cs_plan *p = NULL;
+    ck_assert_int_eq(cs_plan_load(write_plan("faults.yaml", small_plan), ov, 7, &d, &p), CS_OK);
+    for (int gi = 0; gi < 2; gi++)
+        for (int ni = 0; ni < 3; ni++) {
+            struct cs_scenario s;
+            ck_assert_int_eq(cs_plan_candidate(p, gi, ni, 0, cat, &d, &s), CS_OK);
+            const struct cs_failures_cfg *f = &s.failures;
+            ck_assert(f->enabled);
+            ck_assert_int_eq(f->spares, 8);
+            ck_assert_int_eq(f->spares_placement, CS_SPARES_SPREAD);
+            ck_assert_int_eq(f->storage_outage, CS_STORAGE_CONTINUE);
+            ck_assert_int_eq(f->maint_kind, CS_MAINT_DRAINED);
+            ck_assert_int_eq(f->maint_nodes, 2);
+            ck_assert_double_eq_tol(f->maint_interval_s, 100 * 3600.0, 1e-9);
+            ck_assert_int_eq(f->n_components, 1);
+            ck_assert_int_eq(f->components[0].scope, CS_SCOPE_LEAF);
+            ck_assert_double_eq_tol(f->components[0].mtbf_s, 79000 * 3600.0, 1e-6);
+            cs_scenario_fini(&s);
+        }
+    cs_plan_destroy(p);
+    cs_test_overrides_free(paths, 7);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static void expect_error(const char *text, const char *needle, int line)
 {
     cs_diags d;
@@ -418,6 +459,7 @@ static Suite *plan_suite(void)
     tcase_add_test(tc, test_plan_small);
     tcase_add_test(tc, test_plan_facility);
     tcase_add_test(tc, test_plan_binding);
+    tcase_add_test(tc, test_plan_carries_failures);
     tcase_add_test(tc, test_plan_errors);
     tcase_add_test(tc, test_plan_bad_gpu);
     suite_add_tcase(s, tc);

@@ -154,6 +154,8 @@ static const char *const count_keys[] = {
     "racks", "nodes_per_rack", /* facility */
     "ranks_simulated", "steps_simulated", /* data: the loader simulation */
     "maintenances", "straggler_removals", /* run: planned stops, slow GPUs */
+    "interruptions_by_scope", "storage_outages", "checkpoints_skipped", "spares_lost", /* run: fault domains */
+    "leaves", "spines", "nodes_per_leaf", "spare_nodes", /* run.fault_domains */
     "baseline_gpus", "samples", "samples_per_rank", "jobs", "completed", "rejected", "max_queue",
     "workload_jobs", "workload_unfit", "rows", "skipped_never_ran", "skipped_cpu_only",
     "skipped_zero_duration", "skipped_window", "skipped_limit", "missing_values", "failed",
@@ -167,6 +169,7 @@ static const char *const count_keys[] = {
 static const char *const stat_keys[] = {"mean", "p05", "p50", "p95", "p99", "max", NULL};
 static const char *const map_keys[] = {"breakdown_usd", "low_total_usd", "high_total_usd",
                                        "interruptions_by_cause", "total_usd", "network_usd",
+                                       "interruptions_by_scope", "lost_time_by_scope_s",
                                        NULL};
 /* Numbers whose unit a sibling names, so no key name can carry it. */
 static const char *const sibling_unit_paths[] = {

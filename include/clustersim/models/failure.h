@@ -15,6 +15,7 @@
 #include "clustersim/base/status.h"
 
 #include <gsl/gsl_rng.h>
+#include <stdbool.h>
 
 /* The shape of the Llama 3 snapshot the default rates are derived from:
  * 16,384 H100 GPUs in 2,048 nodes of 8, 54 days, 419 unexpected
@@ -53,6 +54,35 @@ long cs_fail_units(const struct cs_failures_cfg *f, enum cs_fail_scope scope, lo
 /* Nodes one failure of `scope` takes out when it replaces hardware: one,
  * or the rack's nodes for the rack scope. */
 long cs_fail_nodes_out(const struct cs_failures_cfg *f, enum cs_fail_scope scope);
+
+/* The fault domains of a job, from the built topology (models/run.c fills
+ * them with cs_fabric_geometry / cs_fabric_counts): its GPUs and nodes, the
+ * switches of the whole fabric (the `switch` scope), the leaves it sits
+ * under (the fabric's leaves x job nodes / cluster nodes, at least one),
+ * the spines (aggregation + core switches; 0 when the job sits under one
+ * leaf domain), the nodes one leaf failure takes out (a leaf domain:
+ * ceil(nodes_per_leaf), rail-optimized: the scalable unit, whose nodes each
+ * lose a rail) and one rack failure (the facility's nodes per rack). */
+struct cs_fail_domains {
+    long gpus, nodes, switches, leaves, spines;
+    long nodes_per_leaf, nodes_per_rack;
+};
+
+/* Units of `scope` in the job: GPUs, nodes, switches, 1 (job, storage),
+ * racks = ceil(nodes / nodes_per_rack), leaves, spines. */
+long cs_fail_domain_units(const struct cs_fail_domains *d, enum cs_fail_scope scope);
+/* Nodes one replacing failure of `scope` takes out: 1 for gpu and node, a
+ * rack's or a leaf domain's nodes (at most the job's), else 0. */
+long cs_fail_domain_nodes_out(const struct cs_fail_domains *d, enum cs_fail_scope scope);
+/* Whether a failure of the class interrupts the job: every scope but
+ * storage (an outage of the checkpoint tier stops checkpoints, not the
+ * training; docs/run.md). */
+bool cs_fail_interrupts(const struct cs_fail_component *c);
+/* The job's MTBI over the classes that interrupt it (storage excluded),
+ * 1 / sum(units_c / MTBF_c); INFINITY when none. */
+double cs_fail_domain_mtbi_s(const struct cs_failures_cfg *f, const struct cs_fail_domains *d);
+/* The scope's name as the scenario spells it ("gpu", ..., "storage"). */
+const char *cs_fail_scope_name(enum cs_fail_scope scope);
 
 /* The job's mean time between interruptions, 1 / sum(units_c / MTBF_c),
  * treating every class as a Poisson process at its mean rate (exact for

@@ -18,6 +18,7 @@
 #define CLUSTERSIM_RUN_H
 
 #include "clustersim/models/checkpoint.h"
+#include "clustersim/models/failure.h"
 #include "clustersim/base/diag.h"
 #include "clustersim/models/scenario.h"
 #include "clustersim/base/status.h"
@@ -56,6 +57,11 @@ struct cs_run_dist {
     double mean, p05, p95;
 };
 
+/* Indices of cs_run_replica.lost_by_scope_s past the scopes. */
+#define CS_RUN_LOST_MAINT CS_FAIL_N_SCOPES
+#define CS_RUN_LOST_STRAG (CS_FAIL_N_SCOPES + 1)
+#define CS_RUN_N_LOST (CS_FAIL_N_SCOPES + 2)
+
 /* One replica's totals. */
 struct cs_run_replica {
     double wall_s;          /* time to train, or the fixed duration */
@@ -73,6 +79,18 @@ struct cs_run_replica {
     double maintenance_s;   /* their stopped time (restart and restore excluded) */
     double straggler_removals;
     double straggler_s;     /* work-equivalent time lost to slow steps */
+    /* Fault domains (docs/run.md "Fault domains"): interruptions by the
+     * scope of their class, and the time each cost: work rolled back,
+     * downtime until the job runs again, the slow steps of a degraded
+     * fabric (spine), the stall of a storage outage; lost[CS_RUN_LOST_MAINT]
+     * for planned maintenance, lost[CS_RUN_LOST_STRAG] for stragglers. */
+    double by_scope[CS_FAIL_N_SCOPES];
+    double lost_by_scope_s[CS_RUN_N_LOST];
+    double storage_outages;     /* checkpoint-tier outages */
+    double storage_stall_s;     /* blocked at a checkpoint while the tier was out */
+    double checkpoints_skipped; /* due during an outage (storage_outage: continue) */
+    double spine_degraded_s;    /* running with a spine out */
+    double spares_lost;         /* free spares a rack or leaf event took out (spread placement) */
     uint64_t events;
 };
 
@@ -84,6 +102,9 @@ struct cs_run_result {
     int replicas;
     int completed;          /* replicas that reached the target */
     long gpus, nodes, switches;
+    struct cs_fail_domains dom;  /* units of every scope (switches, leaves, spines from the topology) */
+    long spares;            /* the spare pool (spares_per_rack x racks when given); -1 unlimited */
+    double net_exposed_s;   /* the step's exposed scale-out communication (spine slowdown) */
     double step_time_s;
     double tokens_per_s;    /* failure-free, from the step */
     double target_s;        /* failure-free training time, or the duration */
@@ -99,8 +120,13 @@ struct cs_run_result {
     struct cs_run_dist downtime_s;
     struct cs_run_dist tokens;
     struct cs_run_dist maintenances, maintenance_s, straggler_removals, straggler_s;
+    struct cs_run_dist by_scope[CS_FAIL_N_SCOPES];
+    struct cs_run_dist lost_by_scope_s[CS_RUN_N_LOST];
+    bool scope_used[CS_FAIL_N_SCOPES]; /* a class of that scope exists */
+    struct cs_run_dist storage_outages, storage_stall_s, checkpoints_skipped, spine_degraded_s, spares_lost;
     int n_causes;
     char cause_name[CS_MAX_FAIL_COMPONENTS][CS_NAME_MAX];
+    bool cause_outage[CS_MAX_FAIL_COMPONENTS]; /* a storage class: outages, not interruptions */
     struct cs_run_dist cause[CS_MAX_FAIL_COMPONENTS];
     uint64_t events;        /* engine events over all replicas */
 };

@@ -125,7 +125,21 @@ struct cs_cluster_cfg {
     double host_memory_bytes;        /* per node */
 };
 
-enum cs_fail_scope { CS_SCOPE_GPU, CS_SCOPE_NODE, CS_SCOPE_SWITCH, CS_SCOPE_JOB, CS_SCOPE_RACK };
+/* Fault domains (docs/run.md "Fault domains"): leaf and spine count the
+ * built fabric's leaf and spine (aggregation + core) switches; storage is
+ * an outage of the checkpoint tier. Appended in this order: the values are
+ * indices of run.interruptions_by_scope. */
+enum cs_fail_scope {
+    CS_SCOPE_GPU,
+    CS_SCOPE_NODE,
+    CS_SCOPE_SWITCH,
+    CS_SCOPE_JOB,
+    CS_SCOPE_RACK,
+    CS_SCOPE_LEAF,
+    CS_SCOPE_SPINE,
+    CS_SCOPE_STORAGE
+};
+#define CS_FAIL_N_SCOPES 8
 enum cs_fail_dist { CS_DIST_EXPONENTIAL, CS_DIST_WEIBULL };
 
 #define CS_MAX_FAIL_COMPONENTS 32
@@ -156,7 +170,24 @@ struct cs_failures_cfg {
      * every maint_interval_s the job stops for maint_duration_s; drained,
      * it checkpoints first and loses no work. NAN interval = none. */
     double maint_interval_s, maint_duration_s;
-    bool maint_drain;
+    bool maint_drain;                /* kind != restart-required (the old key) */
+    /* scheduled: the whole job stops at the window after a checkpoint;
+     * drained: maint_nodes nodes are drained, the job swaps them at its
+     * next checkpoint (a planned restart, no lost work, no stop of the
+     * whole job); restart-required: stops at once, rolls back. */
+    enum cs_maint_kind { CS_MAINT_SCHEDULED, CS_MAINT_DRAINED, CS_MAINT_RESTART } maint_kind;
+    int maint_nodes;                 /* drained: nodes taken out per window */
+    /* Spare placement (docs/run.md "Fault domains"): SEPARATE, spares in
+     * racks and under leaves of their own, which no rack or leaf event of
+     * the job reaches; SPREAD, spread over the job's racks and leaves, so a
+     * domain event takes out the spares in it too. spares_per_rack > 0
+     * sets spares = that x the job's racks, spread. */
+    enum cs_spare_place { CS_SPARES_SEPARATE, CS_SPARES_SPREAD } spares_placement;
+    int spares_per_rack;
+    /* A checkpoint-tier outage: STALL, the job blocks at its next
+     * checkpoint until the tier is back (a hard-mounted file system);
+     * CONTINUE, it skips the checkpoints due (no durable ones meanwhile). */
+    enum cs_storage_outage { CS_STORAGE_STALL, CS_STORAGE_CONTINUE } storage_outage;
     /* Stragglers: a GPU turns slow (per-GPU MTBF strag_mtbf_s; NAN = none),
      * every synchronous step runs 1 + strag_slowdown times longer until it
      * is found (strag_detect_s) and its node swapped (a restart). */
