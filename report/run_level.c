@@ -105,6 +105,30 @@ void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
     }
 }
 
+/* A figure of the text report: 4 significant digits, and from 10,000 on
+ * the whole number with thousands separators ("20,000,000,000 tokens",
+ * "2,060 h"), never exponent notation. */
+static const char *fig(char *buf, size_t n, double v)
+{
+    if (!isfinite(v) || fabs(v) < 1e4 || fabs(v) >= 1e18) {
+        snprintf(buf, n, "%.4g", v);
+        return buf;
+    }
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t len = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < n)
+        buf[o++] = '-';
+    for (size_t i = 0; i < len && o + 1 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0 && o + 1 < n)
+            buf[o++] = ',';
+        if (o + 1 < n)
+            buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 static void pdist(FILE *out, const char *label, const struct cs_run_dist *d, double scale,
                   const char *unit)
 {
@@ -112,8 +136,9 @@ static void pdist(FILE *out, const char *label, const struct cs_run_dist *d, dou
         fprintf(out, "  %-28s -\n", label);
         return;
     }
-    fprintf(out, "  %-28s %12.4g %-6s [p05 %.4g, p95 %.4g]\n", label, d->mean * scale, unit,
-            d->p05 * scale, d->p95 * scale);
+    char a[40], b[40], c[40];
+    fprintf(out, "  %-28s %12s %-6s [p05 %s, p95 %s]\n", label, fig(a, sizeof a, d->mean * scale), unit,
+            fig(b, sizeof b, d->p05 * scale), fig(c, sizeof c, d->p95 * scale));
 }
 
 void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
@@ -127,12 +152,15 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
             r->replicas == 1 ? "" : "s", r->completed);
     if (!r->failures)
         fprintf(out, "  no `failures:` section: the run has no failures\n");
-    else
-        fprintf(out, "  failures: %d classes%s; job MTBI %.3g h\n", r->n_causes,
+    else {
+        char mt[40];
+        fprintf(out, "  failures: %d classes%s; job MTBI %s h\n", r->n_causes,
                 r->default_rates ? " (rates derived from the Llama 3 405B table)" : "",
-                r->mtbi_s / 3600);
-    fprintf(out, "  failure-free %-15s %12.4g days\n", r->duration_mode ? "span" : "time",
-            r->target_s / 86400);
+                fig(mt, sizeof mt, r->mtbi_s / 3600));
+    }
+    char ff[40];
+    fprintf(out, "  failure-free %-15s %12s days\n", r->duration_mode ? "span" : "time",
+            fig(ff, sizeof ff, r->target_s / 86400));
     if (!r->duration_mode)
         pdist(out, "time to train", &r->time_to_train_s, 1.0 / 86400, "days");
     pdist(out, "goodput", &r->goodput, 100, "%");
@@ -143,7 +171,7 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
     pdist(out, "checkpoint overhead", &r->checkpoint_overhead_s, 1.0 / 3600, "h");
     pdist(out, "work lost to interruptions", &r->lost_work_s, 1.0 / 3600, "h");
     pdist(out, "down (detect/restart/wait)", &r->downtime_s, 1.0 / 3600, "h");
-    pdist(out, "tokens trained", &r->tokens, 1, "");
+    pdist(out, "tokens trained", &r->tokens, 1e-9, "B");
     if (r->maintenances.mean > 0) {
         pdist(out, "planned maintenance stops", &r->maintenances, 1, "");
         pdist(out, "maintenance stopped", &r->maintenance_s, 1.0 / 3600, "h");
