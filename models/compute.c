@@ -418,9 +418,26 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     double f_dense = moe ? (double)mo->shared_experts * mo->expert_ffn_hidden : d.f;
     double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f_dense / d.tp;
     attn_projections(gpu, p, m, &d, &gemm_fwd, &gemm_bwd, &flops);
+    {
+        /* the output projection apart (the pair of the reduce-scatter
+         * after it); the input projections are the rest */
+        double of = 0.0, ob = 0.0, ofl = 0.0;
+        linear(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.dv, &of, &ob, &ofl);
+        c.tp_gemm_fwd_s[0] = gemm_fwd - of;
+        c.tp_gemm_bwd_s[0] = gemm_bwd - ob;
+        c.tp_gemm_fwd_s[1] = of;
+        c.tp_gemm_bwd_s[1] = ob;
+    }
     if (f_dense > 0) {
-        linear(gpu, p, d.prec, d.tokens, up_n, d.h, &gemm_fwd, &gemm_bwd, &flops);
-        linear(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, &gemm_fwd, &gemm_bwd, &flops);
+        double f1 = 0.0, b1 = 0.0, f2 = 0.0, b2 = 0.0;
+        linear(gpu, p, d.prec, d.tokens, up_n, d.h, &f1, &b1, &flops);
+        linear(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, &f2, &b2, &flops);
+        gemm_fwd += f1 + f2;
+        gemm_bwd += b1 + b2;
+        c.tp_gemm_fwd_s[2] = f1;
+        c.tp_gemm_bwd_s[2] = b1;
+        c.tp_gemm_fwd_s[3] = f2;
+        c.tp_gemm_bwd_s[3] = b2;
     }
     struct attn_cost at = attention(gpu, p, &d);
     c.fwd_s = gemm_fwd + at.fwd_s;

@@ -756,6 +756,40 @@ static void cs__try_start(struct cs__sim *S, int s)
 
 /* ---- setup ------------------------------------------------------------------ */
 
+/* TP communication overlap (docs/step.md, "TP communication overlap"):
+ * with sequence parallelism each all-gather feeds a column-parallel GEMM
+ * and each reduce-scatter drains a row-parallel one, and Transformer
+ * Engine's userbuffers overlap (Megatron-Core --tp-comm-overlap) or
+ * PyTorch's AsyncTP (torchtitan) split the pair into tp chunks: chunk i is
+ * computed while chunk i + 1 moves (Wang et al., ASPLOS 2023, "Overlap
+ * communication with dependent computation via decomposition"). Of a
+ * collective of time c beside a GEMM of time g, min(ov c, (tp - 1) / tp g)
+ * is hidden: the first (or last) chunk's compute has nothing to overlap.
+ * Forward: all-gathers with the input projections [0] and the FFN's first
+ * linear [2], reduce-scatters with the output projection [1] and the
+ * second linear [3]; backward the reverse (the row-parallel GEMMs' output
+ * gradients are gathered, the column-parallel ones' input gradients
+ * reduce-scattered). All-reduces (no sequence parallelism) are not split:
+ * nothing is hidden. */
+static double cs__tp_hidden(const struct cs_layer_cost *L, double ov, int tp, double ag, double rs, bool bwd)
+{
+    if (!(ov > 0) || tp <= 1)
+        return 0.0;
+    double k = (double)(tp - 1) / tp;
+    const double *g = bwd ? L->tp_gemm_bwd_s : L->tp_gemm_fwd_s;
+    int n_ag = bwd ? L->tp_allgather_bwd : L->tp_allgather_fwd;
+    int n_rs = bwd ? L->tp_reducescatter_bwd : L->tp_reducescatter_fwd;
+    /* forward: AG with [0], [2]; RS with [1], [3]. backward: AG with the
+     * row-parallel [1], [3]; RS with the column-parallel [0], [2]. */
+    const int ag_pair[2] = {bwd ? 1 : 0, bwd ? 3 : 2}, rs_pair[2] = {bwd ? 0 : 1, bwd ? 2 : 3};
+    double h = 0.0;
+    for (int i = 0; i < n_ag && i < 2; i++)
+        h += fmin(ov * ag, k * g[ag_pair[i]]);
+    for (int i = 0; i < n_rs && i < 2; i++)
+        h += fmin(ov * rs, k * g[rs_pair[i]]);
+    return h;
+}
+
 static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                             const struct cs_layer_cost *logits)
 {
@@ -771,13 +805,17 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double ar = cs__coll(S, CS_COLL_ALL_REDUCE, msg, &tpg);
     double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
     double rs = cs__coll(S, CS_COLL_REDUCE_SCATTER, msg, &tpg);
-    double keep = 1.0 - S->o->tp_overlap;
     double rawf = L->tp_allreduce_fwd * ar + L->tp_allgather_fwd * ag + L->tp_reducescatter_fwd * rs;
     double rawb = L->tp_allreduce_bwd * ar + L->tp_allgather_bwd * ag + L->tp_reducescatter_bwd * rs;
     double rawr = L->tp_allreduce_recompute * ar + L->tp_allgather_recompute * ag +
                   L->tp_reducescatter_recompute * rs;
-    double tpf = keep * rawf;
-    double tpb = keep * rawb;
+    int tpn = S->w->par.tp;
+    double hid_f = cs__tp_hidden(L, S->o->tp_overlap, tpn, ag, rs, false);
+    double hid_b = cs__tp_hidden(L, S->o->tp_overlap, tpn, ag, rs, true);
+    /* the recomputed forward's collectives beside its GEMMs again */
+    double hid_r = L->tp_allgather_recompute > 0 ? hid_f : 0.0;
+    double tpf = rawf - hid_f;
+    double tpb = rawb - hid_b;
     /* Context parallelism: KV blocks travel around the CP ring. */
     double cpf_all = L->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_fwd, &cpg) : 0;
     double cpb_all = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
@@ -790,7 +828,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double cpf = fmax(0.0, cpf_all - (cpn - 1.0) / cpn * L->attn_fwd_s);
     double cpb = fmax(0.0, cpb_all - (cpn - 1.0) / cpn * L->attn_bwd_s);
     /* Full recomputation reruns the forward, collectives included. */
-    double rtp = keep * rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
+    double rtp = rawr - hid_r + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
     /* Uneven splits: ceil(L / (pp vp)) layers per virtual stage (virtual
      * stage k = chunk * pp + stage, Megatron's order), and the layers that do
      * not exist are taken alternately from the last and the first virtual
@@ -829,15 +867,19 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
      * and the all-to-alls it receives, load - 1 times the balanced ones. */
     const struct cs_layer_cost *M = &S->moe_layer;
     double m_tpf = 0, m_tpb = 0, m_rawf = 0, m_rawb = 0, m_rawr = 0, m_rtp = 0;
+    double m_hid_f = 0, m_hid_b = 0, m_hid_r = 0;
     double a2a_exp = 0, a2a_hid = 0, etp_t = 0, load = S->load.max_over_mean;
     if (S->moe) {
         m_rawf = M->tp_allreduce_fwd * ar + M->tp_allgather_fwd * ag + M->tp_reducescatter_fwd * rs;
         m_rawb = M->tp_allreduce_bwd * ar + M->tp_allgather_bwd * ag + M->tp_reducescatter_bwd * rs;
         m_rawr = M->tp_allreduce_recompute * ar + M->tp_allgather_recompute * ag +
                  M->tp_reducescatter_recompute * rs;
-        m_tpf = keep * m_rawf;
-        m_tpb = keep * m_rawb;
-        m_rtp = keep * m_rawr + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
+        m_hid_f = cs__tp_hidden(M, S->o->tp_overlap, tpn, ag, rs, false);
+        m_hid_b = cs__tp_hidden(M, S->o->tp_overlap, tpn, ag, rs, true);
+        m_hid_r = M->tp_allgather_recompute > 0 ? m_hid_f : 0.0;
+        m_tpf = m_rawf - m_hid_f;
+        m_tpb = m_rawb - m_hid_b;
+        m_rtp = m_rawr - m_hid_r + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
         /* a hierarchical dispatcher sends a token once per remote node */
         double bytes = M->ep_a2a_bytes;
         int nodes = S->ep_group.ranks / (S->ep_group.ranks_per_node > 0 ? S->ep_group.ranks_per_node : 1);
@@ -921,14 +963,14 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 }
             }
             cc->b_tp_s = nd * (tpb + cpb) + nrc_d * rtp;
-            cc->f_tp_hidden_s = nd * S->o->tp_overlap * rawf;
-            cc->b_tp_hidden_s = nd * S->o->tp_overlap * rawb + nrc_d * S->o->tp_overlap * rawr;
+            cc->f_tp_hidden_s = nd * hid_f;
+            cc->b_tp_hidden_s = nd * hid_b + nrc_d * hid_r;
             cc->params = nd * L->params;
             if (nm > 0) {
                 cc->b_tp_s += nm * (m_tpb + cpb + etp_t) + nrc_m * (m_rtp + etp_t) + cc->b_ep_s;
-                cc->f_tp_hidden_s += nm * (S->o->tp_overlap * m_rawf + M->ep_a2a_fwd * a2a_hid);
-                cc->b_tp_hidden_s += nm * (S->o->tp_overlap * m_rawb + M->ep_a2a_bwd * a2a_hid) +
-                                     nrc_m * (S->o->tp_overlap * m_rawr + M->ep_a2a_recompute * a2a_hid);
+                cc->f_tp_hidden_s += nm * (m_hid_f + M->ep_a2a_fwd * a2a_hid);
+                cc->b_tp_hidden_s += nm * (m_hid_b + M->ep_a2a_bwd * a2a_hid) +
+                                     nrc_m * (m_hid_r + M->ep_a2a_recompute * a2a_hid);
                 cc->params += nm * M->params;
                 cc->expert_params = nm * M->expert_params;
             }

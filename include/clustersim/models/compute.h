@@ -88,6 +88,13 @@ struct cs_layer_cost {
     int tp_allreduce_fwd, tp_allreduce_bwd, tp_allgather_fwd, tp_allgather_bwd,
         tp_reducescatter_fwd, tp_reducescatter_bwd;
     double tp_msg_bytes;
+    /* The tensor-parallel GEMM each TP collective feeds or drains (docs/
+     * step.md, "TP communication overlap"): [0] the attention's input
+     * projections (fed by the first all-gather), [1] its output projection
+     * (drained by a reduce-scatter), [2] the FFN's first linear, [3] its
+     * second; forward and backward (data + weight gradient) times, 0 for a
+     * pair the layer does not have (an MoE layer without shared experts). */
+    double tp_gemm_fwd_s[4], tp_gemm_bwd_s[4];
     /* Collectives of the forward redone under full recompute (equal to the
      * forward counts then, zero otherwise), run at the start of backward. */
     int tp_allreduce_recompute, tp_allgather_recompute, tp_reducescatter_recompute;
