@@ -971,8 +971,11 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * idles in its stream). Recomputed layers rerun their forward
              * inside the backward. */
             {
-                double hf = nd * hf_d + nm * hf_m, hb = nd * hb_d + nm * hb_m + nrc_d * hf_d +
-                                                   nrc_m * hf_m;
+                /* (nrc counts every layer unless recomputation is full:
+                 * selective recomputation reruns a few kernels, not counted) */
+                bool full = S->w->recompute == CS_RECOMPUTE_FULL;
+                double hf = nd * hf_d + nm * hf_m;
+                double hb = nd * hb_d + nm * hb_m + (full ? nrc_d * hf_d + nrc_m * hf_m : 0.0);
                 if (cs__first_virtual(s, c)) {
                     hf += CS__HOST_EMB_FWD_OPS * py_op;
                     hb += CS__HOST_EMB_BWD_OPS * S->o->compute.host_cpp_op_s;

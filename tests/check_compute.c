@@ -562,12 +562,69 @@ START_TEST(test_compute_block_scaled)
 }
 END_TEST
 
+/* Kernels per layer by stack (compute.c, docs/models.md "Host dispatch"),
+ * on a GPT layer: mcore with tp 2 and sequence parallelism issues 12 + 4
+ * (2 all-gathers, 2 reduce-scatters) forward and 16 + 4 backward, so 16 x 10
+ * us = 160 us and 20 x 4 us = 80 us; megatron-2021 with tp 8 and no SP 15 + 2
+ * and 30 + 2; torchtitan (compiled) with FSDP full shard 13 + 3 and 23 + 6,
+ * its forward issued from C++: 16 x 4 = 64 us and 29 x 4 = 116 us; composer
+ * with zero2 (FSDP1 SHARD_GRAD_OP) 14 + 3 and 26 + 6; a dense model has no
+ * MoE layer to add to; CUDA graphs leave 2 launches of 10 us each way. */
+START_TEST(test_compute_host_ops)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_workload w = job("gpt-1.7b", 2, true, CS_RECOMPUTE_NONE);
+    w.stack = CS_STACK_MCORE_2024;
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.host_py_op_s, 10e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_cpp_op_s, 4e-6, 1e-15);
+    struct cs_host_ops ops;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 16.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 20.0, 1e-12);
+    ck_assert(ops.py_fwd);
+    double f, b;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 160e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 80e-6, 1e-12);
+    w.par.tp = 8;
+    w.par.sp = false;
+    w.stack = CS_STACK_MEGATRON_2021;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 32.0, 1e-12);
+    w.par.tp = 1;
+    w.par.fsdp = CS_FSDP_FULL;
+    w.stack = CS_STACK_TORCHTITAN;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 16.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 29.0, 1e-12);
+    ck_assert(!ops.py_fwd);
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 64e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 116e-6, 1e-12);
+    w.par.fsdp = CS_FSDP_ZERO2;
+    w.stack = CS_STACK_COMPOSER;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 32.0, 1e-12);
+    cs_compute_host_ops(&w, true, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
+    w.cuda_graphs = true;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 20e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 20e-6, 1e-12);
+}
+END_TEST
+
 static Suite *compute_suite(void)
 {
     Suite *s = suite_create("compute");
     TCase *gemm = tcase_create("gemm");
     tcase_set_timeout(gemm, 10);
     tcase_add_test(gemm, test_compute_params_default);
+    tcase_add_test(gemm, test_compute_host_ops);
     tcase_add_test(gemm, test_compute_attn_seq_factor);
     tcase_add_test(gemm, test_compute_layer_op_recompute);
     tcase_add_test(gemm, test_compute_gemm_large);
