@@ -47,6 +47,16 @@
  * fitted on a step-time table. */
 #define DEFAULT_HOST_PY_OP_S 10e-6
 #define DEFAULT_HOST_CPP_OP_S 4e-6
+/* A Megatron-Core linear layer's forward on the host, BF16, TP 1, as
+ * Transformer Engine's developers measured it (NVIDIA/TransformerEngine#1191,
+ * merged 2024-09): the local ColumnParallelLinear 74 us, TE's
+ * TEColumnParallelLinear 140 us, 115 us with that PR's optimizations ("many
+ * basic PyTorch operations, e.g. getting attributes from torch.Tensor,
+ * involve O(1 us) overhead"). A plain torch.nn.Linear forward takes 13.48 us
+ * of CPU on a DGX H100 (NVIDIA/TransformerEngine#2053), one op at about
+ * DEFAULT_HOST_PY_OP_S. */
+#define DEFAULT_HOST_MCORE_LINEAR_S 74e-6
+#define DEFAULT_HOST_TE_LINEAR_S 115e-6
 /* FlashAttention-2's backward runs 5 GEMMs against the forward's 2 (Dao 2023,
  * Section 3.1.2): it recomputes the scores. */
 #define FUSED_ATTN_BWD_RATIO 2.5
@@ -83,6 +93,8 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.attn_eff = DEFAULT_ATTN_EFF;
     r.host_py_op_s = DEFAULT_HOST_PY_OP_S;
     r.host_cpp_op_s = DEFAULT_HOST_CPP_OP_S;
+    r.host_mcore_linear_s = DEFAULT_HOST_MCORE_LINEAR_S;
+    r.host_te_linear_s = DEFAULT_HOST_TE_LINEAR_S;
     if (isfinite(gpu->flash_attn_frac) && gpu->flash_attn_frac > 0)
         r.attn_eff = fmin(1.0, DEFAULT_ATTN_EFF * gpu->flash_attn_frac / H100_FLASH_ATTN_FRAC);
     r.fused_attention = isfinite(peak) && peak > 0;
@@ -96,20 +108,25 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
 }
 
 /* Kernels one dense layer launches, forward and backward, by stack (the
- * derivations, kernel by kernel, are in docs/models.md, "Host dispatch"):
+ * derivations, kernel by kernel, are in docs/models.md, "Host dispatch").
+ * Megatron's stacks call their GEMMs through linear-layer modules whose
+ * host time was measured per call (DEFAULT_HOST_*_LINEAR_S), so their four
+ * linear layers count as modules and only the other kernels as ops:
  *   megatron-2021 (megatron/model/transformer.py, ParallelTransformerLayer):
- *     forward 15: 2 fused layernorms, 4 linear GEMMs, Q K^T (baddbmm), fused
- *     scale-mask-softmax, attention dropout, P V (bmm), the context's
- *     permute-contiguous, 2 bias-dropout-adds, the fused bias-GeLU;
- *     backward 30: 2 per GEMM-like kernel (12), 2 per layernorm (4), softmax,
- *     dropout, permute, 2 bias-dropout-adds, bias-GeLU (6), 4 bias-gradient
- *     reductions and 4 main_grad accumulations.
- *   mcore (Megatron-Core's TE spec): forward 12: 2 TE LayerNormLinear (norm +
- *     GEMM each), fused RoPE on q and k, the cuDNN attention kernel, 2 TE
- *     Linear GEMMs, the fused activation, 2 bias-dropout-adds; backward 16:
- *     LayerNormLinear 3 each (norm, dgrad, wgrad), Linear 2 each, RoPE 2,
- *     attention 1, activation 1, bias-dropout-adds 2 (bias gradients and
- *     main_grad accumulation fused into TE's GEMMs).
+ *     forward 4 linear modules (QKV, projection, fc1, fc2) and 11 kernels: 2
+ *     fused layernorms, Q K^T (baddbmm), fused scale-mask-softmax, attention
+ *     dropout, P V (bmm), the context's permute-contiguous, 2
+ *     bias-dropout-adds, the fused bias-GeLU; backward 30: 2 per GEMM-like
+ *     kernel (12), 2 per layernorm (4), softmax, dropout, permute, 2
+ *     bias-dropout-adds, bias-GeLU (6), 4 bias-gradient reductions and 4
+ *     main_grad accumulations.
+ *   mcore (Megatron-Core's TE spec): forward 4 TE linear modules (2
+ *     LayerNormLinear with their norms, 2 Linear) and 6 kernels: fused RoPE
+ *     on q and k, the cuDNN attention kernel, the fused activation, 2
+ *     bias-dropout-adds; backward 16: LayerNormLinear 3 each (norm, dgrad,
+ *     wgrad), Linear 2 each, RoPE 2, attention 1, activation 1,
+ *     bias-dropout-adds 2 (bias gradients and main_grad accumulation fused
+ *     into TE's GEMMs).
  *   torchtitan (torchtitan/models/llama3/model.py TransformerBlock under
  *     torch.compile, as its benchmark tables run): forward 13: 7 matmuls (wq,
  *     wk, wv, wo, w1, w3, w2 stay cuBLAS calls), SDPA's flash kernel, 5 fused
@@ -122,16 +139,25 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
  *     residual adds; backward 26: 8 GEMMs, 2 x 2 norm and 2 x 2 cast
  *     backwards, the flash backward with its preprocessing kernel (2), GeLU,
  *     2 residual adds, 4 bias gradients.
- *   custom: the fewest, mcore's (nothing preset: the floor least likely to
- *     bind). */
+ *   custom: mcore's 12 kernels forward and 16 backward, each as one op and
+ *     no module overhead (nothing preset: the floor least likely to bind).
+ * The backward's host time is counted per kernel from C++ for every stack:
+ * Transformer Engine's and Megatron's autograd Functions run Python in their
+ * backward too, for which no measurement was found (a lower bound). */
 void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out)
 {
-    struct cs_host_ops r = {12.0, 16.0, true};
+    struct cs_host_ops r = {12.0, 16.0, 0.0, false, true};
     bool fsdp_hooks = false;
     switch (w->stack) {
     case CS_STACK_MEGATRON_2021:
-        r.fwd = 15.0;
+        r.fwd = 11.0;
         r.bwd = 30.0;
+        r.linears = 4.0;
+        break;
+    case CS_STACK_MCORE_2024:
+        r.fwd = 6.0;
+        r.linears = 4.0;
+        r.te = true;
         break;
     case CS_STACK_TORCHTITAN:
         r.fwd = 13.0;
@@ -144,7 +170,6 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
         r.bwd = 26.0;
         fsdp_hooks = true;
         break;
-    case CS_STACK_MCORE_2024:
     case CS_STACK_CUSTOM:
     case CS_STACK_COUNT:
     default:
@@ -193,7 +218,8 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
     }
     struct cs_host_ops ops;
     cs_compute_host_ops(w, moe, &ops);
-    *fwd_s = ops.fwd * (ops.py_fwd ? p->host_py_op_s : p->host_cpp_op_s);
+    *fwd_s = ops.linears * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s) +
+             ops.fwd * (ops.py_fwd ? p->host_py_op_s : p->host_cpp_op_s);
     *bwd_s = ops.bwd * p->host_cpp_op_s;
 }
 

@@ -562,14 +562,17 @@ START_TEST(test_compute_block_scaled)
 }
 END_TEST
 
-/* Kernels per layer by stack (compute.c, docs/models.md "Host dispatch"),
- * on a GPT layer: mcore with tp 2 and sequence parallelism issues 12 + 4
- * (2 all-gathers, 2 reduce-scatters) forward and 16 + 4 backward, so 16 x 10
- * us = 160 us and 20 x 4 us = 80 us; megatron-2021 with tp 8 and no SP 15 + 2
- * and 30 + 2; torchtitan (compiled) with FSDP full shard 13 + 3 and 23 + 6,
- * its forward issued from C++: 16 x 4 = 64 us and 29 x 4 = 116 us; composer
- * with zero2 (FSDP1 SHARD_GRAD_OP) 14 + 3 and 26 + 6; a dense model has no
- * MoE layer to add to; CUDA graphs leave 2 launches of 10 us each way. */
+/* Host dispatch per layer by stack (compute.c, docs/models.md "Host
+ * dispatch"), on a GPT layer. mcore with tp 2 and sequence parallelism: 4
+ * Transformer Engine linear modules at 115 us and 6 + 4 (2 all-gathers, 2
+ * reduce-scatters) other ops at 10 us forward, 4 x 115 + 10 x 10 = 560 us;
+ * 16 + 4 kernels at 4 us backward, 80 us. megatron-2021 with tp 8, no SP: 4
+ * local linear modules (74 us) and 11 + 2 ops forward, 4 x 74 + 13 x 10 =
+ * 426 us; 30 + 2 backward. torchtitan (compiled) with FSDP full shard: no
+ * module overhead, 13 + 3 and 23 + 6 kernels, its forward issued from C++:
+ * 16 x 4 = 64 us and 29 x 4 = 116 us. composer with zero2 (FSDP1
+ * SHARD_GRAD_OP): 14 + 3 and 26 + 6. A dense model has no MoE layer to add
+ * to; CUDA graphs leave 2 launches of 10 us each way. */
 START_TEST(test_compute_host_ops)
 {
     struct cs_gpu_spec g = h100();
@@ -579,27 +582,35 @@ START_TEST(test_compute_host_ops)
     cs_compute_params_default(&g, &p);
     ck_assert_double_eq_tol(p.host_py_op_s, 10e-6, 1e-15);
     ck_assert_double_eq_tol(p.host_cpp_op_s, 4e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_mcore_linear_s, 74e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_te_linear_s, 115e-6, 1e-15);
     struct cs_host_ops ops;
     cs_compute_host_ops(&w, false, &ops);
-    ck_assert_double_eq_tol(ops.fwd, 16.0, 1e-12);
+    ck_assert_double_eq_tol(ops.fwd, 10.0, 1e-12);
     ck_assert_double_eq_tol(ops.bwd, 20.0, 1e-12);
-    ck_assert(ops.py_fwd);
+    ck_assert_double_eq_tol(ops.linears, 4.0, 1e-12);
+    ck_assert(ops.py_fwd && ops.te);
     double f, b;
     cs_compute_host_layer(&w, &p, false, &f, &b);
-    ck_assert_double_eq_tol(f, 160e-6, 1e-12);
+    ck_assert_double_eq_tol(f, 560e-6, 1e-12);
     ck_assert_double_eq_tol(b, 80e-6, 1e-12);
     w.par.tp = 8;
     w.par.sp = false;
     w.stack = CS_STACK_MEGATRON_2021;
     cs_compute_host_ops(&w, false, &ops);
-    ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
+    ck_assert_double_eq_tol(ops.fwd, 13.0, 1e-12);
     ck_assert_double_eq_tol(ops.bwd, 32.0, 1e-12);
+    ck_assert(!ops.te);
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 426e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 128e-6, 1e-12);
     w.par.tp = 1;
     w.par.fsdp = CS_FSDP_FULL;
     w.stack = CS_STACK_TORCHTITAN;
     cs_compute_host_ops(&w, false, &ops);
     ck_assert_double_eq_tol(ops.fwd, 16.0, 1e-12);
     ck_assert_double_eq_tol(ops.bwd, 29.0, 1e-12);
+    ck_assert_double_eq_tol(ops.linears, 0.0, 1e-12);
     ck_assert(!ops.py_fwd);
     cs_compute_host_layer(&w, &p, false, &f, &b);
     ck_assert_double_eq_tol(f, 64e-6, 1e-12);
