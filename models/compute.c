@@ -17,7 +17,14 @@
 #define DEFAULT_EFF_AT_ANCHOR 0.75   /* without a MAMF: a 8192^3 GEMM reaches 75% (as
                                         0.9 x MAMF does on A100 0.78 and H100 0.72) */
 #define DEFAULT_MEM_EFF 0.8
-#define DEFAULT_KERNEL_OVERHEAD_S 4e-6
+/* The floor of one kernel (launch to completion of a tiny kernel): the
+ * smallest bf16 GEMMs of OpenXLA's measured H100 (sm_90) matmul table take
+ * 5.2-5.4 us (256 x 512 x 256: 5.36 us; 256 x 1024 x 256: 5.23 us;
+ * xla/service/gpu/model/matmul_interpolator_data.h, validation/kernels/
+ * xla-h100-gemm.csv), of which the arithmetic is under 0.3 us. Memory-bound
+ * kernels get the same floor (no measurement of theirs at hand). Was 4 us,
+ * unsourced; docs/models.md, "Compute". */
+#define DEFAULT_KERNEL_OVERHEAD_S 5e-6
 /* Fused causal attention: fraction of peak on the executed FLOPs. Fitted
  * once on the Megatron-Core H100 table (the only reference with fused
  * attention): 0.2, i.e. ~200 TFLOP/s forward on H100, below the 230-335

@@ -880,12 +880,14 @@ START_TEST(test_app_search_default)
     ck_assert_str_eq(cs_fsdp_name(p->w.par.fsdp), "zero2");
     ck_assert_str_eq(cs_recompute_name(p->w.recompute), "none");
     ck_assert(p->r.fits);
-    ck_assert_double_eq_tol(p->r.time_s, 30.7715, 0.005);
+    /* 30.7715 s before the 5 us kernel floor (was 4 us: OpenXLA's H100 GEMM
+     * table, docs/models.md), which adds 0.2%; same configuration */
+    ck_assert_double_eq_tol(p->r.time_s, 30.8336, 0.005);
     double stage_params = p->r.memory.weights_bytes / 2.0;
     ck_assert_double_eq_tol(p->r.memory.grads_bytes, stage_params * 2.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.memory.optimizer_bytes, stage_params * 12.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
-    ck_assert_double_eq_tol(p->r.tokens_per_s, 34076.2, 0.5);
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 34007.6, 0.5);
     for (size_t i = 1; i < r.res.n; i++)
         ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
     cs_app_search_fini(&r);

@@ -58,7 +58,7 @@ double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu);
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
  * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;
- * mem_eff 0.8; kernel_overhead_s 4 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
+ * mem_eff 0.8; kernel_overhead_s 5 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
  * host_py_op_s 10 us, host_cpp_op_s 4 us, host_mcore_linear_s 74 us and
  * host_te_linear_s 115 us (docs/models.md, "Host dispatch");
  * the memory reserve of memory.h; fused_attention true
