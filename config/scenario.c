@@ -474,6 +474,9 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("cuda_graphs", CS_FT_BOOL, struct cs_workload, cuda_graphs, .def = "false",
+       .doc = "layers replayed as CUDA graphs (Transformer Engine make_graphed_callables): "
+              "the host issues one graph launch per layer part instead of every kernel"),
     F_("stack", CS_FT_ENUM, struct cs_workload, stack, .names = cs_stack_names,
        .def = "custom",
        .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
