@@ -77,8 +77,12 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
     if (!(f->mape <= CS_APP_VAL_MAPE_MAX) || f->worst > CS_APP_VAL_ROW_MAX)
         r->ok = false;
     if (f->vt) {
-        /* held-out MoE tables apart: their own target (docs/moe.md) */
-        int k = f->vt->role != CS_VAL_HOLDOUT ? 0 : strcmp(f->vt->kind, "step-moe") == 0 ? 2 : 1;
+        /* held-out MoE tables apart: their own target (docs/moe.md); the
+         * small-work tables apart too (docs/validation.md) */
+        int k = f->vt->role != CS_VAL_HOLDOUT          ? 0
+                : strcmp(f->vt->kind, "step-moe") == 0   ? 2
+                : strcmp(f->vt->kind, "step-small") == 0 ? 3
+                                                         : 1;
         struct cs_app_val_agg *g = &r->agg[k];
         g->files++;
         g->rows += f->cnt;
@@ -189,6 +193,10 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
         if (cs_model_is_moe(&c->scen.workload.model) != moe)
             continue;   /* dense and MoE runs are validated apart */
         const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
+        /* The small-work tables (CI-scale runs, docs/validation.md) are
+         * reported on their own and stay out of the search's range. */
+        if (vt && strcmp(vt->kind, "step-small") == 0)
+            continue;
         int k = vt && vt->role == CS_VAL_HOLDOUT;
         out->rows[k]++;
         sum[k] += fabs(r->err);

@@ -466,7 +466,7 @@ static const struct cs_field workload_fields[] = {
        .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "tokens to train"),
     F_("tp_comm_overlap", CS_FT_QTY, struct cs_workload, tp_comm_overlap, .unit = CS_UNIT_RATIO,
        .min = 0, .max = 1,
-       .doc = "share of TP collectives hidden behind GEMMs (Megatron-Core + TE: 0.8)"),
+       .doc = "share of each TP all-gather/reduce-scatter overlapped with its GEMM, at most (tp-1)/tp of the GEMM (Megatron-Core + TE: 0.8)"),
     F_("dp_overlap", CS_FT_BOOL, struct cs_workload, dp_overlap, .def = "true",
        .doc = "overlap the DP gradient reduction with backward (buckets)"),
     F_("dp_bucket", CS_FT_QTY, struct cs_workload, dp_bucket_bytes, .unit = CS_UNIT_BYTES,
@@ -474,6 +474,9 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("cuda_graphs", CS_FT_BOOL, struct cs_workload, cuda_graphs, .def = "false",
+       .doc = "layers replayed as CUDA graphs (Transformer Engine make_graphed_callables): "
+              "the host issues one graph launch per layer part instead of every kernel"),
     F_("stack", CS_FT_ENUM, struct cs_workload, stack, .names = cs_stack_names,
        .def = "custom",
        .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "

@@ -17,7 +17,14 @@
 #define DEFAULT_EFF_AT_ANCHOR 0.75   /* without a MAMF: a 8192^3 GEMM reaches 75% (as
                                         0.9 x MAMF does on A100 0.78 and H100 0.72) */
 #define DEFAULT_MEM_EFF 0.8
-#define DEFAULT_KERNEL_OVERHEAD_S 4e-6
+/* The floor of one kernel (launch to completion of a tiny kernel): the
+ * smallest bf16 GEMMs of OpenXLA's measured H100 (sm_90) matmul table take
+ * 5.2-5.4 us (256 x 512 x 256: 5.36 us; 256 x 1024 x 256: 5.23 us;
+ * xla/service/gpu/model/matmul_interpolator_data.h, validation/kernels/
+ * xla-h100-gemm.csv), of which the arithmetic is under 0.3 us. Memory-bound
+ * kernels get the same floor (no measurement of theirs at hand). Was 4 us,
+ * unsourced; docs/models.md, "Compute". */
+#define DEFAULT_KERNEL_OVERHEAD_S 5e-6
 /* Fused causal attention: fraction of peak on the executed FLOPs. Fitted
  * once on the Megatron-Core H100 table (the only reference with fused
  * attention): 0.2, i.e. ~200 TFLOP/s forward on H100, below the 230-335
@@ -35,6 +42,28 @@
  * a shape sweep, stas00's benchmark): fitted once on the two A100 tables
  * (Narayanan et al. 2021, Korthikanti et al. 2022); docs/step.md. */
 #define MAMF_FRACTION 0.9
+/* Host dispatch per kernel (docs/models.md, "Host dispatch"). From Python,
+ * an eager forward op: PyTorch's own measurement of the simplest op with
+ * autograd recording is 5-7 us of CPU time before any CUDA launch
+ * (pytorch/pytorch#41383: 6.8 us for y = 2*x with requires_grad, 5 us
+ * without; ngimel: about half of it the Python binding), and the launch
+ * (cudaLaunchKernel, a few us) comes on top: 10 us. From C++ (the autograd
+ * engine's backward, a compiled graph's wrapper), dispatch and launch
+ * without the interpreter: "4 us per op on CUDA" (pytorch/pytorch#82793,
+ * the dispatch overhead PyTorch's profiler maintainers quote). Neither is
+ * fitted on a step-time table. */
+#define DEFAULT_HOST_PY_OP_S 10e-6
+#define DEFAULT_HOST_CPP_OP_S 4e-6
+/* A Megatron-Core linear layer's forward on the host, BF16, TP 1, as
+ * Transformer Engine's developers measured it (NVIDIA/TransformerEngine#1191,
+ * merged 2024-09): the local ColumnParallelLinear 74 us, TE's
+ * TEColumnParallelLinear 140 us, 115 us with that PR's optimizations ("many
+ * basic PyTorch operations, e.g. getting attributes from torch.Tensor,
+ * involve O(1 us) overhead"). A plain torch.nn.Linear forward takes 13.48 us
+ * of CPU on a DGX H100 (NVIDIA/TransformerEngine#2053), one op at about
+ * DEFAULT_HOST_PY_OP_S. */
+#define DEFAULT_HOST_MCORE_LINEAR_S 74e-6
+#define DEFAULT_HOST_TE_LINEAR_S 115e-6
 /* FlashAttention-2's backward runs 5 GEMMs against the forward's 2 (Dao 2023,
  * Section 3.1.2): it recomputes the scores. */
 #define FUSED_ATTN_BWD_RATIO 2.5
@@ -69,6 +98,10 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_eff = DEFAULT_MEM_EFF;
     r.kernel_overhead_s = DEFAULT_KERNEL_OVERHEAD_S;
     r.attn_eff = DEFAULT_ATTN_EFF;
+    r.host_py_op_s = DEFAULT_HOST_PY_OP_S;
+    r.host_cpp_op_s = DEFAULT_HOST_CPP_OP_S;
+    r.host_mcore_linear_s = DEFAULT_HOST_MCORE_LINEAR_S;
+    r.host_te_linear_s = DEFAULT_HOST_TE_LINEAR_S;
     if (isfinite(gpu->flash_attn_frac) && gpu->flash_attn_frac > 0)
         r.attn_eff = fmin(1.0, DEFAULT_ATTN_EFF * gpu->flash_attn_frac / H100_FLASH_ATTN_FRAC);
     r.fused_attention = isfinite(peak) && peak > 0;
@@ -79,6 +112,122 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     *p = r;
+}
+
+/* Kernels one dense layer launches, forward and backward, by stack (the
+ * derivations, kernel by kernel, are in docs/models.md, "Host dispatch").
+ * Megatron's stacks call their GEMMs through linear-layer modules whose
+ * host time was measured per call (DEFAULT_HOST_*_LINEAR_S), so their four
+ * linear layers count as modules and only the other kernels as ops:
+ *   megatron-2021 (megatron/model/transformer.py, ParallelTransformerLayer):
+ *     forward 4 linear modules (QKV, projection, fc1, fc2) and 11 kernels: 2
+ *     fused layernorms, Q K^T (baddbmm), fused scale-mask-softmax, attention
+ *     dropout, P V (bmm), the context's permute-contiguous, 2
+ *     bias-dropout-adds, the fused bias-GeLU; backward 30: 2 per GEMM-like
+ *     kernel (12), 2 per layernorm (4), softmax, dropout, permute, 2
+ *     bias-dropout-adds, bias-GeLU (6), 4 bias-gradient reductions and 4
+ *     main_grad accumulations.
+ *   mcore (Megatron-Core's TE spec): forward 4 TE linear modules (2
+ *     LayerNormLinear with their norms, 2 Linear) and 6 kernels: fused RoPE
+ *     on q and k, the cuDNN attention kernel, the fused activation, 2
+ *     bias-dropout-adds; backward 16: LayerNormLinear 3 each (norm, dgrad,
+ *     wgrad), Linear 2 each, RoPE 2, attention 1, activation 1,
+ *     bias-dropout-adds 2 (bias gradients and main_grad accumulation fused
+ *     into TE's GEMMs).
+ *   torchtitan (torchtitan/models/llama3/model.py TransformerBlock under
+ *     torch.compile, as its benchmark tables run): forward 13: 7 matmuls (wq,
+ *     wk, wv, wo, w1, w3, w2 stay cuBLAS calls), SDPA's flash kernel, 5 fused
+ *     Triton kernels (2 RMSNorms with their residual adds, RoPE, SiLU x gate,
+ *     the last residual add); backward 23: 14 matmuls, SDPA backward, 8 fused
+ *     Triton kernels. Issued by Inductor's wrapper, not op by op from Python.
+ *   composer (llm-foundry MPTBlock, low_precision_layernorm, triton flash
+ *     attention): forward 14: 2 norms of 3 kernels (the autocast casts of
+ *     weight and bias, the norm), 4 linear GEMMs, the flash kernel, GeLU, 2
+ *     residual adds; backward 26: 8 GEMMs, 2 x 2 norm and 2 x 2 cast
+ *     backwards, the flash backward with its preprocessing kernel (2), GeLU,
+ *     2 residual adds, 4 bias gradients.
+ *   custom: mcore's 12 kernels forward and 16 backward, each as one op and
+ *     no module overhead (nothing preset: the floor least likely to bind).
+ * The backward's host time is counted per kernel from C++ for every stack:
+ * Transformer Engine's and Megatron's autograd Functions run Python in their
+ * backward too, for which no measurement was found (a lower bound). */
+void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out)
+{
+    struct cs_host_ops r = {12.0, 16.0, 0.0, false, true};
+    bool fsdp_hooks = false;
+    switch (w->stack) {
+    case CS_STACK_MEGATRON_2021:
+        r.fwd = 11.0;
+        r.bwd = 30.0;
+        r.linears = 4.0;
+        break;
+    case CS_STACK_MCORE_2024:
+        r.fwd = 6.0;
+        r.linears = 4.0;
+        r.te = true;
+        break;
+    case CS_STACK_TORCHTITAN:
+        r.fwd = 13.0;
+        r.bwd = 23.0;
+        r.py_fwd = false;
+        fsdp_hooks = true;
+        break;
+    case CS_STACK_COMPOSER:
+        r.fwd = 14.0;
+        r.bwd = 26.0;
+        fsdp_hooks = true;
+        break;
+    case CS_STACK_CUSTOM:
+    case CS_STACK_COUNT:
+    default:
+        break;
+    }
+    if (moe && cs_model_is_moe(&w->model)) {
+        /* router GEMM, top-k and softmax, permute, 2 grouped GEMMs, the
+         * experts' activation, unpermute (7); each backward twice that
+         * (the routed experts replace the dense MLP's 2 GEMMs and activation) */
+        r.fwd += 4.0;
+        r.bwd += 8.0;
+    }
+    /* one call per TP collective (compute.c's tp_collectives: 2 each way
+     * without sequence parallelism, 4 with it) */
+    if (w->par.tp > 1) {
+        double c = w->par.sp ? 4.0 : 2.0;
+        r.fwd += c;
+        r.bwd += c;
+    }
+    /* FSDP's per-layer unit (PyTorch FSDP1 and FSDP2): forward all-gather
+     * with its copy-in and copy-out; backward all-gather again (full shard),
+     * reduce-scatter with its copies */
+    if (fsdp_hooks && (w->par.fsdp == CS_FSDP_FULL || w->par.fsdp == CS_FSDP_HYBRID ||
+                       w->par.fsdp == CS_FSDP_ZERO2)) {
+        r.fwd += 3.0;
+        r.bwd += 6.0;
+    }
+    *out = r;
+}
+
+/* Graph launches per layer each way with w->cuda_graphs: Transformer
+ * Engine's per-layer scopes capture the attention and the MLP parts
+ * (Megatron-Bridge docs, "CUDA Graphs": cuda_graph_scope attn, mlp). Each
+ * graphed callable is called from Python like one eager op (its forward
+ * from the module, its backward from the autograd Function), so a launch
+ * costs host_py_op_s. */
+#define CS_HOST_GRAPHS_PER_LAYER 2.0
+
+void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_params *p,
+                           bool moe, double *fwd_s, double *bwd_s)
+{
+    if (w->cuda_graphs) {
+        *fwd_s = CS_HOST_GRAPHS_PER_LAYER * p->host_py_op_s;
+        *bwd_s = CS_HOST_GRAPHS_PER_LAYER * p->host_py_op_s;
+        return;
+    }
+    struct cs_host_ops ops;
+    cs_compute_host_ops(w, moe, &ops);
+    *fwd_s = ops.linears * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s) +
+             ops.fwd * (ops.py_fwd ? p->host_py_op_s : p->host_cpp_op_s);
+    *bwd_s = ops.bwd * p->host_cpp_op_s;
 }
 
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k)

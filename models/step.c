@@ -771,7 +771,7 @@ static void cs__try_start(struct cs__sim *S, int s)
  * gradients are gathered, the column-parallel ones' input gradients
  * reduce-scattered). All-reduces (no sequence parallelism) are not split:
  * nothing is hidden. */
-static double cs__tp_hidden(const struct cs_layer_cost *L, double ov, int tp, double ag, double rs, bool bwd)
+double cs_step_tp_hidden_s(const struct cs_layer_cost *L, double ov, int tp, double ag, double rs, bool bwd)
 {
     if (!(ov > 0) || tp <= 1)
         return 0.0;
@@ -789,6 +789,16 @@ static double cs__tp_hidden(const struct cs_layer_cost *L, double ov, int tp, do
         h += fmin(ov * rs, k * g[rs_pair[i]]);
     return h;
 }
+
+/* Kernels the host issues for the embedding (lookup, positions or none,
+ * dropout; backward: their gradients) and for the output layer (final
+ * norm, the logits GEMM, the cross-entropy's max, exp-sum, normalize and
+ * loss; backward: the loss gradient, two GEMMs and the norm), per
+ * micro-batch. */
+#define CS__HOST_EMB_FWD_OPS 3.0
+#define CS__HOST_EMB_BWD_OPS 3.0
+#define CS__HOST_LOGITS_FWD_OPS 6.0
+#define CS__HOST_LOGITS_BWD_OPS 8.0
 
 static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                             const struct cs_layer_cost *logits)
@@ -810,8 +820,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double rawr = L->tp_allreduce_recompute * ar + L->tp_allgather_recompute * ag +
                   L->tp_reducescatter_recompute * rs;
     int tpn = S->w->par.tp;
-    double hid_f = cs__tp_hidden(L, S->o->tp_overlap, tpn, ag, rs, false);
-    double hid_b = cs__tp_hidden(L, S->o->tp_overlap, tpn, ag, rs, true);
+    double hid_f = cs_step_tp_hidden_s(L, S->o->tp_overlap, tpn, ag, rs, false);
+    double hid_b = cs_step_tp_hidden_s(L, S->o->tp_overlap, tpn, ag, rs, true);
     /* the recomputed forward's collectives beside its GEMMs again */
     double hid_r = L->tp_allgather_recompute > 0 ? hid_f : 0.0;
     double tpf = rawf - hid_f;
@@ -874,8 +884,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         m_rawb = M->tp_allreduce_bwd * ar + M->tp_allgather_bwd * ag + M->tp_reducescatter_bwd * rs;
         m_rawr = M->tp_allreduce_recompute * ar + M->tp_allgather_recompute * ag +
                  M->tp_reducescatter_recompute * rs;
-        m_hid_f = cs__tp_hidden(M, S->o->tp_overlap, tpn, ag, rs, false);
-        m_hid_b = cs__tp_hidden(M, S->o->tp_overlap, tpn, ag, rs, true);
+        m_hid_f = cs_step_tp_hidden_s(M, S->o->tp_overlap, tpn, ag, rs, false);
+        m_hid_b = cs_step_tp_hidden_s(M, S->o->tp_overlap, tpn, ag, rs, true);
         m_hid_r = M->tp_allgather_recompute > 0 ? m_hid_f : 0.0;
         m_tpf = m_rawf - m_hid_f;
         m_tpb = m_rawb - m_hid_b;
@@ -895,6 +905,17 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                                     cs__coll(S, CS_COLL_REDUCE_SCATTER, M->etp_msg_bytes, &eg));
         }
     }
+    /* Host time per layer (dense and MoE) per micro-batch, and the
+     * forward's per-op host time for the embedding and output layer. */
+    double hf_d, hb_d, hf_m = 0.0, hb_m = 0.0;
+    cs_compute_host_layer(S->w, &S->o->compute, false, &hf_d, &hb_d);
+    if (S->moe)
+        cs_compute_host_layer(S->w, &S->o->compute, true, &hf_m, &hb_m);
+    struct cs_host_ops hops;
+    cs_compute_host_ops(S->w, false, &hops);
+    double py_op = hops.py_fwd ? S->o->compute.host_py_op_s : S->o->compute.host_cpp_op_s;
+    if (S->w->cuda_graphs)
+        py_op = 0.0; /* captured with the layers */
     int vfirst = 0;   /* the first layer of virtual stage vstage (0-based) */
     int *vstart = cs_xmalloc((size_t)nvirt * sizeof *vstart);
     for (int k = 0; k < nvirt; k++) {
@@ -983,6 +1004,34 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 cc->f_compute_s += logits->fwd_s;
                 cc->b_compute_s += logits->bwd_s;
                 cc->params += logits->params;
+            }
+            /* Host dispatch (docs/models.md, "Host dispatch"): the host
+             * issues every kernel of the chunk, and the GPU can run ahead of
+             * it only when its kernels are longer, so an operation takes at
+             * least the host's time; what the host takes beyond the GPU's
+             * kernels and blocking collectives counts as compute (the GPU
+             * idles in its stream). Recomputed layers rerun their forward
+             * inside the backward. */
+            {
+                /* (nrc counts every layer unless recomputation is full:
+                 * selective recomputation reruns a few kernels, not counted) */
+                bool full = S->w->recompute == CS_RECOMPUTE_FULL;
+                double hf = nd * hf_d + nm * hf_m;
+                double hb = nd * hb_d + nm * hb_m + (full ? nrc_d * hf_d + nrc_m * hf_m : 0.0);
+                if (cs__first_virtual(s, c)) {
+                    hf += CS__HOST_EMB_FWD_OPS * py_op;
+                    hb += CS__HOST_EMB_BWD_OPS * S->o->compute.host_cpp_op_s;
+                }
+                if (cs__last_virtual(S, s, c)) {
+                    hf += CS__HOST_LOGITS_FWD_OPS * py_op;
+                    hb += CS__HOST_LOGITS_BWD_OPS * S->o->compute.host_cpp_op_s;
+                }
+                double gf = cc->f_compute_s + cc->f_tp_s + S->o->overlap_slowdown * cc->f_tp_hidden_s;
+                double gb = cc->b_compute_s + cc->b_tp_s + S->o->overlap_slowdown * cc->b_tp_hidden_s;
+                if (hf > gf)
+                    cc->f_compute_s += hf - gf;
+                if (hb > gb)
+                    cc->b_compute_s += hb - gb;
             }
             /* The experts' gradients are reduced over the expert data
              * parallel group, the rest over dp x cp: the DP stream carries

@@ -415,7 +415,7 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
  * behind GEMMs ("TP communication overlap", the userbuffers all-gather /
  * reduce-scatter pipelined with the linear layers). One global parameter
  * for the 2024 stack, fitted on the Megatron-Core H100 table; docs/step.md. */
-#define CS_MCORE_TP_OVERLAP 1.0
+#define CS_MCORE_TP_OVERLAP 0.8
 
 bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
 {

@@ -704,22 +704,39 @@ START_TEST(test_app_validate_step_holdout_bound)
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
     ck_assert(moe->sum / moe->rows <= 0.35);
+    /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
+     * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
+     * model is 3-10x too fast there. 510.8% without the host-dispatch floor,
+     * 436.5% with it; a regression bound, not a target. */
+    const struct cs_app_val_agg *sw = &v.agg[3];
+    ck_assert_int_eq(sw->files, 1);
+    ck_assert_int_ge(sw->rows, 91);
+    printf("held-out small-work rows: %d, MAPE %.2f%%, worst %.1f%%\n", sw->rows,
+           100 * sw->sum / sw->rows, 100 * sw->worst);
+    ck_assert(sw->sum / sw->rows <= 4.40);
     /* Rows that ran but are predicted not to fit: failures of the memory
      * model, counted, never dropped. Dense: 1 (70B NVFP4 on GB300: its
      * NVFP4 primary weights are not modelled). MoE: 3 (the ModelZoo's two
      * Qwen3-235B MXFP8 GB200 runs, which offload expert_fc1 and moe_act
      * activations module by module; DeepSeek-V3 on H800, which caches its
-     * activations in FP8). */
-    int unfit_dense = 0, unfit_moe = 0;
+     * activations in FP8). Small-work (the Megatron-LM CI table): 2, its
+     * two 7B rows at 8,192 tokens, which the table's one stack
+     * (megatron-2021: unfused attention, its s^2 scores stored) cannot hold;
+     * the runs used Transformer Engine's default fused attention. */
+    int unfit_dense = 0, unfit_moe = 0, unfit_small = 0;
     for (size_t i = 0; i < v.nrows; i++)
         if (v.rows[i].st == CS_ENOFIT) {
-            if (cs_model_is_moe(&v.rows[i].c->scen.workload.model))
+            const struct cs_val_table *vt = cs_valindex_find(&v.ix, v.rows[i].c->file);
+            if (vt && strcmp(vt->kind, "step-small") == 0)
+                unfit_small++;
+            else if (cs_model_is_moe(&v.rows[i].c->scen.workload.model))
                 unfit_moe++;
             else
                 unfit_dense++;
         }
     ck_assert_int_le(unfit_dense, 1);
     ck_assert_int_le(unfit_moe, 3);
+    ck_assert_int_le(unfit_small, 2);
     cs_app_validate_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
@@ -880,12 +897,14 @@ START_TEST(test_app_search_default)
     ck_assert_str_eq(cs_fsdp_name(p->w.par.fsdp), "zero2");
     ck_assert_str_eq(cs_recompute_name(p->w.recompute), "none");
     ck_assert(p->r.fits);
-    ck_assert_double_eq_tol(p->r.time_s, 30.7715, 0.005);
+    /* 30.7715 s before the 5 us kernel floor (was 4 us: OpenXLA's H100 GEMM
+     * table, docs/models.md), which adds 0.2%; same configuration */
+    ck_assert_double_eq_tol(p->r.time_s, 30.8336, 0.005);
     double stage_params = p->r.memory.weights_bytes / 2.0;
     ck_assert_double_eq_tol(p->r.memory.grads_bytes, stage_params * 2.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.memory.optimizer_bytes, stage_params * 12.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
-    ck_assert_double_eq_tol(p->r.tokens_per_s, 34076.2, 0.5);
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 34007.6, 0.5);
     for (size_t i = 1; i < r.res.n; i++)
         ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
     cs_app_search_fini(&r);

@@ -138,21 +138,21 @@ END_TEST
 
 /* 8192^3 bf16: 2 * 8192^3 = 1.0995116e12 FLOPs at 0.9 * 794.5e12 = 715.05e12
  * FLOP/s = 1.5376710 ms; bytes 3 * 8192^2 * 2 = 402,653,184 at 3.35e12 * 0.8
- * = 0.150 ms (not binding); + 4 us overhead = 1.5416710 ms, inside the 1.1-1.6 ms of
+ * = 0.150 ms (not binding); + 5 us overhead = 1.5426710 ms, inside the 1.1-1.6 ms of
  * measured H100 GEMMs. Without a MAMF: 1.0995116e12 / (989e12 * 0.75) =
- * 1.4823210 ms + 4 us = 1.4863210 ms. */
+ * 1.4823210 ms + 5 us = 1.4873210 ms. */
 START_TEST(test_compute_gemm_large)
 {
     struct cs_gpu_spec g = h100();
     struct cs_compute_params p;
     cs_compute_params_default(&g, &p);
     double t = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 8192, 8192, 8192, 1);
-    ck_assert_double_eq_tol(t, 1.5416710e-3, 1e-9);
+    ck_assert_double_eq_tol(t, 1.5426710e-3, 1e-9);
     ck_assert(t > 1.1e-3 && t < 1.6e-3);
     g.mamf_bf16_flops = NAN;
     cs_compute_params_default(&g, &p);
     t = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 8192, 8192, 8192, 1);
-    ck_assert_double_eq_tol(t, 1.4863210e-3, 1e-9);
+    ck_assert_double_eq_tol(t, 1.4873210e-3, 1e-9);
     ck_assert(t > 1.1e-3 && t < 1.6e-3);
 }
 END_TEST
@@ -160,7 +160,7 @@ END_TEST
 /* A GEMV (m = 1, n = k = 8192) is memory-bound: FLOP time 2 * 8192^2 /
  * (989e12 * 0.75742610 * (1/129) * 0.98461538^2) = 23.841 us, byte time
  * ((8192 + 8192^2) * 2 + 8192 * 2) / 2.68e12 = 134,250,496 / 2.68e12 =
- * 50.0935 us; + 4 us = 54.0935 us. A 1024^3 GEMM runs at 0.75742610 *
+ * 50.0935 us; + 5 us = 55.0935 us. A 1024^3 GEMM runs at 0.75742610 *
  * (1024/1152)^3 = 0.53196 of peak. */
 START_TEST(test_compute_gemm_small_and_skinny)
 {
@@ -168,7 +168,7 @@ START_TEST(test_compute_gemm_small_and_skinny)
     struct cs_compute_params p;
     cs_compute_params_default(&g, &p);
     ck_assert_double_eq_tol(cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 1, 8192, 8192, 1),
-                            54.0935e-6, 1e-10);
+                            55.0935e-6, 1e-10);
     ck_assert_double_eq_tol(cs_compute_gemm_eff(&p, 1024, 1024, 1024), 0.53196, 1e-5);
     ck_assert(cs_compute_gemm_eff(&p, 1024, 1024, 1024) <
               cs_compute_gemm_eff(&p, 4096, 4096, 4096));
@@ -422,8 +422,8 @@ END_TEST
 
 /* Adam over 1e9 parameters in bf16 with fp32 gradients: 12 bytes read + 12
  * written (master, m, v) + 4 gradient + 2 bf16 weights = 30 bytes; 30e9 /
- * (3.35e12 * 0.8) = 11.194030 ms + 4 us. With FSDP (bf16 gradients): 28
- * bytes -> 10.447761 ms + 4 us. Offloaded: the CPU streams 28e9 bytes at
+ * (3.35e12 * 0.8) = 11.194030 ms + 5 us. With FSDP (bf16 gradients): 28
+ * bytes -> 10.447761 ms + 5 us. Offloaded: the CPU streams 28e9 bytes at
  * 50e9 B/s = 0.56 s, PCIe gen 5 moves 4 + 2 bytes per parameter at 0.8 of
  * the x16 line rate, 32e9 x 16 x 128/130 / 8 = 63.0154e9 B/s, so 50.4123e9
  * B/s: 6e9 / 50.4123e9 = 0.119019 s; 0.679019 s in all. */
@@ -433,10 +433,10 @@ START_TEST(test_compute_optimizer)
     struct cs_compute_params p;
     cs_compute_params_default(&g, &p);
     struct cs_workload w = job("gpt-7.5b", 1, false, CS_RECOMPUTE_NONE);
-    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 11.194030e-3 + 4e-6,
+    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 11.194030e-3 + 5e-6,
                             1e-9);
     w.par.fsdp = CS_FSDP_FULL;
-    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 10.447761e-3 + 4e-6,
+    ck_assert_double_eq_tol(cs_compute_optimizer_s(&w, &g, &p, 1e9), 10.447761e-3 + 5e-6,
                             1e-9);
     w.par.fsdp = CS_FSDP_NONE;
     w.par.optimizer_offload = true;
@@ -562,12 +562,128 @@ START_TEST(test_compute_block_scaled)
 }
 END_TEST
 
+/* Host dispatch per layer by stack (compute.c, docs/models.md "Host
+ * dispatch"), on a GPT layer. mcore with tp 2 and sequence parallelism: 4
+ * Transformer Engine linear modules at 115 us and 6 + 4 (2 all-gathers, 2
+ * reduce-scatters) other ops at 10 us forward, 4 x 115 + 10 x 10 = 560 us;
+ * 16 + 4 kernels at 4 us backward, 80 us. megatron-2021 with tp 8, no SP: 4
+ * local linear modules (74 us) and 11 + 2 ops forward, 4 x 74 + 13 x 10 =
+ * 426 us; 30 + 2 backward. torchtitan (compiled) with FSDP full shard: no
+ * module overhead, 13 + 3 and 23 + 6 kernels, its forward issued from C++:
+ * 16 x 4 = 64 us and 29 x 4 = 116 us. composer with zero2 (FSDP1
+ * SHARD_GRAD_OP): 14 + 3 and 26 + 6. A dense model has no MoE layer to add
+ * to; CUDA graphs leave 2 launches of 10 us each way. */
+START_TEST(test_compute_host_ops)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_workload w = job("gpt-1.7b", 2, true, CS_RECOMPUTE_NONE);
+    w.stack = CS_STACK_MCORE_2024;
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.host_py_op_s, 10e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_cpp_op_s, 4e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_mcore_linear_s, 74e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_te_linear_s, 115e-6, 1e-15);
+    struct cs_host_ops ops;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 10.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 20.0, 1e-12);
+    ck_assert_double_eq_tol(ops.linears, 4.0, 1e-12);
+    ck_assert(ops.py_fwd && ops.te);
+    double f, b;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 560e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 80e-6, 1e-12);
+    w.par.tp = 8;
+    w.par.sp = false;
+    w.stack = CS_STACK_MEGATRON_2021;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 13.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 32.0, 1e-12);
+    ck_assert(!ops.te);
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 426e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 128e-6, 1e-12);
+    w.par.tp = 1;
+    w.par.fsdp = CS_FSDP_FULL;
+    w.stack = CS_STACK_TORCHTITAN;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 16.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 29.0, 1e-12);
+    ck_assert_double_eq_tol(ops.linears, 0.0, 1e-12);
+    ck_assert(!ops.py_fwd);
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 64e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 116e-6, 1e-12);
+    w.par.fsdp = CS_FSDP_ZERO2;
+    w.stack = CS_STACK_COMPOSER;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 32.0, 1e-12);
+    cs_compute_host_ops(&w, true, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
+    w.cuda_graphs = true;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 20e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 20e-6, 1e-12);
+}
+END_TEST
+
+/* The GEMM model against OpenXLA's measured H100 matmul table
+ * (validation/kernels/xla-h100-gemm.csv, role fit: the 5 us kernel floor was
+ * read off its smallest GEMMs). By hand, 256 x 512 x 256: 5 us + 2 x 256 x
+ * 512 x 256 / (989e12 x 0.7574 x g(256) g(512) g(256)), g(256) = 256/384 =
+ * 0.6667, g(512) = 0.8: 5 + 0.252 = 5.25 us against 5.36 measured (-2%).
+ * Over the 125 single GEMMs (b = 1) the mean |error| is 11.0% (15.6% with the
+ * former 4 us floor): the smallest within 8%, the largest 22% slower than
+ * the table, by design (training GEMMs at 0.9 of the MAMF, isolated kernels
+ * at the MAMF). Tolerance 12%: a regression bound. */
+START_TEST(test_compute_gemm_xla_h100)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 256, 512, 256, 1) * 1e6,
+                            5.0 + 2.0 * 256 * 512 * 256 /
+                                      (989e12 * p.gemm_eff_max * (256.0 / 384) * 0.8 *
+                                       (256.0 / 384)) * 1e6,
+                            1e-9);
+    FILE *fp = fopen(cs_test_data("validation/kernels/xla-h100-gemm.csv"), "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[512];
+    int n = 0;
+    double sum = 0.0, small = NAN;
+    while (fgets(line, sizeof line, fp)) {
+        int b, m, nn, k;
+        double fb, ff, t_us;
+        if (line[0] == '#' || sscanf(line, "%d,%d,%d,%d,%lf,%lf,%lf", &b, &m, &nn, &k, &fb, &ff,
+                                     &t_us) != 7)
+            continue;
+        if (b != 1)
+            continue;
+        double pred = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, m, nn, k, 1) * 1e6;
+        sum += fabs(pred / t_us - 1.0);
+        n++;
+        if (m == 256 && nn == 512 && k == 256)
+            small = pred / t_us - 1.0;
+    }
+    fclose(fp);
+    ck_assert_int_eq(n, 125);
+    printf("GEMM vs XLA H100 table: %d shapes, MAPE %.1f%%, 256x512x256 %+.1f%%\n", n, 100 * sum / n,
+           100 * small);
+    ck_assert(sum / n <= 0.12);
+    ck_assert(fabs(small) <= 0.05);
+}
+END_TEST
+
 static Suite *compute_suite(void)
 {
     Suite *s = suite_create("compute");
     TCase *gemm = tcase_create("gemm");
     tcase_set_timeout(gemm, 10);
     tcase_add_test(gemm, test_compute_params_default);
+    tcase_add_test(gemm, test_compute_host_ops);
+    tcase_add_test(gemm, test_compute_gemm_xla_h100);
     tcase_add_test(gemm, test_compute_attn_seq_factor);
     tcase_add_test(gemm, test_compute_layer_op_recompute);
     tcase_add_test(gemm, test_compute_gemm_large);

@@ -223,6 +223,69 @@ static bool same_result(const struct cs_step_result *a, const struct cs_step_res
            a->events == b->events;
 }
 
+/* TP overlap bounded by the GEMMs (cs_step_tp_hidden_s), by hand: tp 4
+ * (k = 3/4), forward GEMMs {4, 1, 6, 8} ms, backward {8, 2, 12, 16} ms,
+ * every all-gather and reduce-scatter 2 ms, 2 of each per direction.
+ * Forward at ov 1: AG beside [0] min(2, 3) = 2 and [2] min(2, 4.5) = 2, RS
+ * beside [1] min(2, 0.75) = 0.75 and [3] min(2, 6) = 2: 6.75 ms. Backward:
+ * AG beside the row-parallel [1] min(2, 1.5) = 1.5 and [3] 2, RS beside
+ * [0] and [2] 2 each: 7.5 ms. At ov 0.5: 1 + 1 + 0.75 + 1 = 3.75 ms
+ * forward. One pair each way (an MoE layer without shared experts): the
+ * attention's, 2 + 0.75. All-reduces only (no sequence parallelism), tp 1
+ * or ov 0: nothing. */
+START_TEST(test_step_tp_overlap_bounded)
+{
+    struct cs_layer_cost L;
+    memset(&L, 0, sizeof L);
+    const double gf[4] = {4e-3, 1e-3, 6e-3, 8e-3}, gb[4] = {8e-3, 2e-3, 12e-3, 16e-3};
+    memcpy(L.tp_gemm_fwd_s, gf, sizeof gf);
+    memcpy(L.tp_gemm_bwd_s, gb, sizeof gb);
+    L.tp_allgather_fwd = L.tp_reducescatter_fwd = L.tp_allgather_bwd = L.tp_reducescatter_bwd = 2;
+    ck_assert_double_eq_tol(cs_step_tp_hidden_s(&L, 1.0, 4, 2e-3, 2e-3, false), 6.75e-3, 1e-15);
+    ck_assert_double_eq_tol(cs_step_tp_hidden_s(&L, 1.0, 4, 2e-3, 2e-3, true), 7.5e-3, 1e-15);
+    ck_assert_double_eq_tol(cs_step_tp_hidden_s(&L, 0.5, 4, 2e-3, 2e-3, false), 3.75e-3, 1e-15);
+    ck_assert_double_eq(cs_step_tp_hidden_s(&L, 0.0, 4, 2e-3, 2e-3, false), 0.0);
+    ck_assert_double_eq(cs_step_tp_hidden_s(&L, 1.0, 1, 2e-3, 2e-3, false), 0.0);
+    L.tp_allgather_fwd = L.tp_reducescatter_fwd = 1;
+    ck_assert_double_eq_tol(cs_step_tp_hidden_s(&L, 1.0, 4, 2e-3, 2e-3, false), 2.75e-3, 1e-15);
+    L.tp_allgather_fwd = L.tp_reducescatter_fwd = L.tp_allgather_bwd = L.tp_reducescatter_bwd = 0;
+    L.tp_allreduce_fwd = L.tp_allreduce_bwd = 2;
+    ck_assert_double_eq(cs_step_tp_hidden_s(&L, 1.0, 4, 2e-3, 2e-3, false), 0.0);
+    ck_assert_double_eq(cs_step_tp_hidden_s(&L, 1.0, 4, 2e-3, 2e-3, true), 0.0);
+}
+END_TEST
+
+/* The compute model's pairs add up to its GEMM time: the per-pair GEMMs
+ * of a dense layer (Llama 3.1 8B on 8 H100, tp 8, sp) sum to no more than
+ * the layer's forward time, and the output projection ([1]: h x h / tp)
+ * is the smallest forward pair (QKV is h x 1.5 h / tp with 8 of 32 kv
+ * heads, FC1 h x 2 f / tp, FC2 f / tp x h). */
+START_TEST(test_step_tp_gemm_pairs)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8}\n"
+         "workload:\n"
+         "  model: {preset: llama3.1-8b}\n"
+         "  global_batch: 64\n"
+         "  parallelism: {tp: 8, sp: true}\n",
+         &s);
+    struct cs_compute_params p;
+    cs_compute_params_default(&s.cluster.gpu, &p);
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_layer(&s.workload, &s.cluster.gpu, &p, &c), CS_OK);
+    double sum = 0.0;
+    for (int i = 0; i < 4; i++) {
+        ck_assert(c.tp_gemm_fwd_s[i] > 0 && c.tp_gemm_bwd_s[i] > c.tp_gemm_fwd_s[i]);
+        sum += c.tp_gemm_fwd_s[i];
+    }
+    ck_assert(sum < c.fwd_s);
+    for (int i = 0; i < 4; i++)
+        ck_assert(c.tp_gemm_fwd_s[1] <= c.tp_gemm_fwd_s[i]);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 /* The direct evaluation of the timeline (cs_step_simulate_on) against the
  * event-by-event run on the engine (cs_step_simulate_events), over every
  * configuration a search of a 16-layer model on 4 nodes finds, on the
@@ -1168,6 +1231,75 @@ START_TEST(test_step_offload_modules_cost)
 }
 END_TEST
 
+/* Host dispatch floor (docs/models.md, "Host dispatch"). A 4-layer model
+ * of hidden 128 on 64 tokens, one H100, 2 micro-batches, stack mcore: every
+ * kernel is a few microseconds, shorter than the host's time to issue it,
+ * so each operation takes the host's time. Per layer the host calls 4
+ * Transformer Engine linear modules (115 us each) and issues 6 more kernels
+ * from Python (10 us each) forward, 520 us, and 16 kernels from C++
+ * backward, here at 8 us each (host_cpp_op_s raised from 4 us so that the
+ * backward, 14 kernels of at least 5 us per layer on the GPU, is host-bound
+ * too), 128 us; the one chunk also holds the embedding (3 ops each way: 30
+ * us forward, 24 us backward) and the output layer (6 forward: 60 us; 8
+ * backward: 64 us). Forward 4 x 520 + 30 + 60 = 2,170 us, backward 4 x 128
+ * + 24 + 64 = 600 us, so compute = 2 x (2,170 + 600) = 5,540 us. With
+ * the host time off the GPU's own time is below that (the floor binds);
+ * with CUDA graphs the host issues 2 launches per layer each way (4 x 2 x
+ * 10 = 80 us), below the GPU's time, so compute is the GPU's again. A large
+ * layer (hidden 4096, 4,096 tokens) is GPU-bound: the floor changes nothing. */
+static void host_run(const char *model, const char *extra, bool host_on, struct cs_step_result *r)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 1}\n"
+             "workload:\n"
+             "  model: %s\n"
+             "  global_batch: 2\n"
+             "  micro_batch: 1\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 1}\n"
+             "  recompute: none\n"
+             "  stack: mcore\n%s",
+             model, extra);
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&s, &o);
+    o.compute.host_cpp_op_s = 8e-6;
+    if (!host_on)
+        o.compute.host_py_op_s = o.compute.host_cpp_op_s = o.compute.host_mcore_linear_s =
+            o.compute.host_te_linear_s = 0.0;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert(r->fits);
+    cs_scenario_fini(&s);
+}
+
+START_TEST(test_step_host_floor)
+{
+    static const char *const tiny =
+        "{layers: 4, hidden: 128, heads: 2, ffn_hidden: 512, seq_len: 64, vocab: 256, activation: gelu}";
+    static const char *const big =
+        "{layers: 2, hidden: 4096, heads: 32, ffn_hidden: 16384, seq_len: 4096, vocab: 256, activation: gelu}";
+    struct cs_step_result on, off, graphs;
+    host_run(tiny, "", true, &on);
+    host_run(tiny, "", false, &off);
+    host_run(tiny, "  cuda_graphs: true\n", true, &graphs);
+    /* 4 operations, each rounded to the engine's nanosecond */
+    ck_assert_double_eq_tol(on.compute_s, 2.0 * (2170e-6 + 600e-6), 4e-9);
+    ck_assert(off.compute_s < on.compute_s);
+    ck_assert_double_eq_tol(on.time_s, on.compute_s + on.optimizer_s, 1e-8);
+    ck_assert_double_eq_tol(graphs.compute_s, off.compute_s, 1e-12);
+    ck_assert(off.compute_s > 2.0 * 2.0 * 80e-6);
+    struct cs_step_result bon, boff;
+    host_run(big, "", true, &bon);
+    host_run(big, "", false, &boff);
+    ck_assert_double_eq_tol(bon.time_s, boff.time_s, 1e-12);
+}
+END_TEST
+
 static Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -1175,6 +1307,7 @@ static Suite *step_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_step_parts_add_up);
+    tcase_add_test(tc, test_step_host_floor);
     tcase_add_test(tc, test_step_moe_dispatch);
     tcase_add_test(tc, test_step_moe_imbalance);
     tcase_add_test(tc, test_step_moe_memory);
@@ -1188,6 +1321,8 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_deterministic);
     tcase_add_test(tc, test_step_scratch_engine_same_result);
     tcase_add_test(tc, test_step_direct_matches_engine);
+    tcase_add_test(tc, test_step_tp_overlap_bounded);
+    tcase_add_test(tc, test_step_tp_gemm_pairs);
     tcase_add_test(tc, test_step_direct_error_is_the_engines);
     tcase_add_test(tc, test_step_invalid_is_reported);
     tcase_add_test(tc, test_step_no_nics_is_an_error_not_free);

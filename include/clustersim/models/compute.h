@@ -23,6 +23,21 @@ struct cs_compute_params {
     double kernel_overhead_s; /* launch + tail per kernel */
     double attn_eff;          /* fused attention: fraction of peak, on executed FLOPs */
     bool fused_attention;     /* FlashAttention-style attention core (no s^2 in HBM) */
+    /* Host (CPU) dispatch (docs/models.md, "Host dispatch"): the time the
+     * framework's host thread spends to issue one GPU kernel, from Python
+     * (an eager forward op: interpreter, nn.Module call, dispatcher,
+     * autograd recording, cudaLaunchKernel) and from C++ (the autograd
+     * engine's backward, a compiled graph's wrapper). A layer takes at
+     * least its kernels times these (cs_compute_host_layer). 0 disables. */
+    double host_py_op_s;
+    double host_cpp_op_s;
+    /* Host time of one forward call of a Megatron-Core linear layer
+     * (ColumnParallelLinear / RowParallelLinear: Python, argument handling,
+     * autograd Function, its GEMM launch): the local implementation's and
+     * Transformer Engine's (TELayerNormColumnParallelLinear & co., norm
+     * included). Measured by TE's developers (docs/models.md). */
+    double host_mcore_linear_s;
+    double host_te_linear_s;
     /* Device memory the framework cannot use (memory.h): a fixed part (CUDA
      * context, NCCL buffers) and a fraction of HBM (caching-allocator
      * fragmentation); defaults CS_MEMORY_RESERVE_FIXED_BYTES and
@@ -43,7 +58,9 @@ double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu);
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
  * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;
- * mem_eff 0.8; kernel_overhead_s 4 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
+ * mem_eff 0.8; kernel_overhead_s 5 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
+ * host_py_op_s 10 us, host_cpp_op_s 4 us, host_mcore_linear_s 74 us and
+ * host_te_linear_s 115 us (docs/models.md, "Host dispatch");
  * the memory reserve of memory.h; fused_attention true
  * when the GPU has a bf16 peak (Ampere and later, CDNA3). Never fails. */
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p);
@@ -53,6 +70,37 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
  * (compute.c): 0.603 / 0.651 at 512 or below, 1 at 4,096, 1.045 / 1.036 at
  * 16,384 and above. */
 double cs_compute_attn_seq_factor(double len, bool backward);
+
+/* Kernels (and NCCL calls) the host issues for one layer of `w` on one GPU,
+ * forward and backward (data and weight gradients), as w->stack launches
+ * them: Megatron-LM 2021's unfused layer, Megatron-Core with Transformer
+ * Engine's fused modules, torchtitan's torch.compile'd blocks, Composer's
+ * MPT blocks (docs/models.md, "Host dispatch", for the count of each). An
+ * MoE layer (`moe`) adds its router, permutation and grouped GEMMs; TP
+ * collectives add one call each; FSDP's per-layer gathers and
+ * reduce-scatters add their calls. `py_fwd` is true when the forward's ops are
+ * issued from Python (eager), false when from a compiled graph. */
+struct cs_host_ops {
+    double fwd, bwd;  /* kernel launches per layer per micro-batch, besides the linear modules */
+    double linears;   /* linear-layer modules called in the forward, each at its module's host
+                         time (Megatron-Core stacks; 0: their GEMMs are counted in fwd) */
+    bool te;          /* those modules are Transformer Engine's (host_te_linear_s), else
+                         Megatron-Core's local ones (host_mcore_linear_s) */
+    bool py_fwd;      /* forward issued op by op from Python */
+};
+void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out);
+
+/* Host time of one layer (`moe`: an MoE layer) per micro-batch: forward =
+ * linears x the module's host time + fwd ops x (host_py_op_s if issued
+ * from Python, else host_cpp_op_s),
+ * backward = bwd ops x host_cpp_op_s (the C++ autograd engine); with
+ * w->cuda_graphs, two graph launches per layer each way instead (the
+ * attention and MLP parts, Transformer Engine's per-layer scopes), each
+ * host_py_op_s. The GPU
+ * runs ahead of the host only when its kernels are longer, so the step
+ * takes max(GPU time, host time) per operation (step.c). */
+void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_params *p,
+                           bool moe, double *fwd_s, double *bwd_s);
 
 /* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);

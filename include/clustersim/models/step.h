@@ -173,4 +173,13 @@ cs_status cs_step_simulate_events(const struct cs_cluster_cfg *c, const struct c
                                   const struct cs_step_options *o, cs_engine *scratch,
                                   cs_diags *d, struct cs_step_result *out);
 
+/* TP communication overlapped with the GEMMs of one layer (docs/step.md,
+ * "TP communication overlap"): with sequence parallelism, each all-gather
+ * (time ag) and reduce-scatter (time rs) of layer L overlaps the GEMM it
+ * feeds or drains, split into tp chunks, so min(ov x c, (tp - 1) / tp x g)
+ * of it is hidden (ov: the stack's overlap share, tp_comm_overlap); the
+ * sum over the layer's forward (bwd false) or backward pairs. 0 without
+ * overlap, for tp 1, and for all-reduces (no sequence parallelism). */
+double cs_step_tp_hidden_s(const struct cs_layer_cost *L, double ov, int tp, double ag, double rs, bool bwd);
+
 #endif

@@ -219,6 +219,11 @@ struct cs_workload {
     bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
     double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
     int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+    /* The layers run as captured CUDA graphs (Transformer Engine's
+     * make_graphed_callables, Megatron-Core's --cuda-graph-impl): the host
+     * issues a graph launch per layer part instead of every kernel
+     * (cs_compute_host_layer); false by default. */
+    bool cuda_graphs;
     enum cs_stack stack;      /* the preset the three keys above came from (custom: none) */
     /* Memory the framework cannot use (memory.h): fixed bytes and a fraction
      * of HBM; NAN = the defaults (1.5 GiB, 5%). */
