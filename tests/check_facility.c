@@ -3,6 +3,7 @@
  * its effect through a loaded scenario (the cap slows the step). */
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/config.h"
+#include "clustersim/models/compute.h"
 #include "clustersim/models/facility.h"
 #include "test_util.h"
 
@@ -288,6 +289,121 @@ START_TEST(test_facility_pue_loaded)
 }
 END_TEST
 
+/* Splits one CSV line in place at commas (no quoting: the table has none);
+ * returns the number of fields, at most `max`. */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    line[strcspn(line, "\r\n")] = '\0';
+    while (n < max) {
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+/* Holdout check of the cube-root clock law against measured training
+ * throughput under power limits (validation/hardware/power-cap-throughput.csv:
+ * Zeus NSDI'23 V100 and A40 power traces, one secondary McDonald et al. 2022
+ * V100 figure; docs/run.md "Clocks under power limits: validation"). The
+ * model's throughput ratio of a compute-bound workload at limit L is its
+ * clock factor cs_gpu_clock_factor = (L / TDP)^(1/3), TDP = the default
+ * (maximum) limit: by hand, 125 W of 250 W gives 0.5^(1/3) = 0.7937.
+ * Tolerance, stated before the comparison: 5 percentage points per row.
+ * What it asserts:
+ *  - compute-bound rows (uncapped draw >= 85% of the default limit, the
+ *    model's premise that the workload draws its TDP) at limits >= 0.65 of
+ *    the default agree within 5 points (15 rows: V100 at 175-225 W for
+ *    resnet50 and both BERTs, A40 at 200-275 W for both BERTs);
+ *  - every compute-bound row: the model's ratio is at least the measured one
+ *    less 5 points (docs/models.md: static power is left out, so the law is
+ *    an upper bound on the clock). Below about 0.6 of the default the model
+ *    is too optimistic by 8-46 points (printed): the known miss.
+ * Rows of workloads that draw well below the limit (ncf, shufflenet,
+ * deepspeech2) are printed, not asserted: the model has no per-workload
+ * draw, so it slows them as if they drew the TDP. The domain bounds (85%,
+ * 0.65) were chosen after seeing the comparison: the in-domain figure is
+ * descriptive, the whole-table figures are the holdout result. */
+START_TEST(test_facility_power_cap_validation)
+{
+    struct cs_gpu_spec g;
+    memset(&g, 0, sizeof g);
+    g.tdp_w = 250;
+    g.power_limit_w = 125;
+    ck_assert_double_eq_tol(cs_gpu_clock_factor(&g), 0.7937005, 1e-6);
+    FILE *fp = fopen(cs_test_data("validation/hardware/power-cap-throughput.csv"), "r");
+    ck_assert_msg(fp != NULL, "validation/hardware/power-cap-throughput.csv is missing");
+    char line[1024];
+    bool header = false;
+    int n = 0, n_in = 0, n_deep = 0, n_light = 0;
+    double in_sum = 0, in_max = 0, deep_sum = 0, deep_max = 0, light_sum = 0, all_sum = 0, mcd = NAN;
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#')
+            continue;
+        char *f[16];
+        int nf = split_csv(line, f, 16);
+        if (!header) {
+            ck_assert_int_eq(nf, 11);
+            ck_assert_str_eq(f[0], "source");
+            ck_assert_str_eq(f[2], "default_limit_w");
+            ck_assert_str_eq(f[6], "power_limit_w");
+            ck_assert_str_eq(f[9], "throughput_ratio");
+            ck_assert_str_eq(f[10], "default_power_w");
+            header = true;
+            continue;
+        }
+        ck_assert_int_eq(nf, 11);
+        double tdp = atof(f[2]), lim = atof(f[6]), meas = atof(f[9]);
+        double draw = f[10][0] ? atof(f[10]) : NAN;
+        ck_assert(tdp > 0 && lim > 0 && lim < tdp && meas > 0);
+        memset(&g, 0, sizeof g);
+        g.tdp_w = tdp;
+        g.power_limit_w = lim;
+        double model = cs_gpu_clock_factor(&g);
+        double err = model - meas; /* + : the model is too fast */
+        n++;
+        all_sum += fabs(err);
+        if (!isfinite(draw)) {
+            mcd = err;
+            continue;
+        }
+        if (draw >= 0.85 * tdp) {
+            ck_assert_msg(err >= -0.05, "%s %s at %g W: model %.3f below measured %.3f by more than 5 points", f[1],
+                          f[3], lim, model, meas);
+            if (lim >= 0.65 * tdp) {
+                ck_assert_msg(fabs(err) <= 0.05, "%s %s at %g W: model %.3f vs measured %.3f", f[1], f[3], lim, model,
+                              meas);
+                n_in++;
+                in_sum += fabs(err);
+                in_max = fmax(in_max, fabs(err));
+            } else {
+                n_deep++;
+                deep_sum += fabs(err);
+                deep_max = fmax(deep_max, fabs(err));
+            }
+        } else {
+            n_light++;
+            light_sum += fabs(err);
+        }
+    }
+    fclose(fp);
+    ck_assert(header);
+    ck_assert_int_eq(n, 87);
+    ck_assert_int_eq(n_in, 15);
+    ck_assert(isfinite(mcd));
+    printf("power caps vs cube-root law (87 rows, MAE %.1f pp): compute-bound at >= 0.65 TDP %d rows, MAE %.1f pp, "
+           "max %.1f; compute-bound below %d rows, MAE %.1f pp, max %.1f (model too fast); light workloads %d rows, "
+           "MAE %.1f pp; McDonald 2022 V100 150 W %+.1f pp\n",
+           100 * all_sum / n, n_in, 100 * in_sum / n_in, 100 * in_max, n_deep, 100 * deep_sum / n_deep,
+           100 * deep_max, n_light, 100 * light_sum / n_light, 100 * mcd);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("facility");
@@ -299,6 +415,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_facility_thermal_by_hand);
     tcase_add_test(tc, test_facility_pue_by_cooling);
     tcase_add_test(tc, test_facility_pue_loaded);
+    tcase_add_test(tc, test_facility_power_cap_validation);
     suite_add_tcase(s, tc);
     return s;
 }
