@@ -1166,6 +1166,15 @@ static void bind_cluster(struct cs_bind *b, const struct cs_ynode *root)
     }
     bool gpu_ok = bind_ref(b, CS_CATALOG_GPU, cl, where, "cluster", "gpu", "gpu_overrides",
                            "H100-SXM5-80GB", "default", &c->gpu, sizeof c->gpu);
+    if (gpu_ok && isfinite(c->gpu.power_limit_w) && c->gpu.power_limit_w > 0 && isfinite(c->gpu.tdp_w) &&
+        c->gpu.tdp_w > 0 && c->gpu.power_limit_w < CS_CLOCK_LAW_MIN_CAP * c->gpu.tdp_w)
+        cs_diag_add(b->d, CS_SEV_WARNING, where->file, where->line, where->col,
+                    "cluster.gpu: a %.0f W power limit is %.2f of the %.0f W TDP; below %.2f the "
+                    "clock law (cube root of the cap) is optimistic: compute-bound throughput was "
+                    "measured 20.6 points below it on average (validation/hardware/"
+                    "power-cap-throughput.csv, docs/run.md): read the step time as a lower bound",
+                    c->gpu.power_limit_w, c->gpu.power_limit_w / c->gpu.tdp_w, c->gpu.tdp_w,
+                    CS_CLOCK_LAW_MIN_CAP);
     if (gpu_ok)
         bind_intra(b, cl, where);
     else /* still check the intra keys for typos and unknown names */
@@ -2061,12 +2070,17 @@ static void bind_facility(struct cs_bind *b, const struct cs_ynode *root)
         double old = b->s->cluster.gpu.power_limit_w;
         if (!(isfinite(old) && old > 0 && old <= r->gpu_power_cap_w)) {
             b->s->cluster.gpu.power_limit_w = r->gpu_power_cap_w;
+            bool below = r->gpu_power_cap_w < CS_CLOCK_LAW_MIN_CAP * tdp;
             cs_diag_add(b->d, CS_SEV_WARNING, at->file, at->line, at->col,
                         "facility: %d nodes per rack draw %.1f kW against a %.1f kW %s cooling "
-                        "limit: the GPUs throttle to %.0f W of %.0f W (clock x%.3f, step model)",
+                        "limit: the GPUs throttle to %.0f W of %.0f W (clock x%.3f, step model)%s",
                         r->nodes_per_rack, r->kw_per_rack, r->rack_limit_w / 1000,
                         cs_cooling_name((enum cs_cooling)f->cooling), r->gpu_power_cap_w, tdp,
-                        cbrt(r->gpu_power_cap_w / tdp));
+                        cbrt(r->gpu_power_cap_w / tdp),
+                        below ? "; below 0.65 of TDP that clock is optimistic (measured throughput "
+                                "20.6 points lower on average, validation/hardware/"
+                                "power-cap-throughput.csv): read the step time as a lower bound"
+                              : "");
             char val[32];
             snprintf(val, sizeof val, "%.0fW", r->gpu_power_cap_w);
             prov_set(&b->prov, "cluster.gpu.power_limit", val,

@@ -186,6 +186,38 @@ START_TEST(test_facility_loaded)
 }
 END_TEST
 
+/* A power limit under CS_CLOCK_LAW_MIN_CAP (0.65) of the TDP is outside
+ * the clock law's validated range (validation/hardware/power-cap-
+ * throughput.csv): 400 W of 700 W (0.57) warns, 500 W (0.71) does not. */
+START_TEST(test_facility_clock_law_range_warning)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const int watts[2] = {400, 500};
+    for (int k = 0; k < 2; k++) {
+        char y[512];
+        snprintf(y, sizeof y,
+                 "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1, gpu_overrides: {power_limit: %dW}}\n",
+                 watts[k]);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+        struct cs_scenario s;
+        ck_assert_int_eq(cs_cfg_load_scenario_buffer("p.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+        ck_assert_double_eq_tol(s.cluster.gpu.power_limit_w, watts[k], 1e-9);
+        bool warned = false;
+        for (size_t i = 0; i < d.n; i++)
+            warned = warned || (d.items[i].sev == CS_SEV_WARNING && strstr(d.items[i].msg, "clock law") != NULL &&
+                                strstr(d.items[i].msg, "0.57 of the 700 W TDP") != NULL);
+        ck_assert(warned == (k == 0));
+        cs_scenario_fini(&s);
+    }
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 /* The thermal transient by hand: 8 nodes of 8 H100 in 3 air racks of
  * 20 kW: ceil(8 / 3) = 3 nodes per rack, 3 x 10,080 = 30,240 W, 10,240 W
  * over the limit. Thermal mass 3 x 130.45 kg x 600 J/(kg K) = 234,810 J/K
@@ -412,6 +444,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_facility_cap_and_kinds);
     tcase_add_test(tc, test_facility_rack_scale);
     tcase_add_test(tc, test_facility_loaded);
+    tcase_add_test(tc, test_facility_clock_law_range_warning);
     tcase_add_test(tc, test_facility_thermal_by_hand);
     tcase_add_test(tc, test_facility_pue_by_cooling);
     tcase_add_test(tc, test_facility_pue_loaded);

@@ -55,6 +55,12 @@ struct cs_compute_params {
  * TDP. The GEMM and attention rates scale with it; HBM bandwidth does not. */
 double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu);
 
+/* The smallest power limit, as a fraction of TDP, down to which the clock
+ * law above holds within 5 points of measured compute-bound throughput
+ * (validation/hardware/power-cap-throughput.csv, docs/run.md "Clocks under
+ * power limits: validation"); below it the law is optimistic. */
+#define CS_CLOCK_LAW_MIN_CAP 0.65
+
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
  * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;
