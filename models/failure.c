@@ -98,15 +98,10 @@ long cs_fail_nodes_out(const struct cs_failures_cfg *f, enum cs_fail_scope scope
 
 double cs_fail_job_mtbi_s(const struct cs_failures_cfg *f, long gpus, long nodes, long switches)
 {
-    if (!f->enabled)
-        return INFINITY;
-    double rate = 0;
-    for (int i = 0; i < f->n_components; i++) {
-        const struct cs_fail_component *c = &f->components[i];
-        if (cs_fail_interrupts(c))
-            rate += (double)cs_fail_units(f, c->scope, gpus, nodes, switches) / c->mtbf_s;
-    }
-    return rate > 0 ? 1.0 / rate : INFINITY;
+    /* the same units as cs_fail_units: no leaves or spines without a
+     * topology (0 units), racks of f's nodes_per_rack */
+    struct cs_fail_domains d = {gpus, nodes, switches, 0, 0, 0, f->nodes_per_rack};
+    return cs_fail_domain_mtbi_s(f, &d);
 }
 
 static const char *const scope_names[CS_FAIL_N_SCOPES] = {"gpu",  "node", "switch", "job",

@@ -19,36 +19,9 @@
  * at min(8, 16 / 2) = 8 GB/s = 0.15 s, against a 0.125 s step. */
 static void base(struct cs_scenario *s)
 {
-    memset(s, 0, sizeof *s);
-    s->seed = 7;
-    s->cluster.nodes = 2;
-    s->cluster.gpus_per_node = 8;
-    s->cluster.gpu.pcie_gen = 5;
-    s->cluster.cpu_cores_per_node = 112;
-    s->cluster.host_memory_bytes = 2e12;
-    s->cluster.storage.n_tiers = 1;
-    struct cs_storage_spec *t = &s->cluster.storage.tiers[0];
-    strcpy(t->name, "pfs1");
-    t->kind = CS_STORAGE_PFS;
-    t->read_bw_bytes_per_s = t->write_bw_bytes_per_s = 8e9;
-    t->aggregate_bw_bytes_per_s = 16e9;
-    s->has_workload = true;
-    s->workload.model.layers = 1;
-    s->workload.model.hidden = 1024;
-    s->workload.model.heads = 8;
-    s->workload.model.kv_heads = 8;
-    s->workload.model.ffn_hidden = 4096;
-    s->workload.model.vocab = 1000;
-    s->workload.model.seq_len = 1000;
-    s->workload.par = (struct cs_parallel){.tp = 8, .pp = 1, .dp = 2, .cp = 1, .vp = 1};
-    s->workload.global_batch = 2;
-    s->workload.micro_batch = 1;
+    cs_test_run_scenario(s, 7, 2, 8);
+    s->cluster.storage.tiers[0].aggregate_bw_bytes_per_s = 16e9;
     s->workload.tokens = 1e9;
-    s->failures.spares = -1;
-    s->failures.repair_s = 86400;
-    s->checkpoint.size_bytes = NAN;
-    s->checkpoint.snapshot_bw_bytes_per_s = NAN;
-    s->run.replicas = 1;
     s->data.enabled = true;
     s->data.batch_time_s = NAN;
     s->data.sample_bytes = 0.15e9;

@@ -371,31 +371,7 @@ END_TEST
 static void study_setup(struct cs_scenario *s, int nodes, int gpn, double days, double det_s, double restart_s,
                         double interval_s, double block_s)
 {
-    memset(s, 0, sizeof *s);
-    s->seed = 2025;
-    s->cluster.nodes = nodes;
-    s->cluster.gpus_per_node = gpn;
-    s->cluster.gpu.pcie_gen = 5;
-    s->cluster.cpu_cores_per_node = 112;
-    s->cluster.host_memory_bytes = 2e12;
-    s->cluster.storage.n_tiers = 1;
-    struct cs_storage_spec *t = &s->cluster.storage.tiers[0];
-    strcpy(t->name, "pfs1");
-    t->kind = CS_STORAGE_PFS;
-    t->read_bw_bytes_per_s = t->write_bw_bytes_per_s = 8e9;
-    t->aggregate_bw_bytes_per_s = NAN;
-    s->has_workload = true;
-    s->workload.model.layers = 1;
-    s->workload.model.hidden = 1024;
-    s->workload.model.heads = 8;
-    s->workload.model.kv_heads = 8;
-    s->workload.model.ffn_hidden = 4096;
-    s->workload.model.vocab = 1000;
-    s->workload.model.seq_len = 1000;
-    s->workload.par = (struct cs_parallel){.tp = gpn, .pp = 1, .dp = nodes, .cp = 1, .vp = 1};
-    s->workload.global_batch = nodes;
-    s->workload.micro_batch = 1;
-    s->workload.tokens = NAN;
+    cs_test_run_scenario(s, 2025, nodes, gpn);
     s->failures.enabled = true;
     cs_fail_llama3_defaults(&s->failures);
     s->failures.detection_s = det_s;

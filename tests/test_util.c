@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include "clustersim/config/sweep.h"
+#include "clustersim/models/scenario.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,4 +72,38 @@ void cs_test_overrides_free(char **paths, int n)
 {
     for (int i = 0; i < n; i++)
         free(paths[i]);
+}
+
+void cs_test_run_scenario(struct cs_scenario *s, unsigned seed, int nodes, int gpn)
+{
+    memset(s, 0, sizeof *s);
+    s->seed = seed;
+    s->cluster.nodes = nodes;
+    s->cluster.gpus_per_node = gpn;
+    s->cluster.gpu.pcie_gen = 5;
+    s->cluster.cpu_cores_per_node = 112;
+    s->cluster.host_memory_bytes = 2e12;
+    s->cluster.storage.n_tiers = 1;
+    struct cs_storage_spec *t = &s->cluster.storage.tiers[0];
+    strcpy(t->name, "pfs1");
+    t->kind = CS_STORAGE_PFS;
+    t->read_bw_bytes_per_s = t->write_bw_bytes_per_s = 8e9;
+    t->aggregate_bw_bytes_per_s = NAN;
+    s->has_workload = true;
+    s->workload.model.layers = 1;
+    s->workload.model.hidden = 1024;
+    s->workload.model.heads = 8;
+    s->workload.model.kv_heads = 8;
+    s->workload.model.ffn_hidden = 4096;
+    s->workload.model.vocab = 1000;
+    s->workload.model.seq_len = 1000;
+    s->workload.par = (struct cs_parallel){.tp = gpn, .pp = 1, .dp = nodes, .cp = 1, .vp = 1};
+    s->workload.global_batch = nodes;
+    s->workload.micro_batch = 1;
+    s->workload.tokens = NAN;
+    s->failures.spares = -1;
+    s->failures.repair_s = 86400;
+    s->checkpoint.size_bytes = NAN;
+    s->checkpoint.snapshot_bw_bytes_per_s = NAN;
+    s->run.replicas = 1;
 }

@@ -27,6 +27,16 @@ struct cs_cfg_override;
 void cs_test_overrides(const char *const *sets, int n, struct cs_cfg_override *ov, char **paths);
 void cs_test_overrides_free(char **paths, int n);
 
+/* The small run-level scenario the run, data-pipeline and fault-domain
+ * suites build in code (no catalog): `nodes` x `gpn` GPUs (PCIe gen 5, 112
+ * cores and 2 TB of host memory a node), one PFS tier "pfs1" (8 GB/s per
+ * client each way, no aggregate limit), a 1-layer, hidden-1,024 model with
+ * tp gpn x dp nodes, one sequence per replica, no token target, no
+ * failures, checkpoints or data section, one replica; `seed` as given.
+ * Callers change what their test needs. */
+struct cs_scenario;
+void cs_test_run_scenario(struct cs_scenario *s, unsigned seed, int nodes, int gpn);
+
 /* Runs a suite with CK_NORMAL output; returns the process exit code. */
 int cs_test_run(Suite *s);
 
