@@ -8,6 +8,7 @@
 #include "clustersim/app/validate.h"
 #include "clustersim/app/validate_coll.h"
 #include "clustersim/base/xmalloc.h"
+#include "clustersim/report/numfmt.h"
 #include "clustersim/report/table.h"
 
 #include <cjson/cJSON.h>
@@ -16,12 +17,12 @@
 #include <string.h>
 
 /* A measured or predicted value for the table: 4 significant digits, and
- * from 10,000 on the whole number (never exponent notation: "10810", not
- * "1.081e+04"). */
+ * from 10,000 on the whole number with thousands separators (cs_fmt_sig:
+ * "10,810", never "1.081e+04"). */
 static void fmt_value(char *buf, size_t n, double v)
 {
-    if (isfinite(v) && fabs(v) >= 1e4 && fabs(v) < 1e15)
-        snprintf(buf, n, "%.0f", v);
+    if (isfinite(v) && fabs(v) >= 1e4)
+        cs_fmt_sig(v, 4, buf, n);
     else
         snprintf(buf, n, "%.4g", v);
 }

@@ -2,6 +2,7 @@
  * options with their breakdown, years, break-even, sensitivity, Monte
  * Carlo and claim verdict as aligned text, the `tco.*` JSON contract, CSV,
  * and the data files of the gnuplot figures (templates in plots/). */
+#include "clustersim/report/numfmt.h"
 #include "clustersim/report/cost_report.h"
 #include "clustersim/report/run_report.h"
 #include "clustersim/base/outfile.h"
@@ -614,7 +615,10 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
         char c[2 + CS_OPT_COUNT][48];
         const char *cells[2 + CS_OPT_COUNT];
         snprintf(c[0], sizeof c[0], "%s", cs_cost_input_name(sr->input));
-        snprintf(c[1], sizeof c[1], "%.4g", sr->base_value);
+        if (isfinite(sr->base_value) && fabs(sr->base_value) >= 1e4)
+            cs_fmt_sig(sr->base_value, 4, c[1], sizeof c[1]); /* "31,905", never "3.19e+04" */
+        else
+            snprintf(c[1], sizeof c[1], "%.4g", sr->base_value);
         for (int k = 0; k < ncols; k++) {
             int o = cols[k];
             double base = r->res.opt[o].total_usd;

@@ -1,6 +1,7 @@
 /* run_level.c: run-level results (goodput, interruptions, checkpoints) and
  * the data pipeline, as JSON and text (report layer). */
 #include "clustersim/report/run_level.h"
+#include "clustersim/report/numfmt.h"
 
 #include "clustersim/models/failure.h"
 
@@ -106,26 +107,13 @@ void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
 }
 
 /* A figure of the text report: 4 significant digits, and from 10,000 on
- * the whole number with thousands separators ("20,000,000,000 tokens",
- * "2,060 h"), never exponent notation. */
+ * the whole number with thousands separators (cs_fmt_sig: "1,781,766
+ * GPU-h"), never exponent notation. */
 static const char *fig(char *buf, size_t n, double v)
 {
-    if (!isfinite(v) || fabs(v) < 1e4 || fabs(v) >= 1e18) {
-        snprintf(buf, n, "%.4g", v);
-        return buf;
-    }
-    char digits[32];
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    size_t len = strlen(digits), o = 0;
-    if (v < 0 && o + 1 < n)
-        buf[o++] = '-';
-    for (size_t i = 0; i < len && o + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && o + 1 < n)
-            buf[o++] = ',';
-        if (o + 1 < n)
-            buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
+    if (isfinite(v) && fabs(v) >= 1e4)
+        return cs_fmt_sig(v, 4, buf, n);
+    snprintf(buf, n, "%.4g", v);
     return buf;
 }
 
