@@ -491,6 +491,9 @@ static const struct cs_field workload_fields[] = {
     F_("grad_reduce_bf16", CS_FT_BOOL, struct cs_workload, grad_reduce_bf16, .def = "false",
        .doc = "fsdp none/zero1: gradients accumulated and reduced in bf16 (true: Megatron's "
               "grad_reduce_in_fp32 false, as Megatron-Bridge's performance recipes) instead of fp32"),
+    F_("fp8_act_storage", CS_FT_BOOL, struct cs_workload, fp8_act_storage, .def = "false",
+       .doc = "quantized precisions: DeepSeek-V3's low-precision activation storage (SwiGLU inputs "
+              "at the quantized width, the attention output once in 12-bit E5M6; report 3.3.2)"),
     F_("gpus", CS_FT_LONG, struct cs_workload, gpus, .min = 0, .max = CS_CFG_MAX_GPUS, .def = "0",
        .doc = "GPUs the job uses (whole nodes); 0 = every GPU of the cluster"),
 };

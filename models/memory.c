@@ -200,7 +200,10 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
      * kv_lora + rope per token. */
     /* bytes per f-wide element: gelu input (e) and output (the second
      * linear's input); swiglu's two inputs (2 e) and product */
-    double mfb = (m->activation == CS_ACT_SWIGLU ? 2.0 * e : e) + lin;
+    /* DeepSeek-V3's storage (fp8_act_storage): the SwiGLU inputs at the
+     * quantized width */
+    bool lps = f8 && w->fp8_act_storage;
+    double mfb = (m->activation == CS_ACT_SWIGLU ? 2.0 * (lps ? lin : e) : e) + lin;
     if (mods & CS_RC_MOD_MLP)
         mfb = 0.0;
     double dqk = cs_model_qk_head_dim(m), dv = cs_model_v_head_dim(m), kv_all = kv_frac * a;
@@ -208,7 +211,11 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
     double qkv = (a * dqk + kv_all * (dqk + dv)) * tok;
     if (m->attention == CS_ATTN_MLA && (mods & CS_RC_MOD_MLA_UP_PROJ))
         qkv = t * tok * ((double)m->mla.q_lora_rank + m->mla.kv_lora_rank + m->mla.qk_rope_dim);
-    double shard = e * (qkv + a * dv * tok) + (f8 ? lin : 0.0) * a * dv * tok + mfb * tok * f;
+    /* the attention output: bf16 for the attention's backward plus the
+     * projection's quantized copy, or (fp8_act_storage) one 12-bit E5M6
+     * tensor for both */
+    double attn_out = lps ? CS_MEMORY_E5M6_BYTES : e + (f8 ? lin : 0.0);
+    double shard = e * qkv + attn_out * a * dv * tok + mfb * tok * f;
     /* softmax output (e), its dropout mask (1, with dropout) and output
      * (e): a s^2 b. */
     double s2 = store_s2 ? (2.0 * e + drop) * a * sq * s * b : 0.0;
@@ -291,7 +298,9 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
      * with the attention part as the MLP input) */
     if (w->recompute == CS_RECOMPUTE_SELECTIVE && (w->recompute_modules & CS_RC_MOD_MOE))
         return base;
-    return base + rows * (lin * h + e * up + (act_rc ? 0.0 : lin * fe) + e * h) +
+    /* fp8_act_storage: the SwiGLU inputs cached at the quantized width */
+    double up_b = f8 && w->fp8_act_storage ? lin : e;
+    return base + rows * (lin * h + up_b * up + (act_rc ? 0.0 : lin * fe) + e * h) +
            4.0 * t_r * mo->experts;
 }
 

@@ -533,6 +533,28 @@ START_TEST(test_workload_memory_fp8_activations)
 }
 END_TEST
 
+/* DeepSeek-V3's low-precision storage (fp8_act_storage), Llama 3.1 8B at
+ * 8,192 tokens, tp 1, FP8 (989,855,744 B per layer above): the SwiGLU's two
+ * inputs drop from 2 to 1 byte, 2 x 14,336 x 8,192 = 234,881,024 B, and
+ * the attention output is kept once at 1.5 B instead of 2 + 1, 1.5 x 4,096
+ * x 8,192 = 50,331,648 B: 704,643,072 B. No effect without a quantized
+ * precision kept by the stack (torchtitan keeps bf16 inputs). */
+START_TEST(test_workload_memory_fp8_act_storage)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    w.precision = CS_PREC_FP8;
+    w.fp8_act_storage = true;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 704643072.0, 1.0);
+    w.stack = CS_STACK_TORCHTITAN;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 1140850688.0, 1.0);
+    w.stack = CS_STACK_CUSTOM;
+    w.precision = CS_PREC_BF16;
+    ck_assert_double_eq_tol(cs_memory_layer_activations(&w, true), 1140850688.0, 1.0);
+}
+END_TEST
+
 /* torchtitan's per-op selective checkpointing (recompute: op): Llama 3.1 8B
  * at 8,192 tokens, tp 1, bf16. Kept per layer: the input, wq's, wv's, w1's
  * and w2's outputs and the attention output: 4 x (8192 x 4096) + 8192 x 8 x
@@ -606,6 +628,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_cp_shards_states);
     tcase_add_test(mem, test_workload_memory_partial_recompute);
     tcase_add_test(mem, test_workload_memory_fp8_activations);
+    tcase_add_test(mem, test_workload_memory_fp8_act_storage);
     tcase_add_test(mem, test_workload_memory_op_checkpointing);
     tcase_add_test(mem, test_workload_memory_offload);
     suite_add_tcase(s, mem);

@@ -5,6 +5,9 @@
  * and the reserve a real process cannot use. docs/models.md, "Memory", gives
  * every equation. All functions are pure. */
 #ifndef CLUSTERSIM_MEMORY_H
+/* E5M6: 1 sign, 5 exponent and 6 mantissa bits (DeepSeek-V3 report,
+ * Section 3.3.2). */
+#define CS_MEMORY_E5M6_BYTES 1.5
 #define CLUSTERSIM_MEMORY_H
 
 #include "clustersim/models/compute.h"

@@ -236,6 +236,15 @@ struct cs_workload {
      * (false, the default). Only fsdp none/zero1 keep fp32 gradients at
      * all (memory.h). */
     bool grad_reduce_bf16;
+    /* DeepSeek-V3's low-precision activation storage (the technical report,
+     * arXiv 2412.19437, Section 3.3.2, "Low-Precision Storage and
+     * Communication"), under a quantized precision: the SwiGLU inputs of
+     * the FFN and experts are cached at the quantized width (their output
+     * recomputed, as recompute_modules moe_act / mlp), and the attention
+     * output is kept once, in E5M6 (12 bits), for both the attention's
+     * backward and the output projection's weight gradient, instead of
+     * bf16 beside the projection's FP8 copy. */
+    bool fp8_act_storage;
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
