@@ -16,17 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A measured or predicted value for the table: 4 significant digits, and
- * from 10,000 on the whole number with thousands separators (cs_fmt_sig:
- * "10,810", never "1.081e+04"). */
-static void fmt_value(char *buf, size_t n, double v)
-{
-    if (isfinite(v) && fabs(v) >= 1e4)
-        cs_fmt_sig(v, 4, buf, n);
-    else
-        snprintf(buf, n, "%.4g", v);
-}
-
 static const struct cs_cli_opt cs__vr_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"check", 0, NULL, "exit 1 unless each file's MAPE <= 10% and every row <= 25%"},
@@ -302,9 +291,9 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             double pred = vr->pred, err = vr->err;
             char fl[300], ms[32], ps[32], es[32], mb[16];
             snprintf(fl, sizeof fl, "%s:%d", c->file, c->line);
-            fmt_value(ms, sizeof ms, c->measured);
+            cs_fmt_g4(c->measured, ms, sizeof ms);
             if (st == CS_OK)
-                fmt_value(ps, sizeof ps, pred);
+                cs_fmt_g4(pred, ps, sizeof ps);
             else
                 snprintf(ps, sizeof ps, "n/a");
             if (c->not_expressible[0])

@@ -615,10 +615,7 @@ void cs_out_tco_text(FILE *out, const struct cs_tco_report *r)
         char c[2 + CS_OPT_COUNT][48];
         const char *cells[2 + CS_OPT_COUNT];
         snprintf(c[0], sizeof c[0], "%s", cs_cost_input_name(sr->input));
-        if (isfinite(sr->base_value) && fabs(sr->base_value) >= 1e4)
-            cs_fmt_sig(sr->base_value, 4, c[1], sizeof c[1]); /* "31,905", never "3.19e+04" */
-        else
-            snprintf(c[1], sizeof c[1], "%.4g", sr->base_value);
+        cs_fmt_g4(sr->base_value, c[1], sizeof c[1]); /* "31,905", never "3.19e+04" */
         for (int k = 0; k < ncols; k++) {
             int o = cols[k];
             double base = r->res.opt[o].total_usd;

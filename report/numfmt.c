@@ -245,3 +245,11 @@ const char *cs_fmt_auto(const char *path, double v, char *buf, size_t n)
     }
     return cs_fmt_count(v, buf, n);
 }
+
+const char *cs_fmt_g4(double v, char *buf, size_t n)
+{
+    if (isfinite(v) && fabs(v) >= 1e4)
+        return cs_fmt_sig(v, 4, buf, n);
+    snprintf(buf, n, "%.4g", v);
+    return buf;
+}

@@ -106,17 +106,6 @@ void cs_out_run_level_json(cJSON *root, const struct cs_run_result *r)
     }
 }
 
-/* A figure of the text report: 4 significant digits, and from 10,000 on
- * the whole number with thousands separators (cs_fmt_sig: "1,781,766
- * GPU-h"), never exponent notation. */
-static const char *fig(char *buf, size_t n, double v)
-{
-    if (isfinite(v) && fabs(v) >= 1e4)
-        return cs_fmt_sig(v, 4, buf, n);
-    snprintf(buf, n, "%.4g", v);
-    return buf;
-}
-
 static void pdist(FILE *out, const char *label, const struct cs_run_dist *d, double scale,
                   const char *unit)
 {
@@ -125,8 +114,8 @@ static void pdist(FILE *out, const char *label, const struct cs_run_dist *d, dou
         return;
     }
     char a[40], b[40], c[40];
-    fprintf(out, "  %-28s %12s %-6s [p05 %s, p95 %s]\n", label, fig(a, sizeof a, d->mean * scale), unit,
-            fig(b, sizeof b, d->p05 * scale), fig(c, sizeof c, d->p95 * scale));
+    fprintf(out, "  %-28s %12s %-6s [p05 %s, p95 %s]\n", label, cs_fmt_g4(d->mean * scale, a, sizeof a), unit,
+            cs_fmt_g4(d->p05 * scale, b, sizeof b), cs_fmt_g4(d->p95 * scale, c, sizeof c));
 }
 
 void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
@@ -144,11 +133,11 @@ void cs_out_run_level_text(FILE *out, const struct cs_run_result *r)
         char mt[40];
         fprintf(out, "  failures: %d classes%s; job MTBI %s h\n", r->n_causes,
                 r->default_rates ? " (rates derived from the Llama 3 405B table)" : "",
-                fig(mt, sizeof mt, r->mtbi_s / 3600));
+                cs_fmt_g4(r->mtbi_s / 3600, mt, sizeof mt));
     }
     char ff[40];
     fprintf(out, "  failure-free %-15s %12s days\n", r->duration_mode ? "span" : "time",
-            fig(ff, sizeof ff, r->target_s / 86400));
+            cs_fmt_g4(r->target_s / 86400, ff, sizeof ff));
     if (!r->duration_mode)
         pdist(out, "time to train", &r->time_to_train_s, 1.0 / 86400, "days");
     pdist(out, "goodput", &r->goodput, 100, "%");

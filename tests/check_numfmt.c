@@ -42,6 +42,20 @@ START_TEST(test_sig_digits)
 }
 END_TEST
 
+/* cs_fmt_g4: "%.4g" below 10,000 ("2062", "0.04626"), whole with
+ * separators from 10,000 ("31,905", "1,781,766", "-20,000,000,000"),
+ * where "%.4g" would print 3.19e+04, 1.782e+06 and -2e+10. */
+START_TEST(test_g4_no_exponent)
+{
+    char g[64];
+    ck_assert_str_eq(cs_fmt_g4(2062.3, g, sizeof g), "2062");
+    ck_assert_str_eq(cs_fmt_g4(0.04626, g, sizeof g), "0.04626");
+    ck_assert_str_eq(cs_fmt_g4(31905, g, sizeof g), "31,905");
+    ck_assert_str_eq(cs_fmt_g4(1781766.4, g, sizeof g), "1,781,766");
+    ck_assert_str_eq(cs_fmt_g4(-2e10, g, sizeof g), "-20,000,000,000");
+}
+END_TEST
+
 START_TEST(test_usd)
 {
     ck_assert_str_eq(cs_fmt_usd(1889418.8341589335, b, sizeof b), "$1,889,419");
@@ -133,6 +147,7 @@ static Suite *numfmt_suite(void)
     TCase *tc = tcase_create("numfmt");
     tcase_add_test(tc, test_fixed_separators_and_rounding);
     tcase_add_test(tc, test_sig_digits);
+    tcase_add_test(tc, test_g4_no_exponent);
     tcase_add_test(tc, test_usd);
     tcase_add_test(tc, test_pct);
     tcase_add_test(tc, test_duration_units);

@@ -46,4 +46,10 @@ const char *cs_fmt_count(double v, char *buf, size_t n);
  * else as a count (6 significant digits for fractions). */
 const char *cs_fmt_auto(const char *key, double v, char *buf, size_t n);
 
+/* A figure of the text tables: "%.4g" below 10,000 in magnitude (and for
+ * NAN or an infinity), from 10,000 on the whole number with thousands
+ * separators as cs_fmt_sig(v, 4) gives it ("1,781,766"), so never exponent
+ * notation where "%.4g" would turn to it. */
+const char *cs_fmt_g4(double v, char *buf, size_t n);
+
 #endif
