@@ -291,8 +291,8 @@ START_TEST(test_app_validate_collectives)
     ck_assert_int_eq(v.nfiles, 30);
     ck_assert_int_eq(v.not_expressible, 2);
     ck_assert_int_eq(v.failed, 0);
-    ck_assert_int_eq(v.agg[0].logs, 12);
-    ck_assert_int_eq(v.agg[1].logs, 16);
+    ck_assert_int_eq(v.agg[0].logs, 13); /* 12 before the A3 Ultra gIB log moved to fit (2026-12-02) */
+    ck_assert_int_eq(v.agg[1].logs, 15);
     const struct cs_app_cval_file *ar = NULL;
     for (int i = 0; i < v.nfiles; i++)
         if (strcmp(v.files[i].vt->file, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") == 0)
@@ -328,12 +328,16 @@ START_TEST(test_app_validate_collectives)
      * Wave 3 (issue 14 item 7) added three 4-node fit logs (Voltage Park
      * H100: all_reduce, all_gather, broadcast), no model change: fit
      * (12 logs) 9.6% / 18.8%, the held-out figures unchanged. The fit
-     * bounds follow the new measured figures plus the same 1.5 points. */
+     * bounds follow the new measured figures plus the same 1.5 points.
+     * 2026-12-02: the GCP A3 Ultra gIB log moved to fit (the source of the
+     * RoCE efficiency, 0.82): fit (13 logs) 9.0% / 17.4%, held out (15)
+     * 8.5% / 29.6%; the held-out 1-64 MiB bound follows (a well-predicted
+     * log left that band; the logs that stayed moved by <= 0.6 points). */
     ck_assert(fit_big <= 0.111);
     ck_assert(fit_mid <= 0.203);
-    ck_assert(ho_big <= 0.099);
+    ck_assert(ho_big <= 0.100);
     ck_assert(ho_big <= 0.100); /* the target */
-    ck_assert(ho_mid <= 0.292);
+    ck_assert(ho_mid <= 0.311);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
