@@ -359,22 +359,19 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     const struct cs_model_shape *m = &w->model;
     int pp = w->par.pp;
     bool first = stage == 0;
-    int layers = (m->layers + pp - 1) / pp;
-    /* MoE layers among the stage's: its vp chunks of ceil(L / (pp vp))
-     * layers each, chunk c holding virtual stage c pp + stage */
-    int nm = 0;
+    /* The stage's vp chunks, chunk c holding virtual stage c pp + stage,
+     * split as the step splits them (cs_workload_vstage_layers), and the
+     * MoE layers among them. */
+    int vpn = w->par.vp > 1 ? w->par.vp : 1;
+    int layers = 0, nm = 0;
     bool moe = cs_model_is_moe(m);
-    if (moe) {
-        int vpn = w->par.vp > 1 ? w->par.vp : 1;
-        int ch = (m->layers + pp * vpn - 1) / (pp * vpn);
-        for (int c = 0; c < vpn; c++) {
-            int lo = (c * pp + stage) * ch;
-            int n = lo + ch <= m->layers ? ch : m->layers - lo;
-            if (n > 0)
-                nm += cs_model_moe_layers_in(m, lo, n);
-        }
-        if (nm > layers)
-            nm = layers;
+    for (int c = 0; c < vpn; c++) {
+        int lo = 0;
+        int n = cs_workload_vstage_layers(m->layers, pp, vpn, c * pp + stage, &lo);
+        if (n <= 0)
+            continue;
+        layers += n;
+        nm += moe ? cs_model_moe_layers_in(m, lo, n) : 0;
     }
     double e = cs_workload_act_bytes(w->precision);
     double t = w->par.tp, b = w->micro_batch, sq = (double)m->seq_len / w->par.cp;
@@ -415,39 +412,38 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
                       ? 0.0
                       : cs_memory_optimizer_bytes_per_param(w) * (dense / so + experts / soe);
 
-    /* Activations: micro-batches in flight under 1F1B (Narayanan et al.
-     * 2021, Section 2.2.1): the first stage holds min(pp, m), the last one;
-     * interleaving multiplies by 1 + (pp - 1)/(pp vp) (Korthikanti et al.
-     * 2022, Section 4.2.3). */
+    /* Activations: the chunks in flight at the schedule's peak, chunk by
+     * chunk (cs_workload_inflight_chunks: 1F1B holds min(pp - s, m)
+     * micro-batches, Narayanan et al. 2021, Section 2.2.1; interleaved,
+     * Megatron's warm-up, whose average over the chunks is Korthikanti et
+     * al. 2022's 1 + (pp - 1)/(pp vp) on the first stage). held_l and
+     * held_m count layer-micro-batches (all, MoE); inflight is their
+     * stage-sized equivalent. */
     long per_replica = (long)w->micro_batch * w->par.dp;
     long micro = w->global_batch / per_replica;
     if (micro < 1)
         micro = 1;
-    double inflight = 1.0;
-    if (first) {
-        inflight = micro < pp ? (double)micro : (double)pp;
-        int vp = w->par.vp > 1 ? w->par.vp : 1;
-        if (vp > 1 && micro >= pp)
-            inflight *= 1.0 + (pp - 1.0) / ((double)pp * vp);
-    } else if (!last) {
-        /* a middle stage s (MoE models, whose first stages may be light):
-         * pp - s micro-batches under 1F1B; interleaved, Megatron's warm-up
-         * of (pp - s - 1) 2 + (vp - 1) pp chunks plus the one running, in
-         * stage-sized units (the first-stage count above at s = 0) */
-        int vp = w->par.vp > 1 ? w->par.vp : 1;
-        double n = vp > 1 ? ((pp - stage - 1) * 2.0 + (vp - 1.0) * pp + 1.0) / vp
-                          : (double)(pp - stage);
-        inflight = micro < n ? (double)micro : n;
+    double held_l = 0.0, held_m = 0.0;
+    for (int c = 0; c < vpn; c++) {
+        int lo = 0;
+        int n = cs_workload_vstage_layers(m->layers, pp, vpn, c * pp + stage, &lo);
+        if (n <= 0)
+            continue;
+        double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
+        held_l += k * n;
+        held_m += k * (moe ? cs_model_moe_layers_in(m, lo, n) : 0);
     }
+    double inflight = layers > 0 ? held_l / layers : 1.0;
     /* Full recomputation of only the first recompute_layers layers of each
      * of the GPU's vp virtual stages: those store their input, the others
      * everything (Megatron-LM --recompute-method block). */
     double per_layer = cs_memory_layer_activations(w, fused);
     double rc_layers = layers;
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0) {
-        int vpn = w->par.vp > 1 ? w->par.vp : 1;
-        int chunk = (m->layers + pp * vpn - 1) / (pp * vpn);
-        rc_layers = (double)vpn * cs_workload_recomputed_layers(w, chunk);
+        rc_layers = 0.0;
+        for (int c = 0; c < vpn; c++)
+            rc_layers += cs_workload_recomputed_layers(
+                w, cs_workload_vstage_layers(m->layers, pp, vpn, c * pp + stage, NULL));
         if (rc_layers > layers)
             rc_layers = layers;
     }
@@ -461,9 +457,8 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         double m_rc = moe_layer_acts(w, fused, load);
         double m_st = w->recompute == CS_RECOMPUTE_FULL ? moe_layer_acts(&nr, fused, load) : m_rc;
         double share_rc = layers > 0 ? rc_layers / layers : 0.0;
-        r.acts = ((layers - nm) * (share_rc * per_layer + (1.0 - share_rc) * stored) +
-                  nm * (share_rc * m_rc + (1.0 - share_rc) * m_st)) *
-                 inflight;
+        r.acts = (held_l - held_m) * (share_rc * per_layer + (1.0 - share_rc) * stored) +
+                 held_m * (share_rc * m_rc + (1.0 - share_rc) * m_st);
         /* dispatch and combine buffers: the routed copies sent and received */
         double t_r = (double)w->micro_batch * m->seq_len / w->par.cp / w->par.tp;
         r.comm += 2.0 * e * t_r * m->moe.top_k * m->hidden;
@@ -482,7 +477,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     if (w->offload_modules && w->recompute != CS_RECOMPUTE_FULL && layers > 0) {
         double od = cs_memory_layer_offload_bytes(w, false);
         double om = nm > 0 ? cs_memory_layer_offload_bytes(w, true) : 0.0;
-        double moved = inflight * ((layers - nm) * od + nm * om);
+        double moved = (held_l - held_m) * od + held_m * om;
         moved = fmin(moved, r.acts);
         r.host += moved;
         r.acts += (om > od ? om : od) - moved;

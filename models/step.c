@@ -839,14 +839,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double cpb = fmax(0.0, cpb_all - (cpn - 1.0) / cpn * L->attn_bwd_s);
     /* Full recomputation reruns the forward, collectives included. */
     double rtp = rawr - hid_r + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
-    /* Uneven splits: ceil(L / (pp vp)) layers per virtual stage (virtual
-     * stage k = chunk * pp + stage, Megatron's order), and the layers that do
-     * not exist are taken alternately from the last and the first virtual
-     * stage, which also carry the output layer and the embedding (Llama 3
-     * 405B's 126 layers on 16 stages: 7, 8 x 14, 7). Even splits are the
-     * special case with no deficit. */
-    int nvirt = S->pp * S->vp;
-    int ceil_l = (S->w->model.layers + nvirt - 1) / nvirt;
+    /* Uneven splits: cs_workload_vstage_layers (workload.h), the split the
+     * memory model uses too. */
     /* Activation offload: the share of a GPU's layers offloaded and the
      * time to copy one layer's activations over the host link. */
     double off_share = 0.0, off_copy_s = 0.0;
@@ -856,7 +850,6 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         off_copy_s = cs_memory_layer_activations(S->w, S->o->compute.fused_attention) /
                      cs_step_host_bw(&S->c->gpu, &S->o->coll);
     }
-    int deficit = ceil_l * nvirt - S->w->model.layers;
     /* Fine-grained offload (offload_modules): each layer's named inputs go
      * to the host during its forward and come back for its backward, the
      * copies beside the layer's compute; what they take beyond it is
@@ -916,29 +909,13 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double py_op = hops.py_fwd ? S->o->compute.host_py_op_s : S->o->compute.host_cpp_op_s;
     if (S->w->cuda_graphs)
         py_op = 0.0; /* captured with the layers */
-    int vfirst = 0;   /* the first layer of virtual stage vstage (0-based) */
-    int *vstart = cs_xmalloc((size_t)nvirt * sizeof *vstart);
-    for (int k = 0; k < nvirt; k++) {
-        int nl = ceil_l;
-        for (int q = 0; q < deficit; q++)
-            if (((q % 2 == 0) ? nvirt - 1 - q / 2 : q / 2) == k)
-                nl--;
-        vstart[k] = vfirst;
-        vfirst += nl;
-    }
     for (int s = 0; s < S->pp; s++)
         for (int c = 0; c < S->vp; c++) {
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
-            int vstage = c * S->pp + s;
-            int nl = ceil_l;
-            /* order: last, first, second to last, second, ... */
-            for (int k = 0; k < deficit; k++) {
-                int victim = (k % 2 == 0) ? nvirt - 1 - k / 2 : k / 2;
-                if (victim == vstage)
-                    nl--;
-            }
+            int vstage = c * S->pp + s, vfirst = 0;
+            int nl = cs_workload_vstage_layers(S->w->model.layers, S->pp, S->vp, vstage, &vfirst);
             cc->layers = nl;
-            int nm = S->moe ? cs_model_moe_layers_in(&S->w->model, vstart[vstage], nl) : 0;
+            int nm = S->moe ? cs_model_moe_layers_in(&S->w->model, vfirst, nl) : 0;
             int nd = nl - nm;
             /* Selective recomputation redoes every layer's attention core;
              * full recomputation the first recompute_layers layers of the
@@ -1039,7 +1016,6 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * times (0 when each expert has one replica). */
             cc->dp_params = cc->params - cc->expert_params + S->expert_grad_ratio * cc->expert_params;
         }
-    free(vstart);
 }
 
 static void cs__free(struct cs__sim *S)

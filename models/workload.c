@@ -444,6 +444,52 @@ bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
     return true;
 }
 
+int cs_workload_vstage_layers(int layers, int pp, int vp, int k, int *first)
+{
+    int nvirt = (pp > 0 ? pp : 1) * (vp > 0 ? vp : 1);
+    int ceil_l = (layers + nvirt - 1) / nvirt;
+    int deficit = ceil_l * nvirt - layers;   /* < nvirt */
+    /* taken in the order last, first, second to last, second, ...: the
+     * first floor(d/2) and the last ceil(d/2) virtual stages hold one less */
+    int lo = deficit / 2, hi = nvirt - (deficit - deficit / 2);
+    if (k < 0)
+        k = 0;
+    if (k >= nvirt)
+        k = nvirt - 1;
+    if (first)
+        *first = k * ceil_l - (k < lo ? k : lo) - (k > hi ? k - hi : 0);
+    return ceil_l - (k < lo) - (k >= hi);
+}
+
+int cs_workload_inflight_chunks(int pp, int vp, int stage, long micro, int chunk)
+{
+    if (pp < 1)
+        pp = 1;
+    if (vp < 1)
+        vp = 1;
+    if (micro < 1)
+        micro = 1;
+    long n;
+    if (vp == 1) {
+        n = pp - stage < micro ? pp - stage : micro;
+    } else {
+        n = (long)(pp - stage - 1) * 2 + (long)(vp - 1) * pp + 1;
+        if (n > micro * vp)
+            n = micro * vp;
+    }
+    if (n < 1)
+        n = 1;
+    if (chunk < 0)
+        return (int)n;
+    if (chunk >= vp)
+        return 0;
+    /* forwards k = 0 .. n - 1 run chunk (k mod P) div pp, P = pp vp: each
+     * full cycle of P gives every chunk pp; the rest fills chunks in order */
+    long cycle = (long)pp * vp, rest = n % cycle - (long)chunk * pp;
+    long in_rest = rest < 0 ? 0 : rest > pp ? pp : rest;
+    return (int)(n / cycle * pp + in_rest);
+}
+
 int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_stage)
 {
     if (w->recompute != CS_RECOMPUTE_FULL || layers_in_stage <= 0)

@@ -513,6 +513,64 @@ START_TEST(test_workload_memory_partial_recompute)
 }
 END_TEST
 
+/* The one layer split (step and memory) and Megatron's interleaved warm-up,
+ * by hand. Llama 3 405B, 126 layers on 16 stages: 7, 8 x 14, 7 (the first
+ * and the last give up a layer each). 94 layers on pp 4 x vp 6 = 24 virtual
+ * stages of ceil 4: 96 - 94 = 2 short, the last (k = 23) and the first (k =
+ * 0) hold 3; k = 1 starts at layer 3, k = 23 at 3 + 22 x 4 = 91. Warm-up on
+ * pp 4, vp 6: stage 0 runs 3 x 2 + 5 x 4 + 1 = 27 forwards before its first
+ * backward; forward k runs chunk (k mod 24) div 4, so chunk 0 holds 4 + 3 =
+ * 7 (micro-batches 0-3 and 4-6), chunks 1-5 hold 4 each (27 in all); the
+ * last stage 0 + 20 + 1 = 21: chunks 0-4 four each, chunk 5 one. 1F1B (vp
+ * 1): stage 2 of 8 holds 6, or all 3 micro-batches when there are 3; with 2
+ * micro-batches on pp 4 x vp 6 at most 2 x 6 = 12 chunks, 4 of each of the
+ * first three. Stage 0's activations are then (7 x 3 + 20 x 4) = 101
+ * layer-micro-batches of one layer's, where Korthikanti et al.'s average,
+ * 23 layers x 4 x (1 + 3/24) = 103.5, would count the light first chunk
+ * as an average one. */
+START_TEST(test_workload_pipeline_split_inflight)
+{
+    int first = -1;
+    ck_assert_int_eq(cs_workload_vstage_layers(126, 16, 1, 0, &first), 7);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(cs_workload_vstage_layers(126, 16, 1, 1, &first), 8);
+    ck_assert_int_eq(first, 7);
+    ck_assert_int_eq(cs_workload_vstage_layers(126, 16, 1, 15, &first), 7);
+    ck_assert_int_eq(first, 119);
+    ck_assert_int_eq(cs_workload_vstage_layers(94, 4, 6, 0, NULL), 3);
+    ck_assert_int_eq(cs_workload_vstage_layers(94, 4, 6, 1, &first), 4);
+    ck_assert_int_eq(first, 3);
+    ck_assert_int_eq(cs_workload_vstage_layers(94, 4, 6, 23, &first), 3);
+    ck_assert_int_eq(first, 91);
+    ck_assert_int_eq(cs_workload_vstage_layers(96, 8, 2, 5, &first), 6);
+    ck_assert_int_eq(first, 30);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 96, -1), 27);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 96, 0), 7);
+    for (int c = 1; c < 6; c++)
+        ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 96, c), 4);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 3, 96, -1), 21);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 3, 96, 4), 4);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 3, 96, 5), 1);
+    ck_assert_int_eq(cs_workload_inflight_chunks(8, 1, 2, 16, -1), 6);
+    ck_assert_int_eq(cs_workload_inflight_chunks(8, 1, 2, 3, 0), 3);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 2, -1), 12);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 2, 2), 4);
+    ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 2, 3), 0);
+
+    struct cs_workload w = gpt3_job(8, 4, true, CS_RECOMPUTE_SELECTIVE);
+    w.model = preset("llama3.1-70b");
+    w.model.layers = 94;
+    w.par.vp = 6;
+    struct cs_gpu_spec g = a100_80();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_memory_breakdown mb;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &mb), CS_OK);
+    ck_assert_double_eq_tol(mb.activations_bytes,
+                            101.0 * cs_memory_layer_activations(&w, p.fused_attention), 1.0);
+}
+END_TEST
+
 /* FP8 activations (Transformer Engine keeps each linear's input as its FP8
  * copy): Llama 3.1 8B, 8,192 tokens, tp 1, no recompute, fused attention.
  * bf16: 4 e n + e n (2 + 2 x 8/32) + 3 e s f = 13 n + 6 s f = 1,140,850,688
@@ -603,6 +661,7 @@ static Suite *workload_suite(void)
     TCase *tc = tcase_create("presets");
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_workload_preset_lookup);
+    tcase_add_test(tc, test_workload_pipeline_split_inflight);
     tcase_add_test(tc, test_workload_params_llama3);
     tcase_add_test(tc, test_workload_params_llama2);
     tcase_add_test(tc, test_workload_params_gpt);

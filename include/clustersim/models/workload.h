@@ -268,6 +268,26 @@ cs_status cs_workload_check(const struct cs_workload *w);
  * 0, min(recompute_layers, layers_in_stage) with a count, none otherwise. */
 int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_stage);
 
+/* The transformer layers of virtual stage k (0 <= k < pp x vp; chunk c of
+ * pipeline stage s is k = c pp + s, Megatron's order) and the first of
+ * them (0-based): ceil(L / (pp vp)) each, the layers that do not exist
+ * taken alternately from the last and the first virtual stage, which also
+ * carry the output layer and the embedding (Llama 3 405B's 126 layers on 16
+ * stages: 7, 8 x 14, 7; Megatron-Core's account_for_embedding/loss_in_
+ * pipeline_split gives the same split where L + 2 divides evenly). The step
+ * and the memory model use this one split. first may be NULL. */
+int cs_workload_vstage_layers(int layers, int pp, int vp, int k, int *first);
+
+/* Megatron-Core's interleaved 1F1B schedule (pipeline_parallel/schedules.py,
+ * forward_backward_pipelining_with_interleaving): the forward chunks
+ * pipeline stage s runs before its first backward, warm-up (pp - s - 1) 2 +
+ * (vp - 1) pp plus the one that starts the steady state, at most m vp for m
+ * micro-batches; vp = 1 is 1F1B's min(pp - s, m). The k-th forward runs
+ * model chunk (k mod pp vp) div pp (get_model_chunk_id, micro-batch groups
+ * of pp). Returns how many of the activations held at that peak belong to
+ * model chunk `chunk` (0 <= chunk < vp), or all of them for chunk < 0. */
+int cs_workload_inflight_chunks(int pp, int vp, int stage, long micro, int chunk);
+
 /* Share of all the model's layers recomputed in full, with the layers split
  * over pp x vp virtual stages as Megatron splits them (ceil per stage). */
 double cs_workload_recompute_share(const struct cs_workload *w);
