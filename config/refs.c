@@ -110,6 +110,7 @@ struct cs__spec {
     bool grad_bf16;
     const char *rc_modules;   /* "a, b": Megatron-Core's recompute_modules (NULL: none given) */
     const char *off_modules;  /* "a, b": its offload_modules (NULL: none) */
+    bool account_split;       /* embedding and loss count as pipeline layers */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -141,12 +142,16 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  model: {%s}\n"
         "  global_batch: %ld\n"
         "  micro_batch: %ld\n"
-        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld}\n"
+        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld%s}\n"
         "  recompute: %s\n"
         "  precision: %s\n"
         "%s%s%s%s%s%s%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
-        p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1, p->recompute,
+        p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1,
+        p->account_split ? ", account_for_embedding_in_pipeline_split: true, "
+                           "account_for_loss_in_pipeline_split: true"
+                         : "",
+        p->recompute,
         p->precision,
         p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "",
         p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "",
@@ -181,7 +186,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -364,16 +369,10 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     else if (!act || !layers || !hidden || !heads || !vocab || !seq)
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "model shape or activation not stated (hybrid or squared-ReLU architecture)");
-    else if (pp * vp > layers)
-        /* Megatron-Bridge's Llama 3.1 405B recipes on pp 16 x vp 8 count the
-         * embedding and the loss as a layer each of the pipeline split
-         * (account_for_embedding/loss_in_pipeline_split): 126 + 2 layers in
-         * 128 chunks, the first and last chunk without a transformer layer.
-         * The step model gives every chunk a layer. */
+    else if (pp * vp > layers + 2)
         snprintf(c->not_expressible, sizeof c->not_expressible,
-                 "pp*vp = %ld chunks exceed the %ld layers (embedding and loss counted as "
-                 "pipeline layers: not modelled)",
-                 pp * vp, layers);
+                 "pp*vp = %ld chunks exceed the %ld layers and the embedding and loss", pp * vp,
+                 layers);
     else if (!tok && !(tfl && flops))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "publishes TFLOP/s only, and the index states no FLOP convention for it");
@@ -439,7 +438,15 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                          fsdp ? fsdp : "none", cs_stack_names[stack], nodes, ppn, layers, hidden,
                          heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
                          mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1, moe_preset, moe_routing, ep,
-                         grad_bf16, rc_mods[0] ? rc_mods : NULL, off_mods[0] ? off_mods : NULL};
+                         grad_bf16, rc_mods[0] ? rc_mods : NULL, off_mods[0] ? off_mods : NULL,
+                         /* Megatron-Bridge's Llama 3.1 405B recipes on pp 16 x vp 8
+                          * count the embedding and the loss as a layer each of the
+                          * pipeline split (account_for_embedding/loss_in_pipeline_
+                          * split): 126 + 2 layers in 128 chunks, the first and last
+                          * without a transformer layer. Only rows that need it say
+                          * so; where pp*vp <= layers the default split is the same
+                          * whenever layers + 2 divides evenly. */
+                         pp * vp > layers};
     return cs__resolve(r, cat, &p, c);
 }
 

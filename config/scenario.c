@@ -429,6 +429,13 @@ static const struct cs_field par_fields[] = {
        .doc = "optimizer state and step on the CPU"),
     F_("tp_across_nodes", CS_FT_BOOL, struct cs_parallel, tp_across_nodes, .def = "false",
        .doc = "allow tensor parallelism beyond one node"),
+    F_("account_for_embedding_in_pipeline_split", CS_FT_BOOL, struct cs_parallel,
+       account_for_embedding, .def = "false",
+       .doc = "Megatron-Core: the embedding counts as one layer of the pipeline split "
+              "(layers + 1 + loss must divide evenly into pp*vp)"),
+    F_("account_for_loss_in_pipeline_split", CS_FT_BOOL, struct cs_parallel, account_for_loss,
+       .def = "false", .doc = "Megatron-Core: the output layer and loss count as one layer of the "
+                              "pipeline split"),
     F_("ep", CS_FT_INT, struct cs_parallel, ep, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
        .doc = "expert parallel (MoE): ranks the experts are split over"),
     F_("etp", CS_FT_INT, struct cs_parallel, etp, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",

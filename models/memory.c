@@ -367,7 +367,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     bool moe = cs_model_is_moe(m);
     for (int c = 0; c < vpn; c++) {
         int lo = 0;
-        int n = cs_workload_vstage_layers(m->layers, pp, vpn, c * pp + stage, &lo);
+        int n = cs_workload_vstage_layers(w, c * pp + stage, &lo);
         if (n <= 0)
             continue;
         layers += n;
@@ -426,7 +426,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     double held_l = 0.0, held_m = 0.0;
     for (int c = 0; c < vpn; c++) {
         int lo = 0;
-        int n = cs_workload_vstage_layers(m->layers, pp, vpn, c * pp + stage, &lo);
+        int n = cs_workload_vstage_layers(w, c * pp + stage, &lo);
         if (n <= 0)
             continue;
         double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
@@ -443,7 +443,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         rc_layers = 0.0;
         for (int c = 0; c < vpn; c++)
             rc_layers += cs_workload_recomputed_layers(
-                w, cs_workload_vstage_layers(m->layers, pp, vpn, c * pp + stage, NULL));
+                w, cs_workload_vstage_layers(w, c * pp + stage, NULL));
         if (rc_layers > layers)
             rc_layers = layers;
     }

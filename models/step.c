@@ -362,8 +362,17 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     }
     /* Stages (and interleaved chunks) may be uneven (Llama 3 405B: 126 layers
      * on 16 stages, the first and last with one layer fewer); every chunk
-     * still needs a layer. */
-    if (m->layers < p->pp * p->vp) {
+     * still needs a layer, unless the embedding and the loss count as
+     * layers of the split (then L + e + l must split evenly, as
+     * Megatron-Core asserts). */
+    int acc_e = p->account_for_embedding ? 1 : 0, acc_l = p->account_for_loss ? 1 : 0;
+    if ((acc_e || acc_l) && (m->layers + acc_e + acc_l) % (p->pp * p->vp) != 0) {
+        cs__rule(d, mk, p->vp > 1 ? CS_STEP_KEY_VP : CS_STEP_KEY_PP,
+                 "workload.parallelism: with account_for_%s_in_pipeline_split, %d layers + %d do not "
+                 "split evenly into pp*vp = %d*%d virtual stages (Megatron-Core requires it)",
+                 acc_e && acc_l ? "embedding/loss" : acc_e ? "embedding" : "loss", m->layers,
+                 acc_e + acc_l, p->pp, p->vp);
+    } else if (m->layers + acc_e + acc_l < p->pp * p->vp) {
         if (p->vp > 1)
             cs__rule(d, mk, CS_STEP_KEY_VP, "workload.parallelism: %d layers cannot fill pp*vp = %d*%d chunks",
                      m->layers, p->pp, p->vp);
@@ -913,7 +922,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         for (int c = 0; c < S->vp; c++) {
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
             int vstage = c * S->pp + s, vfirst = 0;
-            int nl = cs_workload_vstage_layers(S->w->model.layers, S->pp, S->vp, vstage, &vfirst);
+            int nl = cs_workload_vstage_layers(S->w, vstage, &vfirst);
             cc->layers = nl;
             int nm = S->moe ? cs_model_moe_layers_in(&S->w->model, vfirst, nl) : 0;
             int nd = nl - nm;

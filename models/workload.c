@@ -444,18 +444,27 @@ bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
     return true;
 }
 
-int cs_workload_vstage_layers(int layers, int pp, int vp, int k, int *first)
+int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first)
 {
-    int nvirt = (pp > 0 ? pp : 1) * (vp > 0 ? vp : 1);
+    int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;
+    int layers = w->model.layers, nvirt = pp * vp;
+    int e = w->par.account_for_embedding ? 1 : 0, l = w->par.account_for_loss ? 1 : 0;
+    if (k < 0)
+        k = 0;
+    if (k >= nvirt)
+        k = nvirt - 1;
+    if ((e || l) && (layers + e + l) % nvirt == 0) {
+        int per = (layers + e + l) / nvirt;
+        int n = per - (k == 0 ? e : 0) - (k == nvirt - 1 ? l : 0);
+        if (first)
+            *first = k == 0 ? 0 : k * per - e;
+        return n > 0 ? n : 0;
+    }
     int ceil_l = (layers + nvirt - 1) / nvirt;
     int deficit = ceil_l * nvirt - layers;   /* < nvirt */
     /* taken in the order last, first, second to last, second, ...: the
      * first floor(d/2) and the last ceil(d/2) virtual stages hold one less */
     int lo = deficit / 2, hi = nvirt - (deficit - deficit / 2);
-    if (k < 0)
-        k = 0;
-    if (k >= nvirt)
-        k = nvirt - 1;
     if (first)
         *first = k * ceil_l - (k < lo ? k : lo) - (k > hi ? k - hi : 0);
     return ceil_l - (k < lo) - (k >= hi);

@@ -669,7 +669,9 @@ END_TEST
 
 /* The step model on every step table of the index (validate-refs without
  * files): the fit tables within their tolerance (3.9% today), the held-out
- * ones no worse than they are now (317 rows, 10.5% mean absolute error; the
+ * ones no worse than they are now (322 rows, 10.5% mean absolute error; 317
+ * before the five 405B rows that count the embedding and loss as pipeline
+ * layers became expressible, 2026-12-02; the
  * target is 8% per table), and no held-out row that ran predicted not to
  * fit but one: mbridge-26.02.01-dense.csv:32, Llama 3 70B NVFP4 on 64 GB300
  * at tp 1, pp 1, zero1 (FSDP cell '0'), whose bf16 weights and bf16
@@ -691,7 +693,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(fit->rows, 27);
     ck_assert(fit->sum / fit->rows <= 0.05);
     ck_assert_int_eq(ho->files, 14);   /* dense; the 3 MoE tables are agg[2] */
-    ck_assert_int_ge(ho->rows, 317);
+    ck_assert_int_ge(ho->rows, 322);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
     ck_assert(ho->sum / ho->rows <= 0.108);

@@ -567,7 +567,7 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vt, cat, &d,
                                         &cases, &n),
                      CS_OK);
-    ck_assert_uint_eq(n, 10);
+    ck_assert_uint_eq(n, 11);
     const struct cs_ref_case *a = &cases[0], *b = &cases[1];
     ck_assert_str_eq(a->not_expressible, "");
     ck_assert_int_eq(a->metric, CS_REF_TOKENS_PER_GPU);
@@ -602,7 +602,11 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_ptr_nonnull(strstr(cases[6].not_expressible, "TFLOP/s only"));
     /* Block-scaled rows resolve: MXFP8 on one 8-GPU B300 node (an HGX/DGX
      * node on the fat tree, not an NVL72 domain), NVFP4 on GB200 NVL72
-     * trays; a pp x vp split with more chunks than layers is refused. */
+     * trays; a pp x vp split with as many chunks as the layers plus the
+     * embedding and the loss (126 + 2 on 16 x 8) counts those two as
+     * pipeline layers, as Megatron-Bridge's Llama 3.1 405B recipes do (the
+     * first and the last chunk hold no transformer layer); more chunks than
+     * that are refused. */
     ck_assert_str_eq(cases[7].not_expressible, "");
     ck_assert_int_eq(cases[7].scen.workload.precision, CS_PREC_MXFP8);
     ck_assert_int_eq(cases[7].scen.cluster.nodes, 1);
@@ -611,7 +615,14 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_double_eq_tol(cases[7].scen.cluster.gpu.peak_flops[CS_PREC_MXFP8], 4500e12, 1);
     ck_assert_str_eq(cases[8].not_expressible, "");
     ck_assert_int_eq(cases[8].scen.workload.precision, CS_PREC_NVFP4);
-    ck_assert_ptr_nonnull(strstr(cases[9].not_expressible, "pp*vp = 128 chunks exceed the 126 layers"));
+    ck_assert_str_eq(cases[9].not_expressible, "");
+    ck_assert(cases[9].scen.workload.par.account_for_embedding);
+    ck_assert(cases[9].scen.workload.par.account_for_loss);
+    ck_assert_int_eq(cs_workload_vstage_layers(&cases[9].scen.workload, 0, NULL), 0);
+    ck_assert_int_eq(cs_workload_vstage_layers(&cases[9].scen.workload, 64, NULL), 1);
+    ck_assert(!cases[7].scen.workload.par.account_for_embedding);
+    ck_assert_ptr_nonnull(strstr(cases[10].not_expressible,
+                                 "pp*vp = 256 chunks exceed the 126 layers and the embedding and loss"));
     /* A TFLOP/s-only row with the index's FLOP convention (Megatron-LM's):
      * Llama 2 7B at 65,536 tokens counts 12 x 32 x 4096^2 x (1 + 1 +
      * 65536/4096 + 1.5 x 11008/4096) + 6 x 4096 x 32000 = 142,721,679,360
@@ -623,7 +634,7 @@ START_TEST(test_step_refs_common_schema)
         ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vf, cat,
                                             &d, &c2, &n2),
                          CS_OK);
-        ck_assert_uint_eq(n2, 10);
+        ck_assert_uint_eq(n2, 11);
         ck_assert_str_eq(c2[6].not_expressible, "");
         ck_assert_double_eq_tol(c2[6].measured, 500e12 / 142721679360.0, 1e-9);
         ck_assert_int_eq(c2[6].scen.workload.par.cp, 8);

@@ -528,22 +528,49 @@ END_TEST
  * layer-micro-batches of one layer's, where Korthikanti et al.'s average,
  * 23 layers x 4 x (1 + 3/24) = 103.5, would count the light first chunk
  * as an average one. */
+static int split_of(int layers, int pp, int vp, bool acc, int k, int *first)
+{
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    w.model.layers = layers;
+    w.par.pp = pp;
+    w.par.vp = vp;
+    w.par.account_for_embedding = w.par.account_for_loss = acc;
+    return cs_workload_vstage_layers(&w, k, first);
+}
+
 START_TEST(test_workload_pipeline_split_inflight)
 {
     int first = -1;
-    ck_assert_int_eq(cs_workload_vstage_layers(126, 16, 1, 0, &first), 7);
+    ck_assert_int_eq(split_of(126, 16, 1, false, 0, &first), 7);
     ck_assert_int_eq(first, 0);
-    ck_assert_int_eq(cs_workload_vstage_layers(126, 16, 1, 1, &first), 8);
+    ck_assert_int_eq(split_of(126, 16, 1, false, 1, &first), 8);
     ck_assert_int_eq(first, 7);
-    ck_assert_int_eq(cs_workload_vstage_layers(126, 16, 1, 15, &first), 7);
+    ck_assert_int_eq(split_of(126, 16, 1, false, 15, &first), 7);
     ck_assert_int_eq(first, 119);
-    ck_assert_int_eq(cs_workload_vstage_layers(94, 4, 6, 0, NULL), 3);
-    ck_assert_int_eq(cs_workload_vstage_layers(94, 4, 6, 1, &first), 4);
+    ck_assert_int_eq(split_of(94, 4, 6, false, 0, NULL), 3);
+    ck_assert_int_eq(split_of(94, 4, 6, false, 1, &first), 4);
     ck_assert_int_eq(first, 3);
-    ck_assert_int_eq(cs_workload_vstage_layers(94, 4, 6, 23, &first), 3);
+    ck_assert_int_eq(split_of(94, 4, 6, false, 23, &first), 3);
     ck_assert_int_eq(first, 91);
-    ck_assert_int_eq(cs_workload_vstage_layers(96, 8, 2, 5, &first), 6);
+    ck_assert_int_eq(split_of(96, 8, 2, false, 5, &first), 6);
     ck_assert_int_eq(first, 30);
+    /* account_for_embedding/loss: 126 + 2 on 16 x 8 = 128 virtual stages of
+     * one: the first holds the embedding alone, the last the loss alone,
+     * virtual stage k in between transformer layer k - 1; 94 + 2 on 4 x 6
+     * the same as the default split (3, 4 x 22, 3) */
+    ck_assert_int_eq(split_of(126, 16, 8, true, 0, &first), 0);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(split_of(126, 16, 8, true, 1, &first), 1);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(split_of(126, 16, 8, true, 126, &first), 1);
+    ck_assert_int_eq(first, 125);
+    ck_assert_int_eq(split_of(126, 16, 8, true, 127, NULL), 0);
+    for (int k = 0; k < 24; k++) {
+        int f1 = -1, f2 = -2;
+        ck_assert_int_eq(split_of(94, 4, 6, true, k, &f1), split_of(94, 4, 6, false, k, &f2));
+        ck_assert_int_eq(f1, f2);
+    }
     ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 96, -1), 27);
     ck_assert_int_eq(cs_workload_inflight_chunks(4, 6, 0, 96, 0), 7);
     for (int c = 1; c < 6; c++)

@@ -162,6 +162,11 @@ struct cs_parallel {
      * ep ranks, each expert's FFN over etp ranks; the expert layers' data
      * parallel degree is tp cp dp / (ep etp). 1: none. */
     int ep, etp;
+    /* Megatron-Core's account_for_embedding_in_pipeline_split and
+     * account_for_loss_in_pipeline_split: the embedding, and the output
+     * layer with the loss, each count as one layer of the pipeline split
+     * (cs_workload_vstage_layers). */
+    bool account_for_embedding, account_for_loss;
 };
 
 /* Software stacks as named presets (`workload.stack`): each fixes how the
@@ -270,13 +275,16 @@ int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_sta
 
 /* The transformer layers of virtual stage k (0 <= k < pp x vp; chunk c of
  * pipeline stage s is k = c pp + s, Megatron's order) and the first of
- * them (0-based): ceil(L / (pp vp)) each, the layers that do not exist
- * taken alternately from the last and the first virtual stage, which also
- * carry the output layer and the embedding (Llama 3 405B's 126 layers on 16
- * stages: 7, 8 x 14, 7; Megatron-Core's account_for_embedding/loss_in_
- * pipeline_split gives the same split where L + 2 divides evenly). The step
- * and the memory model use this one split. first may be NULL. */
-int cs_workload_vstage_layers(int layers, int pp, int vp, int k, int *first);
+ * them (0-based). By default ceil(L / (pp vp)) each, the layers that do not
+ * exist taken alternately from the last and the first virtual stage, which
+ * also carry the output layer and the embedding (Llama 3 405B's 126 layers
+ * on 16 stages: 7, 8 x 14, 7). With account_for_embedding / _loss
+ * (Megatron-Core, transformer_block.py get_num_layers_to_build): L + e + l
+ * layers split evenly, the first virtual stage building e and the last l
+ * fewer transformer layers, so a virtual stage may hold none (126 + 2 on
+ * 16 x 8: the first chunk the embedding alone, the last the loss alone).
+ * The step and the memory model use this one split. first may be NULL. */
+int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first);
 
 /* Megatron-Core's interleaved 1F1B schedule (pipeline_parallel/schedules.py,
  * forward_backward_pipelining_with_interleaving): the forward chunks
