@@ -111,6 +111,7 @@ struct cs__spec {
     const char *rc_modules;   /* "a, b": Megatron-Core's recompute_modules (NULL: none given) */
     const char *off_modules;  /* "a, b": its offload_modules (NULL: none) */
     bool account_split;       /* embedding and loss count as pipeline layers */
+    const char *wflags;       /* the index's workload_flags (NULL: none) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -118,6 +119,21 @@ struct cs__spec {
 static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct cs__spec *p,
                         struct cs_ref_case *c)
 {
+    /* the index's workload_flags, one "  key: true" line each */
+    char flags[256] = "";
+    if (p->wflags) {
+        const char *q = p->wflags;
+        while (*q) {
+            while (*q == ' ')
+                q++;
+            size_t len = strcspn(q, " ");
+            if (len > 0 && strlen(flags) + len + 12 < sizeof flags) {
+                size_t at = strlen(flags);
+                snprintf(flags + at, sizeof flags - at, "  %.*s: true\n", (int)len, q);
+            }
+            q += len;
+        }
+    }
     char model[512];
     if (p->preset)
         snprintf(model, sizeof model, "preset: %s, seq_len: %ld%s%s%s", p->preset, p->seq,
@@ -145,7 +161,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld%s}\n"
         "  recompute: %s\n"
         "  precision: %s\n"
-        "%s%s%s%s%s%s%s%s%s%s",
+        "%s%s%s%s%s%s%s%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
         p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1,
         p->account_split ? ", account_for_embedding_in_pipeline_split: true, "
@@ -157,7 +173,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "",
         p->rc_modules ? "  recompute_modules: [" : "", p->rc_modules ? p->rc_modules : "",
         p->rc_modules ? "]\n" : "", p->off_modules ? "  offload_modules: [" : "",
-        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "");
+        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "", flags);
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
@@ -186,7 +202,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -257,7 +273,8 @@ static void cs__module_list(const char *cell, char *out, size_t len)
 
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
-                            const char *moe_routing, bool grad_bf16, struct cs_ref_case *c)
+                            const char *moe_routing, bool grad_bf16, const char *wflags,
+                            struct cs_ref_case *c)
 {
     const char *model = cs__get(r, "model");
     const char *gpu = cs__get(r, "gpu");
@@ -446,7 +463,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers};
+                         pp * vp > layers, wflags};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -471,6 +488,28 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
         return CS_ECONFIG;
     }
     bool grad_bf16 = grad_reduce && strcmp(grad_reduce, "bf16") == 0;
+    const char *wflags = vt ? vt->workload_flags : NULL;
+    if (wflags) {
+        /* each word one of the boolean workload keys a table may set */
+        static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16"};
+        const char *q = wflags;
+        while (*q) {
+            while (*q == ' ')
+                q++;
+            size_t len = strcspn(q, " ");
+            bool ok = len == 0;
+            for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+                if (strlen(known[k]) == len && strncmp(q, known[k], len) == 0)
+                    ok = true;
+            if (!ok) {
+                cs_diag_error(d, path, 0, 0,
+                              "workload_flags \"%.*s\": expected fp8_act_storage or optimizer_moments_bf16",
+                              (int)len, q);
+                return CS_ECONFIG;
+            }
+            q += len;
+        }
+    }
     if (moe_routing && strcmp(moe_routing, "balanced") && strcmp(moe_routing, "learned")) {
         cs_diag_error(d, path, 0, 0, "moe_routing \"%s\": expected balanced or learned", moe_routing);
         return CS_ECONFIG;
@@ -586,7 +625,8 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             memset(&c, 0, sizeof c);
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
-            if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, grad_bf16, &c))
+            if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, grad_bf16, wflags,
+                                &c))
                 cs__push(cases, n, &cap, &c);
             continue;
         }

@@ -498,6 +498,11 @@ static const struct cs_field workload_fields[] = {
     F_("grad_reduce_bf16", CS_FT_BOOL, struct cs_workload, grad_reduce_bf16, .def = "false",
        .doc = "fsdp none/zero1: gradients accumulated and reduced in bf16 (true: Megatron's "
               "grad_reduce_in_fp32 false, as Megatron-Bridge's performance recipes) instead of fp32"),
+    F_("optimizer_moments_bf16", CS_FT_BOOL, struct cs_workload, optimizer_moments_bf16,
+       .def = "false",
+       .doc = "Adam's moments in bf16, fp32 master weights kept (DeepSeek-V3 report 3.3.3; "
+              "Megatron-Core --exp-avg-dtype/--exp-avg-sq-dtype bf16): 8 instead of 12 bytes per "
+              "parameter"),
     F_("fp8_act_storage", CS_FT_BOOL, struct cs_workload, fp8_act_storage, .def = "false",
        .doc = "quantized precisions: DeepSeek-V3's low-precision activation storage (SwiGLU inputs "
               "at the quantized width, the attention output once in 12-bit E5M6; report 3.3.2)"),

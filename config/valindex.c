@@ -41,6 +41,7 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].flops);
         free(ix->tables[i].moe_routing);
         free(ix->tables[i].grad_reduce);
+        free(ix->tables[i].workload_flags);
     }
     free(ix->tables);
     free(ix->path);
@@ -101,11 +102,12 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                     strcmp(key, "scenario") && strcmp(key, "algo") && strcmp(key, "op") &&
                     strcmp(key, "not_expressible") && strcmp(key, "nccl_env") && strcmp(key, "stack") &&
                     strcmp(key, "link") && strcmp(key, "dropout") && strcmp(key, "flops") &&
-                    strcmp(key, "moe_routing") && strcmp(key, "grad_reduce")) {
+                    strcmp(key, "moe_routing") && strcmp(key, "grad_reduce") &&
+                    strcmp(key, "workload_flags")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
                                   "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
                                   "scenario, algo, op, not_expressible, nccl_env, stack, link, dropout, flops, "
-                                  "moe_routing, grad_reduce)",
+                                  "moe_routing, grad_reduce, workload_flags)",
                                   i, key);
                     bad = true;
                 }
@@ -144,11 +146,11 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->line = e->line;
             static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env",
                                               "stack", "link", "dropout", "flops", "moe_routing",
-                                              "grad_reduce"};
+                                              "grad_reduce", "workload_flags"};
             char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env,
                             &t->stack, &t->link, &t->dropout, &t->flops, &t->moe_routing,
-                            &t->grad_reduce};
-            for (size_t k = 0; k < 11; k++) {
+                            &t->grad_reduce, &t->workload_flags};
+            for (size_t k = 0; k < 12; k++) {
                 const struct cs_ynode *on = cs_ynode_map_get(e, opt[k]);
                 if (!on)
                     continue;

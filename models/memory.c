@@ -34,7 +34,11 @@ double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w)
 {
     /* Adam: fp32 momentum and variance, plus the fp32 master copy in mixed
-     * precision (Rajbhandari et al. 2020, Section 3.1: K = 12). */
+     * precision (Rajbhandari et al. 2020, Section 3.1: K = 12); with the
+     * moments in bf16 (DeepSeek-V3 report, Section 3.3.3) 2 + 2 + 4 = 8 (in
+     * fp32 training, 2 + 2: the weights are the master copy). */
+    if (w->optimizer_moments_bf16)
+        return full_precision(w) ? 4.0 : 8.0;
     return full_precision(w) ? 8.0 : 12.0;
 }
 

@@ -649,6 +649,31 @@ START_TEST(test_step_refs_common_schema)
         cs_diags_fini(&d);
         cs_diags_init(&d);
     }
+    /* An index's workload_flags: each named boolean key true in every row;
+     * a name outside the accepted list refuses the table. */
+    {
+        struct cs_ref_case *c3 = NULL;
+        size_t n3 = 0;
+        struct cs_val_table vw = {.workload_flags = " fp8_act_storage  optimizer_moments_bf16"};
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vw, cat,
+                                            &d, &c3, &n3),
+                         CS_OK);
+        ck_assert_uint_eq(n3, 11);
+        ck_assert(c3[0].scen.workload.fp8_act_storage);
+        ck_assert(c3[0].scen.workload.optimizer_moments_bf16);
+        ck_assert(!cases[0].scen.workload.optimizer_moments_bf16);
+        cs_refs_free(c3, n3);
+        struct cs_val_table vx = {.workload_flags = "fp8_act_storage tp_overlap"};
+        c3 = NULL;
+        n3 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vx, cat,
+                                            &d, &c3, &n3),
+                         CS_ECONFIG);
+        ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "workload_flags \"tp_overlap\""));
+        cs_refs_free(c3, n3);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);

@@ -24,6 +24,11 @@ START_TEST(test_valindex_repository_index)
     ck_assert_str_eq(t->file, "step/megatron-sc21-a100-weak-scaling.csv");
     ck_assert_int_eq(t->role, CS_VAL_FIT);  /* the first wave fitted on it */
     ck_assert_ptr_null(cs_valindex_find(&ix, "nope.csv"));
+    /* the DeepSeek-V3 report's memory savings (Sections 3.3.2, 3.3.3) */
+    t = cs_valindex_find(&ix, "deepseek-v3-report-h800-moe.csv");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_str_eq(t->workload_flags, "fp8_act_storage optimizer_moments_bf16");
+    ck_assert_ptr_null(cs_valindex_find(&ix, "megatron-sc21-a100-weak-scaling.csv")->workload_flags);
     cs_valindex_fini(&ix);
     cs_diags_fini(&d);
 }

@@ -343,6 +343,14 @@ START_TEST(test_workload_memory_gpt3_pipeline)
     ck_assert_double_eq_tol(m.total_bytes, 61420761088.0, 4.0);
     ck_assert_double_eq_tol(m.reserve_bytes, 5610612736.0, 1.0);
     ck_assert(m.fits);
+    /* Adam's moments in bf16 (DeepSeek-V3 report 3.3.3): 2 + 2 + 4 = 8
+     * bytes per parameter, 2,822,731,776 x 8 = 22,581,854,208; nothing else
+     * moves (61,420,761,088 - 11,290,927,104 = 50,129,833,984) */
+    w.optimizer_moments_bf16 = true;
+    ck_assert_int_eq(cs_memory_per_gpu_params(&w, &g, &p, &m), CS_OK);
+    ck_assert_double_eq_tol(m.optimizer_bytes, 22581854208.0, 1.0);
+    ck_assert_double_eq_tol(m.total_bytes, 50129833984.0, 4.0);
+    w.optimizer_moments_bf16 = false;
     /* Without recompute the unfused s^2 term (80 of 114) triples the
      * activations: 12 x 8 x 358,612,992 = 34.4 GB more than fits. */
     w.recompute = CS_RECOMPUTE_NONE;

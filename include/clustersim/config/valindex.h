@@ -54,6 +54,10 @@ struct cs_val_table {
      * performance recipes: grad_reduce_in_fp32 false); "fp32"; NULL: the
      * stack's default (fp32). */
     char *grad_reduce;
+    /* Boolean workload keys the table's runs set, space-separated, from a
+     * fixed list (refs.c: fp8_act_storage, optimizer_moments_bf16), each
+     * written "true" into every row's scenario; NULL: none. */
+    char *workload_flags;
 };
 
 struct cs_valindex {

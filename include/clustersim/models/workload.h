@@ -241,6 +241,13 @@ struct cs_workload {
      * (false, the default). Only fsdp none/zero1 keep fp32 gradients at
      * all (memory.h). */
     bool grad_reduce_bf16;
+    /* Adam's first and second moments kept in bf16 instead of fp32, the
+     * fp32 master weights kept: DeepSeek-V3's low-precision optimizer
+     * states (arXiv 2412.19437, Section 3.3.3) and Megatron-Core's
+     * precision-aware optimizer (--use-precision-aware-optimizer
+     * --exp-avg-dtype bf16 --exp-avg-sq-dtype bf16). 12 -> 8 bytes per
+     * parameter in mixed precision (memory.c). */
+    bool optimizer_moments_bf16;
     /* DeepSeek-V3's low-precision activation storage (the technical report,
      * arXiv 2412.19437, Section 3.3.2, "Low-Precision Storage and
      * Communication"), under a quantized precision: the SwiGLU inputs of
