@@ -898,9 +898,16 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         if (S->w->model.moe.dispatcher == CS_MOE_DISPATCH_HIERARCHICAL && nodes > 1)
             bytes *= cs_moe_dispatch_dedup(nodes, S->w->model.moe.top_k);
         double t = load * cs__coll(S, CS_COLL_ALLTOALL, bytes, &S->ep_group);
+        /* Overlap hides at most the compute it runs beside: Megatron-Core's
+         * EP overlap (overlap_moe_expert_parallel_comm) and DualPipe pair
+         * one micro-batch's forward of a layer with another's backward, so
+         * a layer's dispatches and combines (both directions) hide behind
+         * at most that layer's forward and backward compute. */
         double ov = S->w->model.moe.a2a_overlap;
-        a2a_exp = (1.0 - ov) * t;
-        a2a_hid = ov * t;
+        int n_a2a = M->ep_a2a_fwd + M->ep_a2a_bwd;
+        double cap = n_a2a > 0 ? (M->fwd_s + M->bwd_s) / n_a2a : 0.0;
+        a2a_hid = fmin(ov * t, cap);
+        a2a_exp = t - a2a_hid;
         if (M->etp_pairs > 0) {
             struct cs_coll_group eg = cs__group(S, S->w->par.etp, 1, CS_NET_RING);
             etp_t = M->etp_pairs * (cs__coll(S, CS_COLL_ALL_GATHER, M->etp_msg_bytes, &eg) +

@@ -1054,6 +1054,52 @@ START_TEST(test_step_moe_dispatch)
 }
 END_TEST
 
+/* EP overlap hides at most the compute beside it: with a2a_overlap 1 each
+ * dispatch or combine hides up to cap = (forward + backward of the MoE
+ * layer) / 4 (two all-to-alls each way per layer), so on one 100 GbE port
+ * per node, where an all-to-all (t) outlasts that, each of the 6 per layer
+ * and micro-batch (full recomputation adds the forward's two) leaves t -
+ * cap exposed: 48 MoE layers x 4 micro-batches x 6 x (t - cap), t read
+ * from the same run without overlap. */
+START_TEST(test_step_moe_overlap_bounded)
+{
+    struct cs_step_result r0, r1;
+    struct cs_scenario s;
+    const char *fmt =
+        "schema_version: 1\n"
+        "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8, intra_node: nvswitch,"
+        " fabric: {topology: fat-tree, link: eth-100g, nics_per_node: 1}}\n"
+        "workload:\n"
+        "  model: {preset: qwen3-30b-a3b, moe: {dispatcher: alltoall, routing: balanced, a2a_overlap: %s}}\n"
+        "  global_batch: 64\n"
+        "  micro_batch: 1\n"
+        "  grad_reduce_bf16: true\n"
+        "  recompute: full\n"
+        "  parallelism: {tp: 1, pp: 1, dp: 16, ep: 16, fsdp: zero1}\n";
+    struct cs_step_result *rs[2] = {&r0, &r1};
+    const char *ov[2] = {"0", "1"};
+    struct cs_layer_cost M;
+    for (int i = 0; i < 2; i++) {
+        char text[1200];
+        snprintf(text, sizeof text, fmt, ov[i]);
+        load(text, &s);
+        struct cs_step_options o;
+        cs_step_options_from_scenario(&s, &o);
+        cs_diags d;
+        cs_diags_init(&d);
+        ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, rs[i]), CS_OK);
+        ck_assert_int_eq(cs_compute_moe_layer(&s.workload, &s.cluster.gpu, &o.compute, &M), CS_OK);
+        cs_diags_fini(&d);
+        cs_scenario_fini(&s);
+    }
+    double n = 48.0 * 4.0 * 6.0;
+    double t = r0.ep_comm_s / n, cap = (M.fwd_s + M.bwd_s) / 4.0;
+    ck_assert(t > cap);   /* the case the bound is for */
+    ck_assert(r1.ep_comm_s > 0.0);
+    ck_assert_double_eq_tol(r1.ep_comm_s, n * (t - cap), 1e-6 * r1.ep_comm_s);
+}
+END_TEST
+
 /* Learned routing: the most loaded of 8 ranks, each with 16 experts of
  * spread 0.3 and 4096 x 8 copies per rank, carries about 1 + 1.42 x
  * sqrt(0.09 / 16 + 8 / 262144) = 1.107 of the mean (1.42: the expected
@@ -1345,6 +1391,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_parts_add_up);
     tcase_add_test(tc, test_step_host_floor);
     tcase_add_test(tc, test_step_moe_dispatch);
+    tcase_add_test(tc, test_step_moe_overlap_bounded);
     tcase_add_test(tc, test_step_moe_imbalance);
     tcase_add_test(tc, test_step_moe_memory);
     tcase_add_test(tc, test_step_moe_rules);
