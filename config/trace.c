@@ -396,7 +396,7 @@ static void cs__row_native(struct cs__ctx *c, const struct cs__field *fs)
     struct cs_trace_job j;
     cs__job_init(&j);
     struct cs_trace_counts *k = &c->t->counts;
-    double submit, gpus, dur, prio = 0;
+    double submit = 0, gpus = 0, dur = 0, prio = 0;
     int a = cs__num(c, fs, c->col[C_SUBMIT], "submit_s", &submit);
     int b = cs__num(c, fs, c->col[C_GPUS], "gpus", &gpus);
     int e = cs__num(c, fs, c->col[C_DURATION], "duration_s", &dur);
@@ -454,7 +454,7 @@ static void cs__row_itp(struct cs__ctx *c, const struct cs__field *fs)
 {
     struct cs_trace_job j;
     cs__job_init(&j);
-    double submit, gpus, dur;
+    double submit = 0, gpus = 0, dur = 0;
     int a = cs__num(c, fs, c->col[C_SUBMIT], "submission_time", &submit);
     int b = cs__num(c, fs, c->col[C_GPUS], "num_gpu", &gpus);
     int e = cs__num(c, fs, c->col[C_DURATION], "duration", &dur);
@@ -486,7 +486,7 @@ static void cs__row_openb(struct cs__ctx *c, const struct cs__field *fs)
     struct cs_trace_job j;
     cs__job_init(&j);
     struct cs_trace_counts *k = &c->t->counts;
-    double create, del, sched = 0, ngpu, milli = 1000;
+    double create = 0, del = 0, sched = 0, ngpu = 0, milli = 1000;
     int a = cs__num(c, fs, c->col[C_SUBMIT], "creation_time", &create);
     int b = cs__num(c, fs, c->col[C_END], "deletion_time", &del);
     int s = cs__num(c, fs, c->col[C_START], "scheduled_time", &sched);
@@ -539,7 +539,7 @@ static void cs__row_slurm(struct cs__ctx *c, const struct cs__field *fs)
     struct cs_trace_job j;
     cs__job_init(&j);
     struct cs_trace_counts *k = &c->t->counts;
-    double submit, start = 0, end = 0, gpus, dur = NAN;
+    double submit = 0, start = 0, end = 0, gpus = 0, dur = NAN;
     int a = cs__time(c, fs, c->col[C_SUBMIT], "submit_time", &submit);
     int s = cs__time(c, fs, c->col[C_START], "start_time", &start);
     int e = cs__time(c, fs, c->col[C_END], "end_time", &end);
