@@ -137,7 +137,7 @@ rows = list(csv.reader(open(sys.argv[1])))
 assert rows[0][-1] == "not_predicted" and all(len(r) == 11 for r in rows)
 ne = [r for r in rows[1:] if r[10]]
 assert ne and all(r[5] == "" and r[6] == "" for r in ne)
-assert any("not modelled" in r[10] or "not in the catalog" in r[10] for r in ne)
+assert any("no model preset" in r[10] or "not stated" in r[10] for r in ne)
 PY
 then ok; else ko "validate-refs csv: columns or not-predicted rows"; fi
 # --check: the fit tables meet the tolerance (MAPE <= 10% per file, rows <= 25%).
