@@ -112,6 +112,7 @@ struct cs__spec {
     const char *off_modules;  /* "a, b": its offload_modules (NULL: none) */
     bool account_split;       /* embedding and loss count as pipeline layers */
     const char *wflags;       /* the index's workload_flags (NULL: none) */
+    bool a2a_overlap;         /* the row ran with EP communication overlap */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -136,9 +137,9 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     }
     char model[512];
     if (p->preset)
-        snprintf(model, sizeof model, "preset: %s, seq_len: %ld%s%s%s", p->preset, p->seq,
-                 p->routing ? ", moe: {routing: " : "", p->routing ? p->routing : "",
-                 p->routing ? "}" : "");
+        snprintf(model, sizeof model, "preset: %s, seq_len: %ld, moe: {%s%s%s%s}", p->preset, p->seq,
+                 p->routing ? "routing: " : "", p->routing ? p->routing : "",
+                 p->routing && p->a2a_overlap ? ", " : "", p->a2a_overlap ? "a2a_overlap: 1" : "");
     else
         snprintf(model, sizeof model,
                  "name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld, ffn_hidden: %ld, "
@@ -202,7 +203,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -297,6 +298,23 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         rc = "op";
     /* ".../offload:expert_fc1+moe_act": Megatron-Core's offload_modules */
     char rc_buf[200] = "", off_mods[160] = "";
+    /* ".../a2a_overlap": the run overlapped its dispatch and combine with
+     * compute (Megatron-Core's overlap_moe_expert_parallel_comm, the
+     * ModelZoo's A2A_OVERLAP=1 and '+1f1b overlap'; DualPipe) */
+    bool a2a_ov = false;
+    char rc_ov[200];
+    if (rc && strstr(rc, "/a2a_overlap")) {
+        snprintf(rc_ov, sizeof rc_ov, "%s", rc);
+        char *cut = strstr(rc_ov, "/a2a_overlap");
+        if (strcmp(cut, "/a2a_overlap") != 0) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/a2a_overlap\" must come last (got \"%s\")", rc);
+            return false;
+        }
+        *cut = 0;
+        rc = rc_ov;
+        a2a_ov = true;
+    }
     if (rc && strstr(rc, "/offload:")) {
         snprintf(rc_buf, sizeof rc_buf, "%s", rc);
         char *cut = strstr(rc_buf, "/offload:");
@@ -463,7 +481,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags};
+                         pp * vp > layers, wflags, a2a_ov};
     return cs__resolve(r, cat, &p, c);
 }
 

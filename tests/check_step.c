@@ -674,6 +674,30 @@ START_TEST(test_step_refs_common_schema)
         cs_diags_fini(&d);
         cs_diags_init(&d);
     }
+    /* A recompute cell's "/a2a_overlap" suffix: the run overlapped its
+     * dispatch and combine (the ModelZoo's '+1f1b overlap' row, line 41),
+     * the row beside it (line 40) did not. */
+    {
+        struct cs_ref_case *c4 = NULL;
+        size_t n4 = 0;
+        struct cs_val_table vm = {.stack = "mcore", .link = "ib-ndr"};
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("validation/step/mcore-moe-modelzoo-moe.csv"),
+                                            &vm, cat, &d, &c4, &n4),
+                         CS_OK);
+        int seen = 0;
+        for (size_t i = 0; i < n4; i++) {
+            if (c4[i].line == 40 || c4[i].line == 41) {
+                ck_assert_str_eq(c4[i].not_expressible, "");
+                ck_assert_double_eq(c4[i].scen.workload.model.moe.a2a_overlap, c4[i].line == 41 ? 1.0 : 0.0);
+                ck_assert_int_eq(c4[i].scen.workload.recompute, CS_RECOMPUTE_SELECTIVE);
+                seen++;
+            }
+        }
+        ck_assert_int_eq(seen, 2);
+        cs_refs_free(c4, n4);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);
