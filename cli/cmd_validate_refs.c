@@ -397,6 +397,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cs__agg_text("holdout MoE:", &agg[2]);
         if (agg[3].files > 0)
             cs__agg_text("holdout small-work:", &agg[3]);
+        if (agg[4].files > 0)
+            cs__agg_text("holdout memory:", &agg[4]);
         cs__not_expressible_text(&v);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
                ok ? "met" : "NOT met");
@@ -406,9 +408,11 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs__agg_json(sum, "holdout", &agg[1]);
         cs__agg_json(sum, "holdout_moe", &agg[2]);
         cs__agg_json(sum, "holdout_small_work", &agg[3]);
+        cs__agg_json(sum, "holdout_memory", &agg[4]);
         cJSON_AddNumberToObject(sum, "not_expressible",
                                 agg[0].not_expressible + agg[1].not_expressible +
-                                    agg[2].not_expressible + agg[3].not_expressible);
+                                    agg[2].not_expressible + agg[3].not_expressible +
+                                    agg[4].not_expressible);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

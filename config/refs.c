@@ -380,7 +380,9 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     else
         snprintf(c->label, sizeof c->label, "%.40s %s %ldx%s tp%ld pp%ld cp%ld", model, prec, gpus,
                  gpu, tp, pp, cp);
-    c->metric = CS_REF_TOKENS_PER_GPU;
+    /* a memory table's row: the measured peak memory per GPU is the metric */
+    const char *mem = cs__opt(r, "peak_memory_gib");
+    c->metric = mem ? CS_REF_PEAK_MEMORY_GIB : CS_REF_TOKENS_PER_GPU;
     c->stack = stack;
     /* What the models cannot express yet: a case without a scenario. */
     const struct cs_gpu_spec *gs = cs_catalog_gpu(cat, gpu);
@@ -408,18 +410,26 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "pp*vp = %ld chunks exceed the %ld layers and the embedding and loss", pp * vp,
                  layers);
-    else if (!tok && !(tfl && flops))
+    else if (!mem && !tok && !(tfl && flops))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "publishes TFLOP/s only, and the index states no FLOP convention for it");
     if (c->not_expressible[0]) {
         /* still show what was measured */
-        if (tok && !cs_num_parse_double(tok, &c->measured))
+        const char *shown = mem ? mem : tok;
+        if (shown && !cs_num_parse_double(shown, &c->measured))
             c->measured = NAN;
-        else if (!tok)
+        else if (!shown)
             c->measured = NAN;
         return true;
     }
-    if (tok) {
+    if (mem) {
+        c->measured = cs__num(r, "peak_memory_gib");
+        if (r->ok && !(c->measured > 0)) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"peak_memory_gib\": expected a positive number of GiB");
+            r->ok = false;
+        }
+    } else if (tok) {
         c->measured = cs__num(r, "tokens_per_s_per_gpu");
     } else {
         /* TFLOP/s per GPU in the source's stated convention, back to

@@ -44,6 +44,8 @@ static double cs__metric(const struct cs_ref_case *c, const struct cs_step_resul
         long g = cs_job_gpus(&c->scen.cluster, &c->scen.workload);
         return g > 0 ? r->tokens_per_s / (double)g : NAN;
     }
+    case CS_REF_PEAK_MEMORY_GIB:
+        return NAN;   /* not from a step: cs_refs_predict answers it from the memory model */
     }
     return NAN;
 }
@@ -56,6 +58,22 @@ cs_status cs_refs_predict(const struct cs_ref_case *c, const struct cs_step_opti
                           struct cs_workload *chosen)
 {
     const struct cs_workload *base = &c->scen.workload;
+    if (c->metric == CS_REF_PEAK_MEMORY_GIB) {
+        /* the memory model's peak per GPU (its most loaded stage), the
+         * stated configuration as it is; the step is not simulated */
+        struct cs_memory_breakdown mb;
+        cs_status mst = cs_memory_per_gpu_params(base, &c->scen.cluster.gpu, &o->compute, &mb);
+        if (mst != CS_OK) {
+            cs_diag_error(d, c->file, c->line, 0, "the memory model refused the row's configuration");
+            return mst;
+        }
+        *predicted = mb.total_bytes / 1073741824.0;
+        if (r)
+            memset(r, 0, sizeof *r);
+        if (chosen)
+            *chosen = *base;
+        return CS_OK;
+    }
     /* The network model of the row's job (its placement on its fabric), as
      * every other answer uses, unless the caller brought one. */
     struct cs_step_options on_net = *o;
@@ -173,6 +191,7 @@ const char *cs_ref_metric_name(enum cs_ref_metric m)
     case CS_REF_TFLOPS_HW: return "TFLOP/s/GPU (hw)";
     case CS_REF_TFLOPS_MODEL: return "TFLOP/s/GPU (model)";
     case CS_REF_TOKENS_PER_GPU: return "tokens/s/GPU";
+    case CS_REF_PEAK_MEMORY_GIB: return "peak GiB/GPU";
     }
     return "?";
 }

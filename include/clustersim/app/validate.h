@@ -59,8 +59,10 @@ struct cs_app_validate {
     size_t nrows;
     /* [0] fit, [1] holdout dense, [2] holdout mixture of experts, [3]
      * holdout small-work runs (kind step-small: CI-scale jobs whose per-step
-     * overheads dominate, apart from the published benchmarks) */
-    struct cs_app_val_agg agg[4];
+     * overheads dominate, apart from the published benchmarks), [4] holdout
+     * measured peak memory (kind step-memory: the memory model's total
+     * against the published peak per GPU) */
+    struct cs_app_val_agg agg[5];
     bool ok;                      /* every row predicted and the tolerance met */
 };
 

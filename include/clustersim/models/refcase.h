@@ -17,6 +17,7 @@ enum cs_ref_metric {
     CS_REF_TFLOPS_HW,     /* TFLOP/s per GPU, recomputation counted (Narayanan et al. 2021) */
     CS_REF_TFLOPS_MODEL,  /* TFLOP/s per GPU without recomputation (= MFU x peak) */
     CS_REF_TOKENS_PER_GPU, /* training tokens per second per GPU */
+    CS_REF_PEAK_MEMORY_GIB, /* peak memory per GPU, GiB (the memory model's total) */
 };
 
 /* The software stack a measurement ran on: enum cs_stack (workload.h). */
