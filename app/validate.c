@@ -195,8 +195,11 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
             continue;   /* dense and MoE runs are validated apart */
         const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
         /* The small-work tables (CI-scale runs, docs/validation.md) are
-         * reported on their own and stay out of the search's range. */
-        if (vt && strcmp(vt->kind, "step-small") == 0)
+         * reported on their own and stay out of the search's range, as do
+         * the peak-memory tables (their error is not a step time's). */
+        if (vt && (strcmp(vt->kind, "step-small") == 0 || strcmp(vt->kind, "step-memory") == 0))
+            continue;
+        if (c->metric == CS_REF_PEAK_MEMORY_GIB)
             continue;
         int k = vt && vt->role == CS_VAL_HOLDOUT;
         out->rows[k]++;
