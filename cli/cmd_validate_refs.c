@@ -438,6 +438,8 @@ const struct cs_cli_cmd cs_cmd_validate_refs = {
     "for each, and only the holdout line says how the model generalizes.\n"
     "The tables in the common schema (validation/step/SOURCES.md) take their\n"
     "stack, scale-out link, dropout and FLOP convention from their index entry.\n"
+    "A table with a peak_memory_gib column (kind step-memory) is compared with\n"
+    "the memory model's peak per GPU instead (summary line: holdout memory).\n"
     "Unstated settings follow one policy for every table (docs/validation.md):\n"
     "an empty micro-batch is searched over 1,2,4,8, an empty recomputation is\n"
     "the cheapest that fits (none, selective, full on the fewest layers per\n"
