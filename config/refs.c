@@ -111,7 +111,7 @@ struct cs__spec {
     const char *rc_modules;   /* "a, b": Megatron-Core's recompute_modules (NULL: none given) */
     const char *off_modules;  /* "a, b": its offload_modules (NULL: none) */
     bool account_split;       /* embedding and loss count as pipeline layers */
-    const char *wflags;       /* the index's workload_flags (NULL: none) */
+    const char *wflags;       /* the index's workload_flags as scenario lines (NULL: none) */
     bool a2a_overlap;         /* the row ran with EP communication overlap */
 };
 
@@ -120,21 +120,7 @@ struct cs__spec {
 static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct cs__spec *p,
                         struct cs_ref_case *c)
 {
-    /* the index's workload_flags, one "  key: true" line each */
-    char flags[256] = "";
-    if (p->wflags) {
-        const char *q = p->wflags;
-        while (*q) {
-            while (*q == ' ')
-                q++;
-            size_t len = strcspn(q, " ");
-            if (len > 0 && strlen(flags) + len + 12 < sizeof flags) {
-                size_t at = strlen(flags);
-                snprintf(flags + at, sizeof flags - at, "  %.*s: true\n", (int)len, q);
-            }
-            q += len;
-        }
-    }
+    const char *flags = p->wflags ? p->wflags : "";
     char model[512];
     if (p->preset)
         snprintf(model, sizeof model, "preset: %s, seq_len: %ld, moe: {%s%s%s%s}", p->preset, p->seq,
@@ -516,11 +502,13 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
         return CS_ECONFIG;
     }
     bool grad_bf16 = grad_reduce && strcmp(grad_reduce, "bf16") == 0;
-    const char *wflags = vt ? vt->workload_flags : NULL;
-    if (wflags) {
-        /* each word one of the boolean workload keys a table may set */
+    /* the index's workload_flags, each word one of the boolean workload keys
+     * a table may set, as one "  key: true" scenario line each */
+    char wflag_lines[256] = "";
+    const char *wflags = NULL;
+    if (vt && vt->workload_flags) {
         static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16"};
-        const char *q = wflags;
+        const char *q = vt->workload_flags;
         while (*q) {
             while (*q == ' ')
                 q++;
@@ -535,8 +523,13 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
                               (int)len, q);
                 return CS_ECONFIG;
             }
+            if (len > 0) {
+                size_t at = strlen(wflag_lines);
+                snprintf(wflag_lines + at, sizeof wflag_lines - at, "  %.*s: true\n", (int)len, q);
+            }
             q += len;
         }
+        wflags = wflag_lines;
     }
     if (moe_routing && strcmp(moe_routing, "balanced") && strcmp(moe_routing, "learned")) {
         cs_diag_error(d, path, 0, 0, "moe_routing \"%s\": expected balanced or learned", moe_routing);

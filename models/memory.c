@@ -364,18 +364,34 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     int pp = w->par.pp;
     bool first = stage == 0;
     /* The stage's vp chunks, chunk c holding virtual stage c pp + stage,
-     * split as the step splits them (cs_workload_vstage_layers), and the
-     * MoE layers among them. */
+     * split as the step splits them (cs_workload_vstage_layers): their
+     * layers, the MoE layers among them, and the activations they hold at
+     * the schedule's peak (cs_workload_inflight_chunks: 1F1B holds
+     * min(pp - s, m) micro-batches, Narayanan et al. 2021, Section 2.2.1;
+     * interleaved, Megatron's warm-up, whose average over the chunks is
+     * Korthikanti et al. 2022's 1 + (pp - 1)/(pp vp) on the first stage).
+     * held_l and held_m count layer-micro-batches (all, MoE); rc_sum the
+     * layers a partial full recomputation redoes. */
+    long per_replica = (long)w->micro_batch * w->par.dp;
+    long micro = w->global_batch / per_replica;
+    if (micro < 1)
+        micro = 1;
     int vpn = w->par.vp > 1 ? w->par.vp : 1;
-    int layers = 0, nm = 0;
+    int layers = 0, nm = 0, rc_sum = 0;
+    double held_l = 0.0, held_m = 0.0;
     bool moe = cs_model_is_moe(m);
     for (int c = 0; c < vpn; c++) {
         int lo = 0;
         int n = cs_workload_vstage_layers(w, c * pp + stage, &lo);
         if (n <= 0)
             continue;
+        int nmc = moe ? cs_model_moe_layers_in(m, lo, n) : 0;
+        double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
         layers += n;
-        nm += moe ? cs_model_moe_layers_in(m, lo, n) : 0;
+        nm += nmc;
+        held_l += k * n;
+        held_m += k * nmc;
+        rc_sum += cs_workload_recomputed_layers(w, n);
     }
     double e = cs_workload_act_bytes(w->precision);
     double t = w->par.tp, b = w->micro_batch, sq = (double)m->seq_len / w->par.cp;
@@ -416,41 +432,16 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
                       ? 0.0
                       : cs_memory_optimizer_bytes_per_param(w) * (dense / so + experts / soe);
 
-    /* Activations: the chunks in flight at the schedule's peak, chunk by
-     * chunk (cs_workload_inflight_chunks: 1F1B holds min(pp - s, m)
-     * micro-batches, Narayanan et al. 2021, Section 2.2.1; interleaved,
-     * Megatron's warm-up, whose average over the chunks is Korthikanti et
-     * al. 2022's 1 + (pp - 1)/(pp vp) on the first stage). held_l and
-     * held_m count layer-micro-batches (all, MoE); inflight is their
+    /* Activations: held_l layer-micro-batches (above); inflight is their
      * stage-sized equivalent. */
-    long per_replica = (long)w->micro_batch * w->par.dp;
-    long micro = w->global_batch / per_replica;
-    if (micro < 1)
-        micro = 1;
-    double held_l = 0.0, held_m = 0.0;
-    for (int c = 0; c < vpn; c++) {
-        int lo = 0;
-        int n = cs_workload_vstage_layers(w, c * pp + stage, &lo);
-        if (n <= 0)
-            continue;
-        double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
-        held_l += k * n;
-        held_m += k * (moe ? cs_model_moe_layers_in(m, lo, n) : 0);
-    }
     double inflight = layers > 0 ? held_l / layers : 1.0;
     /* Full recomputation of only the first recompute_layers layers of each
      * of the GPU's vp virtual stages: those store their input, the others
      * everything (Megatron-LM --recompute-method block). */
     double per_layer = cs_memory_layer_activations(w, fused);
     double rc_layers = layers;
-    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0) {
-        rc_layers = 0.0;
-        for (int c = 0; c < vpn; c++)
-            rc_layers += cs_workload_recomputed_layers(
-                w, cs_workload_vstage_layers(w, c * pp + stage, NULL));
-        if (rc_layers > layers)
-            rc_layers = layers;
-    }
+    if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
+        rc_layers = rc_sum < layers ? rc_sum : layers;
     double stored = w->recompute == CS_RECOMPUTE_FULL ? layer_acts(w, !fused) : per_layer;
     r.acts = (rc_layers * per_layer + (layers - rc_layers) * stored) * inflight;
     if (nm > 0) {
