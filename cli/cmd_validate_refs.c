@@ -20,6 +20,7 @@ static const struct cs_cli_opt cs__vr_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"check", 0, NULL, "exit 1 unless each file's MAPE <= 10% and every row <= 25%"},
     {"collectives", 0, NULL, "compare the collective model with the index's nccl-tests/rccl-tests logs instead"},
+    {"scenario", 0, "FILE:LINE", "print the scenario a row is predicted with (its searched micro-batch and recomputation filled in), to run or edit"},
     CS_CLI_OPT_CATALOG,
 };
 
@@ -219,6 +220,67 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
     return CS_EXIT_OK;
 }
 
+
+/* `--scenario FILE:LINE`: the row's scenario text as the reader wrote it,
+ * with the micro-batch and recomputation the prediction chose in place of
+ * the reader's placeholders, so `clustersim run` on it reproduces the
+ * row's prediction (a test checks that). */
+static int cs__vr_scenario(const struct cs_app_validate *v, const char *which)
+{
+    const char *colon = strrchr(which, ':');
+    char *end = NULL;
+    long line = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (!colon || colon == which || !end || *end || line < 1) {
+        fprintf(stderr, "clustersim validate-refs: --scenario: expected FILE:LINE (as the first "
+                        "column prints it, e.g. mbridge-25.11-moe.csv:52), got \"%s\"\n", which);
+        return CS_EXIT_BADINPUT;
+    }
+    size_t flen = (size_t)(colon - which);
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *r = &v->rows[i];
+        const struct cs_ref_case *c = r->c;
+        if (c->line != line || strlen(c->file) != flen || strncmp(c->file, which, flen) != 0)
+            continue;
+        if (c->not_expressible[0] || !c->text) {
+            fprintf(stderr, "clustersim validate-refs: %s: not expressible: %s\n", which,
+                    c->not_expressible[0] ? c->not_expressible : "no scenario");
+            return CS_EXIT_BADINPUT;
+        }
+        printf("# %s:%d (%s), written by clustersim validate-refs --scenario\n", c->file, c->line,
+               c->label);
+        printf("# measured %.6g %s", c->measured, cs_ref_metric_name(c->metric));
+        if (r->st == CS_OK)
+            printf(", predicted %.6g (%+.1f%%)\n", r->pred, 100 * r->err);
+        else
+            printf(", not predicted: %s\n", cs_strerror(r->st));
+        if (c->search_micro_batch || c->search_recompute)
+            printf("# searched by the reader (not stated by the row):%s%s\n",
+                   c->search_micro_batch ? " micro_batch" : "",
+                   c->search_recompute ? " recompute" : "");
+        const char *p = c->text;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            if (r->st == CS_OK && len >= 14 && strncmp(p, "  micro_batch:", 14) == 0) {
+                printf("  micro_batch: %d\n", r->micro_batch);
+            } else if (r->st == CS_OK && len >= 12 && strncmp(p, "  recompute:", 12) == 0) {
+                printf("  recompute: %s\n", cs_recompute_name(r->recompute));
+                if (r->recompute_layers > 0)
+                    printf("  recompute_layers: %d\n", r->recompute_layers);
+                if (r->offload_layers > 0)
+                    printf("  activation_offload_layers: %d\n", r->offload_layers);
+            } else {
+                printf("%.*s\n", (int)len, p);
+            }
+            p += len + (nl ? 1 : 0);
+        }
+        return CS_EXIT_OK;
+    }
+    fprintf(stderr, "clustersim validate-refs: --scenario: no row %s in the tables compared "
+                    "(the first column of the table output names them)\n", which);
+    return CS_EXIT_BADINPUT;
+}
+
 static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
 {
     enum cs_cli_format fmt;
@@ -266,6 +328,13 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_app_validate_fini(&v);
         cs_catalog_destroy(cat);
         return CS_EXIT_BADINPUT;
+    }
+    const char *which = cs_cli_get(cmd, a, "scenario");
+    if (which) {
+        int src = cs__vr_scenario(&v, which);
+        cs_app_validate_fini(&v);
+        cs_catalog_destroy(cat);
+        return src;
     }
     const struct cs_valindex ix = v.ix;
     const bool have_ix = v.have_ix;

@@ -164,7 +164,10 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
-    free(text);
+    free(c->text);
+    c->text = st == CS_OK ? text : NULL;
+    if (st != CS_OK)
+        free(text);
     return st == CS_OK;
 }
 
@@ -760,6 +763,7 @@ void cs_refs_free(struct cs_ref_case *cases, size_t n)
         if (!cases[i].not_expressible[0])
             cs_scenario_fini(&cases[i].scen);
         cs_netmodel_destroy(cases[i].net);
+        free(cases[i].text);
     }
     free(cases);
 }

@@ -40,6 +40,9 @@ struct cs_ref_case {
     /* The row's network model (netmodel.h), built once by the reader (owned,
      * freed by cs_refs_free); NULL: cs_refs_predict builds one per call. */
     cs_netmodel *net;
+    /* The scenario text the row was resolved from (owned; NULL for a row
+     * not expressible): `validate-refs --scenario FILE:LINE` prints it. */
+    char *text;
 };
 
 
