@@ -9,6 +9,7 @@
 #include "clustersim/models/collective.h"
 #include "clustersim/models/cluster.h"
 #include "clustersim/models/topology.h"
+#include "clustersim/models/workload.h"
 
 #include <math.h>
 #include <string.h>
@@ -230,6 +231,7 @@ struct shape {
     double b_bus;      /* ring bus bandwidth: min(intra, net) */
     double hop_s;      /* switch hops x hop latency of the longest inter-node path */
     double xport_s;    /* one network message: NIC/transport latency + hop_s (NCCL's latencyInter) */
+    int a2a_k;         /* hierarchical all-to-all's top-k (cs_coll_group), 0: plain */
 };
 
 /* The fabric view (collective.h). `busy` is the fraction of a node's NIC
@@ -354,6 +356,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->ppn = g->ranks_per_node;
     s->m = g->ranks / g->ranks_per_node;
     s->gpn = g->groups_per_node > 0 ? g->groups_per_node : 1;
+    s->a2a_k = g->a2a_top_k > 1 ? g->a2a_top_k : 0;
     s->hw = cv.intra_pcie ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
     s->amd = strcmp(c->gpu.vendor, "amd") == 0;
     s->gen = gpu_gen(c);
@@ -642,6 +645,15 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
     if (s->m > 1) {
         lat += inter_lat(p, s, false, pr);
         t_net = (double)s->ppn * (s->n - s->ppn) / s->n * bytes / s->b_net_node;
+        if (s->a2a_k > 1) {
+            /* Hierarchical dispatch (docs/moe.md): the network carries each
+             * token once per distinct remote node, m (1 - (1 - 1/m)^k) / k of
+             * the copies, over the m scale-out nodes (an NVLink domain is
+             * one); the receiving GPU forwards the copies for its node's
+             * other ppn - 1 GPUs over NVLink, on top of the local ones. */
+            t_net *= cs_moe_dispatch_dedup(s->m, s->a2a_k);
+            t_intra += (double)(s->n - s->ppn) / s->n * (s->ppn - 1.0) / s->ppn * bytes / s->b_intra;
+        }
     }
     return lat + fmax(t_intra, t_net);
 }

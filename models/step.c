@@ -892,12 +892,13 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         m_tpf = m_rawf - m_hid_f;
         m_tpb = m_rawb - m_hid_b;
         m_rtp = m_rawr - m_hid_r + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
-        /* a hierarchical dispatcher sends a token once per remote node */
+        /* a hierarchical dispatcher sends a token once per remote node:
+         * the collective model counts it on the network part alone */
         double bytes = M->ep_a2a_bytes;
-        int nodes = S->ep_group.ranks / (S->ep_group.ranks_per_node > 0 ? S->ep_group.ranks_per_node : 1);
-        if (S->w->model.moe.dispatcher == CS_MOE_DISPATCH_HIERARCHICAL && nodes > 1)
-            bytes *= cs_moe_dispatch_dedup(nodes, S->w->model.moe.top_k);
-        double t = load * cs__coll(S, CS_COLL_ALLTOALL, bytes, &S->ep_group);
+        struct cs_coll_group eg = S->ep_group;
+        if (S->w->model.moe.dispatcher == CS_MOE_DISPATCH_HIERARCHICAL)
+            eg.a2a_top_k = S->w->model.moe.top_k;
+        double t = load * cs__coll(S, CS_COLL_ALLTOALL, bytes, &eg);
         /* Overlap hides at most the compute it runs beside: Megatron-Core's
          * EP overlap (overlap_moe_expert_parallel_comm) and DualPipe pair
          * one micro-batch's forward of a layer with another's backward, so
@@ -909,9 +910,9 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         a2a_hid = fmin(ov * t, cap);
         a2a_exp = t - a2a_hid;
         if (M->etp_pairs > 0) {
-            struct cs_coll_group eg = cs__group(S, S->w->par.etp, 1, CS_NET_RING);
-            etp_t = M->etp_pairs * (cs__coll(S, CS_COLL_ALL_GATHER, M->etp_msg_bytes, &eg) +
-                                    cs__coll(S, CS_COLL_REDUCE_SCATTER, M->etp_msg_bytes, &eg));
+            struct cs_coll_group etg = cs__group(S, S->w->par.etp, 1, CS_NET_RING);
+            etp_t = M->etp_pairs * (cs__coll(S, CS_COLL_ALL_GATHER, M->etp_msg_bytes, &etg) +
+                                    cs__coll(S, CS_COLL_REDUCE_SCATTER, M->etp_msg_bytes, &etg));
         }
     }
     /* Host time per layer (dense and MoE) per micro-batch, and the
@@ -1563,7 +1564,10 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             const struct cs__chunk_cost *cr2 = cs__cost(&S, crit, ch);
             crit_ep += S.m * (cr2->f_ep_s + cr2->b_ep_s);
         }
-        r.tp_comm_s = fmax(0.0, r.tp_comm_s - crit_ep);
+        /* what is left of the sum once the all-to-alls leave it; a rest
+         * below a billionth of the sum is round-off (tp 1: no TP at all) */
+        double rest = r.tp_comm_s - crit_ep;
+        r.tp_comm_s = rest > 1e-9 * r.tp_comm_s ? rest : 0.0;
         crit_ep_s = crit_ep;
         r.moe_stage = busiest;
         r.moe_load = S.load.max_over_mean;

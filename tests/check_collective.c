@@ -98,7 +98,7 @@ START_TEST(test_collective_ring_formula)
      * 2(n-1)/n S / B = 1.75 x 1073741824 / 240e9 = 7.829367e-3 s;
      * total 7.885367e-3 s (LL128: 40.6 us + 1879048192/(240e9 x 0.92) = 8.551e-3, slower). */
     struct cs_cluster_cfg c = make_cluster(false, 1);
-    struct cs_coll_group g = {8, 8, 1, 0, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     struct cs_coll_params p;
     cs_coll_params_default(&p);
@@ -123,6 +123,40 @@ START_TEST(test_collective_ring_formula)
 }
 END_TEST
 
+/* Hierarchical all-to-all (MoE dispatch with DeepEP/HybridEP, top-k 8) on
+ * 2 nodes x 8 A100, 8 x ib-hdr (184e9 B/s per node) and 240e9 B/s NVSwitch,
+ * S = 1 GiB per rank:
+ *   plain: network 8 x 8/16 x S / 184e9 = 23.342214e-3 s, NVLink
+ *   7/16 x S / 240e9 = 1.957342e-3 s: network-bound;
+ *   hierarchical: network x 2 (1 - (1/2)^8) / 8 = 0.2490234375 ->
+ *   5.812757e-3 s; NVLink gains the forwarded copies, 8/16 x 7/8 x S /
+ *   240e9, 3.914683e-3 s in all: still network-bound, so the time drops by
+ *   0.7509765625 x 23.342214e-3 = 17.529455e-3 s (same latency).
+ * Inside one NVLink domain of the two nodes (nvl-domain, 16 GPUs) nothing
+ * crosses the network, so top-k changes nothing. */
+START_TEST(test_collective_alltoall_hierarchical)
+{
+    struct cs_cluster_cfg c = make_cluster(false, 2);
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0}, gk = g;
+    gk.a2a_top_k = 8;
+    const double S = 1073741824.0;
+    double plain = coll_s(&c, CS_COLL_ALLTOALL, S, &g, CS_COLL_AUTO, NULL);
+    double hier = coll_s(&c, CS_COLL_ALLTOALL, S, &gk, CS_COLL_AUTO, NULL);
+    double saved = plain - hier;
+    ck_assert_double_eq_tol(saved, 17.529455e-3, 2e-9);
+    gk.a2a_top_k = 1; /* one copy per token: nothing to deduplicate */
+    ck_assert_double_eq_tol(coll_s(&c, CS_COLL_ALLTOALL, S, &gk, CS_COLL_AUTO, NULL), plain, 1e-15);
+
+    c.fabric.topology = CS_TOPO_NVL_DOMAIN;
+    c.fabric.domain_gpus = 16;
+    gk.a2a_top_k = 8;
+    double dplain = coll_s(&c, CS_COLL_ALLTOALL, S, &g, CS_COLL_AUTO, NULL);
+    double dhier = coll_s(&c, CS_COLL_ALLTOALL, S, &gk, CS_COLL_AUTO, NULL);
+    ck_assert_double_eq_tol(dhier, dplain, 1e-15);
+    ck_assert(dplain < 0.2 * plain); /* NVLink only */
+}
+END_TEST
+
 START_TEST(test_collective_hier_formula)
 {
     /* 2 nodes x 8 A100, 8 x ib-hdr: per node 8 x 25e9 x 0.92 = 184e9 B/s.
@@ -135,7 +169,7 @@ START_TEST(test_collective_hier_formula)
      *   inter ring of 2 nodes: 2 x 1/2 x S / 184e9 = 5.835553e-3 s
      *   total 13.664920e-3 + 179.04e-6 = 13.843960e-3 s. */
     struct cs_cluster_cfg c = make_cluster(false, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
     ck_assert_double_eq_tol(t, 13.843960e-3, 1e-8);
@@ -179,14 +213,14 @@ START_TEST(test_collective_hier_formula)
      * beyond two nodes) = 84.64e9; the time is S / 84.64e9 = 12.686 ms
      * plus under 1 ms of latency (a 2-node network term would give 9.7). */
     struct cs_cluster_cfg c4 = make_cluster(false, 4);
-    struct cs_coll_group g4 = {32, 8, 1, 0, 0, 0};
+    struct cs_coll_group g4 = {32, 8, 1, 0, 0, 0, 0};
     double t4 = coll_s(&c4, CS_COLL_ALL_REDUCE, 1073741824.0, &g4, CS_COLL_TREE, NULL);
     ck_assert(t4 > 1073741824.0 / 84.64e9);
     ck_assert(t4 < 1073741824.0 / 84.64e9 + 1e-3);
 
     /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
      * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
-    struct cs_coll_group g8 = {2, 1, 8, 0, 0, 0};
+    struct cs_coll_group g8 = {2, 1, 8, 0, 0, 0, 0};
     double t8 = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
     /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; one GPU per node: no
      * intra steps, inter step tree NET 14 us: (14 + 2 x 0.69) x 4 = 61.52;
@@ -198,7 +232,7 @@ END_TEST
 START_TEST(test_collective_availability)
 {
     struct cs_cluster_cfg a100 = make_cluster(false, 1), h100 = make_cluster(true, 1);
-    struct cs_coll_group g = {8, 8, 1, 0, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double nope = 42.0;
     ck_assert_int_eq(cs_coll_time(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS, &nope, NULL), CS_EUNSUPPORTED);
@@ -207,14 +241,14 @@ START_TEST(test_collective_availability)
     ck_assert_int_eq(chosen, CS_COLL_NVLS);
     /* NVLS: 40 us (fitted) + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
     ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
-    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0};
+    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_time(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
-    struct cs_coll_group one = {1, 1, 1, 0, 0, 0};
+    struct cs_coll_group one = {1, 1, 1, 0, 0, 0, 0};
     ck_assert_double_eq(coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &one, CS_COLL_AUTO, NULL), 0.0);
 
     /* SHARP halves the inter-node traffic of a 16-node all_reduce. */
     struct cs_cluster_cfg c16 = make_cluster(false, 16);
-    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0};
+    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0, 0};
     double ring = coll_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_RING, NULL);
     ck_assert_int_eq(cs_coll_time(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_SHARP, &nope, NULL), CS_EUNSUPPORTED);
     /* Several nodes without NICs cannot run an inter-node collective: an
@@ -324,7 +358,7 @@ START_TEST(test_collective_validate_nccl_tests)
         enum cs_coll_algo algo =
             (h100 && strstr(fn, "nvswitch") && log.op == CS_COLL_ALL_REDUCE) ? CS_COLL_RING : CS_COLL_AUTO;
         struct cs_cluster_cfg c = make_cluster(h100, nodes);
-        struct cs_coll_group g = {8 * nodes, 8, 1, 0, 0, 0};
+        struct cs_coll_group g = {8 * nodes, 8, 1, 0, 0, 0, 0};
         double f = cs_coll_busbw_factor(log.op, g.ranks);
         printf("\n%s (%s, %d GPUs, algo %s)\n%12s %10s %10s %8s %6s\n", fn, cs_coll_op_name(log.op), g.ranks,
                cs_coll_algo_name(algo), "size_B", "meas", "pred", "err%", "algo");
@@ -371,7 +405,7 @@ START_TEST(test_collective_nccl22_algorithms)
      * latency 25 + 2 x log2(2) x (14 + 2 x 0.69) x 4 = 148.04 us;
      * time 148.04e-6 + 1073741824 / 184e9 = 5.983593e-3 s. */
     struct cs_cluster_cfg h2 = make_cluster(true, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&h2, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_NVLS_TREE, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS_TREE);
@@ -435,7 +469,7 @@ START_TEST(test_collective_nccl22_algorithms)
      * GPU drives its own NIC(s): 8 NICs / 8 GPUs = 1 -> 23e9) = 19.55e9;
      * time 54.354286e-6 + 3/4 x S / 19.55e9. */
     struct cs_cluster_cfg h4 = make_cluster(true, 4);
-    struct cs_coll_group g1 = {4, 1, 1, 0, 0, 0};
+    struct cs_coll_group g1 = {4, 1, 1, 0, 0, 0, 0};
     double S = 268435456.0;
     t = coll_s(&h4, CS_COLL_ALL_GATHER, S, &g1, CS_COLL_PAT, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_PAT);
@@ -466,7 +500,7 @@ START_TEST(test_collective_rccl_tables)
 {
     struct cs_cluster_cfg c = make_cluster(false, 2);
     snprintf(c.gpu.vendor, sizeof c.gpu.vendor, "amd");
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0};
     struct cs_coll_params p;
     cs_coll_params_default(&p);
     enum cs_coll_algo chosen = CS_COLL_AUTO;
@@ -493,6 +527,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_availability);
     tcase_add_test(tc, test_collective_nccl22_algorithms);
     tcase_add_test(tc, test_collective_rccl_tables);
+    tcase_add_test(tc, test_collective_alltoall_hierarchical);
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("validation");
     tcase_set_timeout(tv, 30);

@@ -146,6 +146,30 @@ expect 0 "validate-refs --check (fit tables)" -- "$bin" validate-refs --check \
     validation/step/korthikanti-2022-a100-iteration-times.csv \
     validation/step/megatron-core-h100-weak-scaling.csv
 has "$tmp/out" "tolerance: MAPE <= 10% per file, every row within 25%: met" "the fit tables meet the tolerance"
+# --scenario FILE:LINE: the row's scenario, with the searched micro-batch
+# and recomputation filled in; `run` on it reproduces the row's prediction
+# (an MoE row over an NVL72 domain, and a fit row whose micro-batch and
+# recomputation were searched).
+for row in mbridge-26.04.01-moe.csv:65 megatron-core-h100-weak-scaling.csv:5; do
+    expect 0 "validate-refs --scenario $row" -- "$bin" validate-refs --scenario "$row"
+    cp "$tmp/out" "$tmp/row.yaml"
+    expect 0 "run the scenario of $row" -- "$bin" run "$tmp/row.yaml" --format json
+    if python3 - "$tmp/row.yaml" "$tmp/out" <<'PY'
+import json, re, sys
+head = open(sys.argv[1]).read()
+pred = float(re.search(r"predicted ([0-9.e+]+)", head).group(1))
+d = json.load(open(sys.argv[2]))
+t = d["throughput"]
+gpus = d["cluster"]["gpus"] if "cluster" in d and "gpus" in d["cluster"] else None
+got = t["tflops_per_gpu"] if "TFLOP" in head.splitlines()[1] else t["tokens_per_s"] / gpus
+assert abs(got - pred) <= 1e-3 * pred, (got, pred)
+PY
+    then ok; else ko "validate-refs --scenario $row: run does not reproduce the prediction"; fi
+done
+expect 2 "validate-refs --scenario without a line" -- "$bin" validate-refs --scenario x.csv
+has "$tmp/err" "expected FILE:LINE" "--scenario names the form it expects"
+expect 2 "validate-refs --scenario of a row not expressible" -- "$bin" validate-refs --scenario mbridge-26.04.01-moe.csv:75
+has "$tmp/err" "not expressible" "--scenario says why a row has none"
 CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without data" -- "$bin" validate-refs
 has "$tmp/err" "$tmp/nowhere/scenarios/catalog" "a missing data directory is named"
 CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without an index" -- "$bin" validate-refs --catalog scenarios/catalog

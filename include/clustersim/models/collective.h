@@ -71,6 +71,12 @@ struct cs_coll_group {
      * geometry's estimate (cs_coll_fabric_view's bw_share). 0: use the
      * geometry. */
     double net_share;
+    /* A hierarchical all-to-all (DeepEP, HybridEP: the MoE dispatch and
+     * combine of a token routed to a2a_top_k experts): a token crosses the
+     * network once per destination node (a scale-out node, an NVLink
+     * domain counting as one) and is copied to that node's expert GPUs
+     * over NVLink. 0 or 1: a plain all-to-all. */
+    int a2a_top_k;
 };
 
 /* How the group uses the fabric (cs_coll_fabric_view): switch hops of the
