@@ -113,6 +113,7 @@ struct cs__spec {
     bool account_split;       /* embedding and loss count as pipeline layers */
     const char *wflags;       /* the index's workload_flags as scenario lines (NULL: none) */
     bool a2a_overlap;         /* the row ran with EP communication overlap */
+    long rc_layers;           /* "full:N": N layers per virtual stage recomputed (0: all) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -121,6 +122,9 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
                         struct cs_ref_case *c)
 {
     const char *flags = p->wflags ? p->wflags : "";
+    char rc_layers[48] = "";
+    if (p->rc_layers > 0)
+        snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
     char model[512];
     if (p->preset)
         snprintf(model, sizeof model, "preset: %s, seq_len: %ld, moe: {%s%s%s%s}", p->preset, p->seq,
@@ -147,6 +151,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  micro_batch: %ld\n"
         "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld%s}\n"
         "  recompute: %s\n"
+        "%s"
         "  precision: %s\n"
         "%s%s%s%s%s%s%s%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
@@ -154,7 +159,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         p->account_split ? ", account_for_embedding_in_pipeline_split: true, "
                            "account_for_loss_in_pipeline_split: true"
                          : "",
-        p->recompute,
+        p->recompute, rc_layers,
         p->precision,
         p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "",
         p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "",
@@ -192,7 +197,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -310,6 +315,20 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         cs__module_list(cut + 9, off_mods, sizeof off_mods);
         *cut = 0;
         rc = rc_buf;
+    }
+    /* "full:N": full recomputation of N layers per virtual stage
+     * (Megatron-Core's recompute_method block, recompute_num_layers N) */
+    long rc_layers = 0;
+    if (rc && strncmp(rc, "full:", 5) == 0) {
+        char *end = NULL;
+        rc_layers = strtol(rc + 5, &end, 10);
+        if (end == rc + 5 || *end || rc_layers < 1) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"full:N\" takes a positive layer count (got \"%s\")",
+                          rc);
+            return false;
+        }
+        rc = "full";
     }
     /* "selective:layernorm+moe_act": Megatron-Core's recompute_modules */
     char rc_mods[160] = "";
@@ -480,7 +499,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags, a2a_ov};
+                         pp * vp > layers, wflags, a2a_ov, rc_layers};
     return cs__resolve(r, cat, &p, c);
 }
 

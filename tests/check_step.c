@@ -698,6 +698,39 @@ START_TEST(test_step_refs_common_schema)
         cs_diags_fini(&d);
         cs_diags_init(&d);
     }
+    /* "full:N" in the recompute cell: full recomputation of N layers per
+     * virtual stage (Megatron-Core's recompute_method block with
+     * recompute_num_layers N); no count, or 0, is an error naming the cell. */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *row = "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,"
+                          "1,2,1,2,1,4,1,zero1,bf16,%s,7000,,,\n";
+        const char *cells[] = {"full:3", "full:0", "full:x"};
+        for (int k = 0; k < 3; k++) {
+            char buf[1024];
+            int len = snprintf(buf, sizeof buf, "%s", hdr);
+            len += snprintf(buf + len, sizeof buf - (size_t)len, row, cells[k]);
+            struct cs_ref_case *c5 = NULL;
+            size_t n5 = 0;
+            cs_status st5 = cs_refs_load_buffer("full.csv", buf, (size_t)len, cat, &d, &c5, &n5);
+            if (k == 0) {
+                ck_assert_int_eq(st5, CS_OK);
+                ck_assert_uint_eq(n5, 1);
+                ck_assert_int_eq(c5[0].scen.workload.recompute, CS_RECOMPUTE_FULL);
+                ck_assert_int_eq(c5[0].scen.workload.recompute_layers, 3);
+                ck_assert(!c5[0].search_recompute);
+            } else {
+                ck_assert_int_eq(st5, CS_ECONFIG);
+                ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "\"full:N\" takes a positive layer count"));
+                ck_assert_int_eq(d.items[d.n - 1].line, 2);
+            }
+            cs_refs_free(c5, n5);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);
