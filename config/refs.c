@@ -114,6 +114,7 @@ struct cs__spec {
     const char *wflags;       /* the index's workload_flags as scenario lines (NULL: none) */
     bool a2a_overlap;         /* the row ran with EP communication overlap */
     long rc_layers;           /* "full:N": N layers per virtual stage recomputed (0: all) */
+    const char *attn;         /* the row's attention column: "on" (fused), "off", NULL: the stack's */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -122,7 +123,9 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
                         struct cs_ref_case *c)
 {
     const char *flags = p->wflags ? p->wflags : "";
-    char rc_layers[48] = "";
+    char rc_layers[48] = "", attn[40] = "";
+    if (p->attn)
+        snprintf(attn, sizeof attn, "  fused_attention: %s\n", p->attn);
     if (p->rc_layers > 0)
         snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
     char model[512];
@@ -153,7 +156,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  recompute: %s\n"
         "%s"
         "  precision: %s\n"
-        "%s%s%s%s%s%s%s%s%s%s%s",
+        "%s%s%s%s%s%s%s%s%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
         p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1,
         p->account_split ? ", account_for_embedding_in_pipeline_split: true, "
@@ -165,7 +168,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "",
         p->rc_modules ? "  recompute_modules: [" : "", p->rc_modules ? p->rc_modules : "",
         p->rc_modules ? "]\n" : "", p->off_modules ? "  offload_modules: [" : "",
-        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "", flags);
+        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "", attn, flags);
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
@@ -197,7 +200,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -335,6 +338,22 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     if (rc && strncmp(rc, "selective:", 10) == 0) {
         cs__module_list(rc + 10, rc_mods, sizeof rc_mods);
         rc = "selective";
+    }
+    /* an optional column "attention": the row's attention kernels, fused
+     * (FlashAttention, cuDNN or Transformer Engine's fused attention) or
+     * unfused (softmax of the materialized scores); empty: the stack's */
+    const char *attn_cell = cs__opt(r, "attention"), *attn = NULL;
+    if (attn_cell) {
+        if (strcmp(attn_cell, "fused") == 0)
+            attn = "on";
+        else if (strcmp(attn_cell, "unfused") == 0)
+            attn = "off";
+        else {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"attention\": expected fused, unfused or empty (got \"%s\")",
+                          attn_cell);
+            return false;
+        }
     }
     const char *act = cs__opt(r, "activation");
     const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
@@ -499,7 +518,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags, a2a_ov, rc_layers};
+                         pp * vp > layers, wflags, a2a_ov, rc_layers, attn};
     return cs__resolve(r, cat, &p, c);
 }
 

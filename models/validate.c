@@ -16,6 +16,11 @@ void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o)
     o->dp_overlap = p.dp_overlap;
     o->tp_overlap = p.tp_comm_overlap;
     o->compute.fused_attention = p.fused_attention;
+    /* a row that states its attention kernels (the attention column) */
+    if (c->scen.workload.fused_attention == 1)
+        o->compute.fused_attention = true;
+    else if (c->scen.workload.fused_attention == 2)
+        o->compute.fused_attention = false;
 }
 
 const char *cs_ref_stack_name(enum cs_stack s)

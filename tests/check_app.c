@@ -722,26 +722,28 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_ge(moe->rows, 125);
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.35);
+    ck_assert(moe->sum / moe->rows <= 0.33);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,
-     * 436.5% with it; a regression bound, not a target. */
+     * 436.5% with it, 507.8% once each row states its attention kernels
+     * (the attention column: 70 rows fused, so faster still, and the two 7B
+     * rows now fit); a regression bound, not a target. */
     const struct cs_app_val_agg *sw = &v.agg[3];
     ck_assert_int_eq(sw->files, 1);
     ck_assert_int_ge(sw->rows, 91);
     printf("held-out small-work rows: %d, MAPE %.2f%%, worst %.1f%%\n", sw->rows,
            100 * sw->sum / sw->rows, 100 * sw->worst);
-    ck_assert(sw->sum / sw->rows <= 4.40);
+    ck_assert(sw->sum / sw->rows <= 5.10);
     /* Rows that ran but are predicted not to fit: failures of the memory
      * model, counted, never dropped. Dense: 1 (70B NVFP4 on GB300: its
      * NVFP4 primary weights are not modelled). MoE: 3 (the ModelZoo's two
      * Qwen3-235B MXFP8 GB200 runs, which offload expert_fc1 and moe_act
      * activations module by module; DeepSeek-V3 on H800, which caches its
-     * activations in FP8). Small-work (the Megatron-LM CI table): 2, its
-     * two 7B rows at 8,192 tokens, which the table's one stack
-     * (megatron-2021: unfused attention, its s^2 scores stored) cannot hold;
-     * the runs used Transformer Engine's default fused attention. */
+     * activations in FP8). Small-work (the Megatron-LM CI table): none;
+     * its two 7B rows at 8,192 tokens fit (58 GB on stage 0) since the
+     * table's attention column says they ran Transformer Engine's fused
+     * attention, not the stack's unfused default. */
     int unfit_dense = 0, unfit_moe = 0, unfit_small = 0;
     for (size_t i = 0; i < v.nrows; i++)
         if (v.rows[i].st == CS_ENOFIT) {
@@ -755,7 +757,7 @@ START_TEST(test_app_validate_step_holdout_bound)
         }
     ck_assert_int_le(unfit_dense, 1);
     ck_assert_int_le(unfit_moe, 3);
-    ck_assert_int_le(unfit_small, 2);
+    ck_assert_int_eq(unfit_small, 0);
     cs_app_validate_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
