@@ -122,7 +122,7 @@ cs_status cs_app_coll_run(const struct cs_scenario *s, const struct cs_app_coll_
         cs_diag_error(&out->diags, NULL, 0, 0, "-r %ld: root must be below the %ld ranks", q->root, n);
         return CS_EINVAL;
     }
-    struct cs_coll_group grp = {(int)n, ppn, 1, 0, m, 0, 0};
+    struct cs_coll_group grp = {(int)n, ppn, 1, 0, m, 0, 0, 0};
     struct cs_coll_params par;
     cs_calib_coll_params(s, &par); /* defaults + the scenario's calibration */
     if (q->algo_mask)

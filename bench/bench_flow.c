@@ -66,7 +66,7 @@ int main(void)
         fprintf(stderr, "bench_flow: %s\n", cs_strerror(rc));
         return 1;
     }
-    struct cs_coll_group g = {n, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {n, 8, 1, 0, 0, 0, 0, 0};
     double cf = NAN;
     if (cs_coll_time(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &cf, NULL) != CS_OK) {
         fprintf(stderr, "bench_flow: the closed form cannot model this cluster\n");

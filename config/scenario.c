@@ -362,6 +362,12 @@ static const struct cs_field moe_fields[] = {
        .min = 0, .max = 1, .def = "0",
        .doc = "share of dispatch/combine hidden behind compute (EP communication overlap, "
               "DualPipe)"),
+    F_("router_groups", CS_FT_INT, struct cs_moe_shape, router_groups, .min = 0, .max = 65536,
+       .def = "0",
+       .doc = "group-limited routing: groups the experts fall into (DeepSeek-V3: 8; 0: unlimited)"),
+    F_("router_group_topk", CS_FT_INT, struct cs_moe_shape, router_group_topk, .min = 0,
+       .max = 65536, .def = "0",
+       .doc = "group-limited routing: groups a token's experts come from (DeepSeek-V3: 4)"),
     F_("dispatcher", CS_FT_ENUM, struct cs_moe_shape, dispatcher, .names = cs_moe_dispatcher_names,
        .flags = CS_F_DERIVED,
        .doc = "alltoall (every routed copy over the network) or hierarchical (DeepEP/HybridEP: once "

@@ -406,7 +406,7 @@ static double cs__coll_time(const struct cs__coll_pt *pt, const struct cs_coll_p
     if (!isnan(v[P_LAUNCH]))
         p.launch_floor_s = v[P_LAUNCH];
     int nodes = pt->run->nodes > 0 ? pt->run->nodes : 1;
-    struct cs_coll_group g = {pt->run->ranks, pt->run->ranks / nodes, 1, 0, nodes, 0, 0};
+    struct cs_coll_group g = {pt->run->ranks, pt->run->ranks / nodes, 1, 0, nodes, 0, 0, 0};
     /* Inside the fitter an unusable point is NAN (dropped before fitting,
      * large in a residual); the status stays in this file. */
     double t;

@@ -232,6 +232,7 @@ struct shape {
     double hop_s;      /* switch hops x hop latency of the longest inter-node path */
     double xport_s;    /* one network message: NIC/transport latency + hop_s (NCCL's latencyInter) */
     int a2a_k;         /* hierarchical all-to-all's top-k (cs_coll_group), 0: plain */
+    int a2a_nodes;     /* the nodes one token can reach (0: all m) */
 };
 
 /* The fabric view (collective.h). `busy` is the fraction of a node's NIC
@@ -357,6 +358,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->m = g->ranks / g->ranks_per_node;
     s->gpn = g->groups_per_node > 0 ? g->groups_per_node : 1;
     s->a2a_k = g->a2a_top_k > 1 ? g->a2a_top_k : 0;
+    s->a2a_nodes = g->a2a_nodes > 0 ? g->a2a_nodes : 0;
     s->hw = cv.intra_pcie ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
     s->amd = strcmp(c->gpu.vendor, "amd") == 0;
     s->gen = gpu_gen(c);
@@ -651,7 +653,8 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
              * the copies, over the m scale-out nodes (an NVLink domain is
              * one); the receiving GPU forwards the copies for its node's
              * other ppn - 1 GPUs over NVLink, on top of the local ones. */
-            t_net *= cs_moe_dispatch_dedup(s->m, s->a2a_k);
+            int reach = s->a2a_nodes > 0 && s->a2a_nodes < s->m ? s->a2a_nodes : s->m;
+            t_net *= cs_moe_dispatch_dedup(reach, s->a2a_k);
             t_intra += (double)(s->n - s->ppn) / s->n * (s->ppn - 1.0) / s->ppn * bytes / s->b_intra;
         }
     }

@@ -323,6 +323,19 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
         cs__rule(d, mk, CS_STEP_KEY_MODEL,
                  "workload.model.moe.first_dense_layers: %d of %d layers leaves no MoE layer",
                  mo->first_dense_layers, m->layers);
+    if (mo->router_groups > 0 || mo->router_group_topk > 0) {
+        if (mo->experts == 0 || mo->router_groups < 1 || mo->experts % mo->router_groups != 0)
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.moe.router_groups: %d groups must split the %d routed experts "
+                     "evenly (give router_groups with router_group_topk, or neither)",
+                     mo->router_groups, mo->experts);
+        else if (mo->router_group_topk < 1 || mo->router_group_topk > mo->router_groups ||
+                 (long)mo->router_group_topk * (mo->experts / mo->router_groups) < mo->top_k)
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.moe.router_group_topk: %d of %d groups: expected 1 to %d, with "
+                     "at least top_k = %d experts in the chosen groups",
+                     mo->router_group_topk, mo->router_groups, mo->router_groups, mo->top_k);
+    }
     if ((m->sliding_window > 0) != (m->sliding_every > 0))
         cs__rule(d, mk, CS_STEP_KEY_MODEL,
                  "workload.model.sliding_window = %d and sliding_every = %d: give both (the window "
@@ -880,7 +893,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     const struct cs_layer_cost *M = &S->moe_layer;
     double m_tpf = 0, m_tpb = 0, m_rawf = 0, m_rawb = 0, m_rawr = 0, m_rtp = 0;
     double m_hid_f = 0, m_hid_b = 0, m_hid_r = 0;
-    double a2a_exp = 0, a2a_hid = 0, etp_t = 0, load = S->load.max_over_mean;
+    double a2a_exp = 0, a2a_hid = 0, a2a_t = 0, a2a_pair_hid = 0, etp_t = 0;
+    double load = S->load.max_over_mean;
     if (S->moe) {
         m_rawf = M->tp_allreduce_fwd * ar + M->tp_allgather_fwd * ag + M->tp_reducescatter_fwd * rs;
         m_rawb = M->tp_allreduce_bwd * ar + M->tp_allgather_bwd * ag + M->tp_reducescatter_bwd * rs;
@@ -896,8 +910,12 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
          * the collective model counts it on the network part alone */
         double bytes = M->ep_a2a_bytes;
         struct cs_coll_group eg = S->ep_group;
-        if (S->w->model.moe.dispatcher == CS_MOE_DISPATCH_HIERARCHICAL)
+        if (S->w->model.moe.dispatcher == CS_MOE_DISPATCH_HIERARCHICAL) {
             eg.a2a_top_k = S->w->model.moe.top_k;
+            int en = eg.ranks / (eg.ranks_per_node > 0 ? eg.ranks_per_node : 1);
+            int reach = cs_moe_reachable_nodes(&S->w->model.moe, en);
+            eg.a2a_nodes = reach < en ? reach : 0;
+        }
         double t = load * cs__coll(S, CS_COLL_ALLTOALL, bytes, &eg);
         /* Overlap hides at most the compute it runs beside: Megatron-Core's
          * EP overlap (overlap_moe_expert_parallel_comm) and DualPipe pair
@@ -905,10 +923,21 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
          * a layer's dispatches and combines (both directions) hide behind
          * at most that layer's forward and backward compute. */
         double ov = S->w->model.moe.a2a_overlap;
-        int n_a2a = M->ep_a2a_fwd + M->ep_a2a_bwd;
-        double cap = n_a2a > 0 ? (M->fwd_s + M->bwd_s) / n_a2a : 0.0;
-        a2a_hid = fmin(ov * t, cap);
-        a2a_exp = t - a2a_hid;
+        a2a_t = t;
+        if (ov > 0 && M->ep_a2a_fwd == 2 && M->ep_a2a_bwd == 2) {
+            /* Paired forward and backward (cs_step_a2a_pair_s): what each
+             * all-to-all leaves exposed in a pair; the routed experts at the
+             * most loaded rank's load, their backward half data, half
+             * weight gradient. */
+            double ef = load * M->expert_fwd_s, eb = load * M->expert_bwd_s;
+            double comp[5] = {M->fwd_s - M->expert_fwd_s, ef, M->bwd_s - M->expert_bwd_s, 0.5 * eb,
+                              0.5 * eb};
+            double F = comp[0] + comp[1], B = comp[2] + comp[3] + comp[4];
+            double exp_pair = fmax(0.0, cs_step_a2a_pair_s(comp, t) - F - B) / 4.0;
+            a2a_pair_hid = ov * fmax(0.0, t - exp_pair);
+        }
+        a2a_hid = 0.0;
+        a2a_exp = t;
         if (M->etp_pairs > 0) {
             struct cs_coll_group etg = cs__group(S, S->w->par.etp, 1, CS_NET_RING);
             etp_t = M->etp_pairs * (cs__coll(S, CS_COLL_ALL_GATHER, M->etp_msg_bytes, &etg) +
@@ -926,7 +955,12 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double py_op = hops.py_fwd ? S->o->compute.host_py_op_s : S->o->compute.host_cpp_op_s;
     if (S->w->cuda_graphs)
         py_op = 0.0; /* captured with the layers */
-    for (int s = 0; s < S->pp; s++)
+    for (int s = 0; s < S->pp; s++) {
+        /* EP overlap hides all-to-alls only in the paired steady state */
+        if (a2a_pair_hid > 0) {
+            a2a_hid = a2a_pair_hid * cs_step_paired_share(S->pp, S->vp, s, S->m);
+            a2a_exp = a2a_t - a2a_hid;
+        }
         for (int c = 0; c < S->vp; c++) {
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
             int vstage = c * S->pp + s, vfirst = 0;
@@ -950,6 +984,10 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 double xf = (load - 1.0) * M->expert_fwd_s, xb = (load - 1.0) * M->expert_bwd_s;
                 double xr = (load - 1.0) * M->expert_recompute_s;
                 double ef = M->ep_a2a_fwd * a2a_exp, eb = M->ep_a2a_bwd * a2a_exp;
+                /* a recomputed forward's all-to-alls run inside the
+                 * backward: counted as the pair's (Megatron-Core refuses
+                 * full recomputation with EP overlap; a schedule that
+                 * allowed it would pair them the same way) */
                 double er = M->ep_a2a_recompute * a2a_exp;
                 cc->f_compute_s += nm * (M->fwd_s + xf);
                 cc->b_compute_s += nm * (M->bwd_s + xb) + nrc_m * (M->recompute_s + xr);
@@ -1033,6 +1071,35 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * times (0 when each expert has one replica). */
             cc->dp_params = cc->params - cc->expert_params + S->expert_grad_ratio * cc->expert_params;
         }
+    }
+}
+
+double cs_step_a2a_pair_s(const double comp[5], double t)
+{
+    double af = comp[0], mf = comp[1], ab = comp[2], md = comp[3], mw = comp[4];
+    /* compute stream: attn_f, mlp_dgrad, mlp_wgrad, mlp_f, attn_b;
+     * comm stream: combine_b, dispatch_f, dispatch_b, combine_f */
+    double af_end = af, cb_end = t;
+    double df_end = fmax(cb_end, af_end) + t;
+    double md_end = fmax(af_end, cb_end) + md;
+    double mw_end = md_end + mw;
+    double db_end = fmax(df_end, md_end) + t;
+    double mf_end = fmax(mw_end, df_end) + mf;
+    double cf_end = fmax(db_end, mf_end) + t;
+    double ab_end = fmax(mf_end, db_end) + ab;
+    return fmax(ab_end, cf_end);
+}
+
+double cs_step_paired_share(int pp, int vp, int stage, long micro)
+{
+    if (pp < 1 || vp < 1 || micro < 1 || stage < 0 || stage >= pp)
+        return 0.0;
+    double total = (double)micro * vp;
+    double warm = pp == 1 ? 0.0
+                  : vp > 1 ? 2.0 * (pp - stage - 1) + (double)(vp - 1) * pp
+                           : (double)(pp - stage - 1);
+    double pairs = total - fmin(total, warm) - 1.0;
+    return pairs > 0 ? pairs / total : 0.0;
 }
 
 static void cs__free(struct cs__sim *S)

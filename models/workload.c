@@ -41,6 +41,11 @@ struct preset_ext {
 #define MOE(E, K, SH, F, FIRST, EVERY) \
     .moe = {.experts = (E), .top_k = (K), .shared_experts = (SH), .expert_ffn_hidden = (F), \
             .first_dense_layers = (FIRST), .moe_every = (EVERY), .load_cv = CS_MOE_DEFAULT_LOAD_CV}
+/* with group-limited routing: G groups, a token's experts from its best GK */
+#define MOE_G(E, K, SH, F, FIRST, EVERY, G, GK) \
+    .moe = {.experts = (E), .top_k = (K), .shared_experts = (SH), .expert_ffn_hidden = (F), \
+            .first_dense_layers = (FIRST), .moe_every = (EVERY), .load_cv = CS_MOE_DEFAULT_LOAD_CV, \
+            .router_groups = (G), .router_group_topk = (GK)}
 #define DSV3_MLA \
     .attention = CS_ATTN_MLA, \
     .mla = {.q_lora_rank = 1536, .kv_lora_rank = 512, .qk_nope_dim = 128, .qk_rope_dim = 64, \
@@ -128,7 +133,10 @@ static const struct preset presets[] = {
 };
 
 static const struct preset_ext preset_exts[] = {
-    {.name = "deepseek-v3", DSV3_MLA, MOE(256, 8, 1, 2048, 3, 1)},
+    /* n_group 8, topk_group 4 (config.json): a token's experts lie in at
+     * most 4 of the 8 groups, on at most 4 nodes (the report's node-limited
+     * routing, Section 2.1.2, M = 4) */
+    {.name = "deepseek-v3", DSV3_MLA, MOE_G(256, 8, 1, 2048, 3, 1, 8, 4)},
     {.name = "kimi-k2", DSV3_MLA, MOE(384, 8, 1, 2048, 1, 1)},
     {.name = "qwen3-30b-a3b", .head_dim = 128, MOE(128, 8, 0, 768, 0, 1)},
     {.name = "qwen3-235b-a22b", .head_dim = 128, MOE(128, 8, 0, 1536, 0, 1)},
@@ -337,6 +345,21 @@ double cs_moe_dispatch_dedup(int nodes, int top_k)
         return 1.0;
     double n = nodes;
     return n * (1.0 - pow(1.0 - 1.0 / n, top_k)) / top_k;
+}
+
+int cs_moe_reachable_nodes(const struct cs_moe_shape *m, int nodes)
+{
+    int g = m->router_groups, k = m->router_group_topk;
+    if (nodes <= 1 || g <= 1 || k < 1 || k >= g)
+        return nodes;
+    long reach;
+    if (g >= nodes && g % nodes == 0)
+        reach = k;                          /* a node holds g / nodes whole groups */
+    else if (nodes % g == 0)
+        reach = (long)k * (nodes / g);      /* a group spans nodes / g nodes */
+    else
+        return nodes;
+    return reach < nodes ? (int)reach : nodes;
 }
 
 int cs_workload_expert_dp(const struct cs_workload *w)
@@ -576,6 +599,15 @@ cs_status cs_workload_check(const struct cs_workload *w)
         (m->moe.top_k > m->moe.experts || m->moe.expert_ffn_hidden < 1 ||
          !(m->moe.capacity_factor == 0 || m->moe.capacity_factor >= 1.0) ||
          !(m->moe.load_cv >= 0) || !(m->moe.a2a_overlap >= 0 && m->moe.a2a_overlap <= 1)))
+        return CS_EINVAL;
+    /* group-limited routing: groups that split the experts evenly, a token
+     * in at most all of them, enough experts in its groups for its top-k */
+    if (m->moe.router_groups < 0 || m->moe.router_group_topk < 0 ||
+        (m->moe.router_groups > 0 &&
+         (!cs_model_is_moe(m) || m->moe.experts % m->moe.router_groups != 0 ||
+          m->moe.router_group_topk < 1 || m->moe.router_group_topk > m->moe.router_groups ||
+          (long)m->moe.router_group_topk * (m->moe.experts / m->moe.router_groups) < m->moe.top_k)) ||
+        (m->moe.router_groups == 0 && m->moe.router_group_topk > 0))
         return CS_EINVAL;
     {
         int ep = p->ep > 0 ? p->ep : 1, etp = p->etp > 0 ? p->etp : 1;

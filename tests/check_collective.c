@@ -3,6 +3,7 @@
  * validation against every nccl-tests log in validation/collectives/. */
 #include "clustersim/config/calib_io.h"
 #include "clustersim/models/collective.h"
+#include "clustersim/models/workload.h"
 #include "clustersim/base/xmalloc.h"
 #include "test_util.h"
 
@@ -98,7 +99,7 @@ START_TEST(test_collective_ring_formula)
      * 2(n-1)/n S / B = 1.75 x 1073741824 / 240e9 = 7.829367e-3 s;
      * total 7.885367e-3 s (LL128: 40.6 us + 1879048192/(240e9 x 0.92) = 8.551e-3, slower). */
     struct cs_cluster_cfg c = make_cluster(false, 1);
-    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     struct cs_coll_params p;
     cs_coll_params_default(&p);
@@ -137,7 +138,7 @@ END_TEST
 START_TEST(test_collective_alltoall_hierarchical)
 {
     struct cs_cluster_cfg c = make_cluster(false, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0}, gk = g;
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0, 0}, gk = g;
     gk.a2a_top_k = 8;
     const double S = 1073741824.0;
     double plain = coll_s(&c, CS_COLL_ALLTOALL, S, &g, CS_COLL_AUTO, NULL);
@@ -154,6 +155,26 @@ START_TEST(test_collective_alltoall_hierarchical)
     double dhier = coll_s(&c, CS_COLL_ALLTOALL, S, &gk, CS_COLL_AUTO, NULL);
     ck_assert_double_eq_tol(dhier, dplain, 1e-15);
     ck_assert(dplain < 0.2 * plain); /* NVLink only */
+
+    /* Group-limited routing (DeepSeek-V3's node limit): on 4 nodes a token
+     * that may reach only 2 of them crosses the network 2 (1 - (1/2)^8) / 8
+     * = 0.2490 of the copies' times instead of 4 (1 - (3/4)^8) / 8 =
+     * 0.4499: network 6 x S / 184e9 = 35.01332 ms x (0.4499 - 0.2490) =
+     * 7.03488 ms less (NVLink 0.875 S / 240e9 = 3.9 ms stays shorter). */
+    struct cs_cluster_cfg c4 = make_cluster(false, 4);
+    struct cs_coll_group g4 = {32, 8, 1, 0, 0, 0, 8, 0}, g4n = g4;
+    g4n.a2a_nodes = 2;
+    double all4 = coll_s(&c4, CS_COLL_ALLTOALL, S, &g4, CS_COLL_AUTO, NULL);
+    double lim2 = coll_s(&c4, CS_COLL_ALLTOALL, S, &g4n, CS_COLL_AUTO, NULL);
+    double less = all4 - lim2;
+    ck_assert_double_eq_tol(less, 7.03488e-3, 2e-8);
+    struct cs_moe_shape ds = {.experts = 256, .top_k = 8, .router_groups = 8, .router_group_topk = 4};
+    ck_assert_int_eq(cs_moe_reachable_nodes(&ds, 8), 4);   /* a group per node */
+    ck_assert_int_eq(cs_moe_reachable_nodes(&ds, 16), 8);  /* a group on 2 nodes */
+    ck_assert_int_eq(cs_moe_reachable_nodes(&ds, 4), 4);   /* 2 groups per node: any */
+    ck_assert_int_eq(cs_moe_reachable_nodes(&ds, 3), 3);   /* groups do not tile 3 nodes */
+    ds.router_groups = ds.router_group_topk = 0;
+    ck_assert_int_eq(cs_moe_reachable_nodes(&ds, 8), 8);
 }
 END_TEST
 
@@ -169,7 +190,7 @@ START_TEST(test_collective_hier_formula)
      *   inter ring of 2 nodes: 2 x 1/2 x S / 184e9 = 5.835553e-3 s
      *   total 13.664920e-3 + 179.04e-6 = 13.843960e-3 s. */
     struct cs_cluster_cfg c = make_cluster(false, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_HIER, &chosen);
     ck_assert_double_eq_tol(t, 13.843960e-3, 1e-8);
@@ -213,14 +234,14 @@ START_TEST(test_collective_hier_formula)
      * beyond two nodes) = 84.64e9; the time is S / 84.64e9 = 12.686 ms
      * plus under 1 ms of latency (a 2-node network term would give 9.7). */
     struct cs_cluster_cfg c4 = make_cluster(false, 4);
-    struct cs_coll_group g4 = {32, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g4 = {32, 8, 1, 0, 0, 0, 0, 0};
     double t4 = coll_s(&c4, CS_COLL_ALL_REDUCE, 1073741824.0, &g4, CS_COLL_TREE, NULL);
     ck_assert(t4 > 1073741824.0 / 84.64e9);
     ck_assert(t4 < 1073741824.0 / 84.64e9 + 1e-3);
 
     /* 8 groups per node (tp=8 data-parallel rings) share the NICs: one NIC
      * each, 23e9 B/s: 1.875 x S / 23e9 = 87.533e-3 s + latency. */
-    struct cs_coll_group g8 = {2, 1, 8, 0, 0, 0, 0};
+    struct cs_coll_group g8 = {2, 1, 8, 0, 0, 0, 0, 0};
     double t8 = coll_s(&c, CS_COLL_ALL_REDUCE, 1073741824.0, &g8, CS_COLL_RING, NULL);
     /* n = 2: 2(n-1)/n = 1; S / 23e9 = 46.684427e-3; one GPU per node: no
      * intra steps, inter step tree NET 14 us: (14 + 2 x 0.69) x 4 = 61.52;
@@ -232,7 +253,7 @@ END_TEST
 START_TEST(test_collective_availability)
 {
     struct cs_cluster_cfg a100 = make_cluster(false, 1), h100 = make_cluster(true, 1);
-    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double nope = 42.0;
     ck_assert_int_eq(cs_coll_time(&a100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_NVLS, &nope, NULL), CS_EUNSUPPORTED);
@@ -241,14 +262,14 @@ START_TEST(test_collective_availability)
     ck_assert_int_eq(chosen, CS_COLL_NVLS);
     /* NVLS: 40 us (fitted) + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
     ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
-    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_time(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
-    struct cs_coll_group one = {1, 1, 1, 0, 0, 0, 0};
+    struct cs_coll_group one = {1, 1, 1, 0, 0, 0, 0, 0};
     ck_assert_double_eq(coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &one, CS_COLL_AUTO, NULL), 0.0);
 
     /* SHARP halves the inter-node traffic of a 16-node all_reduce. */
     struct cs_cluster_cfg c16 = make_cluster(false, 16);
-    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0, 0, 0};
     double ring = coll_s(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_RING, NULL);
     ck_assert_int_eq(cs_coll_time(&c16, CS_COLL_ALL_REDUCE, 1e9, &g16, CS_COLL_SHARP, &nope, NULL), CS_EUNSUPPORTED);
     /* Several nodes without NICs cannot run an inter-node collective: an
@@ -358,7 +379,7 @@ START_TEST(test_collective_validate_nccl_tests)
         enum cs_coll_algo algo =
             (h100 && strstr(fn, "nvswitch") && log.op == CS_COLL_ALL_REDUCE) ? CS_COLL_RING : CS_COLL_AUTO;
         struct cs_cluster_cfg c = make_cluster(h100, nodes);
-        struct cs_coll_group g = {8 * nodes, 8, 1, 0, 0, 0, 0};
+        struct cs_coll_group g = {8 * nodes, 8, 1, 0, 0, 0, 0, 0};
         double f = cs_coll_busbw_factor(log.op, g.ranks);
         printf("\n%s (%s, %d GPUs, algo %s)\n%12s %10s %10s %8s %6s\n", fn, cs_coll_op_name(log.op), g.ranks,
                cs_coll_algo_name(algo), "size_B", "meas", "pred", "err%", "algo");
@@ -405,7 +426,7 @@ START_TEST(test_collective_nccl22_algorithms)
      * latency 25 + 2 x log2(2) x (14 + 2 x 0.69) x 4 = 148.04 us;
      * time 148.04e-6 + 1073741824 / 184e9 = 5.983593e-3 s. */
     struct cs_cluster_cfg h2 = make_cluster(true, 2);
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0, 0};
     enum cs_coll_algo chosen = CS_COLL_AUTO;
     double t = coll_s(&h2, CS_COLL_ALL_REDUCE, 1073741824.0, &g, CS_COLL_NVLS_TREE, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS_TREE);
@@ -469,7 +490,7 @@ START_TEST(test_collective_nccl22_algorithms)
      * GPU drives its own NIC(s): 8 NICs / 8 GPUs = 1 -> 23e9) = 19.55e9;
      * time 54.354286e-6 + 3/4 x S / 19.55e9. */
     struct cs_cluster_cfg h4 = make_cluster(true, 4);
-    struct cs_coll_group g1 = {4, 1, 1, 0, 0, 0, 0};
+    struct cs_coll_group g1 = {4, 1, 1, 0, 0, 0, 0, 0};
     double S = 268435456.0;
     t = coll_s(&h4, CS_COLL_ALL_GATHER, S, &g1, CS_COLL_PAT, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_PAT);
@@ -500,7 +521,7 @@ START_TEST(test_collective_rccl_tables)
 {
     struct cs_cluster_cfg c = make_cluster(false, 2);
     snprintf(c.gpu.vendor, sizeof c.gpu.vendor, "amd");
-    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0, 0};
     struct cs_coll_params p;
     cs_coll_params_default(&p);
     enum cs_coll_algo chosen = CS_COLL_AUTO;

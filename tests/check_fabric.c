@@ -172,7 +172,7 @@ static void check_agree(int nodes, enum cs_coll_algo algo, const char *what)
     ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, n, 0, NULL, ids), CS_OK);
     double S = 1073741824.0, t_flow = 0;
     ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, n, algo, &t_flow), CS_OK);
-    struct cs_coll_group g = {n, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {n, 8, 1, 0, 0, 0, 0, 0};
     double t_cf = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, algo, NULL);
     double err = (t_flow - t_cf) / t_cf;
     printf("flow vs closed form, %s: flow %.6f s, closed %.6f s, error %+.3f%%\n", what, t_flow, t_cf, 100 * err);
@@ -262,7 +262,7 @@ START_TEST(test_fabric_view_hand)
      * share 8 / 21.839509 = 0.366309; 3 hops. */
     struct cs_cluster_cfg c = make_cluster(32, CS_TOPO_SPINE_LEAF, false, 3.0);
     c.fabric.placement = CS_PLACEMENT_SCATTERED;
-    struct cs_coll_group g = {256, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {256, 8, 1, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_fabric_view(&c, &g, &v), CS_OK);
     ck_assert_double_eq_tol(v.cross_frac, 0.938416, 1e-6);
     ck_assert_double_eq_tol(v.bw_share, 0.366309, 1e-6);
@@ -278,7 +278,7 @@ START_TEST(test_fabric_view_hand)
     /* The DP all_reduce of a scattered job on the 3:1 fabric is slower than
      * on the non-blocking fat tree (tp = 8: 8 groups of 32 ranks per node,
      * one NIC each). */
-    struct cs_coll_group dp = {32, 1, 8, 0, 0, 0, 0};
+    struct cs_coll_group dp = {32, 1, 8, 0, 0, 0, 0, 0};
     struct cs_cluster_cfg nb = make_cluster(32, CS_TOPO_FAT_TREE, false, 1.0);
     c.fabric.placement = CS_PLACEMENT_SCATTERED;
     double t_nb = coll_s(&nb, CS_COLL_ALL_REDUCE, 160e6, &dp, CS_COLL_AUTO, NULL);
@@ -289,7 +289,7 @@ START_TEST(test_fabric_view_hand)
 
     /* Two nodes on one radix-40 leaf (D = 2.5): 1 hop, nothing crosses. */
     struct cs_cluster_cfg two = make_cluster(2, CS_TOPO_FAT_TREE, false, 1.0);
-    struct cs_coll_group g2 = {16, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g2 = {16, 8, 1, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_fabric_view(&two, &g2, &v), CS_OK);
     ck_assert_int_eq(v.hops, 1);
     ck_assert_double_eq(v.cross_frac, 0.0);
@@ -298,7 +298,7 @@ START_TEST(test_fabric_view_hand)
      * = 128 nodes per pod: 16 packed nodes stay in a pod (3 hops), 256 cross
      * the core (5 hops). */
     struct cs_cluster_cfg big = make_cluster(2048, CS_TOPO_FAT_TREE, true, 1.0);
-    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0, 0}, g256 = {2048, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g16 = {128, 8, 1, 0, 0, 0, 0, 0}, g256 = {2048, 8, 1, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_fabric_view(&big, &g16, &v), CS_OK);
     ck_assert_int_eq(v.hops, 3);
     ck_assert_int_eq(cs_coll_fabric_view(&big, &g256, &v), CS_OK);
@@ -307,14 +307,14 @@ START_TEST(test_fabric_view_hand)
     /* Rail-optimized, 64 nodes: a scalable unit of 32 nodes keeps each rail
      * on one leaf (1 hop); 64 nodes span 2 units (3 hops, 2 of 64 edges). */
     struct cs_cluster_cfg rail = make_cluster(64, CS_TOPO_RAIL_OPTIMIZED, true, 1.0);
-    struct cs_coll_group r32 = {32, 1, 8, 0, 0, 0, 0}, r64 = {64, 1, 8, 0, 0, 0, 0};
+    struct cs_coll_group r32 = {32, 1, 8, 0, 0, 0, 0, 0}, r64 = {64, 1, 8, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_fabric_view(&rail, &r32, &v), CS_OK);
     ck_assert_int_eq(v.hops, 1);
     ck_assert_int_eq(cs_coll_fabric_view(&rail, &r64, &v), CS_OK);
     ck_assert_int_eq(v.hops, 3);
     ck_assert_double_eq_tol(v.cross_frac, 2.0 / 64.0, 1e-12);
     /* Bad group: ranks not a multiple of ranks per node. */
-    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group bad = {12, 8, 1, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_fabric_view(&rail, &bad, &v), CS_EINVAL);
 }
 END_TEST
@@ -366,7 +366,7 @@ START_TEST(test_fabric_scattered_closed_vs_flow)
     ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_SCATTERED, 256, 42, NULL, ids), CS_OK);
     double S = 268435456.0, t_flow = 0;
     ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, 256, CS_COLL_HIER, &t_flow), CS_OK);
-    struct cs_coll_group g = {256, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {256, 8, 1, 0, 0, 0, 0, 0};
     double t_cf = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_HIER, NULL);
     struct cs_coll_fabric_view v;
     ck_assert_int_eq(cs_coll_fabric_view(&c, &g, &v), CS_OK);
@@ -912,7 +912,7 @@ START_TEST(test_fabric_nvlink_pairs_cross_pcie)
     ck_assert_int_eq(cs_fabric_place(f, CS_PLACE_PACKED, 8, 0, NULL, ids), CS_OK);
     double S = 1073741824.0, t_flow = 0;
     ck_assert_int_eq(cs_flow_collective(f, CS_COLL_ALL_REDUCE, S, ids, 8, CS_COLL_RING, &t_flow), CS_OK);
-    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0};
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
     double t_cf = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL);
     ck_assert_msg(fabs(t_flow / t_cf - 1) <= 0.02, "flow %.6f s vs closed %.6f s", t_flow, t_cf);
     /* busbw = 2 x 7/8 x S / t: within the ring's bandwidth, and far below

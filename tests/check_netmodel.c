@@ -123,7 +123,7 @@ START_TEST(test_netmodel_fast_path_all_topologies)
         ck_assert_msg(dp == 1.0, "%s: dp share %.6f, expected 1 (nothing contends)",
                       cs_topology_name((enum cs_topology)t), dp);
         /* The closed form with the share equals it without. */
-        struct cs_coll_group g = {16, 1, 8, 0, 16, 0, 0};
+        struct cs_coll_group g = {16, 1, 8, 0, 16, 0, 0, 0};
         double t0 = 0, t1 = 0;
         ck_assert_int_eq(cs_coll_time(&c, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, &t0, NULL), CS_OK);
         g.net_share = dp;
@@ -232,7 +232,7 @@ START_TEST(test_netmodel_nvl_domain_closed_form)
     struct cs_cluster_cfg big = make_cluster(1, 72, 64, CS_TOPO_SINGLE_SWITCH, 1.0);
     big.gpu.scaleup_bw_bytes_per_s = 900e9;
     big.fabric.nics_per_node = 72;
-    struct cs_coll_group g72 = {72, 4, 1, 18, 36, 0, 0}, g1 = {72, 72, 1, 0, 1, 0, 0};
+    struct cs_coll_group g72 = {72, 4, 1, 18, 36, 0, 0, 0}, g1 = {72, 72, 1, 0, 1, 0, 0, 0};
     double t_dom = 0, t_big = 0, t_fat = 0;
     ck_assert_int_eq(cs_coll_time(&dom, CS_COLL_ALL_REDUCE, 1 << 30, &g72, CS_COLL_RING, &t_dom, NULL), CS_OK);
     ck_assert_int_eq(cs_coll_time(&big, CS_COLL_ALL_REDUCE, 1 << 30, &g1, CS_COLL_RING, &t_big, NULL), CS_OK);

@@ -1111,15 +1111,32 @@ START_TEST(test_step_moe_dispatch)
 }
 END_TEST
 
-/* EP overlap hides at most the compute beside it: with a2a_overlap 1 each
- * dispatch or combine hides up to cap = (forward + backward of the MoE
- * layer) / 4 (two all-to-alls each way per layer), so on one 100 GbE port
- * per node, where an all-to-all (t) outlasts that, each of the 6 per layer
- * and micro-batch (full recomputation adds the forward's two) leaves t -
- * cap exposed: 48 MoE layers x 4 micro-batches x 6 x (t - cap), t read
- * from the same run without overlap. */
+/* EP overlap as Megatron-Core's combined 1F1B runs it (cs_step_a2a_pair_s):
+ * one micro-batch's forward of an MoE layer beside another's backward,
+ * compute {attn_f, mlp_f, attn_b, mlp_dgrad, mlp_wgrad} on one stream and
+ * combine_b, dispatch_f, dispatch_b, combine_f on the other.
+ * Hand-derived: comp {2, 3, 4, 1.5, 1.5}, t = 1: attn_f ends 2, combine_b
+ * 1, dispatch_f 3, mlp_dgrad 3.5, mlp_wgrad 5, dispatch_b 4.5, mlp_f 8,
+ * combine_f 9, attn_b 12: 12 = F + B, every all-to-all hidden. t = 3:
+ * combine_b 3, dispatch_f 6, mlp_dgrad 4.5, mlp_wgrad 6, dispatch_b 9,
+ * mlp_f 9, combine_f 12, attn_b 13: 1 s exposed. No compute: 4 t.
+ * Paired share: pp 1, 8 micro-batches: 7/8; pp 4 stage 0, 16: (16 - 3 -
+ * 1) / 16; pp 4 vp 2 stage 1, 8: 16 chunks, warm-up 2 x 2 + 4 = 8, (16 - 8
+ * - 1) / 16; pp 8 with 4 micro-batches: none.
+ * In a step: Qwen3-30B-A3B over one 100 GbE port per node (the
+ * all-to-alls outlast the compute), recompute none, 4 micro-batches: each
+ * all-to-all of the 3 paired ones keeps exp = (T - F - B) / 4 exposed,
+ * the unpaired one all of t: 48 layers x 4 x (t - 3/4 (t - exp)). */
 START_TEST(test_step_moe_overlap_bounded)
 {
+    const double c1[5] = {2, 3, 4, 1.5, 1.5}, c0[5] = {0, 0, 0, 0, 0};
+    ck_assert_double_eq_tol(cs_step_a2a_pair_s(c1, 1.0), 12.0, 1e-12);
+    ck_assert_double_eq_tol(cs_step_a2a_pair_s(c1, 3.0), 13.0, 1e-12);
+    ck_assert_double_eq_tol(cs_step_a2a_pair_s(c0, 2.5), 10.0, 1e-12);
+    ck_assert_double_eq_tol(cs_step_paired_share(1, 1, 0, 8), 7.0 / 8.0, 1e-12);
+    ck_assert_double_eq_tol(cs_step_paired_share(4, 1, 0, 16), 12.0 / 16.0, 1e-12);
+    ck_assert_double_eq_tol(cs_step_paired_share(4, 2, 1, 8), 7.0 / 16.0, 1e-12);
+    ck_assert_double_eq(cs_step_paired_share(8, 1, 0, 4), 0.0);
     struct cs_step_result r0, r1;
     struct cs_scenario s;
     const char *fmt =
@@ -1131,7 +1148,7 @@ START_TEST(test_step_moe_overlap_bounded)
         "  global_batch: 64\n"
         "  micro_batch: 1\n"
         "  grad_reduce_bf16: true\n"
-        "  recompute: full\n"
+        "  recompute: none\n"
         "  parallelism: {tp: 1, pp: 1, dp: 16, ep: 16, fsdp: zero1}\n";
     struct cs_step_result *rs[2] = {&r0, &r1};
     const char *ov[2] = {"0", "1"};
@@ -1149,11 +1166,15 @@ START_TEST(test_step_moe_overlap_bounded)
         cs_diags_fini(&d);
         cs_scenario_fini(&s);
     }
-    double n = 48.0 * 4.0 * 6.0;
-    double t = r0.ep_comm_s / n, cap = (M.fwd_s + M.bwd_s) / 4.0;
-    ck_assert(t > cap);   /* the case the bound is for */
-    ck_assert(r1.ep_comm_s > 0.0);
-    ck_assert_double_eq_tol(r1.ep_comm_s, n * (t - cap), 1e-6 * r1.ep_comm_s);
+    double n = 48.0 * 4.0 * 4.0;
+    double t = r0.ep_comm_s / n;
+    double comp[5] = {M.fwd_s - M.expert_fwd_s, M.expert_fwd_s, M.bwd_s - M.expert_bwd_s,
+                      0.5 * M.expert_bwd_s, 0.5 * M.expert_bwd_s};
+    double FB = M.fwd_s + M.bwd_s;
+    ck_assert(4.0 * t > FB); /* the case the bound is for */
+    double exp_pair = (cs_step_a2a_pair_s(comp, t) - FB) / 4.0;
+    ck_assert(exp_pair > 0.0);
+    ck_assert_double_eq_tol(r1.ep_comm_s, n * (t - 0.75 * (t - exp_pair)), 1e-6 * r1.ep_comm_s);
 }
 END_TEST
 
@@ -1225,11 +1246,17 @@ START_TEST(test_step_moe_rules)
         " recompute: full, offload_modules: [expert_fc1]}\n",
         "workload: {model: {preset: mixtral-8x7b}, global_batch: 16, parallelism: {dp: 8},"
         " offload_modules: [expert_fc2]}\n",
+        "workload: {model: {preset: deepseek-v3, moe: {router_groups: 7}}, global_batch: 16,"
+        " parallelism: {dp: 8}}\n",
+        "workload: {model: {preset: deepseek-v3, moe: {router_group_topk: 9}}, global_batch: 16,"
+        " parallelism: {dp: 8}}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
                           "expected 1 to 4", "expert_ffn_hidden: missing", "give both",
-                          "nothing to offload", "unknown module"};
+                          "nothing to offload", "unknown module",
+                          "7 groups must split the 256 routed experts",
+                          "router_group_topk: 9 of 8 groups"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

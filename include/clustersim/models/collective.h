@@ -77,6 +77,9 @@ struct cs_coll_group {
      * domain counting as one) and is copied to that node's expert GPUs
      * over NVLink. 0 or 1: a plain all-to-all. */
     int a2a_top_k;
+    /* With a2a_top_k: the nodes one token can reach (group-limited routing,
+     * cs_moe_reachable_nodes); 0: any of the group's. */
+    int a2a_nodes;
 };
 
 /* How the group uses the fabric (cs_coll_fabric_view): switch hops of the

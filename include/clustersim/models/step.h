@@ -182,4 +182,26 @@ cs_status cs_step_simulate_events(const struct cs_cluster_cfg *c, const struct c
  * overlap, for tp 1, and for all-reduces (no sequence parallelism). */
 double cs_step_tp_hidden_s(const struct cs_layer_cost *L, double ov, int tp, double ag, double rs, bool bwd);
 
+/* Expert-parallel communication overlap (docs/moe.md, "Overlap"): the time
+ * of one MoE layer's forward of one micro-batch run together with another
+ * micro-batch's backward of it, as Megatron-Core's combined 1F1B schedules
+ * them (TransformerLayerSchedulePlan.run, model_chunk_schedule_plan.py):
+ * two streams,
+ *   compute: attn_f | mlp_dgrad, mlp_wgrad, mlp_f | attn_b
+ *   comm:    combine_b | dispatch_f, dispatch_b    | combine_f
+ * each op starting when its stream is free and its input is ready
+ * (dispatch_f after attn_f, mlp_dgrad after combine_b, dispatch_b after
+ * mlp_dgrad, mlp_f after dispatch_f, combine_f after mlp_f, attn_b after
+ * dispatch_b). comp[] = {attn_f, mlp_f, attn_b, mlp_dgrad, mlp_wgrad}
+ * (s), t the time of one all-to-all. Returns the pair's makespan: between
+ * max(F + B, 4 t) and F + B + 4 t. */
+double cs_step_a2a_pair_s(const double comp[5], double t);
+
+/* Of a stage's m x vp forward chunks, the share run paired with a backward
+ * (the steady state of the schedule): Megatron-Core's warm-up forwards,
+ * (pp - s - 1) x 2 + (vp - 1) x pp interleaved or pp - s - 1 without, and
+ * the first steady forward run alone; without pipelining all but the
+ * first forward pair up ((m - 1) / m). */
+double cs_step_paired_share(int pp, int vp, int stage, long micro);
+
 #endif

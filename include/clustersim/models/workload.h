@@ -83,6 +83,13 @@ enum cs_moe_dispatcher { CS_MOE_DISPATCH_ALLTOALL, CS_MOE_DISPATCH_HIERARCHICAL 
  * n <= 1 or k <= 1). */
 double cs_moe_dispatch_dedup(int nodes, int top_k);
 
+/* Nodes of an EP group spread over `nodes` nodes that one token can reach
+ * under group-limited routing: groups of ep/router_groups ranks each, the
+ * token in router_group_topk of them; `nodes` when routing is not
+ * limited (or the groups do not tile the nodes). */
+struct cs_moe_shape;
+int cs_moe_reachable_nodes(const struct cs_moe_shape *m, int nodes);
+
 /* Learned routing's default spread of per-expert token shares: 0.3, from
  * Wang et al. 2024 (Auxiliary-Loss-Free Load Balancing Strategy for
  * Mixture-of-Experts, arXiv 2408.15664, Table 1): routers balanced by an
@@ -107,6 +114,11 @@ struct cs_moe_shape {
     double load_cv;           /* learned routing: spread of per-expert shares */
     double a2a_overlap;       /* share of dispatch/combine hidden behind compute */
     enum cs_moe_dispatcher dispatcher;
+    /* Group-limited routing (DeepSeek-V3's node-limited routing; Megatron-
+     * Core's moe_router_num_groups / moe_router_group_topk): the experts
+     * fall into router_groups groups and a token's top-k come from its best
+     * router_group_topk groups. 0: unlimited. */
+    int router_groups, router_group_topk;
 };
 
 /* A decoder-only transformer's shape (dense, or mixture of experts). */
