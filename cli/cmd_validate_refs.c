@@ -269,7 +269,8 @@ static int cs__vr_scenario(const struct cs_app_validate *v, const char *which)
                     printf("  recompute_layers: %d\n", r->recompute_layers);
                 if (r->offload_layers > 0)
                     printf("  activation_offload_layers: %d\n", r->offload_layers);
-            } else if (r->st == CS_OK && len >= 19 && strncmp(p, "  recompute_layers:", 19) == 0) {
+            } else if (r->st == CS_OK && ((len >= 19 && strncmp(p, "  recompute_layers:", 19) == 0) ||
+                                          (len >= 28 && strncmp(p, "  activation_offload_layers:", 28) == 0))) {
                 /* printed with the recompute line above */
             } else {
                 printf("%.*s\n", (int)len, p);

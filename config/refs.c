@@ -114,6 +114,7 @@ struct cs__spec {
     const char *wflags;       /* the index's workload_flags as scenario lines (NULL: none) */
     bool a2a_overlap;         /* the row ran with EP communication overlap */
     long rc_layers;           /* "full:N": N layers per virtual stage recomputed (0: all) */
+    long off_layers;          /* "/cpu_offload:N": N layers' activations in host memory */
     const char *attn;         /* the row's attention column: "on" (fused), "off", NULL: the stack's */
 };
 
@@ -123,11 +124,13 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
                         struct cs_ref_case *c)
 {
     const char *flags = p->wflags ? p->wflags : "";
-    char rc_layers[48] = "", attn[40] = "";
+    char rc_layers[96] = "", attn[40] = "";
     if (p->attn)
         snprintf(attn, sizeof attn, "  fused_attention: %s\n", p->attn);
     if (p->rc_layers > 0)
         snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
+    else if (p->off_layers > 0)
+        snprintf(rc_layers, sizeof rc_layers, "  activation_offload_layers: %ld\n", p->off_layers);
     char model[512];
     if (p->preset)
         snprintf(model, sizeof model, "preset: %s, seq_len: %ld, moe: {%s%s%s%s}", p->preset, p->seq,
@@ -200,7 +203,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -311,6 +314,25 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         *cut = 0;
         rc = rc_ov;
         a2a_ov = true;
+    }
+    /* ".../cpu_offload:N": Megatron's layer-wise activation offload
+     * (cpu_offloading_num_layers N); must come last but for /a2a_overlap */
+    long off_layers = 0;
+    char rc_cpu[200];
+    if (rc && strstr(rc, "/cpu_offload:")) {
+        snprintf(rc_cpu, sizeof rc_cpu, "%s", rc);
+        char *cut = strstr(rc_cpu, "/cpu_offload:");
+        char *end = NULL;
+        off_layers = strtol(cut + 13, &end, 10);
+        if (end == cut + 13 || *end || off_layers < 1) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/cpu_offload:N\" takes a positive layer count and "
+                          "comes last (got \"%s\")",
+                          rc);
+            return false;
+        }
+        *cut = 0;
+        rc = rc_cpu;
     }
     if (rc && strstr(rc, "/offload:")) {
         snprintf(rc_buf, sizeof rc_buf, "%s", rc);
@@ -518,7 +540,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags, a2a_ov, rc_layers, attn};
+                         pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn};
     return cs__resolve(r, cat, &p, c);
 }
 
