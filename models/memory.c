@@ -304,7 +304,15 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
         return base;
     /* fp8_act_storage: the SwiGLU inputs cached at the quantized width */
     double up_b = f8 && w->fp8_act_storage ? lin : e;
-    return base + rows * (lin * h + up_b * up + (act_rc ? 0.0 : lin * fe) + e * h) +
+    /* The expert output, kept when the combine weighs it by the router's
+     * probabilities (their gradient needs it). Megatron-Core applies the
+     * probabilities inside the activation instead since 2025-04
+     * (NVIDIA/Megatron-LM 2659630721, "Memory efficient token permutation":
+     * activation_func_with_probs in experts.py), so its unpermute keeps
+     * nothing; torchtitan's MoE scales the experts' outputs (score after
+     * the experts, its default) and keeps them. */
+    double out_b = w->stack == CS_STACK_MCORE_2024 ? 0.0 : e;
+    return base + rows * (lin * h + up_b * up + (act_rc ? 0.0 : lin * fe) + out_b * h) +
            4.0 * t_r * mo->experts;
 }
 

@@ -722,14 +722,17 @@ START_TEST(test_app_validate_step_holdout_bound)
      * 34.3% and 17.0% by container), plus Megatron-Bridge 25.09, 26.02.01,
      * 26.06 and 26.06.01, the Megatron-LM README, the MoE ModelZoo, the
      * torchtitan DeepEP fork, NeMo 25.x and DeepSeek-V3's GPU-hours (wip-
-     * moedata): 125 rows at 34.4% together (the target is 12%; docs/moe.md
+     * moedata): 125 rows at 34.4% together; 128 at 33.3% (2026-12-02) with
+     * the Megatron-Bridge rows' recompute and EP overlap as their recipes
+     * state them (validation/recipes/mbridge-moe-recipes.csv) and the expert
+     * output no longer kept by Megatron-Core (the target is 12%; docs/moe.md
      * says what is missing). A regression bound. */
     const struct cs_app_val_agg *moe = &v.agg[2];
     ck_assert_int_eq(moe->files, 12);
-    ck_assert_int_ge(moe->rows, 125);
+    ck_assert_int_ge(moe->rows, 128);
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.33);
+    ck_assert(moe->sum / moe->rows <= 0.34);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,
@@ -749,10 +752,11 @@ START_TEST(test_app_validate_step_holdout_bound)
      * and 20 layers' activations in host memory (cpu_offloading_num_layers,
      * stated since 2026-12-02; the search had found 41 and 22): 191.6 GB
      * against 188.1 GB usable on GB200, 269.4 against 263.5 on GB300, 1.3%
-     * to 2.2% of the HBM over, within the 5% fragmentation reserve. MoE: 3 (the ModelZoo's two
-     * Qwen3-235B MXFP8 GB200 runs, which offload expert_fc1 and moe_act
-     * activations module by module; DeepSeek-V3 on H800, which caches its
-     * activations in FP8). Small-work (the Megatron-LM CI table): none;
+     * to 2.2% of the HBM over, within the 5% fragmentation reserve. MoE: none
+     * since Megatron-Core's experts keep no output for the combine
+     * (probabilities applied in the activation, memory.c): the ModelZoo's two
+     * Qwen3-235B MXFP8 GB200 runs, DeepSeek-V3 on H800 and the 17
+     * Megatron-Bridge runs at their recipes' recomputation fit. Small-work (the Megatron-LM CI table): none;
      * its two 7B rows at 8,192 tokens fit (58 GB on stage 0) since the
      * table's attention column says they ran Transformer Engine's fused
      * attention, not the stack's unfused default. */
@@ -768,7 +772,7 @@ START_TEST(test_app_validate_step_holdout_bound)
                 unfit_dense++;
         }
     ck_assert_int_le(unfit_dense, 9);
-    ck_assert_int_le(unfit_moe, 3);
+    ck_assert_int_eq(unfit_moe, 0);
     ck_assert_int_eq(unfit_small, 0);
     cs_app_validate_fini(&v);
     cs_diags_fini(&d);
