@@ -116,6 +116,7 @@ struct cs__spec {
     long rc_layers;           /* "full:N": N layers per virtual stage recomputed (0: all) */
     long off_layers;          /* "/cpu_offload:N": N layers' activations in host memory */
     const char *attn;         /* the row's attention column: "on" (fused), "off", NULL: the stack's */
+    const char *dispatcher;   /* "/dispatch:X": the row's token dispatcher (NULL: the stack's) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -132,10 +133,17 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     else if (p->off_layers > 0)
         snprintf(rc_layers, sizeof rc_layers, "  activation_offload_layers: %ld\n", p->off_layers);
     char model[512];
-    if (p->preset)
-        snprintf(model, sizeof model, "preset: %s, seq_len: %ld, moe: {%s%s%s%s}", p->preset, p->seq,
-                 p->routing ? "routing: " : "", p->routing ? p->routing : "",
-                 p->routing && p->a2a_overlap ? ", " : "", p->a2a_overlap ? "a2a_overlap: 1" : "");
+    if (p->preset) {
+        char moe[200] = "";
+        size_t k = 0;
+        if (p->routing)
+            k += (size_t)snprintf(moe + k, sizeof moe - k, "routing: %s", p->routing);
+        if (p->a2a_overlap && k < sizeof moe)
+            k += (size_t)snprintf(moe + k, sizeof moe - k, "%sa2a_overlap: 1", k ? ", " : "");
+        if (p->dispatcher && k < sizeof moe)
+            snprintf(moe + k, sizeof moe - k, "%sdispatcher: %s", k ? ", " : "", p->dispatcher);
+        snprintf(model, sizeof model, "preset: %s, seq_len: %ld, moe: {%s}", p->preset, p->seq, moe);
+    }
     else
         snprintf(model, sizeof model,
                  "name: \"%s\", layers: %ld, hidden: %ld, heads: %ld, kv_heads: %ld, ffn_hidden: %ld, "
@@ -203,7 +211,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -303,6 +311,29 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * ModelZoo's A2A_OVERLAP=1 and '+1f1b overlap'; DualPipe) */
     bool a2a_ov = false;
     char rc_ov[200];
+    /* ".../dispatch:alltoall" (anywhere before /a2a_overlap): the run's
+     * token dispatcher, Megatron-Core's moe_token_dispatcher_type alltoall,
+     * or hierarchical for flex with DeepEP / HybridEP */
+    const char *disp = NULL;
+    char rc_disp[200];
+    if (rc && strstr(rc, "/dispatch:")) {
+        snprintf(rc_disp, sizeof rc_disp, "%s", rc);
+        char *cut = strstr(rc_disp, "/dispatch:");
+        char *name = cut + 10, *rest = strchr(name, '/');
+        size_t len = rest ? (size_t)(rest - name) : strlen(name);
+        if (len == 8 && strncmp(name, "alltoall", 8) == 0)
+            disp = "alltoall";
+        else if (len == 12 && strncmp(name, "hierarchical", 12) == 0)
+            disp = "hierarchical";
+        else {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/dispatch:\" takes alltoall or hierarchical (got \"%s\")",
+                          rc);
+            return false;
+        }
+        memmove(cut, name + len, strlen(name + len) + 1);
+        rc = rc_disp;
+    }
     if (rc && strstr(rc, "/a2a_overlap")) {
         snprintf(rc_ov, sizeof rc_ov, "%s", rc);
         char *cut = strstr(rc_ov, "/a2a_overlap");
@@ -423,6 +454,13 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
             }
         }
     }
+    if (disp && !moe_preset) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"recompute\": \"/dispatch:%s\" names a token dispatcher, but %s is "
+                      "not a mixture-of-experts preset",
+                      disp, model);
+        return false;
+    }
     if (ep > 1)
         snprintf(c->label, sizeof c->label, "%.40s %s %ldx%s tp%ld pp%ld cp%ld ep%ld", model, prec,
                  gpus, gpu, tp, pp, cp, ep);
@@ -540,7 +578,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn};
+                         pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn, disp};
     return cs__resolve(r, cat, &p, c);
 }
 

@@ -731,6 +731,42 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* "/dispatch:alltoall" in the recompute cell: the run's token
+     * dispatcher (Megatron-Core's alltoall instead of the mcore stack's
+     * flex/hierarchical); an unknown name, or a dense model, is an error. */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *rows[] = {
+            "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
+            "zero1,bf16,none/dispatch:alltoall/a2a_overlap,9000,,,\n",
+            "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
+            "zero1,bf16,none/dispatch:nccl,9000,,,\n",
+            "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,1,2,1,2,1,4,1,"
+            "zero1,bf16,none/dispatch:alltoall,7000,,,\n"};
+        const char *want[] = {NULL, "takes alltoall or hierarchical", "not a mixture-of-experts preset"};
+        for (int k = 0; k < 3; k++) {
+            char buf[1024];
+            int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
+            struct cs_ref_case *c6 = NULL;
+            size_t n6 = 0;
+            cs_status st6 = cs_refs_load_buffer("disp.csv", buf, (size_t)len, cat, &d, &c6, &n6);
+            if (!want[k]) {
+                ck_assert_int_eq(st6, CS_OK);
+                ck_assert_uint_eq(n6, 1);
+                ck_assert_int_eq(c6[0].scen.workload.model.moe.dispatcher, CS_MOE_DISPATCH_ALLTOALL);
+                ck_assert_double_eq(c6[0].scen.workload.model.moe.a2a_overlap, 1.0);
+                ck_assert_int_eq(c6[0].scen.workload.recompute, CS_RECOMPUTE_NONE);
+            } else {
+                ck_assert_int_eq(st6, CS_ECONFIG);
+                ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, want[k]));
+            }
+            cs_refs_free(c6, n6);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);
