@@ -270,6 +270,7 @@ struct dims {
     double tokens;                  /* b sq: rows of every linear-layer GEMM */
     double n_h;                     /* elements of a b x sq x h tensor as stored (/tp with SP) */
     double e;                       /* activation bytes */
+    double hd_factor;               /* fused attention's speed at this head width, over 128's */
     bool sp;
     enum cs_precision prec, attn_prec;
 };
@@ -316,6 +317,11 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
     r.tokens = r.b * r.sq;
     r.n_h = r.tokens * r.h / (r.sp ? r.tp : 1.0);
     r.e = cs_workload_act_bytes(r.prec);
+    /* Transformer Engine's cuDNN kernels on GPUs with FP8 tensor cores
+     * (Hopper and later; the mcore stack), FlashAttention-2 otherwise */
+    bool hopper_fused = w->stack == CS_STACK_MCORE_2024 && isfinite(gpu->peak_flops[CS_PREC_FP8]) &&
+                        gpu->peak_flops[CS_PREC_FP8] > 0;
+    r.hd_factor = cs_compute_attn_hd_factor(r.hd, hopper_fused);
     *d = r;
     return CS_OK;
 }
@@ -339,6 +345,27 @@ struct attn_cost {
 static const double cs__attn_len[] = {512, 1024, 2048, 4096, 8192, 16384};
 static const double cs__attn_fwd_rel[] = {0.603, 0.803, 0.934, 1.0, 1.033, 1.045};
 static const double cs__attn_bwd_rel[] = {0.651, 0.828, 0.935, 1.0, 1.032, 1.036};
+
+/* Fused attention's speed against the query/key head width, relative to
+ * 128 (where attn_eff was fitted), from the kernels' published causal
+ * curves (validation/kernels/flash_attention_repo_figures_from_plot.csv,
+ * FlashAttention-3 paper Fig. 5 and FlashAttention-2 paper Fig. 4, read off
+ * the plots; ratios at 4K-16K tokens): cuDNN on H100, forward, head width 64
+ * at 0.70-0.72 of 128 and 256 at 0.93-0.94 (FlashAttention-3: 0.73-0.77
+ * and 1.04-1.06); FlashAttention-2, forward and backward, 64 at 0.87-0.89
+ * of 128 on H100 and 0.90 on A100, 256 at 0.89-0.92 (H100 forward).
+ * Log-linear in the width between 64, 128 and 256, flat outside. */
+double cs_compute_attn_hd_factor(double hd, bool hopper_fused)
+{
+    const double r64 = hopper_fused ? 0.71 : 0.88, r256 = hopper_fused ? 0.94 : 0.90;
+    if (!(hd > 64.0))
+        return r64;
+    if (hd >= 256.0)
+        return r256;
+    if (hd <= 128.0)
+        return r64 + (1.0 - r64) * log2(hd / 64.0);
+    return 1.0 + (r256 - 1.0) * log2(hd / 128.0);
+}
 
 double cs_compute_attn_seq_factor(double len, bool backward)
 {
@@ -370,7 +397,7 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
     if (p->fused_attention) {
         /* causal: half the full matrix; a window: every query sees its window */
         double exec = (1.0 - d->win_frac) * CAUSAL_FRACTION * full + d->win_frac * winf;
-        double rate = gpu->peak_flops[d->attn_prec] * p->attn_eff;
+        double rate = gpu->peak_flops[d->attn_prec] * p->attn_eff * d->hd_factor;
         /* Reads Q, K, V and writes O (and its log-sum-exp, ignored). */
         double io = d->tokens * (d->a_g * (d->hd + d->dv) + d->kv_g * (d->hd + d->dv)) * d->e;
         double t_io = io / (gpu->hbm_bw_bytes_per_s * p->mem_eff);

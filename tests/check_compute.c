@@ -126,6 +126,18 @@ START_TEST(test_compute_attn_seq_factor)
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(4096, false), 1.0, 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(4096, true), 1.0, 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(512, false), 0.603, 1e-12);
+    /* by head width (relative to 128): cuDNN on Hopper+ (0.71 at 64, 0.94
+     * at 256), FlashAttention-2 otherwise (0.88, 0.90); log-linear between:
+     * 96 -> 0.71 + 0.29 log2(1.5) = 0.879639, 192 -> 1 - 0.06 log2(1.5) =
+     * 0.964902; flat outside 64-256 */
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(128, true), 1.0, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(64, true), 0.71, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(32, true), 0.71, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(96, true), 0.879639, 1e-6);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(192, true), 0.964902, 1e-6);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(512, true), 0.94, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(64, false), 0.88, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_hd_factor(256, false), 0.90, 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(128, false), 0.603, 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(512, true), 0.651, 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(16384, false), 1.045, 1e-12);

@@ -75,6 +75,10 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
  * backward), from published FlashAttention-2 and cuDNN H100 curves
  * (compute.c): 0.603 / 0.651 at 512 or below, 1 at 4,096, 1.045 / 1.036 at
  * 16,384 and above. */
+/* Fused attention's speed at query/key head width hd relative to 128:
+ * cuDNN on Hopper and later under the mcore stack (hopper_fused), else
+ * FlashAttention-2 (docs/models.md, 2.3). */
+double cs_compute_attn_hd_factor(double hd, bool hopper_fused);
 double cs_compute_attn_seq_factor(double len, bool backward);
 
 /* Kernels (and NCCL calls) the host issues for one layer of `w` on one GPU,
