@@ -125,13 +125,17 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
                         struct cs_ref_case *c)
 {
     const char *flags = p->wflags ? p->wflags : "";
+    /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
+     * gives both: the loader judges the combination) */
     char rc_layers[96] = "", attn[40] = "";
     if (p->attn)
         snprintf(attn, sizeof attn, "  fused_attention: %s\n", p->attn);
+    size_t at = 0;
     if (p->rc_layers > 0)
-        snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
-    else if (p->off_layers > 0)
-        snprintf(rc_layers, sizeof rc_layers, "  activation_offload_layers: %ld\n", p->off_layers);
+        at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
+    if (p->off_layers > 0 && at < sizeof rc_layers)
+        snprintf(rc_layers + at, sizeof rc_layers - at, "  activation_offload_layers: %ld\n",
+                 p->off_layers);
     char model[512];
     if (p->preset) {
         char moe[200] = "";
