@@ -79,7 +79,8 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
     if (f->vt) {
         /* held-out MoE tables apart: their own target (docs/moe.md); the
          * small-work tables apart too (docs/validation.md) */
-        int k = f->vt->role != CS_VAL_HOLDOUT           ? 0
+        bool small = strcmp(f->vt->kind, "step-small") == 0;
+        int k = f->vt->role != CS_VAL_HOLDOUT           ? (small ? 5 : 0)
                 : strcmp(f->vt->kind, "step-moe") == 0    ? 2
                 : strcmp(f->vt->kind, "step-small") == 0  ? 3
                 : strcmp(f->vt->kind, "step-memory") == 0 ? 4

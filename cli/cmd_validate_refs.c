@@ -464,6 +464,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         printf("\nroles from %s (fit: global parameters were fitted on it; holdout: never)\n",
                have_ix ? ix.path : "no index");
         cs__agg_text("fit:", &agg[0]);
+        if (agg[5].files > 0)
+            cs__agg_text("fit small-work:", &agg[5]);
         cs__agg_text("holdout:", &agg[1]);
         if (agg[2].files > 0)
             cs__agg_text("holdout MoE:", &agg[2]);
@@ -477,6 +479,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     } else if (fmt == CS_FMT_JSON) {
         cJSON *sum = cJSON_AddObjectToObject(root, "summary");
         cs__agg_json(sum, "fit", &agg[0]);
+        cs__agg_json(sum, "fit_small_work", &agg[5]);
         cs__agg_json(sum, "holdout", &agg[1]);
         cs__agg_json(sum, "holdout_moe", &agg[2]);
         cs__agg_json(sum, "holdout_small_work", &agg[3]);
@@ -484,7 +487,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cJSON_AddNumberToObject(sum, "not_expressible",
                                 agg[0].not_expressible + agg[1].not_expressible +
                                     agg[2].not_expressible + agg[3].not_expressible +
-                                    agg[4].not_expressible);
+                                    agg[4].not_expressible + agg[5].not_expressible);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

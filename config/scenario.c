@@ -501,6 +501,10 @@ static const struct cs_field workload_fields[] = {
     F_("memory_fragmentation", CS_FT_QTY, struct cs_workload, memory_fragmentation,
        .unit = CS_UNIT_RATIO, .min = 0, .max = 0.9, .def = "5%",
        .doc = "share of HBM lost to caching-allocator fragmentation (CS_MEMORY_RESERVE_FRACTION)"),
+    F_("host_python_scale", CS_FT_QTY, struct cs_workload, host_python_scale,
+       .unit = CS_UNIT_RATIO, .min = 0, .max = 1000, .def = "8", .flags = CS_F_MINEXCL,
+       .doc = "the training loop's Python host time over isolated-call measurements: multiplies "
+              "every Python-issued host cost (fitted on Megatron-LM's CI, DGX H100; docs/models.md)"),
     F_("grad_reduce_bf16", CS_FT_BOOL, struct cs_workload, grad_reduce_bf16, .def = "false",
        .doc = "fsdp none/zero1: gradients accumulated and reduced in bf16 (true: Megatron's "
               "grad_reduce_in_fp32 false, as Megatron-Bridge's performance recipes) instead of fp32"),

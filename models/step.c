@@ -952,7 +952,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         cs_compute_host_layer(S->w, &S->o->compute, true, &hf_m, &hb_m);
     struct cs_host_ops hops;
     cs_compute_host_ops(S->w, false, &hops);
-    double py_op = hops.py_fwd ? S->o->compute.host_py_op_s : S->o->compute.host_cpp_op_s;
+    double py_op = hops.py_fwd ? cs_compute_host_python_scale(&S->o->compute) * S->o->compute.host_py_op_s
+                               : S->o->compute.host_cpp_op_s;
     if (S->w->cuda_graphs)
         py_op = 0.0; /* captured with the layers */
     for (int s = 0; s < S->pp; s++) {

@@ -703,7 +703,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_ge(ho->rows, 315);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
-    ck_assert(ho->sum / ho->rows <= 0.108);
+    ck_assert(ho->sum / ho->rows <= 0.105); /* 10.3% with host_python_scale 8 (was 10.6%) */
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an
      * unnamed SM100 part are not expressible) and ColossalAI/Lightning's
@@ -726,25 +726,33 @@ START_TEST(test_app_validate_step_holdout_bound)
      * the Megatron-Bridge rows' recompute, EP overlap and dispatcher as their
      * recipes state them (validation/recipes/mbridge-moe-recipes.csv) and the expert
      * output no longer kept by Megatron-Core (the target is 12%; docs/moe.md
-     * says what is missing). A regression bound. */
+     * says what is missing); 25.5% with host_python_scale 8 (fitted on the
+     * Megatron-LM CI's DGX H100 rows, none of these). A regression bound. */
     const struct cs_app_val_agg *moe = &v.agg[2];
     ck_assert_int_eq(moe->files, 12);
     ck_assert_int_ge(moe->rows, 128);
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.30);
+    ck_assert(moe->sum / moe->rows <= 0.26);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,
      * 436.5% with it, 507.8% once each row states its attention kernels
      * (the attention column: 70 rows fused, so faster still, and the two 7B
-     * rows now fit); a regression bound, not a target. */
+     * rows now fit). Since 2026-12-02 the table is split by GPU: its DGX
+     * H100 half fitted host_python_scale (8: 18.2% there, agg[5]); the DGX
+     * A100 half stays held out at 45.3% (the factor at 1: 516.5%). Bounds
+     * against regression, not targets. */
     const struct cs_app_val_agg *sw = &v.agg[3];
     ck_assert_int_eq(sw->files, 1);
-    ck_assert_int_ge(sw->rows, 91);
+    ck_assert_int_ge(sw->rows, 47);
     printf("held-out small-work rows: %d, MAPE %.2f%%, worst %.1f%%\n", sw->rows,
            100 * sw->sum / sw->rows, 100 * sw->worst);
-    ck_assert(sw->sum / sw->rows <= 5.10);
+    ck_assert(sw->sum / sw->rows <= 0.46);
+    const struct cs_app_val_agg *swf = &v.agg[5];
+    ck_assert_int_eq(swf->files, 1);
+    ck_assert_int_ge(swf->rows, 46);
+    ck_assert(swf->sum / swf->rows <= 0.19);
     /* Rows that ran but are predicted not to fit: failures of the memory
      * model, counted, never dropped. Dense: 9. 70B NVFP4 and MXFP8 on
      * GB300 (their FP4 / FP8 primary weights are not modelled), and the seven

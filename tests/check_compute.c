@@ -584,7 +584,11 @@ END_TEST
  * module overhead, 13 + 3 and 23 + 6 kernels, its forward issued from C++:
  * 16 x 4 = 64 us and 29 x 4 = 116 us. composer with zero2 (FSDP1
  * SHARD_GRAD_OP): 14 + 3 and 26 + 6. A dense model has no MoE layer to add
- * to; CUDA graphs leave 2 launches of 10 us each way. */
+ * to; CUDA graphs leave 2 launches of 10 us each way. Python-issued costs
+ * (modules, eager ops, graph launches) are scaled by host_python_scale (8,
+ * fitted); the modules' autograd Functions add one module call each in the
+ * backward: mcore 8 x 560 = 4,480 us forward, 8 x 460 + 80 = 3,760 us
+ * backward; megatron-2021 8 x 426 and 8 x 296 + 128 us. */
 START_TEST(test_compute_host_ops)
 {
     struct cs_gpu_spec g = h100();
@@ -596,6 +600,8 @@ START_TEST(test_compute_host_ops)
     ck_assert_double_eq_tol(p.host_cpp_op_s, 4e-6, 1e-15);
     ck_assert_double_eq_tol(p.host_mcore_linear_s, 74e-6, 1e-15);
     ck_assert_double_eq_tol(p.host_te_linear_s, 115e-6, 1e-15);
+    ck_assert_double_eq_tol(p.host_python_scale, 8.0, 1e-15);
+    ck_assert_double_eq_tol(cs_compute_host_python_scale(&p), 8.0, 1e-15);
     struct cs_host_ops ops;
     cs_compute_host_ops(&w, false, &ops);
     ck_assert_double_eq_tol(ops.fwd, 10.0, 1e-12);
@@ -604,8 +610,15 @@ START_TEST(test_compute_host_ops)
     ck_assert(ops.py_fwd && ops.te);
     double f, b;
     cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 8 * 560e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 8 * 4 * 115e-6 + 80e-6, 1e-12);
+    p.host_python_scale = 1.0;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
     ck_assert_double_eq_tol(f, 560e-6, 1e-12);
-    ck_assert_double_eq_tol(b, 80e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 460e-6 + 80e-6, 1e-12);
+    p.host_python_scale = NAN; /* not a factor: 1 */
+    ck_assert_double_eq_tol(cs_compute_host_python_scale(&p), 1.0, 1e-15);
+    p.host_python_scale = 8.0;
     w.par.tp = 8;
     w.par.sp = false;
     w.stack = CS_STACK_MEGATRON_2021;
@@ -614,8 +627,8 @@ START_TEST(test_compute_host_ops)
     ck_assert_double_eq_tol(ops.bwd, 32.0, 1e-12);
     ck_assert(!ops.te);
     cs_compute_host_layer(&w, &p, false, &f, &b);
-    ck_assert_double_eq_tol(f, 426e-6, 1e-12);
-    ck_assert_double_eq_tol(b, 128e-6, 1e-12);
+    ck_assert_double_eq_tol(f, 8 * 426e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 8 * 4 * 74e-6 + 128e-6, 1e-12);
     w.par.tp = 1;
     w.par.fsdp = CS_FSDP_FULL;
     w.stack = CS_STACK_TORCHTITAN;
@@ -636,8 +649,8 @@ START_TEST(test_compute_host_ops)
     ck_assert_double_eq_tol(ops.fwd, 17.0, 1e-12);
     w.cuda_graphs = true;
     cs_compute_host_layer(&w, &p, false, &f, &b);
-    ck_assert_double_eq_tol(f, 20e-6, 1e-12);
-    ck_assert_double_eq_tol(b, 20e-6, 1e-12);
+    ck_assert_double_eq_tol(f, 8 * 20e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 8 * 20e-6, 1e-12);
 }
 END_TEST
 

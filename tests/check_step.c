@@ -1441,10 +1441,12 @@ END_TEST
  * from Python (10 us each) forward, 520 us, and 16 kernels from C++
  * backward, here at 8 us each (host_cpp_op_s raised from 4 us so that the
  * backward, 14 kernels of at least 5 us per layer on the GPU, is host-bound
- * too), 128 us; the one chunk also holds the embedding (3 ops each way: 30
- * us forward, 24 us backward) and the output layer (6 forward: 60 us; 8
- * backward: 64 us). Forward 4 x 520 + 30 + 60 = 2,170 us, backward 4 x 128
- * + 24 + 64 = 600 us, so compute = 2 x (2,170 + 600) = 5,540 us. With
+ * too), 128 us, plus the 4 modules' Python backward (115 us each), 588 us;
+ * the one chunk also holds the embedding (3 ops each way: 30 us forward, 24
+ * us backward) and the output layer (6 forward: 60 us; 8 backward: 64 us).
+ * host_python_scale is 1 here (the isolated-call costs). Forward 4 x 520 +
+ * 30 + 60 = 2,170 us, backward 4 x 588 + 24 + 64 = 2,440 us, so compute =
+ * 2 x (2,170 + 2,440) = 9,220 us. With
  * the host time off the GPU's own time is below that (the floor binds);
  * with CUDA graphs the host issues 2 launches per layer each way (4 x 2 x
  * 10 = 80 us), below the GPU's time, so compute is the GPU's again. A large
@@ -1468,6 +1470,7 @@ static void host_run(const char *model, const char *extra, bool host_on, struct 
     struct cs_step_options o;
     cs_step_options_from_scenario(&s, &o);
     o.compute.host_cpp_op_s = 8e-6;
+    o.compute.host_python_scale = 1.0; /* the isolated-call costs; compute's test checks the factor */
     if (!host_on)
         o.compute.host_py_op_s = o.compute.host_cpp_op_s = o.compute.host_mcore_linear_s =
             o.compute.host_te_linear_s = 0.0;
@@ -1490,7 +1493,7 @@ START_TEST(test_step_host_floor)
     host_run(tiny, "", false, &off);
     host_run(tiny, "  cuda_graphs: true\n", true, &graphs);
     /* 4 operations, each rounded to the engine's nanosecond */
-    ck_assert_double_eq_tol(on.compute_s, 2.0 * (2170e-6 + 600e-6), 4e-9);
+    ck_assert_double_eq_tol(on.compute_s, 2.0 * (2170e-6 + 2440e-6), 4e-9);
     ck_assert(off.compute_s < on.compute_s);
     ck_assert_double_eq_tol(on.time_s, on.compute_s + on.optimizer_s, 1e-8);
     ck_assert_double_eq_tol(graphs.compute_s, off.compute_s, 1e-12);

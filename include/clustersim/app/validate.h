@@ -61,8 +61,9 @@ struct cs_app_validate {
      * holdout small-work runs (kind step-small: CI-scale jobs whose per-step
      * overheads dominate, apart from the published benchmarks), [4] holdout
      * measured peak memory (kind step-memory: the memory model's total
-     * against the published peak per GPU) */
-    struct cs_app_val_agg agg[5];
+     * against the published peak per GPU), [5] fit small-work (the
+     * step-small tables that fitted host_python_scale) */
+    struct cs_app_val_agg agg[6];
     bool ok;                      /* every row predicted and the tolerance met */
 };
 

@@ -38,6 +38,11 @@ struct cs_compute_params {
      * included). Measured by TE's developers (docs/models.md). */
     double host_mcore_linear_s;
     double host_te_linear_s;
+    /* The training loop's Python host time over those isolated-call
+     * measurements: multiplies every Python-issued host cost (module calls
+     * forward and backward, eager ops, graph launches). FITTED on Megatron-LM's
+     * CI iteration times on DGX H100 (docs/models.md, "Host dispatch"). */
+    double host_python_scale;
     /* Device memory the framework cannot use (memory.h): a fixed part (CUDA
      * context, NCCL buffers) and a fraction of HBM (caching-allocator
      * fragmentation); defaults CS_MEMORY_RESERVE_FIXED_BYTES and
@@ -109,6 +114,8 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
  * host_py_op_s. The GPU
  * runs ahead of the host only when its kernels are longer, so the step
  * takes max(GPU time, host time) per operation (step.c). */
+/* p->host_python_scale, or 1 where it is not a finite number >= 0. */
+double cs_compute_host_python_scale(const struct cs_compute_params *p);
 void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_params *p,
                            bool moe, double *fwd_s, double *bwd_s);
 

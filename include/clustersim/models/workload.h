@@ -246,6 +246,7 @@ struct cs_workload {
      * of HBM; NAN = the defaults (1.5 GiB, 5%). */
     double memory_reserve_bytes;
     double memory_fragmentation;
+    double host_python_scale;   /* Python host time factor (compute.h); 0 or NaN: the default */
     /* Gradients accumulated and reduced in the working 16-bit precision
      * (true: Megatron-Bridge's performance recipes set grad_reduce_in_fp32
      * false, src/megatron/bridge/perf_recipes/_common.py,
