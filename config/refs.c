@@ -117,6 +117,7 @@ struct cs__spec {
     long off_layers;          /* "/cpu_offload:N": N layers' activations in host memory */
     const char *attn;         /* the row's attention column: "on" (fused), "off", NULL: the stack's */
     const char *dispatcher;   /* "/dispatch:X": the row's token dispatcher (NULL: the stack's) */
+    bool graphs;              /* "/graphs": the run captured its layers in CUDA graphs */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -127,9 +128,10 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     const char *flags = p->wflags ? p->wflags : "";
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
-    char rc_layers[96] = "", attn[40] = "";
-    if (p->attn)
-        snprintf(attn, sizeof attn, "  fused_attention: %s\n", p->attn);
+    char rc_layers[96] = "", attn[80] = "";
+    if (p->attn || p->graphs)
+        snprintf(attn, sizeof attn, "%s%s%s%s", p->attn ? "  fused_attention: " : "", p->attn ? p->attn : "",
+                 p->attn ? "\n" : "", p->graphs ? "  cuda_graphs: true\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -215,7 +217,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL, NULL, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -337,6 +339,24 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         }
         memmove(cut, name + len, strlen(name + len) + 1);
         rc = rc_disp;
+    }
+    /* ".../graphs" (anywhere before /a2a_overlap): the run replayed its
+     * layers as CUDA graphs (Megatron-Core's cuda_graph_impl
+     * transformer_engine with an attn scope, or full_iteration; the
+     * recipes' column cuda_graph_impl, validation/recipes/) */
+    bool graphs = false;
+    char rc_gr[200];
+    if (rc && strstr(rc, "/graphs")) {
+        snprintf(rc_gr, sizeof rc_gr, "%s", rc);
+        char *cut = strstr(rc_gr, "/graphs");
+        if (cut[7] != 0 && cut[7] != '/') {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/graphs\" takes no value (got \"%s\")", rc);
+            return false;
+        }
+        memmove(cut, cut + 7, strlen(cut + 7) + 1);
+        rc = rc_gr;
+        graphs = true;
     }
     if (rc && strstr(rc, "/a2a_overlap")) {
         snprintf(rc_ov, sizeof rc_ov, "%s", rc);
@@ -582,7 +602,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn, disp};
+                         pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn, disp,
+                         graphs};
     return cs__resolve(r, cat, &p, c);
 }
 

@@ -767,6 +767,44 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* "/graphs" in the recompute cell: the run replayed its layers as CUDA
+     * graphs (cuda_graphs: true in its scenario); with a value, an error. */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *rows[] = {
+            "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
+            "zero1,bf16,none/dispatch:alltoall/graphs/a2a_overlap,9000,,,\n",
+            "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,1,2,1,2,1,4,1,"
+            "zero1,bf16,none/graphs:full,7000,,,\n",
+            "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,1,2,1,2,1,4,1,"
+            "zero1,bf16,none,7000,,,\n"};
+        const char *want[] = {NULL, "\"/graphs\" takes no value", NULL};
+        for (int k = 0; k < 3; k++) {
+            char buf[1024];
+            int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
+            struct cs_ref_case *c7 = NULL;
+            size_t n7 = 0;
+            cs_status st7 = cs_refs_load_buffer("graphs.csv", buf, (size_t)len, cat, &d, &c7, &n7);
+            if (!want[k]) {
+                ck_assert_int_eq(st7, CS_OK);
+                ck_assert_uint_eq(n7, 1);
+                ck_assert(c7[0].scen.workload.cuda_graphs == (k == 0));
+                ck_assert_int_eq(c7[0].scen.workload.recompute, CS_RECOMPUTE_NONE);
+                if (k == 0) {
+                    ck_assert_int_eq(c7[0].scen.workload.model.moe.dispatcher, CS_MOE_DISPATCH_ALLTOALL);
+                    ck_assert_double_eq(c7[0].scen.workload.model.moe.a2a_overlap, 1.0);
+                }
+            } else {
+                ck_assert_int_eq(st7, CS_ECONFIG);
+                ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, want[k]));
+            }
+            cs_refs_free(c7, n7);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);
