@@ -118,6 +118,7 @@ struct cs__spec {
     const char *attn;         /* the row's attention column: "on" (fused), "off", NULL: the stack's */
     const char *dispatcher;   /* "/dispatch:X": the row's token dispatcher (NULL: the stack's) */
     bool graphs;              /* "/graphs": the run captured its layers in CUDA graphs */
+    const char *ce;           /* the row's cross_entropy column (NULL: the stack's) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -128,10 +129,12 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     const char *flags = p->wflags ? p->wflags : "";
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
-    char rc_layers[96] = "", attn[80] = "";
-    if (p->attn || p->graphs)
-        snprintf(attn, sizeof attn, "%s%s%s%s", p->attn ? "  fused_attention: " : "", p->attn ? p->attn : "",
-                 p->attn ? "\n" : "", p->graphs ? "  cuda_graphs: true\n" : "");
+    char rc_layers[96] = "", attn[128] = "";
+    if (p->attn || p->graphs || p->ce)
+        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
+                 p->attn ? p->attn : "", p->attn ? "\n" : "",
+                 p->graphs ? "  cuda_graphs: true\n" : "", p->ce ? "  cross_entropy: " : "",
+                 p->ce ? p->ce : "", p->ce ? "\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -217,7 +220,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL, NULL, false};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL, NULL, false, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -432,6 +435,16 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
             return false;
         }
     }
+    /* an optional column "cross_entropy": the loss kernel the run used
+     * (fused, eager or compiled: workload.cross_entropy); empty: the stack's */
+    const char *ce = cs__opt(r, "cross_entropy");
+    if (ce && strcmp(ce, "fused") && strcmp(ce, "eager") && strcmp(ce, "compiled")) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"cross_entropy\": expected fused, eager, compiled or empty (got "
+                      "\"%s\")",
+                      ce);
+        return false;
+    }
     const char *act = cs__opt(r, "activation");
     const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
     const char *tfl = cs__opt(r, "tflops_per_gpu");
@@ -603,7 +616,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn, disp,
-                         graphs};
+                         graphs, ce};
     return cs__resolve(r, cat, &p, c);
 }
 

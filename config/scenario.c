@@ -494,6 +494,12 @@ static const struct cs_field workload_fields[] = {
        .def = "custom",
        .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
               "tp_comm_overlap, dp_overlap and fused_attention where not given"),
+    F_("cross_entropy", CS_FT_ENUM, struct cs_workload, cross_entropy,
+       .names = cs_cross_entropy_names, .def = "auto",
+       .doc = "the loss kernel over the logits: fused (Megatron-Core's in-place vocab-parallel "
+              "cross entropy, 4 B per logit), eager (PyTorch F.cross_entropy on fp32 logits, "
+              "12 B; 16 B with loss parallelism), compiled (torch.compile'd loss, 4 B); auto: "
+              "eager under stack torchtitan, else fused"),
     F_("memory_reserve", CS_FT_QTY, struct cs_workload, memory_reserve_bytes,
        .unit = CS_UNIT_BYTES, .min = 0, .max = 1e13, .def = "1.5GiB",
        .doc = "device memory the framework cannot use besides fragmentation (CUDA context, "

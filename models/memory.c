@@ -42,6 +42,31 @@ double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w)
     return full_precision(w) ? 8.0 : 12.0;
 }
 
+double cs_memory_loss_bytes_per_logit(const struct cs_workload *w)
+{
+    switch (cs_workload_cross_entropy(w)) {
+    case CS_CE_EAGER:
+        /* F.cross_entropy(logits.float()): log_softmax saves its fp32 output;
+         * in the backward nll_loss's fp32 gradient and log_softmax's fp32
+         * gradient are made while it lives: 3 x 4 bytes. Loss parallelism
+         * (DTensor, torchtitan with tp > 1) decomposes the backward
+         * (tensor/parallel/loss.py: grad_output - exp(output) x sum), one
+         * more fp32 temporary: 16. */
+        return w->par.tp > 1 ? 16.0 : 12.0;
+    case CS_CE_COMPILED:
+        /* one Inductor kernel each way: the bf16 logits kept for the
+         * backward, their bf16 gradient written by it */
+        return 4.0;
+    case CS_CE_FUSED:
+    case CS_CE_AUTO:
+    case CS_CE_COUNT:
+    default:
+        /* the fp32 logits, softmax and gradient made in place (Megatron-
+         * Core's _VocabParallelCrossEntropy; Korthikanti et al. 2022, 4.3) */
+        return 4.0;
+    }
+}
+
 static int kv_heads(const struct cs_model_shape *m)
 {
     return m->kv_heads > 0 ? m->kv_heads : m->heads;
@@ -489,14 +514,37 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         r.acts += layer_acts(w, !fused);   /* one layer rebuilt during its backward */
     if (first && m->dropout)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
         r.acts += n_h * inflight;
-    if (last)    /* final norm and output-layer inputs, fp32 logits (Section 4.3) */
-        r.acts += 2.0 * e * n_h + 4.0 * sq * b * m->vocab / t;
+    if (last)    /* final norm and output-layer inputs, and the loss over the logits */
+        r.acts += 2.0 * e * n_h + cs_memory_loss_bytes_per_logit(w) * sq * b * m->vocab / t;
 
-    /* FSDP gathers one layer ahead: two unsharded layers' weights and one
-     * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
-    if (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID)
+    if ((fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) && w->stack == CS_STACK_TORCHTITAN &&
+        pp > 1) {
+        /* torchtitan's FSDP2 under pipeline parallelism (parallelize_llama.py
+         * apply_fsdp@9dec370: reshard_after_forward=False with pp): the
+         * stage's weights stay all-gathered for the whole step. Between
+         * micro-batches the pipeline's backward sets requires_gradient_sync
+         * False (torch.distributed.pipelining, stage.py
+         * backward_maybe_with_nosync), so FSDP2 keeps each gradient whole,
+         * upcast to the reduce dtype (fp32, torchtitan's
+         * mixed_precision_reduce; _fsdp_param.py to_accumulated_grad_if_
+         * needed) until the last micro-batch's reduce-scatter. Those
+         * gradients exist from the first backward on, when one micro-batch
+         * fewer is in flight unless more forwards follow (1F1B's steady
+         * state). */
+        r.comm += r.params * cs_memory_weight_bytes_per_param(w);
+        if (micro > 1) {
+            double held = inflight;
+            double g = 4.0 * r.params;
+            double after = micro > held ? r.acts : r.acts * (held - 1.0) / held;
+            if (after + g > r.acts)
+                r.grads += after + g - r.acts;
+        }
+    } else if (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) {
+        /* FSDP gathers one layer ahead: two unsharded layers' weights and one
+         * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
         r.comm += (nm > 0 ? p_moe : p_layer) * (2.0 * cs_memory_weight_bytes_per_param(w) +
                                                 cs_memory_grad_bytes_per_param(w));
+    }
     r.workspace = CS_MEMORY_WORKSPACE_BYTES;
     if (sp)   /* the all-gathered layer input of sequence parallelism */
         r.workspace += e * sq * b * m->hidden;

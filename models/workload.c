@@ -467,6 +467,16 @@ bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
     return true;
 }
 
+enum cs_cross_entropy cs_workload_cross_entropy(const struct cs_workload *w)
+{
+    if (w->cross_entropy > CS_CE_AUTO && w->cross_entropy < CS_CE_COUNT)
+        return w->cross_entropy;
+    /* torchtitan's loss_fn is F.cross_entropy on logits.float(), compiled
+     * only with training.compile since 2025-04 (components/loss.py); the
+     * other stacks run a fused or in-place kernel */
+    return w->stack == CS_STACK_TORCHTITAN ? CS_CE_EAGER : CS_CE_FUSED;
+}
+
 int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first)
 {
     int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;

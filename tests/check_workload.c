@@ -655,6 +655,91 @@ END_TEST
  * per layer and sequence: wk 2 x 8192 x 4096 x 1024 = 68,719,476,736, wo
  * 274,877,906,944 and w3 962,072,674,304 FLOPs; 32 layers:
  * 41,781,441,855,488 more hardware FLOPs than without recomputation. */
+/* The loss's peak over the logits (workload.cross_entropy) and torchtitan's
+ * FSDP2 under pipeline parallelism, by hand. Llama 3.1 8B, seq 8192,
+ * micro-batch 2: 16,384 tokens x 128,256 = 2,101,346,304 logits. Eager
+ * (F.cross_entropy on fp32 logits) holds 12 bytes each against the fused
+ * kernel's 4: 8 x 2,101,346,304 = 16,810,770,432 bytes more; compiled
+ * holds 4. With tp 8 (loss parallelism) a GPU has 262,668,288 of them at
+ * 16 bytes: 12 x 262,668,288 = 3,152,019,456 more than fused. */
+START_TEST(test_workload_memory_loss_and_titan_pp)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_FULL);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    w.micro_batch = 2;
+    w.par.dp = 8;
+    w.global_batch = 16;
+    w.par.fsdp = CS_FSDP_FULL;
+    struct cs_gpu_spec g = a100_80();
+    struct cs_memory_breakdown fused, eager, comp;
+    w.stack = CS_STACK_MCORE_2024;
+    ck_assert_int_eq(cs_workload_cross_entropy(&w), CS_CE_FUSED);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &fused), CS_OK);
+    w.stack = CS_STACK_TORCHTITAN;   /* auto: eager under torchtitan */
+    ck_assert_int_eq(cs_workload_cross_entropy(&w), CS_CE_EAGER);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &eager), CS_OK);
+    ck_assert_double_eq_tol(eager.activations_bytes - fused.activations_bytes, 16810770432.0, 1.0);
+    w.cross_entropy = CS_CE_COMPILED;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &comp), CS_OK);
+    ck_assert_double_eq_tol(comp.activations_bytes, fused.activations_bytes, 1.0);
+    w.cross_entropy = CS_CE_FUSED;   /* stated: the stack does not override it */
+    ck_assert_int_eq(cs_workload_cross_entropy(&w), CS_CE_FUSED);
+    w.par.tp = 8;
+    w.par.dp = 1;
+    w.par.sp = true;
+    w.global_batch = 2;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &fused), CS_OK);
+    w.cross_entropy = CS_CE_EAGER;
+    ck_assert_double_eq_tol(cs_memory_loss_bytes_per_logit(&w), 16.0, 1e-12);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &eager), CS_OK);
+    ck_assert_double_eq_tol(eager.activations_bytes - fused.activations_bytes, 3152019456.0, 1.0);
+
+    /* Pipeline parallelism (pp 2, dp 4, tp 1, micro-batch 1, no
+     * recomputation, so the first stage, two micro-batches in flight, is
+     * the heavier): torchtitan keeps the stage's weights gathered (bf16, 2
+     * bytes per parameter of the stage, P_s) and, from the first backward,
+     * its gradients whole in fp32 (4 P_s) until the last micro-batch. With
+     * 8 micro-batches forwards follow the first backward, so two stay in
+     * flight: gradients = 2 P_s / 4 sharded + 4 P_s. */
+    w = gpt3_job(1, 2, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    w.par.dp = 4;
+    w.par.fsdp = CS_FSDP_FULL;
+    w.stack = CS_STACK_TORCHTITAN;
+    w.cross_entropy = CS_CE_COMPILED;
+    w.global_batch = 32;
+    struct cs_memory_breakdown m, one;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &m), CS_OK);
+    ck_assert_int_eq(m.stage, 0);
+    double P = m.params;
+    ck_assert_double_eq_tol(m.comm_buffers_bytes, 2.0 * P, 1.0);
+    ck_assert_double_eq_tol(m.grads_bytes, 2.0 * P / 4.0 + 4.0 * P, 1.0);
+    /* one micro-batch: nothing accumulates, the gradients are sharded */
+    w.global_batch = 4;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &one), CS_OK);
+    ck_assert_double_eq_tol(one.grads_bytes, 2.0 * one.params / 4.0, 1.0);
+    /* two micro-batches: no forward follows the first stage's first
+     * backward, so there the whole gradients meet one micro-batch's
+     * activations fewer, half the two held, which exceed 4 P_s (no new
+     * peak); the last stage holds one and a second forward follows its
+     * first backward: its gradients are 2 P_1 / 4 + 4 P_1, and with the
+     * output layer it is now the heavier */
+    w.global_batch = 8;
+    struct cs_memory_breakdown two;
+    ck_assert(m.activations_bytes / 2.0 > 4.0 * P);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &two), CS_OK);
+    ck_assert_int_eq(two.stage, 1);
+    ck_assert_double_eq_tol(two.grads_bytes, 2.0 * two.params / 4.0 + 4.0 * two.params, 1.0);
+    /* Megatron-Core's stack: two gathered layers (the FSDP buffer), not the stage */
+    w.stack = CS_STACK_MCORE_2024;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &two), CS_OK);
+    ck_assert_double_eq_tol(two.comm_buffers_bytes, 6.0 * cs_memory_layer_params(&w), 1.0);
+    ck_assert_double_eq_tol(two.grads_bytes, 2.0 * two.params / 4.0, 1.0);
+}
+END_TEST
+
 START_TEST(test_workload_memory_op_checkpointing)
 {
     struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_OP);
@@ -724,6 +809,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_fp8_activations);
     tcase_add_test(mem, test_workload_memory_fp8_act_storage);
     tcase_add_test(mem, test_workload_memory_op_checkpointing);
+    tcase_add_test(mem, test_workload_memory_loss_and_titan_pp);
     tcase_add_test(mem, test_workload_memory_offload);
     suite_add_tcase(s, mem);
     return s;

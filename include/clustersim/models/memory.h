@@ -71,6 +71,10 @@ int cs_memory_fewest_that_fit(struct cs_workload *w, const struct cs_gpu_spec *g
 double cs_memory_weight_bytes_per_param(const struct cs_workload *w);
 double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w);
+/* Bytes per logit (of the last stage's micro-batch tokens x vocab / tp)
+ * the loss holds at its peak, by cs_workload_cross_entropy: fused 4,
+ * eager 12 (16 with tp > 1: loss parallelism), compiled 4. */
+double cs_memory_loss_bytes_per_logit(const struct cs_workload *w);
 
 /* Parameters held by one GPU after tensor-parallel sharding (replicated
  * norms and row-parallel biases counted in full): one transformer layer; the

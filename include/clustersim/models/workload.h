@@ -196,6 +196,30 @@ enum cs_stack {
     CS_STACK_COUNT
 };
 
+/* How the loss's cross entropy runs over the logits (`workload.cross_entropy`),
+ * which sets the memory the last pipeline stage holds at its peak
+ * (memory.c, docs/models.md "Memory", the loss):
+ *   auto      by stack: eager under torchtitan, fused otherwise;
+ *   fused     Megatron-Core's vocab-parallel cross entropy: the fp32 copy of
+ *             the logits turned into the softmax and then the gradient in
+ *             place (tensor_parallel/cross_entropy.py), 4 bytes per logit;
+ *   eager     PyTorch's F.cross_entropy on logits.float() (torchtitan's
+ *             loss_fn, train.py@9dec370): the fp32 log-softmax output, its
+ *             incoming gradient and the gradient it makes live together in
+ *             the backward, 12 bytes per logit (16 under loss parallelism);
+ *   compiled  the same loss under torch.compile (torchtitan since
+ *             2025-04, components/loss.py, with training.compile): one
+ *             fused kernel each way, the bf16 logits saved and their bf16
+ *             gradient, 4 bytes per logit. */
+enum cs_cross_entropy {
+    CS_CE_AUTO,
+    CS_CE_FUSED,
+    CS_CE_EAGER,
+    CS_CE_COMPILED,
+    CS_CE_COUNT
+};
+extern const char *const cs_cross_entropy_names[];   /* enum order, NULL-terminated */
+
 /* What a stack fixes: the share of TP communication hidden behind GEMMs,
  * DP/FSDP overlap with backward, and the fused attention core. */
 struct cs_stack_preset {
@@ -242,6 +266,7 @@ struct cs_workload {
      * (cs_compute_host_layer); false by default. */
     bool cuda_graphs;
     enum cs_stack stack;      /* the preset the three keys above came from (custom: none) */
+    enum cs_cross_entropy cross_entropy;   /* the loss kernel (above); auto: the stack's */
     /* Memory the framework cannot use (memory.h): fixed bytes and a fraction
      * of HBM; NAN = the defaults (1.5 GiB, 5%). */
     double memory_reserve_bytes;
@@ -319,6 +344,10 @@ int cs_workload_inflight_chunks(int pp, int vp, int stage, long micro, int chunk
 /* Share of all the model's layers recomputed in full, with the layers split
  * over pp x vp virtual stages as Megatron splits them (ceil per stage). */
 double cs_workload_recompute_share(const struct cs_workload *w);
+
+/* The workload's cross entropy with auto resolved by its stack (eager
+ * under torchtitan, fused otherwise). */
+enum cs_cross_entropy cs_workload_cross_entropy(const struct cs_workload *w);
 
 /* Total parameter count of the model (embeddings and every expert included). */
 double cs_workload_params(const struct cs_model_shape *m);
