@@ -90,6 +90,9 @@ static const struct cs_field gpu_fields[] = {
           "measured maximum achievable BF16 matmul FLOP/s"),
     F_NUM("flash_attn_frac", struct cs_gpu_spec, flash_attn_frac, 0, 1, NUL | POS,
           "fraction of the BF16 peak FlashAttention-2 (fwd+bwd) reaches; null = as H100"),
+    F_NUM("flash2_over_cudnn", struct cs_gpu_spec, flash2_over_cudnn, 0, 10, NUL | POS,
+          "FlashAttention-2's training attention speed over cuDNN's on this GPU (a stack on "
+          "FlashAttention-2, attention_kernel flash2); null = not measured, no factor"),
     F_QTY("price", struct cs_gpu_spec, price_usd, CS_UNIT_MONEY, 0, 1e9, NUL | POS,
           "purchase price per GPU"),
     F_QTY("server_price", struct cs_gpu_spec, server_price_usd, CS_UNIT_MONEY, 0, 1e10,

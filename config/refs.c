@@ -220,7 +220,12 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
              "{topology: fat-tree, link: %s, nics_per_node: 8, oversubscription: 1}", link);
     struct cs__spec p = {gpu, fabric, model, "gelu", NULL, precision, recompute, fsdp, NULL,
                          nodes, 8, layers, hidden, heads, heads, 4 * hidden, seq, vocab, gbatch,
-                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false, NULL, false, 0, 0, NULL, NULL, false, NULL};
+                         mbatch, tp, pp, 1, dp, vp, sp, NULL, NULL, 1, false, NULL, NULL, false,
+                         /* Megatron-LM and Megatron-Core: fused attention through
+                          * Transformer Engine, which runs cuDNN's kernels on
+                          * sm90 (the H100 table; no effect on the unfused A100
+                          * rows) */
+                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 

@@ -494,6 +494,12 @@ static const struct cs_field workload_fields[] = {
        .def = "custom",
        .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
               "tp_comm_overlap, dp_overlap and fused_attention where not given"),
+    F_("attention_kernel", CS_FT_ENUM, struct cs_workload, attention_kernel,
+       .names = cs_attn_kernel_names, .def = "auto",
+       .doc = "fused attention's kernel: cudnn (Transformer Engine on Hopper and later), flash2 "
+              "(PyTorch SDPA's default, FlashAttention-2: the GPU's flash2_over_cudnn, 0.62 on "
+              "Hopper); auto: cudnn under stack mcore, flash2 under torchtitan and composer, "
+              "else the fitted efficiency as it is"),
     F_("cross_entropy", CS_FT_ENUM, struct cs_workload, cross_entropy,
        .names = cs_cross_entropy_names, .def = "auto",
        .doc = "the loss kernel over the logits: fused (Megatron-Core's in-place vocab-parallel "

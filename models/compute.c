@@ -293,7 +293,8 @@ struct dims {
     double tokens;                  /* b sq: rows of every linear-layer GEMM */
     double n_h;                     /* elements of a b x sq x h tensor as stored (/tp with SP) */
     double e;                       /* activation bytes */
-    double hd_factor;               /* fused attention's speed at this head width, over 128's */
+    double hd_factor;               /* fused attention's speed at this head width, over 128's;
+                                       times flash2_over_cudnn for FlashAttention-2 where given */
     bool sp;
     enum cs_precision prec, attn_prec;
 };
@@ -341,10 +342,20 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
     r.n_h = r.tokens * r.h / (r.sp ? r.tp : 1.0);
     r.e = cs_workload_act_bytes(r.prec);
     /* Transformer Engine's cuDNN kernels on GPUs with FP8 tensor cores
-     * (Hopper and later; the mcore stack), FlashAttention-2 otherwise */
-    bool hopper_fused = w->stack == CS_STACK_MCORE_2024 && isfinite(gpu->peak_flops[CS_PREC_FP8]) &&
+     * (Hopper and later; attention_kernel cudnn, the mcore stack's),
+     * FlashAttention-2 otherwise */
+    enum cs_attn_kernel ak = cs_workload_attention_kernel(w);
+    bool hopper_fused = ak == CS_ATTN_KERNEL_CUDNN && isfinite(gpu->peak_flops[CS_PREC_FP8]) &&
                         gpu->peak_flops[CS_PREC_FP8] > 0;
     r.hd_factor = cs_compute_attn_hd_factor(r.hd, hopper_fused);
+    /* The fitted efficiency is cuDNN's (the Megatron-Core H100 table ran
+     * Transformer Engine, which picks cuDNN on sm90): FlashAttention-2 runs
+     * at the GPU's measured fraction of it (H100: 0.62, FlashAttention-3
+     * paper Figs. 5-6, causal, head width 128, 4K: forward 319 vs 518
+     * TFLOP/s, backward 310 vs 499) */
+    if (ak == CS_ATTN_KERNEL_FLASH2 && isfinite(gpu->flash2_over_cudnn) &&
+        gpu->flash2_over_cudnn > 0)
+        r.hd_factor *= gpu->flash2_over_cudnn;
     *d = r;
     return CS_OK;
 }

@@ -477,6 +477,21 @@ enum cs_cross_entropy cs_workload_cross_entropy(const struct cs_workload *w)
     return w->stack == CS_STACK_TORCHTITAN ? CS_CE_EAGER : CS_CE_FUSED;
 }
 
+enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)
+{
+    if (w->attention_kernel > CS_ATTN_KERNEL_AUTO && w->attention_kernel < CS_ATTN_KERNEL_COUNT)
+        return w->attention_kernel;
+    switch (w->stack) {
+    case CS_STACK_MCORE_2024:
+        return CS_ATTN_KERNEL_CUDNN;
+    case CS_STACK_TORCHTITAN:
+    case CS_STACK_COMPOSER:
+        return CS_ATTN_KERNEL_FLASH2;
+    default:
+        return CS_ATTN_KERNEL_AUTO;   /* not stated: the fitted efficiency as it is */
+    }
+}
+
 int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first)
 {
     int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;

@@ -703,14 +703,18 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_ge(ho->rows, 315);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
-    ck_assert(ho->sum / ho->rows <= 0.105); /* 10.3% with host_python_scale 8 (was 10.6%) */
+    /* 10.3% with host_python_scale 8 (was 10.6%); 9.0% with FlashAttention-2's
+     * speed against cuDNN's on Hopper (attention_kernel) and torchtitan's
+     * pipeline defaults stated (2026-12-03) */
+    ck_assert(ho->sum / ho->rows <= 0.093);
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an
      * unnamed SM100 part are not expressible) and ColossalAI/Lightning's
      * max_memory_allocated (3 rows on A100 40GB), against the memory model's
      * total per GPU: 32.6% then; 10.9% since the loss's memory by kernel
      * (workload.cross_entropy) and torchtitan's FSDP2 under pipeline
-     * parallelism (2026-12-03), bounded here at that plus 1.5 points. The
+     * parallelism (2026-12-03; 10.7% with the interleaved run's stated
+     * vp), bounded here at that plus 1.5 points. The
      * reserved figures include the caching allocator's cache, so the
      * model's demand lies below them: a regression bound, not a target. */
     const struct cs_app_val_agg *mem = &v.agg[4];
@@ -718,7 +722,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(mem->rows, 27);
     ck_assert_int_eq(mem->not_expressible, 6);
     printf("held-out peak-memory rows: %d, MAPE %.2f%%\n", mem->rows, 100 * mem->sum / mem->rows);
-    ck_assert(mem->sum / mem->rows <= 0.124);
+    ck_assert(mem->sum / mem->rows <= 0.122);
     /* The held-out mixture-of-experts tables: Megatron-Bridge 25.11,
      * 26.04.01 and 26.08 (45 rows at 40.1% before the others joined: 57.8%,
      * 34.3% and 17.0% by container), plus Megatron-Bridge 25.09, 26.02.01,

@@ -250,6 +250,41 @@ START_TEST(test_compute_layer_gpt3_tp8)
     /* the attention core's part, for ring-attention overlap */
     ck_assert_double_eq_tol(c.attn_fwd_s, 12884901888.0 / (989e12 * 0.2 * 0.934) + p.kernel_overhead_s, 1e-12);
     ck_assert_double_eq_tol(c.attn_bwd_s, 2.5 * 12884901888.0 / (989e12 * 0.2 * 0.935) + p.kernel_overhead_s, 1e-12);
+    /* FlashAttention-2 where the catalog gives its speed over cuDNN's (H100:
+     * 0.62, the FlashAttention-3 paper's Figs. 5-6): the same kernel time
+     * over 0.62; auto is cudnn under mcore, flash2 under torchtitan; a GPU
+     * without the figure keeps cuDNN's time. */
+    {
+        struct cs_gpu_spec g2 = g;
+        g2.flash2_over_cudnn = 0.62;
+        struct cs_workload w2 = w;
+        struct cs_layer_cost k;
+        w2.attention_kernel = CS_ATTN_KERNEL_FLASH2;
+        ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s,
+                                12884901888.0 / (989e12 * 0.2 * 0.934 * 0.62) + p.kernel_overhead_s,
+                                1e-12);
+        ck_assert_double_eq_tol(k.attn_bwd_s,
+                                2.5 * 12884901888.0 / (989e12 * 0.2 * 0.935 * 0.62) +
+                                    p.kernel_overhead_s,
+                                1e-12);
+        w2.attention_kernel = CS_ATTN_KERNEL_CUDNN;
+        ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s, c.attn_fwd_s, 1e-15);
+        w2.attention_kernel = CS_ATTN_KERNEL_AUTO;
+        w2.stack = CS_STACK_MCORE_2024;
+        ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_CUDNN);
+        w2.stack = CS_STACK_TORCHTITAN;
+        ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_FLASH2);
+        w2.stack = CS_STACK_COMPOSER;
+        ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_FLASH2);
+        w2.stack = CS_STACK_CUSTOM;   /* no kernel stated: the fitted efficiency as it is */
+        ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_AUTO);
+        g2.flash2_over_cudnn = NAN;
+        w2.attention_kernel = CS_ATTN_KERNEL_FLASH2;
+        ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s, c.attn_fwd_s, 1e-15);
+    }
     /* roofline sanity: forward between peak and 2x the MAMF time */
     ck_assert(c.fwd_s > c.fwd_flops / 989e12 && c.fwd_s < 2.0 * c.fwd_flops / 794.5e12);
     ck_assert(c.bwd_s > 1.8 * c.fwd_s && c.bwd_s < 2.6 * c.fwd_s);

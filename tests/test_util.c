@@ -25,6 +25,7 @@ struct cs_gpu_spec cs_test_h100_spec(void)
     g.hbm_bw_bytes_per_s = 3.35e12;
     g.mamf_bf16_flops = 794.5e12;
     g.flash_attn_frac = NAN;
+    g.flash2_over_cudnn = NAN;
     g.pcie_gen = 5;
     g.server_gpus = 8;
     return g;

@@ -62,6 +62,12 @@ struct cs_gpu_spec {
      * unknown (the H100 figure is then assumed). Scales the fused-attention
      * efficiency relative to the H100 it was fitted on. */
     double flash_attn_frac;
+    /* FlashAttention-2's speed over cuDNN's fused attention on this GPU
+     * (same shapes, causal, head width 128; published kernel benchmarks),
+     * for a stack that runs FlashAttention-2 where Transformer Engine runs
+     * cuDNN (the fitted attention efficiency is cuDNN's on H100); NAN or 0
+     * where not measured (no factor). */
+    double flash2_over_cudnn;
     double price_usd;                  /* per GPU; NAN if unknown */
     double server_price_usd;           /* per 8-GPU (or server_gpus) server; NAN */
     int server_gpus;

@@ -220,6 +220,25 @@ enum cs_cross_entropy {
 };
 extern const char *const cs_cross_entropy_names[];   /* enum order, NULL-terminated */
 
+/* The fused attention kernel family (`workload.attention_kernel`):
+ *   auto    by stack: cudnn under mcore (Transformer Engine's
+ *           DotProductAttention prefers cuDNN's FusedAttention over
+ *           FlashAttention on sm90 and later, TE 32db392, 2023-12), flash2
+ *           under torchtitan and composer (PyTorch SDPA's default priority
+ *           puts FlashAttention-2 first, pytorch/pytorch#138907; MPT's
+ *           Triton kernel is its kin); other stacks state none: the fitted
+ *           efficiency as it is;
+ *   cudnn   cuDNN's fused attention (the kernel the fitted efficiency ran);
+ *   flash2  FlashAttention-2: slower on GPUs whose catalog entry gives
+ *           flash2_over_cudnn (Hopper: 0.62, compute.c). */
+enum cs_attn_kernel {
+    CS_ATTN_KERNEL_AUTO,
+    CS_ATTN_KERNEL_CUDNN,
+    CS_ATTN_KERNEL_FLASH2,
+    CS_ATTN_KERNEL_COUNT
+};
+extern const char *const cs_attn_kernel_names[];   /* enum order, NULL-terminated */
+
 /* What a stack fixes: the share of TP communication hidden behind GEMMs,
  * DP/FSDP overlap with backward, and the fused attention core. */
 struct cs_stack_preset {
@@ -267,6 +286,7 @@ struct cs_workload {
     bool cuda_graphs;
     enum cs_stack stack;      /* the preset the three keys above came from (custom: none) */
     enum cs_cross_entropy cross_entropy;   /* the loss kernel (above); auto: the stack's */
+    enum cs_attn_kernel attention_kernel;  /* fused attention's kernel family; auto: the stack's */
     /* Memory the framework cannot use (memory.h): fixed bytes and a fraction
      * of HBM; NAN = the defaults (1.5 GiB, 5%). */
     double memory_reserve_bytes;
@@ -348,6 +368,10 @@ double cs_workload_recompute_share(const struct cs_workload *w);
 /* The workload's cross entropy with auto resolved by its stack (eager
  * under torchtitan, fused otherwise). */
 enum cs_cross_entropy cs_workload_cross_entropy(const struct cs_workload *w);
+/* The attention kernel with auto resolved by stack: cudnn under mcore,
+ * flash2 under torchtitan and composer, auto (not stated: the fitted
+ * efficiency as it is, FlashAttention-2's head-width curve) otherwise. */
+enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w);
 
 /* Total parameter count of the model (embeddings and every expert included). */
 double cs_workload_params(const struct cs_model_shape *m);
