@@ -517,8 +517,8 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     if (last)    /* final norm and output-layer inputs, and the loss over the logits */
         r.acts += 2.0 * e * n_h + cs_memory_loss_bytes_per_logit(w) * sq * b * m->vocab / t;
 
-    if ((fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) && w->stack == CS_STACK_TORCHTITAN &&
-        pp > 1) {
+    bool gathers = fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID;
+    if (gathers && w->stack == CS_STACK_TORCHTITAN && pp > 1) {
         /* torchtitan's FSDP2 under pipeline parallelism (parallelize_llama.py
          * apply_fsdp@9dec370: reshard_after_forward=False with pp): the
          * stage's weights stay all-gathered for the whole step. Between
@@ -533,13 +533,12 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
          * state). */
         r.comm += r.params * cs_memory_weight_bytes_per_param(w);
         if (micro > 1) {
-            double held = inflight;
             double g = 4.0 * r.params;
-            double after = micro > held ? r.acts : r.acts * (held - 1.0) / held;
+            double after = micro > inflight ? r.acts : r.acts * (inflight - 1.0) / inflight;
             if (after + g > r.acts)
                 r.grads += after + g - r.acts;
         }
-    } else if (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) {
+    } else if (gathers) {
         /* FSDP gathers one layer ahead: two unsharded layers' weights and one
          * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
         r.comm += (nm > 0 ? p_moe : p_layer) * (2.0 * cs_memory_weight_bytes_per_param(w) +
