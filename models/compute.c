@@ -854,6 +854,38 @@ cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_
     return CS_OK;
 }
 
+void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double *bwd)
+{
+    switch (k) {
+    case CS_CE_EAGER:
+        /* F.cross_entropy(logits.float()): the cast (read e, write 4);
+         * log_softmax's max, sum and write passes (read 4 + 4 + 4, write 4).
+         * Backward: nll_loss's gradient written (4), log_softmax's backward
+         * (read its output and the gradient, a sum pass, write: 4 x 4), the
+         * cast back (read 4, write e). */
+        *fwd = e + 4.0 + 16.0;
+        *bwd = 4.0 + 16.0 + 4.0 + e;
+        return;
+    case CS_CE_COMPILED:
+        /* one generated kernel each way: the logits read, the fp32 work kept
+         * in registers; backward reads them and writes their gradient (the
+         * figure this model used for every kernel before 2026-12-03) */
+        *fwd = e + 8.0;
+        *bwd = 4.0 + e;
+        return;
+    default:
+        /* Megatron-LM's vocab-parallel cross entropy
+         * (megatron/core/tensor_parallel/cross_entropy.py): .float() (read e,
+         * write 4), max (read 4), -= max in place (read 4, write 4), exp
+         * out= (read 4, write 4), sum (read 4), div_ (read 4, write 4).
+         * Backward: grad_input.mul_ (read 4, write 4) and the cast of the
+         * fp32 gradient back to the logits' type (read 4, write e). */
+        *fwd = e + 4.0 + 4.0 + 8.0 + 8.0 + 4.0 + 8.0;
+        *bwd = 8.0 + 4.0 + e;
+        return;
+    }
+}
+
 cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, struct cs_layer_cost *out)
 {
@@ -878,12 +910,12 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     c.fwd_flops = flops;
     c.bwd_flops = 2.0 * flops;
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);   /* final norm */
-    /* Vocabulary-parallel cross-entropy in fp32 (Megatron-LM): forward reads
-     * the logits and makes two fp32 passes (exp, normalize); backward reads
-     * the probabilities and writes the logit gradients. The three all-reduces
-     * of b s floats (max, sum, target logit) are too small to count. */
-    double n_v = d.tokens * d.v / d.tp;
-    double ce_f = n_v * (d.e + 8.0), ce_b = n_v * (4.0 + d.e);
+    /* The loss's HBM traffic per logit (docs/models.md, "Cross entropy"). The
+     * all-reduces of b s floats (max, sum, target logit) are too small to
+     * count. */
+    double n_v = d.tokens * d.v / d.tp, pf = 0.0, pb = 0.0;
+    cs_compute_ce_bytes(cs_workload_cross_entropy(w), d.e, &pf, &pb);
+    double ce_f = n_v * pf, ce_b = n_v * pb;
     c.fwd_s += cs_compute_mem_s(gpu, p, ce_f);
     c.bwd_s += cs_compute_mem_s(gpu, p, ce_b);
     c.fwd_bytes += ce_f;

@@ -451,12 +451,39 @@ START_TEST(test_compute_embedding_and_logits)
     ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_OK);
     ck_assert_double_eq_tol(c.fwd_flops, 322122547200.0, 1.0);
     ck_assert_double_eq_tol(c.bwd_flops, 2.0 * 322122547200.0, 2.0);
-    ck_assert_double_eq_tol(c.fwd_bytes, 231735296.0, 1.0);
-    ck_assert_double_eq_tol(c.bwd_bytes, 279969792.0, 1.0);
+    /* 2,048 tokens, V / t = 51,200 / 8 = 6,400 logits each, bf16 (e = 2).
+     * Forward: the final norm 2 e h = 49,152 bytes per token and Megatron's
+     * cross entropy (e + 36) = 38 bytes per logit: 2048 x (49152 + 6400 x
+     * 38) = 598,736,896. Backward: the norm 4 e h = 98,304 and (12 + e) = 14
+     * per logit: 2048 x (98304 + 6400 x 14) = 384,827,392. */
+    ck_assert_double_eq_tol(c.fwd_bytes, 598736896.0, 1.0);
+    ck_assert_double_eq_tol(c.bwd_bytes, 384827392.0, 1.0);
     ck_assert_int_eq(c.tp_allreduce_bwd, 1);
     ck_assert_int_eq(c.tp_allreduce_fwd, 0);
     ck_assert_double_eq_tol(c.params, 24576.0, 0.5);
     ck_assert_double_eq_tol(c.recompute_flops, 0.0, 0.5);
+    /* the loss kernels' bytes per logit, bf16 logits (e = 2), counted pass
+     * by pass in cs_compute_ce_bytes: Megatron's 2 + 4 | 4 | 4 + 4 | 4 + 4 |
+     * 4 | 4 + 4 = 38 forward and 4 + 4 | 4 + 2 = 14 backward; eager
+     * PyTorch 2 + 4 | 4 + 4 + 4 + 4 = 22 and 4 | 16 | 4 + 2 = 26; compiled
+     * 10 and 6 */
+    double pf = 0.0, pb = 0.0;
+    cs_compute_ce_bytes(CS_CE_FUSED, 2.0, &pf, &pb);
+    ck_assert_double_eq_tol(pf, 38.0, 1e-12);
+    ck_assert_double_eq_tol(pb, 14.0, 1e-12);
+    cs_compute_ce_bytes(CS_CE_EAGER, 2.0, &pf, &pb);
+    ck_assert_double_eq_tol(pf, 22.0, 1e-12);
+    ck_assert_double_eq_tol(pb, 26.0, 1e-12);
+    cs_compute_ce_bytes(CS_CE_COMPILED, 2.0, &pf, &pb);
+    ck_assert_double_eq_tol(pf, 10.0, 1e-12);
+    ck_assert_double_eq_tol(pb, 6.0, 1e-12);
+    /* the scenario's kernel reaches the output layer: eager moves 22 - 38 =
+     * -16 bytes per logit forward and 26 - 14 = +12 backward */
+    w.cross_entropy = CS_CE_EAGER;
+    ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_OK);
+    ck_assert_double_eq_tol(c.fwd_bytes, 598736896.0 - 2048.0 * 6400.0 * 16.0, 1.0);
+    ck_assert_double_eq_tol(c.bwd_bytes, 384827392.0 + 2048.0 * 6400.0 * 12.0, 1.0);
+    w.cross_entropy = CS_CE_AUTO;
     w.par.pp = 8;
     ck_assert_int_eq(cs_compute_logits(&w, &g, &p, &c), CS_OK);
     ck_assert_double_eq_tol(c.params, 78667776.0, 0.5);
