@@ -910,7 +910,7 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     c.fwd_flops = flops;
     c.bwd_flops = 2.0 * flops;
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);   /* final norm */
-    /* The loss's HBM traffic per logit (docs/models.md, "Cross entropy"). The
+    /* The loss's HBM traffic per logit (docs/models.md 2.2). The
      * all-reduces of b s floats (max, sum, target logit) are too small to
      * count. */
     double n_v = d.tokens * d.v / d.tp, pf = 0.0, pb = 0.0;

@@ -211,7 +211,7 @@ cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_
                                const struct cs_compute_params *p, struct cs_layer_cost *out);
 /* HBM bytes the loss moves per logit (forward into *fwd, backward into
  * *bwd) for cross-entropy kernel k, with logits of e bytes per element
- * (docs/models.md, "Cross entropy"). */
+ * (docs/models.md 2.2, the table under cs_compute_logits). */
 void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double *bwd);
 cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, struct cs_layer_cost *out);
