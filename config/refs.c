@@ -126,7 +126,26 @@ struct cs__spec {
 static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct cs__spec *p,
                         struct cs_ref_case *c)
 {
-    const char *flags = p->wflags ? p->wflags : "";
+    /* the index's flags, less a param_gather flag of another precision
+     * (Megatron-Bridge's fp8 presets set fp8_param_gather, its nvfp4 one
+     * fp4_param_gather; a table holds rows of both) */
+    char flags[256] = "";
+    if (p->wflags) {
+        bool f8 = strcmp(p->precision, "fp8") == 0 || strcmp(p->precision, "mxfp8") == 0;
+        bool f4 = strcmp(p->precision, "nvfp4") == 0;
+        const char *q = p->wflags;
+        size_t at0 = 0;
+        while (*q) {
+            size_t len = strcspn(q, "\n");
+            bool skip = (!f8 && strncmp(q, "  fp8_param_gather:", 19) == 0) ||
+                        (!f4 && strncmp(q, "  fp4_param_gather:", 19) == 0);
+            if (!skip && at0 < sizeof flags)
+                at0 += (size_t)snprintf(flags + at0, sizeof flags - at0, "%.*s\n", (int)len, q);
+            q += len;
+            if (*q == '\n')
+                q++;
+        }
+    }
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
     char rc_layers[96] = "", attn[128] = "";
@@ -294,10 +313,18 @@ static void cs__module_list(const char *cell, char *out, size_t len)
     out[k] = 0;
 }
 
+static bool cs__ce_known(const char *ce)
+{
+    for (int k = CS_CE_FUSED; k < CS_CE_COUNT; k++)
+        if (strcmp(ce, cs_cross_entropy_names[k]) == 0)
+            return true;
+    return false;
+}
+
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
                             const char *moe_routing, bool grad_bf16, const char *wflags,
-                            struct cs_ref_case *c)
+                            const char *table_ce, struct cs_ref_case *c)
 {
     const char *model = cs__get(r, "model");
     const char *gpu = cs__get(r, "gpu");
@@ -443,13 +470,15 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     /* an optional column "cross_entropy": the loss kernel the run used
      * (fused, eager or compiled: workload.cross_entropy); empty: the stack's */
     const char *ce = cs__opt(r, "cross_entropy");
-    if (ce && strcmp(ce, "fused") && strcmp(ce, "eager") && strcmp(ce, "compiled")) {
+    if (ce && !cs__ce_known(ce)) {
         cs_diag_error(r->d, r->file, r->line, 0,
-                      "column \"cross_entropy\": expected fused, eager, compiled or empty (got "
-                      "\"%s\")",
+                      "column \"cross_entropy\": expected fused, eager, compiled, te, te-fp32 or "
+                      "empty (got \"%s\")",
                       ce);
         return false;
     }
+    if (!ce)
+        ce = table_ce;   /* the index's, for every row of the table */
     const char *act = cs__opt(r, "activation");
     const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
     const char *tfl = cs__opt(r, "tflops_per_gpu");
@@ -646,12 +675,20 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
         return CS_ECONFIG;
     }
     bool grad_bf16 = grad_reduce && strcmp(grad_reduce, "bf16") == 0;
+    const char *table_ce = vt ? vt->cross_entropy : NULL;
+    if (table_ce && !cs__ce_known(table_ce)) {
+        cs_diag_error(d, path, 0, 0,
+                      "cross_entropy \"%s\": expected fused, eager, compiled, te or te-fp32",
+                      table_ce);
+        return CS_ECONFIG;
+    }
     /* the index's workload_flags, each word one of the boolean workload keys
      * a table may set, as one "  key: true" scenario line each */
     char wflag_lines[256] = "";
     const char *wflags = NULL;
     if (vt && vt->workload_flags) {
-        static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16"};
+        static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16",
+                                            "fp8_param_gather", "fp4_param_gather"};
         const char *q = vt->workload_flags;
         while (*q) {
             while (*q == ' ')
@@ -663,7 +700,8 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
                     ok = true;
             if (!ok) {
                 cs_diag_error(d, path, 0, 0,
-                              "workload_flags \"%.*s\": expected fp8_act_storage or optimizer_moments_bf16",
+                              "workload_flags \"%.*s\": expected fp8_act_storage, "
+                              "optimizer_moments_bf16, fp8_param_gather or fp4_param_gather",
                               (int)len, q);
                 return CS_ECONFIG;
             }
@@ -791,7 +829,7 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
             if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, grad_bf16, wflags,
-                                &c))
+                                table_ce, &c))
                 cs__push(cases, n, &cap, &c);
             continue;
         }

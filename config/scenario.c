@@ -504,8 +504,10 @@ static const struct cs_field workload_fields[] = {
        .names = cs_cross_entropy_names, .def = "auto",
        .doc = "the loss kernel over the logits: fused (Megatron-Core's in-place vocab-parallel "
               "cross entropy, 4 B per logit), eager (PyTorch F.cross_entropy on fp32 logits, "
-              "12 B; 16 B with loss parallelism), compiled (torch.compile'd loss, 4 B); auto: "
-              "eager under stack torchtitan, else fused"),
+              "12 B; 16 B with loss parallelism), compiled (torch.compile'd loss, 4 B), te "
+              "(Transformer Engine's Triton kernel to TE 2.17, the gradient over the bf16 logits: "
+              "2 B), te-fp32 (TE 2.18 on: an fp32 gradient beside them, 6 B); auto: eager under "
+              "stack torchtitan, else fused"),
     F_("memory_reserve", CS_FT_QTY, struct cs_workload, memory_reserve_bytes,
        .unit = CS_UNIT_BYTES, .min = 0, .max = 1e13, .def = "1.5GiB",
        .doc = "device memory the framework cannot use besides fragmentation (CUDA context, "
@@ -525,6 +527,13 @@ static const struct cs_field workload_fields[] = {
        .doc = "Adam's moments in bf16, fp32 master weights kept (DeepSeek-V3 report 3.3.3; "
               "Megatron-Core --exp-avg-dtype/--exp-avg-sq-dtype bf16): 8 instead of 12 bytes per "
               "parameter"),
+    F_("fp8_param_gather", CS_FT_BOOL, struct cs_workload, fp8_param_gather, .def = "false",
+       .doc = "precision fp8/mxfp8: the weights stored and all-gathered in FP8, the fp32 master "
+              "in the optimizer (Megatron-Core --fp8-param-gather; Megatron-Bridge's fp8 presets); "
+              "false: 16-bit weights and parameter all-gathers"),
+    F_("fp4_param_gather", CS_FT_BOOL, struct cs_workload, fp4_param_gather, .def = "false",
+       .doc = "precision nvfp4: the weights stored and all-gathered in NVFP4 (Megatron-Core "
+              "--fp4-param-gather); false: 16-bit weights and parameter all-gathers"),
     F_("fp8_act_storage", CS_FT_BOOL, struct cs_workload, fp8_act_storage, .def = "false",
        .doc = "quantized precisions: DeepSeek-V3's low-precision activation storage (SwiGLU inputs "
               "at the quantized width, the attention output once in 12-bit E5M6; report 3.3.2)"),
@@ -1407,6 +1416,20 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       cs_precision_block_scaled(w->precision)
                           ? "block-scaled MXFP8/NVFP4 tensor cores arrive with Blackwell"
                           : "not supported by this GPU",
+                      cs_precision_name(w->precision));
+    /* Megatron-Core quantizes the stored weights only under the matching
+     * recipe: fp8_param_gather with fp8 or mxfp8, fp4_param_gather with
+     * nvfp4 (cs_workload_quantized_params) */
+    if (w->fp8_param_gather && w->precision != CS_PREC_FP8 && w->precision != CS_PREC_MXFP8)
+        cs_cfg__error(b->d, node_or(wl, "fp8_param_gather", wl),
+                      "workload.fp8_param_gather: the weights are stored in FP8 only under "
+                      "precision fp8 or mxfp8 (this workload trains in %s); expected false or "
+                      "one of those precisions",
+                      cs_precision_name(w->precision));
+    if (w->fp4_param_gather && w->precision != CS_PREC_NVFP4)
+        cs_cfg__error(b->d, node_or(wl, "fp4_param_gather", wl),
+                      "workload.fp4_param_gather: the weights are stored in FP4 only under "
+                      "precision nvfp4 (this workload trains in %s); expected false or nvfp4",
                       cs_precision_name(w->precision));
 }
 

@@ -42,6 +42,7 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].moe_routing);
         free(ix->tables[i].grad_reduce);
         free(ix->tables[i].workload_flags);
+        free(ix->tables[i].cross_entropy);
     }
     free(ix->tables);
     free(ix->path);
@@ -103,11 +104,11 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                     strcmp(key, "not_expressible") && strcmp(key, "nccl_env") && strcmp(key, "stack") &&
                     strcmp(key, "link") && strcmp(key, "dropout") && strcmp(key, "flops") &&
                     strcmp(key, "moe_routing") && strcmp(key, "grad_reduce") &&
-                    strcmp(key, "workload_flags")) {
+                    strcmp(key, "workload_flags") && strcmp(key, "cross_entropy")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
                                   "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
                                   "scenario, algo, op, not_expressible, nccl_env, stack, link, dropout, flops, "
-                                  "moe_routing, grad_reduce, workload_flags)",
+                                  "moe_routing, grad_reduce, workload_flags, cross_entropy)",
                                   i, key);
                     bad = true;
                 }
@@ -146,11 +147,11 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->line = e->line;
             static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env",
                                               "stack", "link", "dropout", "flops", "moe_routing",
-                                              "grad_reduce", "workload_flags"};
+                                              "grad_reduce", "workload_flags", "cross_entropy"};
             char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env,
                             &t->stack, &t->link, &t->dropout, &t->flops, &t->moe_routing,
-                            &t->grad_reduce, &t->workload_flags};
-            for (size_t k = 0; k < 12; k++) {
+                            &t->grad_reduce, &t->workload_flags, &t->cross_entropy};
+            for (size_t k = 0; k < sizeof opt / sizeof opt[0]; k++) {
                 const struct cs_ynode *on = cs_ynode_map_get(e, opt[k]);
                 if (!on)
                     continue;

@@ -873,6 +873,23 @@ void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double 
         *fwd = e + 8.0;
         *bwd = 4.0 + e;
         return;
+    case CS_CE_TE:
+        /* Transformer Engine's Triton kernels up to TE 2.17
+         * (transformer_engine/pytorch/triton/cross_entropy.py):
+         * online_softmax_kernel reads the logits (e) for each row's max and
+         * sum; cross_entropy_kernel reads them again and writes the
+         * gradient over them (e + e). Backward: element_mul_kernel scales
+         * it by the per-token loss gradient in place (e + e). */
+        *fwd = 3.0 * e;
+        *bwd = 2.0 * e;
+        return;
+    case CS_CE_TE_FP32:
+        /* from TE 2.18 (01bbe3eea): the second kernel writes an fp32
+         * gradient (e + e + 4 forward); the backward scales it in place
+         * (4 + 4) and autograd casts it to the logits' type (4 + e) */
+        *fwd = 2.0 * e + 4.0;
+        *bwd = 8.0 + 4.0 + e;
+        return;
     default:
         /* Megatron-LM's vocab-parallel cross entropy
          * (megatron/core/tensor_parallel/cross_entropy.py): .float() (read e,

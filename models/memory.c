@@ -14,9 +14,49 @@ static bool full_precision(const struct cs_workload *w)
 
 double cs_memory_weight_bytes_per_param(const struct cs_workload *w)
 {
-    /* fp8 recipes keep bf16 weights and cast per GEMM (the fp8 copies are
-     * transient and not counted). */
+    /* Quantized recipes keep bf16 weights and cast per GEMM (the quantized
+     * copies are not counted), unless the weights are stored quantized
+     * (fp8_param_gather / fp4_param_gather: one usage's data and scales,
+     * cs_precision_bytes; the copies per weight are weight_copies'). */
+    if (cs_workload_quantized_params(w) && w->stack != CS_STACK_TORCHTITAN)
+        return cs_precision_bytes(w->precision);
     return full_precision(w) ? 4.0 : 2.0;
+}
+
+double cs_memory_gather_bytes_per_param(const struct cs_workload *w)
+{
+    /* The parameter all-gathers (FSDP, the distributed optimizer's) move
+     * the weights quantized with fp8/fp4_param_gather: Megatron-Core
+     * all-gathers the stored Float8/MXFP8/NVFP4 data; under torchtitan the
+     * flag is torchao's enable_fsdp_float8_all_gather, which keeps the
+     * sharded weights in bf16 and casts them to FP8 before FSDP2's
+     * all-gather (torchtitan docs/float8.md, 2024-10: "so we can
+     * communicate in float8 to save bandwidth"). Otherwise the working
+     * precision. */
+    if (cs_workload_quantized_params(w))
+        return cs_precision_bytes(w->precision);
+    return full_precision(w) ? 4.0 : 2.0;
+}
+
+/* Stored copies of each quantized weight (fp8/fp4_param_gather): the
+ * block-scaled formats keep a row-wise and a column-wise quantization (the
+ * forward GEMM reads one, the data-gradient GEMM the other; Transformer
+ * Engine's MXFP8Tensor and NVFP4Tensor with both usages); a tensor-scaled
+ * FP8 weight keeps its transpose as well on Hopper, whose FP8 GEMMs take
+ * only the TN layout (Float8Tensor's transpose cache), except under FSDP
+ * (Megatron-Core DistributedDataParallelConfig keep_fp8_transpose_cache,
+ * default false); Blackwell's FP8 GEMMs take either layout, so one copy. A
+ * GPU with an mxfp8 peak is taken as Blackwell. */
+static double weight_copies(const struct cs_workload *w, const struct cs_gpu_spec *gpu)
+{
+    if (!cs_workload_quantized_params(w) || w->stack == CS_STACK_TORCHTITAN)
+        return 1.0;   /* torchao's Float8Linear casts the weight's transpose per GEMM */
+    if (cs_precision_block_scaled(w->precision))
+        return 2.0;
+    bool blackwell = gpu != NULL && isfinite(gpu->peak_flops[CS_PREC_MXFP8]) &&
+                     gpu->peak_flops[CS_PREC_MXFP8] > 0;
+    bool fsdp = w->par.fsdp == CS_FSDP_FULL || w->par.fsdp == CS_FSDP_HYBRID;
+    return blackwell || fsdp ? 1.0 : 2.0;
 }
 
 double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
@@ -57,6 +97,14 @@ double cs_memory_loss_bytes_per_logit(const struct cs_workload *w)
         /* one Inductor kernel each way: the bf16 logits kept for the
          * backward, their bf16 gradient written by it */
         return 4.0;
+    case CS_CE_TE:
+        /* the gradient written over the logits in the forward: the logits'
+         * own e bytes, nothing beside them */
+        return cs_workload_act_bytes(w->precision);
+    case CS_CE_TE_FP32:
+        /* the fp32 gradient made beside the logits (forward), and beside
+         * its cast back (backward) */
+        return cs_workload_act_bytes(w->precision) + 4.0;
     case CS_CE_FUSED:
     case CS_CE_AUTO:
     case CS_CE_COUNT:
@@ -459,7 +507,19 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     double sge = (fs == CS_FSDP_ZERO2 || fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? de : 1.0;
     double soe = fs == CS_FSDP_NONE ? 1.0 : de;
     double dense = r.params - experts;
-    r.weights = cs_memory_weight_bytes_per_param(w) * (dense / sw + experts / swe);
+    /* the embedding and output layer stay 16-bit when the layers' weights
+     * are stored quantized (Transformer Engine quantizes only its linear
+     * layers) */
+    double wq = cs_memory_weight_bytes_per_param(w) * weight_copies(w, gpu);
+    double w16 = full_precision(w) ? 4.0 : 2.0;
+    /* the layers' weights as all-gathered and held unsharded (FSDP) */
+    double wg = cs_memory_gather_bytes_per_param(w) * weight_copies(w, gpu);
+    double edge = 0.0;
+    if (first)
+        edge += cs_memory_embedding_params(w);
+    if (last)
+        edge += cs_memory_logits_params(w);
+    r.weights = wq * ((dense - edge) / sw + experts / swe) + w16 * edge / sw;
     r.grads = cs_memory_grad_bytes_per_param(w) * (dense / sg + experts / sge);
     r.optimizer = w->par.optimizer_offload
                       ? 0.0
@@ -531,7 +591,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
          * gradients exist from the first backward on, when one micro-batch
          * fewer is in flight unless more forwards follow (1F1B's steady
          * state). */
-        r.comm += r.params * cs_memory_weight_bytes_per_param(w);
+        r.comm += (r.params - edge) * wg + edge * w16;
         if (micro > 1) {
             double g = 4.0 * r.params;
             double after = micro > inflight ? r.acts : r.acts * (inflight - 1.0) / inflight;
@@ -541,8 +601,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     } else if (gathers) {
         /* FSDP gathers one layer ahead: two unsharded layers' weights and one
          * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
-        r.comm += (nm > 0 ? p_moe : p_layer) * (2.0 * cs_memory_weight_bytes_per_param(w) +
-                                                cs_memory_grad_bytes_per_param(w));
+        r.comm += (nm > 0 ? p_moe : p_layer) * (2.0 * wg + cs_memory_grad_bytes_per_param(w));
     }
     r.workspace = CS_MEMORY_WORKSPACE_BYTES;
     if (sp)   /* the all-gathered layer input of sequence parallelism */

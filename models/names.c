@@ -65,7 +65,7 @@ const char *const cs_activation_names[] = {"gelu", "swiglu", NULL};
 const char *const cs_recompute_names[] = {"none", "selective", "full", "op", NULL};
 const char *const cs_stack_names[] = {"custom", "megatron-2021", "mcore", "torchtitan",
                                      "composer", NULL};
-const char *const cs_cross_entropy_names[] = {"auto", "fused", "eager", "compiled", NULL};
+const char *const cs_cross_entropy_names[] = {"auto", "fused", "eager", "compiled", "te", "te-fp32", NULL};
 const char *const cs_attn_kernel_names[] = {"auto", "cudnn", "flash2", NULL};
 const char *const cs_fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
 const char *const cs_scn_compare_names[] = {"none", "placement", "mig", NULL};

@@ -1445,7 +1445,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
          * one, whose experts are sharded over the expert-DP group */
         const struct cs_layer_cost *ly = S.moe ? &S.moe_layer : &S.layer;
         double own = ly->params - ly->expert_params;
-        double pb = cs_precision_bytes(w->precision);
+        double pb = cs_memory_gather_bytes_per_param(w);
         S.fsdp_ag_s = cs__coll(&S, CS_COLL_ALL_GATHER, own * pb, &S.shard_group);
         S.fsdp_rs_s = cs__coll(&S, CS_COLL_REDUCE_SCATTER, own * S.grad_bytes, &S.shard_group);
         if (ly->expert_params > 0 && S.edp_group.ranks > 1) {
@@ -1571,7 +1571,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         if ((p->fsdp == CS_FSDP_ZERO1 || p->fsdp == CS_FSDP_ZERO2) && S.dp > 1) {
             /* updated parameter shards are all-gathered; Megatron overlaps
              * this with the next step's forward when overlap is on */
-            double pb = cs_precision_bytes(w->precision);
+            double pb = cs_memory_gather_bytes_per_param(w);
             double t = cs__coll(&S, CS_COLL_ALL_GATHER, (params - experts) * pb, &S.dp_group);
             if (experts > 0 && edp > 1)
                 t += cs__coll(&S, CS_COLL_ALL_GATHER, experts * pb, &S.edp_group);

@@ -477,6 +477,13 @@ enum cs_cross_entropy cs_workload_cross_entropy(const struct cs_workload *w)
     return w->stack == CS_STACK_TORCHTITAN ? CS_CE_EAGER : CS_CE_FUSED;
 }
 
+bool cs_workload_quantized_params(const struct cs_workload *w)
+{
+    if (w->precision == CS_PREC_FP8 || w->precision == CS_PREC_MXFP8)
+        return w->fp8_param_gather;
+    return w->precision == CS_PREC_NVFP4 && w->fp4_param_gather;
+}
+
 enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)
 {
     if (w->attention_kernel > CS_ATTN_KERNEL_AUTO && w->attention_kernel < CS_ATTN_KERNEL_COUNT)

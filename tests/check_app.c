@@ -700,14 +700,15 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(fit->rows, 27);
     ck_assert(fit->sum / fit->rows <= 0.05);
     ck_assert_int_eq(ho->files, 14);   /* dense; the 3 MoE tables are agg[2] */
-    ck_assert_int_ge(ho->rows, 315);
+    ck_assert_int_ge(ho->rows, 322);   /* 323 since the seven FSDP FP8 70B rows fit */
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
     /* 10.3% with host_python_scale 8 (was 10.6%); 9.0% with FlashAttention-2's
      * speed against cuDNN's on Hopper (attention_kernel) and torchtitan's
      * pipeline defaults stated (2026-12-03); 8.8% with the loss's
-     * cross-entropy passes counted by kernel (2026-12-03) */
-    ck_assert(ho->sum / ho->rows <= 0.091);
+     * cross-entropy passes counted by kernel (2026-12-03); 8.6% on 323 rows
+     * with FP8-stored weights and TE's loss kernel (2026-12-03) */
+    ck_assert(ho->sum / ho->rows <= 0.088);
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an
      * unnamed SM100 part are not expressible) and ColossalAI/Lightning's

@@ -477,6 +477,15 @@ START_TEST(test_compute_embedding_and_logits)
     cs_compute_ce_bytes(CS_CE_COMPILED, 2.0, &pf, &pb);
     ck_assert_double_eq_tol(pf, 10.0, 1e-12);
     ck_assert_double_eq_tol(pb, 6.0, 1e-12);
+    /* Transformer Engine's Triton kernel to 2.17: read 2 (online softmax),
+     * read 2 and write 2 (the gradient in place) = 6; backward read and
+     * write 2 = 4. From 2.18: 2 + 2 + 4 = 8 and 4 + 4 | 4 + 2 = 14. */
+    cs_compute_ce_bytes(CS_CE_TE, 2.0, &pf, &pb);
+    ck_assert_double_eq_tol(pf, 6.0, 1e-12);
+    ck_assert_double_eq_tol(pb, 4.0, 1e-12);
+    cs_compute_ce_bytes(CS_CE_TE_FP32, 2.0, &pf, &pb);
+    ck_assert_double_eq_tol(pf, 8.0, 1e-12);
+    ck_assert_double_eq_tol(pb, 14.0, 1e-12);
     /* the scenario's kernel reaches the output layer: eager moves 22 - 38 =
      * -16 bytes per logit forward and 26 - 14 = +12 backward */
     w.cross_entropy = CS_CE_EAGER;

@@ -713,6 +713,54 @@ START_TEST(test_config_precision_needs_peak)
 }
 END_TEST
 
+/* The param_gather flags belong to their precisions: fp8_param_gather
+ * under bf16 is refused where it is written, fp4_param_gather under fp8
+ * too; under fp8 the first loads and stores the weights quantized. */
+START_TEST(test_config_param_gather_needs_precision)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const char *y = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
+                    "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                    "  precision: bf16\n  fp8_param_gather: true\n";
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    bool found = false;
+    for (size_t i = 0; i < d.n; i++)
+        found = found || (d.items[i].line == 7 &&
+                          strstr(d.items[i].msg, "workload.fp8_param_gather: the weights are stored "
+                                                 "in FP8 only under precision fp8 or mxfp8 (this "
+                                                 "workload trains in bf16)") != NULL);
+    ck_assert(found);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    const char *f4 = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
+                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                     "  precision: fp8\n  fp4_param_gather: true\n";
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", f4, strlen(f4), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    found = false;
+    for (size_t i = 0; i < d.n; i++)
+        found = found || strstr(d.items[i].msg, "workload.fp4_param_gather: the weights are "
+                                                "stored in FP4 only under precision nvfp4") != NULL;
+    ck_assert(found);
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    const char *b = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
+                    "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                    "  precision: fp8\n  fp8_param_gather: true\n  cross_entropy: te\n";
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("b.yaml", b, strlen(b), cat, &d, &s, NULL), CS_OK);
+    ck_assert(cs_workload_quantized_params(&s.workload));
+    ck_assert_int_eq(cs_workload_cross_entropy(&s.workload), CS_CE_TE);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -734,6 +782,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_suggest_families);
     tcase_add_test(tc, test_suggest_in_scenarios);
     tcase_add_test(tc, test_config_precision_needs_peak);
+    tcase_add_test(tc, test_config_param_gather_needs_precision);
     suite_add_tcase(s, tc);
     return s;
 }

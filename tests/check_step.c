@@ -673,6 +673,36 @@ START_TEST(test_step_refs_common_schema)
         cs_refs_free(c3, n3);
         cs_diags_fini(&d);
         cs_diags_init(&d);
+        /* the param_gather flags reach only the rows of their precisions
+         * (line 8, fp8: the first; line 10, nvfp4: the second; line 2,
+         * bf16: neither), and the index's cross_entropy every row */
+        struct cs_val_table vq = {.workload_flags = "fp8_param_gather fp4_param_gather",
+                                  .cross_entropy = "te", .flops = "megatron"};
+        c3 = NULL;
+        n3 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vq, cat,
+                                            &d, &c3, &n3),
+                         CS_OK);
+        ck_assert_uint_eq(n3, 11);
+        ck_assert_str_eq(c3[0].not_expressible, "");
+        ck_assert_str_eq(c3[6].not_expressible, "");
+        ck_assert_str_eq(c3[8].not_expressible, "");
+        ck_assert(!c3[0].scen.workload.fp8_param_gather && !c3[0].scen.workload.fp4_param_gather);
+        ck_assert(c3[6].scen.workload.fp8_param_gather && !c3[6].scen.workload.fp4_param_gather);
+        ck_assert(!c3[8].scen.workload.fp8_param_gather && c3[8].scen.workload.fp4_param_gather);
+        ck_assert_int_eq(c3[0].scen.workload.cross_entropy, CS_CE_TE);
+        ck_assert_int_eq(c3[6].scen.workload.cross_entropy, CS_CE_TE);
+        cs_refs_free(c3, n3);
+        struct cs_val_table vc = {.cross_entropy = "liger"};
+        c3 = NULL;
+        n3 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vc, cat,
+                                            &d, &c3, &n3),
+                         CS_ECONFIG);
+        ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "cross_entropy \"liger\": expected"));
+        cs_refs_free(c3, n3);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
     }
     /* A recompute cell's "/a2a_overlap" suffix: the run overlapped its
      * dispatch and combine (the ModelZoo's '+1f1b overlap' row, line 41),

@@ -648,6 +648,84 @@ START_TEST(test_workload_memory_fp8_act_storage)
 }
 END_TEST
 
+/* Weights stored quantized (fp8_param_gather / fp4_param_gather), by hand.
+ * Llama 3.1 8B: a layer holds q 4096^2 + k, v 2 x 4096 x 1024 + o 4096^2 +
+ * MLP 3 x 4096 x 14336 + norms 2 x 4096 = 218,112,000 parameters; 32 of
+ * them 6,979,584,000, the embedding and the output layer 128,256 x 4,096 =
+ * 525,336,576 each, the final norm 4,096: P = 8,030,261,248, of which the
+ * 16-bit edge (embedding, output layer, final norm) is 1,050,677,248.
+ *   bf16 or fp8 without the flag: 2 P = 16,060,522,496 bytes of weights;
+ *   fp8 with the flag on Blackwell (an mxfp8 peak), zero1: the layers at 1
+ *     byte, the edge at 2: P + edge = 9,080,938,496;
+ *   on Hopper the FP8 transpose is kept too: 2 (P - edge) + 2 edge = 2 P;
+ *   on Hopper under FSDP (dp 8, no transpose cache): (P + edge) / 8 =
+ *     1,135,117,312, and the gathered layers in flight 218,112,000 x (2 x 1
+ *     + 2) = 872,448,000 bytes of buffers (2 x 2 + 2: 1,308,672,000 without
+ *     the flag);
+ *   mxfp8 on Blackwell: two 1 + 1/32-byte copies: 6,979,584,000 x 2.0625
+ *     + 2 edge = 16,496,746,496;
+ *   torchtitan (torchao's FSDP float8 all-gather): bf16 shards 2 P / 8 =
+ *     2,007,565,312, FP8 gathered buffers 872,448,000. */
+START_TEST(test_workload_memory_quantized_params)
+{
+    struct cs_workload w = gpt3_job(1, 1, false, CS_RECOMPUTE_NONE);
+    w.model = preset("llama3.1-8b");
+    w.model.seq_len = 8192;
+    w.par.dp = 8;
+    w.global_batch = 8;
+    w.par.fsdp = CS_FSDP_ZERO1;
+    w.stack = CS_STACK_MCORE_2024;
+    w.precision = CS_PREC_FP8;
+    struct cs_gpu_spec hop = a100_80(), bw = a100_80();
+    hop.peak_flops[CS_PREC_FP8] = 989e12;
+    hop.hbm_bytes = 1e12;
+    bw.peak_flops[CS_PREC_FP8] = 4500e12;
+    bw.peak_flops[CS_PREC_MXFP8] = 4500e12;
+    bw.peak_flops[CS_PREC_NVFP4] = 9000e12;
+    bw.hbm_bytes = 1e12;
+    struct cs_memory_breakdown m;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &bw, &m), CS_OK);
+    ck_assert_double_eq_tol(m.params, 8030261248.0, 0.5);
+    ck_assert_double_eq_tol(m.weights_bytes, 16060522496.0, 1.0);
+    ck_assert_double_eq_tol(cs_memory_gather_bytes_per_param(&w), 2.0, 1e-12);
+    w.fp8_param_gather = true;
+    ck_assert(cs_workload_quantized_params(&w));
+    ck_assert_double_eq_tol(cs_memory_weight_bytes_per_param(&w), 1.0, 1e-12);
+    ck_assert_double_eq_tol(cs_memory_gather_bytes_per_param(&w), 1.0, 1e-12);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &bw, &m), CS_OK);
+    ck_assert_double_eq_tol(m.weights_bytes, 9080938496.0, 1.0);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &hop, &m), CS_OK);
+    ck_assert_double_eq_tol(m.weights_bytes, 16060522496.0, 1.0);
+    w.par.fsdp = CS_FSDP_FULL;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &hop, &m), CS_OK);
+    ck_assert_double_eq_tol(m.weights_bytes, 1135117312.0, 1.0);
+    ck_assert_double_eq_tol(m.comm_buffers_bytes, 872448000.0, 1.0);
+    w.fp8_param_gather = false;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &hop, &m), CS_OK);
+    ck_assert_double_eq_tol(m.comm_buffers_bytes, 1308672000.0, 1.0);
+    w.fp8_param_gather = true;
+    w.par.fsdp = CS_FSDP_ZERO1;
+    w.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &bw, &m), CS_OK);
+    ck_assert_double_eq_tol(m.weights_bytes, 16496746496.0, 1.0);
+    /* nvfp4 needs its own flag */
+    w.precision = CS_PREC_NVFP4;
+    ck_assert(!cs_workload_quantized_params(&w));
+    ck_assert_double_eq_tol(cs_memory_gather_bytes_per_param(&w), 2.0, 1e-12);
+    w.fp4_param_gather = true;
+    ck_assert_double_eq_tol(cs_memory_gather_bytes_per_param(&w), 0.5625, 1e-12);
+    w.precision = CS_PREC_FP8;
+    w.par.fsdp = CS_FSDP_FULL;
+    w.stack = CS_STACK_TORCHTITAN;
+    w.cross_entropy = CS_CE_COMPILED;
+    ck_assert_double_eq_tol(cs_memory_weight_bytes_per_param(&w), 2.0, 1e-12);
+    ck_assert_double_eq_tol(cs_memory_gather_bytes_per_param(&w), 1.0, 1e-12);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &hop, &m), CS_OK);
+    ck_assert_double_eq_tol(m.weights_bytes, 2007565312.0, 1.0);
+    ck_assert_double_eq_tol(m.comm_buffers_bytes, 872448000.0, 1.0);
+}
+END_TEST
+
 /* torchtitan's per-op selective checkpointing (recompute: op): Llama 3.1 8B
  * at 8,192 tokens, tp 1, bf16. Kept per layer: the input, wq's, wv's, w1's
  * and w2's outputs and the attention output: 4 x (8192 x 4096) + 8192 x 8 x
@@ -694,6 +772,16 @@ START_TEST(test_workload_memory_loss_and_titan_pp)
     ck_assert_double_eq_tol(cs_memory_loss_bytes_per_logit(&w), 16.0, 1e-12);
     ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &eager), CS_OK);
     ck_assert_double_eq_tol(eager.activations_bytes - fused.activations_bytes, 3152019456.0, 1.0);
+    /* Transformer Engine's kernel: the gradient over the bf16 logits, 2
+     * bytes each against the fused kernel's 4: 262,668,288 x 2 =
+     * 525,336,576 fewer; from TE 2.18 an fp32 gradient beside them, 6 */
+    struct cs_memory_breakdown te;
+    w.cross_entropy = CS_CE_TE;
+    ck_assert_double_eq_tol(cs_memory_loss_bytes_per_logit(&w), 2.0, 1e-12);
+    ck_assert_int_eq(cs_memory_per_gpu(&w, &g, &te), CS_OK);
+    ck_assert_double_eq_tol(fused.activations_bytes - te.activations_bytes, 525336576.0, 1.0);
+    w.cross_entropy = CS_CE_TE_FP32;
+    ck_assert_double_eq_tol(cs_memory_loss_bytes_per_logit(&w), 6.0, 1e-12);
 
     /* Pipeline parallelism (pp 2, dp 4, tp 1, micro-batch 1, no
      * recomputation, so the first stage, two micro-batches in flight, is
@@ -808,6 +896,7 @@ static Suite *workload_suite(void)
     tcase_add_test(mem, test_workload_memory_partial_recompute);
     tcase_add_test(mem, test_workload_memory_fp8_activations);
     tcase_add_test(mem, test_workload_memory_fp8_act_storage);
+    tcase_add_test(mem, test_workload_memory_quantized_params);
     tcase_add_test(mem, test_workload_memory_op_checkpointing);
     tcase_add_test(mem, test_workload_memory_loss_and_titan_pp);
     tcase_add_test(mem, test_workload_memory_offload);

@@ -55,9 +55,15 @@ struct cs_val_table {
      * stack's default (fp32). */
     char *grad_reduce;
     /* Boolean workload keys the table's runs set, space-separated, from a
-     * fixed list (refs.c: fp8_act_storage, optimizer_moments_bf16), each
-     * written "true" into every row's scenario; NULL: none. */
+     * fixed list (refs.c: fp8_act_storage, optimizer_moments_bf16,
+     * fp8_param_gather, fp4_param_gather), each written "true" into every
+     * row's scenario (the two param_gather flags only into the rows of
+     * their precisions); NULL: none. */
     char *workload_flags;
+    /* The loss kernel the table's runs used (workload.cross_entropy: fused,
+     * eager, compiled, te, te-fp32), unless a row's own cross_entropy
+     * column states one; NULL: the stack's. */
+    char *cross_entropy;
 };
 
 struct cs_valindex {

@@ -69,6 +69,9 @@ int cs_memory_fewest_that_fit(struct cs_workload *w, const struct cs_gpu_spec *g
  * ZeRO-2/3 and FSDP (Rajbhandari et al. 2020's 16 bytes per parameter);
  * fp32 / tf32 training: 4 / 4 / 8. */
 double cs_memory_weight_bytes_per_param(const struct cs_workload *w);
+/* Bytes per parameter the parameter all-gathers move: the stored width
+ * (the quantized one with fp8_param_gather / fp4_param_gather). */
+double cs_memory_gather_bytes_per_param(const struct cs_workload *w);
 double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w);
 /* Bytes per logit (of the last stage's micro-batch tokens x vocab / tp)

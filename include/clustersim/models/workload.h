@@ -210,12 +210,22 @@ enum cs_stack {
  *   compiled  the same loss under torch.compile (torchtitan since
  *             2025-04, components/loss.py, with training.compile): one
  *             fused kernel each way, the bf16 logits saved and their bf16
- *             gradient, 4 bytes per logit. */
+ *             gradient, 4 bytes per logit;
+ *   te        Transformer Engine's Triton parallel_cross_entropy up to TE
+ *             2.17 (Megatron-Core cross_entropy_fusion_impl 'te', set by
+ *             Megatron-Bridge's performance scripts since 2025-08): the
+ *             gradient written into the logits in place in the forward,
+ *             nothing else kept: e bytes per logit;
+ *   te-fp32   the same kernel from TE 2.18 (TransformerEngine 01bbe3eea,
+ *             2026-07): the gradient kept in a new fp32 tensor beside the
+ *             logits, e + 4 bytes per logit at the loss. */
 enum cs_cross_entropy {
     CS_CE_AUTO,
     CS_CE_FUSED,
     CS_CE_EAGER,
     CS_CE_COMPILED,
+    CS_CE_TE,
+    CS_CE_TE_FP32,
     CS_CE_COUNT
 };
 extern const char *const cs_cross_entropy_names[];   /* enum order, NULL-terminated */
@@ -315,6 +325,15 @@ struct cs_workload {
      * backward and the output projection's weight gradient, instead of
      * bf16 beside the projection's FP8 copy. */
     bool fp8_act_storage;
+    /* The weights themselves kept and all-gathered in the training's
+     * quantized format, the fp32 master copy in the optimizer
+     * (Megatron-Core --fp8-param-gather for fp8 and mxfp8, --fp4-param-
+     * gather for nvfp4; Megatron-Bridge's fp8 and mxfp8 precision presets
+     * set the first, its nvfp4 preset the second since 2026-04). Each
+     * applies only under its precisions (cs_workload_quantized_params);
+     * otherwise the weights are 16-bit and the parameter all-gathers move
+     * 16-bit values. */
+    bool fp8_param_gather, fp4_param_gather;
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
@@ -368,6 +387,9 @@ double cs_workload_recompute_share(const struct cs_workload *w);
 /* The workload's cross entropy with auto resolved by its stack (eager
  * under torchtitan, fused otherwise). */
 enum cs_cross_entropy cs_workload_cross_entropy(const struct cs_workload *w);
+/* True when the weights are stored in the quantized precision
+ * (fp8_param_gather under fp8 or mxfp8, fp4_param_gather under nvfp4). */
+bool cs_workload_quantized_params(const struct cs_workload *w);
 /* The attention kernel with auto resolved by stack: cudnn under mcore,
  * flash2 under torchtitan and composer, auto (not stated: the fitted
  * efficiency as it is, FlashAttention-2's head-width curve) otherwise. */
