@@ -295,6 +295,7 @@ struct dims {
     double e;                       /* activation bytes */
     double hd_factor;               /* fused attention's speed at this head width, over 128's;
                                        times flash2_over_cudnn for FlashAttention-2 where given */
+    enum cs_attn_kernel len_kernel; /* whose length curve the fused kernel follows (auto: the mean) */
     bool sp;
     enum cs_precision prec, attn_prec;
 };
@@ -348,6 +349,12 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
     bool hopper_fused = ak == CS_ATTN_KERNEL_CUDNN && isfinite(gpu->peak_flops[CS_PREC_FP8]) &&
                         gpu->peak_flops[CS_PREC_FP8] > 0;
     r.hd_factor = cs_compute_attn_hd_factor(r.hd, hopper_fused);
+    /* the length curves were measured on Hopper: cuDNN's where Transformer
+     * Engine runs it there, PyTorch SDPA's FlashAttention-2 for flash2,
+     * the two kernels' mean otherwise */
+    r.len_kernel = hopper_fused ? CS_ATTN_KERNEL_CUDNN
+                   : ak == CS_ATTN_KERNEL_FLASH2 ? CS_ATTN_KERNEL_FLASH2
+                                                  : CS_ATTN_KERNEL_AUTO;
     /* The fitted efficiency is cuDNN's (the Megatron-Core H100 table ran
      * Transformer Engine, which picks cuDNN on sm90): FlashAttention-2 runs
      * at the GPU's measured fraction of it (H100: 0.62, FlashAttention-3
@@ -401,19 +408,83 @@ double cs_compute_attn_hd_factor(double hd, bool hopper_fused)
     return 1.0 + (r256 - 1.0) * log2(hd / 128.0);
 }
 
-double cs_compute_attn_seq_factor(double len, bool backward)
+/* Log-linear between points one octave apart, flat outside. */
+static double octave_curve(const double *len_pts, const double *rel, int n, double len)
 {
-    const double *rel = backward ? cs__attn_bwd_rel : cs__attn_fwd_rel;
-    const int n = (int)(sizeof cs__attn_len / sizeof cs__attn_len[0]);
-    if (!(len > cs__attn_len[0]))
+    if (!(len > len_pts[0]))
         return rel[0];
-    if (len >= cs__attn_len[n - 1])
+    if (len >= len_pts[n - 1])
         return rel[n - 1];
     int i = 0;
-    while (len > cs__attn_len[i + 1])
+    while (len > len_pts[i + 1])
         i++;
-    double t = log2(len / cs__attn_len[i]); /* the points are one octave apart */
+    double t = log2(len / len_pts[i]); /* the points are one octave apart */
     return rel[i] + t * (rel[i + 1] - rel[i]);
+}
+
+double cs_compute_attn_seq_factor(double len, bool backward)
+{
+    const int n = (int)(sizeof cs__attn_len / sizeof cs__attn_len[0]);
+    return octave_curve(cs__attn_len, backward ? cs__attn_bwd_rel : cs__attn_fwd_rel, n, len);
+}
+
+/* The same by kernel, causal, head width 128, normalized at 4,096 tokens,
+ * 512 to 65,536. Up to 4,096 the FlashAttention-3 paper's curves of each
+ * kernel (Shah et al. 2024, Figs. 5-6, as above: cuDNN forward 315/410/484/
+ * 518, backward 305/408/465/499; FlashAttention-2 191/260/298/319 and
+ * 214/260/291/310 TFLOP/s at 512-4K); from 4,096 on NVIDIA/cudnn-frontend@
+ * 505fcfe benchmark/benchmark_results.csv (validation/kernels/
+ * text_tables.csv), one run of both kernels at 4K-64K tokens, 16 heads,
+ * bf16, on Hopper: cuDNN forward 542.3/572.9/586.8/577.3/567.0 and backward
+ * 443.6/463.5/497.7/499.7/503.8; PyTorch SDPA's FlashAttention-2 backend
+ * forward 314.1/325.1/324.8/345.3/342.7 and backward 248.8/277.4/305.2/
+ * 317.3/323.2 TFLOP/s. PyTorch's FlashAttention-2 backward keeps gaining
+ * with length (+30% at 64K; TorchBench's tritonbench c0409aa measured
+ * +33% from 4K to 16K), unlike the FlashAttention repository's own build in
+ * the FlashAttention-3 paper (+4%), so the PyTorch runs are the ones the
+ * flash2 kernel (torchtitan's, Composer's SDPA) follows. */
+static const double cs__attn_len8[] = {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
+static const double cs__cudnn_fwd[] = {0.608, 0.792, 0.934, 1.0, 1.056, 1.082, 1.065, 1.046};
+static const double cs__cudnn_bwd[] = {0.611, 0.818, 0.932, 1.0, 1.045, 1.122, 1.126, 1.136};
+static const double cs__fa2_fwd[] = {0.599, 0.815, 0.934, 1.0, 1.035, 1.034, 1.099, 1.091};
+static const double cs__fa2_bwd[] = {0.690, 0.839, 0.939, 1.0, 1.115, 1.227, 1.275, 1.299};
+
+/* A full (unmasked) block's speed over a causal one of the same length,
+ * forward and backward together, from the same cudnn-frontend run at
+ * 4K-64K (non-causal over causal TFLOP/s: cuDNN 550.1/467.9, 563.7/490.3,
+ * 564.5/520.3, 556.0/519.6, 552.9/520.4; PyTorch SDPA's FlashAttention-2
+ * 303.7/264.5, 316.6/289.6, 321.3/310.5, 322.2/324.8, 330.2/328.5): a
+ * causal kernel loses time on the diagonal tiles it masks, less at longer
+ * lengths. Below 4K the 4K ratio; the mean of the two for other kernels. */
+static const double cs__nc_len[] = {4096, 8192, 16384, 32768, 65536};
+static const double cs__nc_cudnn[] = {1.176, 1.150, 1.085, 1.070, 1.062};
+static const double cs__nc_fa2[] = {1.148, 1.093, 1.035, 0.992, 1.005};
+
+double cs_compute_attn_noncausal_ratio(enum cs_attn_kernel k, double len)
+{
+    const int n = (int)(sizeof cs__nc_len / sizeof cs__nc_len[0]);
+    double c = octave_curve(cs__nc_len, cs__nc_cudnn, n, len);
+    double f = octave_curve(cs__nc_len, cs__nc_fa2, n, len);
+    if (k == CS_ATTN_KERNEL_CUDNN)
+        return c;
+    if (k == CS_ATTN_KERNEL_FLASH2)
+        return f;
+    return 0.5 * (c + f);
+}
+
+double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward)
+{
+    const int n = (int)(sizeof cs__attn_len8 / sizeof cs__attn_len8[0]);
+    switch (k) {
+    case CS_ATTN_KERNEL_CUDNN:
+        return octave_curve(cs__attn_len8, backward ? cs__cudnn_bwd : cs__cudnn_fwd, n, len);
+    case CS_ATTN_KERNEL_FLASH2:
+        return octave_curve(cs__attn_len8, backward ? cs__fa2_bwd : cs__fa2_fwd, n, len);
+    case CS_ATTN_KERNEL_AUTO:
+    case CS_ATTN_KERNEL_COUNT:
+    default:
+        return cs_compute_attn_seq_factor(len, backward);
+    }
 }
 
 static struct attn_cost attention(const struct cs_gpu_spec *gpu,
@@ -432,13 +503,27 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
         /* causal: half the full matrix; a window: every query sees its window */
         double exec = (1.0 - d->win_frac) * CAUSAL_FRACTION * full + d->win_frac * winf;
         double rate = gpu->peak_flops[d->attn_prec] * p->attn_eff * d->hd_factor;
+        /* Ring attention (cp > 1, load-balanced: each rank holds chunks i
+         * and 2cp-1-i; Transformer Engine's p2p context parallelism,
+         * PyTorch's ring with load balancing): of its cp steps only the
+         * first, its own chunks, is causal; the other cp - 1 are unmasked
+         * half blocks of the same work each, which run at the full-block
+         * speed. The rate is the causal kernel's. */
+        if (d->cp > 1 && d->win_frac < 1.0) {
+            double nc = cs_compute_attn_noncausal_ratio(d->len_kernel, d->sq);
+            double causal_part = (1.0 - d->win_frac) * CAUSAL_FRACTION * full;
+            double w_nc = (d->cp - 1.0) / d->cp * causal_part;
+            /* the same FLOPs at the blended rate: exec / rate_eff */
+            rate *= exec / (exec - w_nc + w_nc / nc);
+        }
         /* Reads Q, K, V and writes O (and its log-sum-exp, ignored). */
         double io = d->tokens * (d->a_g * (d->hd + d->dv) + d->kv_g * (d->hd + d->dv)) * d->e;
         double t_io = io / (gpu->hbm_bw_bytes_per_s * p->mem_eff);
         /* The kernel runs on this rank's sq queries against blocks of sq
          * keys (ring attention's blocks with cp > 1). */
-        double tf = exec / (rate * cs_compute_attn_seq_factor(d->sq, false));
-        double tb = FUSED_ATTN_BWD_RATIO * exec / (rate * cs_compute_attn_seq_factor(d->sq, true));
+        double tf = exec / (rate * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
+        double tb = FUSED_ATTN_BWD_RATIO * exec /
+                    (rate * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
         c.fwd_s = (tf > t_io ? tf : t_io) + p->kernel_overhead_s;
         c.bwd_s = (tb > 2.0 * t_io ? tb : 2.0 * t_io) + p->kernel_overhead_s;
         c.bytes = 0.0;

@@ -145,6 +145,31 @@ START_TEST(test_compute_attn_seq_factor)
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false),
                             0.934 + log2(1.5) * (1.0 - 0.934), 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false), 0.97261, 1e-5);
+    /* by kernel: cuDNN's backward at 16K is 497.7 / 443.6 = 1.122 of 4K's
+     * (cudnn-frontend@505fcfe), PyTorch SDPA's FlashAttention-2 backward at
+     * 64K 323.2 / 248.8 = 1.299, flat beyond; 24K is log2(1.5) of the way
+     * from 16K to 32K: 1.227 + 0.585 x 0.048 = 1.25508; below 4K the
+     * FlashAttention-3 paper's FA2 forward 191 / 319 = 0.599 at 512; auto
+     * keeps the mean curve */
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 4096, true), 1.0, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, true), 1.122,
+                            1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 1 << 20, true), 1.299,
+                            1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 24576, true),
+                            1.227 + log2(1.5) * (1.275 - 1.227), 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 512, false), 0.599,
+                            1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_AUTO, 16384, false), 1.045,
+                            1e-12);
+    /* a full block over a causal one: cuDNN 550.1 / 467.9 = 1.176 at 4K
+     * (and below), FlashAttention-2 322.2 / 324.8 = 0.992 at 32K; the mean
+     * for other kernels at 8K (1.150 + 1.093) / 2 = 1.1215 */
+    ck_assert_double_eq_tol(cs_compute_attn_noncausal_ratio(CS_ATTN_KERNEL_CUDNN, 2048), 1.176, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_noncausal_ratio(CS_ATTN_KERNEL_FLASH2, 32768), 0.992,
+                            1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_noncausal_ratio(CS_ATTN_KERNEL_AUTO, 8192), 1.1215,
+                            1e-12);
 }
 END_TEST
 
@@ -264,8 +289,10 @@ START_TEST(test_compute_layer_gpt3_tp8)
         ck_assert_double_eq_tol(k.attn_fwd_s,
                                 12884901888.0 / (989e12 * 0.2 * 0.934 * 0.62) + p.kernel_overhead_s,
                                 1e-12);
+        /* at 2,048 tokens flash2 follows FlashAttention-2's own curve
+         * (backward 291 / 310 = 0.939 of 4K's, not the mean's 0.935) */
         ck_assert_double_eq_tol(k.attn_bwd_s,
-                                2.5 * 12884901888.0 / (989e12 * 0.2 * 0.935 * 0.62) +
+                                2.5 * 12884901888.0 / (989e12 * 0.2 * 0.939 * 0.62) +
                                     p.kernel_overhead_s,
                                 1e-12);
         w2.attention_kernel = CS_ATTN_KERNEL_CUDNN;

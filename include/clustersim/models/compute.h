@@ -85,6 +85,14 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
  * FlashAttention-2 (docs/models.md, 2.3). */
 double cs_compute_attn_hd_factor(double hd, bool hopper_fused);
 double cs_compute_attn_seq_factor(double len, bool backward);
+/* The same for one kernel family (cuDNN, PyTorch SDPA's FlashAttention-2;
+ * auto: the mean curve above), 512 to 65,536 tokens, normalized at 4,096
+ * (compute.c; docs/models.md 2.3). */
+double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward);
+/* A full (unmasked) attention block's speed over a causal one of length
+ * len, forward and backward together (cuDNN, FlashAttention-2; auto: their
+ * mean): ring attention's off-diagonal steps (compute.c). */
+double cs_compute_attn_noncausal_ratio(enum cs_attn_kernel k, double len);
 
 /* Kernels (and NCCL calls) the host issues for one layer of `w` on one GPU,
  * forward and backward (data and weight gradients), as w->stack launches
