@@ -18,7 +18,8 @@ enum cs_precision { CS_PREC_FP32, CS_PREC_TF32, CS_PREC_BF16, CS_PREC_FP16, CS_P
 
 /* Bytes per element of a precision's GEMM operands as stored, block scales
  * included (mxfp8 1 + 1/32, nvfp4 1/2 + 1/16); also the width of the
- * parameter all-gathers (Megatron's fp8/fp4 param gather). Quantized
+ * parameter all-gathers when the weights are stored quantized (Megatron's
+ * fp8/fp4 param gather: cs_memory_gather_bytes_per_param). Quantized
  * training keeps master weights in fp32 and activations in bf16; see
  * models.md. */
 double cs_precision_bytes(enum cs_precision p);
