@@ -463,13 +463,12 @@ static const double cs__nc_fa2[] = {1.148, 1.093, 1.035, 0.992, 1.005};
 double cs_compute_attn_noncausal_ratio(enum cs_attn_kernel k, double len)
 {
     const int n = (int)(sizeof cs__nc_len / sizeof cs__nc_len[0]);
-    double c = octave_curve(cs__nc_len, cs__nc_cudnn, n, len);
-    double f = octave_curve(cs__nc_len, cs__nc_fa2, n, len);
     if (k == CS_ATTN_KERNEL_CUDNN)
-        return c;
+        return octave_curve(cs__nc_len, cs__nc_cudnn, n, len);
     if (k == CS_ATTN_KERNEL_FLASH2)
-        return f;
-    return 0.5 * (c + f);
+        return octave_curve(cs__nc_len, cs__nc_fa2, n, len);
+    return 0.5 * (octave_curve(cs__nc_len, cs__nc_cudnn, n, len) +
+                  octave_curve(cs__nc_len, cs__nc_fa2, n, len));
 }
 
 double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward)

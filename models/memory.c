@@ -12,6 +12,12 @@ static bool full_precision(const struct cs_workload *w)
     return w->precision == CS_PREC_FP32 || w->precision == CS_PREC_TF32;
 }
 
+/* Bytes of a weight in the working precision (16-bit, or fp32 training) */
+static double working_bytes(const struct cs_workload *w)
+{
+    return full_precision(w) ? 4.0 : 2.0;
+}
+
 double cs_memory_weight_bytes_per_param(const struct cs_workload *w)
 {
     /* Quantized recipes keep bf16 weights and cast per GEMM (the quantized
@@ -20,7 +26,7 @@ double cs_memory_weight_bytes_per_param(const struct cs_workload *w)
      * cs_precision_bytes; the copies per weight are weight_copies'). */
     if (cs_workload_quantized_params(w) && w->stack != CS_STACK_TORCHTITAN)
         return cs_precision_bytes(w->precision);
-    return full_precision(w) ? 4.0 : 2.0;
+    return working_bytes(w);
 }
 
 double cs_memory_gather_bytes_per_param(const struct cs_workload *w)
@@ -35,7 +41,7 @@ double cs_memory_gather_bytes_per_param(const struct cs_workload *w)
      * precision. */
     if (cs_workload_quantized_params(w))
         return cs_precision_bytes(w->precision);
-    return full_precision(w) ? 4.0 : 2.0;
+    return working_bytes(w);
 }
 
 /* Stored copies of each quantized weight (fp8/fp4_param_gather): the
@@ -511,7 +517,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
      * are stored quantized (Transformer Engine quantizes only its linear
      * layers) */
     double wq = cs_memory_weight_bytes_per_param(w) * weight_copies(w, gpu);
-    double w16 = full_precision(w) ? 4.0 : 2.0;
+    double w16 = working_bytes(w);
     /* the layers' weights as all-gathered and held unsharded (FSDP) */
     double wg = cs_memory_gather_bytes_per_param(w) * weight_copies(w, gpu);
     double edge = 0.0;

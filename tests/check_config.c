@@ -678,6 +678,16 @@ START_TEST(test_suggest_in_scenarios)
 }
 END_TEST
 
+/* Whether a diagnostic holding `text` was reported (at `line`, or on any
+ * line when it is 0). */
+static bool has_diag(const cs_diags *d, int line, const char *text)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if ((line == 0 || d->items[i].line == line) && strstr(d->items[i].msg, text) != NULL)
+            return true;
+    return false;
+}
+
 /* A block-scaled precision on a GPU without block-scaled tensor cores
  * (H100: no mxfp8 key in the catalog, NAN) is refused where it is written;
  * on B200 it loads with the catalog's MXFP8 peak. */
@@ -693,12 +703,7 @@ START_TEST(test_config_precision_needs_peak)
     struct cs_scenario s;
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
                      CS_ECONFIG);
-    bool found = false;
-    for (size_t i = 0; i < d.n; i++)
-        found = found || (d.items[i].line == 6 &&
-                          strstr(d.items[i].msg, "workload.precision: H100-SXM5-80GB has no mxfp8 "
-                                                 "peak in the catalog") != NULL);
-    ck_assert(found);
+    ck_assert(has_diag(&d, 6, "workload.precision: H100-SXM5-80GB has no mxfp8 peak in the catalog"));
     cs_diags_fini(&d);
     cs_diags_init(&d);
     const char *b = "schema_version: 1\ncluster: {gpu: B200, nodes: 1}\n"
@@ -728,13 +733,9 @@ START_TEST(test_config_param_gather_needs_precision)
     struct cs_scenario s;
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
                      CS_ECONFIG);
-    bool found = false;
-    for (size_t i = 0; i < d.n; i++)
-        found = found || (d.items[i].line == 7 &&
-                          strstr(d.items[i].msg, "workload.fp8_param_gather: the weights are stored "
-                                                 "in FP8 only under precision fp8 or mxfp8 (this "
-                                                 "workload trains in bf16)") != NULL);
-    ck_assert(found);
+    ck_assert(has_diag(&d, 7,
+                       "workload.fp8_param_gather: the weights are stored in FP8 only under "
+                       "precision fp8 or mxfp8 (this workload trains in bf16)"));
     cs_diags_fini(&d);
     cs_diags_init(&d);
     const char *f4 = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
@@ -742,11 +743,9 @@ START_TEST(test_config_param_gather_needs_precision)
                      "  precision: fp8\n  fp4_param_gather: true\n";
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", f4, strlen(f4), cat, &d, &s, NULL),
                      CS_ECONFIG);
-    found = false;
-    for (size_t i = 0; i < d.n; i++)
-        found = found || strstr(d.items[i].msg, "workload.fp4_param_gather: the weights are "
-                                                "stored in FP4 only under precision nvfp4") != NULL;
-    ck_assert(found);
+    ck_assert(has_diag(&d, 0,
+                       "workload.fp4_param_gather: the weights are stored in FP4 only under "
+                       "precision nvfp4"));
     cs_diags_fini(&d);
     cs_diags_init(&d);
     const char *b = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
