@@ -64,7 +64,9 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         w->recompute = wl.recompute;
         w->recompute_layers = wl.recompute_layers;
         w->offload_layers = wl.offload_layers;
-        if (w->st == CS_OK) {
+        if (w->st == CS_OK && c->flagged[0]) {
+            f->flagged++;   /* shown, not scored */
+        } else if (w->st == CS_OK) {
             f->sum += fabs(w->err);
             f->worst = fabs(w->err) > f->worst ? fabs(w->err) : f->worst;
             f->cnt++;
@@ -91,6 +93,7 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         g->sum += f->sum;
         g->worst = f->worst > g->worst ? f->worst : g->worst;
         g->not_expressible += f->not_expressible;
+        g->flagged += f->flagged;
     }
 }
 
@@ -186,7 +189,7 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
     for (size_t i = 0; i < v.nrows; i++) {
         const struct cs_app_val_row *r = &v.rows[i];
         const struct cs_ref_case *c = r->c;
-        if (c->not_expressible[0] || r->st != CS_OK || !isfinite(r->err))
+        if (c->not_expressible[0] || c->flagged[0] || r->st != CS_OK || !isfinite(r->err))
             continue;
         if (strcmp(gpu, "*") != 0 && strcmp(c->scen.cluster.gpu.name, gpu) != 0)
             continue;

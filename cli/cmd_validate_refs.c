@@ -76,6 +76,27 @@ static void cs__not_expressible_text(const struct cs_app_validate *v)
     free(done);
 }
 
+/* The rows their sources flag (the index's flagged_lines): predicted and
+ * shown above, in no error figure; listed with the source's reason. */
+static void cs__flagged_text(const struct cs_app_validate *v)
+{
+    int total = 0;
+    for (size_t i = 0; i < v->nrows; i++)
+        total += v->rows[i].c->flagged[0] != 0;
+    if (!total)
+        return;
+    printf("flagged by their source: %d rows (predicted above, in no error figure):\n", total);
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *r = &v->rows[i];
+        if (!r->c->flagged[0])
+            continue;
+        char e[32] = "n/a";
+        if (r->st == CS_OK)
+            snprintf(e, sizeof e, "%+.1f%%", 100 * r->err);
+        printf("  %s:%d (%s): %s\n", r->c->file, r->c->line, e, r->c->flagged);
+    }
+}
+
 static const char *const cs__band_names[CS_APP_CVAL_BANDS] = {">= 64 MiB", "1-64 MiB"};
 static const char *const cs__band_keys[CS_APP_CVAL_BANDS] = {"ge_64mib", "1_to_64mib"};
 
@@ -389,8 +410,10 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 snprintf(rcs, sizeof rcs, "full:%d", vr->recompute_layers);
             else
                 snprintf(rcs, sizeof rcs, "%s", cs_recompute_name(vr->recompute));
+            /* a row its source flags is shown, and labelled, but not scored */
+            const char *rrole = c->flagged[0] ? "flagged" : role;
             const char *cells[] = {fl, c->label, cs_ref_metric_name(c->metric), ms, ps, es, mb,
-                                   rcs, role};
+                                   rcs, rrole};
             cs_table_add_row(t, cells);
             if (fmt == CS_FMT_CSV) {
                 cs_csv_fput_text(stdout, c->file, false);
@@ -405,10 +428,12 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                         printf("%.6g", nums[k]);
                     putchar(',');
                 }
-                printf("%d,%s,%s,", vr->micro_batch, rcs, role);
+                printf("%d,%s,%s,", vr->micro_batch, rcs, rrole);
                 cs_csv_fput_text(stdout,
                                  c->not_expressible[0] ? c->not_expressible
-                                                       : st == CS_OK ? "" : cs_strerror(st),
+                                 : c->flagged[0]       ? c->flagged
+                                 : st == CS_OK         ? ""
+                                                       : cs_strerror(st),
                                  false);
                 putchar('\n');
             }
@@ -432,6 +457,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cJSON_AddStringToObject(o2, "role", role);
             if (c->not_expressible[0])
                 cJSON_AddStringToObject(o2, "not_expressible", c->not_expressible);
+            if (c->flagged[0])
+                cJSON_AddStringToObject(o2, "flagged", c->flagged);
             cJSON_AddItemToArray(rows, o2);
         }
         char ms[32], ws[32], cn[16];
@@ -449,6 +476,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cJSON_AddStringToObject(fo, "role", role);
         cJSON_AddNumberToObject(fo, "rows", vf->cnt);
         cJSON_AddNumberToObject(fo, "not_expressible", vf->not_expressible);
+        cJSON_AddNumberToObject(fo, "flagged", vf->flagged);
         if (vf->cnt) {
             cJSON_AddNumberToObject(fo, "mape", vf->mape);
             cJSON_AddNumberToObject(fo, "worst", vf->worst);
@@ -474,6 +502,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (agg[4].files > 0)
             cs__agg_text("holdout memory:", &agg[4]);
         cs__not_expressible_text(&v);
+        cs__flagged_text(&v);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
                ok ? "met" : "NOT met");
     } else if (fmt == CS_FMT_JSON) {
@@ -488,6 +517,9 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                                 agg[0].not_expressible + agg[1].not_expressible +
                                     agg[2].not_expressible + agg[3].not_expressible +
                                     agg[4].not_expressible + agg[5].not_expressible);
+        cJSON_AddNumberToObject(sum, "flagged",
+                                agg[0].flagged + agg[1].flagged + agg[2].flagged + agg[3].flagged +
+                                    agg[4].flagged + agg[5].flagged);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

@@ -918,6 +918,28 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             (void)cs_netmodel_create(&c->scen.cluster, cs_job_gpus(&c->scen.cluster, &c->scen.workload), NULL, 0,
                                      c->scen.seed, &c->net, NULL, 0);
     }
+    /* The rows the index flags (flagged_lines): each named line must be a
+     * row of the file, or the index is wrong. */
+    if (vt && vt->flagged_lines && vt->flagged_reason) {
+        const char *q = vt->flagged_lines;
+        while (*q) {
+            char *end = NULL;
+            long v = strtol(q, &end, 10);
+            if (end == q)
+                break;
+            q = end;
+            bool found = false;
+            for (size_t i = n_before; i < *n; i++)
+                if ((*cases)[i].line == v) {
+                    snprintf((*cases)[i].flagged, sizeof (*cases)[i].flagged, "%s", vt->flagged_reason);
+                    found = true;
+                }
+            if (!found)
+                cs_diag_error(d, path, (int)v, 0,
+                              "the index's flagged_lines names line %ld, which is not a row of this table",
+                              v);
+        }
+    }
     if (h.n == 0 && cs_diags_errors(d) == before)
         cs_diag_error(d, path, lineno, 0, "no header line: not a reference table");
     return cs_diags_errors(d) > before ? CS_ECONFIG : CS_OK;

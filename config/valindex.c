@@ -43,6 +43,8 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].grad_reduce);
         free(ix->tables[i].workload_flags);
         free(ix->tables[i].cross_entropy);
+        free(ix->tables[i].flagged_lines);
+        free(ix->tables[i].flagged_reason);
     }
     free(ix->tables);
     free(ix->path);
@@ -104,11 +106,13 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                     strcmp(key, "not_expressible") && strcmp(key, "nccl_env") && strcmp(key, "stack") &&
                     strcmp(key, "link") && strcmp(key, "dropout") && strcmp(key, "flops") &&
                     strcmp(key, "moe_routing") && strcmp(key, "grad_reduce") &&
-                    strcmp(key, "workload_flags") && strcmp(key, "cross_entropy")) {
+                    strcmp(key, "workload_flags") && strcmp(key, "cross_entropy") &&
+                    strcmp(key, "flagged_lines") && strcmp(key, "flagged_reason")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
                                   "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
                                   "scenario, algo, op, not_expressible, nccl_env, stack, link, dropout, flops, "
-                                  "moe_routing, grad_reduce, workload_flags, cross_entropy)",
+                                  "moe_routing, grad_reduce, workload_flags, cross_entropy, "
+                                  "flagged_lines, flagged_reason)",
                                   i, key);
                     bad = true;
                 }
@@ -147,10 +151,12 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->line = e->line;
             static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env",
                                               "stack", "link", "dropout", "flops", "moe_routing",
-                                              "grad_reduce", "workload_flags", "cross_entropy"};
+                                              "grad_reduce", "workload_flags", "cross_entropy",
+                                              "flagged_lines", "flagged_reason"};
             char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env,
                             &t->stack, &t->link, &t->dropout, &t->flops, &t->moe_routing,
-                            &t->grad_reduce, &t->workload_flags, &t->cross_entropy};
+                            &t->grad_reduce, &t->workload_flags, &t->cross_entropy,
+                            &t->flagged_lines, &t->flagged_reason};
             for (size_t k = 0; k < sizeof opt / sizeof opt[0]; k++) {
                 const struct cs_ynode *on = cs_ynode_map_get(e, opt[k]);
                 if (!on)
@@ -158,6 +164,32 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                 const char *v = cs__str(on, opt[k], d);
                 if (v)
                     *dst[k] = cs_xstrdup(v);
+            }
+            if (t->flagged_lines || t->flagged_reason) {
+                /* line numbers (positive integers, space-separated) and a
+                 * reason, both or neither */
+                const char *q = t->flagged_lines ? t->flagged_lines : "";
+                bool ok = t->flagged_lines && t->flagged_reason && t->flagged_reason[0];
+                int count = 0;
+                while (ok && *q) {
+                    while (*q == ' ')
+                        q++;
+                    if (!*q)
+                        break;
+                    char *end = NULL;
+                    long v = strtol(q, &end, 10);
+                    if (end == q || v < 1 || v > 100000000 || (*end && *end != ' '))
+                        ok = false;
+                    else
+                        count++;
+                    q = end;
+                }
+                if (!ok || count == 0)
+                    cs_diag_error(d, e->file, e->line, e->col,
+                                  "tables[%zu]: flagged_lines expects line numbers of the file "
+                                  "(positive integers separated by spaces) together with a "
+                                  "non-empty flagged_reason",
+                                  i);
             }
             if (t->scenario) {
                 char *sp = cs_xasprintf("%s/%s", ix.dir, t->scenario);

@@ -741,7 +741,27 @@ START_TEST(test_app_validate_step_holdout_bound)
      * recipes' CUDA graphs stated per row (/graphs). A regression bound. */
     const struct cs_app_val_agg *moe = &v.agg[2];
     ck_assert_int_eq(moe->files, 12);
-    ck_assert_int_ge(moe->rows, 128);
+    /* 26.06.01's two GPT-OSS rows, which the page's footnote calls a known
+     * regression (validation/INDEX.yaml flagged_lines), are predicted but
+     * scored nowhere: 128 rows at 24.1%, 126 at 22.7% without them */
+    ck_assert_int_eq(moe->flagged, 2);
+    ck_assert_int_ge(moe->rows, 126);
+    int flagged_seen = 0;
+    for (size_t i = 0; i < v.nrows; i++)
+        if (v.rows[i].c->flagged[0]) {
+            ck_assert_str_eq(v.rows[i].c->file, "mbridge-26.06.01-moe.csv");
+            ck_assert(v.rows[i].c->line == 40 || v.rows[i].c->line == 41);
+            ck_assert_int_eq(v.rows[i].st, CS_OK);   /* still predicted */
+            ck_assert(isfinite(v.rows[i].err));
+            flagged_seen++;
+        }
+    ck_assert_int_eq(flagged_seen, 2);
+    for (int f = 0; f < v.nfiles; f++)
+        if (strcmp(v.files[f].base, "mbridge-26.06.01-moe.csv") == 0) {
+            ck_assert_int_eq(v.files[f].flagged, 2);
+            ck_assert_int_eq(v.files[f].cnt + v.files[f].flagged + v.files[f].not_expressible,
+                             (int)v.files[f].nrows);
+        }
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
     ck_assert(moe->sum / moe->rows <= 0.25);

@@ -752,6 +752,40 @@ START_TEST(test_step_refs_common_schema)
         cs_diags_fini(&d);
         cs_diags_init(&d);
     }
+    /* The index's flagged_lines: the named rows carry the reason (and are
+     * still read and resolved); a line that is no row is an error naming
+     * the file and line. */
+    {
+        struct cs_val_table vg = {.flagged_lines = "5 4", .flagged_reason = "a footnote"};
+        struct cs_ref_case *c5 = NULL;
+        size_t n5 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vg, cat,
+                                            &d, &c5, &n5),
+                         CS_OK);
+        int marked = 0;
+        for (size_t i = 0; i < n5; i++) {
+            bool want = c5[i].line == 4 || c5[i].line == 5;
+            ck_assert_int_eq(c5[i].flagged[0] != 0, want);
+            if (want) {
+                ck_assert_str_eq(c5[i].flagged, "a footnote");
+                ck_assert_str_eq(c5[i].not_expressible, "");
+                marked++;
+            }
+        }
+        ck_assert_int_eq(marked, 2);
+        cs_refs_free(c5, n5);
+        struct cs_val_table vh = {.flagged_lines = "4 2", .flagged_reason = "x"};
+        c5 = NULL;
+        n5 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vh, cat,
+                                            &d, &c5, &n5),
+                         CS_ECONFIG);
+        ck_assert_int_eq(d.items[d.n - 1].line, 2);
+        ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "names line 2, which is not a row"));
+        cs_refs_free(c5, n5);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
     /* A recompute cell's "/a2a_overlap" suffix: the run overlapped its
      * dispatch and combine (the ModelZoo's '+1f1b overlap' row, line 41),
      * the row beside it (line 40) did not. */

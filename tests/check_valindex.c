@@ -29,6 +29,12 @@ START_TEST(test_valindex_repository_index)
     ck_assert_ptr_nonnull(t);
     ck_assert_str_eq(t->workload_flags, "fp8_act_storage optimizer_moments_bf16");
     ck_assert_ptr_null(cs_valindex_find(&ix, "megatron-sc21-a100-weak-scaling.csv")->workload_flags);
+    /* rows their source flags: the 26.06.01 MoE table's GPT-OSS pair */
+    t = cs_valindex_find(&ix, "mbridge-26.06.01-moe.csv");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_str_eq(t->flagged_lines, "40 41");
+    ck_assert(strstr(t->flagged_reason, "cudnn-frontend#256") != NULL);
+    ck_assert_ptr_null(cs_valindex_find(&ix, "mbridge-26.06-moe.csv")->flagged_lines);
     cs_valindex_fini(&ix);
     cs_diags_fini(&d);
 }
@@ -61,6 +67,22 @@ START_TEST(test_valindex_bad_entries)
 }
 END_TEST
 
+/* flagged_lines takes positive line numbers and needs a reason */
+START_TEST(test_valindex_bad_flagged)
+{
+    struct cs_valindex ix;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_valindex_load(cs_test_data("tests/data/valindex/flagged.yaml"), &d, &ix), CS_ECONFIG);
+    ck_assert(has(&d, 3, "flagged_lines expects line numbers"));  /* "2 zero" */
+    ck_assert(has(&d, 4, "flagged_lines expects line numbers"));  /* no reason */
+    ck_assert(has(&d, 5, "flagged_lines expects line numbers"));  /* a reason alone */
+    ck_assert(has(&d, 6, "flagged_lines expects line numbers"));  /* line 0 */
+    ck_assert_uint_eq(cs_diags_errors(&d), 4);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("valindex");
@@ -68,6 +90,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_valindex_repository_index);
     tcase_add_test(tc, test_valindex_bad_entries);
+    tcase_add_test(tc, test_valindex_bad_flagged);
     suite_add_tcase(s, tc);
     return s;
 }

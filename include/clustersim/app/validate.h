@@ -39,12 +39,13 @@ struct cs_app_val_file {
     size_t first_row, nrows;      /* its rows in the result's rows[] */
     int cnt;                      /* rows predicted */
     int not_expressible;          /* rows the models cannot express yet (their reasons: rows[]) */
+    int flagged;                  /* rows predicted but not scored: their source flags them */
     double sum, worst, mape;      /* of |error|; mape NAN without rows */
 };
 
 /* Rows compared, sum of |error| and worst |error| of one role. */
 struct cs_app_val_agg {
-    int rows, files, not_expressible;
+    int rows, files, not_expressible, flagged;
     double sum, worst;
 };
 

@@ -64,6 +64,13 @@ struct cs_val_table {
      * eager, compiled, te, te-fp32), unless a row's own cross_entropy
      * column states one; NULL: the stack's. */
     char *cross_entropy;
+    /* Rows the table's own source marks as not representative (a footnote
+     * naming a known performance regression, say): their line numbers in
+     * the file, space-separated, and the source's words for why (required
+     * with the lines). Such rows are predicted and shown, and kept out of
+     * every error figure. NULL: none. */
+    char *flagged_lines;
+    char *flagged_reason;
 };
 
 struct cs_valindex {

@@ -37,6 +37,10 @@ struct cs_ref_case {
     /* Why the row cannot be predicted yet (the feature or catalog entry it
      * needs), "" when it can; such a row has no scenario (scen zeroed). */
     char not_expressible[160];
+    /* Why the table's source marks the row as not representative (the
+     * index's flagged_reason), "" when it does not: the row is predicted
+     * and shown but kept out of the error figures. */
+    char flagged[256];
     /* The row's network model (netmodel.h), built once by the reader (owned,
      * freed by cs_refs_free); NULL: cs_refs_predict builds one per call. */
     cs_netmodel *net;
