@@ -429,11 +429,10 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                     putchar(',');
                 }
                 printf("%d,%s,%s,", vr->micro_batch, rcs, rrole);
+                /* a flagged row is predicted: its role cell says flagged */
                 cs_csv_fput_text(stdout,
                                  c->not_expressible[0] ? c->not_expressible
-                                 : c->flagged[0]       ? c->flagged
-                                 : st == CS_OK         ? ""
-                                                       : cs_strerror(st),
+                                                       : st == CS_OK ? "" : cs_strerror(st),
                                  false);
                 putchar('\n');
             }

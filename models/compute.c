@@ -486,6 +486,39 @@ double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backwa
     }
 }
 
+/* A sliding-window layer's fused kernel against the causal kernel of the
+ * same head width, on the executed FLOPs (the window's, W keys a query):
+ * each 128-row query tile visits W/128 + 1 key tiles, of which W/128 tiles'
+ * worth is inside the window, and pays a fixed cost per query tile (loading
+ * Q, the softmax's final rescale, writing O and its statistics) worth c key
+ * tiles: speed ratio w / (w + 1 + c), w = W / 128. c is read off cuDNN's own
+ * training-SDPA benchmark (NVIDIA/cudnn-frontend@3929da2ef
+ * benchmark/sdpa_benchmark_training/results, bf16, top-left causal):
+ *   Blackwell, cuDNN 9.22, gpt_oss config (window 128, head width 64, 128
+ *   heads, batch 2) against llama3.1 (causal, head width 128): GB200 forward
+ *   161/1408 and 165/1574 TFLOP/s at 4K/8K, backward 182/1148 and 187/1332;
+ *   GB300 167/1703, 172/1856 and 191/1248, 198/1435. Ratios 0.10 forward,
+ *   0.15 backward, over the 0.70 that head width 64 costs
+ *   (cs_compute_attn_hd_factor): 0.143 and 0.214, so c = 5.0 and 2.7.
+ *   Hopper, H200 with cuDNN 9.19 (h200_919_only_cudnn, window 1024, head
+ *   width 64, 64 heads over 8 kv), 4K: 336 forward and 289 backward against
+ *   llama3.1's 591 and 474: 0.57 and 0.61, over 0.70: 0.81 and 0.87, so
+ *   c = 0.9 and 0.2.
+ * Blackwell's tensor cores run the tile's GEMMs twice as fast as Hopper's
+ * while its per-tile work does not speed up as much, hence the larger c. A
+ * GPU without block-scaled FP8 (pre-Blackwell) takes Hopper's values (A100
+ * unmeasured). The window kernel's speed barely moves with the sequence
+ * (GB200 forward 153-167 TFLOP/s from 2K to 16K), so no length curve. */
+static const double cs__win_c[2][2] = {{0.88, 0.19}, {5.0, 2.67}}; /* [blackwell][bwd] */
+
+double cs_compute_attn_window_factor(double window, bool blackwell, bool backward)
+{
+    if (!(window > 0))
+        return 1.0;
+    double w = window / 128.0;
+    return w / (w + 1.0 + cs__win_c[blackwell ? 1 : 0][backward ? 1 : 0]);
+}
+
 static struct attn_cost attention(const struct cs_gpu_spec *gpu,
                                   const struct cs_compute_params *p, const struct dims *d)
 {
@@ -500,29 +533,37 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
     c.flops = (1.0 - d->win_frac) * full + d->win_frac * winf;
     if (p->fused_attention) {
         /* causal: half the full matrix; a window: every query sees its window */
-        double exec = (1.0 - d->win_frac) * CAUSAL_FRACTION * full + d->win_frac * winf;
+        double causal = (1.0 - d->win_frac) * CAUSAL_FRACTION * full;
+        double win_exec = d->win_frac * winf;
         double rate = gpu->peak_flops[d->attn_prec] * p->attn_eff * d->hd_factor;
+        double rate_c = rate;
         /* Ring attention (cp > 1, load-balanced: each rank holds chunks i
          * and 2cp-1-i; Transformer Engine's p2p context parallelism,
          * PyTorch's ring with load balancing): of its cp steps only the
          * first, its own chunks, is causal; the other cp - 1 are unmasked
          * half blocks of the same work each, which run at the full-block
          * speed. The rate is the causal kernel's. */
-        if (d->cp > 1 && d->win_frac < 1.0) {
+        if (d->cp > 1 && causal > 0) {
             double nc = cs_compute_attn_noncausal_ratio(d->len_kernel, d->sq);
-            double causal_part = (1.0 - d->win_frac) * CAUSAL_FRACTION * full;
-            double w_nc = (d->cp - 1.0) / d->cp * causal_part;
-            /* the same FLOPs at the blended rate: exec / rate_eff */
-            rate *= exec / (exec - w_nc + w_nc / nc);
+            double w_nc = (d->cp - 1.0) / d->cp * causal;
+            /* the same FLOPs at the blended rate: causal / rate_eff */
+            rate_c *= causal / (causal - w_nc + w_nc / nc);
         }
         /* Reads Q, K, V and writes O (and its log-sum-exp, ignored). */
         double io = d->tokens * (d->a_g * (d->hd + d->dv) + d->kv_g * (d->hd + d->dv)) * d->e;
         double t_io = io / (gpu->hbm_bw_bytes_per_s * p->mem_eff);
         /* The kernel runs on this rank's sq queries against blocks of sq
-         * keys (ring attention's blocks with cp > 1). */
-        double tf = exec / (rate * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
-        double tb = FUSED_ATTN_BWD_RATIO * exec /
-                    (rate * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
+         * keys (ring attention's blocks with cp > 1); the sliding-window
+         * layers at the window kernel's speed (cs_compute_attn_window_factor) */
+        bool bw = isfinite(gpu->peak_flops[CS_PREC_MXFP8]) && gpu->peak_flops[CS_PREC_MXFP8] > 0;
+        double tf = causal / (rate_c * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
+        double tb = FUSED_ATTN_BWD_RATIO * causal /
+                    (rate_c * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
+        if (win_exec > 0) {
+            tf += win_exec / (rate * cs_compute_attn_window_factor(d->win, bw, false));
+            tb += FUSED_ATTN_BWD_RATIO * win_exec /
+                  (rate * cs_compute_attn_window_factor(d->win, bw, true));
+        }
         c.fwd_s = (tf > t_io ? tf : t_io) + p->kernel_overhead_s;
         c.bwd_s = (tb > 2.0 * t_io ? tb : 2.0 * t_io) + p->kernel_overhead_s;
         c.bytes = 0.0;

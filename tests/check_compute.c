@@ -170,6 +170,18 @@ START_TEST(test_compute_attn_seq_factor)
                             1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_noncausal_ratio(CS_ATTN_KERNEL_AUTO, 8192), 1.1215,
                             1e-12);
+    /* a window's kernel over the causal one (cuDNN's training-SDPA
+     * benchmark): 128 keys on Blackwell 1 / (1 + 1 + 5.0) = 0.142857 forward
+     * (measured 0.10 / 0.70) and 1 / 4.67 = 0.214133 backward (0.15 / 0.70);
+     * 1,024 on Hopper 8 / 9.88 = 0.809717 (0.57 / 0.70) and 8 / 9.19 =
+     * 0.870511 (0.61 / 0.70); no window: 1 */
+    ck_assert_double_eq_tol(cs_compute_attn_window_factor(128, true, false), 1.0 / 7.0, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_window_factor(128, true, true), 1.0 / 4.67, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_window_factor(1024, false, false), 8.0 / 9.88, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_window_factor(1024, false, true), 8.0 / 9.19, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_window_factor(0, true, false), 1.0, 1e-15);
+    ck_assert(fabs(cs_compute_attn_window_factor(128, true, false) * 0.70 - 0.10) < 0.005);
+    ck_assert(fabs(cs_compute_attn_window_factor(1024, false, false) * 0.70 - 0.57) < 0.005);
 }
 END_TEST
 
@@ -310,6 +322,40 @@ START_TEST(test_compute_layer_gpt3_tp8)
         g2.flash2_over_cudnn = NAN;
         w2.attention_kernel = CS_ATTN_KERNEL_FLASH2;
         ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s, c.attn_fwd_s, 1e-15);
+    }
+    /* Sliding windows of 512 keys on every other layer: half the layers
+     * keep the causal kernel's time (6,442,450,944 FLOPs executed), the
+     * other half run the window's 2 x 12 x 2048 x 512 x 256 / 2 =
+     * 3,221,225,472 FLOPs at the window kernel's speed over the causal one's,
+     * w / (w + 1 + c) with w = 512 / 128 = 4: Hopper 4 / 5.88 = 0.680272
+     * forward, 4 / 5.19 backward; a GPU with an mxfp8 peak (Blackwell)
+     * 4 / 10 forward and 4 / 7.67 backward. */
+    {
+        struct cs_workload w2 = w;
+        w2.model.sliding_window = 512;
+        w2.model.sliding_every = 2;
+        struct cs_layer_cost k;
+        ck_assert_int_eq(cs_compute_layer(&w2, &g, &p, &k), CS_OK);
+        double r = 989e12 * 0.2;
+        ck_assert_double_eq_tol(k.attn_fwd_s,
+                                6442450944.0 / (r * 0.934) + 3221225472.0 / (r * 4.0 / 5.88) +
+                                    p.kernel_overhead_s,
+                                1e-12);
+        ck_assert_double_eq_tol(k.attn_bwd_s,
+                                2.5 * (6442450944.0 / (r * 0.935) + 3221225472.0 / (r * 4.0 / 5.19)) +
+                                    p.kernel_overhead_s,
+                                1e-12);
+        struct cs_gpu_spec gb = g;
+        gb.peak_flops[CS_PREC_MXFP8] = 2.0 * gb.peak_flops[CS_PREC_FP8];
+        ck_assert_int_eq(cs_compute_layer(&w2, &gb, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s,
+                                6442450944.0 / (r * 0.934) + 3221225472.0 / (r * 0.4) +
+                                    p.kernel_overhead_s,
+                                1e-12);
+        /* a window as long as the sequence is no window */
+        w2.model.sliding_window = 2048;
+        ck_assert_int_eq(cs_compute_layer(&w2, &g, &p, &k), CS_OK);
         ck_assert_double_eq_tol(k.attn_fwd_s, c.attn_fwd_s, 1e-15);
     }
     /* roofline sanity: forward between peak and 2x the MAMF time */

@@ -93,6 +93,12 @@ double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backwa
  * len, forward and backward together (cuDNN, FlashAttention-2; auto: their
  * mean): ring attention's off-diagonal steps (compute.c). */
 double cs_compute_attn_noncausal_ratio(enum cs_attn_kernel k, double len);
+/* A sliding-window layer's fused attention kernel against the causal
+ * kernel of the same head width, on the window's FLOPs: w / (w + 1 + c), w =
+ * window / 128 key tiles, c the per-query-tile cost read off cuDNN's training
+ * SDPA benchmark (Blackwell, i.e. a GPU with an mxfp8 peak: 5.0 forward, 2.7
+ * backward; otherwise Hopper's 0.88 and 0.19). 1 for window <= 0. */
+double cs_compute_attn_window_factor(double window, bool blackwell, bool backward);
 
 /* Kernels (and NCCL calls) the host issues for one layer of `w` on one GPU,
  * forward and backward (data and weight gradients), as w->stack launches
