@@ -142,7 +142,10 @@ START_TEST(test_catalog_spot_values)
     ck_assert_double_eq_tol(b3->peak_flops[CS_PREC_BF16], 2250e12, 1);
     ck_assert_double_eq_tol(b3->peak_flops[CS_PREC_MXFP8], 4500e12, 1);
     ck_assert_double_eq_tol(b3->peak_flops[CS_PREC_NVFP4], 12600e12, 1);
-    ck_assert_double_eq_tol(b3->hbm_bytes, 279e9, 1);
+    /* NVIDIA's 279 GB read as binary, as its other capacities (A100 80GB
+     * shows 81,920 MiB in nvidia-smi): 279 x 2^30 bytes, GB300 likewise */
+    ck_assert_double_eq_tol(b3->hbm_bytes, 279 * GiB, 1);
+    ck_assert_double_eq_tol(cs_catalog_gpu(cat, "GB300")->hbm_bytes, 279 * GiB, 1);
     ck_assert_double_eq_tol(b3->hbm_bw_bytes_per_s, 8000e9, 1);
     ck_assert_double_eq_tol(b3->scaleup_bw_bytes_per_s, 900e9, 1);
     ck_assert_int_eq(b3->scaleup_domain_gpus, 8);
