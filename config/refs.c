@@ -119,6 +119,7 @@ struct cs__spec {
     const char *dispatcher;   /* "/dispatch:X": the row's token dispatcher (NULL: the stack's) */
     bool graphs;              /* "/graphs": the run captured its layers in CUDA graphs */
     const char *ce;           /* the row's cross_entropy column (NULL: the stack's) */
+    bool fp8_attn;            /* "/fp8_attn": the attention core ran in FP8 (fp8_dot_product_attention) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -149,11 +150,12 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
     char rc_layers[96] = "", attn[128] = "";
-    if (p->attn || p->graphs || p->ce)
-        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
+    if (p->attn || p->graphs || p->ce || p->fp8_attn)
+        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",
                  p->graphs ? "  cuda_graphs: true\n" : "", p->ce ? "  cross_entropy: " : "",
-                 p->ce ? p->ce : "", p->ce ? "\n" : "");
+                 p->ce ? p->ce : "", p->ce ? "\n" : "",
+                 p->fp8_attn ? "  fp8_attention: true\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -244,7 +246,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * Transformer Engine, which runs cuDNN's kernels on
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
-                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL};
+                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -392,6 +394,23 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         memmove(cut, cut + 7, strlen(cut + 7) + 1);
         rc = rc_gr;
         graphs = true;
+    }
+    /* ".../fp8_attn" (anywhere before /a2a_overlap): the attention core ran
+     * in FP8 (Megatron-Bridge's fp8_dot_product_attention; the recipes'
+     * column fp8_attention, validation/recipes/) */
+    bool fp8_attn = false;
+    char rc_fa[200];
+    if (rc && strstr(rc, "/fp8_attn")) {
+        snprintf(rc_fa, sizeof rc_fa, "%s", rc);
+        char *cut = strstr(rc_fa, "/fp8_attn");
+        if (cut[9] != 0 && cut[9] != '/') {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/fp8_attn\" takes no value (got \"%s\")", rc);
+            return false;
+        }
+        memmove(cut, cut + 9, strlen(cut + 9) + 1);
+        rc = rc_fa;
+        fp8_attn = true;
     }
     if (rc && strstr(rc, "/a2a_overlap")) {
         snprintf(rc_ov, sizeof rc_ov, "%s", rc);
@@ -650,7 +669,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn, disp,
-                         graphs, ce};
+                         graphs, ce, fp8_attn};
     return cs__resolve(r, cat, &p, c);
 }
 

@@ -531,6 +531,9 @@ static const struct cs_field workload_fields[] = {
        .doc = "precision fp8/mxfp8: the weights stored and all-gathered in FP8, the fp32 master "
               "in the optimizer (Megatron-Core --fp8-param-gather; Megatron-Bridge's fp8 presets); "
               "false: 16-bit weights and parameter all-gathers"),
+    F_("fp8_attention", CS_FT_BOOL, struct cs_workload, fp8_attention, .def = "false",
+       .doc = "precision fp8/mxfp8/nvfp4: the attention core in FP8 (Transformer Engine's "
+              "fp8_dot_product_attention); false: bf16 attention"),
     F_("fp4_param_gather", CS_FT_BOOL, struct cs_workload, fp4_param_gather, .def = "false",
        .doc = "precision nvfp4: the weights stored and all-gathered in NVFP4 (Megatron-Core "
               "--fp4-param-gather); false: 16-bit weights and parameter all-gathers"),
@@ -1425,6 +1428,12 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "workload.fp8_param_gather: the weights are stored in FP8 only under "
                       "precision fp8 or mxfp8 (this workload trains in %s); expected false or "
                       "one of those precisions",
+                      cs_precision_name(w->precision));
+    if (w->fp8_attention && !cs_precision_quantized(w->precision))
+        cs_cfg__error(b->d, node_or(wl, "fp8_attention", wl),
+                      "workload.fp8_attention: FP8 attention runs only under a quantized recipe "
+                      "(fp8, mxfp8 or nvfp4; this workload trains in %s); expected false or one of "
+                      "those precisions",
                       cs_precision_name(w->precision));
     if (w->fp4_param_gather && w->precision != CS_PREC_NVFP4)
         cs_cfg__error(b->d, node_or(wl, "fp4_param_gather", wl),

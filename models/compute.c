@@ -297,6 +297,7 @@ struct dims {
                                        times flash2_over_cudnn for FlashAttention-2 where given */
     enum cs_attn_kernel len_kernel; /* whose length curve the fused kernel follows (auto: the mean) */
     bool sp;
+    bool fp8_attn, fp8_attn_mx;     /* FP8 attention core; block-scaled (mxfp8/nvfp4) or tensor-scaled */
     enum cs_precision prec, attn_prec;
 };
 
@@ -317,6 +318,10 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
     /* fp8, mxfp8 and nvfp4 recipes (Transformer Engine) run the attention
      * core in bf16. */
     r.attn_prec = cs_precision_quantized(r.prec) ? CS_PREC_BF16 : r.prec;
+    /* fp8_attention: the kernel at its FP8 speed over bf16's (the rate
+     * stays bf16's times cs_compute_attn_fp8_factor) */
+    r.fp8_attn = w->fp8_attention && cs_precision_quantized(r.prec);
+    r.fp8_attn_mx = r.prec != CS_PREC_FP8;
     double peak = gpu->peak_flops[r.prec], peak_a = gpu->peak_flops[r.attn_prec];
     if (!(isfinite(peak) && peak > 0 && isfinite(peak_a) && peak_a > 0))
         return CS_EUNSUPPORTED;
@@ -519,6 +524,38 @@ double cs_compute_attn_window_factor(double window, bool blackwell, bool backwar
     return w / (w + 1.0 + cs__win_c[blackwell ? 1 : 0][backward ? 1 : 0]);
 }
 
+/* cuDNN's FP8 attention over its bf16 attention, same shape, GPU and
+ * length (NVIDIA/cudnn-frontend@3929da2ef benchmark/sdpa_benchmark_training/
+ * results, cuDNN 9.22, causal, the mean of GB200 and GB300 at 4K and 8K):
+ *   llama3.1 shape (head width 128, 64 heads over 8): block-scaled (mxfp8)
+ *   forward 1685/1408, 1902/1574, 2272/1703, 2570/1856 -> 1.281, backward
+ *   1054/1148, 1287/1332, 1143/1248, 1404/1435 -> 0.945; tensor-scaled
+ *   (fp8) forward 1.408, backward 1.120;
+ *   dsv3 shape (head width 192 for Q/K, 128 for V, 128 heads): mxfp8
+ *   forward 1925/1406, 2219/1585, 2517/1590, 2829/1825 -> 1.476, backward
+ *   1364/1057, 1494/1193, 1522/1143, 1780/1291 -> 1.313; fp8 1.617 and
+ *   1.692.
+ * Log-linear in the Q/K head width between 128 and 192, flat outside.
+ * Sliding-window layers (gpt_oss shape, window 128, head width 64): forward
+ * mxfp8 161/161, 164/165, 194/167, 200/172 -> 1.080, fp8 1.143 (`window`
+ * true). Their FP8 backward is not a window kernel at all: 1.73, 6.18,
+ * 23.2 and 90.3 ms on GB200 from 4K to 32K, 3.6-3.9x per doubling, the full
+ * causal grid; the caller costs it so. */
+double cs_compute_attn_fp8_factor(double hd, bool block_scaled, bool backward, bool window)
+{
+    if (window)
+        return block_scaled ? 1.080 : 1.143;
+    static const double f128[2][2] = {{1.408, 1.120}, {1.281, 0.945}}; /* [mx][bwd] */
+    static const double f192[2][2] = {{1.617, 1.692}, {1.476, 1.313}};
+    int m = block_scaled ? 1 : 0, b = backward ? 1 : 0;
+    if (!(hd > 128))
+        return f128[m][b];
+    if (hd >= 192)
+        return f192[m][b];
+    double t = log(hd / 128.0) / log(192.0 / 128.0);
+    return exp((1.0 - t) * log(f128[m][b]) + t * log(f192[m][b]));
+}
+
 static struct attn_cost attention(const struct cs_gpu_spec *gpu,
                                   const struct cs_compute_params *p, const struct dims *d)
 {
@@ -556,13 +593,24 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
          * keys (ring attention's blocks with cp > 1); the sliding-window
          * layers at the window kernel's speed (cs_compute_attn_window_factor) */
         bool bw = isfinite(gpu->peak_flops[CS_PREC_MXFP8]) && gpu->peak_flops[CS_PREC_MXFP8] > 0;
-        double tf = causal / (rate_c * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
+        /* FP8 attention (fp8_attention): each pass at its FP8 speed over
+         * bf16's (cs_compute_attn_fp8_factor) */
+        double f8f = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, false, false) : 1.0;
+        double f8b = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, true, false) : 1.0;
+        double tf = causal / (rate_c * f8f * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
         double tb = FUSED_ATTN_BWD_RATIO * causal /
-                    (rate_c * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
+                    (rate_c * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
         if (win_exec > 0) {
-            tf += win_exec / (rate * cs_compute_attn_window_factor(d->win, bw, false));
-            tb += FUSED_ATTN_BWD_RATIO * win_exec /
-                  (rate * cs_compute_attn_window_factor(d->win, bw, true));
+            double f8w = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, false, true) : 1.0;
+            tf += win_exec / (rate * f8w * cs_compute_attn_window_factor(d->win, bw, false));
+            if (d->fp8_attn)
+                /* FP8's window backward walks the whole causal grid, at the
+                 * causal FP8 backward's speed */
+                tb += FUSED_ATTN_BWD_RATIO * d->win_frac * CAUSAL_FRACTION * full /
+                      (rate * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
+            else
+                tb += FUSED_ATTN_BWD_RATIO * win_exec /
+                      (rate * cs_compute_attn_window_factor(d->win, bw, true));
         }
         c.fwd_s = (tf > t_io ? tf : t_io) + p->kernel_overhead_s;
         c.bwd_s = (tb > 2.0 * t_io ? tb : 2.0 * t_io) + p->kernel_overhead_s;

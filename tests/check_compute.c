@@ -182,6 +182,19 @@ START_TEST(test_compute_attn_seq_factor)
     ck_assert_double_eq_tol(cs_compute_attn_window_factor(0, true, false), 1.0, 1e-15);
     ck_assert(fabs(cs_compute_attn_window_factor(128, true, false) * 0.70 - 0.10) < 0.005);
     ck_assert(fabs(cs_compute_attn_window_factor(1024, false, false) * 0.70 - 0.57) < 0.005);
+    /* FP8 attention over bf16 (cuDNN's benchmark, GB200/GB300 at 4K-8K):
+     * head width 128 block-scaled 1.281 / 0.945, tensor-scaled 1.408 /
+     * 1.120; 192: 1.476 / 1.313 and 1.617 / 1.692; 160, log-linear:
+     * t = ln(1.25) / ln(1.5) = 0.550340, 1.281^(1-t) 1.476^t = e^0.325617 = 1.384891;
+     * 64 takes 128's; a window's forward 1.080 / 1.143 */
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(128, true, false, false), 1.281, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(64, true, true, false), 0.945, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(128, false, true, false), 1.120, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(192, false, false, false), 1.617, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(256, true, true, false), 1.313, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(160, true, false, false), 1.384891, 1e-6);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(64, true, false, true), 1.080, 1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_fp8_factor(64, false, false, true), 1.143, 1e-12);
 }
 END_TEST
 
@@ -353,6 +366,25 @@ START_TEST(test_compute_layer_gpt3_tp8)
                                 6442450944.0 / (r * 0.934) + 3221225472.0 / (r * 0.4) +
                                     p.kernel_overhead_s,
                                 1e-12);
+        /* FP8 attention (mxfp8 recipe): the causal half at 1.281 forward
+         * and 0.945 backward; the window's forward at 1.080 of its own
+         * speed; its backward walks the whole causal grid of its layers
+         * (3,221,225,472 x 2048 / 512 = 12,884,901,888 / 2 executed) at the
+         * causal FP8 backward's speed */
+        w2.precision = CS_PREC_MXFP8;
+        w2.fp8_attention = true;
+        ck_assert_int_eq(cs_compute_layer(&w2, &gb, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s,
+                                6442450944.0 / (r * 1.281 * 0.934) +
+                                    3221225472.0 / (r * 1.080 * 0.4) + p.kernel_overhead_s,
+                                1e-12);
+        ck_assert_double_eq_tol(k.attn_bwd_s,
+                                2.5 * (6442450944.0 / (r * 0.945 * 0.935) +
+                                       6442450944.0 / (r * 0.945 * 0.935)) +
+                                    p.kernel_overhead_s,
+                                1e-12);
+        w2.precision = CS_PREC_BF16;
+        w2.fp8_attention = false;
         /* a window as long as the sequence is no window */
         w2.model.sliding_window = 2048;
         ck_assert_int_eq(cs_compute_layer(&w2, &g, &p, &k), CS_OK);

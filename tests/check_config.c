@@ -756,6 +756,17 @@ START_TEST(test_config_param_gather_needs_precision)
     ck_assert_int_eq(cs_workload_cross_entropy(&s.workload), CS_CE_TE);
     cs_scenario_fini(&s);
     cs_diags_fini(&d);
+    cs_diags_init(&d);
+    /* FP8 attention needs a quantized recipe, named on its line */
+    const char *fa = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
+                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                     "  precision: bf16\n  fp8_attention: true\n";
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("a.yaml", fa, strlen(fa), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    ck_assert(has_diag(&d, 7,
+                       "workload.fp8_attention: FP8 attention runs only under a quantized recipe "
+                       "(fp8, mxfp8 or nvfp4; this workload trains in bf16)"));
+    cs_diags_fini(&d);
     cs_catalog_destroy(cat);
 }
 END_TEST

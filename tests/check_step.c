@@ -843,6 +843,37 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* "/fp8_attn" in the recompute cell: the row's attention ran in FP8
+     * (the recipes' fp8_attention); it takes no value */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *cellv[] = {"none/graphs/fp8_attn/a2a_overlap", "none", "none/fp8_attnx"};
+        for (int k = 0; k < 3; k++) {
+            char buf[1024];
+            int len = snprintf(buf, sizeof buf,
+                               "%sQwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,1,"
+                               "1,1,1,8,8,zero1,mxfp8,%s,40000,,,\n",
+                               hdr, cellv[k]);
+            struct cs_ref_case *c7 = NULL;
+            size_t n7 = 0;
+            cs_status st7 = cs_refs_load_buffer("fa.csv", buf, (size_t)len, cat, &d, &c7, &n7);
+            if (k < 2) {
+                ck_assert_int_eq(st7, CS_OK);
+                ck_assert_uint_eq(n7, 1);
+                ck_assert_int_eq(c7[0].scen.workload.fp8_attention, k == 0);
+                ck_assert_int_eq(c7[0].scen.workload.cuda_graphs, k == 0);
+                ck_assert_int_eq(c7[0].scen.workload.recompute, CS_RECOMPUTE_NONE);
+            } else {
+                ck_assert_int_eq(st7, CS_ECONFIG);
+                ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "\"/fp8_attn\" takes no value"));
+            }
+            cs_refs_free(c7, n7);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* "/dispatch:alltoall" in the recompute cell: the run's token
      * dispatcher (Megatron-Core's alltoall instead of the mcore stack's
      * flex/hierarchical); an unknown name, or a dense model, is an error. */

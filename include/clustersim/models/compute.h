@@ -99,6 +99,11 @@ double cs_compute_attn_noncausal_ratio(enum cs_attn_kernel k, double len);
  * SDPA benchmark (Blackwell, i.e. a GPU with an mxfp8 peak: 5.0 forward, 2.7
  * backward; otherwise Hopper's 0.88 and 0.19). 1 for window <= 0. */
 double cs_compute_attn_window_factor(double window, bool blackwell, bool backward);
+/* cuDNN's FP8 attention kernel over its bf16 one at Q/K head width hd
+ * (workload.fp8_attention), forward or backward, block-scaled (mxfp8,
+ * nvfp4 recipes) or tensor-scaled (fp8); `window`: a sliding-window layer's
+ * forward. From cuDNN's training-SDPA benchmark on GB200/GB300. */
+double cs_compute_attn_fp8_factor(double hd, bool block_scaled, bool backward, bool window);
 
 /* Kernels (and NCCL calls) the host issues for one layer of `w` on one GPU,
  * forward and backward (data and weight gradients), as w->stack launches

@@ -334,6 +334,11 @@ struct cs_workload {
      * otherwise the weights are 16-bit and the parameter all-gathers move
      * 16-bit values. */
     bool fp8_param_gather, fp4_param_gather;
+    /* The attention core runs in FP8 (Transformer Engine's
+     * fp8_dot_product_attention, Megatron-Core --fp8-dot-product-attention)
+     * under the quantized precisions; false: bf16, as TE's recipes default.
+     * docs/models.md 2.3 (cs_compute_attn_fp8_factor). */
+    bool fp8_attention;
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
