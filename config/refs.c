@@ -323,6 +323,29 @@ static bool cs__ce_known(const char *ce)
     return false;
 }
 
+/* A value-less suffix `flag` of a recompute cell (e.g. "/graphs"): when
+ * *rc holds it, a copy without it goes to buf (*rc then points there) and
+ * *on is set; followed by anything but '/' or the end, it is an error naming
+ * the row. Returns false on that error. */
+static bool cs__take_flag(const struct cs__row *r, const char **rc, const char *flag, char *buf,
+                          size_t len, bool *on)
+{
+    if (!*rc || !strstr(*rc, flag))
+        return true;
+    size_t n = strlen(flag);
+    snprintf(buf, len, "%s", *rc);
+    char *cut = strstr(buf, flag);
+    if (cut[n] != 0 && cut[n] != '/') {
+        cs_diag_error(r->d, r->file, r->line, 0, "column \"recompute\": \"%s\" takes no value (got \"%s\")",
+                      flag, *rc);
+        return false;
+    }
+    memmove(cut, cut + n, strlen(cut + n) + 1);
+    *rc = buf;
+    *on = true;
+    return true;
+}
+
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
                             const char *link, const char *dropout, const char *flops,
                             const char *moe_routing, bool grad_bf16, const char *wflags,
@@ -383,35 +406,15 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * recipes' column cuda_graph_impl, validation/recipes/) */
     bool graphs = false;
     char rc_gr[200];
-    if (rc && strstr(rc, "/graphs")) {
-        snprintf(rc_gr, sizeof rc_gr, "%s", rc);
-        char *cut = strstr(rc_gr, "/graphs");
-        if (cut[7] != 0 && cut[7] != '/') {
-            cs_diag_error(r->d, r->file, r->line, 0,
-                          "column \"recompute\": \"/graphs\" takes no value (got \"%s\")", rc);
-            return false;
-        }
-        memmove(cut, cut + 7, strlen(cut + 7) + 1);
-        rc = rc_gr;
-        graphs = true;
-    }
+    if (!cs__take_flag(r, &rc, "/graphs", rc_gr, sizeof rc_gr, &graphs))
+        return false;
     /* ".../fp8_attn" (anywhere before /a2a_overlap): the attention core ran
      * in FP8 (Megatron-Bridge's fp8_dot_product_attention; the recipes'
      * column fp8_attention, validation/recipes/) */
     bool fp8_attn = false;
     char rc_fa[200];
-    if (rc && strstr(rc, "/fp8_attn")) {
-        snprintf(rc_fa, sizeof rc_fa, "%s", rc);
-        char *cut = strstr(rc_fa, "/fp8_attn");
-        if (cut[9] != 0 && cut[9] != '/') {
-            cs_diag_error(r->d, r->file, r->line, 0,
-                          "column \"recompute\": \"/fp8_attn\" takes no value (got \"%s\")", rc);
-            return false;
-        }
-        memmove(cut, cut + 9, strlen(cut + 9) + 1);
-        rc = rc_fa;
-        fp8_attn = true;
-    }
+    if (!cs__take_flag(r, &rc, "/fp8_attn", rc_fa, sizeof rc_fa, &fp8_attn))
+        return false;
     if (rc && strstr(rc, "/a2a_overlap")) {
         snprintf(rc_ov, sizeof rc_ov, "%s", rc);
         char *cut = strstr(rc_ov, "/a2a_overlap");
