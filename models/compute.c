@@ -321,7 +321,7 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
     /* fp8_attention: the kernel at its FP8 speed over bf16's (the rate
      * stays bf16's times cs_compute_attn_fp8_factor) */
     r.fp8_attn = w->fp8_attention && cs_precision_quantized(r.prec);
-    r.fp8_attn_mx = r.prec != CS_PREC_FP8;
+    r.fp8_attn_mx = cs_precision_block_scaled(r.prec);
     double peak = gpu->peak_flops[r.prec], peak_a = gpu->peak_flops[r.attn_prec];
     if (!(isfinite(peak) && peak > 0 && isfinite(peak_a) && peak_a > 0))
         return CS_EUNSUPPORTED;
@@ -592,7 +592,7 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
         /* The kernel runs on this rank's sq queries against blocks of sq
          * keys (ring attention's blocks with cp > 1); the sliding-window
          * layers at the window kernel's speed (cs_compute_attn_window_factor) */
-        bool bw = isfinite(gpu->peak_flops[CS_PREC_MXFP8]) && gpu->peak_flops[CS_PREC_MXFP8] > 0;
+        bool bw = cs_gpu_block_scaled(gpu);
         /* FP8 attention (fp8_attention): each pass at its FP8 speed over
          * bf16's (cs_compute_attn_fp8_factor) */
         double f8f = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, false, false) : 1.0;

@@ -59,8 +59,7 @@ static double weight_copies(const struct cs_workload *w, const struct cs_gpu_spe
         return 1.0;   /* torchao's Float8Linear casts the weight's transpose per GEMM */
     if (cs_precision_block_scaled(w->precision))
         return 2.0;
-    bool blackwell = gpu != NULL && isfinite(gpu->peak_flops[CS_PREC_MXFP8]) &&
-                     gpu->peak_flops[CS_PREC_MXFP8] > 0;
+    bool blackwell = cs_gpu_block_scaled(gpu);
     bool fsdp = w->par.fsdp == CS_FSDP_FULL || w->par.fsdp == CS_FSDP_HYBRID;
     return blackwell || fsdp ? 1.0 : 2.0;
 }

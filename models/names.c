@@ -4,6 +4,8 @@
 #include "clustersim/models/scenario.h"
 #include "clustersim/models/workload.h"
 
+#include <math.h>
+
 double cs_precision_bytes(enum cs_precision p)
 {
     switch (p) {
@@ -31,6 +33,12 @@ bool cs_precision_quantized(enum cs_precision p)
 bool cs_precision_block_scaled(enum cs_precision p)
 {
     return p == CS_PREC_MXFP8 || p == CS_PREC_NVFP4;
+}
+
+bool cs_gpu_block_scaled(const struct cs_gpu_spec *gpu)
+{
+    return gpu != NULL && isfinite(gpu->peak_flops[CS_PREC_MXFP8]) &&
+           gpu->peak_flops[CS_PREC_MXFP8] > 0;
 }
 
 /* The names of the models' enums, in enum order and NULL-terminated: the

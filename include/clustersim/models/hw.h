@@ -77,6 +77,11 @@ struct cs_gpu_spec {
     char date[32];
 };
 
+/* A GPU with block-scaled FP8 tensor cores (an mxfp8 peak in the catalog):
+ * the models' test for Blackwell and later (Transformer Engine's weight
+ * layouts, cuDNN's per-tile attention costs). False for NULL. */
+bool cs_gpu_block_scaled(const struct cs_gpu_spec *gpu);
+
 enum cs_intra_kind { CS_INTRA_NVSWITCH, CS_INTRA_NVLINK_P2P, CS_INTRA_PCIE };
 
 /* The scale-up (intra-node) interconnect. */
