@@ -431,6 +431,11 @@ static const struct cs_field par_fields[] = {
        .doc = "sharding strategy"),
     F_("fsdp_shard_group", CS_FT_INT, struct cs_parallel, fsdp_shard_group, .min = 0,
        .max = CS_CFG_MAX_GPUS, .def = "0", .doc = "hybrid shard group; 0 = one node"),
+    F_("fsdp_backward_prefetch", CS_FT_ENUM, struct cs_parallel, fsdp_backward_prefetch,
+       .names = cs_fsdp_prefetch_names, .def = "auto",
+       .doc = "when FSDP gathers the next layer in the backward: pre (as the layer's backward "
+              "starts: FSDP1 BACKWARD_PRE, FSDP2, Megatron-FSDP) or post (after it, before its "
+              "reduce-scatter: BACKWARD_POST); auto: post under stack composer, else pre"),
     F_("optimizer_offload", CS_FT_BOOL, struct cs_parallel, optimizer_offload, .def = "false",
        .doc = "optimizer state and step on the CPU"),
     F_("tp_across_nodes", CS_FT_BOOL, struct cs_parallel, tp_across_nodes, .def = "false",

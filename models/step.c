@@ -70,6 +70,7 @@ struct cs__stage {
     double compute_end_s;
     double end_s;
     double optimizer_s, dp_exposed_s;
+    double fsdp_wait_s;      /* FSDP: layers waiting on their parameter gathers */
     bool has_emb, has_logits;
 };
 
@@ -567,6 +568,58 @@ static double cs__dp_enqueue(struct cs__sim *S, struct cs__stage *st, double rea
     return hi > lo ? hi - lo : 0.0;
 }
 
+void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double per_layer_s,
+                         double ag_s, double rs_s, bool backward, bool post,
+                         double overlap_slowdown, struct cs_fsdp_timeline *out)
+{
+    struct cs_fsdp_timeline r = {now_s, comm_free_s, 0.0, 0.0};
+    if (layers < 1) {
+        *out = r;
+        return;
+    }
+    post = post && backward;
+    double free_s = comm_free_s;
+    double gb = (now_s > free_s ? now_s : free_s) + ag_s; /* this layer's gather ends */
+    free_s = gb;
+    r.comm_s += ag_s;
+    double ra = 0.0, rb = 0.0; /* the previous layer's reduce-scatter */
+    double t = now_s;
+    for (int i = 0; i < layers; i++) {
+        double lstart = t > gb ? t : gb;
+        double na = 0.0, nb = 0.0; /* the successor's gather */
+        bool next = i + 1 < layers;
+        if (next && !post) {
+            na = lstart > free_s ? lstart : free_s;
+            nb = na + ag_s;
+            free_s = nb;
+            r.comm_s += ag_s;
+        }
+        double lend = lstart + per_layer_s;
+        double ov = fmax(0.0, fmin(nb, lend) - fmax(na, lstart)) +
+                    fmax(0.0, fmin(rb, lend) - fmax(ra, lstart));
+        double x = overlap_slowdown * fmin(ov, per_layer_s);
+        r.slowdown_s += x;
+        t = lend + x;
+        if (next && post) {
+            na = t > free_s ? t : free_s;
+            nb = na + ag_s;
+            free_s = nb;
+            r.comm_s += ag_s;
+        }
+        if (next)
+            gb = nb;
+        if (backward) {
+            ra = t > free_s ? t : free_s;
+            rb = ra + rs_s;
+            free_s = rb;
+            r.comm_s += rs_s;
+        }
+    }
+    r.end_s = t;
+    r.comm_free_s = free_s;
+    *out = r;
+}
+
 /* Duration of one operation started at now_s; updates the comm stream. */
 static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op, double now_s,
                               double *compute_s, double *tp_s)
@@ -582,31 +635,20 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
     bool last_mb_bwd = op->dir == CS__B && op->mb == S->m - 1;
 
     if (S->fsdp == CS_FSDP_FULL || S->fsdp == CS_FSDP_HYBRID) {
-        /* Layer by layer: parameters gathered one layer ahead on the comm
-         * stream (PyTorch FSDP forward/backward prefetch); in backward each
-         * layer's gradients are reduce-scattered after it. */
-        double t_ag = S->fsdp_ag_s, t_rs = S->fsdp_rs_s;
+        /* Layer by layer on the DP/FSDP stream (cs_step_fsdp_layers) */
         int L = cc->layers;
-        double per = L > 0 ? dur / L : dur;
-        double t = now_s, issue = now_s;
-        for (int i = 0; i < L; i++) {
-            double gstart = issue > st->comm_free_s ? issue : st->comm_free_s;
-            double gend = gstart + t_ag;
-            st->comm_free_s = gend;
-            st->dp_total_s += t_ag;
-            double lstart = t > gend ? t : gend;
-            issue = lstart; /* the next layer's gather is issued when this one starts */
-            t = lstart + per;
-            if (op->dir == CS__B) {
-                double rstart = t > st->comm_free_s ? t : st->comm_free_s;
-                st->comm_free_s = rstart + t_rs;
-                st->dp_total_s += t_rs;
-            }
-        }
+        struct cs_fsdp_timeline ft;
+        bool post = op->dir == CS__B && cs_workload_fsdp_prefetch(S->w) == CS_FSDP_PREFETCH_POST;
+        cs_step_fsdp_layers(now_s, st->comm_free_s, L, L > 0 ? dur / L : dur, S->fsdp_ag_s,
+                            S->fsdp_rs_s, op->dir == CS__B, post, S->o->overlap_slowdown, &ft);
+        st->comm_free_s = ft.comm_free_s;
+        st->dp_total_s += ft.comm_s;
+        double t = L > 0 ? ft.end_s : now_s + dur, extra = ft.slowdown_s;
         if (last_mb_bwd && S->fsdp == CS_FSDP_HYBRID)
             cs__dp_enqueue(S, st, t, cc->dp_params * S->grad_bytes, t, t);
-        *compute_s = comp;
-        *tp_s = tp + ((t - now_s) - dur); /* waiting on gathers counts as exposed comm */
+        *compute_s = comp + extra;
+        *tp_s = tp;
+        st->fsdp_wait_s += (t - now_s) - dur - extra; /* exposed DP/FSDP communication */
         return t - now_s;
     }
 
@@ -1552,7 +1594,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             comm_end = end + sg->dp_total_s;
         }
         double after = comm_end > end ? comm_end : end;
-        sg->dp_exposed_s = after - end;
+        sg->dp_exposed_s = after - end + sg->fsdp_wait_s;
         double params = 0, experts = 0;
         for (int ch = 0; ch < S.vp; ch++) {
             params += cs__cost(&S, s, ch)->params;

@@ -484,6 +484,17 @@ bool cs_workload_quantized_params(const struct cs_workload *w)
     return w->precision == CS_PREC_NVFP4 && w->fp4_param_gather;
 }
 
+enum cs_fsdp_prefetch cs_workload_fsdp_prefetch(const struct cs_workload *w)
+{
+    enum cs_fsdp_prefetch p = w->par.fsdp_backward_prefetch;
+    if (p > CS_FSDP_PREFETCH_AUTO && p < CS_FSDP_PREFETCH_COUNT)
+        return p;
+    /* Composer's FSDPConfig.backward_prefetch defaults to BACKWARD_POST
+     * (composer/utils/parallelism.py); PyTorch FSDP1's own default, FSDP2
+     * and Megatron-FSDP prefetch before the layer's backward */
+    return w->stack == CS_STACK_COMPOSER ? CS_FSDP_PREFETCH_POST : CS_FSDP_PREFETCH_PRE;
+}
+
 enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)
 {
     if (w->attention_kernel > CS_ATTN_KERNEL_AUTO && w->attention_kernel < CS_ATTN_KERNEL_COUNT)

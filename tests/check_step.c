@@ -122,6 +122,95 @@ START_TEST(test_step_param_gather_width)
 }
 END_TEST
 
+/* The FSDP layer timeline, derived by hand (docs/step.md, "FSDP"): three
+ * layers of 10 s, gathers of 4 s, reduce-scatters of 3 s, one stream in
+ * issue order. */
+START_TEST(test_step_fsdp_timeline)
+{
+    struct cs_fsdp_timeline r;
+    /* backward, BACKWARD_PRE: AG0 0-4; L0 4-14 (AG1 4-8 beside it), RS0
+     * 14-17; L1 14-24 (AG2 queued behind RS0: 17-21), RS1 24-27; L2 24-34,
+     * RS2 34-37. Nothing waits after the first gather. */
+    cs_step_fsdp_layers(0.0, 0.0, 3, 10.0, 4.0, 3.0, true, false, 0.0, &r);
+    ck_assert_double_eq_tol(r.end_s, 34.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_free_s, 37.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_s, 21.0, 1e-12);
+    ck_assert_double_eq_tol(r.slowdown_s, 0.0, 1e-12);
+    /* BACKWARD_POST: AG1 issued at 14 (14-18) ahead of RS0 (18-21); L1
+     * 18-28; AG2 28-32, RS1 32-35; L2 32-42: each layer waits its gather */
+    cs_step_fsdp_layers(0.0, 0.0, 3, 10.0, 4.0, 3.0, true, true, 0.0, &r);
+    ck_assert_double_eq_tol(r.end_s, 42.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_free_s, 45.0, 1e-12);
+    /* post has no meaning in the forward: the forward prefetch */
+    cs_step_fsdp_layers(0.0, 0.0, 3, 10.0, 4.0, 3.0, false, true, 0.0, &r);
+    ck_assert_double_eq_tol(r.end_s, 34.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_free_s, 18.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_s, 12.0, 1e-12);
+    /* a gather-bound forward (layers of 2 s): 0-4, 4-8, 8-12 gathers; the
+     * layers 4-6, 8-10, 12-14 */
+    cs_step_fsdp_layers(0.0, 0.0, 3, 2.0, 4.0, 3.0, false, false, 0.0, &r);
+    ck_assert_double_eq_tol(r.end_s, 14.0, 1e-12);
+    /* a busy stream delays the first gather: free at 5, AG0 5-9 */
+    cs_step_fsdp_layers(0.0, 5.0, 1, 10.0, 4.0, 3.0, false, false, 0.0, &r);
+    ck_assert_double_eq_tol(r.end_s, 19.0, 1e-12);
+    /* overlap slowdown 0.3, backward pre: L0 [4,14] beside AG1 (4 s): +1.2,
+     * ends 15.2, RS0 15.2-18.2; L1 from 15.2, AG2 18.2-22.2 and RS0 inside
+     * its window (4 + 3 s): +2.1, ends 27.3, RS1 27.3-30.3; L2 from 27.3
+     * beside RS1 (3 s): +0.9, ends 38.2 */
+    cs_step_fsdp_layers(0.0, 0.0, 3, 10.0, 4.0, 3.0, true, false, 0.3, &r);
+    ck_assert_double_eq_tol(r.end_s, 38.2, 1e-9);
+    ck_assert_double_eq_tol(r.slowdown_s, 4.2, 1e-9);
+    ck_assert_double_eq_tol(r.comm_free_s, 41.2, 1e-9);
+    /* no layers: nothing happens */
+    cs_step_fsdp_layers(1.0, 2.0, 0, 10.0, 4.0, 3.0, true, false, 0.3, &r);
+    ck_assert_double_eq_tol(r.end_s, 1.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_free_s, 2.0, 1e-12);
+    ck_assert_double_eq_tol(r.comm_s, 0.0, 1e-12);
+}
+END_TEST
+
+/* The scenario key picks the backward prefetch: on a gather-bound FSDP run
+ * post waits for every layer's gather in the backward, pre overlaps it; auto
+ * is post under stack composer and pre otherwise. */
+static double fsdp_step_s(const char *stack, const char *prefetch)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 4, gpus_per_node: 8, fabric: {link: ib-ndr, "
+             "nics_per_node: 1}}\n"
+             "workload:\n"
+             "  model: {preset: llama3.1-8b, seq_len: 4096}\n"
+             "  global_batch: 32\n"
+             "  micro_batch: 1\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 32, fsdp: full, fsdp_backward_prefetch: %s}\n"
+             "  recompute: full\n"
+             "  stack: %s\n",
+             prefetch, stack);
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    struct cs_step_result r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r), CS_OK);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    return r.time_s;
+}
+
+START_TEST(test_step_fsdp_prefetch_key)
+{
+    double pre = fsdp_step_s("torchtitan", "pre"), post = fsdp_step_s("torchtitan", "post");
+    printf("fsdp backward prefetch (torchtitan, 1 NIC per node): pre %.4f s, post %.4f s\n", pre, post);
+    ck_assert(post > pre * 1.01);
+    ck_assert_double_eq_tol(fsdp_step_s("torchtitan", "auto"), pre, 1e-12);
+    ck_assert_double_eq_tol(fsdp_step_s("composer", "auto"), fsdp_step_s("composer", "post"), 1e-12);
+    ck_assert(fsdp_step_s("composer", "pre") < fsdp_step_s("composer", "post"));
+}
+END_TEST
+
 START_TEST(test_step_parts_add_up)
 {
     for (int vp = 1; vp <= 2; vp++) {
@@ -1693,6 +1782,8 @@ static Suite *step_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_step_parts_add_up);
+    tcase_add_test(tc, test_step_fsdp_timeline);
+    tcase_add_test(tc, test_step_fsdp_prefetch_key);
     tcase_add_test(tc, test_step_param_gather_width);
     tcase_add_test(tc, test_step_host_floor);
     tcase_add_test(tc, test_step_moe_dispatch);

@@ -22,7 +22,7 @@ cp "$tmp/out" "$tmp/claims.json"
 cat >"$tmp/expected" <<'TXT'
 N1 direction-holds
 N2 contradicted supported contradicted contradicted
-N3 supported
+N3 contradicted
 N4 supported contradicted
 N5 direction-holds direction-holds
 N6 direction-holds
@@ -32,7 +32,7 @@ N9 supported
 N10 contradicted contradicted contradicted contradicted supported contradicted contradicted contradicted contradicted
 N11 contradicted contradicted contradicted
 N12 supported contradicted supported
-N13 supported
+N13 direction-holds
 N14 not-expressible
 N15 contradicted
 N16 contradicted

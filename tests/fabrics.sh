@@ -11,7 +11,7 @@
 # - the step times follow the shares; the bills of materials follow the
 #   switch and optic counts (fewer on the 2:1 spine-leaf, more on the rail
 #   fabric, whose second scalable unit is half full), and so do the costs;
-# - the claim verdicts differ.
+# - the GPU busy shares follow the DP shares (claim N2's figures).
 # Usage: tests/fabrics.sh PATH/TO/clustersim (run from the source root).
 set -u
 bin="$1"
@@ -65,11 +65,19 @@ cp "$tmp/out" "$tmp/compare.json"
 cmp_json="$tmp/compare.json"
 sw=$(get "$cmp_json" "' '.join('%d/%d' % tuple(s['network']['switches_by_tier'][:2]) for s in d['scenarios'])")
 [ "$sw" = "12/6 10/4 16/8" ] && ok || ko "leaf/spine switches: got '$sw', expected '12/6 10/4 16/8' (by hand)"
+# GPU busy shares behind claim N2's verdicts: FSDP gathers each layer while
+# the one before computes (about 5 ms of gather against 30 ms of layer on
+# the 2:1 leaves), so the job stays busy on all three fabrics, the 2:1
+# spine-leaf least; each share is above the claimed 0.85 / 0.60 by more than
+# the tolerance, so every verdict is "not supported" (before the FSDP
+# timeline ran the backward's gathers behind the reduce-scatters, 2026-12-03,
+# the shares were 0.878 / 0.793 / 0.882).
+busy=$(get "$cmp_json" "' '.join('%.4f' % s['claim']['simulated'] for s in d['scenarios'])")
+read -r b_ft b_sl b_ro <<<"$busy"
+lt "$b_sl" "$b_ft" && lt "$b_sl" "$b_ro" && ok || ko "GPU busy: the 2:1 spine-leaf $b_sl should be below the fat tree $b_ft and rail $b_ro"
+lt 0.95 "$b_sl" && ok || ko "GPU busy: FSDP hides the DP traffic; the 2:1 spine-leaf's $b_sl should stay above 0.95"
 ver=$(get "$cmp_json" "' '.join(s['claim']['verdict'].replace(' ', '_') for s in d['scenarios'])")
-case "$ver" in
-    supported\ not_supported*\ supported) ok ;;
-    *) ko "claim verdicts: got '$ver', expected supported / not supported / supported" ;;
-esac
+[ "$ver" = "not_supported not_supported not_supported" ] && ok || ko "claim verdicts: got '$ver', expected not supported x 3 (busy $busy against 0.85 / 0.60 / 0.85)"
 # A neighbour given as a scenario file takes that job's GPUs, placement and
 # gradient all-reduce (Llama 2 7B, ZeRO-1: 6.74e9 parameters x 4 bytes of
 # fp32 gradients = 26.95 GB per GPU) once per its step.

@@ -204,4 +204,25 @@ double cs_step_a2a_pair_s(const double comp[5], double t);
  * first forward pair up ((m - 1) / m). */
 double cs_step_paired_share(int pp, int vp, int stage, long micro);
 
+/* One forward or backward of `layers` layers under FSDP (full or hybrid
+ * shard) on its stage's DP/FSDP stream, NCCL's one stream per communicator
+ * running the collectives in the order they were issued (docs/step.md,
+ * "FSDP"): the first layer's all-gather when the operation starts (now_s,
+ * or when the stream frees at comm_free_s); each layer's successor's
+ * all-gather issued as the layer starts (`post` false: forward prefetch,
+ * BACKWARD_PRE) or, with `post` in the backward, when it ends (BACKWARD_POST);
+ * in the backward each layer's reduce-scatter when it ends. A layer starts
+ * when its predecessor has ended and its gather is done, and runs
+ * per_layer_s plus overlap_slowdown times the collective time that runs
+ * during it (as overlapped DP and TP communication slows the GEMMs). */
+struct cs_fsdp_timeline {
+    double end_s;        /* when the last layer ends */
+    double comm_free_s;  /* when the stream is free again */
+    double comm_s;       /* collective time issued on the stream */
+    double slowdown_s;   /* of end_s - now_s, the compute slowed by overlap */
+};
+void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double per_layer_s,
+                         double ag_s, double rs_s, bool backward, bool post,
+                         double overlap_slowdown, struct cs_fsdp_timeline *out);
+
 #endif

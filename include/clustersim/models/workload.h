@@ -161,12 +161,31 @@ int cs_model_moe_layers_in(const struct cs_model_shape *m, int first, int n);
 double cs_model_qk_head_dim(const struct cs_model_shape *m);
 double cs_model_v_head_dim(const struct cs_model_shape *m);
 
+/* When FSDP issues the next layer's parameter all-gather in the backward
+ * (`workload.parallelism.fsdp_backward_prefetch`; step.c, docs/step.md
+ * "FSDP"):
+ *   auto  post under stack composer, pre otherwise;
+ *   pre   as the layer's backward starts (PyTorch FSDP1 BACKWARD_PRE; FSDP2's
+ *         default backward prefetch; Megatron-FSDP), so it overlaps that
+ *         layer's compute;
+ *   post  after the layer's gradients are computed, ahead of their
+ *         reduce-scatter (FSDP1 BACKWARD_POST, MosaicML Composer's default
+ *         FSDPConfig.backward_prefetch), so the next layer waits for it. */
+enum cs_fsdp_prefetch {
+    CS_FSDP_PREFETCH_AUTO,
+    CS_FSDP_PREFETCH_PRE,
+    CS_FSDP_PREFETCH_POST,
+    CS_FSDP_PREFETCH_COUNT
+};
+extern const char *const cs_fsdp_prefetch_names[];   /* enum order, NULL-terminated */
+
 struct cs_parallel {
     int tp, pp, dp, cp;       /* tensor, pipeline, data, context parallel degrees */
     int vp;                   /* virtual pipeline stages per GPU (interleaved 1F1B); 1 = plain */
     bool sp;                  /* Megatron sequence parallelism (with tp) */
     enum cs_fsdp fsdp;
     int fsdp_shard_group;     /* hybrid shard: GPUs per shard group; 0 = one node */
+    enum cs_fsdp_prefetch fsdp_backward_prefetch;   /* auto: by stack (above) */
     bool optimizer_offload;   /* optimizer state and step on the CPU */
     bool tp_across_nodes;     /* allow tp > GPUs per node (tensor parallelism over the NICs) */
     /* Expert parallelism (Megatron-Core's MoE parallel folding, Liu et al.
@@ -398,6 +417,7 @@ bool cs_workload_quantized_params(const struct cs_workload *w);
 /* The attention kernel with auto resolved by stack: cudnn under mcore,
  * flash2 under torchtitan and composer, auto (not stated: the fitted
  * efficiency as it is, FlashAttention-2's head-width curve) otherwise. */
+enum cs_fsdp_prefetch cs_workload_fsdp_prefetch(const struct cs_workload *w);
 enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w);
 
 /* Total parameter count of the model (embeddings and every expert included). */
