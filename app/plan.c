@@ -773,6 +773,7 @@ static bool cand_from(const cs_plan *p, const cs_catalog *cat, const cJSON *o, s
     c->w.recompute = (enum cs_recompute)v[10];
     c->w.recompute_layers = v[11];
     c->w.offload_layers = v[12];
+    cs_workload_layout_fit(&c->w);
     const cJSON *stp = cJSON_GetObjectItemCaseSensitive(o, "step");
     double *dst[] = {&c->step_time_s, &c->tokens_per_s, &c->mfu, &c->comm_share, &c->failure_share,
                      &c->checkpoint_share, &c->interruptions};

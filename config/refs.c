@@ -120,6 +120,7 @@ struct cs__spec {
     bool graphs;              /* "/graphs": the run captured its layers in CUDA graphs */
     const char *ce;           /* the row's cross_entropy column (NULL: the stack's) */
     bool fp8_attn;            /* "/fp8_attn": the attention core ran in FP8 (fp8_dot_product_attention) */
+    const char *layout;       /* "/layout:X": Megatron-Core's pipeline layout (NULL: the default split) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -193,7 +194,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  model: {%s}\n"
         "  global_batch: %ld\n"
         "  micro_batch: %ld\n"
-        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld%s}\n"
+        "  parallelism: {tp: %ld, pp: %ld, cp: %ld, dp: %ld, vp: %ld, sp: %s, fsdp: %s, ep: %ld%s%s%s%s}\n"
         "  recompute: %s\n"
         "%s"
         "  precision: %s\n"
@@ -203,6 +204,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         p->account_split ? ", account_for_embedding_in_pipeline_split: true, "
                            "account_for_loss_in_pipeline_split: true"
                          : "",
+        p->layout ? ", pipeline_layout: \"" : "", p->layout ? p->layout : "", p->layout ? "\"" : "",
         p->recompute, rc_layers,
         p->precision,
         p->stack ? "  stack: " : "", p->stack ? p->stack : "", p->stack ? "\n" : "",
@@ -246,7 +248,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * Transformer Engine, which runs cuDNN's kernels on
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
-                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false};
+                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -399,6 +401,28 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         }
         memmove(cut, name + len, strlen(name + len) + 1);
         rc = rc_disp;
+    }
+    /* ".../layout:Et*4|(t*4|)*14tmL" (anywhere before /a2a_overlap): the
+     * run's pipeline layout (Megatron-Core's pipeline_model_parallel_layout,
+     * as its recipe states it; validation/recipes/). Its text has no '/'. */
+    char layout[CS_LAYOUT_TEXT_MAX] = "";
+    char rc_lay[200];
+    if (rc && strstr(rc, "/layout:")) {
+        snprintf(rc_lay, sizeof rc_lay, "%s", rc);
+        char *cut = strstr(rc_lay, "/layout:");
+        char *text = cut + 8, *rest = strchr(text, '/');
+        size_t len = rest ? (size_t)(rest - text) : strlen(text);
+        if (len == 0 || len >= sizeof layout || strcspn(text, "\"\\") < len) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/layout:\" takes a pipeline layout of 1 to %d "
+                          "characters without quotes (got \"%s\")",
+                          (int)sizeof layout - 1, rc);
+            return false;
+        }
+        memcpy(layout, text, len);
+        layout[len] = 0;
+        memmove(cut, text + len, strlen(text + len) + 1);
+        rc = rc_lay;
     }
     /* ".../graphs" (anywhere before /a2a_overlap): the run replayed its
      * layers as CUDA graphs (Megatron-Core's cuda_graph_impl
@@ -671,8 +695,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * without a transformer layer. Only rows that need it say
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
-                         pp * vp > layers, wflags, a2a_ov, rc_layers, off_layers, attn, disp,
-                         graphs, ce, fp8_attn};
+                         pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
+                         attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL};
     return cs__resolve(r, cat, &p, c);
 }
 

@@ -412,6 +412,10 @@ static const struct cs_field model_fields[] = {
        .def = "0", .doc = "every n-th layer (from the first) uses the window (gpt-oss: 2)"),
     F_("moe", CS_FT_SUB, struct cs_model_shape, moe, .sub = moe_fields, .nsub = NELEM(moe_fields),
        .doc = "mixture of experts (experts, top_k, ...); absent: a dense model"),
+    F_("mtp_layers", CS_FT_INT, struct cs_model_shape, mtp_layers, .min = 0, .max = 63, .def = "0",
+       .doc = "multi-token-prediction depth (DeepSeek-V3: 1; Megatron-Core mtp_num_layers): each "
+              "module a projection, one transformer layer and the output layer and loss again, on "
+              "the last pipeline stage unless pipeline_layout places it"),
 };
 
 /* struct cs_parallel */
@@ -447,6 +451,12 @@ static const struct cs_field par_fields[] = {
     F_("account_for_loss_in_pipeline_split", CS_FT_BOOL, struct cs_parallel, account_for_loss,
        .def = "false", .doc = "Megatron-Core: the output layer and loss count as one layer of the "
                               "pipeline split"),
+    F_("pipeline_layout", CS_FT_STR, struct cs_parallel, layout_text,
+       .size = MSIZE(struct cs_parallel, layout_text), .def = "",
+       .doc = "Megatron-Core's pipeline_model_parallel_layout: virtual stages split by '|', E "
+              "embedding, t decoder layer, m MTP layer, L loss, 'x*n' and '(...)*n' repeats (e.g. "
+              "\"Et*4|(t*4|)*14tmL\"); empty: the default split; sets vp = stages / pp when vp is "
+              "not given"),
     F_("ep", CS_FT_INT, struct cs_parallel, ep, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
        .doc = "expert parallel (MoE): ranks the experts are split over"),
     F_("etp", CS_FT_INT, struct cs_parallel, etp, .min = 1, .max = CS_CFG_MAX_GPUS, .def = "1",
@@ -1402,6 +1412,19 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
     mark(&mk, CS_STEP_KEY_HIDDEN, node_or(mm, "hidden", mn));
     mark(&mk, CS_STEP_KEY_GLOBAL_BATCH, node_or(wl, "global_batch", wl));
     mark(&mk, CS_STEP_KEY_GPUS, node_or(wl, "gpus", wl));
+    if (w->par.layout.stages > 0) {
+        const struct cs_ynode *ln = node_or(pm, "pipeline_layout", pn);
+        char err[256];
+        if (p->account_for_embedding || p->account_for_loss)
+            cs_cfg__error(b->d, ln,
+                          "workload.parallelism.pipeline_layout: cannot be combined with "
+                          "account_for_embedding_in_pipeline_split or "
+                          "account_for_loss_in_pipeline_split (the layout places the embedding and "
+                          "the loss itself)");
+        else if (!cs_pipeline_layout_check(w, err, sizeof err))
+            cs_cfg__error(b->d, ln, "workload.parallelism.pipeline_layout \"%s\": %s",
+                          p->layout_text, err);
+    }
     if (!b->no_step_rules)
         (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
     /* ZeRO-Offload moves gradients and weights over the GPU's host link;
@@ -1459,6 +1482,26 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
     bind_model(b, wl, wv);
     walk(b, workload_fields, NELEM(workload_fields), wl, wv, "workload", w, NULL);
     const struct cs_ynode *pm = cs_ynode_map_get(wl, "parallelism");
+    if (w->par.layout_text[0]) {
+        /* Megatron-Core's pipeline layout: parsed here, checked against the
+         * model and the degrees in check_workload; vp follows from it when
+         * the file does not give one (Megatron derives it so) */
+        const struct cs_ynode *ln = cs_ynode_map_get(pm, "pipeline_layout");
+        char err[256];
+        if (!cs_pipeline_layout_parse(w->par.layout_text, &w->par.layout, err, sizeof err)) {
+            cs_cfg__error(b->d, ln ? ln : pm,
+                          "workload.parallelism.pipeline_layout: %s (got \"%s\")", err,
+                          w->par.layout_text);
+            return;
+        }
+        if (!cs_ynode_map_get(pm, "vp") && w->par.pp > 0 && w->par.layout.stages % w->par.pp == 0) {
+            w->par.vp = w->par.layout.stages / w->par.pp;
+            char buf[32];
+            snprintf(buf, sizeof buf, "%d", w->par.vp);
+            prov_set(&b->prov, "workload.parallelism.vp", buf,
+                     "default (= the pipeline_layout's stages / pp)");
+        }
+    }
     if (!cs_ynode_map_get(pm, "dp") && w->par.tp > 0 && w->par.pp > 0 && w->par.cp > 0) {
         long gpus = cs_job_gpus(&b->s->cluster, w);
         long per = (long)w->par.tp * w->par.pp * w->par.cp;

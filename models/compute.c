@@ -1124,6 +1124,32 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     return CS_OK;
 }
 
+cs_status cs_compute_mtp_extra(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                               const struct cs_compute_params *p, struct cs_layer_cost *out)
+{
+    struct dims d;
+    cs_status st = get_dims(w, gpu, p, &d);
+    if (st != CS_OK)
+        return st;
+    if (out == NULL)
+        return CS_EINVAL;
+    struct cs_layer_cost c;
+    memset(&c, 0, sizeof c);
+    double gf = 0.0, gb = 0.0, flops = 0.0;
+    /* eh_proj: the b s x 2h concatenation into h / tp columns */
+    linear(gpu, p, d.prec, d.tokens, d.h / d.tp, 2.0 * d.h, &gf, &gb, &flops);
+    c.fwd_s = gf;
+    c.bwd_s = gb;
+    c.fwd_flops = flops;
+    c.bwd_flops = 2.0 * flops;
+    /* two RMSNorms (each reads and writes a b s h tensor) and the
+     * concatenation (reads two, writes one of twice the width) */
+    mem_op(gpu, p, 2.0 * 2.0 * d.e * d.n_h + 4.0 * d.e * d.n_h, &c);
+    c.params = cs_memory_mtp_extra_params(w);
+    *out = c;
+    return CS_OK;
+}
+
 /* Achievable host-link (PCIe x16) bandwidth of one direction for the
  * offload copies: 80% of the line rate (cluster.h), the DMA efficiency
  * ZeRO-Offload's measurements imply (Ren et al. 2021). NAN for a GPU without

@@ -204,6 +204,12 @@ double cs_memory_logits_params(const struct cs_workload *w)
     return p;
 }
 
+double cs_memory_mtp_extra_params(const struct cs_workload *w)
+{
+    double h = w->model.hidden;
+    return 2.0 * h * h / w->par.tp + 2.0 * h;
+}
+
 int cs_memory_shard_degree(const struct cs_workload *w, const struct cs_gpu_spec *gpu)
 {
     /* With context parallelism the cp ranks of a data-parallel replica hold
@@ -463,15 +469,29 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     if (micro < 1)
         micro = 1;
     int vpn = w->par.vp > 1 ? w->par.vp : 1;
-    int layers = 0, nm = 0, rc_sum = 0;
-    double held_l = 0.0, held_m = 0.0;
+    int layers = 0, nm = 0, rc_sum = 0, mtp = 0;
+    double held_l = 0.0, held_m = 0.0, held_mtp = 0.0;
     bool moe = cs_model_is_moe(m);
+    /* an MTP module's transformer layer is of the decoder's last kind */
+    bool mtp_moe = moe && cs_model_layer_is_moe(m, m->layers - 1);
+    bool has_emb = false, has_loss = false;
     for (int c = 0; c < vpn; c++) {
         int lo = 0;
         int n = cs_workload_vstage_layers(w, c * pp + stage, &lo);
+        bool ce = false, cl = false;
+        int nmtp = 0;
+        cs_workload_vstage_extras(w, c * pp + stage, &ce, &nmtp, &cl);
+        has_emb |= ce;
+        has_loss |= cl;
+        int nmc = moe ? cs_model_moe_layers_in(m, lo, n) : 0;
+        if (nmtp > 0) {
+            n += nmtp;
+            nmc += mtp_moe ? nmtp : 0;
+            mtp += nmtp;
+            held_mtp += cs_workload_inflight_chunks(pp, vpn, stage, micro, c) * nmtp;
+        }
         if (n <= 0)
             continue;
-        int nmc = moe ? cs_model_moe_layers_in(m, lo, n) : 0;
         double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
         layers += n;
         nm += nmc;
@@ -491,10 +511,14 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     double p_moe = moe ? cs_memory_layer_moe_params(w) : 0.0;
     double experts = moe ? nm * cs_memory_layer_expert_params(w) : 0.0;
     r.params = (layers - nm) * p_layer + nm * p_moe;
-    if (first)
+    /* the stage holding MTP modules keeps its own embedding and output
+     * layer where it has not got them (Megatron-Core's mtp_process) */
+    bool emb_here = first || (mtp > 0 && !has_emb), out_here = last || (mtp > 0 && !has_loss);
+    if (emb_here)
         r.params += cs_memory_embedding_params(w);
-    if (last)
+    if (out_here)
         r.params += cs_memory_logits_params(w);
+    r.params += mtp * cs_memory_mtp_extra_params(w);
 
     /* Model states, sharded over the data-parallel group (ZeRO stages
      * 1/2/3, Rajbhandari et al. 2020, Figure 1). */
@@ -520,9 +544,9 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     /* the layers' weights as all-gathered and held unsharded (FSDP) */
     double wg = cs_memory_gather_bytes_per_param(w) * weight_copies(w, gpu);
     double edge = 0.0;
-    if (first)
+    if (emb_here)
         edge += cs_memory_embedding_params(w);
-    if (last)
+    if (out_here)
         edge += cs_memory_logits_params(w);
     r.weights = wq * ((dense - edge) / sw + experts / swe) + w16 * edge / sw;
     r.grads = cs_memory_grad_bytes_per_param(w) * (dense / sg + experts / sge);
@@ -581,6 +605,12 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         r.acts += n_h * inflight;
     if (last)    /* final norm and output-layer inputs, and the loss over the logits */
         r.acts += 2.0 * e * n_h + cs_memory_loss_bytes_per_logit(w) * sq * b * m->vocab / t;
+    if (held_mtp > 0)
+        /* per MTP module in flight: the two norms' inputs, the 2h-wide
+         * concatenation, the final norm's and output layer's inputs, and
+         * its own loss over the logits */
+        r.acts += held_mtp * (6.0 * e * n_h +
+                              cs_memory_loss_bytes_per_logit(w) * sq * b * m->vocab / t);
 
     bool gathers = fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID;
     if (gathers && w->stack == CS_STACK_TORCHTITAN && pp > 1) {

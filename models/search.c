@@ -268,6 +268,9 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                 it->w.par.ep = ep;
                                 it->w.par.etp = etp;
                                 it->w.micro_batch = mb;
+                                /* a stated pipeline layout holds for its
+                                 * own pp x vp only */
+                                cs_workload_layout_fit(&it->w);
                                 it->nrc = 0;
                                 for (size_t ri = 0; ri < 3; ri++)
                                     if (sp->vary_recompute || rc_all[ri] == base->recompute)

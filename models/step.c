@@ -107,6 +107,7 @@ struct cs__sim {
      * dropped share (moe.h) */
     bool moe;
     struct cs_layer_cost moe_layer;
+    struct cs_layer_cost mtp_extra;   /* an MTP module's norms and projection (mtp_layers > 0) */
     struct cs_coll_group ep_group, edp_group;
     struct cs_moe_load load;
     double expert_grad_ratio;   /* expert-DP reduction time over the DP one, per byte */
@@ -380,7 +381,14 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
      * layers of the split (then L + e + l must split evenly, as
      * Megatron-Core asserts). */
     int acc_e = p->account_for_embedding ? 1 : 0, acc_l = p->account_for_loss ? 1 : 0;
-    if ((acc_e || acc_l) && (m->layers + acc_e + acc_l) % (p->pp * p->vp) != 0) {
+    char lerr[256];
+    if (p->layout.stages > 0) {
+        /* a stated layout places every layer itself (Megatron-Core's checks,
+         * cs_pipeline_layout_check) */
+        if (!cs_pipeline_layout_check(w, lerr, sizeof lerr))
+            cs__rule(d, mk, p->vp > 1 ? CS_STEP_KEY_VP : CS_STEP_KEY_PP,
+                     "workload.parallelism.pipeline_layout: %s", lerr);
+    } else if ((acc_e || acc_l) && (m->layers + acc_e + acc_l) % (p->pp * p->vp) != 0) {
         cs__rule(d, mk, p->vp > 1 ? CS_STEP_KEY_VP : CS_STEP_KEY_PP,
                  "workload.parallelism: with account_for_%s_in_pipeline_split, %d layers + %d do not "
                  "split evenly into pp*vp = %d*%d virtual stages (Megatron-Core requires it)",
@@ -1008,8 +1016,22 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
             int vstage = c * S->pp + s, vfirst = 0;
             int nl = cs_workload_vstage_layers(S->w, vstage, &vfirst);
+            bool has_e = false, has_l = false;
+            int nmtp = 0;
+            cs_workload_vstage_extras(S->w, vstage, &has_e, &nmtp, &has_l);
             cc->layers = nl;
             int nm = S->moe ? cs_model_moe_layers_in(&S->w->model, vfirst, nl) : 0;
+            /* Multi-token prediction: each module's transformer layer is a
+             * layer of the decoder's last kind (Megatron-Core builds it from
+             * the block's last layer spec), costed with the chunk's layers
+             * (compute, TP/EP traffic, recomputation, host); its norms,
+             * projection and second pass through the embedding and the
+             * output layer and loss are added below. */
+            if (nmtp > 0) {
+                if (S->moe && cs_model_layer_is_moe(&S->w->model, S->w->model.layers - 1))
+                    nm += nmtp;
+                nl += nmtp;
+            }
             int nd = nl - nm;
             /* Selective recomputation redoes every layer's attention core;
              * full recomputation the first recompute_layers layers of the
@@ -1070,15 +1092,26 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 cc->params += nm * M->params;
                 cc->expert_params = nm * M->expert_params;
             }
-            if (cs__first_virtual(s, c)) {
+            if (has_e) {
                 cc->f_compute_s += emb->fwd_s;
                 cc->b_compute_s += emb->bwd_s;
                 cc->params += emb->params;
             }
-            if (cs__last_virtual(S, s, c)) {
+            if (has_l) {
                 cc->f_compute_s += logits->fwd_s;
                 cc->b_compute_s += logits->bwd_s;
                 cc->params += logits->params;
+            }
+            if (nmtp > 0) {
+                /* each module embeds the next tokens and runs the output
+                 * layer and loss again; the stage holds its own copy of
+                 * the embedding and of the output layer where it has not
+                 * got them (Megatron-Core: mtp_process builds both) */
+                const struct cs_layer_cost *x = &S->mtp_extra;
+                cc->f_compute_s += nmtp * (x->fwd_s + emb->fwd_s + logits->fwd_s);
+                cc->b_compute_s += nmtp * (x->bwd_s + emb->bwd_s + logits->bwd_s);
+                cc->params += nmtp * x->params + (has_e ? 0.0 : emb->params) +
+                              (has_l ? 0.0 : logits->params);
             }
             /* Host dispatch (docs/models.md, "Host dispatch"): the host
              * issues every kernel of the chunk, and the GPU can run ahead of
@@ -1093,14 +1126,11 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 bool full = S->w->recompute == CS_RECOMPUTE_FULL;
                 double hf = nd * hf_d + nm * hf_m;
                 double hb = nd * hb_d + nm * hb_m + (full ? nrc_d * hf_d + nrc_m * hf_m : 0.0);
-                if (cs__first_virtual(s, c)) {
-                    hf += CS__HOST_EMB_FWD_OPS * py_op;
-                    hb += CS__HOST_EMB_BWD_OPS * S->o->compute.host_cpp_op_s;
-                }
-                if (cs__last_virtual(S, s, c)) {
-                    hf += CS__HOST_LOGITS_FWD_OPS * py_op;
-                    hb += CS__HOST_LOGITS_BWD_OPS * S->o->compute.host_cpp_op_s;
-                }
+                int ne = (has_e ? 1 : 0) + nmtp, nlo = (has_l ? 1 : 0) + nmtp;
+                hf += ne * CS__HOST_EMB_FWD_OPS * py_op;
+                hb += ne * CS__HOST_EMB_BWD_OPS * S->o->compute.host_cpp_op_s;
+                hf += nlo * CS__HOST_LOGITS_FWD_OPS * py_op;
+                hb += nlo * CS__HOST_LOGITS_BWD_OPS * S->o->compute.host_cpp_op_s;
                 double gf = cc->f_compute_s + cc->f_tp_s + S->o->overlap_slowdown * cc->f_tp_hidden_s;
                 double gb = cc->b_compute_s + cc->b_tp_s + S->o->overlap_slowdown * cc->b_tp_hidden_s;
                 if (hf > gf)
@@ -1423,7 +1453,9 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     struct cs_layer_cost emb, logits;
     if ((st = cs_compute_layer(w, &c->gpu, &o->compute, &S.layer)) != CS_OK ||
         (st = cs_compute_embedding(w, &c->gpu, &o->compute, &emb)) != CS_OK ||
-        (st = cs_compute_logits(w, &c->gpu, &o->compute, &logits)) != CS_OK) {
+        (st = cs_compute_logits(w, &c->gpu, &o->compute, &logits)) != CS_OK ||
+        (w->model.mtp_layers > 0 &&
+         (st = cs_compute_mtp_extra(w, &c->gpu, &o->compute, &S.mtp_extra)) != CS_OK)) {
         cs_diag_error(d, NULL, 0, 0, "compute model: %s", cs_strerror(st));
         return st;
     }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One preset row. Sources are quoted into cs_model_shape.source. dropout:
@@ -32,6 +33,7 @@ struct preset_ext {
     struct cs_mla_shape mla;
     int sliding_window, sliding_every;
     struct cs_moe_shape moe;
+    int mtp_layers;
 };
 
 /* The MoE presets' shapes are their released config.json files (Hugging
@@ -101,7 +103,8 @@ static const struct preset presets[] = {
      "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, MLA 128 heads q_lora "
      "1536 kv_lora 512 nope 128 rope 64 v 128, first 3 layers dense (ffn 18432), 256 routed "
      "experts top-8 + 1 shared, expert ffn 2048, vocab 129280, seq 4096; 671B total, 37B "
-     "active; the multi-token-prediction module is left out)"},
+     "active, without the multi-token-prediction module: depth D = 1, Section 2.2, "
+     "num_nextn_predict_layers 1, 14B more)"},
     {"kimi-k2", 61, 7168, 64, 64, 18432, CS_ACT_SWIGLU, 163840, 4096, false, false,
      "Kimi Team, Kimi K2: Open Agentic Intelligence, arXiv 2507.20534, Table 2, and "
      "moonshotai/Kimi-K2-Base config.json (DeepSeek-V3's layout with 64 MLA heads, 384 "
@@ -136,7 +139,7 @@ static const struct preset_ext preset_exts[] = {
     /* n_group 8, topk_group 4 (config.json): a token's experts lie in at
      * most 4 of the 8 groups, on at most 4 nodes (the report's node-limited
      * routing, Section 2.1.2, M = 4) */
-    {.name = "deepseek-v3", DSV3_MLA, MOE_G(256, 8, 1, 2048, 3, 1, 8, 4)},
+    {.name = "deepseek-v3", DSV3_MLA, MOE_G(256, 8, 1, 2048, 3, 1, 8, 4), .mtp_layers = 1},
     {.name = "kimi-k2", DSV3_MLA, MOE(384, 8, 1, 2048, 1, 1)},
     {.name = "qwen3-30b-a3b", .head_dim = 128, MOE(128, 8, 0, 768, 0, 1)},
     {.name = "qwen3-235b-a22b", .head_dim = 128, MOE(128, 8, 0, 1536, 0, 1)},
@@ -193,6 +196,7 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out)
             m.sliding_window = x->sliding_window;
             m.sliding_every = x->sliding_every;
             m.moe = x->moe;
+            m.mtp_layers = x->mtp_layers;
         }
         snprintf(m.source, sizeof m.source, "%s", p->source);
         *out = m;
@@ -337,6 +341,22 @@ double cs_workload_params(const struct cs_model_shape *m)
 double cs_workload_params_active(const struct cs_model_shape *m)
 {
     return params_counted(m, true);
+}
+
+double cs_workload_mtp_params(const struct cs_model_shape *m)
+{
+    if (m->mtp_layers <= 0)
+        return 0.0;
+    double h = m->hidden;
+    bool gpt = m->activation == CS_ACT_GELU;
+    double norm = gpt ? 2.0 * h : h;
+    double attn = attn_weights(m) + 2.0 * norm;
+    if (gpt)
+        attn += qkv_width(m) + h + mlp_in_width(m) + h;
+    /* the layer (of the decoder's last kind), eh_proj, the norms of the
+     * hidden state and of the embedding, and the module's final norm */
+    double one = attn + layer_ffn_weights(m, m->layers - 1, false) + 2.0 * h * h + 3.0 * norm;
+    return m->mtp_layers * one;
 }
 
 double cs_moe_dispatch_dedup(int nodes, int top_k)
@@ -510,10 +530,334 @@ enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)
     }
 }
 
+/* Expansion of a layout text (Megatron-Core's parse_str_to_list): commas
+ * dropped, each "(group)*n" written out n times, then each "x*n". The
+ * expanded text goes to out (at most outlen - 1 characters). */
+#define CS__LAYOUT_EXPANDED_MAX 65536
+#define CS__LAYOUT_REPEAT_MAX 100000
+
+static bool layout_count(const char *s, size_t *i, long *n, char *err, size_t errlen, size_t at)
+{
+    size_t j = *i;
+    long v = 0;
+    if (s[j] < '0' || s[j] > '9') {
+        snprintf(err, errlen, "position %zu: expected a repeat count after '*'", at + 1);
+        return false;
+    }
+    while (s[j] >= '0' && s[j] <= '9') {
+        v = v * 10 + (s[j] - '0');
+        if (v > CS__LAYOUT_REPEAT_MAX) {
+            snprintf(err, errlen, "position %zu: repeat count above %d", at + 1,
+                     CS__LAYOUT_REPEAT_MAX);
+            return false;
+        }
+        j++;
+    }
+    *i = j;
+    *n = v;
+    return true;
+}
+
+static bool layout_put(char *out, size_t outlen, size_t *k, const char *src, size_t len, long times,
+                       char *err, size_t errlen)
+{
+    for (long r = 0; r < times; r++) {
+        if (*k + len >= outlen) {
+            snprintf(err, errlen, "longer than %zu symbols once its repeats are written out",
+                     outlen - 1);
+            return false;
+        }
+        memcpy(out + *k, src, len);
+        *k += len;
+    }
+    return true;
+}
+
+static bool layout_expand(const char *text, char *out, size_t outlen, char *err, size_t errlen)
+{
+    /* pass 1: groups; the text's own positions are reported (1-based) */
+    size_t n = strlen(text), k = 0;
+    char *g = malloc(outlen);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < n && ok;) {
+        char c = text[i];
+        if (c == ',' || c == ' ') {
+            i++;
+        } else if (c == '(') {
+            size_t j = i + 1, len = 0;
+            char grp[CS_LAYOUT_TEXT_MAX];
+            while (j < n && text[j] != ')') {
+                if (text[j] == '(') {
+                    snprintf(err, errlen,
+                             "position %zu: nested groups are not supported (Megatron-Core expands "
+                             "one level of parentheses)",
+                             j + 1);
+                    ok = false;
+                    break;
+                }
+                if (text[j] != ',' && text[j] != ' ' && len + 1 < sizeof grp)
+                    grp[len++] = text[j];
+                j++;
+            }
+            if (!ok)
+                break;
+            if (j >= n) {
+                snprintf(err, errlen, "position %zu: '(' is never closed", i + 1);
+                ok = false;
+                break;
+            }
+            if (len == 0) {
+                snprintf(err, errlen, "position %zu: an empty group", i + 1);
+                ok = false;
+                break;
+            }
+            if (text[j + 1] != '*') {
+                snprintf(err, errlen, "position %zu: a group must be followed by '*n'", j + 2);
+                ok = false;
+                break;
+            }
+            size_t at = j + 2;
+            long times;
+            i = at;
+            if (!layout_count(text, &i, &times, err, errlen, at) ||
+                !layout_put(g, outlen, &k, grp, len, times, err, errlen)) {
+                ok = false;
+                break;
+            }
+        } else if (c == ')') {
+            snprintf(err, errlen, "position %zu: ')' without '('", i + 1);
+            ok = false;
+        } else {
+            ok = layout_put(g, outlen, &k, &c, 1, 1, err, errlen);
+            i++;
+        }
+    }
+    g[k] = 0;
+    /* pass 2: single symbols "x*n" */
+    size_t m = 0;
+    for (size_t i = 0; ok && g[i];) {
+        if (g[i + 1] == '*') {
+            size_t at = i + 2, j = at;
+            long times;
+            if (g[i] == '|' || g[i] == '*') {
+                snprintf(err, errlen, "'%c*' repeats no layer symbol", g[i]);
+                ok = false;
+                break;
+            }
+            if (!layout_count(g, &j, &times, err, errlen, at) ||
+                !layout_put(out, outlen, &m, g + i, 1, times, err, errlen)) {
+                ok = false;
+                break;
+            }
+            i = j;
+        } else if (g[i] == '*') {
+            snprintf(err, errlen, "'*' follows no symbol");
+            ok = false;
+        } else {
+            ok = layout_put(out, outlen, &m, g + i, 1, 1, err, errlen);
+            i++;
+        }
+    }
+    if (ok)
+        out[m] = 0;
+    free(g);
+    return ok;
+}
+
+bool cs_pipeline_layout_parse(const char *text, struct cs_pipeline_layout *out, char *err,
+                              size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!text || !text[0]) {
+        snprintf(err, errlen, "empty layout");
+        return false;
+    }
+    char *x = malloc(CS__LAYOUT_EXPANDED_MAX);
+    if (!x) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = layout_expand(text, x, CS__LAYOUT_EXPANDED_MAX, err, errlen);
+    int k = 0;
+    for (size_t i = 0; ok && x[i]; i++) {
+        switch (x[i]) {
+        case '|':
+            if (++k >= CS_LAYOUT_MAX_STAGES) {
+                snprintf(err, errlen, "more than %d virtual stages", CS_LAYOUT_MAX_STAGES);
+                ok = false;
+            }
+            break;
+        case 't':
+            if (out->decoders[k] == CS_LAYOUT_MAX_PER_STAGE) {
+                snprintf(err, errlen, "more than %d decoder layers in one stage",
+                         CS_LAYOUT_MAX_PER_STAGE);
+                ok = false;
+            } else {
+                out->decoders[k]++;
+            }
+            break;
+        case 'm':
+            if ((out->extras[k] & CS_LAYOUT_MTP_MASK) == CS_LAYOUT_MTP_MASK) {
+                snprintf(err, errlen, "more than %u MTP layers in one stage", CS_LAYOUT_MTP_MASK);
+                ok = false;
+            } else {
+                out->extras[k]++;
+            }
+            break;
+        case 'E':
+            if (out->extras[k] & CS_LAYOUT_EMB) {
+                snprintf(err, errlen, "the embedding (E) appears more than once");
+                ok = false;
+            }
+            out->extras[k] |= CS_LAYOUT_EMB;
+            break;
+        case 'L':
+            if (out->extras[k] & CS_LAYOUT_LOSS) {
+                snprintf(err, errlen, "the loss (L) appears more than once");
+                ok = false;
+            }
+            out->extras[k] |= CS_LAYOUT_LOSS;
+            break;
+        default:
+            snprintf(err, errlen,
+                     "unknown symbol '%c' (expected E embedding, t decoder layer, m MTP layer, L "
+                     "loss, '|' between stages, '*n' repeats, '(...)*n' groups)",
+                     x[i]);
+            ok = false;
+        }
+    }
+    free(x);
+    if (!ok) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    out->stages = k + 1;
+    return true;
+}
+
+bool cs_pipeline_layout_check(const struct cs_workload *w, char *err, size_t errlen)
+{
+    const struct cs_pipeline_layout *y = &w->par.layout;
+    int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;
+    if (y->stages <= 0)
+        return true;
+    if (y->stages != pp * vp) {
+        snprintf(err, errlen, "%d virtual stages, but pp x vp = %d x %d = %d", y->stages, pp, vp,
+                 pp * vp);
+        return false;
+    }
+    long t = 0, m = 0;
+    int emb = 0, loss = 0, emb_at = -1, loss_at = -1, mtp_at = -1, last_t = -1;
+    for (int k = 0; k < y->stages; k++) {
+        t += y->decoders[k];
+        if (y->decoders[k])
+            last_t = k;
+        int mk = y->extras[k] & CS_LAYOUT_MTP_MASK;
+        if (mk) {
+            if (mtp_at >= 0 && mtp_at != k) {
+                snprintf(err, errlen, "MTP layers in stages %d and %d (all must be in one)", mtp_at,
+                         k);
+                return false;
+            }
+            mtp_at = k;
+            m += mk;
+        }
+        if (y->extras[k] & CS_LAYOUT_EMB) {
+            emb++;
+            emb_at = k;
+        }
+        if (y->extras[k] & CS_LAYOUT_LOSS) {
+            loss++;
+            loss_at = k;
+        }
+    }
+    if (emb != 1 || emb_at != 0) {
+        snprintf(err, errlen, "the embedding (E) must open the first stage, once");
+        return false;
+    }
+    if (loss != 1 || loss_at != y->stages - 1) {
+        snprintf(err, errlen, "the loss (L) must close the last stage, once");
+        return false;
+    }
+    if (t != w->model.layers) {
+        snprintf(err, errlen, "%ld decoder layers (t), but the model has %d", t, w->model.layers);
+        return false;
+    }
+    if (m != w->model.mtp_layers) {
+        snprintf(err, errlen, "%ld MTP layers (m), but workload.model.mtp_layers is %d", m,
+                 w->model.mtp_layers);
+        return false;
+    }
+    if (mtp_at >= 0) {
+        if (last_t > mtp_at) {
+            snprintf(err, errlen, "decoder layers (t) after the MTP layers (Megatron-Core places "
+                                  "MTP after the whole decoder)");
+            return false;
+        }
+        if (mtp_at / pp != vp - 1) {
+            snprintf(err, errlen, "the MTP layers must be in the last virtual stage (chunk %d) of "
+                                  "their pipeline rank, as Megatron-Core requires; they are in chunk %d",
+                     vp - 1, mtp_at / pp);
+            return false;
+        }
+    }
+    return true;
+}
+
+void cs_workload_layout_fit(struct cs_workload *w)
+{
+    int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;
+    if (w->par.layout.stages > 0 && w->par.layout.stages != pp * vp) {
+        w->par.layout.stages = 0;
+        w->par.layout_text[0] = 0;
+    }
+}
+
+void cs_workload_vstage_extras(const struct cs_workload *w, int k, bool *emb, int *mtp, bool *loss)
+{
+    int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;
+    int nvirt = pp * vp;
+    const struct cs_pipeline_layout *y = &w->par.layout;
+    bool e, l;
+    int m;
+    if (y->stages == nvirt && k >= 0 && k < nvirt) {
+        e = (y->extras[k] & CS_LAYOUT_EMB) != 0;
+        l = (y->extras[k] & CS_LAYOUT_LOSS) != 0;
+        m = y->extras[k] & CS_LAYOUT_MTP_MASK;
+    } else {
+        e = k == 0;
+        l = k == nvirt - 1;
+        m = l ? w->model.mtp_layers : 0;
+    }
+    if (emb)
+        *emb = e;
+    if (loss)
+        *loss = l;
+    if (mtp)
+        *mtp = m;
+}
+
 int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first)
 {
     int pp = w->par.pp > 0 ? w->par.pp : 1, vp = w->par.vp > 0 ? w->par.vp : 1;
     int layers = w->model.layers, nvirt = pp * vp;
+    const struct cs_pipeline_layout *y = &w->par.layout;
+    if (y->stages == nvirt) {
+        if (k < 0)
+            k = 0;
+        if (k >= nvirt)
+            k = nvirt - 1;
+        int before = 0;
+        for (int j = 0; j < k; j++)
+            before += y->decoders[j];
+        if (first)
+            *first = before;
+        return y->decoders[k];
+    }
     int e = w->par.account_for_embedding ? 1 : 0, l = w->par.account_for_loss ? 1 : 0;
     if (k < 0)
         k = 0;
@@ -526,14 +870,29 @@ int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first)
             *first = k == 0 ? 0 : k * per - e;
         return n > 0 ? n : 0;
     }
-    int ceil_l = (layers + nvirt - 1) / nvirt;
-    int deficit = ceil_l * nvirt - layers;   /* < nvirt */
-    /* taken in the order last, first, second to last, second, ...: the
-     * first floor(d/2) and the last ceil(d/2) virtual stages hold one less */
-    int lo = deficit / 2, hi = nvirt - (deficit - deficit / 2);
-    if (first)
-        *first = k * ceil_l - (k < lo ? k : lo) - (k > hi ? k - hi : 0);
-    return ceil_l - (k < lo) - (k >= hi);
+    /* Without a layout, the MTP modules (on the last virtual stage) take
+     * a layer's place each in the split, as the published layouts balance
+     * them (Megatron-Bridge's DeepSeek-V3 recipes: the last stage holds one
+     * decoder layer beside MTP and the loss); where that stage would hold
+     * fewer slots than modules, they come on top instead. */
+    int mtp = w->model.mtp_layers > 0 && !(e || l) ? w->model.mtp_layers : 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int total = layers + mtp;
+        int ceil_l = (total + nvirt - 1) / nvirt;
+        int deficit = ceil_l * nvirt - total;   /* < nvirt */
+        /* taken in the order last, first, second to last, second, ...: the
+         * first floor(d/2) and the last ceil(d/2) virtual stages hold one less */
+        int lo = deficit / 2, hi = nvirt - (deficit - deficit / 2);
+        int last_n = ceil_l - (nvirt - 1 < lo) - (nvirt - 1 >= hi);
+        if (mtp > 0 && last_n < mtp) {
+            mtp = 0;   /* the modules do not fit the last stage's slots */
+            continue;
+        }
+        if (first)
+            *first = k * ceil_l - (k < lo ? k : lo) - (k > hi ? k - hi : 0);
+        return ceil_l - (k < lo) - (k >= hi) - (k == nvirt - 1 ? mtp : 0);
+    }
+    return 0; /* not reached: the second pass has mtp 0 */
 }
 
 int cs_workload_inflight_chunks(int pp, int vp, int stage, long micro, int chunk)

@@ -113,6 +113,8 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
         cJSON_AddStringToObject(e, "routing", cs_moe_routing_names[m->moe.routing]);
         cJSON_AddStringToObject(e, "dispatcher", cs_moe_dispatcher_names[m->moe.dispatcher]);
     }
+    if (m->mtp_layers > 0)
+        cJSON_AddNumberToObject(mo, "mtp_layers", m->mtp_layers);
     /* DESIGN.md's contract: counts of all and of one token's parameters */
     cJSON_AddNumberToObject(o, "params_total", cs_workload_params(m));
     cJSON_AddNumberToObject(o, "params_active", cs_workload_params_active(m));
@@ -130,6 +132,8 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
         cJSON_AddNumberToObject(po, "ep", p->ep > 0 ? p->ep : 1);
         cJSON_AddNumberToObject(po, "etp", p->etp > 0 ? p->etp : 1);
     }
+    if (p->layout.stages > 0)
+        cJSON_AddStringToObject(po, "pipeline_layout", p->layout_text);
     cJSON_AddStringToObject(o, "recompute", cs_recompute_name(w->recompute));
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
         cJSON_AddNumberToObject(o, "recompute_layers", w->recompute_layers);
@@ -332,10 +336,19 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
         fprintf(out, "  expert par.   ep %d, etp %d, expert dp %d\n", p->ep > 0 ? p->ep : 1,
                 p->etp > 0 ? p->etp : 1, cs_workload_expert_dp(w));
     }
+    if (m->mtp_layers > 0) {
+        char b3[64];
+        fprintf(out, "  MTP           %d multi-token-prediction module%s (%s parameters more, not in "
+                     "the counts above)\n",
+                m->mtp_layers, m->mtp_layers > 1 ? "s" : "",
+                cs__fmt(cs_workload_mtp_params(m), CS_UNIT_COUNT, b3, sizeof b3));
+    }
     if (w->gpus > 0)
         fprintf(out, "  GPUs          %ld of the cluster's (workload.gpus; the rest for neighbours)\n", w->gpus);
     fprintf(out, "  parallelism   tp %d, pp %d, dp %d, cp %d, vp %d, sp %s, fsdp %s\n", p->tp,
             p->pp, p->dp, p->cp, p->vp, p->sp ? "on" : "off", cs_fsdp_name(p->fsdp));
+    if (p->layout.stages > 0)
+        fprintf(out, "  layout        %s (%d virtual stages)\n", p->layout_text, p->layout.stages);
     char rc[48];
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
         snprintf(rc, sizeof rc, "full (%d layers per stage)", w->recompute_layers);

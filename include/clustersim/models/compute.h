@@ -235,6 +235,16 @@ void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double 
 cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, struct cs_layer_cost *out);
 
+/* What one multi-token-prediction module adds beside its transformer layer
+ * (which costs as a decoder layer) and its pass through the output layer
+ * (as cs_compute_logits): the RMSNorms of the hidden state and of the
+ * shifted tokens' embedding, their concatenation, and the projection
+ * eh_proj (2h -> h, column-parallel over tp; Megatron-Core
+ * multi_token_prediction.py); params are the projection's and the norms'.
+ * Same errors as cs_compute_layer. docs/models.md 2.7. */
+cs_status cs_compute_mtp_extra(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                               const struct cs_compute_params *p, struct cs_layer_cost *out);
+
 /* Achievable CPU memory bandwidth per GPU for the offloaded Adam step: a
  * 2-socket server streams about 400 GB/s (STREAM triad on 8-channel DDR5
  * per socket) shared by 8 GPUs; docs/models.md. */

@@ -93,6 +93,10 @@ double cs_memory_layer_moe_params(const struct cs_workload *w);
 double cs_memory_layer_expert_params(const struct cs_workload *w);
 double cs_memory_embedding_params(const struct cs_workload *w);
 double cs_memory_logits_params(const struct cs_workload *w);
+/* Parameters per GPU of one multi-token-prediction module beside its
+ * transformer layer: the projection eh_proj (2h x h over tp) and the two
+ * RMSNorms (h each). */
+double cs_memory_mtp_extra_params(const struct cs_workload *w);
 
 /* Data-parallel degree over which the model states are sharded: dp for
  * zero1/zero2/full, min(dp, G / (tp cp)) for hybrid with G =

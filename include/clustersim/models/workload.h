@@ -8,6 +8,7 @@
 #include "clustersim/base/status.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
 /* none; selective: Megatron's (the attention core only); full: each layer
@@ -147,6 +148,15 @@ struct cs_model_shape {
      * sliding_window tokens only; 0: none. */
     int sliding_window, sliding_every;
     struct cs_moe_shape moe;
+    /* Multi-token prediction (DeepSeek-V3 report, arXiv 2412.19437, Section
+     * 2.2; Megatron-Core's mtp_num_layers): depth D of sequential MTP
+     * modules, each an RMSNorm of the hidden state and of the next token's
+     * embedding, a projection of their concatenation (2h -> h), one
+     * transformer layer of the decoder's last kind, and the shared output
+     * layer and loss once more. They run after the decoder, on the virtual
+     * stage that holds them (the last by default; cs_workload_vstage_extras).
+     * 0: none. Not in the published parameter and active counts. */
+    int mtp_layers;
     char source[CS_SOURCE_MAX];
 };
 
@@ -179,6 +189,32 @@ enum cs_fsdp_prefetch {
 };
 extern const char *const cs_fsdp_prefetch_names[];   /* enum order, NULL-terminated */
 
+/* A pipeline layout as Megatron-Core's --pipeline-model-parallel-layout
+ * states it (megatron/core/transformer/pipeline_parallel_layer_layout.py):
+ * virtual stages separated by '|', in Megatron's order (stage k is chunk
+ * k / pp of pipeline rank k % pp); in each, E the embedding, t a decoder
+ * layer, m a multi-token-prediction layer, L the output layer and loss;
+ * "X*n" repeats one symbol, "(...)*n" a group, commas are cosmetic.
+ * Example: DeepSeek-V3 on 16 virtual stages, "Et*4|(t*4|)*14tmL". */
+#define CS_LAYOUT_TEXT_MAX 160
+#define CS_LAYOUT_MAX_STAGES 256
+#define CS_LAYOUT_MAX_PER_STAGE 255  /* decoder layers in one virtual stage */
+#define CS_LAYOUT_MTP_MASK 0x3fu      /* extras[k]: MTP layers of the stage (at most 63) */
+#define CS_LAYOUT_EMB 0x40u           /* extras[k]: the stage holds the embedding */
+#define CS_LAYOUT_LOSS 0x80u          /* extras[k]: the stage holds the output layer and loss */
+struct cs_pipeline_layout {
+    int stages;                                    /* 0: no layout */
+    unsigned char decoders[CS_LAYOUT_MAX_STAGES];  /* t per virtual stage */
+    unsigned char extras[CS_LAYOUT_MAX_STAGES];    /* m count | CS_LAYOUT_EMB | CS_LAYOUT_LOSS */
+};
+
+/* Parses `text` into `out` (Megatron-Core's grammar, above; nested groups
+ * are refused, as Megatron's one-level expansion cannot read them). On an
+ * error returns false with a message naming the position in `err`. Checks
+ * only the text; cs_pipeline_layout_check checks it against a workload. */
+bool cs_pipeline_layout_parse(const char *text, struct cs_pipeline_layout *out, char *err,
+                              size_t errlen);
+
 struct cs_parallel {
     int tp, pp, dp, cp;       /* tensor, pipeline, data, context parallel degrees */
     int vp;                   /* virtual pipeline stages per GPU (interleaved 1F1B); 1 = plain */
@@ -198,6 +234,10 @@ struct cs_parallel {
      * layer with the loss, each count as one layer of the pipeline split
      * (cs_workload_vstage_layers). */
     bool account_for_embedding, account_for_loss;
+    /* Megatron-Core's pipeline_model_parallel_layout (empty: the default
+     * split above): the text as given and what each virtual stage holds. */
+    char layout_text[CS_LAYOUT_TEXT_MAX];
+    struct cs_pipeline_layout layout;
 };
 
 /* Software stacks as named presets (`workload.stack`): each fixes how the
@@ -394,6 +434,24 @@ int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_sta
  * The step and the memory model use this one split. first may be NULL. */
 int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first);
 
+/* What virtual stage k holds besides its decoder layers: the embedding, the
+ * output layer and loss, and multi-token-prediction layers. With a layout,
+ * as it states; without, the embedding on the first, the loss and every
+ * MTP layer on the last (Megatron-Core builds MTP on the post-process
+ * stage). Any pointer may be NULL. */
+void cs_workload_vstage_extras(const struct cs_workload *w, int k, bool *emb, int *mtp, bool *loss);
+
+/* Checks a parsed layout against the workload's layers, MTP depth and
+ * pipeline degrees as Megatron-Core's validate_layer_layout does (one E
+ * first, one L last, as many t as layers and m as mtp_layers, MTP after
+ * every decoder layer and in the last virtual stage of its pipeline rank,
+ * pp x vp stages). Returns false with the reason in err. */
+bool cs_pipeline_layout_check(const struct cs_workload *w, char *err, size_t errlen);
+
+/* Drops the workload's layout where its stage count is not pp x vp (the
+ * search and the planner change the degrees; a layout holds for one pair). */
+void cs_workload_layout_fit(struct cs_workload *w);
+
 /* Megatron-Core's interleaved 1F1B schedule (pipeline_parallel/schedules.py,
  * forward_backward_pipelining_with_interleaving): the forward chunks
  * pipeline stage s runs before its first backward, warm-up (pp - s - 1) 2 +
@@ -426,6 +484,12 @@ double cs_workload_params(const struct cs_model_shape *m);
  * is not sent to (top_k of experts per MoE layer); the total for dense
  * models. */
 double cs_workload_params_active(const struct cs_model_shape *m);
+/* Parameters of the multi-token-prediction modules (mtp_layers of them),
+ * not in the two counts above (as the published counts leave them out):
+ * each one layer of the decoder's last kind, the projection eh_proj (2h x
+ * h) and three norms; the embedding and output layer they share are not
+ * counted again. 0 without MTP. */
+double cs_workload_mtp_params(const struct cs_model_shape *m);
 /* Expert-parallel degree of the expert layers' data parallelism:
  * tp cp dp / (ep etp) (>= 1 when the degrees are consistent). */
 int cs_workload_expert_dp(const struct cs_workload *w);
