@@ -665,8 +665,9 @@ cs_status cs_memory_per_gpu_params(const struct cs_workload *w, const struct cs_
         at = use_last ? w->par.pp - 1 : 0;
     }
     const struct stage_mem *s = use_last ? &last : &first;
-    if (cs_model_is_moe(&w->model))
-        /* leading dense layers make the first stages light: every stage */
+    if (cs_model_is_moe(&w->model) || w->par.layout.stages > 0)
+        /* leading dense layers make the first stages light, and a stated
+         * layout may load any stage: every stage */
         for (int k = 1; k < w->par.pp - 1; k++) {
             stage_memory(w, gpu, p->fused_attention, k, &mid);
             if (mid.total > s->total) {

@@ -683,7 +683,31 @@ bool cs_pipeline_layout_parse(const char *text, struct cs_pipeline_layout *out, 
     }
     bool ok = layout_expand(text, x, CS__LAYOUT_EXPANDED_MAX, err, errlen);
     int k = 0;
+    bool seen_m = false, seen_l = false, seen_sym = false;
     for (size_t i = 0; ok && x[i]; i++) {
+        /* Megatron-Core: the flattened layout starts with the embedding
+         * and ends with the loss */
+        if (x[i] != '|') {
+            if (seen_l) {
+                snprintf(err, errlen, "'%c' after the loss (L), which must be the last layer", x[i]);
+                ok = false;
+                break;
+            }
+            if (!seen_sym && x[i] != 'E') {
+                snprintf(err, errlen, "the first layer must be the embedding (E), got '%c'", x[i]);
+                ok = false;
+                break;
+            }
+            seen_sym = true;
+            seen_l = x[i] == 'L';
+        }
+        if (x[i] == 't' && seen_m) {
+            snprintf(err, errlen, "a decoder layer (t) after an MTP layer (m): Megatron-Core places "
+                                  "MTP after the whole decoder");
+            ok = false;
+            break;
+        }
+        seen_m |= x[i] == 'm';
         switch (x[i]) {
         case '|':
             if (++k >= CS_LAYOUT_MAX_STAGES) {
@@ -751,7 +775,7 @@ bool cs_pipeline_layout_check(const struct cs_workload *w, char *err, size_t err
         return false;
     }
     long t = 0, m = 0;
-    int emb = 0, loss = 0, emb_at = -1, loss_at = -1, mtp_at = -1, last_t = -1;
+    int emb = 0, loss = 0, mtp_at = -1, last_t = -1;
     for (int k = 0; k < y->stages; k++) {
         t += y->decoders[k];
         if (y->decoders[k])
@@ -766,21 +790,11 @@ bool cs_pipeline_layout_check(const struct cs_workload *w, char *err, size_t err
             mtp_at = k;
             m += mk;
         }
-        if (y->extras[k] & CS_LAYOUT_EMB) {
-            emb++;
-            emb_at = k;
-        }
-        if (y->extras[k] & CS_LAYOUT_LOSS) {
-            loss++;
-            loss_at = k;
-        }
+        emb += (y->extras[k] & CS_LAYOUT_EMB) != 0;
+        loss += (y->extras[k] & CS_LAYOUT_LOSS) != 0;
     }
-    if (emb != 1 || emb_at != 0) {
-        snprintf(err, errlen, "the embedding (E) must open the first stage, once");
-        return false;
-    }
-    if (loss != 1 || loss_at != y->stages - 1) {
-        snprintf(err, errlen, "the loss (L) must close the last stage, once");
+    if (emb != 1 || loss != 1) {
+        snprintf(err, errlen, "the embedding (E) and the loss (L) must each appear once");
         return false;
     }
     if (t != w->model.layers) {

@@ -1775,6 +1775,132 @@ START_TEST(test_step_host_floor)
 }
 END_TEST
 
+/* Multi-token prediction on one GPU (no communication; the host kept off
+ * the critical path with host_python_scale 1 and 4 sequences of 4,096):
+ * the module adds to the step's compute exactly one decoder layer, its
+ * norms and projection, and a second pass through the embedding and the
+ * output layer and loss, each as the compute model costs them. On two
+ * pipeline stages (4 layers + 1 module: 3 and 1 + MTP) the last stage
+ * holds 2 layers' parameters (its own and the module's), the output
+ * layer, the module's projection and norms, and its own copy of the
+ * embedding (Megatron-Core's mtp_process). */
+static const char *mtp_yaml =
+    "schema_version: 1\n"
+    "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: %d, intra_node: nvswitch}\n"
+    "workload:\n"
+    "  model: {layers: 4, hidden: 4096, heads: 32, ffn_hidden: 11008, activation: swiglu,"
+    " seq_len: 4096, vocab: %d, mtp_layers: %d}\n"
+    "  global_batch: %d\n"
+    "  micro_batch: %d\n"
+    "  host_python_scale: 1\n"
+    "  parallelism: {pp: %d}\n"
+    "  recompute: none\n"
+    "  precision: bf16\n";
+
+static void mtp_load(int gpus, int mtp, int vocab, int mb, struct cs_scenario *s)
+{
+    char text[1024];
+    snprintf(text, sizeof text, mtp_yaml, gpus, vocab, mtp, mb, mb, gpus);
+    load(text, s);
+}
+
+START_TEST(test_step_mtp_and_layout)
+{
+    struct cs_scenario a, b;
+    mtp_load(1, 0, 32000, 4, &a);
+    mtp_load(1, 1, 32000, 4, &b);
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&a, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_step_result ra, rb;
+    ck_assert_int_eq(cs_step_simulate(&a.cluster, &a.workload, &o, &d, &ra), CS_OK);
+    ck_assert_int_eq(cs_step_simulate(&b.cluster, &b.workload, &o, &d, &rb), CS_OK);
+    ck_assert(ra.fits && rb.fits);
+    struct cs_layer_cost L, X, E, O;
+    const struct cs_gpu_spec *g = &b.cluster.gpu;
+    ck_assert_int_eq(cs_compute_layer(&b.workload, g, &o.compute, &L), CS_OK);
+    ck_assert_int_eq(cs_compute_mtp_extra(&b.workload, g, &o.compute, &X), CS_OK);
+    ck_assert_int_eq(cs_compute_embedding(&b.workload, g, &o.compute, &E), CS_OK);
+    ck_assert_int_eq(cs_compute_logits(&b.workload, g, &o.compute, &O), CS_OK);
+    double add = L.fwd_s + L.bwd_s + X.fwd_s + X.bwd_s + E.fwd_s + E.bwd_s + O.fwd_s + O.bwd_s;
+    ck_assert_double_eq_tol(rb.compute_s - ra.compute_s, add, 1e-9 * add);
+    /* eh_proj by hand: 4 x 4096 tokens x 4096 columns x 8192 inputs, x 2 */
+    ck_assert_double_eq_tol(X.fwd_flops, 2.0 * 16384 * 4096 * 8192, 1.0);
+    ck_assert_double_eq(X.params, 2.0 * 4096 * 4096 + 2 * 4096);
+    cs_scenario_fini(&a);
+    cs_scenario_fini(&b);
+
+    mtp_load(2, 1, 128000, 1, &b);
+    struct cs_memory_breakdown m;
+    ck_assert_int_eq(cs_memory_per_gpu(&b.workload, &b.cluster.gpu, &m), CS_OK);
+    ck_assert_int_eq(m.stage, 1);
+    ck_assert_int_eq(cs_workload_vstage_layers(&b.workload, 1, NULL), 1);
+    double want = 2.0 * cs_memory_layer_params(&b.workload) + cs_memory_logits_params(&b.workload) +
+                  cs_memory_mtp_extra_params(&b.workload) + cs_memory_embedding_params(&b.workload);
+    ck_assert_double_eq_tol(m.params, want, 1.0);
+    cs_scenario_fini(&b);
+
+    /* The loader: vp follows from the layout; a malformed layout, one that
+     * does not match the model, or one beside account_for_* is refused,
+     * naming the key. */
+    load("schema_version: 1\n"
+         "cluster: {gpu: B200, nodes: 32, gpus_per_node: 8}\n"
+         "workload: {model: {preset: deepseek-v3}, global_batch: 4096, precision: mxfp8,"
+         " parallelism: {pp: 4, ep: 8, pipeline_layout: \"Et*4|(t*4|)*14tmL\"}}\n",
+         &b);
+    ck_assert_int_eq(b.workload.par.vp, 4);
+    ck_assert_int_eq(b.workload.par.layout.stages, 16);
+    ck_assert_str_eq(b.workload.par.layout_text, "Et*4|(t*4|)*14tmL");
+    cs_scenario_fini(&b);
+    const char *bad[] = {"pipeline_layout: \"Ex|L\"", "pipeline_layout: \"Et*4|(t*4|)*14tmL\", vp: 2",
+                         "pipeline_layout: \"Et*4|(t*4|)*14tL\"",
+                         "pipeline_layout: \"Et*4|(t*4|)*14tmL\", "
+                         "account_for_loss_in_pipeline_split: true"};
+    const char *why[] = {"pipeline_layout: unknown symbol 'x'", "pp x vp = 4 x 2 = 8",
+                         "0 MTP layers (m), but workload.model.mtp_layers is 1", "cannot be combined"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "schema_version: 1\n"
+                 "cluster: {gpu: B200, nodes: 32, gpus_per_node: 8}\n"
+                 "workload: {model: {preset: deepseek-v3}, global_batch: 4096, precision: mxfp8,\n"
+                 "  parallelism: {pp: 4, ep: 8, %s}}\n",
+                 bad[i]);
+        struct cs_scenario s;
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+        ck_assert_int_ne(cs_cfg_load_scenario_buffer("t.yaml", text, strlen(text), cat, &d, &s, NULL),
+                         CS_OK);
+        bool found = false;
+        for (size_t k = 0; k < d.n; k++)
+            found = found || (strstr(d.items[k].msg, why[i]) && d.items[k].line == 4);
+        ck_assert_msg(found, "case %zu: no \"%s\" on line 4 in %s", i, why[i], d.n ? d.items[0].msg : "");
+    }
+
+    /* A validation row states its layout in the recompute cell; a layout
+     * with a quote in it is an error naming the row. */
+    struct cs_ref_case *cases = NULL;
+    size_t n = 0;
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    struct cs_val_table vt = {.stack = "mcore", .link = "ib-ndr"};
+    ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/layout.csv"), &vt, cat, &d,
+                                        &cases, &n),
+                     CS_ECONFIG);
+    ck_assert_uint_eq(cs_diags_errors(&d), 1);
+    ck_assert_int_eq(d.items[0].line, 6);
+    ck_assert_ptr_nonnull(strstr(d.items[0].msg, "/layout:"));
+    ck_assert_uint_ge(n, 1);
+    ck_assert_str_eq(cases[0].not_expressible, "");
+    ck_assert_int_eq(cases[0].scen.workload.par.layout.stages, 16);
+    ck_assert_int_eq(cases[0].scen.workload.model.mtp_layers, 1);
+    ck_assert_int_eq(cs_workload_vstage_layers(&cases[0].scen.workload, 15, NULL), 1);
+    cs_refs_free(cases, n);
+    cs_diags_fini(&d);
+}
+END_TEST
+
 static Suite *step_suite(void)
 {
     Suite *s = suite_create("step");
@@ -1815,6 +1941,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_stack_presets);
     tcase_add_test(tc, test_step_activation_offload);
     tcase_add_test(tc, test_step_claim_verdicts);
+    tcase_add_test(tc, test_step_mtp_and_layout);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -863,6 +863,175 @@ START_TEST(test_workload_memory_offload)
 }
 END_TEST
 
+/* Megatron-Core's layout grammar (pipeline_parallel_layer_layout.py,
+ * parse_str_to_list), by hand:
+ * - "Et*4|(t*4|)*14tmL" (Megatron-Bridge's DeepSeek-V3 on 16 virtual
+ *   stages): E + 4 layers, 14 stages of 4, then one layer, MTP and the
+ *   loss: 4 + 56 + 1 = 61 layers;
+ * - "Ettt|(tt|)*29,m|L" (the docstring's example): 3 + 58 layers in 30
+ *   stages, MTP alone in stage 30, the loss alone in stage 31;
+ * - "Et|(tt|)*30mL": 1 + 60 layers, MTP and the loss in stage 31. */
+static struct cs_pipeline_layout layout_of(const char *text)
+{
+    struct cs_pipeline_layout y;
+    char err[256];
+    ck_assert_msg(cs_pipeline_layout_parse(text, &y, err, sizeof err), "%s: %s", text, err);
+    return y;
+}
+
+START_TEST(test_workload_pipeline_layout_parse)
+{
+    struct cs_pipeline_layout y = layout_of("Et*4|(t*4|)*14tmL");
+    ck_assert_int_eq(y.stages, 16);
+    ck_assert_int_eq(y.decoders[0], 4);
+    ck_assert_uint_eq(y.extras[0], CS_LAYOUT_EMB);
+    for (int k = 1; k < 15; k++) {
+        ck_assert_int_eq(y.decoders[k], 4);
+        ck_assert_uint_eq(y.extras[k], 0);
+    }
+    ck_assert_int_eq(y.decoders[15], 1);
+    ck_assert_uint_eq(y.extras[15], 1u | CS_LAYOUT_LOSS);
+    y = layout_of("Ettt|(tt|)*29,m|L");
+    ck_assert_int_eq(y.stages, 32);
+    ck_assert_int_eq(y.decoders[0], 3);
+    ck_assert_int_eq(y.decoders[29], 2);
+    ck_assert_int_eq(y.decoders[30], 0);
+    ck_assert_uint_eq(y.extras[30], 1u);
+    ck_assert_uint_eq(y.extras[31], CS_LAYOUT_LOSS);
+    y = layout_of("Et|(tt|)*30mL");
+    ck_assert_int_eq(y.stages, 32);
+    ck_assert_int_eq(y.decoders[0], 1);
+    ck_assert_int_eq(y.decoders[30], 2);
+    ck_assert_int_eq(y.decoders[31], 0);
+    ck_assert_uint_eq(y.extras[31], 1u | CS_LAYOUT_LOSS);
+
+    const char *bad[] = {"", "Et*|L", "E((t|)*2)*2L", "Ex|L", "E(t|L", "E(t|)L", "Et|)L",
+                         "EtLE", "*3tL", "Et*4|(t*4|)*14mtL", "t*4|E(t*4|)*14tmL",
+                         "Et*4|(t*4|)*14tLm", "EtL|Et"};
+    const char *why[] = {"empty", "repeat count", "nested", "unknown symbol 'x'", "never closed",
+                         "followed by '*n'", "without '('", "after the loss", "follows no symbol",
+                         "a decoder layer (t) after an MTP layer", "first layer must be the embedding",
+                         "'m' after the loss", "'E' after the loss"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[256] = "";
+        ck_assert_msg(!cs_pipeline_layout_parse(bad[i], &y, err, sizeof err), "%s parsed", bad[i]);
+        ck_assert_msg(strstr(err, why[i]) != NULL, "%s: \"%s\" lacks \"%s\"", bad[i], err, why[i]);
+        ck_assert_int_eq(y.stages, 0);
+    }
+}
+END_TEST
+
+/* The layout against the workload (Megatron-Core's validate_layer_layout)
+ * and the split it gives; without a layout the MTP module takes one slot
+ * of the default split: DeepSeek-V3's 61 + 1 on 16 stages is 62 slots,
+ * ceil 4, two short (the first and the last stage hold 3): 3, 4 x 14, and
+ * 3 - 1 = 2 decoder layers beside MTP on the last. */
+START_TEST(test_workload_pipeline_layout_split)
+{
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    w.model = preset("deepseek-v3");
+    ck_assert_int_eq(w.model.mtp_layers, 1);
+    w.par.pp = 4;
+    w.par.vp = 4;
+    char err[256];
+    int first = -1, mtp = -1;
+    bool emb = false, loss = false;
+    for (int k = 0; k < 16; k++) {
+        cs_workload_vstage_extras(&w, k, &emb, &mtp, &loss);
+        ck_assert(emb == (k == 0) && loss == (k == 15));
+        ck_assert_int_eq(mtp, k == 15 ? 1 : 0);
+    }
+    ck_assert_int_eq(cs_workload_vstage_layers(&w, 0, &first), 3);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(cs_workload_vstage_layers(&w, 1, &first), 4);
+    ck_assert_int_eq(first, 3);
+    ck_assert_int_eq(cs_workload_vstage_layers(&w, 15, &first), 2);
+    ck_assert_int_eq(first, 59);
+
+    w.par.layout = layout_of("Et*4|(t*4|)*14tmL");
+    ck_assert(cs_pipeline_layout_check(&w, err, sizeof err));
+    ck_assert_int_eq(cs_workload_vstage_layers(&w, 0, &first), 4);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(cs_workload_vstage_layers(&w, 5, &first), 4);
+    ck_assert_int_eq(first, 20);
+    ck_assert_int_eq(cs_workload_vstage_layers(&w, 15, &first), 1);
+    ck_assert_int_eq(first, 60);
+    cs_workload_vstage_extras(&w, 15, &emb, &mtp, &loss);
+    ck_assert(!emb && loss);
+    ck_assert_int_eq(mtp, 1);
+
+    /* the same 16 stages as pp 16 or pp 2 x vp 8; not as pp 8 x vp 1 */
+    w.par.pp = 2;
+    w.par.vp = 8;
+    ck_assert(cs_pipeline_layout_check(&w, err, sizeof err));
+    w.par.pp = 8;
+    w.par.vp = 1;
+    ck_assert(!cs_pipeline_layout_check(&w, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "pp x vp = 8 x 1 = 8"));
+    cs_workload_layout_fit(&w);   /* the search's candidates drop it */
+    ck_assert_int_eq(w.par.layout.stages, 0);
+
+    w.par.pp = 16;
+    struct {
+        const char *text;
+        int layers, mtp;
+        const char *why;
+    } bad[] = {
+        {"Et*4|(t*4|)*14tmL", 60, 1, "61 decoder layers (t), but the model has 60"},
+        {"Et*4|(t*4|)*14tmL", 61, 0, "1 MTP layers (m), but workload.model.mtp_layers is 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        w.par.layout = layout_of(bad[i].text);
+        w.model.layers = bad[i].layers;
+        w.model.mtp_layers = bad[i].mtp;
+        ck_assert(!cs_pipeline_layout_check(&w, err, sizeof err));
+        ck_assert_msg(strstr(err, bad[i].why) != NULL, "%s: \"%s\"", bad[i].text, err);
+    }
+    /* MTP must sit in the last chunk of its rank: pp 8 x vp 2 with the
+     * module in stage 7 (chunk 0 of rank 7) is refused */
+    w.model.layers = 61;
+    w.model.mtp_layers = 1;
+    w.par.pp = 8;
+    w.par.vp = 2;
+    w.par.layout = layout_of("Et*8|(t*8|)*6t*5m|(|)*7L");
+    ck_assert_int_eq(w.par.layout.stages, 16);
+    ck_assert(!cs_pipeline_layout_check(&w, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "last virtual stage (chunk 1)"));
+
+    /* two modules where the last stage has one slot come on top of the
+     * plain split: 8 layers on 8 stages, one each, both MTP on the last */
+    memset(&w, 0, sizeof w);
+    w.model.layers = 8;
+    w.model.mtp_layers = 2;
+    w.par.pp = 8;
+    w.par.vp = 1;
+    for (int k = 0; k < 8; k++)
+        ck_assert_int_eq(cs_workload_vstage_layers(&w, k, NULL), 1);
+}
+END_TEST
+
+/* DeepSeek-V3's MTP module beside the main model, by hand from its
+ * config.json: MLA 11,010,048 (q_a) + 37,748,736 (q_b) + 4,128,768 (kv_a)
+ * + 16,777,216 (kv_b) + 117,440,512 (o) = 187,105,280; 257 experts of 3 x
+ * 7168 x 2048 = 11,318,329,344; router 256 x 7168 = 1,835,008; eh_proj 2 x
+ * 7168^2 = 102,760,448; five RMSNorms of 7168 (the layer's two, enorm,
+ * hnorm, the module's final norm) 35,840: 11,610,065,920. With the
+ * embedding and output head it shares (2 x 129,280 x 7168 = 1,853,358,080)
+ * that is 13.46B, the "14B" of the release (685B = 671B + 14B). */
+START_TEST(test_workload_mtp_params)
+{
+    struct cs_model_shape m = preset("deepseek-v3");
+    ck_assert_double_eq_tol(cs_workload_mtp_params(&m), 11610065920.0, 0.001 * 11610065920.0);
+    m.mtp_layers = 0;
+    ck_assert_double_eq(cs_workload_mtp_params(&m), 0.0);
+    /* the counts published leave it out: unchanged by the module */
+    struct cs_model_shape k = preset("deepseek-v3");
+    ck_assert_double_eq(cs_workload_params(&k), cs_workload_params(&m));
+    ck_assert_int_eq(preset("kimi-k2").mtp_layers, 0);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -870,6 +1039,9 @@ static Suite *workload_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_workload_preset_lookup);
     tcase_add_test(tc, test_workload_pipeline_split_inflight);
+    tcase_add_test(tc, test_workload_pipeline_layout_parse);
+    tcase_add_test(tc, test_workload_pipeline_layout_split);
+    tcase_add_test(tc, test_workload_mtp_params);
     tcase_add_test(tc, test_workload_params_llama3);
     tcase_add_test(tc, test_workload_params_llama2);
     tcase_add_test(tc, test_workload_params_gpt);

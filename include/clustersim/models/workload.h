@@ -431,7 +431,11 @@ int cs_workload_recomputed_layers(const struct cs_workload *w, int layers_in_sta
  * layers split evenly, the first virtual stage building e and the last l
  * fewer transformer layers, so a virtual stage may hold none (126 + 2 on
  * 16 x 8: the first chunk the embedding alone, the last the loss alone).
- * The step and the memory model use this one split. first may be NULL. */
+ * Multi-token-prediction modules (model.mtp_layers) take one slot each at
+ * the end of the default split (not with account_for_*), unless the last
+ * virtual stage has fewer slots than modules. A pipeline layout
+ * (par.layout) replaces all of this with its own counts. The step and the
+ * memory model use this one split. first may be NULL. */
 int cs_workload_vstage_layers(const struct cs_workload *w, int k, int *first);
 
 /* What virtual stage k holds besides its decoder layers: the embedding, the
