@@ -384,8 +384,10 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     char lerr[256];
     if (p->layout.stages > 0) {
         /* a stated layout places every layer itself (Megatron-Core's checks,
-         * cs_pipeline_layout_check) */
-        if (!cs_pipeline_layout_check(w, lerr, sizeof lerr))
+         * cs_pipeline_layout_check); the scenario loader (which passes
+         * marks) checks it at the key's own node, so only callers without
+         * marks are told here */
+        if (!mk && !cs_pipeline_layout_check(w, lerr, sizeof lerr))
             cs__rule(d, mk, p->vp > 1 ? CS_STEP_KEY_VP : CS_STEP_KEY_PP,
                      "workload.parallelism.pipeline_layout: %s", lerr);
     } else if ((acc_e || acc_l) && (m->layers + acc_e + acc_l) % (p->pp * p->vp) != 0) {
