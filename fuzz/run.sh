@@ -15,7 +15,7 @@ runs="${2:-20000}"
 secs="${3:-15}"
 root="$PWD"
 out="${FUZZ_OUT:-$root/fuzz-out}"
-all="scenario calib_overlay trace nodes nccl gemm fio steps sweep expr sweep_results refs units plan"
+all="scenario calib_overlay trace nodes nccl gemm fio steps sweep expr sweep_results refs units plan layout"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"

@@ -5,7 +5,7 @@
 # one: fuzz/fuzz_*.c). Run from the source root; fuzz/run.sh calls it.
 set -euo pipefail
 out="$1"
-for n in scenario calib_overlay trace nodes nccl gemm fio steps sweep expr sweep_results refs units plan; do
+for n in scenario calib_overlay trace nodes nccl gemm fio steps sweep expr sweep_results refs units plan layout; do
     mkdir -p "$out/$n"
 done
 i=0
@@ -61,4 +61,11 @@ k=0
 for u in '\000400Gbps' '\00150GB/s' '\0021.5h' '\00380GiB' '\0040.5' '\005 10 min' '\0061e999s' '\007-3ms'; do
     k=$((k + 1))
     printf "$u" >"$out/units/u$k"
+done
+# layout: byte 0 = pipeline degree - 1 (bits 0-2) and MTP depth (bits 3-4).
+k=0
+for l in '\017Et*4|(t*4|)*14tmL' '\017Et*8|(t*8|)*6t*5mL' '\007Et|(tt|)*30mL' '\001Ettt|(tt|)*29,m|L' \
+         '\000E(t|L' '\001Et*4|(t*4|)*14mtL' '\000E((t|)*2)*2L'; do
+    k=$((k + 1))
+    printf "$l" >"$out/layout/l$k"
 done
