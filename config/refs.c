@@ -121,6 +121,7 @@ struct cs__spec {
     const char *ce;           /* the row's cross_entropy column (NULL: the stack's) */
     bool fp8_attn;            /* "/fp8_attn": the attention core ran in FP8 (fp8_dot_product_attention) */
     const char *layout;       /* "/layout:X": Megatron-Core's pipeline layout (NULL: the default split) */
+    bool fused_mlp;           /* "/fused_mlp": the experts' MLP fused (use_transformer_engine_op_fuser) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -150,13 +151,14 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     }
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
-    char rc_layers[96] = "", attn[128] = "";
-    if (p->attn || p->graphs || p->ce || p->fp8_attn)
-        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
+    char rc_layers[96] = "", attn[256] = "";
+    if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp)
+        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",
                  p->graphs ? "  cuda_graphs: true\n" : "", p->ce ? "  cross_entropy: " : "",
                  p->ce ? p->ce : "", p->ce ? "\n" : "",
-                 p->fp8_attn ? "  fp8_attention: true\n" : "");
+                 p->fp8_attn ? "  fp8_attention: true\n" : "",
+                 p->fused_mlp ? "  fused_grouped_mlp: true\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -248,7 +250,8 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * Transformer Engine, which runs cuDNN's kernels on
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
-                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL};
+                         "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL,
+                         false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -438,6 +441,14 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     bool fp8_attn = false;
     char rc_fa[200];
     if (!cs__take_flag(r, &rc, "/fp8_attn", rc_fa, sizeof rc_fa, &fp8_attn))
+        return false;
+    /* ".../fused_mlp" (anywhere before /a2a_overlap): the experts' MLP ran
+     * fused (Megatron-Core's use_transformer_engine_op_fuser, which asserts
+     * TE's CuTe DSL grouped MLP for GLU experts; the recipes' 'other'
+     * column, validation/recipes/) */
+    bool fused_mlp = false;
+    char rc_fm[200];
+    if (!cs__take_flag(r, &rc, "/fused_mlp", rc_fm, sizeof rc_fm, &fused_mlp))
         return false;
     if (rc && strstr(rc, "/a2a_overlap")) {
         snprintf(rc_ov, sizeof rc_ov, "%s", rc);
@@ -696,7 +707,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
-                         attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL};
+                         attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp};
     return cs__resolve(r, cat, &p, c);
 }
 

@@ -368,6 +368,12 @@ static const struct cs_field moe_fields[] = {
     F_("router_group_topk", CS_FT_INT, struct cs_moe_shape, router_group_topk, .min = 0,
        .max = 65536, .def = "0",
        .doc = "group-limited routing: groups a token's experts come from (DeepSeek-V3: 4)"),
+    F_("glu_clamp", CS_FT_NUM, struct cs_moe_shape, glu_clamp, .min = 0, .max = 1e6, .def = "0",
+       .doc = "the experts' GLU inputs clamped to this limit before the activation (gpt-oss: 7; "
+              "Megatron-Core activation_func_clamp_value); 0: none"),
+    F_("expert_bias", CS_FT_BOOL, struct cs_moe_shape, expert_bias, .def = "false",
+       .doc = "biases on the experts' linear layers (gpt-oss); fc2's is added expert by expert "
+              "unless fused_grouped_mlp"),
     F_("dispatcher", CS_FT_ENUM, struct cs_moe_shape, dispatcher, .names = cs_moe_dispatcher_names,
        .flags = CS_F_DERIVED,
        .doc = "alltoall (every routed copy over the network) or hierarchical (DeepEP/HybridEP: once "
@@ -549,6 +555,10 @@ static const struct cs_field workload_fields[] = {
     F_("fp8_attention", CS_FT_BOOL, struct cs_workload, fp8_attention, .def = "false",
        .doc = "precision fp8/mxfp8/nvfp4: the attention core in FP8 (Transformer Engine's "
               "fp8_dot_product_attention); false: bf16 attention"),
+    F_("fused_grouped_mlp", CS_FT_BOOL, struct cs_workload, fused_grouped_mlp, .def = "false",
+       .doc = "MoE, mxfp8 on Blackwell, etp 1: the experts' MLP fused (Megatron-Core "
+              "use_transformer_engine_op_fuser with TE's CuTe DSL grouped GEMM + GLU kernels, "
+              "NVTE_CUTEDSL_FUSED_GROUPED_MLP=1); false: separate activation, clamp and bias kernels"),
     F_("fp4_param_gather", CS_FT_BOOL, struct cs_workload, fp4_param_gather, .def = "false",
        .doc = "precision nvfp4: the weights stored and all-gathered in NVFP4 (Megatron-Core "
               "--fp4-param-gather); false: 16-bit weights and parameter all-gathers"),
@@ -1463,6 +1473,26 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "(fp8, mxfp8 or nvfp4; this workload trains in %s); expected false or one of "
                       "those precisions",
                       cs_precision_name(w->precision));
+    if (w->fused_grouped_mlp) {
+        /* Megatron-Core TEGroupedMLP._is_fused_impl_supported (core_v0.18):
+         * no expert tensor parallelism, no expert_fc1/moe_act offload; TE's
+         * CuTe DSL kernel (ops/fused/forward_grouped_mlp.py, TE 2.16): MXFP8
+         * on sm_100 and later */
+        const char *why = NULL;
+        if (!cs_model_is_moe(&w->model))
+            why = "it fuses the experts' MLP, and this model has no experts";
+        else if (w->precision != CS_PREC_MXFP8 || !cs_gpu_block_scaled(g))
+            why = "Transformer Engine's fused grouped MLP kernel runs MXFP8 on Blackwell or later "
+                  "only";
+        else if (w->par.etp > 1)
+            why = "Megatron-Core fuses the experts' MLP only without expert tensor parallelism "
+                  "(etp 1)";
+        else if (w->offload_modules)
+            why = "Megatron-Core's fused expert MLP does not take offload_modules";
+        if (why)
+            cs_cfg__error(b->d, node_or(wl, "fused_grouped_mlp", wl),
+                          "workload.fused_grouped_mlp: %s; expected false", why);
+    }
     if (w->fp4_param_gather && w->precision != CS_PREC_NVFP4)
         cs_cfg__error(b->d, node_or(wl, "fp4_param_gather", wl),
                       "workload.fp4_param_gather: the weights are stored in FP4 only under "

@@ -201,6 +201,25 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
          * (the routed experts replace the dense MLP's 2 GEMMs and activation) */
         r.fwd += 4.0;
         r.bwd += 8.0;
+        const struct cs_moe_shape *mo = &w->model.moe;
+        if (w->fused_grouped_mlp) {
+            /* the activation inside the grouped GEMMs */
+            r.fwd -= 1.0;
+            r.bwd -= 2.0;
+        } else {
+            /* cs_compute_moe_act_bytes: the clamp's chunk, two clamps and
+             * cat; fc2's bias as two splits, a multiply and an add per
+             * local expert, and the cat (each backward once more) */
+            if (mo->glu_clamp > 0 && w->model.activation == CS_ACT_SWIGLU) {
+                r.fwd += 3.0;
+                r.bwd += 3.0;
+            }
+            if (mo->expert_bias) {
+                double e_loc = (double)mo->experts / (w->par.ep > 0 ? w->par.ep : 1);
+                r.fwd += 2.0 * e_loc + 3.0;
+                r.bwd += 2.0 * e_loc + 3.0;
+            }
+        }
     }
     /* one call per TP collective (compute.c's tp_collectives: 2 each way
      * without sequence parallelism, 4 with it) */
@@ -764,6 +783,46 @@ static void attn_projections(const struct cs_gpu_spec *gpu, const struct cs_comp
     linear(gpu, p, d->prec, d->tokens, d->h, d->a_g * d->dv, fwd, bwd, flops);
 }
 
+void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows, double f,
+                              double h, double e_loc, double *fwd, double *bwd, int *kernels)
+{
+    const struct cs_model_shape *m = &w->model;
+    const struct cs_moe_shape *mo = &m->moe;
+    double nf = rows * f, nh = rows * h;
+    *fwd = *bwd = 0.0;
+    *kernels = 0;
+    if (w->fused_grouped_mlp)
+        return; /* in the GEMMs' epilogues */
+    /* the (weighted) activation: reads the GLU's two halves, writes one */
+    double act = (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * e * nf;
+    *fwd += act;
+    *bwd += 2.0 * act;
+    *kernels = 1;
+    if (mo->glu_clamp > 0 && m->activation == CS_ACT_SWIGLU) {
+        /* Megatron-Core fused_bias_geglu.weighted_bias_quick_geglu_impl
+         * with clamp_value: chunk (views), x_glu.clamp and x_linear.clamp
+         * (each reads and writes n f), torch.cat of the two (reads and
+         * writes 2 n f), then the fused activation on the copy. Backward:
+         * each clamp's gradient (reads the incoming gradient and the saved
+         * input, writes n f) and the chunk's, the two halves concatenated
+         * (reads and writes 2 n f). */
+        *fwd += 8.0 * e * nf;
+        *bwd += 10.0 * e * nf;
+        *kernels += 3;
+    }
+    if (mo->expert_bias) {
+        /* TEGroupedMLP._apply_bias (fc2 built with skip_bias_add):
+         * torch.cat([t + b * p for each local expert]): b p writes n h,
+         * the sum reads 2 n h and writes n h, the cat reads and writes
+         * n h. Backward: the probabilities' gradient reads the output
+         * gradient (n h) and the split gradients are concatenated (reads
+         * and writes n h). Two kernels per local expert and the cat. */
+        *fwd += 6.0 * e * nh;
+        *bwd += 3.0 * e * nh;
+        *kernels += (int)(2.0 * e_loc) + 1;
+    }
+}
+
 /* A grouped GEMM's linear layer: `groups` experts, each (t x k) * (k x n),
  * as one batched kernel each way (Megatron-Core's TEGroupedLinear /
  * CUTLASS grouped GEMM); its efficiency is the per-expert shape's. */
@@ -867,10 +926,17 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         double ef = 0.0, eb = 0.0, efl = 0.0;
         grouped_linear(gpu, p, d.prec, e_loc, m_e, up_e, d.h, &ef, &eb, &efl);
         grouped_linear(gpu, p, d.prec, e_loc, m_e, d.h, fe / etp, &ef, &eb, &efl);
-        /* the experts' activation function */
-        double act = (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * rows * fe / etp;
-        ef += cs_compute_mem_s(gpu, p, act);
-        eb += cs_compute_mem_s(gpu, p, 2.0 * act);
+        /* the experts' activation function, its clamp and fc2's bias
+         * (docs/moe.md, "Compute"; cs_compute_moe_act_bytes) */
+        double xf = 0.0, xb = 0.0;
+        int xk = 0;
+        cs_compute_moe_act_bytes(w, d.e, rows, fe / etp, d.h, e_loc, &xf, &xb, &xk);
+        ef += cs_compute_mem_s(gpu, p, xf);
+        eb += cs_compute_mem_s(gpu, p, xb);
+        if (xk > 1) { /* the per-expert bias kernels' own floors */
+            ef += (xk - 1) * p->kernel_overhead_s;
+            eb += (xk - 1) * p->kernel_overhead_s;
+        }
         c.expert_fwd_s = ef;
         c.expert_bwd_s = eb;
         c.fwd_s += ef;
@@ -949,11 +1015,17 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
             c.recompute_s += c.expert_fwd_s + (c.fwd_s - before_moe_fwd - c.expert_fwd_s);
             c.expert_recompute_s = c.expert_fwd_s;
             c.ep_a2a_recompute = c.ep_a2a_fwd;
-        } else if ((mods & CS_RC_MOD_MOE_ACT) && moe) {
+        } else if ((mods & CS_RC_MOD_MOE_ACT) && moe && !w->fused_grouped_mlp) {
+            /* the activation (with its clamp) again; fc2's bias is after
+             * the checkpointed function and is not redone */
             double etp = w->par.etp > 0 ? w->par.etp : 1;
             double rows = etp * d.tokens / d.tp * mo->top_k;
-            c.recompute_s += cs_compute_mem_s(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) *
-                                                          d.e * rows * mo->expert_ffn_hidden / etp);
+            struct cs_workload nb = *w;
+            nb.model.moe.expert_bias = false;
+            double rf = 0.0, rb = 0.0;
+            int rk = 0;
+            cs_compute_moe_act_bytes(&nb, d.e, rows, mo->expert_ffn_hidden / etp, d.h, 1.0, &rf, &rb, &rk);
+            c.recompute_s += cs_compute_mem_s(gpu, p, rf);
         }
         if ((mods & CS_RC_MOD_MLA_UP_PROJ) && m->attention == CS_ATTN_MLA) {
             const struct cs_mla_shape *l = &m->mla;

@@ -396,7 +396,15 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
      * nothing; torchtitan's MoE scales the experts' outputs (score after
      * the experts, its default) and keeps them. */
     double out_b = w->stack == CS_STACK_MCORE_2024 ? 0.0 : e;
-    return base + rows * (lin * h + up_b * up + (act_rc ? 0.0 : lin * fe) + out_b * h) +
+    /* a clamped GLU run unfused (cs_compute_moe_act_bytes): the clamps
+     * keep the first GEMM's output for their gradient and the activation
+     * keeps the clamped copy, so the GLU input is held twice (not when the
+     * activation is recomputed: its checkpoint keeps the input alone) */
+    double clamp_b = mo->glu_clamp > 0 && w->model.activation == CS_ACT_SWIGLU &&
+                             !w->fused_grouped_mlp && !act_rc
+                         ? e
+                         : 0.0;
+    return base + rows * (lin * h + (up_b + clamp_b) * up + (act_rc ? 0.0 : lin * fe) + out_b * h) +
            4.0 * t_r * mo->experts;
 }
 

@@ -131,8 +131,8 @@ static const struct preset presets[] = {
      "OpenAI, gpt-oss-120b & gpt-oss-20b Model Card, arXiv 2508.10925, Table 1, and "
      "openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads / 8 kv of head_dim "
      "64, 128-token sliding window on every other layer, 128 experts top-4, expert ffn "
-     "2880, vocab 201088; 116.8B total, 5.1B active; attention sinks and the linear "
-     "layers' biases are left out)"},
+     "2880, vocab 201088, swiglu_limit 7.0; 116.8B total, 5.1B active; the experts' clamp and biases "
+     "are costed, the attention sinks and the other biases left out)"},
 };
 
 static const struct preset_ext preset_exts[] = {
@@ -145,7 +145,13 @@ static const struct preset_ext preset_exts[] = {
     {.name = "qwen3-235b-a22b", .head_dim = 128, MOE(128, 8, 0, 1536, 0, 1)},
     {.name = "llama4-scout", .head_dim = 128, MOE(16, 1, 1, 8192, 0, 1)},
     {.name = "llama4-maverick", .head_dim = 128, MOE(128, 1, 1, 8192, 0, 2)},
-    {.name = "gpt-oss-120b", .head_dim = 64, .sliding_window = 128, .sliding_every = 2, MOE(128, 4, 0, 2880, 0, 1)},
+    /* gpt-oss: the clamped GLU (limit 7.0, openai/gpt-oss-120b config.json
+     * swiglu_limit; Megatron-Core activation_func_clamp_value) and biases on
+     * every linear layer, the experts' included (the model card, Section 2.1) */
+    {.name = "gpt-oss-120b", .head_dim = 64, .sliding_window = 128, .sliding_every = 2,
+     .moe = {.experts = 128, .top_k = 4, .shared_experts = 0, .expert_ffn_hidden = 2880,
+             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV,
+             .glu_clamp = 7.0, .expert_bias = true}},
     {.name = "mixtral-8x7b", MOE(8, 2, 0, 14336, 0, 1)},
     {.name = "mixtral-8x22b", MOE(8, 2, 0, 16384, 0, 1)},
 };

@@ -235,6 +235,17 @@ void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double 
 cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, struct cs_layer_cost *out);
 
+/* HBM bytes of an MoE layer's expert activation path on one GPU, forward
+ * (*fwd) and backward (*bwd), and its kernel count (*kernels), for `rows`
+ * routed copies into experts of width f (per GPU) and hidden h, e bytes per
+ * element, e_loc local experts: the (weighted) activation, the clamp of a
+ * clamped GLU (moe.glu_clamp) and fc2's bias added expert by expert
+ * (moe.expert_bias) as Megatron-Core core_v0.15-0.17 runs them unfused
+ * (fused_bias_geglu.py, experts.py TEGroupedMLP); none of it with
+ * workload.fused_grouped_mlp (the GEMMs' epilogues). docs/moe.md. */
+void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows, double f,
+                              double h, double e_loc, double *fwd, double *bwd, int *kernels);
+
 /* What one multi-token-prediction module adds beside its transformer layer
  * (which costs as a decoder layer) and its pass through the output layer
  * (as cs_compute_logits): the RMSNorms of the hidden state and of the

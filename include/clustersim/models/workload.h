@@ -120,6 +120,15 @@ struct cs_moe_shape {
      * fall into router_groups groups and a token's top-k come from its best
      * router_group_topk groups. 0: unlimited. */
     int router_groups, router_group_topk;
+    /* The experts' GLU inputs clamped before the activation (gpt-oss: 7,
+     * Megatron-Core's activation_func_clamp_value); 0: none. Unfused, the
+     * clamp runs as separate kernels (docs/moe.md, "Compute"). */
+    double glu_clamp;
+    /* Biases on the experts' linear layers (gpt-oss; Megatron-Core
+     * add_bias_linear): fc1's in the GEMM's epilogue, fc2's, scaled by the
+     * routing probability, added expert by expert after it unless the MLP
+     * is fused (workload.fused_grouped_mlp). */
+    bool expert_bias;
 };
 
 /* A decoder-only transformer's shape (dense, or mixture of experts). */
@@ -398,6 +407,13 @@ struct cs_workload {
      * under the quantized precisions; false: bf16, as TE's recipes default.
      * docs/models.md 2.3 (cs_compute_attn_fp8_factor). */
     bool fp8_attention;
+    /* The experts' MLP as one fused operation (Megatron-Core's
+     * use_transformer_engine_op_fuser with Transformer Engine's CuTe DSL
+     * grouped GEMM + GLU kernels, NVTE_CUTEDSL_FUSED_GROUPED_MLP=1: the
+     * activation, its clamp, the probability scaling, fc2's bias and the
+     * quantization in the GEMMs' epilogues; MXFP8 on Blackwell, no expert
+     * tensor parallelism). false: separate kernels. docs/moe.md. */
+    bool fused_grouped_mlp;
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
