@@ -740,7 +740,10 @@ START_TEST(test_app_validate_step_holdout_bound)
      * recipes' CUDA graphs stated per row (/graphs); 22.7% on 126 with
      * 26.06.01's two source-flagged GPT-OSS rows out, 21.7% with the
      * sliding-window kernel's measured speed, 20.9% with the recipes' FP8
-     * attention (2026-12-03). A regression bound. */
+     * attention (2026-12-03), 21.1% with DeepSeek-V3's MTP module on its
+     * recipes' pipeline layouts, 18.6% with the expert MLP as Megatron-Core
+     * runs it (gpt-oss's clamp and per-expert fc2 bias unfused, the recipes'
+     * fused grouped MLP; 2026-12-06). A regression bound. */
     const struct cs_app_val_agg *moe = &v.agg[2];
     ck_assert_int_eq(moe->files, 12);
     /* 26.06.01's two GPT-OSS rows, which the page's footnote calls a known
@@ -766,7 +769,7 @@ START_TEST(test_app_validate_step_holdout_bound)
         }
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.215);
+    ck_assert(moe->sum / moe->rows <= 0.195);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

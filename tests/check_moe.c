@@ -184,6 +184,73 @@ START_TEST(test_moe_layer_cost_qwen3)
 END_TEST
 
 
+/* The expert activation path by hand (cs_compute_moe_act_bytes), e = 2
+ * bytes, 1000 routed rows into experts of width 100, hidden 50, 4 local
+ * experts: the activation reads 2 x 100 and writes 100 per row, 3 x 2 x
+ * 100,000 = 600,000 bytes forward, twice that backward; gpt-oss's clamp
+ * adds two clamps (2 x 2 x 2 x 100,000 = 800,000) and the cat of the two
+ * halves (2 x 2 x 200,000 = 800,000) forward, 10 x 2 x 100,000 = 2,000,000
+ * backward; fc2's bias per expert (b p written, t + b p read twice and
+ * written, the cat read and written) 6 x 2 x 50,000 = 600,000 forward,
+ * 3 x 2 x 50,000 = 300,000 backward, in 2 x 4 + 1 kernels. Fused: none of
+ * it. On a whole MoE layer the unfused path's expert time exceeds the
+ * fused one's by exactly those bytes' memory time and kernel floors; the
+ * gpt-oss preset states the clamp (7) and the biases. */
+START_TEST(test_moe_expert_activation_path)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    double f = 0, b = 0;
+    int k = 0;
+    cs_compute_moe_act_bytes(&w, 2.0, 1000, 100, 50, 4, &f, &b, &k);
+    ck_assert_double_eq(f, 600000.0);
+    ck_assert_double_eq(b, 1200000.0);
+    ck_assert_int_eq(k, 1);
+    w.model.moe.glu_clamp = 7.0;
+    cs_compute_moe_act_bytes(&w, 2.0, 1000, 100, 50, 4, &f, &b, &k);
+    ck_assert_double_eq(f, 600000.0 + 1600000.0);
+    ck_assert_double_eq(b, 1200000.0 + 2000000.0);
+    ck_assert_int_eq(k, 4);
+    w.model.moe.expert_bias = true;
+    cs_compute_moe_act_bytes(&w, 2.0, 1000, 100, 50, 4, &f, &b, &k);
+    ck_assert_double_eq(f, 2200000.0 + 600000.0);
+    ck_assert_double_eq(b, 3200000.0 + 300000.0);
+    ck_assert_int_eq(k, 13);
+    w.fused_grouped_mlp = true;
+    cs_compute_moe_act_bytes(&w, 2.0, 1000, 100, 50, 4, &f, &b, &k);
+    ck_assert(f == 0.0 && b == 0.0 && k == 0);
+
+    struct cs_model_shape g = preset("gpt-oss-120b");
+    ck_assert_double_eq(g.moe.glu_clamp, 7.0);
+    ck_assert(g.moe.expert_bias);
+    ck_assert(!preset("qwen3-30b-a3b").moe.expert_bias);
+
+    struct cs_workload u = moe_workload("gpt-oss-120b", 1, 8, 1), fu;
+    u.precision = CS_PREC_MXFP8;
+    fu = u;
+    fu.fused_grouped_mlp = true;
+    struct cs_gpu_spec gpu = cs_test_h100_spec();   /* the layer's costs; the GPU rule is the loader's */
+    gpu.peak_flops[CS_PREC_MXFP8] = gpu.peak_flops[CS_PREC_FP8];
+    struct cs_compute_params p;
+    cs_compute_params_default(&gpu, &p);
+    struct cs_layer_cost cu, cf;
+    ck_assert_int_eq(cs_compute_moe_layer(&u, &gpu, &p, &cu), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&fu, &gpu, &p, &cf), CS_OK);
+    double rows = 4096.0 * 4;   /* micro-batch 1 x 4096 tokens, top 4 */
+    cs_compute_moe_act_bytes(&u, cs_workload_act_bytes(u.precision), rows, 2880, 2880, 16, &f, &b, &k);
+    double want_f = cs_compute_mem_s(&gpu, &p, f) + (k - 1) * p.kernel_overhead_s;
+    double want_b = cs_compute_mem_s(&gpu, &p, b) + (k - 1) * p.kernel_overhead_s;
+    ck_assert_double_eq_tol(cu.expert_fwd_s - cf.expert_fwd_s, want_f, 1e-12);
+    ck_assert_double_eq_tol(cu.expert_bwd_s - cf.expert_bwd_s, want_b, 1e-12);
+    /* the host issues the clamp's 3 ops and the bias loop's 2 x 16 + 3
+     * more each way, and 1 (2 backward) fewer when fused */
+    struct cs_host_ops hu, hf;
+    cs_compute_host_ops(&u, true, &hu);
+    cs_compute_host_ops(&fu, true, &hf);
+    ck_assert_double_eq(hu.fwd - hf.fwd, 1.0 + 3.0 + 35.0);
+    ck_assert_double_eq(hu.bwd - hf.bwd, 2.0 + 3.0 + 35.0);
+}
+END_TEST
+
 /* Megatron-Core's recompute_modules by hand, Llama 3.1 8B layer (tp 1,
  * micro-batch 1, seq 8192, bf16): layernorm drops the two norm outputs,
  * 2 x 2 x 8192 x 4096 bytes; mlp the swiglu tensors, (2 x 2 + 2) x 8192 x
@@ -263,6 +330,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_layer_flops_mixtral);
     tcase_add_test(tc, test_moe_mla_params);
     tcase_add_test(tc, test_moe_layer_cost_qwen3);
+    tcase_add_test(tc, test_moe_expert_activation_path);
     tcase_add_test(tc, test_moe_recompute_modules_memory);
     tcase_add_test(tc, test_moe_offload_modules_memory);
     suite_add_tcase(s, tc);

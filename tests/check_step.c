@@ -1556,13 +1556,20 @@ START_TEST(test_step_moe_rules)
         " parallelism: {dp: 8}}\n",
         "workload: {model: {preset: deepseek-v3, moe: {router_group_topk: 9}}, global_batch: 16,"
         " parallelism: {dp: 8}}\n",
+        "workload: {model: {preset: qwen3-30b-a3b}, global_batch: 16, parallelism: {dp: 8, ep: 8},"
+        " fused_grouped_mlp: true}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " fused_grouped_mlp: true}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
                           "expected 1 to 4", "expert_ffn_hidden: missing", "give both",
                           "nothing to offload", "unknown module",
                           "7 groups must split the 256 routed experts",
-                          "router_group_topk: 9 of 8 groups"};
+                          "router_group_topk: 9 of 8 groups",
+                          "fused_grouped_mlp: Transformer Engine's fused grouped MLP kernel runs "
+                          "MXFP8 on Blackwell",
+                          "fused_grouped_mlp: it fuses the experts' MLP, and this model has no experts"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,
@@ -1889,13 +1896,14 @@ START_TEST(test_step_mtp_and_layout)
                                         &cases, &n),
                      CS_ECONFIG);
     ck_assert_uint_eq(cs_diags_errors(&d), 1);
-    ck_assert_int_eq(d.items[0].line, 6);
+    ck_assert_int_eq(d.items[0].line, 7);
     ck_assert_ptr_nonnull(strstr(d.items[0].msg, "/layout:"));
     ck_assert_uint_ge(n, 1);
     ck_assert_str_eq(cases[0].not_expressible, "");
     ck_assert_int_eq(cases[0].scen.workload.par.layout.stages, 16);
     ck_assert_int_eq(cases[0].scen.workload.model.mtp_layers, 1);
     ck_assert_int_eq(cs_workload_vstage_layers(&cases[0].scen.workload, 15, NULL), 1);
+    ck_assert(cases[0].scen.workload.fused_grouped_mlp);
     cs_refs_free(cases, n);
     cs_diags_fini(&d);
 }
