@@ -141,6 +141,15 @@ cs_status cs_file_slurp_why(const char *path, size_t max_bytes, char **buf_out, 
     cs_status st = cs_infile_open_why(path, &f, why, whylen);
     if (st != CS_OK)
         return st;
+    /* An uncompressed regular file larger than the limit is refused from
+     * its size, unread (a compressed one can only be judged by reading). */
+    struct stat sb;
+    if (!cs_path_is_stdin(path) && !cs_infile_compressed(f) && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > (unsigned long long)max_bytes) {
+        cs_infile_close(f);
+        snprintf(why, whylen, "larger than %zu bytes", max_bytes);
+        return CS_ERANGE;
+    }
     size_t cap = 64 * 1024, len = 0;
     if (cap > max_bytes + 1)
         cap = max_bytes + 1;
