@@ -328,6 +328,27 @@ static bool cs__ce_known(const char *ce)
     return false;
 }
 
+/* A valued suffix `key` of a recompute cell ("/dispatch:", "/layout:"):
+ * when *rc holds it, its value (up to the next '/' or the end) is copied to
+ * val (vlen bytes; *vfull gets its whole length, which may not fit), a copy
+ * of the cell without the suffix goes to buf (*rc then points there), and
+ * true is returned; false when the cell has no such suffix. */
+static bool cs__take_value(const char **rc, const char *key, char *buf, size_t len, char *val,
+                           size_t vlen, size_t *vfull)
+{
+    if (!*rc || !strstr(*rc, key))
+        return false;
+    snprintf(buf, len, "%s", *rc);
+    char *cut = strstr(buf, key);
+    char *v = cut + strlen(key), *rest = strchr(v, '/');
+    size_t n = rest ? (size_t)(rest - v) : strlen(v);
+    *vfull = n;
+    snprintf(val, vlen, "%.*s", (int)n, v);
+    memmove(cut, v + n, strlen(v + n) + 1);
+    *rc = buf;
+    return true;
+}
+
 /* A value-less suffix `flag` of a recompute cell (e.g. "/graphs"): when
  * *rc holds it, a copy without it goes to buf (*rc then points there) and
  * *on is set; followed by anything but '/' or the end, it is an error naming
@@ -386,46 +407,35 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * token dispatcher, Megatron-Core's moe_token_dispatcher_type alltoall,
      * or hierarchical for flex with DeepEP / HybridEP */
     const char *disp = NULL;
-    char rc_disp[200];
-    if (rc && strstr(rc, "/dispatch:")) {
-        snprintf(rc_disp, sizeof rc_disp, "%s", rc);
-        char *cut = strstr(rc_disp, "/dispatch:");
-        char *name = cut + 10, *rest = strchr(name, '/');
-        size_t len = rest ? (size_t)(rest - name) : strlen(name);
-        if (len == 8 && strncmp(name, "alltoall", 8) == 0)
+    char rc_disp[200], dname[16];
+    const char *rc_cell = rc;
+    size_t dlen = 0;
+    if (cs__take_value(&rc, "/dispatch:", rc_disp, sizeof rc_disp, dname, sizeof dname, &dlen)) {
+        if (dlen < sizeof dname && strcmp(dname, "alltoall") == 0)
             disp = "alltoall";
-        else if (len == 12 && strncmp(name, "hierarchical", 12) == 0)
+        else if (dlen < sizeof dname && strcmp(dname, "hierarchical") == 0)
             disp = "hierarchical";
         else {
             cs_diag_error(r->d, r->file, r->line, 0,
                           "column \"recompute\": \"/dispatch:\" takes alltoall or hierarchical (got \"%s\")",
-                          rc);
+                          rc_cell);
             return false;
         }
-        memmove(cut, name + len, strlen(name + len) + 1);
-        rc = rc_disp;
     }
     /* ".../layout:Et*4|(t*4|)*14tmL" (anywhere before /a2a_overlap): the
      * run's pipeline layout (Megatron-Core's pipeline_model_parallel_layout,
      * as its recipe states it; validation/recipes/). Its text has no '/'. */
     char layout[CS_LAYOUT_TEXT_MAX] = "";
     char rc_lay[200];
-    if (rc && strstr(rc, "/layout:")) {
-        snprintf(rc_lay, sizeof rc_lay, "%s", rc);
-        char *cut = strstr(rc_lay, "/layout:");
-        char *text = cut + 8, *rest = strchr(text, '/');
-        size_t len = rest ? (size_t)(rest - text) : strlen(text);
-        if (len == 0 || len >= sizeof layout || strcspn(text, "\"\\") < len) {
-            cs_diag_error(r->d, r->file, r->line, 0,
-                          "column \"recompute\": \"/layout:\" takes a pipeline layout of 1 to %d "
-                          "characters without quotes (got \"%s\")",
-                          (int)sizeof layout - 1, rc);
-            return false;
-        }
-        memcpy(layout, text, len);
-        layout[len] = 0;
-        memmove(cut, text + len, strlen(text + len) + 1);
-        rc = rc_lay;
+    size_t llen = 0;
+    rc_cell = rc;
+    if (cs__take_value(&rc, "/layout:", rc_lay, sizeof rc_lay, layout, sizeof layout, &llen) &&
+        (llen == 0 || llen >= sizeof layout || strpbrk(layout, "\"\\"))) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"recompute\": \"/layout:\" takes a pipeline layout of 1 to %d "
+                      "characters without quotes (got \"%s\")",
+                      (int)sizeof layout - 1, rc_cell);
+        return false;
     }
     /* ".../graphs" (anywhere before /a2a_overlap): the run replayed its
      * layers as CUDA graphs (Megatron-Core's cuda_graph_impl
