@@ -492,15 +492,13 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         has_emb |= ce;
         has_loss |= cl;
         int nmc = moe ? cs_model_moe_layers_in(m, lo, n) : 0;
-        if (nmtp > 0) {
-            n += nmtp;
-            nmc += mtp_moe ? nmtp : 0;
-            mtp += nmtp;
-            held_mtp += cs_workload_inflight_chunks(pp, vpn, stage, micro, c) * nmtp;
-        }
+        n += nmtp;
+        nmc += mtp_moe ? nmtp : 0;
         if (n <= 0)
             continue;
         double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
+        mtp += nmtp;
+        held_mtp += k * nmtp;
         layers += n;
         nm += nmc;
         held_l += k * n;

@@ -739,19 +739,16 @@ bool cs_pipeline_layout_parse(const char *text, struct cs_pipeline_layout *out, 
             }
             break;
         case 'E':
-            if (out->extras[k] & CS_LAYOUT_EMB) {
-                snprintf(err, errlen, "the embedding (E) appears more than once");
+        case 'L': {
+            unsigned bit = x[i] == 'E' ? CS_LAYOUT_EMB : CS_LAYOUT_LOSS;
+            if (out->extras[k] & bit) {
+                snprintf(err, errlen, "the %s (%c) appears more than once",
+                         x[i] == 'E' ? "embedding" : "loss", x[i]);
                 ok = false;
             }
-            out->extras[k] |= CS_LAYOUT_EMB;
+            out->extras[k] |= bit;
             break;
-        case 'L':
-            if (out->extras[k] & CS_LAYOUT_LOSS) {
-                snprintf(err, errlen, "the loss (L) appears more than once");
-                ok = false;
-            }
-            out->extras[k] |= CS_LAYOUT_LOSS;
-            break;
+        }
         default:
             snprintf(err, errlen,
                      "unknown symbol '%c' (expected E embedding, t decoder layer, m MTP layer, L "
