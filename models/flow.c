@@ -7,6 +7,7 @@
 #include "clustersim/models/flow.h"
 #include "clustersim/base/xmalloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,11 @@ struct cs_flow_sim {
     struct job *jobs;
     int n_jobs, cap_jobs;
     uint64_t next_flow_id;
-    /* scratch, n_links each */
+    /* scratch, n_links each (cap_links allocated: a recycled simulation
+     * keeps its arrays); tmp_mult is all zero between solves */
     double *w, *rem;
-    int *tmp_mult;
+    int *tmp_mult, *used;
+    int cap_links;
     struct cs_flow_stats st;
 };
 
@@ -58,6 +61,8 @@ static cs_flow_sim *sim_new(int n_links)
     s->w = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->w);
     s->rem = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->rem);
     s->tmp_mult = cs_xcalloc((size_t)(n_links > 0 ? n_links : 1), sizeof *s->tmp_mult);
+    s->used = cs_xmalloc((size_t)(n_links > 0 ? n_links : 1) * sizeof *s->used);
+    s->cap_links = n_links > 0 ? n_links : 1;
     return s;
 }
 
@@ -74,8 +79,61 @@ cs_flow_sim *cs_flow_sim_create(const cs_fabric *f)
 cs_flow_sim *cs_flow_sim_create_links(const double *cap_bytes_per_s, int n)
 {
     cs_flow_sim *s = sim_new(n);
-    memcpy(s->cap, cap_bytes_per_s, (size_t)n * sizeof *s->cap);
+    if (cap_bytes_per_s && n > 0)
+        memcpy(s->cap, cap_bytes_per_s, (size_t)n * sizeof *s->cap);
     return s;
+}
+
+cs_flow_sim *cs_flow_sim_recycle(cs_flow_sim *s, int n)
+{
+    if (!s || s->fab)
+        return NULL;
+    for (int j = 0; j < s->n_jobs; j++) {
+        for (int k = 0; k < s->jobs[j].n_steps; k++)
+            free(s->jobs[j].steps[k].cls);
+        free(s->jobs[j].steps);
+    }
+    s->n_jobs = 0;
+    s->n_cls = 0;
+    s->n_lm = 0;
+    s->next_flow_id = 0;
+    memset(&s->st, 0, sizeof s->st);
+    if (n > s->cap_links) {
+        free(s->cap);
+        free(s->w);
+        free(s->rem);
+        free(s->tmp_mult);
+        free(s->used);
+        s->cap = cs_xcalloc((size_t)n, sizeof *s->cap);
+        s->w = cs_xcalloc((size_t)n, sizeof *s->w);
+        s->rem = cs_xcalloc((size_t)n, sizeof *s->rem);
+        s->tmp_mult = cs_xcalloc((size_t)n, sizeof *s->tmp_mult);
+        s->used = cs_xmalloc((size_t)n * sizeof *s->used);
+        s->cap_links = n;
+    } else if (n > 0) {
+        memset(s->cap, 0, (size_t)n * sizeof *s->cap);
+    }
+    s->n_links = n > 0 ? n : 0;
+    return s;
+}
+
+double *cs_flow_sim_link_caps(cs_flow_sim *s)
+{
+    return s ? s->cap : NULL;
+}
+
+void cs_flow_sim_reserve(cs_flow_sim *s, int n_cls, long n_lm)
+{
+    if (!s || n_cls < 0 || n_lm < 0)
+        return;
+    if ((long)s->n_cls + n_cls > s->cap_cls && (long)s->n_cls + n_cls <= INT_MAX) {
+        s->cap_cls = s->n_cls + n_cls;
+        s->cls = cs_xrealloc(s->cls, (size_t)s->cap_cls, sizeof *s->cls);
+    }
+    if (s->n_lm + n_lm > s->cap_lm) {
+        s->cap_lm = s->n_lm + n_lm;
+        s->lms = cs_xrealloc(s->lms, (size_t)s->cap_lm, sizeof *s->lms);
+    }
 }
 
 void cs_flow_sim_destroy(cs_flow_sim *s)
@@ -94,6 +152,7 @@ void cs_flow_sim_destroy(cs_flow_sim *s)
     free(s->w);
     free(s->rem);
     free(s->tmp_mult);
+    free(s->used);
     free(s);
 }
 
@@ -227,7 +286,7 @@ cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const i
  * rate of every unfrozen class crossing it. O(iterations x used links). */
 static void solve_rates(cs_flow_sim *s, const int *act, int n)
 {
-    int *used = cs_xmalloc((size_t)(s->n_links > 0 ? s->n_links : 1) * sizeof *used);
+    int *used = s->used;
     int n_used = 0;
     for (int i = 0; i < n; i++) {
         const struct fclass *c = &s->cls[act[i]];
@@ -348,7 +407,6 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
     free(fill);
     free(adj);
     free(off);
-    free(used);
     s->st.rate_solves++;
 }
 

@@ -55,7 +55,11 @@ struct cs_netmodel {
     struct cache_ent *cache;
     int n_cache, cap_cache;
     long sims, hits;
+    struct sb_scratch *spare; /* share_once's buffers between calls (under lock) */
 };
+
+struct sb_scratch;
+static void sb_scratch_free(struct sb_scratch *x);
 
 static void why_set(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void why_set(char *why, size_t len, const char *fmt, ...)
@@ -168,6 +172,7 @@ void cs_netmodel_destroy(cs_netmodel *m)
     for (int d = 0; d < CS_NET_DRAWS; d++)
         free(m->job_d[d]);
     free(m->cache);
+    sb_scratch_free(m->spare);
     cs_fabric_destroy(m->fab);
     pthread_mutex_destroy(&m->lock);
     free(m);
@@ -197,8 +202,31 @@ const int *cs_netmodel_job_gpus(const cs_netmodel *m, long *n)
  * rings share the links by max-min fairness (docs/fabric.md 3b). With
  * adaptive routing each edge is cs_fabric_route_paths() sub-flows, one per
  * uplink. A chain's edges (pipeline sends) are separate streams. */
+/* Buffers one share computation needs at the fabric's size (its link
+ * marks and NIC flags, the flow simulation), kept by the network model for
+ * the next computation: a 16,384-GPU fabric's 10^5 links cost more to fault
+ * in afresh for each solve than the solve itself (bench_step,
+ * step_405b_16k_flow_s). */
+struct sb_scratch {
+    cs_flow_sim *sim;
+    int *mark;             /* all zero between uses */
+    unsigned char *nic;
+    int n;                 /* entries of mark and nic */
+};
+
+static void sb_scratch_free(struct sb_scratch *x)
+{
+    if (!x)
+        return;
+    cs_flow_sim_destroy(x->sim);
+    free(x->mark);
+    free(x->nic);
+    free(x);
+}
+
 struct sbuild {
     const cs_fabric *f;
+    struct sb_scratch *x;  /* borrowed buffers (NULL: its own) */
     int *mark;             /* n_links: index + 1 of the link in the open class */
     unsigned char *nic;    /* n_links: a NIC port (first or last link of a path) */
     bool spread;
@@ -220,14 +248,25 @@ struct sbuild {
     int open_mem;
 };
 
-static void sb_init(struct sbuild *b, const cs_fabric *f)
+static void sb_init(struct sbuild *b, const cs_fabric *f, struct sb_scratch *x)
 {
     memset(b, 0, sizeof *b);
     b->f = f;
     int nl = cs_fabric_n_links(f);
     b->n_links = nl;
-    b->mark = cs_xcalloc((size_t)nl + CS_NET_MAX_STORAGE, sizeof *b->mark);
-    b->nic = cs_xcalloc((size_t)nl + CS_NET_MAX_STORAGE, 1);
+    int nm = nl + CS_NET_MAX_STORAGE;
+    if (x && x->mark && x->n == nm) {
+        memset(x->nic, 0, (size_t)nm);
+    } else if (x) {
+        free(x->mark);
+        free(x->nic);
+        x->mark = cs_xcalloc((size_t)nm, sizeof *x->mark);
+        x->nic = cs_xcalloc((size_t)nm, 1);
+        x->n = nm;
+    }
+    b->x = x;
+    b->mark = x ? x->mark : cs_xcalloc((size_t)nm, sizeof *b->mark);
+    b->nic = x ? x->nic : cs_xcalloc((size_t)nm, 1);
     b->spread = cs_fabric_route_mode(f) == CS_ROUTE_ADAPTIVE;
     b->paths = b->spread ? cs_fabric_route_paths(f) : 1;
     /* Under ECMP each of a ring edge's connections hashes on its own: NCCL
@@ -258,8 +297,13 @@ static void sb_init(struct sbuild *b, const cs_fabric *f)
 
 static void sb_fini(struct sbuild *b)
 {
-    free(b->mark);
-    free(b->nic);
+    if (b->x) { /* the marks back to zero for the next user (an open class's) */
+        for (long i = 0; i < b->n; i++)
+            b->mark[b->lk[i]] = 0;
+    } else {
+        free(b->mark);
+        free(b->nic);
+    }
     free(b->lk);
     free(b->mu);
     free(b->off);
@@ -435,7 +479,15 @@ static cs_status sb_solve(const struct sbuild *b, bool ideal, int with, double *
     int npriv = 0;
     for (int k = 0; k < b->ncls; k++)
         npriv += isfinite(b->pcap[k]);
-    double *cap = cs_xmalloc((size_t)(nv + npriv > 0 ? nv + npriv : 1) * sizeof *cap);
+    /* the capacities written in place, and room for every class reserved
+     * at once: a 16,384-GPU fabric has 10^5 links and its rings millions
+     * of (link, multiplicity) pairs, which building twice or growing by
+     * doubling costs more than the solve (bench_step, step_405b_16k_flow_s) */
+    cs_flow_sim *sim = b->x && b->x->sim ? cs_flow_sim_recycle(b->x->sim, nv + npriv)
+                                         : cs_flow_sim_create_links(NULL, nv + npriv);
+    if (b->x)
+        b->x->sim = sim;
+    double *cap = cs_flow_sim_link_caps(sim);
     for (int l = 0; l < nl; l++)
         cap[l] = !ideal || b->nic[l] ? cs_fabric_link_capacity(b->f, l) : UNCONSTRAINED;
     for (int x = 0; x < b->nx; x++)
@@ -444,8 +496,7 @@ static cs_status sb_solve(const struct sbuild *b, bool ideal, int with, double *
     for (int k = 0; k < b->ncls; k++)
         if (isfinite(b->pcap[k]))
             cap[priv++] = ideal ? UNCONSTRAINED : b->pcap[k];
-    cs_flow_sim *sim = cs_flow_sim_create_links(cap, nv + npriv);
-    free(cap);
+    cs_flow_sim_reserve(sim, b->ncls, b->off[b->ncls] + npriv);
     int job = cs_flow_job_add(sim, 0.0);
     cs_status rc = cs_flow_step_add(sim, job, 0.0, 1);
     int *id = cs_xmalloc((size_t)(b->ncls > 0 ? b->ncls : 1) * sizeof *id);
@@ -480,7 +531,8 @@ static cs_status sb_solve(const struct sbuild *b, bool ideal, int with, double *
     for (int k = 0; k < b->ncls && rc == CS_OK; k++)
         rate[k] = id[k] >= 0 ? cs_flow_class_rate(sim, id[k]) : NAN;
     free(id);
-    cs_flow_sim_destroy(sim);
+    if (!b->x)
+        cs_flow_sim_destroy(sim);
     return rc;
 }
 
@@ -551,8 +603,15 @@ static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     /* Every instance of the communicator (ranks r0 + i*stride for each r0
      * whose digit at this position is 0, Megatron's order) streams at once,
      * owner 0; the neighbours' rings, owners 1.. */
+    /* the model's spare buffers, or new ones when another thread has them */
+    pthread_mutex_lock(&m->lock);
+    struct sb_scratch *x = m->spare;
+    m->spare = NULL;
+    pthread_mutex_unlock(&m->lock);
+    if (!x)
+        x = cs_xcalloc(1, sizeof *x);
     struct sbuild b;
-    sb_init(&b, m->fab);
+    sb_init(&b, m->fab, x);
     b.salt = salt;
     int *members = cs_xmalloc((size_t)size * sizeof *members);
     long block = (long)size * stride;
@@ -613,6 +672,13 @@ static cs_status share_once(cs_netmodel *m, enum cs_net_pattern pattern, int siz
     }
     free(duty);
     sb_fini(&b);
+    pthread_mutex_lock(&m->lock);
+    if (!m->spare) {
+        m->spare = x;
+        x = NULL;
+    }
+    pthread_mutex_unlock(&m->lock);
+    sb_scratch_free(x);
     *out = s;
     return rc;
 }
@@ -689,7 +755,7 @@ cs_status cs_net_ring_shares(const cs_fabric *f, const int *const *rings, const 
      * their lifetime, so which jobs collide is a fact of the replay, which
      * samples many job mixes (the step's share averages realizations). */
     struct sbuild b;
-    sb_init(&b, f);
+    sb_init(&b, f, NULL);
     bool ok = true;
     for (int k = 0; k < n && ok; k++)
         ok = sb_ring(&b, rings[k], sizes[k], true, k);

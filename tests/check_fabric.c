@@ -162,6 +162,59 @@ START_TEST(test_fabric_maxmin_hand)
 }
 END_TEST
 
+/* Steady rates of three classes on links A and B, by hand (max-min): B
+ * (cap_b) is shared by classes 2 and 3, class 1 takes A's rest. */
+static void steady_three(cs_flow_sim *s, double cap_a, double cap_b, double r[3])
+{
+    double *cap = cs_flow_sim_link_caps(s);
+    cap[0] = cap_a;
+    cap[1] = cap_b;
+    int job = cs_flow_job_add(s, 0.0);
+    ck_assert_int_eq(cs_flow_step_add(s, job, 0.0, 1), CS_OK);
+    cs_flow_sim_reserve(s, 3, 4);
+    int a[1] = {0}, ab[2] = {0, 1}, b[1] = {1}, one[2] = {1, 1}, id[3];
+    ck_assert_int_eq(cs_flow_add_class(s, job, a, one, 1, 1, 1.0, &id[0]), CS_OK);
+    ck_assert_int_eq(cs_flow_add_class(s, job, ab, one, 2, 1, 1.0, &id[1]), CS_OK);
+    ck_assert_int_eq(cs_flow_add_class(s, job, b, one, 1, 1, 1.0, &id[2]), CS_OK);
+    ck_assert_int_eq(cs_flow_solve_steady(s), CS_OK);
+    for (int k = 0; k < 3; k++)
+        r[k] = cs_flow_class_rate(s, id[k]);
+}
+
+START_TEST(test_flow_recycle)
+{
+    /* A recycled simulation (the network model's spare buffers) solves as
+     * a fresh one: A = 10, B = 4 -> 8, 2, 2; recycled onto 5 links (grown)
+     * with A = 3, B = 4 -> A binds first: 1.5, 1.5, 2.5; then onto 2 links
+     * again -> 8, 2, 2. */
+    double r[3];
+    cs_flow_sim *s = cs_flow_sim_create_links(NULL, 2);
+    ck_assert_double_eq(cs_flow_sim_link_caps(s)[0], 0.0);
+    steady_three(s, 10.0, 4.0, r);
+    ck_assert_double_eq_tol(r[0], 8.0, 1e-12);
+    ck_assert_double_eq_tol(r[1], 2.0, 1e-12);
+    ck_assert_double_eq_tol(r[2], 2.0, 1e-12);
+    ck_assert_ptr_eq(cs_flow_sim_recycle(s, 5), s);
+    for (int l = 0; l < 5; l++)
+        ck_assert_double_eq(cs_flow_sim_link_caps(s)[l], 0.0);
+    steady_three(s, 3.0, 4.0, r);
+    ck_assert_double_eq_tol(r[0], 1.5, 1e-12);
+    ck_assert_double_eq_tol(r[1], 1.5, 1e-12);
+    ck_assert_double_eq_tol(r[2], 2.5, 1e-12);
+    ck_assert_ptr_eq(cs_flow_sim_recycle(s, 2), s);
+    steady_three(s, 10.0, 4.0, r);
+    ck_assert_double_eq_tol(r[0], 8.0, 1e-12);
+    ck_assert_double_eq_tol(r[2], 2.0, 1e-12);
+    /* a link past the recycled count is refused */
+    int job = cs_flow_job_add(s, 0.0);
+    ck_assert_int_eq(cs_flow_step_add(s, job, 0.0, 1), CS_OK);
+    int far[1] = {3}, one[1] = {1};
+    ck_assert_int_eq(cs_flow_add_class(s, job, far, one, 1, 1, 1.0, NULL), CS_EINVAL);
+    cs_flow_sim_destroy(s);
+    ck_assert_ptr_null(cs_flow_sim_recycle(NULL, 2));
+}
+END_TEST
+
 static void check_agree(int nodes, enum cs_coll_algo algo, const char *what)
 {
     struct cs_cluster_cfg c = make_cluster(nodes, CS_TOPO_FAT_TREE, false, 1.0);
@@ -953,6 +1006,7 @@ static Suite *fabric_suite(void)
     TCase *tt = tcase_create("topo");
     tcase_set_timeout(tt, 60);
     tcase_add_test(tt, test_topo_counts_and_hops);
+    tcase_add_test(tt, test_flow_recycle);
     tcase_add_test(tt, test_topo_ecmp_collisions);
     tcase_add_test(tt, test_topo_flow_three_fabrics);
     tcase_add_test(tt, test_topo_nvl72_off_nics);

@@ -26,10 +26,25 @@ typedef struct cs_flow_sim cs_flow_sim;
 
 /* A simulation over the links of fabric f (borrowed; must outlive it). */
 cs_flow_sim *cs_flow_sim_create(const cs_fabric *f);
-/* A simulation over n bare links of the given capacities (copied), for
- * hand-built paths. */
+/* A simulation over n bare links of the given capacities (copied; NULL:
+ * zero, to be set through cs_flow_sim_link_caps), for hand-built paths. */
 cs_flow_sim *cs_flow_sim_create_links(const double *cap_bytes_per_s, int n);
 void cs_flow_sim_destroy(cs_flow_sim *s); /* accepts NULL */
+/* A simulation made by cs_flow_sim_create_links made ready again for n bare
+ * links of capacity 0 (to set through cs_flow_sim_link_caps), with no job
+ * or class, keeping its buffers: repeated solves on a large fabric reuse
+ * their memory instead of faulting in fresh pages each time. Returns s, or
+ * NULL for NULL or a simulation over a fabric (cs_flow_sim_create). */
+cs_flow_sim *cs_flow_sim_recycle(cs_flow_sim *s, int n);
+/* The capacities of a simulation made by cs_flow_sim_create_links (NULL
+ * allowed there: all 0), n of them, to fill in place before any class is
+ * added; saves a caller building a large fabric's capacities twice. */
+double *cs_flow_sim_link_caps(cs_flow_sim *s);
+/* Room for n_cls more classes holding n_lm (link, multiplicity) pairs in
+ * all, reserved at once: a caller that knows its totals avoids the
+ * doubling reallocations (and their copies) of adding them one by one.
+ * Only an optimization: adding more than reserved still works. */
+void cs_flow_sim_reserve(cs_flow_sim *s, int n_cls, long n_lm);
 
 /* Adds a job starting at start_s; returns its id (0, 1, ...). */
 int cs_flow_job_add(cs_flow_sim *s, double start_s);
