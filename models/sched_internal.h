@@ -112,6 +112,11 @@ struct cs__sim {
     cs_diags *d;
     cs_engine *e;
     int h_arrive, h_finish, h_pass;
+    /* Arrivals, fired one submit time at a time (docs/replay.md, "Speed"):
+     * the accepted jobs by (submit, index), the next one to fire. Only
+     * the next arrival time is in the event queue, not every job's. */
+    uint32_t *arr_order;
+    long arr_n, arr_next;
     bool pass_pending;
     /* cluster */
     int n_nodes, n_gpus, n_leaves;

@@ -587,14 +587,43 @@ static void cs__want_pass(struct cs__sim *s)
         s->err = st;
 }
 
+/* Schedules the arrival event of the next submit time, if any. */
+static void cs__next_arrival(struct cs__sim *s)
+{
+    if (s->arr_next >= s->arr_n)
+        return;
+    cs_status st = cs_sim_schedule_at(s->e, s->jobs[s->arr_order[s->arr_next]].submit, s->h_arrive,
+                                      NULL, 0, NULL);
+    if (st != CS_OK)
+        s->err = st;
+}
+
+/* Every job submitted now, in trace order, joins the queue; then the next
+ * submit time is scheduled. (Scheduling every arrival up front fired them
+ * in the same order, each before any pass of its instant, but held one
+ * queued event per job: 10^7 of them for a 10^7-job trace.) */
 static void cs__on_arrive(cs_engine *e, const struct cs_event *ev, void *ctx)
 {
-    (void)e;
+    (void)ev;
     struct cs__sim *s = ctx;
-    uint32_t ji;
-    memcpy(&ji, ev->payload, sizeof ji);
-    cs__enqueue(s, ji);
+    cs_time now = cs_sim_now(e);
+    while (s->arr_next < s->arr_n && s->jobs[s->arr_order[s->arr_next]].submit == now)
+        cs__enqueue(s, s->arr_order[s->arr_next++]);
+    cs__next_arrival(s);
     cs__want_pass(s);
+}
+
+/* qsort order of accepted jobs: submit time, then trace index. */
+struct cs__arr_key {
+    cs_time t;
+    uint32_t i;
+};
+static int cs__arr_cmp(const void *a, const void *b)
+{
+    const struct cs__arr_key *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
 }
 
 static void cs__on_finish(cs_engine *e, const struct cs_event *ev, void *ctx)
@@ -692,6 +721,7 @@ static void cs__free_sim(struct cs__sim *s)
     free(s->leaf_free);
     free(s->part_used);
     free(s->jobs);
+    free(s->arr_order);
     free(s->gpu_list);
     free(s->gpu_off);
     cs_sched__jq_fini(s);
@@ -907,6 +937,8 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
     s.h_pass = cs_sim_register(s.e, "replay.pass", cs__on_pass, &s);
     cs_stat_timeavg_init(&s.frag, 0, 0);
     bool warned_type = false, warned_size = false;
+    s.arr_order = cs_xmalloc(((size_t)s.n_jobs + 1) * sizeof *s.arr_order);
+    s.arr_n = s.arr_next = 0;
     for (long i = 0; i < s.n_jobs; i++) {
         struct cs__job *j = &s.jobs[i];
         const struct cs_trace_job *tj = &t->jobs[i];
@@ -940,11 +972,25 @@ cs_status cs_sched_run(const struct cs_sched_config *cfg, const struct cs_trace 
             }
             continue;
         }
-        uint32_t payload = (uint32_t)i;
-        st = cs_sim_schedule_at(s.e, j->submit, s.h_arrive, &payload, sizeof payload, NULL);
-        if (st != CS_OK)
-            break;
+        s.arr_order[s.arr_n++] = (uint32_t)i;
     }
+    /* the accepted jobs by submit time (a trace is usually in that order
+     * already: then nothing is sorted) */
+    bool sorted = true;
+    for (long k = 1; k < s.arr_n && sorted; k++)
+        sorted = s.jobs[s.arr_order[k - 1]].submit <= s.jobs[s.arr_order[k]].submit;
+    if (!sorted) {
+        struct cs__arr_key *k = cs_xmalloc((size_t)s.arr_n * sizeof *k);
+        for (long a = 0; a < s.arr_n; a++)
+            k[a] = (struct cs__arr_key){s.jobs[s.arr_order[a]].submit, s.arr_order[a]};
+        qsort(k, (size_t)s.arr_n, sizeof *k, cs__arr_cmp);
+        for (long a = 0; a < s.arr_n; a++)
+            s.arr_order[a] = k[a].i;
+        free(k);
+    }
+    cs__next_arrival(&s);
+    if (s.err != CS_OK)
+        st = s.err;
     /* Budgets (sim.h): a replay fires an arrival, a finish and at most two
      * passes per job, plus a finish per preemption; 64 per job is far more
      * than a replay needs and bounds a hostile trace. */
