@@ -130,6 +130,30 @@ cJSON *cs_app_search_json(const struct cs_scenario *s, const cs_catalog *cat, co
             cJSON_AddNumberToObject(v, "gpus_max", (double)vr.gpus_max);
         }
     }
+    struct cs_app_vmodel vm;
+    if (cs_app_validated_model(cat, &s->workload, &vm) == CS_OK && vm.rows[0] + vm.rows[1] > 0) {
+        cJSON *v = cJSON_AddObjectToObject(so, "validated_model");
+        cJSON_AddStringToObject(v, "model", s->workload.model.name);
+        cJSON_AddStringToObject(v, "gpus", vm.gpus);
+        const char *role[2] = {"fit", "holdout"};
+        for (int k = 0; k < 2; k++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_rows", role[k]);
+            cJSON_AddNumberToObject(v, key, vm.rows[k]);
+            if (!vm.rows[k])
+                continue;
+            snprintf(key, sizeof key, "%s_tables", role[k]);
+            cJSON_AddNumberToObject(v, key, vm.tables[k]);
+            snprintf(key, sizeof key, "%s_mape", role[k]);
+            cJSON_AddNumberToObject(v, key, vm.mape[k]);
+            snprintf(key, sizeof key, "%s_mean_error", role[k]);
+            cJSON_AddNumberToObject(v, key, vm.bias[k]);
+            snprintf(key, sizeof key, "%s_error_min", role[k]);
+            cJSON_AddNumberToObject(v, key, vm.err_min[k]);
+            snprintf(key, sizeof key, "%s_error_max", role[k]);
+            cJSON_AddNumberToObject(v, key, vm.err_max[k]);
+        }
+    }
     cJSON *arr = cJSON_AddArrayToObject(so, "configs");
     for (size_t i = 0; i < show; i++) {
         const struct cs_search_point *p = &res->points[i];

@@ -43,7 +43,7 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
 {
     memset(out, 0, sizeof *out);
     const struct cs_uncertainty_cfg *u = &s->uncertainty;
-    double mape = NAN;
+    double mape = NAN, sigma = NAN;
     if (isfinite(u->step_error)) {
         mape = u->step_error;
         snprintf(out->step_source, sizeof out->step_source, "uncertainty.step_error %.3g", mape);
@@ -58,8 +58,20 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
     } else if (cat && s->has_workload) {
         bool moe = cs_model_is_moe(&s->workload.model);
         struct cs_app_vrange vr;
+        struct cs_app_vmodel vm;
         const char *gpu = s->cluster.gpu.name;
-        if (cs_app_validated_range_kind(cat, gpu, CS_STACK_CUSTOM, moe, &vr) == CS_OK && vr.rows[1] > 0) {
+        if (cs_app_validated_model(cat, &s->workload, &vm) == CS_OK && vm.rows[1] >= CS_UNC_MODEL_MIN_ROWS) {
+            /* this architecture's own held-out rows: a family the model
+             * mispredicts one way gets a band as wide as its bias */
+            mape = vm.mape[1];
+            sigma = vm.rms_log[1];
+            out->step_rows = vm.rows[1];
+            snprintf(out->step_source, sizeof out->step_source,
+                     "held-out validation error of this architecture (%s): %.1f%% over %d rows on %s, "
+                     "mean %+.1f%% (%s; validate-refs)",
+                     s->workload.model.name, 100 * mape, vm.rows[1], vm.gpus, 100 * vm.bias[1],
+                     vm.bias[1] > 0 ? "predicted faster than measured" : "predicted slower than measured");
+        } else if (cs_app_validated_range_kind(cat, gpu, CS_STACK_CUSTOM, moe, &vr) == CS_OK && vr.rows[1] > 0) {
             mape = vr.mape[1];
             out->step_rows = vr.rows[1];
             snprintf(out->step_source, sizeof out->step_source,
@@ -80,8 +92,9 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
                  "no validation index in the data directory: the step's error is not included");
     }
     out->step_mape = mape;
-    /* mean |N(0, s^2)| = s sqrt(2/pi) */
-    out->step_sigma = mape * sqrt(3.14159265358979323846 / 2.0);
+    /* mean |N(0, s^2)| = s sqrt(2/pi); an architecture's rows give the
+     * spread of their log errors directly */
+    out->step_sigma = isfinite(sigma) ? sigma : mape * sqrt(3.14159265358979323846 / 2.0);
     if (s->failures.enabled && s->failures.n_components > 0) {
         out->mtbf_lo = u->mtbf_lo > 0 ? u->mtbf_lo : 0.5;
         out->mtbf_hi = u->mtbf_hi > 0 ? u->mtbf_hi : 2.0;

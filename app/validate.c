@@ -232,6 +232,97 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
     return CS_OK;
 }
 
+bool cs_app_same_architecture(const struct cs_model_shape *a, const struct cs_model_shape *b)
+{
+    const struct cs_moe_shape *x = &a->moe, *y = &b->moe;
+    bool same = a->layers == b->layers && a->hidden == b->hidden && a->heads == b->heads &&
+                a->kv_heads == b->kv_heads && a->activation == b->activation &&
+                a->attention == b->attention && a->sliding_window == b->sliding_window &&
+                a->sliding_every == b->sliding_every &&
+                cs_model_qk_head_dim(a) == cs_model_qk_head_dim(b) &&
+                cs_model_v_head_dim(a) == cs_model_v_head_dim(b) && x->experts == y->experts;
+    if (!same)
+        return false;
+    if (x->experts > 0) /* an MoE model's dense width matters only in its dense layers */
+        return x->top_k == y->top_k && x->expert_ffn_hidden == y->expert_ffn_hidden &&
+               x->shared_experts == y->shared_experts && x->first_dense_layers == y->first_dense_layers &&
+               x->moe_every == y->moe_every &&
+               (x->first_dense_layers == 0 || a->ffn_hidden == b->ffn_hidden);
+    return a->ffn_hidden == b->ffn_hidden;
+}
+
+cs_status cs_app_validated_model(const cs_catalog *cat, const struct cs_workload *w,
+                                 struct cs_app_vmodel *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < 2; k++) {
+        out->mape[k] = out->bias[k] = out->rms_log[k] = NAN;
+        out->err_min[k] = out->err_max[k] = NAN;
+    }
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_validate v;
+    cs_status st = cs_app_validate(cat, NULL, 0, &d, &v);
+    cs_diags_fini(&d);
+    if (st != CS_OK) {
+        cs_app_validate_fini(&v);
+        return st;
+    }
+    double sum[2] = {0, 0}, sgn[2] = {0, 0}, sq[2] = {0, 0};
+    const char *last_file[2] = {NULL, NULL};
+    size_t gl = 0;
+    for (size_t i = 0; i < v.nrows; i++) {
+        const struct cs_app_val_row *r = &v.rows[i];
+        const struct cs_ref_case *c = r->c;
+        if (c->not_expressible[0] || c->flagged[0] || r->st != CS_OK || !isfinite(r->err) ||
+            !(r->err > -1.0) || c->metric == CS_REF_PEAK_MEMORY_GIB)
+            continue;
+        const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
+        if (vt && (strcmp(vt->kind, "step-small") == 0 || strcmp(vt->kind, "step-memory") == 0))
+            continue;
+        if (!cs_app_same_architecture(&c->scen.workload.model, &w->model))
+            continue;
+        int k = vt && vt->role == CS_VAL_HOLDOUT;
+        if (out->rows[k] == 0) {
+            out->err_min[k] = out->err_max[k] = r->err;
+        } else {
+            out->err_min[k] = fmin(out->err_min[k], r->err);
+            out->err_max[k] = fmax(out->err_max[k], r->err);
+        }
+        out->rows[k]++;
+        sum[k] += fabs(r->err);
+        sgn[k] += r->err;
+        double l = log1p(r->err);
+        sq[k] += l * l;
+        if (!last_file[k] || strcmp(last_file[k], c->file) != 0) {
+            out->tables[k]++;   /* rows come file by file */
+            last_file[k] = c->file;
+        }
+        /* the GPUs, each once */
+        const char *g = c->scen.cluster.gpu.name;
+        size_t gn = strlen(g);
+        bool seen = false;
+        for (const char *p = out->gpus; (p = strstr(p, g)) != NULL; p += gn)
+            if ((p == out->gpus || p[-1] == ' ') && (p[gn] == ',' || p[gn] == '\0')) {
+                seen = true;
+                break;
+            }
+        if (!seen && gl + gn + 6 < sizeof out->gpus) {
+            gl += (size_t)snprintf(out->gpus + gl, sizeof out->gpus - gl, "%s%s", gl ? ", " : "", g);
+        } else if (!seen && gl + 4 < sizeof out->gpus && !strstr(out->gpus, "...")) {
+            gl += (size_t)snprintf(out->gpus + gl, sizeof out->gpus - gl, "%s", gl ? ", ..." : "...");
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (out->rows[k]) {
+            out->mape[k] = sum[k] / out->rows[k];
+            out->bias[k] = sgn[k] / out->rows[k];
+            out->rms_log[k] = sqrt(sq[k] / out->rows[k]);
+        }
+    cs_app_validate_fini(&v);
+    return CS_OK;
+}
+
 bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workload *w, long gpus,
                           char *why, size_t len)
 {

@@ -179,6 +179,21 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                     vr.seq_min, vr.seq_max, vr.gpus_min, vr.gpus_max, vr.tp_max, vr.pp_max,
                     vr.cp_max, vk ? "held-out" : "fit");
         }
+        /* the model's own architecture, where published runs of it were
+         * compared: which way the model errs on this family */
+        struct cs_app_vmodel vm;
+        if (cs_app_validated_model(sc.catalog, &s->workload, &vm) == CS_OK && vm.rows[0] + vm.rows[1] > 0) {
+            int k = vm.rows[1] > 0 ? 1 : 0;
+            fprintf(out.fp,
+                    "This architecture (%s) in the validation: %d %s rows from %d table%s on %s: mean "
+                    "error %.1f%%, mean %+.1f%%\n  (%s; errors from %+.1f%% to %+.1f%%; nothing below is "
+                    "corrected for it).\n\n",
+                    s->workload.model.name, vm.rows[k], k ? "held-out" : "fit", vm.tables[k],
+                    vm.tables[k] == 1 ? "" : "s", vm.gpus, 100 * vm.mape[k], 100 * vm.bias[k],
+                    vm.bias[k] > 0 ? "the model predicts these runs faster than they ran"
+                                   : "the model predicts these runs slower than they ran",
+                    100 * vm.err_min[k], 100 * vm.err_max[k]);
+        }
         const char *hdr[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">mb", "fsdp", "recompute",
                              ">mem/GPU", ">step", ">tokens/s", ">+-", ">MFU", "range"};
         const char *hdr_moe[] = {">#", ">tp", ">pp", ">dp", ">cp", ">vp", ">ep", ">etp", ">mb",

@@ -16,6 +16,7 @@
 #include "clustersim/app/compare.h"
 #include "clustersim/app/pipeline.h"
 #include "clustersim/app/search.h"
+#include "clustersim/app/uncertainty.h"
 #include "clustersim/app/validate.h"
 #include "clustersim/app/validate_coll.h"
 #include "clustersim/config/catalog.h"
@@ -870,6 +871,91 @@ END_TEST
  * reasons; a GPU nothing was measured on has no rows. By hand: the range
  * test compares each of model size, sequence, GPUs and degrees with the
  * min/max seen. */
+/* The validation rows of one architecture (cs_app_validated_model): the
+ * shape test by hand (the vocabulary, and an MoE model's dense width where
+ * it has no dense layer, do not count; layers, experts and a DeepSeek-V3
+ * dense width do), then gpt-oss-120b's record against the rows the index's
+ * tables label GPT-OSS-120B, selected by name here and by shape there: the
+ * same rows, the same mean. The uncertainty of a gpt-oss scenario comes
+ * from them, with the spread of their log errors; a shape nothing was
+ * measured on falls back to its GPU's rows. */
+START_TEST(test_app_validated_model)
+{
+    struct cs_model_shape a, b;
+    ck_assert_int_eq(cs_workload_preset("gpt-oss-120b", &a), CS_OK);
+    b = a;
+    b.vocab += 128;
+    b.ffn_hidden *= 2; /* no dense layer: the dense width is not used */
+    ck_assert(cs_app_same_architecture(&a, &b));
+    b.layers--;
+    ck_assert(!cs_app_same_architecture(&a, &b));
+    b = a;
+    b.moe.experts = 64;
+    ck_assert(!cs_app_same_architecture(&a, &b));
+    ck_assert_int_eq(cs_workload_preset("deepseek-v3", &a), CS_OK);
+    b = a;
+    b.ffn_hidden += 64; /* three dense layers */
+    ck_assert(!cs_app_same_architecture(&a, &b));
+    ck_assert_int_eq(cs_workload_preset("llama3.1-8b", &a), CS_OK);
+    ck_assert_int_eq(cs_workload_preset("llama3.1-70b", &b), CS_OK);
+    ck_assert(!cs_app_same_architecture(&a, &b));
+
+    cs_catalog *cat = load_catalog();
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    ck_assert_int_eq(cs_workload_preset("gpt-oss-120b", &w.model), CS_OK);
+    struct cs_app_vmodel vm;
+    ck_assert_int_eq(cs_app_validated_model(cat, &w, &vm), CS_OK);
+    /* by name, from the same comparison */
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_validate v;
+    ck_assert_int_eq(cs_app_validate(cat, NULL, 0, &d, &v), CS_OK);
+    cs_diags_fini(&d);
+    int n = 0;
+    double sum = 0, sgn = 0;
+    for (size_t i = 0; i < v.nrows; i++) {
+        const struct cs_app_val_row *r = &v.rows[i];
+        const struct cs_ref_case *c = r->c;
+        const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
+        if (strncmp(c->label, "GPT-OSS-120B ", 13) != 0 || c->not_expressible[0] || c->flagged[0] ||
+            r->st != CS_OK || !vt || vt->role != CS_VAL_HOLDOUT)
+            continue;
+        n++;
+        sum += fabs(r->err);
+        sgn += r->err;
+    }
+    cs_app_validate_fini(&v);
+    ck_assert_int_ge(n, CS_UNC_MODEL_MIN_ROWS);
+    ck_assert_int_eq(vm.rows[1], n);
+    ck_assert_int_eq(vm.rows[0], 0);
+    ck_assert_double_eq_tol(vm.mape[1], sum / n, 1e-12);
+    ck_assert_double_eq_tol(vm.bias[1], sgn / n, 1e-12);
+    ck_assert(vm.err_min[1] <= vm.bias[1] && vm.bias[1] <= vm.err_max[1]);
+    ck_assert(vm.rms_log[1] > 0);
+    ck_assert_int_ge(vm.tables[1], 2);
+    ck_assert_ptr_nonnull(strstr(vm.gpus, "GB200"));
+
+    struct cs_scenario s;
+    memset(&s, 0, sizeof s);
+    s.has_workload = true;
+    s.workload = w;
+    s.uncertainty.step_error = NAN; /* unset, as the loader leaves it */
+    snprintf(s.cluster.gpu.name, sizeof s.cluster.gpu.name, "GB200");
+    struct cs_unc_spec u;
+    cs_app_unc_spec(cat, &s, &u);
+    ck_assert_ptr_nonnull(strstr(u.step_source, "this architecture (gpt-oss-120b)"));
+    ck_assert_double_eq_tol(u.step_sigma, vm.rms_log[1], 1e-12);
+    ck_assert_int_eq(u.step_rows, n);
+    /* a shape with no published run: the GPU's MoE rows */
+    s.workload.model.layers = 37;
+    cs_app_unc_spec(cat, &s, &u);
+    ck_assert_ptr_null(strstr(u.step_source, "this architecture"));
+    ck_assert_ptr_nonnull(strstr(u.step_source, "GB200, mixture-of-experts runs"));
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 START_TEST(test_app_validated_range)
 {
     cs_catalog *cat = load_catalog();
@@ -1065,6 +1151,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_invalid);
     tcase_add_test(tc, test_app_validate_collectives);
     tcase_add_test(tc, test_app_validated_range);
+    tcase_add_test(tc, test_app_validated_model);
     tcase_add_test(tc, test_app_compare_moe_ib_roce);
     tcase_add_test(tc, test_app_validate_step_holdout_bound);
     tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);

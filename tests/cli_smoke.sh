@@ -358,7 +358,13 @@ for key in '"uncertainty"' '"step_time_s"' '"time_to_train_s"' '"p05"' '"p50"' '
     has "$tmp/out" "$key" "run --uncertainty json"
 done
 expect 0 "run --uncertainty text" -- "$bin" run scenarios/default.yaml --uncertainty --set uncertainty.samples=50
-has "$tmp/out" "held-out validation error on H100-SXM5-80GB" "run --uncertainty names the step error's source"
+has "$tmp/out" "held-out validation error of this architecture (llama3.1-70b)" "run --uncertainty names the step error's source: the model's own rows"
+has "$tmp/out" "than measured; validate-refs" "run --uncertainty says which way the architecture's rows err"
+# a shape no published run had: the GPU's held-out rows of its kind
+expect 0 "run --uncertainty text, unmeasured shape" -- "$bin" run scenarios/default.yaml --uncertainty --set uncertainty.samples=50 --set workload.model.layers=81
+has "$tmp/out" "held-out validation error on H100-SXM5-80GB, dense runs" "run --uncertainty falls back to the GPU's rows"
+expect 0 "search names the architecture's validation" -- "$bin" search scenarios/default.yaml
+has "$tmp/out" "This architecture (llama3.1-70b) in the validation:" "search prints the architecture's validation rows"
 expect 2 "run bad uncertainty range" -- "$bin" run scenarios/default.yaml --uncertainty --set 'uncertainty.mtbf=[2, 1]'
 has "$tmp/err" "uncertainty.mtbf" "a bad uncertainty range names the key"
 expect 0 "tco --uncertainty json" -- "$bin" tco scenarios/default.yaml --uncertainty --set uncertainty.samples=100 --format json

@@ -41,14 +41,19 @@ struct cs_unc_spec {
     double step_sigma;          /* log-normal sigma of the step-time factor; 0: none */
     double step_mape;           /* the validation error it comes from */
     int step_rows;              /* held-out rows behind it */
-    char step_source[200];      /* where it comes from, for reports */
+    char step_source[320];      /* where it comes from, for reports */
     double mtbf_lo, mtbf_hi;    /* factor range; 1, 1 without failures */
     double restart_lo, restart_hi;
 };
 
 /* The distributions for scenario s: the step's from the validation index
- * (cs_app_validated_range_kind; a step error of 0 when there is none, said
- * in step_source), the others from s->uncertainty (defaults above). */
+ * (the held-out rows of the workload's own architecture where there are
+ * at least CS_UNC_MODEL_MIN_ROWS of them, cs_app_validated_model, with the
+ * spread of their log errors, which takes in their bias; else the GPU's
+ * held-out rows of its kind, cs_app_validated_range_kind; a step error of
+ * 0 when there is none, said in step_source), the others from
+ * s->uncertainty (defaults above). */
+#define CS_UNC_MODEL_MIN_ROWS 5
 void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct cs_unc_spec *out);
 
 struct cs_unc_dist {

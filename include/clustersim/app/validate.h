@@ -108,6 +108,34 @@ cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs
 cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
                                       bool moe, struct cs_app_vrange *out);
 
+/* The published step times of one model architecture the step model was
+ * compared with: the rows of every step table (fit and held out, the
+ * small-work and memory tables left out, as for the range above) whose
+ * model has the same shape as the workload's (layers, widths, heads, head
+ * width, activation, attention kind, sliding window, experts, top-k, expert
+ * width, shared experts, leading dense layers; not the vocabulary, which
+ * tables pad differently, nor the sequence). Reported beside the GPU's
+ * range so that a model family the step model is known to mispredict says
+ * so: the signed mean tells which way. Nothing here changes a prediction. */
+struct cs_app_vmodel {
+    int rows[2];                   /* [0] fit, [1] holdout */
+    double mape[2];                /* mean |error|; NAN without rows */
+    double bias[2];                /* mean error (pred / measured - 1; > 0: predicted too fast) */
+    double rms_log[2];             /* sqrt(mean ln(1 + error)^2): the spread a log-normal band needs */
+    double err_min[2], err_max[2];
+    int tables[2];                 /* tables the rows come from */
+    char gpus[160];                /* the GPUs of the rows, comma-separated (truncated with "...") */
+};
+
+/* True when two model shapes are the same architecture in the sense above. */
+bool cs_app_same_architecture(const struct cs_model_shape *a, const struct cs_model_shape *b);
+
+/* Fills out with the rows of w's architecture (cs_app_vmodel). CS_OK with
+ * no rows when none matched; the index's loading error otherwise (out
+ * zeroed). */
+cs_status cs_app_validated_model(const cs_catalog *cat, const struct cs_workload *w,
+                                 struct cs_app_vmodel *out);
+
 /* Whether a configuration lies inside the range: the model size, sequence
  * length, GPU count and parallel degrees measured (a dense model outside an
  * MoE range and the other way round). Writes what lies
