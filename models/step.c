@@ -523,6 +523,47 @@ static const struct cs__chunk_cost *cs__cost(const struct cs__sim *S, int s, int
     return &S->cc[s * S->vp + chunk];
 }
 
+/* Stage s's parameter all-gather exposure (cs_step_param_gather_exposed_s)
+ * from its chunks' forward times and parameters. */
+static double cs__param_gather_exposed_s(const struct cs__sim *S, int s, double t_ag)
+{
+    int vp = S->vp;
+    double *fwd = cs_xmalloc(2 * (size_t)vp * sizeof *fwd), *par = fwd + vp;
+    for (int c = 0; c < vp; c++) {
+        const struct cs__chunk_cost *cc = cs__cost(S, s, c);
+        fwd[c] = cc->f_compute_s + cc->f_tp_s;
+        par[c] = cc->params;
+    }
+    double fill = 0.0;
+    for (int q = 0; q < s; q++)
+        fill += cs__cost(S, q, 0)->f_compute_s + cs__cost(S, q, 0)->f_tp_s;
+    double x = cs_step_param_gather_exposed_s(fwd, par, vp, fill, S->pp < S->m ? S->pp : S->m, t_ag);
+    free(fwd);
+    return x;
+}
+
+double cs_step_param_gather_exposed_s(const double *fwd_s, const double *params, int vp, double fill_s,
+                                      int rounds, double t_ag)
+{
+    double total = 0.0;
+    for (int c = 0; c < vp; c++)
+        total += params[c];
+    if (!(t_ag > 0) || !(total > 0))
+        return 0.0;
+    double cum = 0.0, before = 0.0, worst = 0.0;
+    for (int c = 0; c < vp; c++) {
+        cum += params[c];
+        /* the first forward of chunk c ends after the fill, the earlier
+         * chunks' rounds of forwards, and its own */
+        double due = fill_s + before + fwd_s[c];
+        before += rounds * fwd_s[c];
+        double over = t_ag * cum / total - due;
+        if (over > worst)
+            worst = over;
+    }
+    return worst;
+}
+
 static bool cs__first_virtual(int s, int chunk)
 {
     return s == 0 && chunk == 0;
@@ -1654,6 +1695,8 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             sg->dp_total_s += t;
             if (!o->dp_overlap)
                 extra = t;
+            else
+                extra = cs__param_gather_exposed_s(&S, s, t);
         }
         sg->dp_exposed_s += extra;
         sg->end_s = after + sg->optimizer_s + extra;

@@ -125,6 +125,29 @@ END_TEST
 /* The FSDP layer timeline, derived by hand (docs/step.md, "FSDP"): three
  * layers of 10 s, gathers of 4 s, reduce-scatters of 3 s, one stream in
  * issue order. */
+/* ZeRO's parameter all-gather behind the next step's forward
+ * (cs_step_param_gather_exposed_s), by hand: one chunk whose first forward
+ * takes 0.1 s hides 0.1 s of a 0.25 s gather (0.15 s exposed) and all of a
+ * 0.05 s one; two equal chunks after a 0.05 s fill, 4 forwards of chunk 0
+ * before chunk 1's first: chunk 0 is due at 0.15 s with half of a 0.5 s
+ * gather (0.25 s) needed, 0.10 s late; chunk 1 at 0.05 + 0.4 + 0.1 = 0.55 s
+ * with all of it, in time: 0.10 s exposed. Nothing to gather, nothing
+ * exposed. */
+START_TEST(test_step_param_gather_overlap)
+{
+    double f1[1] = {0.1}, p1[1] = {1e9};
+    ck_assert_double_eq_tol(cs_step_param_gather_exposed_s(f1, p1, 1, 0.0, 1, 0.25), 0.15, 1e-12);
+    ck_assert_double_eq(cs_step_param_gather_exposed_s(f1, p1, 1, 0.0, 1, 0.05), 0.0);
+    double f2[2] = {0.1, 0.1}, p2[2] = {1e9, 1e9};
+    ck_assert_double_eq_tol(cs_step_param_gather_exposed_s(f2, p2, 2, 0.05, 4, 0.5), 0.10, 1e-12);
+    /* a longer fill hides it all (stage 3 of a pipeline waits for the rest) */
+    ck_assert_double_eq(cs_step_param_gather_exposed_s(f2, p2, 2, 0.5, 4, 0.5), 0.0);
+    ck_assert_double_eq(cs_step_param_gather_exposed_s(f2, p2, 2, 0.0, 4, 0.0), 0.0);
+    double p0[2] = {0.0, 0.0};
+    ck_assert_double_eq(cs_step_param_gather_exposed_s(f2, p0, 2, 0.0, 4, 1.0), 0.0);
+}
+END_TEST
+
 START_TEST(test_step_fsdp_timeline)
 {
     struct cs_fsdp_timeline r;
@@ -1917,6 +1940,7 @@ static Suite *step_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_step_parts_add_up);
     tcase_add_test(tc, test_step_fsdp_timeline);
+    tcase_add_test(tc, test_step_param_gather_overlap);
     tcase_add_test(tc, test_step_fsdp_prefetch_key);
     tcase_add_test(tc, test_step_param_gather_width);
     tcase_add_test(tc, test_step_host_floor);

@@ -63,6 +63,24 @@ double cs_step_host_bw(const struct cs_gpu_spec *gpu, const struct cs_coll_param
  * enqueued asynchronously behind compute kernels, so launch overlaps. */
 void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_options *o);
 
+/* The part of a stage's parameter all-gather (ZeRO-1/2's updated shards,
+ * t_ag seconds on its DP stream) that the next step's forward does not
+ * hide (docs/step.md, "Data parallelism"). Megatron-Core's
+ * overlap_param_gather gathers bucket by bucket in the forward's layer
+ * order, each module's pre-hook waiting for its bucket and dispatching the
+ * next (distributed_data_parallel.py, finish_param_sync), so chunk c's
+ * parameters must be in by the end of the stage's first forward of chunk
+ * c: after fill_s (the first micro-batch's forward through the stages
+ * before this one), the earlier chunks' `rounds` forwards each (min(pp, m):
+ * the interleaved schedule runs pp micro-batches of a chunk before the
+ * next) and its own, fwd_s[c]. The gather runs in parameter order at t_ag
+ * over the stage's parameters (params[0..vp)). Returns the most by which
+ * the gathered share overruns a deadline (0 when hidden). A step with few
+ * micro-batches and many parameters per GPU (an MoE model's experts)
+ * cannot hide it in one forward. */
+double cs_step_param_gather_exposed_s(const double *fwd_s, const double *params, int vp, double fill_s,
+                                      int rounds, double t_ag);
+
 struct cs_step_result {
     bool fits;                          /* memory fits; when false nothing was simulated */
     struct cs_memory_breakdown memory;
