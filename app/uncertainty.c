@@ -67,8 +67,8 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
             sigma = vm.rms_log[1];
             out->step_rows = vm.rows[1];
             snprintf(out->step_source, sizeof out->step_source,
-                     "held-out validation error of this architecture (%s): %.1f%% over %d rows on %s, "
-                     "mean %+.1f%% (%s; validate-refs)",
+                     "held-out validation error of this architecture (%.63s): %.1f%% over %d rows on "
+                     "%.159s, mean %+.1f%% (%s; validate-refs)",
                      s->workload.model.name, 100 * mape, vm.rows[1], vm.gpus, 100 * vm.bias[1],
                      vm.bias[1] > 0 ? "predicted faster than measured" : "predicted slower than measured");
         } else if (cs_app_validated_range_kind(cat, gpu, CS_STACK_CUSTOM, moe, &vr) == CS_OK && vr.rows[1] > 0) {

@@ -117,7 +117,8 @@ struct cs__spec {
     long off_layers;          /* "/cpu_offload:N": N layers' activations in host memory */
     const char *attn;         /* the row's attention column: "on" (fused), "off", NULL: the stack's */
     const char *dispatcher;   /* "/dispatch:X": the row's token dispatcher (NULL: the stack's) */
-    bool graphs;              /* "/graphs": the run captured its layers in CUDA graphs */
+    const char *graphs;       /* "/graphs[:scope]": the run captured CUDA graphs, their scope
+                                 (layer, attn, iteration; NULL: none) */
     const char *ce;           /* the row's cross_entropy column (NULL: the stack's) */
     bool fp8_attn;            /* "/fp8_attn": the attention core ran in FP8 (fp8_dot_product_attention) */
     const char *layout;       /* "/layout:X": Megatron-Core's pipeline layout (NULL: the default split) */
@@ -151,11 +152,16 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     }
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
-    char rc_layers[96] = "", attn[256] = "";
+    char rc_layers[96] = "", attn[320] = "", graphs[96] = "";
+    if (p->graphs)
+        snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n%s%s%s",
+                 strcmp(p->graphs, "layer") != 0 ? "  cuda_graph_scope: " : "",
+                 strcmp(p->graphs, "layer") != 0 ? p->graphs : "",
+                 strcmp(p->graphs, "layer") != 0 ? "\n" : "");
     if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp)
         snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",
-                 p->graphs ? "  cuda_graphs: true\n" : "", p->ce ? "  cross_entropy: " : "",
+                 graphs, p->ce ? "  cross_entropy: " : "",
                  p->ce ? p->ce : "", p->ce ? "\n" : "",
                  p->fp8_attn ? "  fp8_attention: true\n" : "",
                  p->fused_mlp ? "  fused_grouped_mlp: true\n" : "");
@@ -437,14 +443,38 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                       (int)sizeof layout - 1, rc_cell);
         return false;
     }
-    /* ".../graphs" (anywhere before /a2a_overlap): the run replayed its
-     * layers as CUDA graphs (Megatron-Core's cuda_graph_impl
-     * transformer_engine with an attn scope, or full_iteration; the
-     * recipes' column cuda_graph_impl, validation/recipes/) */
-    bool graphs = false;
-    char rc_gr[200];
-    if (!cs__take_flag(r, &rc, "/graphs", rc_gr, sizeof rc_gr, &graphs))
+    /* ".../graphs" or ".../graphs:SCOPE" (anywhere before /a2a_overlap):
+     * the run replayed CUDA graphs (the recipes' columns cuda_graph_impl
+     * and cuda_graph_scope, validation/recipes/): "/graphs" per layer
+     * (Megatron-Core's local per-layer graphs, enable_cuda_graph),
+     * "/graphs:attn" Transformer Engine's attn + moe_router +
+     * moe_preprocess scopes (the rest of the layer eager),
+     * "/graphs:iteration" full_iteration (workload.cuda_graph_scope) */
+    const char *graphs = NULL;
+    char rc_gr[200], rc_gs[200], gscope[16];
+    size_t glen = 0;
+    bool gflag = false;
+    rc_cell = rc;
+    if (cs__take_value(&rc, "/graphs:", rc_gs, sizeof rc_gs, gscope, sizeof gscope, &glen)) {
+        for (int g = 0; cs_graph_scope_names[g] && !graphs; g++)
+            if (glen < sizeof gscope && strcmp(gscope, cs_graph_scope_names[g]) == 0)
+                graphs = cs_graph_scope_names[g];
+        if (!graphs) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/graphs:\" takes layer, attn or iteration (got \"%s\")",
+                          rc_cell);
+            return false;
+        }
+    }
+    if (!cs__take_flag(r, &rc, "/graphs", rc_gr, sizeof rc_gr, &gflag))
         return false;
+    if (gflag && graphs) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"recompute\": \"/graphs\" given twice (got \"%s\")", rc_cell);
+        return false;
+    }
+    if (gflag)
+        graphs = cs_graph_scope_names[CS_GRAPH_SCOPE_LAYER];
     /* ".../fp8_attn" (anywhere before /a2a_overlap): the attention core ran
      * in FP8 (Megatron-Bridge's fp8_dot_product_attention; the recipes'
      * column fp8_attention, validation/recipes/) */

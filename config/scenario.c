@@ -511,6 +511,13 @@ static const struct cs_field workload_fields[] = {
     F_("cuda_graphs", CS_FT_BOOL, struct cs_workload, cuda_graphs, .def = "false",
        .doc = "layers replayed as CUDA graphs (Transformer Engine make_graphed_callables): "
               "the host issues one graph launch per layer part instead of every kernel"),
+    F_("cuda_graph_scope", CS_FT_ENUM, struct cs_workload, cuda_graph_scope,
+       .names = cs_graph_scope_names, .def = "layer",
+       .doc = "what the CUDA graphs hold: layer (each layer's attention and MLP parts, "
+              "Megatron-Core's per-layer graphs), attn (Transformer Engine's scopes attn, "
+              "moe_router and moe_preprocess: the MLP, or the MoE block after its router, runs "
+              "eagerly; stacks mcore and custom), iteration (the whole forward and backward, "
+              "Megatron-Core's full_iteration: no per-layer host time); needs cuda_graphs"),
     F_("stack", CS_FT_ENUM, struct cs_workload, stack, .names = cs_stack_names,
        .def = "custom",
        .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
@@ -1473,6 +1480,17 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "(fp8, mxfp8 or nvfp4; this workload trains in %s); expected false or one of "
                       "those precisions",
                       cs_precision_name(w->precision));
+    if (w->cuda_graph_scope != CS_GRAPH_SCOPE_LAYER && !w->cuda_graphs)
+        cs_cfg__error(b->d, node_or(wl, "cuda_graph_scope", wl),
+                      "workload.cuda_graph_scope: %s says what the CUDA graphs hold, and "
+                      "workload.cuda_graphs is false; expected cuda_graphs: true, or no scope",
+                      cs_graph_scope_names[w->cuda_graph_scope]);
+    else if (w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN && w->stack != CS_STACK_MCORE_2024 &&
+             w->stack != CS_STACK_CUSTOM)
+        cs_cfg__error(b->d, node_or(wl, "cuda_graph_scope", wl),
+                      "workload.cuda_graph_scope: attn is Transformer Engine's scope in "
+                      "Megatron-Core (stack mcore, or custom), not %s's; expected layer or iteration",
+                      cs_stack_names[w->stack]);
     if (w->fused_grouped_mlp) {
         /* Megatron-Core TEGroupedMLP._is_fused_impl_supported (core_v0.18):
          * no expert tensor parallelism, no expert_fc1/moe_act offload; TE's

@@ -166,7 +166,11 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
  * backward too, for which no measurement was found (a lower bound). */
 void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out)
 {
-    struct cs_host_ops r = {12.0, 16.0, 0.0, false, true};
+    /* custom: the attention block's 7 of the 12 kernels forward (norm, QKV,
+     * RoPE q and k, attention, projection, bias-dropout-add) and 9 of the
+     * 16 backward (QKV 3 with its norm, projection 2, RoPE 2, attention,
+     * bias-dropout-add), as mcore's below */
+    struct cs_host_ops r = {12.0, 16.0, 0.0, false, true, 7.0, 9.0, 0.0, 0.0, 0.0};
     bool fsdp_hooks = false;
     switch (w->stack) {
     case CS_STACK_MEGATRON_2021:
@@ -178,6 +182,12 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
         r.fwd = 6.0;
         r.linears = 4.0;
         r.te = true;
+        /* the attention block: LayerNormLinear QKV and the projection (2
+         * modules), RoPE on q and k, the attention kernel and its
+         * bias-dropout-add forward; backward QKV 3, projection 2, RoPE 2,
+         * attention 1, bias-dropout-add 1 */
+        r.attn_fwd = 4.0;
+        r.attn_linears = 2.0;
         break;
     case CS_STACK_TORCHTITAN:
         r.fwd = 13.0;
@@ -198,9 +208,13 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
     if (moe && cs_model_is_moe(&w->model)) {
         /* router GEMM, top-k and softmax, permute, 2 grouped GEMMs, the
          * experts' activation, unpermute (7); each backward twice that
-         * (the routed experts replace the dense MLP's 2 GEMMs and activation) */
+         * (the routed experts replace the dense MLP's 2 GEMMs and activation);
+         * the router's GEMM and top-k (its backward: the GEMM's two and the
+         * softmax's one) are what moe_router captures */
         r.fwd += 4.0;
         r.bwd += 8.0;
+        r.router_fwd = 2.0;
+        r.router_bwd = 3.0;
         const struct cs_moe_shape *mo = &w->model.moe;
         if (w->fused_grouped_mlp) {
             /* the activation inside the grouped GEMMs */
@@ -227,6 +241,8 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
         double c = w->par.sp ? 4.0 : 2.0;
         r.fwd += c;
         r.bwd += c;
+        r.attn_fwd += c / 2.0;   /* the attention block's pair */
+        r.attn_bwd += c / 2.0;
     }
     /* FSDP's per-layer unit (PyTorch FSDP1 and FSDP2): forward all-gather
      * with its copy-in and copy-out; backward all-gather again (full shard),
@@ -251,13 +267,33 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
                            bool moe, double *fwd_s, double *bwd_s)
 {
     double k = cs_compute_host_python_scale(p);
-    if (w->cuda_graphs) {
+    if (w->cuda_graphs && w->cuda_graph_scope == CS_GRAPH_SCOPE_ITERATION) {
+        *fwd_s = *bwd_s = 0.0;   /* one graph for the step */
+        return;
+    }
+    if (w->cuda_graphs && w->cuda_graph_scope != CS_GRAPH_SCOPE_ATTN) {
         *fwd_s = CS_HOST_GRAPHS_PER_LAYER * k * p->host_py_op_s;
         *bwd_s = CS_HOST_GRAPHS_PER_LAYER * k * p->host_py_op_s;
         return;
     }
     struct cs_host_ops ops;
     cs_compute_host_ops(w, moe, &ops);
+    if (w->cuda_graphs) {
+        /* attn scope: the attention block one graph each way, an MoE
+         * layer's router and preprocessing another (Megatron-Core's
+         * cuda_graph_scope attn, moe_router, moe_preprocess); the rest as
+         * issued eagerly */
+        bool m = moe && cs_model_is_moe(&w->model);
+        double graphs = m ? 2.0 : 1.0;
+        double lin = ops.linears - ops.attn_linears;
+        double f = ops.fwd - ops.attn_fwd - (m ? ops.router_fwd : 0.0);
+        double b = ops.bwd - ops.attn_bwd - (m ? ops.router_bwd : 0.0);
+        double mod_e = (lin > 0 ? lin : 0.0) * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
+        double g = graphs * k * p->host_py_op_s;
+        *fwd_s = g + k * mod_e + (f > 0 ? f : 0.0) * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
+        *bwd_s = g + k * mod_e + (b > 0 ? b : 0.0) * p->host_cpp_op_s;
+        return;
+    }
     /* The linear modules' autograd Functions run Python both ways
      * (Transformer Engine's _Linear / _LayerNormLinear.backward, Megatron's
      * LinearWithGradAccumulationAndAsyncCommunication.backward): one module

@@ -827,6 +827,39 @@ START_TEST(test_compute_host_ops)
     cs_compute_host_layer(&w, &p, false, &f, &b);
     ck_assert_double_eq_tol(f, 8 * 20e-6, 1e-12);
     ck_assert_double_eq_tol(b, 8 * 20e-6, 1e-12);
+    /* the whole iteration in one graph: nothing per layer */
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ITERATION;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq(f, 0.0);
+    ck_assert_double_eq(b, 0.0);
+    /* Transformer Engine's attn scope under mcore, tp 1, dense: the
+     * attention block one graph (8 x 10 us), the MLP eager: fc1 and fc2 (2 TE
+     * modules, 8 x 115 us each) and the activation and its bias-dropout-add
+     * (2 ops, 8 x 10 us each) forward = 80 + 1840 + 160 = 2080 us; backward
+     * 80 + 1840 + (16 - 9 = 7 kernels) x 4 us = 1948 us. An MoE layer (no
+     * bias or clamp): the router another graph each way, the MoE block's
+     * permute, activation, unpermute and bias-dropout-add (6 + 4 - 4 - 2 = 4
+     * ops) forward: 160 + 1840 + 320 = 2320 us; backward (16 + 8 - 9 - 3 = 12
+     * kernels): 160 + 1840 + 48 = 2048 us. */
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ATTN;
+    w.stack = CS_STACK_MCORE_2024;
+    w.par.fsdp = CS_FSDP_ZERO1;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 2080e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 1948e-6, 1e-12);
+    ck_assert_int_eq(cs_workload_preset("qwen3-30b-a3b", &w.model), CS_OK);
+    w.par.ep = 8;
+    cs_compute_host_layer(&w, &p, true, &f, &b);
+    ck_assert_double_eq_tol(f, 2320e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 2048e-6, 1e-12);
+    /* with tp 2 and sequence parallelism the attention block takes its 2 of
+     * the 4 collective calls each way into its graph */
+    w.par.tp = 2;
+    w.par.sp = true;
+    double f2 = 0, b2 = 0;
+    cs_compute_host_layer(&w, &p, true, &f2, &b2);
+    ck_assert_double_eq_tol(f2 - f, 2 * 80e-6, 1e-12);
+    ck_assert_double_eq_tol(b2 - b, 2 * 4e-6, 1e-12);
 }
 END_TEST
 

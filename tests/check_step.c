@@ -1034,9 +1034,18 @@ START_TEST(test_step_refs_common_schema)
             "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,1,2,1,2,1,4,1,"
             "zero1,bf16,none/graphs:full,7000,,,\n",
             "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,1,2,1,2,1,4,1,"
-            "zero1,bf16,none,7000,,,\n"};
-        const char *want[] = {NULL, "\"/graphs\" takes no value", NULL};
-        for (int k = 0; k < 3; k++) {
+            "zero1,bf16,none,7000,,,\n",
+            "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
+            "zero1,bf16,none/graphs:attn/dispatch:alltoall,9000,,,\n",
+            "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
+            "zero1,bf16,none/graphs:iteration,9000,,,\n",
+            "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
+            "zero1,bf16,none/graphs:attn/graphs,9000,,,\n"};
+        const char *want[] = {NULL, "\"/graphs:\" takes layer, attn or iteration", NULL, NULL, NULL,
+                              "\"/graphs\" given twice"};
+        const enum cs_graph_scope scope[] = {CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_LAYER,
+                                             CS_GRAPH_SCOPE_ATTN, CS_GRAPH_SCOPE_ITERATION, CS_GRAPH_SCOPE_LAYER};
+        for (int k = 0; k < 6; k++) {
             char buf[1024];
             int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
             struct cs_ref_case *c7 = NULL;
@@ -1045,7 +1054,8 @@ START_TEST(test_step_refs_common_schema)
             if (!want[k]) {
                 ck_assert_int_eq(st7, CS_OK);
                 ck_assert_uint_eq(n7, 1);
-                ck_assert(c7[0].scen.workload.cuda_graphs == (k == 0));
+                ck_assert(c7[0].scen.workload.cuda_graphs == (k != 2));
+                ck_assert_int_eq(c7[0].scen.workload.cuda_graph_scope, scope[k]);
                 ck_assert_int_eq(c7[0].scen.workload.recompute, CS_RECOMPUTE_NONE);
                 if (k == 0) {
                     ck_assert_int_eq(c7[0].scen.workload.model.moe.dispatcher, CS_MOE_DISPATCH_ALLTOALL);
@@ -1583,6 +1593,12 @@ START_TEST(test_step_moe_rules)
         " fused_grouped_mlp: true}\n",
         "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
         " fused_grouped_mlp: true}\n",
+        "workload: {model: {preset: qwen3-30b-a3b}, global_batch: 16, parallelism: {dp: 8, ep: 8},"
+        " cuda_graph_scope: attn}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " cuda_graphs: true, cuda_graph_scope: attn, stack: torchtitan}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " cuda_graphs: true, cuda_graph_scope: attention}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
@@ -1592,7 +1608,11 @@ START_TEST(test_step_moe_rules)
                           "router_group_topk: 9 of 8 groups",
                           "fused_grouped_mlp: Transformer Engine's fused grouped MLP kernel runs "
                           "MXFP8 on Blackwell",
-                          "fused_grouped_mlp: it fuses the experts' MLP, and this model has no experts"};
+                          "fused_grouped_mlp: it fuses the experts' MLP, and this model has no experts",
+                          "cuda_graph_scope: attn says what the CUDA graphs hold, and "
+                          "workload.cuda_graphs is false",
+                          "attn is Transformer Engine's scope in Megatron-Core",
+                          "cuda_graph_scope"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

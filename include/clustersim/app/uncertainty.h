@@ -41,7 +41,7 @@ struct cs_unc_spec {
     double step_sigma;          /* log-normal sigma of the step-time factor; 0: none */
     double step_mape;           /* the validation error it comes from */
     int step_rows;              /* held-out rows behind it */
-    char step_source[320];      /* where it comes from, for reports */
+    char step_source[512];      /* where it comes from, for reports */
     double mtbf_lo, mtbf_hi;    /* factor range; 1, 1 without failures */
     double restart_lo, restart_hi;
 };

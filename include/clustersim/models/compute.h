@@ -121,6 +121,14 @@ struct cs_host_ops {
     bool te;          /* those modules are Transformer Engine's (host_te_linear_s), else
                          Megatron-Core's local ones (host_mcore_linear_s) */
     bool py_fwd;      /* forward issued op by op from Python */
+    /* Of the above, the attention block's (its norm and projections, RoPE,
+     * the attention kernel, its bias-dropout-add, its half of the TP
+     * collectives): what Transformer Engine's attn scope captures
+     * (workload.cuda_graph_scope attn) */
+    double attn_fwd, attn_bwd, attn_linears;
+    /* An MoE layer's router and dispatch preprocessing, captured by the
+     * moe_router and moe_preprocess scopes: launches each way */
+    double router_fwd, router_bwd;
 };
 void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out);
 
@@ -128,9 +136,11 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
  * linears x the module's host time + fwd ops x (host_py_op_s if issued
  * from Python, else host_cpp_op_s),
  * backward = bwd ops x host_cpp_op_s (the C++ autograd engine); with
- * w->cuda_graphs, two graph launches per layer each way instead (the
- * attention and MLP parts, Transformer Engine's per-layer scopes), each
- * host_py_op_s. The GPU
+ * w->cuda_graphs, by w->cuda_graph_scope: layer, two graph launches per
+ * layer each way instead (the attention and MLP parts), each host_py_op_s;
+ * attn, a launch for the attention block (and one for an MoE layer's router
+ * and preprocessing) and the rest of the layer eager as above; iteration,
+ * nothing per layer (one launch per step, not counted). The GPU
  * runs ahead of the host only when its kernels are longer, so the step
  * takes max(GPU time, host time) per operation (step.c). */
 /* p->host_python_scale, or 1 where it is not a finite number >= 0. */

@@ -309,6 +309,15 @@ extern const char *const cs_cross_entropy_names[];   /* enum order, NULL-termina
  *   cudnn   cuDNN's fused attention (the kernel the fitted efficiency ran);
  *   flash2  FlashAttention-2: slower on GPUs whose catalog entry gives
  *           flash2_over_cudnn (Hopper: 0.62, compute.c). */
+/* What captured CUDA graphs hold (workload.cuda_graph_scope). */
+enum cs_graph_scope {
+    CS_GRAPH_SCOPE_LAYER,
+    CS_GRAPH_SCOPE_ATTN,
+    CS_GRAPH_SCOPE_ITERATION,
+    CS_GRAPH_SCOPE_COUNT
+};
+extern const char *const cs_graph_scope_names[];   /* enum order, NULL-terminated */
+
 enum cs_attn_kernel {
     CS_ATTN_KERNEL_AUTO,
     CS_ATTN_KERNEL_CUDNN,
@@ -362,6 +371,12 @@ struct cs_workload {
      * issues a graph launch per layer part instead of every kernel
      * (cs_compute_host_layer); false by default. */
     bool cuda_graphs;
+    /* What the graphs capture (cs_compute_host_layer): each layer's parts
+     * (layer, the default), the attention block and an MoE layer's router
+     * and dispatch preprocessing only (attn: Transformer Engine's scopes
+     * attn, moe_router, moe_preprocess; the rest of the layer eager), or
+     * the whole iteration (Megatron-Core's full_iteration). */
+    enum cs_graph_scope cuda_graph_scope;
     enum cs_stack stack;      /* the preset the three keys above came from (custom: none) */
     enum cs_cross_entropy cross_entropy;   /* the loss kernel (above); auto: the stack's */
     enum cs_attn_kernel attention_kernel;  /* fused attention's kernel family; auto: the stack's */
