@@ -159,6 +159,36 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
     return CS_OK;
 }
 
+/* Every step table of the index compared, its diagnostics dropped (the
+ * summaries below report on the rows; `validate-refs` shows the rest).
+ * On an error *v is released. */
+static cs_status cs__validate_quiet(const cs_catalog *cat, struct cs_app_validate *v)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    cs_status st = cs_app_validate(cat, NULL, 0, &d, v);
+    cs_diags_fini(&d);
+    if (st != CS_OK)
+        cs_app_validate_fini(v);
+    return st;
+}
+
+/* A row whose error counts in a step-time summary: predicted, scored (not
+ * flagged by its source), a step time or throughput, and not from the
+ * small-work tables (CI-scale runs, docs/validation.md, reported on their
+ * own) or the peak-memory ones (their error is not a step time's). Its
+ * table's index entry into *vt (NULL: unlisted). */
+static bool cs__step_row(const struct cs_app_validate *v, const struct cs_app_val_row *r,
+                         const struct cs_val_table **vt)
+{
+    const struct cs_ref_case *c = r->c;
+    if (c->not_expressible[0] || c->flagged[0] || r->st != CS_OK || !isfinite(r->err) ||
+        c->metric == CS_REF_PEAK_MEMORY_GIB)
+        return false;
+    *vt = cs_valindex_find(&v->ix, c->file);
+    return !(*vt && (strcmp((*vt)->kind, "step-small") == 0 || strcmp((*vt)->kind, "step-memory") == 0));
+}
+
 cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
                                  struct cs_app_vrange *out)
 {
@@ -176,20 +206,16 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
     out->params_min = INFINITY;
     out->params_max = 0;
     out->seq_min = out->gpus_min = -1;
-    cs_diags d;
-    cs_diags_init(&d);
     struct cs_app_validate v;
-    cs_status st = cs_app_validate(cat, NULL, 0, &d, &v);
-    cs_diags_fini(&d);
-    if (st != CS_OK) {
-        cs_app_validate_fini(&v);
+    cs_status st = cs__validate_quiet(cat, &v);
+    if (st != CS_OK)
         return st;
-    }
     double sum[2] = {0, 0};
     for (size_t i = 0; i < v.nrows; i++) {
         const struct cs_app_val_row *r = &v.rows[i];
         const struct cs_ref_case *c = r->c;
-        if (c->not_expressible[0] || c->flagged[0] || r->st != CS_OK || !isfinite(r->err))
+        const struct cs_val_table *vt = NULL;
+        if (!cs__step_row(&v, r, &vt))
             continue;
         if (strcmp(gpu, "*") != 0 && strcmp(c->scen.cluster.gpu.name, gpu) != 0)
             continue;
@@ -197,14 +223,6 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
             continue;
         if (cs_model_is_moe(&c->scen.workload.model) != moe)
             continue;   /* dense and MoE runs are validated apart */
-        const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
-        /* The small-work tables (CI-scale runs, docs/validation.md) are
-         * reported on their own and stay out of the search's range, as do
-         * the peak-memory tables (their error is not a step time's). */
-        if (vt && (strcmp(vt->kind, "step-small") == 0 || strcmp(vt->kind, "step-memory") == 0))
-            continue;
-        if (c->metric == CS_REF_PEAK_MEMORY_GIB)
-            continue;
         int k = vt && vt->role == CS_VAL_HOLDOUT;
         out->rows[k]++;
         sum[k] += fabs(r->err);
@@ -259,26 +277,18 @@ cs_status cs_app_validated_model(const cs_catalog *cat, const struct cs_workload
         out->mape[k] = out->bias[k] = out->rms_log[k] = NAN;
         out->err_min[k] = out->err_max[k] = NAN;
     }
-    cs_diags d;
-    cs_diags_init(&d);
     struct cs_app_validate v;
-    cs_status st = cs_app_validate(cat, NULL, 0, &d, &v);
-    cs_diags_fini(&d);
-    if (st != CS_OK) {
-        cs_app_validate_fini(&v);
+    cs_status st = cs__validate_quiet(cat, &v);
+    if (st != CS_OK)
         return st;
-    }
     double sum[2] = {0, 0}, sgn[2] = {0, 0}, sq[2] = {0, 0};
     const char *last_file[2] = {NULL, NULL};
     size_t gl = 0;
     for (size_t i = 0; i < v.nrows; i++) {
         const struct cs_app_val_row *r = &v.rows[i];
         const struct cs_ref_case *c = r->c;
-        if (c->not_expressible[0] || c->flagged[0] || r->st != CS_OK || !isfinite(r->err) ||
-            !(r->err > -1.0) || c->metric == CS_REF_PEAK_MEMORY_GIB)
-            continue;
-        const struct cs_val_table *vt = cs_valindex_find(&v.ix, c->file);
-        if (vt && (strcmp(vt->kind, "step-small") == 0 || strcmp(vt->kind, "step-memory") == 0))
+        const struct cs_val_table *vt = NULL;
+        if (!cs__step_row(&v, r, &vt) || !(r->err > -1.0))
             continue;
         if (!cs_app_same_architecture(&c->scen.workload.model, &w->model))
             continue;
