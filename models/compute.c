@@ -216,6 +216,36 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
         r.router_fwd = 2.0;
         r.router_bwd = 3.0;
         const struct cs_moe_shape *mo = &w->model.moe;
+        if (w->stack == CS_STACK_MCORE_2024) {
+            /* Megatron-Core's token dispatchers issue more than the permute
+             * and unpermute above (core_v0.15.0,
+             * transformer/moe/token_dispatcher.py), each from Python:
+             *   alltoall (MoEAlltoAllTokenDispatcher, dropless, ep > 1):
+             *   preprocess, 8: the routing map's sum and its cast, the
+             *   per-rank split sum, the token counts' all-gather over the
+             *   EP group, the local experts' slice copy, the per-rank and
+             *   per-expert sums (what the moe_preprocess graph scope
+             *   holds); the device-to-host copies of the split sizes and
+             *   counts and the stream synchronize, 5
+             *   (_maybe_dtoh_and_synchronize); two all_to_all calls to
+             *   dispatch (tokens, probabilities) and one to combine, and
+             *   sort_chunks_by_idxs each way, 5: 18 forward; backward the
+             *   three all-to-alls, the two sorts and the all-gather's
+             *   reduce-scatter, 6;
+             *   flex (_DeepepManager, DeepEP or HybridEP): the top-k of the
+             *   routing probabilities and their fp32 cast, 2 (preprocess),
+             *   the fused dispatch and combine, 2, the received indices
+             *   turned into a multi-hot map (_indices_to_multihot: two
+             *   zeros, an arange, a sum, a repeat_interleave and the
+             *   scatter, 6) and the token count's .item(), 1: 11 forward;
+             *   backward the dispatch's and combine's, 2.
+             * Aux-loss, z-loss and router-jitter ops depend on settings the
+             * workload does not carry and are left out (a lower bound). */
+            bool a2a = mo->dispatcher == CS_MOE_DISPATCH_ALLTOALL;
+            r.fwd += a2a ? 18.0 : 11.0;
+            r.bwd += a2a ? 6.0 : 2.0;
+            r.router_fwd += a2a ? 8.0 : 2.0;   /* the preprocessing moe_preprocess captures */
+        }
         if (w->fused_grouped_mlp) {
             /* the activation inside the grouped GEMMs */
             r.fwd -= 1.0;

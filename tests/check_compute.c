@@ -837,10 +837,13 @@ START_TEST(test_compute_host_ops)
      * modules, 8 x 115 us each) and the activation and its bias-dropout-add
      * (2 ops, 8 x 10 us each) forward = 80 + 1840 + 160 = 2080 us; backward
      * 80 + 1840 + (16 - 9 = 7 kernels) x 4 us = 1948 us. An MoE layer (no
-     * bias or clamp): the router another graph each way, the MoE block's
-     * permute, activation, unpermute and bias-dropout-add (6 + 4 - 4 - 2 = 4
-     * ops) forward: 160 + 1840 + 320 = 2320 us; backward (16 + 8 - 9 - 3 = 12
-     * kernels): 160 + 1840 + 48 = 2048 us. */
+     * bias or clamp; Megatron-Core's alltoall dispatcher, 18 ops more
+     * forward, 8 of them the preprocessing moe_preprocess captures, and 6
+     * backward): the router and preprocessing another graph each way, the
+     * MoE block's permute, activation, unpermute and bias-dropout-add and
+     * the dispatcher's other 10 ops (6 + 4 + 18 - 4 - 10 = 14) forward: 160 +
+     * 1840 + 1120 = 3120 us; backward (16 + 8 + 6 - 9 - 3 = 18 kernels): 160 +
+     * 1840 + 72 = 2072 us. */
     w.cuda_graph_scope = CS_GRAPH_SCOPE_ATTN;
     w.stack = CS_STACK_MCORE_2024;
     w.par.fsdp = CS_FSDP_ZERO1;
@@ -849,9 +852,19 @@ START_TEST(test_compute_host_ops)
     ck_assert_double_eq_tol(b, 1948e-6, 1e-12);
     ck_assert_int_eq(cs_workload_preset("qwen3-30b-a3b", &w.model), CS_OK);
     w.par.ep = 8;
+    w.model.moe.dispatcher = CS_MOE_DISPATCH_ALLTOALL;
     cs_compute_host_layer(&w, &p, true, &f, &b);
-    ck_assert_double_eq_tol(f, 2320e-6, 1e-12);
-    ck_assert_double_eq_tol(b, 2048e-6, 1e-12);
+    ck_assert_double_eq_tol(f, 3120e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 2072e-6, 1e-12);
+    /* the flex dispatcher (DeepEP, HybridEP): 11 more forward, 2 of them
+     * preprocessing, and 2 backward: eager 6 + 4 + 11 - 4 - 4 = 13 ops, 160 +
+     * 1840 + 1040 = 3040 us; backward 16 + 8 + 2 - 9 - 3 = 14, 2056 us */
+    w.model.moe.dispatcher = CS_MOE_DISPATCH_HIERARCHICAL;
+    cs_compute_host_layer(&w, &p, true, &f, &b);
+    ck_assert_double_eq_tol(f, 3040e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 2056e-6, 1e-12);
+    w.model.moe.dispatcher = CS_MOE_DISPATCH_ALLTOALL;
+    cs_compute_host_layer(&w, &p, true, &f, &b);
     /* with tp 2 and sequence parallelism the attention block takes its 2 of
      * the 4 collective calls each way into its graph */
     w.par.tp = 2;
