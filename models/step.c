@@ -528,7 +528,10 @@ static const struct cs__chunk_cost *cs__cost(const struct cs__sim *S, int s, int
 static double cs__param_gather_exposed_s(const struct cs__sim *S, int s, double t_ag)
 {
     int vp = S->vp;
-    double *fwd = cs_xmalloc(2 * (size_t)vp * sizeof *fwd), *par = fwd + vp;
+    /* on the stack for the usual depths: this runs per stage and step, in
+     * the search's inner loop */
+    double buf[128];
+    double *fwd = vp <= 64 ? buf : cs_xmalloc(2 * (size_t)vp * sizeof *fwd), *par = fwd + vp;
     for (int c = 0; c < vp; c++) {
         const struct cs__chunk_cost *cc = cs__cost(S, s, c);
         fwd[c] = cc->f_compute_s + cc->f_tp_s;
@@ -538,7 +541,8 @@ static double cs__param_gather_exposed_s(const struct cs__sim *S, int s, double 
     for (int q = 0; q < s; q++)
         fill += cs__cost(S, q, 0)->f_compute_s + cs__cost(S, q, 0)->f_tp_s;
     double x = cs_step_param_gather_exposed_s(fwd, par, vp, fill, S->pp < S->m ? S->pp : S->m, t_ag);
-    free(fwd);
+    if (fwd != buf)
+        free(fwd);
     return x;
 }
 
