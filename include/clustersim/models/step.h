@@ -68,7 +68,7 @@ void cs_step_options_default(const struct cs_gpu_spec *gpu, struct cs_step_optio
  * hide (docs/step.md, "Data parallelism"). Megatron-Core's
  * overlap_param_gather gathers bucket by bucket in the forward's layer
  * order, each module's pre-hook waiting for its bucket and dispatching the
- * next (distributed_data_parallel.py, finish_param_sync), so chunk c's
+ * next (param_and_grad_buffer.py, finish_param_sync), so chunk c's
  * parameters must be in by the end of the stage's first forward of chunk
  * c: after fill_s (the first micro-batch's forward through the stages
  * before this one), the earlier chunks' `rounds` forwards each (min(pp, m):
