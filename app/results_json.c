@@ -98,9 +98,16 @@ cJSON *cs_app_search_json(const struct cs_scenario *s, const cs_catalog *cat, co
     const struct cs_search_result *res = &sr->res;
     /* The range the step model was validated over on this GPU (and stack),
      * and its error there: the uncertainty of every figure. */
+    struct cs_app_validate val;
+    bool have_vr = cs_app_validate_all(cat, &val) == CS_OK;
     struct cs_app_vrange vr;
-    bool have_vr = cs_app_validated_range_kind(cat, s->cluster.gpu.name, s->workload.stack,
-                                               cs_model_is_moe(&s->workload.model), &vr) == CS_OK;
+    struct cs_app_vmodel vm;
+    if (have_vr) { /* one comparison for the range and the architecture */
+        cs_app_vrange_of(&val, s->cluster.gpu.name, s->workload.stack, cs_model_is_moe(&s->workload.model),
+                         &vr);
+        cs_app_vmodel_of(&val, &s->workload, &vm);
+        cs_app_validate_fini(&val);
+    }
     int vk = have_vr && vr.rows[1] > 0 ? 1 : 0; /* held-out error where there is one */
     double verr = have_vr && vr.rows[vk] > 0 ? vr.mape[vk] : NAN;
     size_t show = sr->shown;
@@ -130,8 +137,7 @@ cJSON *cs_app_search_json(const struct cs_scenario *s, const cs_catalog *cat, co
             cJSON_AddNumberToObject(v, "gpus_max", (double)vr.gpus_max);
         }
     }
-    struct cs_app_vmodel vm;
-    if (cs_app_validated_model(cat, &s->workload, &vm) == CS_OK && vm.rows[0] + vm.rows[1] > 0) {
+    if (have_vr && vm.rows[0] + vm.rows[1] > 0) {
         cJSON *v = cJSON_AddObjectToObject(so, "validated_model");
         cJSON_AddStringToObject(v, "model", s->workload.model.name);
         cJSON_AddStringToObject(v, "gpus", vm.gpus);

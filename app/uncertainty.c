@@ -44,6 +44,7 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
     memset(out, 0, sizeof *out);
     const struct cs_uncertainty_cfg *u = &s->uncertainty;
     double mape = NAN, sigma = NAN;
+    struct cs_app_validate v;
     if (isfinite(u->step_error)) {
         mape = u->step_error;
         snprintf(out->step_source, sizeof out->step_source, "uncertainty.step_error %.3g", mape);
@@ -55,12 +56,20 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
         snprintf(out->step_source, sizeof out->step_source,
                  "calibration's step-time fit: %.1f%% over %d measured steps (in-sample residual)", 100 * mape,
                  s->calibration.step_fit_points);
-    } else if (cat && s->has_workload) {
+    } else if (cat && s->has_workload && cs_app_validate_all(cat, &v) == CS_OK) {
+        /* one comparison, read up to three ways */
         bool moe = cs_model_is_moe(&s->workload.model);
-        struct cs_app_vrange vr;
-        struct cs_app_vmodel vm;
         const char *gpu = s->cluster.gpu.name;
-        if (cs_app_validated_model(cat, &s->workload, &vm) == CS_OK && vm.rows[1] >= CS_UNC_MODEL_MIN_ROWS) {
+        struct cs_app_vmodel vm;
+        cs_app_vmodel_of(&v, &s->workload, &vm);
+        struct cs_app_vrange vr, vall;
+        vr.rows[1] = vall.rows[1] = 0;
+        if (vm.rows[1] < CS_UNC_MODEL_MIN_ROWS)
+            cs_app_vrange_of(&v, gpu, CS_STACK_CUSTOM, moe, &vr);
+        if (vm.rows[1] < CS_UNC_MODEL_MIN_ROWS && vr.rows[1] == 0)
+            cs_app_vrange_of(&v, "*", CS_STACK_CUSTOM, moe, &vall);
+        cs_app_validate_fini(&v);
+        if (vm.rows[1] >= CS_UNC_MODEL_MIN_ROWS) {
             /* this architecture's own held-out rows: a family the model
              * mispredicts one way gets a band as wide as its bias */
             mape = vm.mape[1];
@@ -71,19 +80,18 @@ void cs_app_unc_spec(const cs_catalog *cat, const struct cs_scenario *s, struct 
                      "%.159s, mean %+.1f%% (%s; validate-refs)",
                      s->workload.model.name, 100 * mape, vm.rows[1], vm.gpus, 100 * vm.bias[1],
                      vm.bias[1] > 0 ? "predicted faster than measured" : "predicted slower than measured");
-        } else if (cs_app_validated_range_kind(cat, gpu, CS_STACK_CUSTOM, moe, &vr) == CS_OK && vr.rows[1] > 0) {
+        } else if (vr.rows[1] > 0) {
             mape = vr.mape[1];
             out->step_rows = vr.rows[1];
             snprintf(out->step_source, sizeof out->step_source,
                      "held-out validation error on %s, %s runs: %.1f%% over %d rows (validate-refs)", gpu,
                      moe ? "mixture-of-experts" : "dense", 100 * mape, vr.rows[1]);
-        } else if (cs_app_validated_range_kind(cat, "*", CS_STACK_CUSTOM, moe, &vr) == CS_OK &&
-                   vr.rows[1] > 0) {
-            mape = vr.mape[1];
-            out->step_rows = vr.rows[1];
+        } else if (vall.rows[1] > 0) {
+            mape = vall.mape[1];
+            out->step_rows = vall.rows[1];
             snprintf(out->step_source, sizeof out->step_source,
                      "no held-out rows on %s: every GPU's held-out error, %s runs: %.1f%% over %d rows "
-                     "(validate-refs)", gpu, moe ? "mixture-of-experts" : "dense", 100 * mape, vr.rows[1]);
+                     "(validate-refs)", gpu, moe ? "mixture-of-experts" : "dense", 100 * mape, vall.rows[1]);
         }
     }
     if (!isfinite(mape)) {

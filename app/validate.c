@@ -159,10 +159,7 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
     return CS_OK;
 }
 
-/* Every step table of the index compared, its diagnostics dropped (the
- * summaries below report on the rows; `validate-refs` shows the rest).
- * On an error *v is released. */
-static cs_status cs__validate_quiet(const cs_catalog *cat, struct cs_app_validate *v)
+cs_status cs_app_validate_all(const cs_catalog *cat, struct cs_app_validate *v)
 {
     cs_diags d;
     cs_diags_init(&d);
@@ -198,6 +195,20 @@ cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs
 cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
                                       bool moe, struct cs_app_vrange *out)
 {
+    struct cs_app_validate v;
+    cs_status st = cs_app_validate_all(cat, &v);
+    if (st != CS_OK) {
+        memset(out, 0, sizeof *out);
+        return st;
+    }
+    cs_app_vrange_of(&v, gpu, stack, moe, out);
+    cs_app_validate_fini(&v);
+    return CS_OK;
+}
+
+void cs_app_vrange_of(const struct cs_app_validate *v, const char *gpu, enum cs_stack stack, bool moe,
+                      struct cs_app_vrange *out)
+{
     memset(out, 0, sizeof *out);
     out->moe = moe;
     snprintf(out->gpu, sizeof out->gpu, "%s", gpu);
@@ -206,16 +217,12 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
     out->params_min = INFINITY;
     out->params_max = 0;
     out->seq_min = out->gpus_min = -1;
-    struct cs_app_validate v;
-    cs_status st = cs__validate_quiet(cat, &v);
-    if (st != CS_OK)
-        return st;
     double sum[2] = {0, 0};
-    for (size_t i = 0; i < v.nrows; i++) {
-        const struct cs_app_val_row *r = &v.rows[i];
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *r = &v->rows[i];
         const struct cs_ref_case *c = r->c;
         const struct cs_val_table *vt = NULL;
-        if (!cs__step_row(&v, r, &vt))
+        if (!cs__step_row(v, r, &vt))
             continue;
         if (strcmp(gpu, "*") != 0 && strcmp(c->scen.cluster.gpu.name, gpu) != 0)
             continue;
@@ -246,8 +253,6 @@ cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, en
     }
     for (int k = 0; k < 2; k++)
         out->mape[k] = out->rows[k] ? sum[k] / out->rows[k] : NAN;
-    cs_app_validate_fini(&v);
-    return CS_OK;
 }
 
 bool cs_app_same_architecture(const struct cs_model_shape *a, const struct cs_model_shape *b)
@@ -272,23 +277,32 @@ bool cs_app_same_architecture(const struct cs_model_shape *a, const struct cs_mo
 cs_status cs_app_validated_model(const cs_catalog *cat, const struct cs_workload *w,
                                  struct cs_app_vmodel *out)
 {
+    struct cs_app_validate v;
+    cs_status st = cs_app_validate_all(cat, &v);
+    if (st != CS_OK) {
+        memset(out, 0, sizeof *out);
+        return st;
+    }
+    cs_app_vmodel_of(&v, w, out);
+    cs_app_validate_fini(&v);
+    return CS_OK;
+}
+
+void cs_app_vmodel_of(const struct cs_app_validate *v, const struct cs_workload *w, struct cs_app_vmodel *out)
+{
     memset(out, 0, sizeof *out);
     for (int k = 0; k < 2; k++) {
         out->mape[k] = out->bias[k] = out->rms_log[k] = NAN;
         out->err_min[k] = out->err_max[k] = NAN;
     }
-    struct cs_app_validate v;
-    cs_status st = cs__validate_quiet(cat, &v);
-    if (st != CS_OK)
-        return st;
     double sum[2] = {0, 0}, sgn[2] = {0, 0}, sq[2] = {0, 0};
     const char *last_file[2] = {NULL, NULL};
     size_t gl = 0;
-    for (size_t i = 0; i < v.nrows; i++) {
-        const struct cs_app_val_row *r = &v.rows[i];
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *r = &v->rows[i];
         const struct cs_ref_case *c = r->c;
         const struct cs_val_table *vt = NULL;
-        if (!cs__step_row(&v, r, &vt) || !(r->err > -1.0))
+        if (!cs__step_row(v, r, &vt) || !(r->err > -1.0))
             continue;
         if (!cs_app_same_architecture(&c->scen.workload.model, &w->model))
             continue;
@@ -329,8 +343,6 @@ cs_status cs_app_validated_model(const cs_catalog *cat, const struct cs_workload
             out->bias[k] = sgn[k] / out->rows[k];
             out->rms_log[k] = sqrt(sq[k] / out->rows[k]);
         }
-    cs_app_validate_fini(&v);
-    return CS_OK;
 }
 
 bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workload *w, long gpus,

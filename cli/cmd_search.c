@@ -110,8 +110,17 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     /* The range the step model was validated over on this GPU (and stack),
      * and its error there: the uncertainty of every figure below. */
     struct cs_app_vrange vr;
-    bool have_vr = cs_app_validated_range_kind(sc.catalog, s->cluster.gpu.name, s->workload.stack,
-                                               cs_model_is_moe(&s->workload.model), &vr) == CS_OK;
+    struct cs_app_vmodel vm;
+    struct cs_app_validate val;
+    /* one comparison for the range and the architecture, for the text
+     * report (the JSON one makes its own, the CSV none) */
+    bool have_vr = fmt == CS_FMT_TEXT && cs_app_validate_all(sc.catalog, &val) == CS_OK;
+    if (have_vr) {
+        cs_app_vrange_of(&val, s->cluster.gpu.name, s->workload.stack, cs_model_is_moe(&s->workload.model),
+                         &vr);
+        cs_app_vmodel_of(&val, &s->workload, &vm);
+        cs_app_validate_fini(&val);
+    }
     int vk = have_vr && vr.rows[1] > 0 ? 1 : 0; /* held-out error where there is one */
     double verr = have_vr && vr.rows[vk] > 0 ? vr.mape[vk] : NAN;
 
@@ -181,8 +190,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         }
         /* the model's own architecture, where published runs of it were
          * compared: which way the model errs on this family */
-        struct cs_app_vmodel vm;
-        if (cs_app_validated_model(sc.catalog, &s->workload, &vm) == CS_OK && vm.rows[0] + vm.rows[1] > 0) {
+        if (have_vr && vm.rows[0] + vm.rows[1] > 0) {
             int k = vm.rows[1] > 0 ? 1 : 0;
             fprintf(out.fp,
                     "This architecture (%s) in the validation: %d %s rows from %d table%s on %s: mean "

@@ -153,11 +153,10 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     /* "full:N" and "/cpu_offload:N" as their own keys (both, when a cell
      * gives both: the loader judges the combination) */
     char rc_layers[96] = "", attn[320] = "", graphs[96] = "";
-    if (p->graphs)
-        snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n%s%s%s",
-                 strcmp(p->graphs, "layer") != 0 ? "  cuda_graph_scope: " : "",
-                 strcmp(p->graphs, "layer") != 0 ? p->graphs : "",
-                 strcmp(p->graphs, "layer") != 0 ? "\n" : "");
+    if (p->graphs && strcmp(p->graphs, cs_graph_scope_names[CS_GRAPH_SCOPE_LAYER]) == 0)
+        snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n");
+    else if (p->graphs)
+        snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n  cuda_graph_scope: %s\n", p->graphs);
     if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp)
         snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",

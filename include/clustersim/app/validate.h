@@ -81,6 +81,13 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
 
 void cs_app_validate_fini(struct cs_app_validate *r);
 
+/* Every step table of the index compared (as cs_app_validate with no
+ * files), its diagnostics dropped: one comparison that the summaries below
+ * (cs_app_vrange_of, cs_app_vmodel_of) can each read without comparing
+ * again. Release *v with cs_app_validate_fini when CS_OK; on an error
+ * nothing is held. */
+cs_status cs_app_validate_all(const cs_catalog *cat, struct cs_app_validate *v);
+
 /* The range the step model was validated over for one GPU (and stack):
  * what the index's step tables measured on it, and how far off the model
  * was there. `search` prints it beside its ranking. */
@@ -107,6 +114,9 @@ cs_status cs_app_validated_range(const cs_catalog *cat, const char *gpu, enum cs
  * true, dense ones otherwise (cs_app_validated_range: dense). */
 cs_status cs_app_validated_range_kind(const cs_catalog *cat, const char *gpu, enum cs_stack stack,
                                       bool moe, struct cs_app_vrange *out);
+/* The same from a comparison already made (cs_app_validate_all). */
+void cs_app_vrange_of(const struct cs_app_validate *v, const char *gpu, enum cs_stack stack, bool moe,
+                      struct cs_app_vrange *out);
 
 /* The published step times of one model architecture the step model was
  * compared with: the rows of every step table (fit and held out, the
@@ -135,6 +145,8 @@ bool cs_app_same_architecture(const struct cs_model_shape *a, const struct cs_mo
  * zeroed). */
 cs_status cs_app_validated_model(const cs_catalog *cat, const struct cs_workload *w,
                                  struct cs_app_vmodel *out);
+/* The same from a comparison already made (cs_app_validate_all). */
+void cs_app_vmodel_of(const struct cs_app_validate *v, const struct cs_workload *w, struct cs_app_vmodel *out);
 
 /* Whether a configuration lies inside the range: the model size, sequence
  * length, GPU count and parallel degrees measured (a dense model outside an
