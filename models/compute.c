@@ -32,6 +32,13 @@
  * in training it also absorbs RoPE, masking and layout kernels that the
  * model does not list. docs/step.md, "Calibration". */
 #define DEFAULT_ATTN_EFF 0.2
+/* The sequence length at which DEFAULT_ATTN_EFF was fitted (every row of
+ * the Megatron-Core H100 table runs 4,096 tokens). */
+#define ATTN_FIT_LEN 4096.0
+/* The split of attn_eff's time between the kernel's s^2 work and a cost per
+ * query and head (attn_core_ratio, compute.h): 1 keeps it all in the
+ * kernel. */
+#define DEFAULT_ATTN_CORE_RATIO 1.0
 /* FlashAttention-2 reaches 35% of the BF16 peak on H100 (Shah et al. 2024,
  * FlashAttention-3, Section 1), the GPU DEFAULT_ATTN_EFF was fitted on; a
  * GPU whose catalog entry gives flash_attn_frac gets the fitted efficiency
@@ -110,6 +117,7 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_eff = DEFAULT_MEM_EFF;
     r.kernel_overhead_s = DEFAULT_KERNEL_OVERHEAD_S;
     r.attn_eff = DEFAULT_ATTN_EFF;
+    r.attn_core_ratio = DEFAULT_ATTN_CORE_RATIO;
     r.host_py_op_s = DEFAULT_HOST_PY_OP_S;
     r.host_cpp_op_s = DEFAULT_HOST_CPP_OP_S;
     r.host_mcore_linear_s = DEFAULT_HOST_MCORE_LINEAR_S;
@@ -685,6 +693,17 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
         double tf = causal / (rate_c * f8f * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
         double tb = FUSED_ATTN_BWD_RATIO * causal /
                     (rate_c * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
+        /* attn_core_ratio r: the kernel's s^2 work r times faster than
+         * attn_eff says, and the rest of attn_eff's time at 4,096 keys
+         * (where it was fitted) a cost per query and head that does not
+         * grow with the keys it attends to (docs/models.md 2.3). */
+        double r = p->attn_core_ratio;
+        if (r > 1.0 && causal > 0) {
+            double ov = (1.0 - d->win_frac) * CAUSAL_FRACTION * 2.0 * d->b * d->a_g * d->sq *
+                        ATTN_FIT_LEN * (d->hd + d->dv);
+            tf = tf / r + ov * (1.0 - 1.0 / r) / (rate * f8f);
+            tb = tb / r + FUSED_ATTN_BWD_RATIO * ov * (1.0 - 1.0 / r) / (rate * f8b);
+        }
         if (win_exec > 0) {
             double f8w = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, false, true) : 1.0;
             tf += win_exec / (rate * f8w * cs_compute_attn_window_factor(d->win, bw, false));

@@ -523,6 +523,40 @@ START_TEST(test_compute_layer_context_parallel)
 }
 END_TEST
 
+/* attn_core_ratio r (compute.h): the kernel's s^2 work r times faster, the
+ * rest of attn_eff's time at 4,096 keys a cost per query and head.
+ * Llama 3.1 8B, tp 1, b 1, bf16, 32 heads of 128 on the H100-like spec:
+ * rate = 989e12 x attn_eff 0.2 = 197.8 TFLOP/s (head width 128: factor 1).
+ *   s = 4,096: causal forward FLOPs 0.5 x 2 x 32 x 4096^2 x 256 =
+ *   1.37438953e11; the length factor is 1 there, so t = 6.94838e-4 s, and
+ *   the same for any r (the per-query part is the 4,096-key work).
+ *   s = 32,768: causal 32 x 32768^2 x 256 = 8.79609302e12, length factor
+ *   1.045 (flat beyond 16K), so r = 1 gives 8.79609302e12 / (197.8e12 x
+ *   1.045) = 4.255429e-2 s; r = 2 gives half of that plus half of the
+ *   4,096-key work of the 32,768 queries, 32 x 32768 x 4096 x 256 =
+ *   1.09951163e12 FLOPs at 197.8 TFLOP/s: 2.127715e-2 + 2.779352e-3 =
+ *   2.405650e-2 s. Each plus the 5 us kernel floor. */
+START_TEST(test_compute_attn_core_ratio)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.attn_core_ratio, 1.0, 1e-15);
+    struct cs_workload w = job("llama3.1-8b", 1, false, CS_RECOMPUTE_NONE);
+    struct cs_layer_cost c;
+    const double lens[2] = {4096.0, 32768.0};
+    const double want[2][2] = {{6.94838e-4, 6.94838e-4}, {4.255429e-2, 2.405650e-2}};
+    for (int i = 0; i < 2; i++) {
+        w.model.seq_len = (int)lens[i];
+        for (int k = 0; k < 2; k++) {
+            p.attn_core_ratio = k == 0 ? 1.0 : 2.0;
+            ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
+            ck_assert_double_eq_tol(c.attn_fwd_s, want[i][k] + 5e-6, want[i][k] * 1e-5);
+        }
+    }
+}
+END_TEST
+
 /* GPT-3 embedding, tp 8, no SP: params V h / 8 + s h = 78,643,200 +
  * 25,165,824 = 103,809,024; one all-reduce forward (vocabulary-parallel
  * lookup). Bytes with n = s b h = 25,165,824: lookup 2n/8 + 2n, positions 6n,
@@ -943,6 +977,7 @@ static Suite *compute_suite(void)
     tcase_add_test(layer, test_compute_layer_sp_and_recompute);
     tcase_add_test(layer, test_compute_layer_gqa_replication);
     tcase_add_test(layer, test_compute_layer_context_parallel);
+    tcase_add_test(layer, test_compute_attn_core_ratio);
     tcase_add_test(layer, test_compute_embedding_and_logits);
     tcase_add_test(layer, test_compute_optimizer);
     tcase_add_test(layer, test_compute_rejects);
