@@ -32,13 +32,6 @@
  * in training it also absorbs RoPE, masking and layout kernels that the
  * model does not list. docs/step.md, "Calibration". */
 #define DEFAULT_ATTN_EFF 0.2
-/* The sequence length at which DEFAULT_ATTN_EFF was fitted (every row of
- * the Megatron-Core H100 table runs 4,096 tokens). */
-#define ATTN_FIT_LEN 4096.0
-/* The split of attn_eff's time between the kernel's s^2 work and a cost per
- * query and head (attn_core_ratio, compute.h): 1 keeps it all in the
- * kernel. */
-#define DEFAULT_ATTN_CORE_RATIO 1.0
 /* FlashAttention-2 reaches 35% of the BF16 peak on H100 (Shah et al. 2024,
  * FlashAttention-3, Section 1), the GPU DEFAULT_ATTN_EFF was fitted on; a
  * GPU whose catalog entry gives flash_attn_frac gets the fitted efficiency
@@ -117,7 +110,6 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_eff = DEFAULT_MEM_EFF;
     r.kernel_overhead_s = DEFAULT_KERNEL_OVERHEAD_S;
     r.attn_eff = DEFAULT_ATTN_EFF;
-    r.attn_core_ratio = DEFAULT_ATTN_CORE_RATIO;
     r.host_py_op_s = DEFAULT_HOST_PY_OP_S;
     r.host_cpp_op_s = DEFAULT_HOST_CPP_OP_S;
     r.host_mcore_linear_s = DEFAULT_HOST_MCORE_LINEAR_S;
@@ -527,23 +519,42 @@ double cs_compute_attn_seq_factor(double len, bool backward)
 }
 
 /* The same by kernel, causal, head width 128, normalized at 4,096 tokens,
- * 512 to 65,536. Up to 4,096 the FlashAttention-3 paper's curves of each
- * kernel (Shah et al. 2024, Figs. 5-6, as above: cuDNN forward 315/410/484/
- * 518, backward 305/408/465/499; FlashAttention-2 191/260/298/319 and
- * 214/260/291/310 TFLOP/s at 512-4K); from 4,096 on NVIDIA/cudnn-frontend@
- * 505fcfe benchmark/benchmark_results.csv (validation/kernels/
- * text_tables.csv), one run of both kernels at 4K-64K tokens, 16 heads,
- * bf16, on Hopper: cuDNN forward 542.3/572.9/586.8/577.3/567.0 and backward
- * 443.6/463.5/497.7/499.7/503.8; PyTorch SDPA's FlashAttention-2 backend
- * forward 314.1/325.1/324.8/345.3/342.7 and backward 248.8/277.4/305.2/
- * 317.3/323.2 TFLOP/s. PyTorch's FlashAttention-2 backward keeps gaining
- * with length (+30% at 64K; TorchBench's tritonbench c0409aa measured
- * +33% from 4K to 16K), unlike the FlashAttention repository's own build in
- * the FlashAttention-3 paper (+4%), so the PyTorch runs are the ones the
- * flash2 kernel (torchtitan's, Composer's SDPA) follows. */
+ * 512 to 65,536, flat outside.
+ * cuDNN, from cuDNN's own training-SDPA benchmark on Llama 3.1's attention
+ * shape (64 query heads over 8 kv heads, bf16, top-left causal; NVIDIA/
+ * cudnn-frontend@3929da2ef benchmark/sdpa_benchmark_training/results):
+ *   Hopper, H200 with cuDNN 9.19 (h200_919_only_cudnn/llama3.1_20260227_
+ *   034703.csv, batch 1, forward and backward timed together): 0.464,
+ *   1.450, 5.083, 19.002 and 75.688 ms at 2K-32K, so a speed (L^2 / t) of
+ *   0.781, 1, 1.141, 1.221 and 1.226 of 4K's, for both passes;
+ *   Blackwell (cs_gpu_block_scaled), cuDNN 9.22, batch 2, the mean of GB200
+ *   (llama3.1/gb200/llama3.1_20260424_100750.csv: forward 1097/1408/1574/
+ *   1708/1622, backward 885/1148/1332/1328/1226 TFLOP/s at 2K-32K) and GB300
+ *   (llama3.1/gb300/..._100757.csv: 1373/1703/1856/1915/1953 and 967/1248/
+ *   1435/1507/1490): forward 0.793/1/1.104/1.169/1.149, backward
+ *   0.773/1/1.155/1.182/1.131.
+ * These replace the FlashAttention-3 paper's cuDNN curve (Shah et al. 2024,
+ * Figs. 5-6, cuDNN of early 2024 at 16 heads: 0.934 at 2K, 1.08 at 16K),
+ * which current cuDNN on the shape current models use does not follow.
+ * Below 2K (not benchmarked there) the paper's ratios to its own 2K point:
+ * 512 and 1K at 0.608/0.934 and 0.792/0.934 of 2K forward, 0.611/0.932 and
+ * 0.818/0.932 backward.
+ * FlashAttention-2: up to 4,096 the FlashAttention-3 paper's curves
+ * (191/260/298/319 and 214/260/291/310 TFLOP/s at 512-4K); from 4,096 on
+ * NVIDIA/cudnn-frontend@505fcfe benchmark/benchmark_results.csv
+ * (validation/kernels/text_tables.csv), PyTorch SDPA's FlashAttention-2
+ * backend at 4K-64K tokens, 16 heads, bf16, on Hopper: forward 314.1/325.1/
+ * 324.8/345.3/342.7 and backward 248.8/277.4/305.2/317.3/323.2 TFLOP/s.
+ * PyTorch's FlashAttention-2 backward keeps gaining with length (+30% at
+ * 64K; TorchBench's tritonbench c0409aa measured +33% from 4K to 16K),
+ * unlike the FlashAttention repository's own build in the FlashAttention-3
+ * paper (+4%), so the PyTorch runs are the ones the flash2 kernel
+ * (torchtitan's, Composer's SDPA) follows. */
 static const double cs__attn_len8[] = {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
-static const double cs__cudnn_fwd[] = {0.608, 0.792, 0.934, 1.0, 1.056, 1.082, 1.065, 1.046};
-static const double cs__cudnn_bwd[] = {0.611, 0.818, 0.932, 1.0, 1.045, 1.122, 1.126, 1.136};
+static const double cs__cudnn_hop_fwd[] = {0.50857, 0.66247, 0.78125, 1.0, 1.14106, 1.22092, 1.22609, 1.22609};
+static const double cs__cudnn_hop_bwd[] = {0.51218, 0.68569, 0.78125, 1.0, 1.14106, 1.22092, 1.22609, 1.22609};
+static const double cs__cudnn_bw_fwd[] = {0.51599, 0.67215, 0.79267, 1.0, 1.10387, 1.16878, 1.14940, 1.14940};
+static const double cs__cudnn_bw_bwd[] = {0.50667, 0.67833, 0.77287, 1.0, 1.15506, 1.18216, 1.13093, 1.13093};
 static const double cs__fa2_fwd[] = {0.599, 0.815, 0.934, 1.0, 1.035, 1.034, 1.099, 1.091};
 static const double cs__fa2_bwd[] = {0.690, 0.839, 0.939, 1.0, 1.115, 1.227, 1.275, 1.299};
 
@@ -569,12 +580,15 @@ double cs_compute_attn_noncausal_ratio(enum cs_attn_kernel k, double len)
                   octave_curve(cs__nc_len, cs__nc_fa2, n, len));
 }
 
-double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward)
+double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward,
+                                  bool blackwell)
 {
     const int n = (int)(sizeof cs__attn_len8 / sizeof cs__attn_len8[0]);
     switch (k) {
     case CS_ATTN_KERNEL_CUDNN:
-        return octave_curve(cs__attn_len8, backward ? cs__cudnn_bwd : cs__cudnn_fwd, n, len);
+        if (blackwell)
+            return octave_curve(cs__attn_len8, backward ? cs__cudnn_bw_bwd : cs__cudnn_bw_fwd, n, len);
+        return octave_curve(cs__attn_len8, backward ? cs__cudnn_hop_bwd : cs__cudnn_hop_fwd, n, len);
     case CS_ATTN_KERNEL_FLASH2:
         return octave_curve(cs__attn_len8, backward ? cs__fa2_bwd : cs__fa2_fwd, n, len);
     case CS_ATTN_KERNEL_AUTO:
@@ -690,20 +704,9 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
          * bf16's (cs_compute_attn_fp8_factor) */
         double f8f = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, false, false) : 1.0;
         double f8b = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, true, false) : 1.0;
-        double tf = causal / (rate_c * f8f * cs_compute_attn_len_factor(d->len_kernel, d->sq, false));
+        double tf = causal / (rate_c * f8f * cs_compute_attn_len_factor(d->len_kernel, d->sq, false, bw));
         double tb = FUSED_ATTN_BWD_RATIO * causal /
-                    (rate_c * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
-        /* attn_core_ratio r: the kernel's s^2 work r times faster than
-         * attn_eff says, and the rest of attn_eff's time at 4,096 keys
-         * (where it was fitted) a cost per query and head that does not
-         * grow with the keys it attends to (docs/models.md 2.3). */
-        double r = p->attn_core_ratio;
-        if (r > 1.0 && causal > 0) {
-            double ov = (1.0 - d->win_frac) * CAUSAL_FRACTION * 2.0 * d->b * d->a_g * d->sq *
-                        ATTN_FIT_LEN * (d->hd + d->dv);
-            tf = tf / r + ov * (1.0 - 1.0 / r) / (rate * f8f);
-            tb = tb / r + FUSED_ATTN_BWD_RATIO * ov * (1.0 - 1.0 / r) / (rate * f8b);
-        }
+                    (rate_c * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true, bw));
         if (win_exec > 0) {
             double f8w = d->fp8_attn ? cs_compute_attn_fp8_factor(d->hd, d->fp8_attn_mx, false, true) : 1.0;
             tf += win_exec / (rate * f8w * cs_compute_attn_window_factor(d->win, bw, false));
@@ -711,7 +714,7 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
                 /* FP8's window backward walks the whole causal grid, at the
                  * causal FP8 backward's speed */
                 tb += FUSED_ATTN_BWD_RATIO * d->win_frac * CAUSAL_FRACTION * full /
-                      (rate * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true));
+                      (rate * f8b * cs_compute_attn_len_factor(d->len_kernel, d->sq, true, bw));
             else
                 tb += FUSED_ATTN_BWD_RATIO * win_exec /
                       (rate * cs_compute_attn_window_factor(d->win, bw, true));

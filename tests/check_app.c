@@ -694,9 +694,15 @@ START_TEST(test_app_validate_step_holdout_bound)
     struct cs_app_validate v;
     ck_assert_int_eq(cs_app_validate(cat, NULL, 0, &d, &v), CS_OK);
     const struct cs_app_val_agg *fit = &v.agg[0], *ho = &v.agg[1];
-    ck_assert_int_eq(fit->files, 3);
-    ck_assert_int_eq(fit->rows, 27);
-    ck_assert(fit->sum / fit->rows <= 0.05);
+    /* fit: the three tables the four global parameters were fitted on (4.1%)
+     * and, since 2026-12-06, two long-sequence tables registered fit before
+     * any comparison (NeMo 25.04's B200 sweep from 8K to 1M tokens, the
+     * Llama 3 paper's Table 4): 38 rows, 10.9%, the B200 sweep missed by up
+     * to 50% at its longest lengths (docs/step.md, "Attention at long
+     * sequences"). A regression bound. */
+    ck_assert_int_eq(fit->files, 5);
+    ck_assert_int_eq(fit->rows, 38);
+    ck_assert(fit->sum / fit->rows <= 0.11);
     ck_assert_int_eq(ho->files, 14);   /* dense; the 3 MoE tables are agg[2] */
     ck_assert_int_ge(ho->rows, 324);   /* 323 since the seven FSDP FP8 70B rows fit; 324 with GB300's 279 GiB */
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
@@ -961,7 +967,7 @@ START_TEST(test_app_validated_range)
     cs_catalog *cat = load_catalog();
     struct cs_app_vrange v;
     ck_assert_int_eq(cs_app_validated_range(cat, "H100-SXM5-80GB", CS_STACK_CUSTOM, &v), CS_OK);
-    ck_assert_int_eq(v.rows[0], 9);
+    ck_assert_int_eq(v.rows[0], 12);   /* Megatron-Core's 9 and the Llama 3 paper's 3 */
     ck_assert_int_gt(v.rows[1], 50);
     ck_assert(v.mape[1] > 0 && v.mape[1] < 1);
     ck_assert(v.params_min < v.params_max);

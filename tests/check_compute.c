@@ -145,22 +145,43 @@ START_TEST(test_compute_attn_seq_factor)
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false),
                             0.934 + log2(1.5) * (1.0 - 0.934), 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false), 0.97261, 1e-5);
-    /* by kernel: cuDNN's backward at 16K is 497.7 / 443.6 = 1.122 of 4K's
-     * (cudnn-frontend@505fcfe), PyTorch SDPA's FlashAttention-2 backward at
-     * 64K 323.2 / 248.8 = 1.299, flat beyond; 24K is log2(1.5) of the way
-     * from 16K to 32K: 1.227 + 0.585 x 0.048 = 1.25508; below 4K the
+    /* by kernel: cuDNN on Hopper (H200, cuDNN 9.19, Llama 3.1's shape,
+     * forward and backward timed together) at 16K: 16 x 1.450 / 19.002 =
+     * 1.220924 of 4K's speed, either pass; at 512 forward the
+     * FlashAttention-3 paper's ratio to its 2K point times the 2K point:
+     * 0.608 / 0.934 x (0.25 x 1.450 / 0.464 = 0.78125) = 0.508565.
+     * cuDNN on Blackwell (GB200 and GB300, cuDNN 9.22): backward at 16K
+     * (1328 / 1148 + 1507 / 1248) / 2 = 1.182163, forward at 2K (1097 /
+     * 1408 + 1373 / 1703) / 2 = 0.792672, flat beyond 32K at (1622 / 1408 +
+     * 1953 / 1703) / 2 = 1.149399.
+     * PyTorch SDPA's FlashAttention-2 backward at 64K 323.2 / 248.8 =
+     * 1.299 (cudnn-frontend@505fcfe), flat beyond; 24K is log2(1.5) of the
+     * way from 16K to 32K: 1.227 + 0.585 x 0.048 = 1.25508; below 4K the
      * FlashAttention-3 paper's FA2 forward 191 / 319 = 0.599 at 512; auto
      * keeps the mean curve */
-    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 4096, true), 1.0, 1e-12);
-    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, true), 1.122,
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 4096, true, false), 1.0,
                             1e-12);
-    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 1 << 20, true), 1.299,
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 4096, false, true), 1.0,
                             1e-12);
-    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 24576, true),
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, true, false),
+                            16.0 * 1.450 / 19.002, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, false, false),
+                            16.0 * 1.450 / 19.002, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 512, false, false),
+                            0.608 / 0.934 * 0.25 * 1.450 / 0.464, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, true, true),
+                            (1328.0 / 1148 + 1507.0 / 1248) / 2, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 2048, false, true),
+                            (1097.0 / 1408 + 1373.0 / 1703) / 2, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 1 << 20, false, true),
+                            (1622.0 / 1408 + 1953.0 / 1703) / 2, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 1 << 20, true, false), 1.299,
+                            1e-12);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 24576, true, false),
                             1.227 + log2(1.5) * (1.275 - 1.227), 1e-12);
-    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 512, false), 0.599,
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_FLASH2, 512, false, false), 0.599,
                             1e-12);
-    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_AUTO, 16384, false), 1.045,
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_AUTO, 16384, false, false), 1.045,
                             1e-12);
     /* a full block over a causal one: cuDNN 550.1 / 467.9 = 1.176 at 4K
      * (and below), FlashAttention-2 322.2 / 324.8 = 0.992 at 32K; the mean
@@ -320,9 +341,13 @@ START_TEST(test_compute_layer_gpt3_tp8)
                                 2.5 * 12884901888.0 / (989e12 * 0.2 * 0.939 * 0.62) +
                                     p.kernel_overhead_s,
                                 1e-12);
+        /* cuDNN at 2,048 tokens follows current cuDNN's Hopper curve
+         * (0.25 x 1.450 / 0.464 = 0.78125 of 4K's), not the mean's 0.934 */
         w2.attention_kernel = CS_ATTN_KERNEL_CUDNN;
         ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
-        ck_assert_double_eq_tol(k.attn_fwd_s, c.attn_fwd_s, 1e-15);
+        ck_assert_double_eq_tol(k.attn_fwd_s,
+                                12884901888.0 / (989e12 * 0.2 * 0.78125) + p.kernel_overhead_s,
+                                1e-12);
         w2.attention_kernel = CS_ATTN_KERNEL_AUTO;
         w2.stack = CS_STACK_MCORE_2024;
         ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_CUDNN);
@@ -520,40 +545,6 @@ START_TEST(test_compute_layer_context_parallel)
     ck_assert_double_eq_tol(c.cp_bytes_fwd, 16777216.0, 0.5);
     ck_assert_double_eq_tol(c.cp_bytes_bwd, 33554432.0, 0.5);
     ck_assert_double_eq_tol(c.act_msg_bytes, 33554432.0, 0.5);
-}
-END_TEST
-
-/* attn_core_ratio r (compute.h): the kernel's s^2 work r times faster, the
- * rest of attn_eff's time at 4,096 keys a cost per query and head.
- * Llama 3.1 8B, tp 1, b 1, bf16, 32 heads of 128 on the H100-like spec:
- * rate = 989e12 x attn_eff 0.2 = 197.8 TFLOP/s (head width 128: factor 1).
- *   s = 4,096: causal forward FLOPs 0.5 x 2 x 32 x 4096^2 x 256 =
- *   1.37438953e11; the length factor is 1 there, so t = 6.94838e-4 s, and
- *   the same for any r (the per-query part is the 4,096-key work).
- *   s = 32,768: causal 32 x 32768^2 x 256 = 8.79609302e12, length factor
- *   1.045 (flat beyond 16K), so r = 1 gives 8.79609302e12 / (197.8e12 x
- *   1.045) = 4.255429e-2 s; r = 2 gives half of that plus half of the
- *   4,096-key work of the 32,768 queries, 32 x 32768 x 4096 x 256 =
- *   1.09951163e12 FLOPs at 197.8 TFLOP/s: 2.127715e-2 + 2.779352e-3 =
- *   2.405650e-2 s. Each plus the 5 us kernel floor. */
-START_TEST(test_compute_attn_core_ratio)
-{
-    struct cs_gpu_spec g = h100();
-    struct cs_compute_params p;
-    cs_compute_params_default(&g, &p);
-    ck_assert_double_eq_tol(p.attn_core_ratio, 1.0, 1e-15);
-    struct cs_workload w = job("llama3.1-8b", 1, false, CS_RECOMPUTE_NONE);
-    struct cs_layer_cost c;
-    const double lens[2] = {4096.0, 32768.0};
-    const double want[2][2] = {{6.94838e-4, 6.94838e-4}, {4.255429e-2, 2.405650e-2}};
-    for (int i = 0; i < 2; i++) {
-        w.model.seq_len = (int)lens[i];
-        for (int k = 0; k < 2; k++) {
-            p.attn_core_ratio = k == 0 ? 1.0 : 2.0;
-            ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c), CS_OK);
-            ck_assert_double_eq_tol(c.attn_fwd_s, want[i][k] + 5e-6, want[i][k] * 1e-5);
-        }
-    }
 }
 END_TEST
 
@@ -977,7 +968,6 @@ static Suite *compute_suite(void)
     tcase_add_test(layer, test_compute_layer_sp_and_recompute);
     tcase_add_test(layer, test_compute_layer_gqa_replication);
     tcase_add_test(layer, test_compute_layer_context_parallel);
-    tcase_add_test(layer, test_compute_attn_core_ratio);
     tcase_add_test(layer, test_compute_embedding_and_logits);
     tcase_add_test(layer, test_compute_optimizer);
     tcase_add_test(layer, test_compute_rejects);

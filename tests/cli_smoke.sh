@@ -117,13 +117,13 @@ for key in '"options"' '"on-prem"' '"cloud-spot"' '"hybrid"' '"total_usd"' '"bre
     has "$tmp/out" "$key" "tco json"
 done
 
-# validate-refs with no files: the index's step tables (the three fit
+# validate-refs with no files: the index's step tables (the five fit
 # tables, the 14 dense held-out ones in the common schema and the 12 MoE
 # ones, counted apart), a summary per role
 # and the rows not expressible yet, by reason.
 expect 0 "validate-refs" -- "$bin" validate-refs
 has "$tmp/out" "megatron-sc21-a100-weak-scaling.csv" "validate-refs reads the SC21 table"
-has "$tmp/out" "3 tables,  27 rows" "validate-refs summarizes the fit tables"
+has "$tmp/out" "5 tables,  38 rows" "validate-refs summarizes the fit tables"
 has "$tmp/out" "holdout: 14 tables" "validate-refs compares the held-out tables"
 has "$tmp/out" "holdout MoE: 12 tables" "validate-refs compares the held-out MoE tables apart"
 has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"

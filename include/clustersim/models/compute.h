@@ -22,12 +22,6 @@ struct cs_compute_params {
     double mem_eff;           /* achievable fraction of HBM bandwidth */
     double kernel_overhead_s; /* launch + tail per kernel */
     double attn_eff;          /* fused attention: fraction of peak, on executed FLOPs */
-    /* How attn_eff's time at 4,096 tokens (where it was fitted) splits: the
-     * kernel's s^2 work runs attn_core_ratio times faster than attn_eff, and
-     * the remainder is a cost per query and head, independent of the keys
-     * attended to, so longer sequences gain (docs/models.md 2.3). 1: all of
-     * it in the kernel. */
-    double attn_core_ratio;
     bool fused_attention;     /* FlashAttention-style attention core (no s^2 in HBM) */
     /* Host (CPU) dispatch (docs/models.md, "Host dispatch"): the time the
      * framework's host thread spends to issue one GPU kernel, from Python
@@ -94,7 +88,8 @@ double cs_compute_attn_seq_factor(double len, bool backward);
 /* The same for one kernel family (cuDNN, PyTorch SDPA's FlashAttention-2;
  * auto: the mean curve above), 512 to 65,536 tokens, normalized at 4,096
  * (compute.c; docs/models.md 2.3). */
-double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward);
+double cs_compute_attn_len_factor(enum cs_attn_kernel k, double len, bool backward,
+                                  bool blackwell);
 /* A full (unmasked) attention block's speed over a causal one of length
  * len, forward and backward together (cuDNN, FlashAttention-2; auto: their
  * mean): ring attention's off-diagonal steps (compute.c). */
