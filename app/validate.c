@@ -7,9 +7,11 @@
 #include "clustersim/models/refcase.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cs_app_validate_fini(struct cs_app_validate *r)
 {
@@ -36,7 +38,9 @@ static void copy_diags(cs_diags *d, const cs_diags *from)
     }
 }
 
-static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
+/* The rows of file f, in the order of the cases, without their
+ * predictions (predict_rows). */
+static void assign_file(struct cs_app_validate *r, struct cs_app_val_file *f)
 {
     f->first_row = r->nrows;
     for (size_t i = 0; i < r->ncases; i++) {
@@ -46,25 +50,86 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         struct cs_app_val_row *w = &r->rows[r->nrows++];
         w->c = c;
         cs_diags_init(&w->diags);
+        w->st = CS_EUNSUPPORTED;
+        w->pred = w->err = NAN;
+    }
+    f->nrows = r->nrows - f->first_row;
+}
+
+/* One row's prediction: touches only the row (its case's network model,
+ * c->net, is its own and locks itself), so rows run in any order and on
+ * any thread with the same result. */
+static void predict_row(struct cs_app_val_row *w)
+{
+    const struct cs_ref_case *c = w->c;
+    if (c->not_expressible[0])
+        return;
+    struct cs_step_options o;
+    cs_refs_options(c, &o);
+    double pred = NAN;
+    struct cs_step_result sr;
+    struct cs_workload wl = c->scen.workload;
+    w->st = cs_refs_predict(c, &o, &w->diags, &pred, &sr, &wl);
+    w->pred = pred;
+    w->err = w->st == CS_OK ? (pred - c->measured) / c->measured : NAN;
+    w->micro_batch = wl.micro_batch;
+    w->recompute = wl.recompute;
+    w->recompute_layers = wl.recompute_layers;
+    w->offload_layers = wl.offload_layers;
+}
+
+struct row_pool {
+    struct cs_app_val_row *rows;
+    size_t n;
+    size_t next;   /* the next row to take, under lock */
+    pthread_mutex_t lock;
+};
+
+static void *row_worker(void *arg)
+{
+    struct row_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        predict_row(&p->rows[i]);
+    }
+}
+
+/* Every row predicted, on as many threads as the machine has online CPUs
+ * (at most CS_APP_VAL_MAX_THREADS; the rows are independent). */
+#define CS_APP_VAL_MAX_THREADS 16
+static void predict_rows(struct cs_app_val_row *rows, size_t n)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nth = ncpu > 1 ? (int)(ncpu < CS_APP_VAL_MAX_THREADS ? ncpu : CS_APP_VAL_MAX_THREADS) : 1;
+    if ((size_t)nth > n)
+        nth = n > 0 ? (int)n : 1;
+    struct row_pool p = {rows, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t th[CS_APP_VAL_MAX_THREADS];
+    int started = 0;
+    for (int t = 1; t < nth; t++) {
+        if (pthread_create(&th[started], NULL, row_worker, &p) != 0)
+            break;   /* the calling thread takes the rest */
+        started++;
+    }
+    row_worker(&p);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&p.lock);
+}
+
+/* File f's figures from its predicted rows, and its role's summary. */
+static void score_file(struct cs_app_validate *r, struct cs_app_val_file *f)
+{
+    for (size_t i = f->first_row; i < f->first_row + f->nrows; i++) {
+        const struct cs_app_val_row *w = &r->rows[i];
+        const struct cs_ref_case *c = w->c;
         if (c->not_expressible[0]) {
-            w->st = CS_EUNSUPPORTED;
-            w->pred = w->err = NAN;
             f->not_expressible++;
-            continue;
-        }
-        struct cs_step_options o;
-        cs_refs_options(c, &o);
-        double pred = NAN;
-        struct cs_step_result sr;
-        struct cs_workload wl = c->scen.workload;
-        w->st = cs_refs_predict(c, &o, &w->diags, &pred, &sr, &wl);
-        w->pred = pred;
-        w->err = w->st == CS_OK ? (pred - c->measured) / c->measured : NAN;
-        w->micro_batch = wl.micro_batch;
-        w->recompute = wl.recompute;
-        w->recompute_layers = wl.recompute_layers;
-        w->offload_layers = wl.offload_layers;
-        if (w->st == CS_OK && c->flagged[0]) {
+        } else if (w->st == CS_OK && c->flagged[0]) {
             f->flagged++;   /* shown, not scored */
         } else if (w->st == CS_OK) {
             f->sum += fabs(w->err);
@@ -74,7 +139,6 @@ static void predict_file(struct cs_app_validate *r, struct cs_app_val_file *f)
             r->ok = false;
         }
     }
-    f->nrows = r->nrows - f->first_row;
     f->mape = f->cnt ? f->sum / f->cnt : NAN;
     if (!(f->mape <= CS_APP_VAL_MAPE_MAX) || f->worst > CS_APP_VAL_ROW_MAX)
         r->ok = false;
@@ -154,8 +218,11 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
         struct cs_app_val_file *f = &out->files[i];
         f->vt = cs_valindex_find(ix, f->base);
         f->role = f->vt ? cs_val_role_name(f->vt->role) : "unlisted";
-        predict_file(out, f);
+        assign_file(out, f);
     }
+    predict_rows(out->rows, out->nrows);
+    for (int i = 0; i < out->nfiles; i++)
+        score_file(out, &out->files[i]);
     return CS_OK;
 }
 

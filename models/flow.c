@@ -50,7 +50,20 @@ struct cs_flow_sim {
     double *w, *rem;
     int *tmp_mult, *used;
     int cap_links;
+    /* solve_rates' own scratch, kept between solves (grown, never shrunk):
+     * the link -> class adjacency (off, fill: cap_sr_links + 1; adj:
+     * cap_sr_adj), the frozen flags (cap_sr_cls) and the heap
+     * (cap_sr_heap entries of struct sr_hent) */
+    int *sr_off, *sr_fill, *sr_adj;
+    unsigned char *sr_frozen;
+    void *sr_heap;
+    size_t cap_sr_links, cap_sr_adj, cap_sr_cls, cap_sr_heap;
     struct cs_flow_stats st;
+};
+
+struct sr_hent {
+    double r;
+    int u;
 };
 
 static cs_flow_sim *sim_new(int n_links)
@@ -153,6 +166,11 @@ void cs_flow_sim_destroy(cs_flow_sim *s)
     free(s->rem);
     free(s->tmp_mult);
     free(s->used);
+    free(s->sr_off);
+    free(s->sr_fill);
+    free(s->sr_adj);
+    free(s->sr_frozen);
+    free(s->sr_heap);
     free(s);
 }
 
@@ -301,8 +319,17 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
             s->w[e->link] += e->mult;
         }
     }
-    /* link -> classes adjacency (CSR). */
-    int *off = cs_xcalloc((size_t)n_used + 1, sizeof *off);
+    /* link -> classes adjacency (CSR), in the simulation's kept scratch */
+    if ((size_t)n_used + 1 > s->cap_sr_links) {
+        s->cap_sr_links = (size_t)n_used + 1;
+        free(s->sr_off);
+        free(s->sr_fill);
+        s->sr_off = cs_xmalloc(s->cap_sr_links * sizeof *s->sr_off);
+        s->sr_fill = cs_xmalloc(s->cap_sr_links * sizeof *s->sr_fill);
+    }
+    int *off = s->sr_off, *fill = s->sr_fill;
+    memset(off, 0, ((size_t)n_used + 1) * sizeof *off);
+    memset(fill, 0, ((size_t)n_used + 1) * sizeof *fill);
     for (int u = 0; u < n_used; u++)
         s->tmp_mult[used[u]] = u + 1;
     for (int i = 0; i < n; i++) {
@@ -312,8 +339,13 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
     }
     for (int u = 0; u < n_used; u++)
         off[u + 1] += off[u];
-    int *adj = cs_xmalloc((size_t)(off[n_used] > 0 ? off[n_used] : 1) * sizeof *adj);
-    int *fill = cs_xcalloc((size_t)n_used + 1, sizeof *fill);
+    size_t n_adj = (size_t)(off[n_used] > 0 ? off[n_used] : 1);
+    if (n_adj > s->cap_sr_adj) {
+        s->cap_sr_adj = n_adj;
+        free(s->sr_adj);
+        s->sr_adj = cs_xmalloc(n_adj * sizeof *s->sr_adj);
+    }
+    int *adj = s->sr_adj;
     for (int i = 0; i < n; i++) {
         const struct fclass *c = &s->cls[act[i]];
         for (int k = 0; k < c->lm_n; k++) {
@@ -321,7 +353,13 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
             adj[off[u] + fill[u]++] = i;
         }
     }
-    unsigned char *frozen = cs_xcalloc((size_t)(n > 0 ? n : 1), 1);
+    if ((size_t)(n > 0 ? n : 1) > s->cap_sr_cls) {
+        s->cap_sr_cls = (size_t)(n > 0 ? n : 1);
+        free(s->sr_frozen);
+        s->sr_frozen = cs_xmalloc(s->cap_sr_cls);
+    }
+    unsigned char *frozen = s->sr_frozen;
+    memset(frozen, 0, (size_t)(n > 0 ? n : 1));
     int left = n;
     for (int i = 0; i < n; i++) /* a class on no link (src == dst) is instant */
         if (s->cls[act[i]].lm_n == 0) {
@@ -337,20 +375,27 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
      * unfrozen classes are fixed at that rate. O((links + updates) log
      * links); equal levels (every NIC port of a ring) pop one after the
      * other at the same rate. */
-    struct hent { double r; int u; };
     size_t hcap = (size_t)(n_used > 0 ? n_used : 1) * 2, hn = 0;
-    struct hent *heap = cs_xmalloc(hcap * sizeof *heap);
+    if (hcap > s->cap_sr_heap) {
+        s->cap_sr_heap = hcap;
+        free(s->sr_heap);
+        s->sr_heap = cs_xmalloc(hcap * sizeof(struct sr_hent));
+    }
+    hcap = s->cap_sr_heap;
+    struct sr_hent *heap = s->sr_heap;
 #define CS__RATIO(l) (s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0)
 #define CS__PUSH(rv, uv)                                                     \
     do {                                                                     \
         if (hn == hcap) {                                                    \
             hcap *= 2;                                                       \
             heap = cs_xrealloc(heap, hcap, sizeof *heap);                    \
+            s->sr_heap = heap;                                               \
+            s->cap_sr_heap = hcap;                                           \
         }                                                                    \
         size_t k_ = hn++;                                                    \
-        heap[k_] = (struct hent){(rv), (uv)};                                \
+        heap[k_] = (struct sr_hent){(rv), (uv)};                                \
         while (k_ > 0 && heap[(k_ - 1) / 2].r > heap[k_].r) {                \
-            struct hent t_ = heap[k_];                                       \
+            struct sr_hent t_ = heap[k_];                                    \
             heap[k_] = heap[(k_ - 1) / 2];                                   \
             heap[(k_ - 1) / 2] = t_;                                         \
             k_ = (k_ - 1) / 2;                                               \
@@ -360,7 +405,7 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
         if (s->w[used[u]] > 0.5)
             CS__PUSH(CS__RATIO(used[u]), u);
     while (left > 0 && hn > 0) {
-        struct hent top = heap[0];
+        struct sr_hent top = heap[0];
         heap[0] = heap[--hn];
         for (size_t k = 0;;) { /* sift down */
             size_t a = 2 * k + 1, b = a + 1, m = k;
@@ -370,7 +415,7 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
                 m = b;
             if (m == k)
                 break;
-            struct hent t = heap[k];
+            struct sr_hent t = heap[k];
             heap[k] = heap[m];
             heap[m] = t;
             k = m;
@@ -400,13 +445,8 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
     }
 #undef CS__PUSH
 #undef CS__RATIO
-    free(heap);
     for (int u = 0; u < n_used; u++)
         s->tmp_mult[used[u]] = 0;
-    free(frozen);
-    free(fill);
-    free(adj);
-    free(off);
     s->st.rate_solves++;
 }
 
