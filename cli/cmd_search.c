@@ -22,6 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The CSV's pipeline_split: Megatron-Core's default split of the layers
+ * over the virtual stages, or the embedding and the loss counted as a layer
+ * each (account_for_*_in_pipeline_split). */
+static const char *cs__split_name(const struct cs_parallel *q)
+{
+    return q->account_for_embedding || q->account_for_loss ? "embedding+loss" : "default";
+}
+
 static const struct cs_cli_opt cs__search_opts[] = {
     {"top", 'n', "N", "show the N fastest configurations (default 20; 0 = all)"},
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
@@ -140,7 +148,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
     } else if (fmt == CS_FMT_CSV) {
         bool moe = cs_model_is_moe(&s->workload.model);   /* ep, etp columns */
         fprintf(out.fp, "rank,tp,pp,dp,cp,vp,%smicro_batch,fsdp,recompute,fits,bytes_per_gpu,"
-                        "step_time_s,tokens_per_s,tflops_per_gpu,mfu\n",
+                        "step_time_s,tokens_per_s,tflops_per_gpu,mfu,pipeline_split\n",
                 moe ? "ep,etp," : "");
         for (size_t i = 0; i < show; i++) {
             const struct cs_search_point *p = &res->points[i];
@@ -153,10 +161,11 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                     cs_cli_recompute_label(&p->w, rcb, sizeof rcb), p->r.fits ? "true" : "false",
                     p->r.memory.total_bytes);
             if (p->r.fits)
-                fprintf(out.fp, "%.6g,%.6g,%.6g,%.6g\n", p->r.time_s, p->r.tokens_per_s,
+                fprintf(out.fp, "%.6g,%.6g,%.6g,%.6g,", p->r.time_s, p->r.tokens_per_s,
                         p->r.tflops_per_gpu, p->r.mfu);
             else
-                fprintf(out.fp, ",,,\n");
+                fprintf(out.fp, ",,,,");
+            fprintf(out.fp, "%s\n", cs__split_name(q));
         }
     } else {
         fprintf(out.fp,
@@ -208,6 +217,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                                  "fsdp", "recompute", ">mem/GPU", ">step", ">tokens/s", ">+-",
                                  ">MFU", "range"};
         bool moe = cs_model_is_moe(&s->workload.model);
+        bool any_split = false;
         cs_table *t = moe ? cs_table_create(17, hdr_moe) : cs_table_create(15, hdr);
         for (size_t i = 0; i < show; i++) {
             const struct cs_search_point *p = &res->points[i];
@@ -218,7 +228,10 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 cs_units_format(p->r.time_s, CS_UNIT_TIME, step, sizeof step);
             else
                 snprintf(step, sizeof step, "no fit");
-            char unc[32], why[160] = "", range[176] = "inside", rcb[32];
+            char unc[32], why[160] = "", range[176] = "inside", rcb[32], vpb[16];
+            bool split = q->account_for_embedding || q->account_for_loss;
+            snprintf(vpb, sizeof vpb, "%d%s", q->vp, split ? "*" : "");
+            any_split = any_split || split;
             if (p->r.fits && isfinite(verr))
                 snprintf(unc, sizeof unc, "%.0f", verr * p->r.tokens_per_s);
             else
@@ -228,19 +241,23 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                 snprintf(range, sizeof range, "outside: %s", why);
             if (moe)
                 cs_table_add_rowf(
-                    t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s", i + 1,
-                    q->tp, q->pp, q->dp, q->cp, q->vp, q->ep, q->etp, p->w.micro_batch,
+                    t, "%zu\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s", i + 1,
+                    q->tp, q->pp, q->dp, q->cp, vpb, q->ep, q->etp, p->w.micro_batch,
                     cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&p->w, rcb, sizeof rcb), mem, step,
                     p->r.fits ? p->r.tokens_per_s : 0.0, unc, p->r.fits ? 100 * p->r.mfu : 0.0, range);
             else
-                cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s",
-                                  i + 1, q->tp, q->pp, q->dp, q->cp, q->vp, p->w.micro_batch,
+                cs_table_add_rowf(t, "%zu\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%.0f\t%s\t%.1f%%\t%s",
+                                  i + 1, q->tp, q->pp, q->dp, q->cp, vpb, p->w.micro_batch,
                                   cs_fsdp_name(q->fsdp), cs_cli_recompute_label(&p->w, rcb, sizeof rcb), mem, step,
                                   p->r.fits ? p->r.tokens_per_s : 0.0, unc,
                                   p->r.fits ? 100 * p->r.mfu : 0.0, range);
         }
         cs_table_write(t, out.fp, 0);
         cs_table_destroy(t);
+        if (any_split)
+            fprintf(out.fp, "\n* the embedding and the output layer with the loss count as a layer each "
+                            "of the pipeline split\n  (Megatron-Core's account_for_embedding/"
+                            "loss_in_pipeline_split; the Llama 3 405B layout)\n");
         if (res->n == 0)
             fprintf(out.fp, "\nNo configuration fits: the model needs more GPUs or memory.\n");
     }

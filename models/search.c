@@ -52,9 +52,9 @@ static int cs__cmp(const void *a, const void *b)
     /* deterministic tie-break on the configuration */
     const struct cs_parallel *p = &x->w.par, *q = &y->w.par;
     int kx[] = {p->tp, p->pp, p->cp, p->vp, x->w.micro_batch, (int)p->fsdp, (int)x->w.recompute,
-                p->ep, p->etp};
+                p->ep, p->etp, p->account_for_embedding};
     int ky[] = {q->tp, q->pp, q->cp, q->vp, y->w.micro_batch, (int)q->fsdp, (int)y->w.recompute,
-                q->ep, q->etp};
+                q->ep, q->etp, q->account_for_embedding};
     for (size_t i = 0; i < sizeof kx / sizeof kx[0]; i++)
         if (kx[i] != ky[i])
             return kx[i] < ky[i] ? -1 : 1;
@@ -221,7 +221,16 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                 for (int vp = 1; vp <= (sp->vary_vp ? sp->max_vp : base->par.vp); vp++) {
                     if (!sp->vary_vp && vp != base->par.vp)
                         continue;
-                    if (vp > 1 && (pp < 2 || m->layers < pp * vp))
+                    /* More virtual stages than layers: only with the
+                     * embedding and the loss as a layer each of the split
+                     * (Megatron-Core's account_for_*_in_pipeline_split, the
+                     * Llama 3 405B layout: 126 + 2 layers on 16 x 8), where
+                     * the scenario states no layout of its own. */
+                    bool acc = vp > 1 && pp >= 2 && m->layers < pp * vp &&
+                               (m->layers + 2) % (pp * vp) == 0 && m->mtp_layers == 0 &&
+                               !base->par.layout_text[0] && !base->par.account_for_embedding &&
+                               !base->par.account_for_loss;
+                    if (vp > 1 && (pp < 2 || m->layers < pp * vp) && !acc)
                         continue;
                     for (int mb = 1; mb <= (sp->vary_micro_batch ? sp->max_micro_batch
                                                                  : base->micro_batch);
@@ -267,6 +276,8 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                 it->w.par.fsdp = fs;
                                 it->w.par.ep = ep;
                                 it->w.par.etp = etp;
+                                if (acc)
+                                    it->w.par.account_for_embedding = it->w.par.account_for_loss = true;
                                 it->w.micro_batch = mb;
                                 /* a stated pipeline layout holds for its
                                  * own pp x vp only */

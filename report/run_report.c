@@ -134,6 +134,11 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
     }
     if (p->layout.stages > 0)
         cJSON_AddStringToObject(po, "pipeline_layout", p->layout_text);
+    /* the scenario keys' names, where set */
+    if (p->account_for_embedding)
+        cJSON_AddBoolToObject(po, "account_for_embedding_in_pipeline_split", true);
+    if (p->account_for_loss)
+        cJSON_AddBoolToObject(po, "account_for_loss_in_pipeline_split", true);
     cJSON_AddStringToObject(o, "recompute", cs_recompute_name(w->recompute));
     if (w->recompute == CS_RECOMPUTE_FULL && w->recompute_layers > 0)
         cJSON_AddNumberToObject(o, "recompute_layers", w->recompute_layers);

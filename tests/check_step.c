@@ -667,6 +667,48 @@ START_TEST(test_step_search_ranks_valid_configs)
 }
 END_TEST
 
+/* More virtual stages than layers only as Megatron-Core's
+ * account_for_embedding/loss_in_pipeline_split lays them out (the Llama 3
+ * 405B layout): a 14-layer model on 16 GPUs reaches pp x vp = 16 = 14 + 2
+ * at pp 2 x vp 8, pp 4 x vp 4 and pp 8 x vp 2, each with the embedding
+ * alone on the first virtual stage (0 transformer layers) and the loss
+ * alone on the last; no point with more virtual stages than layers lacks
+ * the flags, and none with them splits unevenly. */
+START_TEST(test_step_search_account_split)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8}\n"
+         "workload: {model: {preset: llama2-13b, layers: 14}, global_batch: 64}\n",
+         &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    struct cs_search_space sp;
+    cs_search_space_default(&sp);
+    struct cs_search_result res;
+    ck_assert_int_eq(cs_search_run(&s.cluster, &s.workload, &o, &sp, NULL, NULL, &res), CS_OK);
+    int split = 0;
+    for (size_t i = 0; i < res.n; i++) {
+        const struct cs_workload *w = &res.points[i].w;
+        int nv = w->par.pp * (w->par.vp > 1 ? w->par.vp : 1);
+        bool acc = w->par.account_for_embedding && w->par.account_for_loss;
+        ck_assert_int_eq(w->par.account_for_embedding, w->par.account_for_loss);
+        if (nv > 14)
+            ck_assert(acc);
+        if (acc) {
+            ck_assert_int_eq(nv, 16);
+            ck_assert_int_eq(cs_workload_vstage_layers(w, 0, NULL), 0);
+            ck_assert_int_eq(cs_workload_vstage_layers(w, nv - 1, NULL), 0);
+            ck_assert_int_eq(cs_workload_vstage_layers(w, 1, NULL), 1);
+            split++;
+        }
+    }
+    ck_assert_int_gt(split, 0);
+    cs_search_result_fini(&res);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 /* Every row of the three reference tables: mean absolute percentage error
  * at most 10% per file and no row worse than 25% (issue 3's tolerance). */
 START_TEST(test_step_validation_against_references)
@@ -1985,6 +2027,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_no_nics_is_an_error_not_free);
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);
+    tcase_add_test(tc, test_step_search_account_split);
     tcase_add_test(tc, test_step_validation_against_references);
     tcase_add_test(tc, test_step_refs_common_schema);
     tcase_add_test(tc, test_step_partial_recompute_linear);

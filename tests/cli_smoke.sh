@@ -98,6 +98,8 @@ expect 0 "search on an unvalidated GPU" -- "$bin" search scenarios/default.yaml 
 has "$tmp/out" "unvalidated extrapolation" "search says when nothing was validated on the GPU"
 expect 0 "search" -- "$bin" search "$tmp/search.yaml" --top 5 --format csv
 if [ "$(wc -l <"$tmp/out")" -eq 6 ]; then ok; else ko "search: expected header + 5 rows"; fi
+has "$tmp/out" "mfu,pipeline_split" "search csv names the pipeline split"
+has "$tmp/out" ",default" "search csv gives each row's pipeline split"
 
 
 # collective: nccl-tests' flags and columns; JSON rows per the contract.
