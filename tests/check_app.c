@@ -750,14 +750,18 @@ START_TEST(test_app_validate_step_holdout_bound)
      * attention (2026-12-03), 21.1% with DeepSeek-V3's MTP module on its
      * recipes' pipeline layouts, 18.6% with the expert MLP as Megatron-Core
      * runs it (gpt-oss's clamp and per-expert fc2 bias unfused, the recipes'
-     * fused grouped MLP; 2026-12-06). A regression bound. */
+     * fused grouped MLP; 2026-12-06), 16.1% with Megatron-Core's
+     * dispatchers' host operations, 16.0% with current cuDNN's length
+     * curve, 15.5% on 127 rows with the ModelZoo rows at their commands'
+     * CUDA graphs and EP overlap and its A2A row back (2026-12-06). A
+     * regression bound. */
     const struct cs_app_val_agg *moe = &v.agg[2];
     ck_assert_int_eq(moe->files, 12);
     /* 26.06.01's two GPT-OSS rows, which the page's footnote calls a known
      * regression (validation/INDEX.yaml flagged_lines), are predicted but
      * scored nowhere: 128 rows at 24.1%, 126 at 22.7% without them */
     ck_assert_int_eq(moe->flagged, 2);
-    ck_assert_int_ge(moe->rows, 126);
+    ck_assert_int_ge(moe->rows, 127);
     int flagged_seen = 0;
     for (size_t i = 0; i < v.nrows; i++)
         if (v.rows[i].c->flagged[0]) {
@@ -776,7 +780,7 @@ START_TEST(test_app_validate_step_holdout_bound)
         }
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.195);
+    ck_assert(moe->sum / moe->rows <= 0.165);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

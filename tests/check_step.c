@@ -941,8 +941,8 @@ START_TEST(test_step_refs_common_schema)
         cs_diags_init(&d);
     }
     /* A recompute cell's "/a2a_overlap" suffix: the run overlapped its
-     * dispatch and combine (the ModelZoo's '+1f1b overlap' row, line 41),
-     * the row beside it (line 40) did not. */
+     * dispatch and combine (the ModelZoo's '+1f1b overlap' row, line 42),
+     * the row beside it (line 41) did not. */
     {
         struct cs_ref_case *c4 = NULL;
         size_t n4 = 0;
@@ -952,9 +952,9 @@ START_TEST(test_step_refs_common_schema)
                          CS_OK);
         int seen = 0;
         for (size_t i = 0; i < n4; i++) {
-            if (c4[i].line == 40 || c4[i].line == 41) {
+            if (c4[i].line == 41 || c4[i].line == 42) {
                 ck_assert_str_eq(c4[i].not_expressible, "");
-                ck_assert_double_eq(c4[i].scen.workload.model.moe.a2a_overlap, c4[i].line == 41 ? 1.0 : 0.0);
+                ck_assert_double_eq(c4[i].scen.workload.model.moe.a2a_overlap, c4[i].line == 42 ? 1.0 : 0.0);
                 ck_assert_int_eq(c4[i].scen.workload.recompute, CS_RECOMPUTE_SELECTIVE);
                 seen++;
             }
