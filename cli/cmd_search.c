@@ -22,12 +22,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The CSV's pipeline_split: Megatron-Core's default split of the layers
- * over the virtual stages, or the embedding and the loss counted as a layer
- * each (account_for_*_in_pipeline_split). */
-static const char *cs__split_name(const struct cs_parallel *q)
+/* Whether the embedding and the loss count as a layer each of the pipeline
+ * split (account_for_*_in_pipeline_split) rather than Megatron-Core's
+ * default split: "*" after vp in the text, pipeline_split in the CSV. */
+static bool cs__split(const struct cs_parallel *q)
 {
-    return q->account_for_embedding || q->account_for_loss ? "embedding+loss" : "default";
+    return q->account_for_embedding || q->account_for_loss;
 }
 
 static const struct cs_cli_opt cs__search_opts[] = {
@@ -165,7 +165,7 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                         p->r.tflops_per_gpu, p->r.mfu);
             else
                 fprintf(out.fp, ",,,,");
-            fprintf(out.fp, "%s\n", cs__split_name(q));
+            fprintf(out.fp, "%s\n", cs__split(q) ? "embedding+loss" : "default");
         }
     } else {
         fprintf(out.fp,
@@ -229,9 +229,8 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             else
                 snprintf(step, sizeof step, "no fit");
             char unc[32], why[160] = "", range[176] = "inside", rcb[32], vpb[16];
-            bool split = q->account_for_embedding || q->account_for_loss;
-            snprintf(vpb, sizeof vpb, "%d%s", q->vp, split ? "*" : "");
-            any_split = any_split || split;
+            snprintf(vpb, sizeof vpb, "%d%s", q->vp, cs__split(q) ? "*" : "");
+            any_split = any_split || cs__split(q);
             if (p->r.fits && isfinite(verr))
                 snprintf(unc, sizeof unc, "%.0f", verr * p->r.tokens_per_s);
             else

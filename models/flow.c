@@ -50,14 +50,13 @@ struct cs_flow_sim {
     double *w, *rem;
     int *tmp_mult, *used;
     int cap_links;
-    /* solve_rates' own scratch, kept between solves (grown, never shrunk):
-     * the link -> class adjacency (off, fill: cap_sr_links + 1; adj:
-     * cap_sr_adj), the frozen flags (cap_sr_cls) and the heap
-     * (cap_sr_heap entries of struct sr_hent) */
+    /* solve_rates' own scratch, kept between solves (grown by sr_reserve,
+     * never shrunk; capacities in elements): the link -> class adjacency
+     * (off, fill, adj), the frozen flags and the heap (struct sr_hent) */
     int *sr_off, *sr_fill, *sr_adj;
     unsigned char *sr_frozen;
     void *sr_heap;
-    size_t cap_sr_links, cap_sr_adj, cap_sr_cls, cap_sr_heap;
+    size_t cap_sr_off, cap_sr_fill, cap_sr_adj, cap_sr_frozen, cap_sr_heap;
     struct cs_flow_stats st;
 };
 
@@ -65,6 +64,17 @@ struct sr_hent {
     double r;
     int u;
 };
+
+/* buf, or a new buffer in its place (buf freed, contents not kept), with
+ * room for at least `need` elements of `size` bytes; *cap in elements. */
+static void *sr_reserve(void *buf, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return buf;
+    free(buf);
+    *cap = need;
+    return cs_xmalloc(need * size);
+}
 
 static cs_flow_sim *sim_new(int n_links)
 {
@@ -320,14 +330,8 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
         }
     }
     /* link -> classes adjacency (CSR), in the simulation's kept scratch */
-    if ((size_t)n_used + 1 > s->cap_sr_links) {
-        s->cap_sr_links = (size_t)n_used + 1;
-        free(s->sr_off);
-        free(s->sr_fill);
-        s->sr_off = cs_xmalloc(s->cap_sr_links * sizeof *s->sr_off);
-        s->sr_fill = cs_xmalloc(s->cap_sr_links * sizeof *s->sr_fill);
-    }
-    int *off = s->sr_off, *fill = s->sr_fill;
+    int *off = s->sr_off = sr_reserve(s->sr_off, &s->cap_sr_off, (size_t)n_used + 1, sizeof *off);
+    int *fill = s->sr_fill = sr_reserve(s->sr_fill, &s->cap_sr_fill, (size_t)n_used + 1, sizeof *fill);
     memset(off, 0, ((size_t)n_used + 1) * sizeof *off);
     memset(fill, 0, ((size_t)n_used + 1) * sizeof *fill);
     for (int u = 0; u < n_used; u++)
@@ -339,13 +343,8 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
     }
     for (int u = 0; u < n_used; u++)
         off[u + 1] += off[u];
-    size_t n_adj = (size_t)(off[n_used] > 0 ? off[n_used] : 1);
-    if (n_adj > s->cap_sr_adj) {
-        s->cap_sr_adj = n_adj;
-        free(s->sr_adj);
-        s->sr_adj = cs_xmalloc(n_adj * sizeof *s->sr_adj);
-    }
-    int *adj = s->sr_adj;
+    int *adj = s->sr_adj = sr_reserve(s->sr_adj, &s->cap_sr_adj,
+                                      (size_t)(off[n_used] > 0 ? off[n_used] : 1), sizeof *adj);
     for (int i = 0; i < n; i++) {
         const struct fclass *c = &s->cls[act[i]];
         for (int k = 0; k < c->lm_n; k++) {
@@ -353,12 +352,8 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
             adj[off[u] + fill[u]++] = i;
         }
     }
-    if ((size_t)(n > 0 ? n : 1) > s->cap_sr_cls) {
-        s->cap_sr_cls = (size_t)(n > 0 ? n : 1);
-        free(s->sr_frozen);
-        s->sr_frozen = cs_xmalloc(s->cap_sr_cls);
-    }
-    unsigned char *frozen = s->sr_frozen;
+    unsigned char *frozen = s->sr_frozen =
+        sr_reserve(s->sr_frozen, &s->cap_sr_frozen, (size_t)(n > 0 ? n : 1), 1);
     memset(frozen, 0, (size_t)(n > 0 ? n : 1));
     int left = n;
     for (int i = 0; i < n; i++) /* a class on no link (src == dst) is instant */
@@ -375,14 +370,10 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
      * unfrozen classes are fixed at that rate. O((links + updates) log
      * links); equal levels (every NIC port of a ring) pop one after the
      * other at the same rate. */
-    size_t hcap = (size_t)(n_used > 0 ? n_used : 1) * 2, hn = 0;
-    if (hcap > s->cap_sr_heap) {
-        s->cap_sr_heap = hcap;
-        free(s->sr_heap);
-        s->sr_heap = cs_xmalloc(hcap * sizeof(struct sr_hent));
-    }
-    hcap = s->cap_sr_heap;
-    struct sr_hent *heap = s->sr_heap;
+    size_t hn = 0;
+    struct sr_hent *heap = s->sr_heap = sr_reserve(s->sr_heap, &s->cap_sr_heap,
+                                                   (size_t)(n_used > 0 ? n_used : 1) * 2, sizeof *heap);
+    size_t hcap = s->cap_sr_heap;
 #define CS__RATIO(l) (s->rem[l] > 0 ? s->rem[l] / s->w[l] : 0.0)
 #define CS__PUSH(rv, uv)                                                     \
     do {                                                                     \
@@ -393,7 +384,7 @@ static void solve_rates(cs_flow_sim *s, const int *act, int n)
             s->cap_sr_heap = hcap;                                           \
         }                                                                    \
         size_t k_ = hn++;                                                    \
-        heap[k_] = (struct sr_hent){(rv), (uv)};                                \
+        heap[k_] = (struct sr_hent){(rv), (uv)};                             \
         while (k_ > 0 && heap[(k_ - 1) / 2].r > heap[k_].r) {                \
             struct sr_hent t_ = heap[k_];                                    \
             heap[k_] = heap[(k_ - 1) / 2];                                   \
