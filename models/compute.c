@@ -265,6 +265,14 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
             }
         }
     }
+    /* an activation of several unfused kernels (squared-relu: relu, then
+     * pow) issues the extra ones each way, for the dense MLP or the
+     * experts alike */
+    if (!(moe && cs_model_is_moe(&w->model) && w->fused_grouped_mlp)) {
+        double extra = cs_activation_kernels(w->model.activation) - 1.0;
+        r.fwd += extra;
+        r.bwd += extra;
+    }
     /* one call per TP collective (compute.c's tp_collectives: 2 each way
      * without sequence parallelism, 4 with it) */
     if (w->par.tp > 1) {
@@ -882,7 +890,7 @@ void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows
     if (w->fused_grouped_mlp)
         return; /* in the GEMMs' epilogues */
     /* the (weighted) activation: reads the GLU's two halves, writes one */
-    double act = (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * e * nf;
+    double act = cs_activation_mem_passes(m->activation) * e * nf;
     *fwd += act;
     *bwd += 2.0 * act;
     *kernels = 1;
@@ -987,7 +995,7 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     if (n_f > 0)
-        mem_op(gpu, p, (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f, &c);
+        mem_op(gpu, p, cs_activation_mem_passes(m->activation) * d.e * n_f, &c);
     double mem_fwd = c.fwd_s - before_mem;
     tp_collectives(&d, moe && f_dense <= 0 ? 1 : 2, moe && f_dense <= 0 ? 1 : 2, &c);
 
@@ -1094,7 +1102,7 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
             c.recompute_s += cs_compute_gemm_s(gpu, p, d.prec, d.tokens, up_n, d.h, 1.0) +
                              cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, 1.0) +
                              cs_compute_mem_s(gpu, p,
-                                              (m->activation == CS_ACT_SWIGLU ? 3.0 : 2.0) * d.e * n_f);
+                                              cs_activation_mem_passes(m->activation) * d.e * n_f);
             c.recompute_flops += 2.0 * d.tokens * d.h * (up_n + f_dense / d.tp);
         }
         if ((mods & CS_RC_MOD_MOE) && moe) {

@@ -156,7 +156,7 @@ static double layer_params_f(const struct cs_workload *w, double f)
     double p = attn + a_g * dv * h + h * up_n + f / t * h;
     if (gpt)   /* column-parallel biases are split, row-parallel ones replicated */
         p += qkv_n + h + up_n + h;
-    p += 2.0 * (gpt ? 2.0 * h : h);
+    p += 2.0 * (cs_activation_norm_bias(m->activation) ? 2.0 * h : h);
     return p;
 }
 
@@ -198,7 +198,7 @@ double cs_memory_embedding_params(const struct cs_workload *w)
 double cs_memory_logits_params(const struct cs_workload *w)
 {
     const struct cs_model_shape *m = &w->model;
-    double p = m->activation == CS_ACT_GELU ? 2.0 * m->hidden : (double)m->hidden;
+    double p = cs_activation_norm_bias(m->activation) ? 2.0 * m->hidden : (double)m->hidden;
     if (!(m->tied_embeddings && w->par.pp == 1))
         p += (double)m->vocab * m->hidden / w->par.tp;
     return p;

@@ -69,7 +69,7 @@ const struct cs_topology_kind *cs_topology_kind_of(enum cs_topology t)
 const char *const cs_placement_names[] = {"packed", "scattered", NULL};
 const char *const cs_routing_names[] = {"auto", "static", "ecmp", "adaptive", NULL};
 const char *const cs_nb_traffic_names[] = {"all_reduce", "all_gather", "reduce_scatter", NULL};
-const char *const cs_activation_names[] = {"gelu", "swiglu", NULL};
+const char *const cs_activation_names[] = {"gelu", "swiglu", "squared-relu", NULL};
 const char *const cs_recompute_names[] = {"none", "selective", "full", "op", NULL};
 const char *const cs_stack_names[] = {"custom", "megatron-2021", "mcore", "torchtitan",
                                      "composer", NULL};
@@ -108,6 +108,21 @@ const char *cs_topology_name(enum cs_topology t)
 const char *cs_activation_name(enum cs_activation a)
 {
     return CS__NAME(cs_activation_names, a);
+}
+
+double cs_activation_mem_passes(enum cs_activation a)
+{
+    return a == CS_ACT_SWIGLU ? 3.0 : a == CS_ACT_RELU2 ? 4.0 : 2.0;
+}
+
+int cs_activation_kernels(enum cs_activation a)
+{
+    return a == CS_ACT_RELU2 ? 2 : 1;
+}
+
+bool cs_activation_norm_bias(enum cs_activation a)
+{
+    return a != CS_ACT_SWIGLU;
 }
 
 const char *cs_recompute_name(enum cs_recompute r)

@@ -90,6 +90,11 @@ static const struct preset presets[] = {
     {"mt-nlg-530b", 105, 20480, 128, 128, 4 * 20480, CS_ACT_GELU, 51200, 2048, true, true,
      "Smith et al., Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, "
      "arXiv 2201.11990, Section 3.1 (105 layers, hidden 20480, 128 heads, seq 2048)"},
+    {"nemotron-4-340b", 96, 18432, 96, 8, 73728, CS_ACT_RELU2, 256000, 4096, false, false,
+     "Nemotron-4 340B Technical Report, arXiv 2406.11704, Section 2.1 (96 layers, hidden "
+     "18432, 96 heads / 8 kv, seq 4096, vocab 256000, squared-ReLU MLP, no biases, untied; "
+     "9.4B embedding and 331.6B other parameters), and NVIDIA/NeMo nemotron.py "
+     "Nemotron4Config340B (ffn 73728, LayerNorm, rotary, no dropout)"},
     {"mixtral-8x7b", 32, 4096, 32, 8, 14336, CS_ACT_SWIGLU, 32000, 4096, false, false,
      "Jiang et al., Mixtral of Experts, arXiv 2401.04088, Table 1, and mistralai/"
      "Mixtral-8x7B-v0.1 config.json (8 experts top-2, expert ffn 14336; 46.7B total, "
@@ -162,7 +167,7 @@ static const char *const preset_names[] = {
     "gpt-1.7b", "gpt-3.6b", "gpt-7.5b", "gpt-18b", "gpt-39b", "gpt-76b", "gpt-145b",
     "gpt-310b", "gpt-530b", "gpt-1t", "gpt3-175b", "llama2-7b", "llama2-13b",
     "llama2-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "bloom-176b",
-    "mt-nlg-530b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
+    "mt-nlg-530b", "nemotron-4-340b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
     "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", NULL,
 };
 
@@ -318,12 +323,13 @@ static double layer_ffn_weights(const struct cs_model_shape *m, int i, bool acti
 /* Architecture family conventions (docs/models.md, "Parameter count"): gelu
  * models follow GPT (linear biases, LayerNorm with weight and bias, learned
  * positional embeddings); swiglu models follow Llama (no biases, RMSNorm with a
- * weight only, rotary positions without parameters). */
+ * weight only, rotary positions without parameters); squared-relu models
+ * follow Nemotron (no biases, LayerNorm with weight and bias, rotary). */
 static double params_counted(const struct cs_model_shape *m, bool active)
 {
     double h = m->hidden, v = m->vocab, s = m->seq_len;
     bool gpt = m->activation == CS_ACT_GELU;
-    double norm = gpt ? 2.0 * h : h;
+    double norm = cs_activation_norm_bias(m->activation) ? 2.0 * h : h;
     double total = norm;   /* final norm */
     double attn = attn_weights(m) + 2.0 * norm;   /* + pre-attention and pre-MLP norms */
     if (gpt)   /* biases of the four linear layers (GPT models are dense) */
@@ -355,7 +361,7 @@ double cs_workload_mtp_params(const struct cs_model_shape *m)
         return 0.0;
     double h = m->hidden;
     bool gpt = m->activation == CS_ACT_GELU;
-    double norm = gpt ? 2.0 * h : h;
+    double norm = cs_activation_norm_bias(m->activation) ? 2.0 * h : h;
     double attn = attn_weights(m) + 2.0 * norm;
     if (gpt)
         attn += qkv_width(m) + h + mlp_in_width(m) + h;
@@ -453,7 +459,7 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
     double sh = s * h, sf = s * f;
     struct cs_layer_bytes r;
     r.layernorm = 2.0 * (2.0 * e * sh);
-    r.activation = m->activation == CS_ACT_SWIGLU ? 3.0 * e * sf : 2.0 * e * sf;
+    r.activation = cs_activation_mem_passes(m->activation) * e * sf;
     r.dropout_add = 2.0 * ((3.0 * e + 1.0) * sh);
     r.softmax = 2.0 * e * a * s * s + (2.0 * e + 1.0) * a * s * s;
     r.total = r.layernorm + r.activation + r.dropout_add + r.softmax;

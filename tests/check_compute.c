@@ -279,6 +279,36 @@ END_TEST
  *   unfused adds softmax + attention dropout 9 * (96/8) * 2048^2 = 452,984,832.
  * TP: 2 all-reduces each way of s b h * 2 = 50,331,648 bytes.
  * Parameters 12 h^2 / 8 + 35,328 biases + 49,152 norm = 226,576,896. */
+/* A squared-relu MLP (Nemotron) has the gelu MLP's two GEMMs; its activation
+ * is two unfused kernels (relu, then pow), each reading and writing the
+ * 2048 x 6144 intermediate (tp 8): 4 passes of 25,165,824 bytes against
+ * the fused bias-GeLU's 2, and twice that backward. Everything else of
+ * GPT-3's layer is unchanged, FLOPs included. */
+START_TEST(test_compute_layer_squared_relu)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, false, CS_RECOMPUTE_NONE);
+    struct cs_layer_cost gelu, relu2;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &gelu), CS_OK);
+    w.model.activation = CS_ACT_RELU2;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &relu2), CS_OK);
+    const double nf = 2048.0 * 6144.0 * 2.0; /* b s f/tp elements x 2 bytes */
+    ck_assert_double_eq_tol(nf, 25165824.0, 0.5);
+    ck_assert_double_eq_tol(relu2.fwd_flops, gelu.fwd_flops, 1.0);
+    ck_assert_double_eq_tol(relu2.fwd_s - gelu.fwd_s,
+                            cs_compute_mem_s(&g, &p, 4.0 * nf) - cs_compute_mem_s(&g, &p, 2.0 * nf), 1e-15);
+    ck_assert_double_eq_tol(relu2.bwd_s - gelu.bwd_s,
+                            cs_compute_mem_s(&g, &p, 8.0 * nf) - cs_compute_mem_s(&g, &p, 4.0 * nf), 1e-15);
+    ck_assert_double_eq_tol(relu2.fwd_bytes - gelu.fwd_bytes, 2.0 * nf, 0.5);
+    /* no linear biases: GPT-3's per GPU are (h + 2kd)/tp on QKV, h on the
+     * projection, f/tp on the up and h on the down projection: 4608 + 12288
+     * + 6144 + 12288 = 35,328 more parameters (both have LayerNorm biases) */
+    ck_assert_double_eq_tol(gelu.params - relu2.params, 35328.0, 0.5);
+}
+END_TEST
+
 START_TEST(test_compute_layer_gpt3_tp8)
 {
     struct cs_gpu_spec g = h100();
@@ -1011,6 +1041,7 @@ static Suite *compute_suite(void)
     TCase *layer = tcase_create("layer");
     tcase_set_timeout(layer, 10);
     tcase_add_test(layer, test_compute_layer_gpt3_tp8);
+    tcase_add_test(layer, test_compute_layer_squared_relu);
     tcase_add_test(layer, test_compute_layer_sp_and_recompute);
     tcase_add_test(layer, test_compute_layer_gqa_replication);
     tcase_add_test(layer, test_compute_layer_context_parallel);

@@ -40,7 +40,7 @@ START_TEST(test_workload_preset_lookup)
         ck_assert_int_eq(m.heads % m.kv_heads, 0);
         ck_assert_int_gt((int)strlen(m.source), 20);
     }
-    ck_assert_int_eq(n, 28); /* 19 dense, 9 mixture-of-experts */
+    ck_assert_int_eq(n, 29); /* 20 dense, 9 mixture-of-experts */
     /* Unknown names leave `out` untouched. */
     struct cs_model_shape m;
     memset(&m, 0x5a, sizeof m);
@@ -86,6 +86,30 @@ END_TEST
  * plus the final LayerNorm 2h = 24,576 (not in their formula):
  *   174,615,846,912 = 174.6B as published. BLOOM: 176,247,271,424 published;
  * MT-NLG 530B. */
+/* Nemotron-4 340B (squared-relu family: no linear biases, LayerNorm with
+ * weight and bias, untied, rotary): h 18432, 96 layers, 96 heads of 192, 8
+ * kv heads, f 73728, V 256000.
+ *   attention h (h + 2 x 8 x 192) + h^2 = 396,361,728 + 339,738,624
+ *             = 736,100,352
+ *   MLP 2 h f = 2,717,908,992 (up and down: no gate); norms 2 x 2h = 73,728
+ *   96 layers x 3,454,083,072 = 331,591,974,912 (the report's 331.6B
+ *   non-embedding parameters); embeddings 2 V h = 9,437,184,000 (its 9.4B);
+ *   final norm 2h = 36,864: total 341,029,195,776. */
+START_TEST(test_workload_params_nemotron)
+{
+    struct cs_model_shape m = preset("nemotron-4-340b");
+    ck_assert_int_eq(m.activation, CS_ACT_RELU2);
+    ck_assert(!m.dropout);
+    ck_assert_double_eq_tol(cs_workload_params(&m), 341029195776.0, 0.5);
+    ck_assert_str_eq(cs_activation_name(CS_ACT_RELU2), "squared-relu");
+    ck_assert(cs_activation_norm_bias(CS_ACT_RELU2));
+    ck_assert(!cs_activation_norm_bias(CS_ACT_SWIGLU));
+    ck_assert_double_eq(cs_activation_mem_passes(CS_ACT_GELU), 2.0);
+    ck_assert_double_eq(cs_activation_mem_passes(CS_ACT_SWIGLU), 3.0);
+    ck_assert_double_eq(cs_activation_mem_passes(CS_ACT_RELU2), 4.0);
+}
+END_TEST
+
 START_TEST(test_workload_params_gpt)
 {
     struct cs_model_shape m = preset("gpt3-175b");
@@ -1045,6 +1069,7 @@ static Suite *workload_suite(void)
     tcase_add_test(tc, test_workload_params_llama3);
     tcase_add_test(tc, test_workload_params_llama2);
     tcase_add_test(tc, test_workload_params_gpt);
+    tcase_add_test(tc, test_workload_params_nemotron);
     tcase_add_test(tc, test_workload_params_sc21);
     suite_add_tcase(s, tc);
 

@@ -10,7 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU };
+/* The MLP's activation, and with it the architecture family's conventions
+ * (docs/models.md, "Parameter count"): gelu follows GPT (linear biases,
+ * LayerNorm with weight and bias, learned positions, dropout), swiglu Llama
+ * (no biases, RMSNorm, rotary positions), squared-relu Nemotron (relu(x)^2
+ * between two matrices, no linear biases, LayerNorm with weight and bias,
+ * rotary positions, no dropout: NeMo nemotron.py NemotronConfig). */
+enum cs_activation { CS_ACT_GELU, CS_ACT_SWIGLU, CS_ACT_RELU2 };
 /* none; selective: Megatron's (the attention core only); full: each layer
  * from its input (recompute_layers: only some); op: torchtitan's per-op
  * selective checkpointing (the outputs of every other matmul and of the
@@ -583,6 +589,16 @@ double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_
                                   enum cs_recompute rc);
 
 const char *cs_activation_name(enum cs_activation a);
+/* Bytes moved by the MLP's activation kernels forward, per element of the
+ * f-wide intermediate and activation byte: gelu 2 (Megatron's fused
+ * bias-GeLU reads and writes it), swiglu 3 (reads both halves, writes one),
+ * squared-relu 4 (relu, then pow: two unfused kernels, each a read and a
+ * write; megatron/core/activations.py squared_relu). */
+double cs_activation_mem_passes(enum cs_activation a);
+/* Elementwise kernels the activation launches each way (host cost). */
+int cs_activation_kernels(enum cs_activation a);
+/* Whether the family's norms carry a bias (LayerNorm: gelu, squared-relu). */
+bool cs_activation_norm_bias(enum cs_activation a);
 const char *cs_recompute_name(enum cs_recompute r);
 const char *cs_fsdp_name(enum cs_fsdp f);
 /* Name tables in enum order, NULL-terminated (models/names.c). */
