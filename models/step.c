@@ -429,7 +429,15 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     else if (p->cp > 1 && (m->seq_len / p->cp) % 2 != 0)
         cs__rule(d, mk, CS_STEP_KEY_CP, "workload.parallelism.cp: seq_len = %d is not divisible by 2*cp = %d",
                  m->seq_len, 2 * p->cp);
-    if (!tp_across_nodes_ok && !p->tp_across_nodes && p->tp > c->gpus_per_node)
+    /* A multi-node NVLink domain (nvl-domain: NVL72 racks of 4-GPU trays)
+     * is one scale-up network: tensor parallelism may span its trays when
+     * its groups tile the domain (the collective model costs such a group
+     * over NVLink, collective.c) */
+    int dom = c->fabric.topology == CS_TOPO_NVL_DOMAIN
+                  ? (c->fabric.domain_gpus > 0 ? c->fabric.domain_gpus : c->gpu.scaleup_domain_gpus)
+                  : 0;
+    bool in_domain = dom > c->gpus_per_node && p->tp <= dom && dom % p->tp == 0;
+    if (!tp_across_nodes_ok && !p->tp_across_nodes && p->tp > c->gpus_per_node && !in_domain)
         cs__rule(d, mk, CS_STEP_KEY_TP,
                  "workload.parallelism.tp: tp = %d spans nodes of %d GPUs (tensor parallelism needs the "
                  "scale-up network; set workload.parallelism.tp_across_nodes: true to allow it)",

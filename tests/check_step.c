@@ -575,6 +575,47 @@ START_TEST(test_step_invalid_is_reported)
 }
 END_TEST
 
+/* Tensor parallelism across the 4-GPU trays of one NVL72 domain is inside
+ * the scale-up network (NVIDIA's GB200 recipes run TP 8 so): allowed where
+ * the groups tile the domain (72 / 8), refused on the same trays joined by
+ * InfiniBand alone and where they do not (72 / 16 is not whole). */
+START_TEST(test_step_tp_spans_nvl_domain_trays)
+{
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: GB200, nodes: 4, gpus_per_node: 4, intra_node: nvswitch,\n"
+         "          fabric: {topology: nvl-domain, link: ib-ndr, nics_per_node: 4}}\n"
+         "workload:\n"
+         "  model: {preset: llama3.1-70b, seq_len: 4096}\n"
+         "  global_batch: 16\n"
+         "  micro_batch: 1\n"
+         "  parallelism: {tp: 8, pp: 2, dp: 1, sp: true}\n"
+         "  precision: bf16\n",
+         &s);
+    const enum cs_topology topo[3] = {CS_TOPO_NVL_DOMAIN, CS_TOPO_FAT_TREE, CS_TOPO_NVL_DOMAIN};
+    const int tp[3] = {8, 8, 16}, pp[3] = {2, 2, 1};
+    const bool ok[3] = {true, false, false};
+    for (int i = 0; i < 3; i++) {
+        struct cs_cluster_cfg c = s.cluster;
+        struct cs_workload w = s.workload;
+        c.fabric.topology = topo[i];
+        w.par.tp = tp[i];
+        w.par.pp = pp[i];
+        struct cs_step_options o;
+        cs_step_options_default(&c.gpu, &o);
+        cs_diags d;
+        cs_diags_init(&d);
+        cs_status st = cs_step_check(&c, &w, &o, &d);
+        ck_assert_msg((st == CS_OK) == ok[i], "case %d tp %d: %s", i, tp[i], d.n ? d.items[0].msg : "no error");
+        if (!ok[i])
+            ck_assert_ptr_nonnull(strstr(d.items[0].msg, "spans nodes of 4 GPUs"));
+        cs_diags_fini(&d);
+    }
+    ck_assert_int_eq(s.cluster.gpu.scaleup_domain_gpus, 72);
+    cs_scenario_fini(&s);
+}
+END_TEST
+
 /* The architecture issue's bug one layer down: a cluster built without the
  * config loader (which refuses it) with 2 nodes and no NICs. The pipeline's
  * inter-node send cannot be modelled; the step model must say so instead of
@@ -2024,6 +2065,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_tp_gemm_pairs);
     tcase_add_test(tc, test_step_direct_error_is_the_engines);
     tcase_add_test(tc, test_step_invalid_is_reported);
+    tcase_add_test(tc, test_step_tp_spans_nvl_domain_trays);
     tcase_add_test(tc, test_step_no_nics_is_an_error_not_free);
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);
