@@ -619,6 +619,12 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                               model, (long)ms.layers, (long)ms.hidden, lower, layers, hidden);
                 return false;
             }
+            /* a row that leaves the shape empty (the hybrid Nemotron 3 rows)
+             * takes the preset's */
+            if (!layers)
+                layers = ms.layers;
+            if (!hidden)
+                hidden = ms.hidden;
         }
     }
     if (disp && !moe_preset) {
@@ -657,7 +663,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                  "ep = %ld does not divide the tp*cp*dp = %ld GPUs of a pipeline stage (the row's "
                  "degrees are inconsistent)",
                  ep, tp * cp * dp);
-    else if (!act || !layers || !hidden || !heads || !vocab || !seq)
+    else if (!moe_preset && (!act || !layers || !hidden || !heads || !vocab || !seq))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "model shape or activation not stated (hybrid or squared-ReLU architecture)");
     else if (pp * vp > layers + 2)

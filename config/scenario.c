@@ -380,6 +380,22 @@ static const struct cs_field moe_fields[] = {
               "per node); default: the stack's (mcore: hierarchical), else alltoall"),
 };
 
+/* struct cs_mamba_shape */
+static const struct cs_field mamba_fields[] = {
+    F_("heads", CS_FT_INT, struct cs_mamba_shape, heads, .min = 0, .max = 65536, .def = "0",
+       .doc = "SSM heads (Megatron-Core mamba_num_heads; Nemotron 3 Nano: 64)"),
+    F_("head_dim", CS_FT_INT, struct cs_mamba_shape, head_dim, .min = 1, .max = 65536, .def = "64",
+       .doc = "per-head width (mamba_head_dim); the inner width is heads x head_dim"),
+    F_("state", CS_FT_INT, struct cs_mamba_shape, state, .min = 1, .max = 65536, .def = "128",
+       .doc = "state size N (mamba_state_dim)"),
+    F_("groups", CS_FT_INT, struct cs_mamba_shape, groups, .min = 1, .max = 65536, .def = "8",
+       .doc = "B and C groups (mamba_num_groups); divides heads"),
+    F_("conv", CS_FT_INT, struct cs_mamba_shape, conv, .min = 1, .max = 1024, .def = "4",
+       .doc = "causal convolution width (d_conv)"),
+    F_("chunk", CS_FT_INT, struct cs_mamba_shape, chunk, .min = 1, .max = 65536, .def = "128",
+       .doc = "chunk length of the state-space scan (SSD chunk_size)"),
+};
+
 /* struct cs_model_shape */
 static const struct cs_field model_fields[] = {
     F_CUSTOM("preset", "a model preset name"),
@@ -418,6 +434,13 @@ static const struct cs_field model_fields[] = {
        .def = "0", .doc = "every n-th layer (from the first) uses the window (gpt-oss: 2)"),
     F_("moe", CS_FT_SUB, struct cs_model_shape, moe, .sub = moe_fields, .nsub = NELEM(moe_fields),
        .doc = "mixture of experts (experts, top_k, ...); absent: a dense model"),
+    F_("hybrid_pattern", CS_FT_STR, struct cs_model_shape, hybrid,
+       .size = MSIZE(struct cs_model_shape, hybrid), .def = "",
+       .doc = "hybrid layer pattern, one letter per layer: M Mamba-2, * attention, - MLP, E mixture "
+              "of experts (Megatron-Core hybrid_override_pattern; Nemotron-H, Nemotron 3); empty: "
+              "every layer a transformer layer"),
+    F_("mamba", CS_FT_SUB, struct cs_model_shape, mamba, .sub = mamba_fields, .nsub = NELEM(mamba_fields),
+       .doc = "the Mamba-2 mixer of the pattern's M layers (heads, head_dim, state, groups, conv, chunk)"),
     F_("mtp_layers", CS_FT_INT, struct cs_model_shape, mtp_layers, .min = 0, .max = 63, .def = "0",
        .doc = "multi-token-prediction depth (DeepSeek-V3: 1; Megatron-Core mtp_num_layers): each "
               "module a projection, one transformer layer and the output layer and loss again, on "

@@ -341,6 +341,61 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
     *bwd_s = k * mod + ops.bwd * p->host_cpp_op_s;
 }
 
+void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_params *p, enum cs_block kind,
+                           double *fwd_s, double *bwd_s)
+{
+    if (kind == CS_BLOCK_LAYER || kind >= CS_BLOCK_COUNT) {
+        cs_compute_host_layer(w, p, false, fwd_s, bwd_s);
+        return;
+    }
+    double k = cs_compute_host_python_scale(p);
+    if (w->cuda_graphs && w->cuda_graph_scope == CS_GRAPH_SCOPE_ITERATION) {
+        *fwd_s = *bwd_s = 0.0;
+        return;
+    }
+    struct cs_host_ops ops;
+    cs_compute_host_ops(w, kind == CS_BLOCK_MOE, &ops);
+    double lin, f, b;
+    switch (kind) {
+    case CS_BLOCK_ATTN:
+        lin = ops.attn_linears;
+        f = ops.attn_fwd;
+        b = ops.attn_bwd;
+        break;
+    case CS_BLOCK_MAMBA:
+        /* Megatron-Core's MambaMixer: in_proj (a LayerNormLinear) and
+         * out_proj modules; forward the convolution, the scan's five
+         * kernels, the gated norm and the residual add (8); backward the
+         * convolution again and its gradient, about ten scan kernels, the
+         * norm's and the add's (14) */
+        lin = 2.0;
+        f = 8.0;
+        b = 14.0;
+        break;
+    default: /* MLP, MoE: the layer's ops less its attention part */
+        lin = ops.linears - ops.attn_linears;
+        f = ops.fwd - ops.attn_fwd;
+        b = ops.bwd - ops.attn_bwd;
+        break;
+    }
+    double g = 0.0;
+    if (w->cuda_graphs) {
+        /* Transformer Engine's per-module scopes (attn, mamba, moe_router
+         * and moe_preprocess) capture a block as one graph; an MoE block's
+         * dispatch and experts stay eager */
+        g = k * p->host_py_op_s;
+        if (kind == CS_BLOCK_MOE) {
+            f -= ops.router_fwd;
+            b -= ops.router_bwd;
+        } else {
+            lin = f = b = 0.0;
+        }
+    }
+    double mod = (lin > 0 ? lin : 0.0) * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
+    *fwd_s = g + k * mod + (f > 0 ? f : 0.0) * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
+    *bwd_s = g + k * mod + (b > 0 ? b : 0.0) * p->host_cpp_op_s;
+}
+
 double cs_compute_host_python_scale(const struct cs_compute_params *p)
 {
     return isfinite(p->host_python_scale) && p->host_python_scale >= 0 ? p->host_python_scale : 1.0;
@@ -936,27 +991,86 @@ static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_comput
     linear_casts(gpu, p, prec, groups * t * k, groups * t * n, fwd_s, bwd_s);
 }
 
+/* The Mamba-2 mixer's kernels (docs/models.md, "Hybrid models"): in_proj
+ * and out_proj as the TP pair of GEMMs; the causal convolution over [x, B,
+ * C]; the chunked scan (mamba_chunk_scan_combined: chunk_cumsum,
+ * chunk_state, state_passing, bmm_chunk, chunk_scan) costed by the bytes it
+ * moves, its fp32 chunk states written, read, rewritten and read again;
+ * the gated RMSNorm. */
+static void mamba_mixer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                        const struct cs_compute_params *p, const struct dims *d, struct cs_layer_cost *c)
+{
+    const struct cs_mamba_shape *mb = &w->model.mamba;
+    double H = (double)mb->heads / d->tp, P = mb->head_dim, N = mb->state;
+    double G = (double)mb->groups / d->tp, Q = mb->chunk;
+    double din = H * P, gn = G * N, xbc = din + 2.0 * gn, T = d->tokens;
+    double f0 = 0.0, b0 = 0.0, f1 = 0.0, b1 = 0.0;
+    linear(gpu, p, d->prec, T, 2.0 * din + 2.0 * gn + H, d->h, &f0, &b0, &c->fwd_flops);
+    linear(gpu, p, d->prec, T, d->h, din, &f1, &b1, &c->fwd_flops);
+    c->fwd_s += f0 + f1;
+    c->bwd_s += b0 + b1;
+    c->tp_gemm_fwd_s[0] = f0;
+    c->tp_gemm_bwd_s[0] = b0;
+    c->tp_gemm_fwd_s[1] = f1;
+    c->tp_gemm_bwd_s[1] = b1;
+    /* causal_conv1d with its SiLU: reads and writes [x, B, C] */
+    mem_op(gpu, p, 2.0 * d->e * T * xbc, c);
+    c->fwd_flops += 2.0 * T * xbc * mb->conv;
+    /* SSD: x read twice and y written (3 e d), B and C twice each (4 e G N),
+     * the fp32 chunk states (H P N per chunk) four times, the fp32 C B^T
+     * blocks (G Q per token) written and read, dt and its cumulative sum
+     * (fp32) about four times; five kernels forward, about ten backward
+     * (the backward reruns the state pass: taken as twice the bytes) */
+    double ssd = T * (d->e * (3.0 * din + 4.0 * gn) + 16.0 * H * P * N / Q + 8.0 * G * Q + 32.0 * H);
+    mem_op(gpu, p, ssd, c);
+    c->fwd_s += 4.0 * p->kernel_overhead_s;
+    c->bwd_s += 9.0 * p->kernel_overhead_s;
+    c->fwd_flops += T * (2.0 * Q * gn + 2.0 * H * P * (2.0 * N + Q));
+    /* the gated RMSNorm: reads y and z, writes its output */
+    mem_op(gpu, p, 3.0 * d->e * T * din, c);
+    /* context parallelism: the scan needs whole sequences, so [x, B, C, dt]
+     * go from sequence-split to head-split and y back (all_to_all_sp2hp /
+     * hp2sp, megatron/core/ssm/mamba_context_parallel.py); the work per
+     * GPU stays the same */
+    if (d->cp > 1) {
+        c->cp_a2a_in_bytes = d->e * T * (xbc + H);
+        c->cp_a2a_out_bytes = d->e * T * din;
+    }
+}
+
 static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
-                            const struct cs_compute_params *p, bool moe, struct cs_layer_cost *out)
+                            const struct cs_compute_params *p, enum cs_block kind, bool moe,
+                            struct cs_layer_cost *out)
 {
     struct dims d;
     cs_status st = get_dims(w, gpu, p, &d);
     if (st != CS_OK)
         return st;
-    if (out == NULL)
+    if (out == NULL || (unsigned)kind >= CS_BLOCK_COUNT)
         return CS_EINVAL;
     const struct cs_model_shape *m = &w->model;
     const struct cs_moe_shape *mo = &m->moe;
+    /* a hybrid model's block is one pre-norm, one mixer and its residual
+     * add (Megatron-Core MambaStack); a transformer layer has two of each */
+    bool block = kind != CS_BLOCK_LAYER;
+    bool has_attn = kind == CS_BLOCK_LAYER || kind == CS_BLOCK_ATTN;
+    bool has_ffn = kind == CS_BLOCK_LAYER || kind == CS_BLOCK_MLP || kind == CS_BLOCK_MOE;
+    if (kind == CS_BLOCK_MOE)
+        moe = true;
+    else if (block)
+        moe = false;
     moe = moe && cs_model_is_moe(m);
+    if (kind == CS_BLOCK_MOE && !moe)
+        return CS_EINVAL;
     struct cs_layer_cost c;
     memset(&c, 0, sizeof c);
     double gemm_fwd = 0.0, gemm_bwd = 0.0, flops = 0.0;
     /* the dense FFN, or an MoE layer's shared experts (a dense FFN of
      * shared x expert width, tensor-parallel like one) */
-    double f_dense = moe ? (double)mo->shared_experts * mo->expert_ffn_hidden : d.f;
+    double f_dense = !has_ffn ? 0.0 : moe ? (double)mo->shared_experts * mo->expert_ffn_hidden : d.f;
     double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f_dense / d.tp;
-    attn_projections(gpu, p, m, &d, &gemm_fwd, &gemm_bwd, &flops);
-    {
+    if (has_attn) {
+        attn_projections(gpu, p, m, &d, &gemm_fwd, &gemm_bwd, &flops);
         /* the output projection apart (the pair of the reduce-scatter
          * after it); the input projections are the rest */
         double of = 0.0, ob = 0.0, ofl = 0.0;
@@ -977,7 +1091,10 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         c.tp_gemm_fwd_s[3] = f2;
         c.tp_gemm_bwd_s[3] = b2;
     }
-    struct attn_cost at = attention(gpu, p, &d);
+    struct attn_cost at;
+    memset(&at, 0, sizeof at);
+    if (has_attn)
+        at = attention(gpu, p, &d);
     c.fwd_s = gemm_fwd + at.fwd_s;
     c.bwd_s = gemm_bwd + at.bwd_s;
     c.attn_fwd_s = at.fwd_s;
@@ -990,14 +1107,21 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
      * bias-dropout-adds, the activation function. */
     double n_f = d.tokens * f_dense / d.tp;
     double before_mem = c.fwd_s;
-    mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
-    mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
-    mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
-    mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
+    int norms = block ? 1 : 2;
+    for (int i = 0; i < norms; i++)
+        mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);
+    for (int i = 0; i < norms; i++)
+        mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     if (n_f > 0)
         mem_op(gpu, p, cs_activation_mem_passes(m->activation) * d.e * n_f, &c);
     double mem_fwd = c.fwd_s - before_mem;
-    tp_collectives(&d, moe && f_dense <= 0 ? 1 : 2, moe && f_dense <= 0 ? 1 : 2, &c);
+    /* TP pairs (an all-reduce, or all-gather + reduce-scatter with SP):
+     * the attention's, the dense FFN's (an MoE layer's shared experts),
+     * the Mamba mixer's in_proj / out_proj */
+    int pairs = (has_attn ? 1 : 0) + (f_dense > 0 ? 1 : 0) + (kind == CS_BLOCK_MAMBA ? 1 : 0);
+    tp_collectives(&d, pairs, pairs, &c);
+    if (kind == CS_BLOCK_MAMBA)
+        mamba_mixer(w, gpu, p, &d, &c);
 
     double before_moe_fwd = c.fwd_s;
     if (moe) {
@@ -1097,7 +1221,7 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         /* Megatron-Core's recompute_modules (memory.c keeps their inputs
          * only): each rebuilt in the backward by its forward again */
         if (mods & CS_RC_MOD_LAYERNORM)
-            c.recompute_s += 2.0 * cs_compute_mem_s(gpu, p, 2.0 * d.e * d.n_h);
+            c.recompute_s += norms * cs_compute_mem_s(gpu, p, 2.0 * d.e * d.n_h);
         if ((mods & CS_RC_MOD_MLP) && f_dense > 0) {
             c.recompute_s += cs_compute_gemm_s(gpu, p, d.prec, d.tokens, up_n, d.h, 1.0) +
                              cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, 1.0) +
@@ -1136,13 +1260,15 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     case CS_RECOMPUTE_NONE:
         break;
     }
-    if (d.cp > 1) {
+    if (d.cp > 1 && has_attn) {
         /* Ring attention: cp - 1 steps, each forwarding this rank's K and V
          * block; the backward circulates K, V and their gradients. */
         c.cp_bytes_fwd = (d.cp - 1.0) * d.tokens * d.kv_g * (d.hd + d.dv) * d.e;
         c.cp_bytes_bwd = 2.0 * c.cp_bytes_fwd;
     }
-    c.params = moe ? cs_memory_layer_moe_params(w) : cs_memory_layer_params(w);
+    c.params = block ? cs_memory_block_params(w, kind)
+               : moe ? cs_memory_layer_moe_params(w)
+                     : cs_memory_layer_params(w);
     c.act_msg_bytes = d.n_h * d.e;
     *out = c;
     return CS_OK;
@@ -1151,7 +1277,7 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
 cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                            const struct cs_compute_params *p, struct cs_layer_cost *out)
 {
-    return layer_cost(w, gpu, p, false, out);
+    return layer_cost(w, gpu, p, CS_BLOCK_LAYER, false, out);
 }
 
 cs_status cs_compute_moe_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
@@ -1159,7 +1285,16 @@ cs_status cs_compute_moe_layer(const struct cs_workload *w, const struct cs_gpu_
 {
     if (w == NULL || !cs_model_is_moe(&w->model))
         return CS_EINVAL;
-    return layer_cost(w, gpu, p, true, out);
+    return layer_cost(w, gpu, p, cs_model_is_hybrid(&w->model) ? CS_BLOCK_MOE : CS_BLOCK_LAYER, true, out);
+}
+
+cs_status cs_compute_block(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                           const struct cs_compute_params *p, enum cs_block kind,
+                           struct cs_layer_cost *out)
+{
+    if (w == NULL)
+        return CS_EINVAL;
+    return layer_cost(w, gpu, p, kind, kind == CS_BLOCK_MOE, out);
 }
 
 cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_spec *gpu,

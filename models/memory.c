@@ -186,6 +186,37 @@ double cs_memory_layer_moe_params(const struct cs_workload *w)
            cs_memory_layer_expert_params(w);
 }
 
+double cs_memory_block_params(const struct cs_workload *w, enum cs_block kind)
+{
+    const struct cs_model_shape *m = &w->model;
+    double t = w->par.tp, h = m->hidden;
+    switch (kind) {
+    case CS_BLOCK_ATTN: {
+        /* the attention part of a layer without an MLP, its one norm */
+        double two_norms = 2.0 * (cs_activation_norm_bias(m->activation) ? 2.0 * h : h);
+        return layer_params_f(w, 0.0) - two_norms + h;
+    }
+    case CS_BLOCK_MLP: {
+        double f = m->ffn_hidden, up = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f / t;
+        return h * up + f / t * h + h;
+    }
+    case CS_BLOCK_MOE: {
+        const struct cs_moe_shape *e = &m->moe;
+        double fs = (double)e->shared_experts * e->expert_ffn_hidden;
+        double up = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * fs / t;
+        return h * up + fs / t * h + h * e->experts + cs_memory_layer_expert_params(w) + h;
+    }
+    case CS_BLOCK_MAMBA:
+        /* in_proj, the convolution, the per-head and gated-norm weights and
+         * out_proj, all split over tp (mamba_mixer.py) */
+        return cs_model_mamba_params(m) / t + h;
+    case CS_BLOCK_LAYER:
+    case CS_BLOCK_COUNT:
+        break;
+    }
+    return cs_memory_layer_params(w);
+}
+
 double cs_memory_embedding_params(const struct cs_workload *w)
 {
     const struct cs_model_shape *m = &w->model;
@@ -243,8 +274,9 @@ int cs_memory_shard_degree(const struct cs_workload *w, const struct cs_gpu_spec
 }
 
 /* Activations of one layer with nothing recomputed, or only the attention
- * core kept out (store_s2 false), for one micro-batch on one GPU. */
-static double layer_acts(const struct cs_workload *w, bool store_s2)
+ * core kept out (store_s2 false), for one micro-batch on one GPU; of its
+ * attention part, its MLP part, or both (a transformer layer). */
+static double layer_acts_parts(const struct cs_workload *w, bool store_s2, bool attn_part, bool mlp_part)
 {
     const struct cs_model_shape *m = &w->model;
     double e = cs_workload_act_bytes(w->precision);
@@ -278,7 +310,8 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
      * (the QKV and MLP inputs), the MLP's inner tensors, MLA's up-projected
      * queries, keys and values are rebuilt in the backward, not kept. */
     unsigned mods = w->recompute == CS_RECOMPUTE_SELECTIVE ? w->recompute_modules : 0u;
-    double rep = (2.0 * e + ((mods & CS_RC_MOD_LAYERNORM) ? 0.0 : 2.0 * lin) + 2.0 * drop) * n;
+    double parts = (attn_part ? 1.0 : 0.0) + (mlp_part ? 1.0 : 0.0);
+    double rep = parts * (e + ((mods & CS_RC_MOD_LAYERNORM) ? 0.0 : lin) + drop) * n;
     /* split by TP: Q, K and V (K and V scaled by kv/a), the projection
      * input, and the MLP activation tensors: gelu input and output (2 f),
      * swiglu up, gate and product (3 f). Per token: queries a d_qk, keys
@@ -303,11 +336,68 @@ static double layer_acts(const struct cs_workload *w, bool store_s2)
      * projection's quantized copy, or (fp8_act_storage) one 12-bit E5M6
      * tensor for both */
     double attn_out = lps ? CS_MEMORY_E5M6_BYTES : e + (f8 ? lin : 0.0);
-    double shard = e * qkv + attn_out * a * dv * tok + mfb * tok * f;
+    double shard = (attn_part ? e * qkv + attn_out * a * dv * tok : 0.0) + (mlp_part ? mfb * tok * f : 0.0);
     /* softmax output (e), its dropout mask (1, with dropout) and output
      * (e): a s^2 b. */
-    double s2 = store_s2 ? (2.0 * e + drop) * a * sq * s * b : 0.0;
+    double s2 = store_s2 && attn_part ? (2.0 * e + drop) * a * sq * s * b : 0.0;
     return rep / (sp ? t : 1.0) + shard / t + s2 / t;
+}
+
+static double layer_acts(const struct cs_workload *w, bool store_s2)
+{
+    return layer_acts_parts(w, store_s2, true, true);
+}
+
+/* A Mamba-2 block's stored activations for one micro-batch on one GPU
+ * (Megatron-Core's MambaMixer on its memory-efficient path, mamba_ssm's
+ * mamba_split_conv1d_scan_combined, which keeps in_proj's output and
+ * reruns the convolution in the backward): the norm's input and in_proj's
+ * (at the quantized width under FP8, as a linear layer's), in_proj's
+ * output [z, x, B, C, dt], the scan's output before the gated norm, and
+ * out_proj's input. */
+static double mamba_acts(const struct cs_workload *w)
+{
+    const struct cs_model_shape *m = &w->model;
+    const struct cs_mamba_shape *mb = &m->mamba;
+    double e = cs_workload_act_bytes(w->precision);
+    bool f8 = cs_precision_quantized(w->precision) && w->stack != CS_STACK_TORCHTITAN;
+    double lin = f8 ? cs_precision_bytes(w->precision) : e;
+    double t = w->par.tp, tok = (double)m->seq_len / w->par.cp * w->micro_batch;
+    bool sp = w->par.sp && w->par.tp > 1;
+    unsigned mods = w->recompute == CS_RECOMPUTE_SELECTIVE ? w->recompute_modules : 0u;
+    double H = mb->heads / t, din = H * mb->head_dim, gn = (double)mb->groups / t * mb->state;
+    double rep = (e + ((mods & CS_RC_MOD_LAYERNORM) ? 0.0 : lin)) * tok * m->hidden;
+    double shard = (e * (2.0 * din + 2.0 * gn + H) + e * din + lin * din) * tok;
+    return rep / (sp ? t : 1.0) + shard;
+}
+
+/* One layer's (hybrid: one block's) stored activations, the slot's kind:
+ * recomputed (the workload's recomputation applies) or not (its layers that
+ * a partial full recomputation leaves out keep everything). The MoE slot
+ * is moe_layer_acts'. */
+static double slot_acts(const struct cs_workload *w, enum cs_block k, bool fused, bool recomputed)
+{
+    if (!cs_model_is_hybrid(&w->model)) {
+        if (recomputed || w->recompute != CS_RECOMPUTE_FULL)
+            return cs_memory_layer_activations(w, fused);
+        return layer_acts(w, !fused);
+    }
+    if (recomputed && w->recompute == CS_RECOMPUTE_FULL)
+        return cs_memory_layer_activations(w, fused);   /* the block's input */
+    bool s2 = w->recompute == CS_RECOMPUTE_NONE || w->recompute == CS_RECOMPUTE_FULL ? !fused : false;
+    switch (k) {
+    case CS_BLOCK_ATTN:
+        return layer_acts_parts(w, s2, true, false);
+    case CS_BLOCK_MLP:
+        return layer_acts_parts(w, s2, false, true);
+    case CS_BLOCK_MAMBA:
+        return mamba_acts(w);
+    case CS_BLOCK_LAYER:
+    case CS_BLOCK_MOE:
+    case CS_BLOCK_COUNT:
+        break;
+    }
+    return layer_acts(w, s2);
 }
 
 /* torchtitan's per-op selective checkpointing (compute.c): the layer input,
@@ -365,7 +455,10 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
     /* the shared experts' width (0 without: the attention part alone) */
     v.model.ffn_hidden = mo->shared_experts * mo->expert_ffn_hidden;
     v.model.moe.experts = 0;
-    double base = cs_memory_layer_activations(&v, fused);
+    /* a hybrid model's E block has no attention: its norm and shared experts */
+    double base = cs_model_is_hybrid(&w->model)
+                      ? layer_acts_parts(&v, false, false, true)
+                      : cs_memory_layer_activations(&v, fused);
     double e = cs_workload_act_bytes(w->precision);
     double etp = w->par.etp > 0 ? w->par.etp : 1;
     double t_r = (double)w->micro_batch * w->model.seq_len / w->par.cp / w->par.tp;
@@ -479,6 +572,9 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     int vpn = w->par.vp > 1 ? w->par.vp : 1;
     int layers = 0, nm = 0, rc_sum = 0, mtp = 0;
     double held_l = 0.0, held_m = 0.0, held_mtp = 0.0;
+    /* by slot (cs_model_layer_slot): layers and layer-micro-batches held */
+    int nslot[CS_BLOCK_COUNT] = {0};
+    double hslot[CS_BLOCK_COUNT] = {0};
     bool moe = cs_model_is_moe(m);
     /* an MTP module's transformer layer is of the decoder's last kind */
     bool mtp_moe = moe && cs_model_layer_is_moe(m, m->layers - 1);
@@ -492,11 +588,18 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         has_emb |= ce;
         has_loss |= cl;
         int nmc = moe ? cs_model_moe_layers_in(m, lo, n) : 0;
+        int cnt[CS_BLOCK_COUNT];
+        cs_model_slots_in(m, lo, n, cnt);
+        cnt[mtp_moe ? CS_BLOCK_MOE : CS_BLOCK_LAYER] += nmtp;
         n += nmtp;
         nmc += mtp_moe ? nmtp : 0;
         if (n <= 0)
             continue;
         double k = cs_workload_inflight_chunks(pp, vpn, stage, micro, c);
+        for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+            nslot[q] += cnt[q];
+            hslot[q] += k * cnt[q];
+        }
         mtp += nmtp;
         held_mtp += k * nmtp;
         layers += n;
@@ -513,10 +616,13 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     struct stage_mem r;
     memset(&r, 0, sizeof r);
 
-    double p_layer = cs_memory_layer_params(w);
+    bool hybrid = cs_model_is_hybrid(m);
     double p_moe = moe ? cs_memory_layer_moe_params(w) : 0.0;
     double experts = moe ? nm * cs_memory_layer_expert_params(w) : 0.0;
-    r.params = (layers - nm) * p_layer + nm * p_moe;
+    r.params = nm * p_moe;
+    for (int q = 0; q < CS_BLOCK_COUNT; q++)
+        if (q != CS_BLOCK_MOE && nslot[q] > 0)
+            r.params += nslot[q] * (hybrid ? cs_memory_block_params(w, (enum cs_block)q) : cs_memory_layer_params(w));
     /* the stage holding MTP modules keeps its own embedding and output
      * layer where it has not got them (Megatron-Core's mtp_process) */
     bool emb_here = first || (mtp > 0 && !has_emb), out_here = last || (mtp > 0 && !has_loss);
@@ -572,6 +678,24 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         rc_layers = rc_sum < layers ? rc_sum : layers;
     double stored = w->recompute == CS_RECOMPUTE_FULL ? layer_acts(w, !fused) : per_layer;
     r.acts = (rc_layers * per_layer + (layers - rc_layers) * stored) * inflight;
+    /* the non-MoE layers by slot (a plain model's are all CS_BLOCK_LAYER,
+     * whose figures are per_layer and stored above) */
+    double share_rc = layers > 0 ? rc_layers / layers : 0.0;
+    double dense_acts = 0.0, rebuilt = layer_acts(w, !fused);
+    if (hybrid) {
+        rebuilt = 0.0;
+        for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+            if (q == CS_BLOCK_MOE || nslot[q] == 0)
+                continue;
+            double rc = slot_acts(w, (enum cs_block)q, fused, true);
+            double st = slot_acts(w, (enum cs_block)q, fused, false);
+            dense_acts += hslot[q] * (share_rc * rc + (1.0 - share_rc) * st);
+            rebuilt = fmax(rebuilt, st);
+        }
+        r.acts = dense_acts;
+    } else {
+        dense_acts = (held_l - held_m) * (share_rc * per_layer + (1.0 - share_rc) * stored);
+    }
     if (nm > 0) {
         /* the MoE layers' own (in proportion to the recomputed share) */
         double load = 1.0;   /* balanced; the step's sampled load is not known here */
@@ -579,9 +703,9 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         nr.recompute = CS_RECOMPUTE_NONE;
         double m_rc = moe_layer_acts(w, fused, load);
         double m_st = w->recompute == CS_RECOMPUTE_FULL ? moe_layer_acts(&nr, fused, load) : m_rc;
-        double share_rc = layers > 0 ? rc_layers / layers : 0.0;
-        r.acts = (held_l - held_m) * (share_rc * per_layer + (1.0 - share_rc) * stored) +
-                 held_m * (share_rc * m_rc + (1.0 - share_rc) * m_st);
+        r.acts = dense_acts + held_m * (share_rc * m_rc + (1.0 - share_rc) * m_st);
+        if (hybrid)
+            rebuilt = fmax(rebuilt, m_st);
         /* dispatch and combine buffers: the routed copies sent and received */
         double t_r = (double)w->micro_batch * m->seq_len / w->par.cp / w->par.tp;
         r.comm += 2.0 * e * t_r * m->moe.top_k * m->hidden;
@@ -606,7 +730,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         r.acts += (om > od ? om : od) - moved;
     }
     if (w->recompute == CS_RECOMPUTE_FULL || w->recompute == CS_RECOMPUTE_OP)
-        r.acts += layer_acts(w, !fused);   /* one layer rebuilt during its backward */
+        r.acts += rebuilt;   /* one layer (block) rebuilt during its backward */
     if (first && m->dropout)   /* embedding dropout mask, 1 byte (Korthikanti Section 4.3) */
         r.acts += n_h * inflight;
     if (last)    /* final norm and output-layer inputs, and the loss over the logits */
@@ -642,7 +766,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     } else if (gathers) {
         /* FSDP gathers one layer ahead: two unsharded layers' weights and one
          * unsharded layer's gradients in flight (Zhao et al. 2023, Section 3.3). */
-        r.comm += (nm > 0 ? p_moe : p_layer) * (2.0 * wg + cs_memory_grad_bytes_per_param(w));
+        r.comm += (nm > 0 ? p_moe : cs_memory_layer_params(w)) * (2.0 * wg + cs_memory_grad_bytes_per_param(w));
     }
     r.workspace = CS_MEMORY_WORKSPACE_BYTES;
     if (sp)   /* the all-gathered layer input of sequence parallelism */

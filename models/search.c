@@ -347,7 +347,21 @@ static double cs__bound(const struct cs_cluster_cfg *c, const struct cs_step_opt
         cs_compute_logits(&w, &c->gpu, &o->compute, &lg) != CS_OK)
         return 0.0;
     double per = ly.fwd_s + ly.bwd_s + rc_share * ly.recompute_s;
-    if (cs_model_is_moe(&w.model)) {
+    if (cs_model_is_hybrid(&w.model)) {
+        /* a bound: the cheapest block kind the pattern holds */
+        per = INFINITY;
+        for (int i = 0; i < w.model.layers; i++) {
+            enum cs_block k = cs_model_block(&w.model, i);
+            struct cs_layer_cost bc;
+            if (i > 0 && strchr(w.model.hybrid, cs_block_letter(k)) < w.model.hybrid + i)
+                continue; /* that kind was costed already */
+            if (cs_compute_block(&w, &c->gpu, &o->compute, k, &bc) != CS_OK)
+                return 0.0;
+            double pb = bc.fwd_s + bc.bwd_s + rc_share * bc.recompute_s;
+            if (pb < per)
+                per = pb;
+        }
+    } else if (cs_model_is_moe(&w.model)) {
         struct cs_layer_cost ml;
         if (cs_compute_moe_layer(&w, &c->gpu, &o->compute, &ml) != CS_OK)
             return 0.0;

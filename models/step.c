@@ -102,6 +102,10 @@ struct cs__sim {
     struct cs__stage *st;
     struct cs__chunk_cost *cc;    /* [stage * vp + chunk] */
     struct cs_layer_cost layer;
+    /* a hybrid model's blocks by kind (workload.model.hybrid_pattern; the
+     * E blocks are moe_layer); [CS_BLOCK_LAYER] is `layer` */
+    struct cs_layer_cost block[CS_BLOCK_COUNT];
+    bool has_block[CS_BLOCK_COUNT];
     /* mixture of experts: the MoE layer's cost, the EP and expert-DP
      * communicators, the most loaded rank's load over the mean and the
      * dropped share (moe.h) */
@@ -288,6 +292,53 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
     if (m->heads % p->tp != 0)
         cs__rule(d, mk, CS_STEP_KEY_TP, "workload.parallelism.tp: %d attention heads are not divisible by tp = %d",
                  m->heads, p->tp);
+    if (cs_model_is_hybrid(m)) {
+        /* Megatron-Core's hybrid_override_pattern: one letter per layer
+         * (megatron/core/models/mamba, MambaStack), Mamba-2's heads and
+         * groups split over tp (mamba_mixer.py asserts both) */
+        const char *z = memchr(m->hybrid, 0, CS_HYBRID_MAX);
+        size_t n = z ? (size_t)(z - m->hybrid) : CS_HYBRID_MAX;
+        size_t bad = strspn(m->hybrid, "M*-E");
+        int nm = 0, ne = 0;
+        for (size_t i = 0; i < n; i++) {
+            nm += m->hybrid[i] == 'M';
+            ne += m->hybrid[i] == 'E';
+        }
+        const struct cs_mamba_shape *mb = &m->mamba;
+        if (bad < n)
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.hybrid_pattern: letter '%c' at layer %zu: expected M (Mamba-2), * "
+                     "(attention), - (MLP) or E (mixture of experts)",
+                     m->hybrid[bad], bad);
+        else if ((long)n != m->layers)
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.hybrid_pattern: %zu letters for %d layers (one letter per layer)", n,
+                     m->layers);
+        else if (ne > 0 && !cs_model_is_moe(m))
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.hybrid_pattern: %d E layers but workload.model.moe gives no experts", ne);
+        else if (nm > 0 && !(mb->heads > 0 && mb->head_dim > 0 && mb->state > 0 && mb->groups > 0 &&
+                             mb->conv > 0 && mb->chunk > 0 && mb->heads % mb->groups == 0))
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.mamba: %d M layers need heads, head_dim, state, groups, conv and chunk "
+                     "of at least 1, with groups dividing heads (got heads %d, groups %d)",
+                     nm, mb->heads, mb->groups);
+        else if (nm > 0 && (mb->heads % p->tp != 0 || mb->groups % p->tp != 0))
+            cs__rule(d, mk, CS_STEP_KEY_TP,
+                     "workload.parallelism.tp: Mamba-2's %d heads and %d groups must both be divisible by tp "
+                     "= %d",
+                     mb->heads, mb->groups, p->tp);
+        else if (nm > 0 && mb->heads % (p->tp * p->cp) != 0)
+            /* context parallelism splits each tp rank's heads (MambaContextParallel) */
+            cs__rule(d, mk, CS_STEP_KEY_CP,
+                     "workload.parallelism.cp: Mamba-2's %d heads must be divisible by tp x cp = %d", mb->heads,
+                     p->tp * p->cp);
+        if (w->recompute == CS_RECOMPUTE_OP || m->mtp_layers > 0 || w->offload_modules ||
+            m->attention == CS_ATTN_MLA)
+            cs__rule(d, mk, CS_STEP_KEY_MODEL,
+                     "workload.model.hybrid_pattern: a hybrid model is modelled with recompute none, "
+                     "selective or full, without mtp_layers, offload_modules or MLA");
+    }
     if (m->kv_heads <= 0 || m->heads % m->kv_heads != 0)
         cs__rule(d, mk, CS_STEP_KEY_KV_HEADS, "workload.model.kv_heads: %d does not divide heads = %d",
                  m->kv_heads, m->heads);
@@ -942,30 +993,59 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     double ar = cs__coll(S, CS_COLL_ALL_REDUCE, msg, &tpg);
     double ag = cs__coll(S, CS_COLL_ALL_GATHER, msg, &tpg);
     double rs = cs__coll(S, CS_COLL_REDUCE_SCATTER, msg, &tpg);
-    double rawf = L->tp_allreduce_fwd * ar + L->tp_allgather_fwd * ag + L->tp_reducescatter_fwd * rs;
-    double rawb = L->tp_allreduce_bwd * ar + L->tp_allgather_bwd * ag + L->tp_reducescatter_bwd * rs;
-    double rawr = L->tp_allreduce_recompute * ar + L->tp_allgather_recompute * ag +
-                  L->tp_reducescatter_recompute * rs;
     int tpn = S->w->par.tp;
-    double hid_f = cs_step_tp_hidden_s(L, S->o->tp_overlap, tpn, ag, rs, false);
-    double hid_b = cs_step_tp_hidden_s(L, S->o->tp_overlap, tpn, ag, rs, true);
-    /* the recomputed forward's collectives beside its GEMMs again */
-    double hid_r = L->tp_allgather_recompute > 0 ? hid_f : 0.0;
-    double tpf = rawf - hid_f;
-    double tpb = rawb - hid_b;
-    /* Context parallelism: KV blocks travel around the CP ring. */
-    double cpf_all = L->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_fwd, &cpg) : 0;
-    double cpb_all = L->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, L->cp_bytes_bwd, &cpg) : 0;
-    /* Ring attention (Megatron-Core / Transformer Engine's
-     * AttnFuncWithCPAndKVP2P, Liu et al. 2023): the attention runs in cp
-     * steps, and the KV block of the next step is sent and received while
-     * the current one is computed, so of the cp - 1 transfers only what
-     * exceeds the (cp - 1) / cp of the attention they overlap is exposed. */
     double cpn = S->w->par.cp > 1 ? (double)S->w->par.cp : 1.0;
-    double cpf = fmax(0.0, cpf_all - (cpn - 1.0) / cpn * L->attn_fwd_s);
-    double cpb = fmax(0.0, cpb_all - (cpn - 1.0) / cpn * L->attn_bwd_s);
-    /* Full recomputation reruns the forward, collectives included. */
-    double rtp = rawr - hid_r + (S->w->recompute == CS_RECOMPUTE_FULL ? cpf : 0.0);
+    /* Per non-MoE slot (a plain model's dense layer; a hybrid model's
+     * attention, MLP and Mamba-2 blocks): its TP collectives, what TP
+     * overlap hides of them, its context-parallel transfers. */
+    struct {
+        double tpf, tpb, hid_f, hid_b, hid_r, rtp, cpf, cpb, hf, hb;
+    } sl[CS_BLOCK_COUNT];
+    memset(sl, 0, sizeof sl);
+    double cpf = 0.0, cpb = 0.0;   /* a transformer or attention layer's, for the MoE layer */
+    for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+        if (q == CS_BLOCK_MOE || (q != CS_BLOCK_LAYER && !S->has_block[q]))
+            continue;
+        const struct cs_layer_cost *B = &S->block[q];
+        double rawf = B->tp_allreduce_fwd * ar + B->tp_allgather_fwd * ag + B->tp_reducescatter_fwd * rs;
+        double rawb = B->tp_allreduce_bwd * ar + B->tp_allgather_bwd * ag + B->tp_reducescatter_bwd * rs;
+        double rawr = B->tp_allreduce_recompute * ar + B->tp_allgather_recompute * ag +
+                      B->tp_reducescatter_recompute * rs;
+        sl[q].hid_f = cs_step_tp_hidden_s(B, S->o->tp_overlap, tpn, ag, rs, false);
+        sl[q].hid_b = cs_step_tp_hidden_s(B, S->o->tp_overlap, tpn, ag, rs, true);
+        /* the recomputed forward's collectives beside its GEMMs again */
+        sl[q].hid_r = B->tp_allgather_recompute > 0 ? sl[q].hid_f : 0.0;
+        sl[q].tpf = rawf - sl[q].hid_f;
+        sl[q].tpb = rawb - sl[q].hid_b;
+        /* Context parallelism: KV blocks travel around the CP ring. */
+        double cpf_all = B->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, B->cp_bytes_fwd, &cpg) : 0;
+        double cpb_all = B->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, B->cp_bytes_bwd, &cpg) : 0;
+        /* Ring attention (Megatron-Core / Transformer Engine's
+         * AttnFuncWithCPAndKVP2P, Liu et al. 2023): the attention runs in cp
+         * steps, and the KV block of the next step is sent and received
+         * while the current one is computed, so of the cp - 1 transfers only
+         * what exceeds the (cp - 1) / cp of the attention they overlap is
+         * exposed. */
+        sl[q].cpf = fmax(0.0, cpf_all - (cpn - 1.0) / cpn * B->attn_fwd_s);
+        sl[q].cpb = fmax(0.0, cpb_all - (cpn - 1.0) / cpn * B->attn_bwd_s);
+        if (B->cp_a2a_in_bytes > 0) {
+            /* a Mamba-2 block's all-to-alls around its scan, exposed: the
+             * scan waits for its input and the output projection for y */
+            double a2a = cs__coll(S, CS_COLL_ALLTOALL, B->cp_a2a_in_bytes, &cpg) +
+                         cs__coll(S, CS_COLL_ALLTOALL, B->cp_a2a_out_bytes, &cpg);
+            sl[q].cpf += a2a;
+            sl[q].cpb += a2a;
+        }
+        /* Full recomputation reruns the forward, collectives included. */
+        sl[q].rtp = rawr - sl[q].hid_r + (S->w->recompute == CS_RECOMPUTE_FULL ? sl[q].cpf : 0.0);
+        cs_compute_host_block(S->w, &S->o->compute, (enum cs_block)q, &sl[q].hf, &sl[q].hb);
+    }
+    /* an MoE layer's attention part: a transformer layer's ring attention
+     * (a hybrid model's E blocks have none) */
+    if (!cs_model_is_hybrid(&S->w->model)) {
+        cpf = sl[CS_BLOCK_LAYER].cpf;
+        cpb = sl[CS_BLOCK_LAYER].cpb;
+    }
     /* Uneven splits: cs_workload_vstage_layers (workload.h), the split the
      * memory model uses too. */
     /* Activation offload: the share of a GPU's layers offloaded and the
@@ -1051,9 +1131,10 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     }
     /* Host time per layer (dense and MoE) per micro-batch, and the
      * forward's per-op host time for the embedding and output layer. */
-    double hf_d, hb_d, hf_m = 0.0, hb_m = 0.0;
-    cs_compute_host_layer(S->w, &S->o->compute, false, &hf_d, &hb_d);
-    if (S->moe)
+    double hf_m = 0.0, hb_m = 0.0;
+    if (S->moe && cs_model_is_hybrid(&S->w->model))
+        cs_compute_host_block(S->w, &S->o->compute, CS_BLOCK_MOE, &hf_m, &hb_m);
+    else if (S->moe)
         cs_compute_host_layer(S->w, &S->o->compute, true, &hf_m, &hb_m);
     struct cs_host_ops hops;
     cs_compute_host_ops(S->w, false, &hops);
@@ -1075,7 +1156,9 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             int nmtp = 0;
             cs_workload_vstage_extras(S->w, vstage, &has_e, &nmtp, &has_l);
             cc->layers = nl;
-            int nm = S->moe ? cs_model_moe_layers_in(&S->w->model, vfirst, nl) : 0;
+            int cnt[CS_BLOCK_COUNT];
+            cs_model_slots_in(&S->w->model, vfirst, nl, cnt);
+            int nm = S->moe ? cnt[CS_BLOCK_MOE] : 0;
             /* Multi-token prediction: each module's transformer layer is a
              * layer of the decoder's last kind (Megatron-Core builds it from
              * the block's last layer spec), costed with the chunk's layers
@@ -1085,6 +1168,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             if (nmtp > 0) {
                 if (S->moe && cs_model_layer_is_moe(&S->w->model, S->w->model.layers - 1))
                     nm += nmtp;
+                else
+                    cnt[cs_model_layer_slot(&S->w->model, S->w->model.layers - 1)] += nmtp;
                 nl += nmtp;
             }
             int nd = nl - nm;
@@ -1097,9 +1182,21 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             /* of the recomputed layers, the MoE ones (in proportion) */
             int nrc_m = nl > 0 ? (int)lround((double)nrc * nm / nl) : 0;
             int nrc_d = nrc - nrc_m;
-            cc->f_compute_s = nd * L->fwd_s;
-            cc->f_tp_s = nd * (tpf + cpf);
-            cc->b_compute_s = nd * L->bwd_s + nrc_d * L->recompute_s;
+            /* the non-MoE layers by slot; of the recomputed ones each slot's
+             * share (a plain model's are all CS_BLOCK_LAYER) */
+            double rq[CS_BLOCK_COUNT] = {0};
+            cc->f_compute_s = 0.0;
+            cc->f_tp_s = 0.0;
+            cc->b_compute_s = 0.0;
+            for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+                if (q == CS_BLOCK_MOE || cnt[q] == 0)
+                    continue;
+                const struct cs_layer_cost *B = &S->block[q];
+                rq[q] = nd > 0 ? (double)nrc_d * cnt[q] / nd : 0.0;
+                cc->f_compute_s += cnt[q] * B->fwd_s;
+                cc->f_tp_s += cnt[q] * (sl[q].tpf + sl[q].cpf);
+                cc->b_compute_s += cnt[q] * B->bwd_s + rq[q] * B->recompute_s;
+            }
             if (nm > 0) {
                 double xf = (load - 1.0) * M->expert_fwd_s, xb = (load - 1.0) * M->expert_bwd_s;
                 double xr = (load - 1.0) * M->expert_recompute_s;
@@ -1135,10 +1232,18 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                     cc->b_compute_s += nm * fmax(0.0, fg_m - M->bwd_s);
                 }
             }
-            cc->b_tp_s = nd * (tpb + cpb) + nrc_d * rtp;
-            cc->f_tp_hidden_s = nd * hid_f;
-            cc->b_tp_hidden_s = nd * hid_b + nrc_d * hid_r;
-            cc->params = nd * L->params;
+            cc->b_tp_s = 0.0;
+            cc->f_tp_hidden_s = 0.0;
+            cc->b_tp_hidden_s = 0.0;
+            cc->params = 0.0;
+            for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+                if (q == CS_BLOCK_MOE || cnt[q] == 0)
+                    continue;
+                cc->b_tp_s += cnt[q] * (sl[q].tpb + sl[q].cpb) + rq[q] * sl[q].rtp;
+                cc->f_tp_hidden_s += cnt[q] * sl[q].hid_f;
+                cc->b_tp_hidden_s += cnt[q] * sl[q].hid_b + rq[q] * sl[q].hid_r;
+                cc->params += cnt[q] * S->block[q].params;
+            }
             if (nm > 0) {
                 cc->b_tp_s += nm * (m_tpb + cpb + etp_t) + nrc_m * (m_rtp + etp_t) + cc->b_ep_s;
                 cc->f_tp_hidden_s += nm * (m_hid_f + M->ep_a2a_fwd * a2a_hid);
@@ -1179,8 +1284,16 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 /* (nrc counts every layer unless recomputation is full:
                  * selective recomputation reruns a few kernels, not counted) */
                 bool full = S->w->recompute == CS_RECOMPUTE_FULL;
-                double hf = nd * hf_d + nm * hf_m;
-                double hb = nd * hb_d + nm * hb_m + (full ? nrc_d * hf_d + nrc_m * hf_m : 0.0);
+                double hf = 0.0, hb = 0.0, hr = 0.0;
+                for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+                    if (q == CS_BLOCK_MOE || cnt[q] == 0)
+                        continue;
+                    hf += cnt[q] * sl[q].hf;
+                    hb += cnt[q] * sl[q].hb;
+                    hr += rq[q] * sl[q].hf;
+                }
+                hf += nm * hf_m;
+                hb += nm * hb_m + (full ? hr + nrc_m * hf_m : 0.0);
                 int ne = (has_e ? 1 : 0) + nmtp, nlo = (has_l ? 1 : 0) + nmtp;
                 hf += ne * CS__HOST_EMB_FWD_OPS * py_op;
                 hb += ne * CS__HOST_EMB_BWD_OPS * S->o->compute.host_cpp_op_s;
@@ -1514,6 +1627,23 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         cs_diag_error(d, NULL, 0, 0, "compute model: %s", cs_strerror(st));
         return st;
     }
+    /* The non-MoE slots the model's layers use (cs_model_layer_slot): a
+     * plain model's dense layers, a hybrid model's attention, MLP and
+     * Mamba-2 blocks */
+    S.block[CS_BLOCK_LAYER] = S.layer;
+    for (int i = 0; i < w->model.layers; i++)
+        S.has_block[cs_model_layer_slot(&w->model, i)] = true;
+    if (w->model.mtp_layers > 0)
+        S.has_block[cs_model_layer_slot(&w->model, w->model.layers - 1)] = true;
+    for (int k = CS_BLOCK_ATTN; k < CS_BLOCK_COUNT; k++) {
+        if (k == CS_BLOCK_MOE || !S.has_block[k])
+            continue;
+        if ((st = cs_compute_block(w, &c->gpu, &o->compute, (enum cs_block)k, &S.block[k])) != CS_OK) {
+            cs_diag_error(d, NULL, 0, 0, "compute model (%s block): %s", cs_block_name((enum cs_block)k),
+                          cs_strerror(st));
+            return st;
+        }
+    }
     /* Gradients travel at the width the memory model keeps them: fp32
      * main_grad buffers (Megatron, fsdp none/zero1), 16-bit with ZeRO-2/3
      * and FSDP. */
@@ -1573,6 +1703,19 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         /* one layer's parameters; an MoE model's typical layer is an MoE
          * one, whose experts are sharded over the expert-DP group */
         const struct cs_layer_cost *ly = S.moe ? &S.moe_layer : &S.layer;
+        struct cs_layer_cost mean;
+        if (cs_model_is_hybrid(&w->model)) {
+            /* a hybrid model's blocks differ: their mean (the gathers and
+             * scatters run block by block) */
+            memset(&mean, 0, sizeof mean);
+            for (int i = 0; i < w->model.layers; i++) {
+                enum cs_block k = cs_model_layer_slot(&w->model, i);
+                const struct cs_layer_cost *b = k == CS_BLOCK_MOE ? &S.moe_layer : &S.block[k];
+                mean.params += b->params / w->model.layers;
+                mean.expert_params += b->expert_params / w->model.layers;
+            }
+            ly = &mean;
+        }
         double own = ly->params - ly->expert_params;
         double pb = cs_memory_gather_bytes_per_param(w);
         S.fsdp_ag_s = cs__coll(&S, CS_COLL_ALL_GATHER, own * pb, &S.shard_group);

@@ -34,6 +34,8 @@ struct preset_ext {
     int sliding_window, sliding_every;
     struct cs_moe_shape moe;
     int mtp_layers;
+    const char *hybrid;
+    struct cs_mamba_shape mamba;
 };
 
 /* The MoE presets' shapes are their released config.json files (Hugging
@@ -95,6 +97,15 @@ static const struct preset presets[] = {
      "18432, 96 heads / 8 kv, seq 4096, vocab 256000, squared-ReLU MLP, no biases, untied; "
      "9.4B embedding and 331.6B other parameters), and NVIDIA/NeMo nemotron.py "
      "Nemotron4Config340B (ffn 73728, LayerNorm, rotary, no dropout)"},
+    {"nemotron-3-nano", 52, 2688, 32, 2, 1856, CS_ACT_RELU2, 131072, 8192, false, false,
+     "NVIDIA Nemotron 3 Nano 30B-A3B (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json as "
+     "NVIDIA-NeMo/Megatron-Bridge@067f987df tests/unit_tests/models/nemotronh/"
+     "test_nemotron_h_bridge.py holds it, and its Nemotron3NanoProvider test): 52 layers of "
+     "pattern MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME (23 Mamba-2, 23 MoE, 6 "
+     "attention), hidden 2688, 32 heads / 2 kv of 128, Mamba-2 64 heads of 64, state 128, 8 "
+     "groups, conv 4, chunk 128; 128 experts top-6 of 1856 plus a shared expert of 3712 (two "
+     "of 1856 here), squared-ReLU, no biases, RMSNorm, no position embedding, vocab 131072, "
+     "untied; 31.6B total, 3.6B active with the embeddings"},
     {"mixtral-8x7b", 32, 4096, 32, 8, 14336, CS_ACT_SWIGLU, 32000, 4096, false, false,
      "Jiang et al., Mixtral of Experts, arXiv 2401.04088, Table 1, and mistralai/"
      "Mixtral-8x7B-v0.1 config.json (8 experts top-2, expert ffn 14336; 46.7B total, "
@@ -157,6 +168,9 @@ static const struct preset_ext preset_exts[] = {
      .moe = {.experts = 128, .top_k = 4, .shared_experts = 0, .expert_ffn_hidden = 2880,
              .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV,
              .glu_clamp = 7.0, .expert_bias = true}},
+    {.name = "nemotron-3-nano", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
+     .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+     .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},
     {.name = "mixtral-8x7b", MOE(8, 2, 0, 14336, 0, 1)},
     {.name = "mixtral-8x22b", MOE(8, 2, 0, 16384, 0, 1)},
 };
@@ -168,7 +182,7 @@ static const char *const preset_names[] = {
     "gpt-310b", "gpt-530b", "gpt-1t", "gpt3-175b", "llama2-7b", "llama2-13b",
     "llama2-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "bloom-176b",
     "mt-nlg-530b", "nemotron-4-340b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
-    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", NULL,
+    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", "nemotron-3-nano", NULL,
 };
 
 _Static_assert(sizeof preset_names / sizeof preset_names[0] == NPRESETS + 1,
@@ -208,6 +222,9 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out)
             m.sliding_every = x->sliding_every;
             m.moe = x->moe;
             m.mtp_layers = x->mtp_layers;
+            if (x->hybrid)
+                snprintf(m.hybrid, sizeof m.hybrid, "%s", x->hybrid);
+            m.mamba = x->mamba;
         }
         snprintf(m.source, sizeof m.source, "%s", p->source);
         *out = m;
@@ -226,8 +243,73 @@ bool cs_model_is_moe(const struct cs_model_shape *m)
     return m->moe.experts > 0 && m->moe.top_k > 0;
 }
 
+bool cs_model_is_hybrid(const struct cs_model_shape *m)
+{
+    return m->hybrid[0] != 0;
+}
+
+char cs_block_letter(enum cs_block b)
+{
+    switch (b) {
+    case CS_BLOCK_ATTN:
+        return '*';
+    case CS_BLOCK_MLP:
+        return '-';
+    case CS_BLOCK_MOE:
+        return 'E';
+    case CS_BLOCK_MAMBA:
+        return 'M';
+    case CS_BLOCK_LAYER:
+    case CS_BLOCK_COUNT:
+        break;
+    }
+    return 0;
+}
+
+const char *cs_block_name(enum cs_block b)
+{
+    static const char *const names[CS_BLOCK_COUNT] = {"transformer layer", "attention", "MLP",
+                                                      "mixture of experts", "Mamba-2"};
+    return (unsigned)b < CS_BLOCK_COUNT ? names[b] : "?";
+}
+
+enum cs_block cs_model_block(const struct cs_model_shape *m, int i)
+{
+    if (!cs_model_is_hybrid(m) || i < 0 || i >= CS_HYBRID_MAX)
+        return CS_BLOCK_LAYER;
+    switch (m->hybrid[i]) {
+    case '*':
+        return CS_BLOCK_ATTN;
+    case '-':
+        return CS_BLOCK_MLP;
+    case 'E':
+        return CS_BLOCK_MOE;
+    case 'M':
+        return CS_BLOCK_MAMBA;
+    default:
+        return CS_BLOCK_LAYER;
+    }
+}
+
+enum cs_block cs_model_layer_slot(const struct cs_model_shape *m, int i)
+{
+    if (cs_model_is_hybrid(m))
+        return cs_model_block(m, i);
+    return cs_model_layer_is_moe(m, i) ? CS_BLOCK_MOE : CS_BLOCK_LAYER;
+}
+
+void cs_model_slots_in(const struct cs_model_shape *m, int first, int n, int counts[CS_BLOCK_COUNT])
+{
+    for (int k = 0; k < CS_BLOCK_COUNT; k++)
+        counts[k] = 0;
+    for (int i = first; i < first + n; i++)
+        counts[cs_model_layer_slot(m, i)]++;
+}
+
 bool cs_model_layer_is_moe(const struct cs_model_shape *m, int i)
 {
+    if (cs_model_is_hybrid(m))
+        return cs_model_is_moe(m) && cs_model_block(m, i) == CS_BLOCK_MOE;
     if (!cs_model_is_moe(m) || i < m->moe.first_dense_layers)
         return false;
     int every = m->moe.moe_every > 1 ? m->moe.moe_every : 1;
@@ -320,6 +402,46 @@ static double layer_ffn_weights(const struct cs_model_shape *m, int i, bool acti
                                                  ffn_weights(m, e->expert_ffn_hidden);
 }
 
+double cs_model_mamba_params(const struct cs_model_shape *m)
+{
+    const struct cs_mamba_shape *b = &m->mamba;
+    double d = (double)b->heads * b->head_dim, gn = (double)b->groups * b->state, H = b->heads;
+    double h = m->hidden;
+    return h * (2.0 * d + 2.0 * gn + H) + (d + 2.0 * gn) * (b->conv + 1.0) + 3.0 * H + d + d * h;
+}
+
+double cs_model_mamba_flops_per_token(const struct cs_model_shape *m)
+{
+    const struct cs_mamba_shape *b = &m->mamba;
+    double d = (double)b->heads * b->head_dim, gn = (double)b->groups * b->state, H = b->heads;
+    double h = m->hidden, Q = b->chunk, N = b->state, P = b->head_dim;
+    double proj = 2.0 * h * (2.0 * d + 2.0 * gn + H) + 2.0 * d * h;
+    double conv = 2.0 * (d + 2.0 * gn) * b->conv;
+    double ssd = 2.0 * Q * gn + 2.0 * H * P * (2.0 * N + Q);
+    return proj + conv + ssd;
+}
+
+/* Weights of hybrid block i with its pre-norm (RMSNorm: Nemotron-H and
+ * Nemotron 3 use it, h). */
+static double block_weights(const struct cs_model_shape *m, int i, bool active)
+{
+    double h = m->hidden;
+    switch (cs_model_block(m, i)) {
+    case CS_BLOCK_ATTN:
+        return attn_weights(m) + h;
+    case CS_BLOCK_MLP:
+        return ffn_weights(m, m->ffn_hidden) + h;
+    case CS_BLOCK_MOE:
+        return layer_ffn_weights(m, i, active) + h;
+    case CS_BLOCK_MAMBA:
+        return cs_model_mamba_params(m) + h;
+    case CS_BLOCK_LAYER:
+    case CS_BLOCK_COUNT:
+        break;
+    }
+    return 0.0;
+}
+
 /* Architecture family conventions (docs/models.md, "Parameter count"): gelu
  * models follow GPT (linear biases, LayerNorm with weight and bias, learned
  * positional embeddings); swiglu models follow Llama (no biases, RMSNorm with a
@@ -330,6 +452,13 @@ static double params_counted(const struct cs_model_shape *m, bool active)
     double h = m->hidden, v = m->vocab, s = m->seq_len;
     bool gpt = m->activation == CS_ACT_GELU;
     double norm = cs_activation_norm_bias(m->activation) ? 2.0 * h : h;
+    if (cs_model_is_hybrid(m)) {
+        /* one block per layer; RMSNorm throughout (final norm h) */
+        double t = h + v * h * (m->tied_embeddings ? 1.0 : 2.0);
+        for (int i = 0; i < m->layers; i++)
+            t += block_weights(m, i, active);
+        return t;
+    }
     double total = norm;   /* final norm */
     double attn = attn_weights(m) + 2.0 * norm;   /* + pre-attention and pre-MLP norms */
     if (gpt)   /* biases of the four linear layers (GPT models are dense) */
@@ -419,21 +548,28 @@ static void layer_flops_i(const struct cs_model_shape *m, int i, struct cs_layer
     double keys = keys_attended(m, i);
     struct cs_layer_flops r;
     memset(&r, 0, sizeof r);
-    r.qkv = 2.0 * s * (attn_weights(m) - a * dv * h);   /* every projection but the output */
-    r.scores = 2.0 * s * keys * a * dqk;
-    r.attn_over_v = 2.0 * s * keys * a * dv;
-    r.proj = 2.0 * s * a * dv * h;
-    if (cs_model_layer_is_moe(m, i)) {
+    enum cs_block blk = cs_model_block(m, i);
+    bool attn = blk == CS_BLOCK_LAYER || blk == CS_BLOCK_ATTN;
+    bool ffn = blk == CS_BLOCK_LAYER || blk == CS_BLOCK_MLP || blk == CS_BLOCK_MOE;
+    if (attn) {
+        r.qkv = 2.0 * s * (attn_weights(m) - a * dv * h);   /* every projection but the output */
+        r.scores = 2.0 * s * keys * a * dqk;
+        r.attn_over_v = 2.0 * s * keys * a * dv;
+        r.proj = 2.0 * s * a * dv * h;
+    }
+    if (blk == CS_BLOCK_MAMBA)
+        r.mamba = s * cs_model_mamba_flops_per_token(m);
+    if (ffn && cs_model_layer_is_moe(m, i)) {
         const struct cs_moe_shape *e = &m->moe;
         double n = (double)e->top_k + e->shared_experts, f = e->expert_ffn_hidden;
         r.router = 2.0 * s * h * e->experts;
         r.mlp_up = n * 2.0 * s * h * mlp_in_width_f(m, f);
         r.mlp_down = n * 2.0 * s * h * f;
-    } else {
+    } else if (ffn) {
         r.mlp_up = 2.0 * s * h * mlp_in_width(m);
         r.mlp_down = 2.0 * s * h * m->ffn_hidden;
     }
-    r.total = r.qkv + r.scores + r.attn_over_v + r.proj + r.router + r.mlp_up + r.mlp_down;
+    r.total = r.qkv + r.scores + r.attn_over_v + r.proj + r.router + r.mlp_up + r.mlp_down + r.mamba;
     *out = r;
 }
 
@@ -977,6 +1113,7 @@ double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_
     for (int i = 0; i < m->layers; i++) {
         /* layers of one kind repeat: recount only where the kind changes */
         if (i == 0 || cs_model_layer_is_moe(m, i) != cs_model_layer_is_moe(m, i - 1) ||
+            cs_model_block(m, i) != cs_model_block(m, i - 1) ||
             keys_attended(m, i) != keys_attended(m, i - 1))
             layer_flops_i(m, i, &lf);
         /* forward + backward (2x): 3x the forward of each layer */

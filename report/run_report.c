@@ -97,6 +97,16 @@ cJSON *cs_out_workload_json(const struct cs_workload *w)
     cJSON_AddNumberToObject(mo, "kv_heads", m->kv_heads);
     cJSON_AddNumberToObject(mo, "ffn_hidden", m->ffn_hidden);
     cJSON_AddStringToObject(mo, "activation", cs_activation_name(m->activation));
+    if (cs_model_is_hybrid(m)) {
+        cJSON_AddStringToObject(mo, "hybrid_pattern", m->hybrid);
+        cJSON *mb = cJSON_AddObjectToObject(mo, "mamba");
+        cJSON_AddNumberToObject(mb, "heads", m->mamba.heads);
+        cJSON_AddNumberToObject(mb, "head_dim", m->mamba.head_dim);
+        cJSON_AddNumberToObject(mb, "state", m->mamba.state);
+        cJSON_AddNumberToObject(mb, "groups", m->mamba.groups);
+        cJSON_AddNumberToObject(mb, "conv", m->mamba.conv);
+        cJSON_AddNumberToObject(mb, "chunk", m->mamba.chunk);
+    }
     cJSON_AddNumberToObject(mo, "vocab", m->vocab);
     cJSON_AddNumberToObject(mo, "seq_len", m->seq_len);
     if (cs_model_is_moe(m)) {
@@ -329,6 +339,14 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
             m->name, cs__fmt(cs_workload_params(m), CS_UNIT_COUNT, a, sizeof a), m->layers,
             m->hidden, m->heads, m->kv_heads, m->ffn_hidden, cs_activation_name(m->activation),
             m->vocab);
+    if (cs_model_is_hybrid(m)) {
+        int cnt[CS_BLOCK_COUNT];
+        cs_model_slots_in(m, 0, m->layers, cnt);
+        fprintf(out, "  hybrid        %d Mamba-2, %d attention, %d MLP and %d MoE blocks; Mamba-2 %d heads of %d, "
+                     "state %d, %d groups, conv %d, chunk %d\n",
+                cnt[CS_BLOCK_MAMBA], cnt[CS_BLOCK_ATTN], cnt[CS_BLOCK_MLP], cnt[CS_BLOCK_MOE], m->mamba.heads,
+                m->mamba.head_dim, m->mamba.state, m->mamba.groups, m->mamba.conv, m->mamba.chunk);
+    }
     if (cs_model_is_moe(m)) {
         char b2[64];
         fprintf(out, "  experts       %d routed (top %d) + %d shared of ffn %d, %d leading dense layers; "

@@ -764,7 +764,6 @@ START_TEST(test_app_validate_step_holdout_bound)
      * regression (validation/INDEX.yaml flagged_lines), are predicted but
      * scored nowhere: 128 rows at 24.1%, 126 at 22.7% without them */
     ck_assert_int_eq(moe->flagged, 2);
-    ck_assert_int_ge(moe->rows, 127);
     int flagged_seen = 0;
     for (size_t i = 0; i < v.nrows; i++)
         if (v.rows[i].c->flagged[0]) {
@@ -783,7 +782,37 @@ START_TEST(test_app_validate_step_holdout_bound)
         }
     printf("held-out MoE rows: %d, MAPE %.2f%%, worst %.1f%%\n", moe->rows,
            100 * moe->sum / moe->rows, 100 * moe->worst);
-    ck_assert(moe->sum / moe->rows <= 0.165);
+    /* Nemotron 3 Nano's 16 rows (hybrid Mamba-2 and MoE) are expressible
+     * since 2026-12-06 and predicted +34% to +51% (every one too fast: the
+     * Mamba-2 scan is costed from its bytes, docs/models.md "Hybrid
+     * models"); with them 143 rows at 18.3%. The bound holds both: all
+     * rows, and the other architectures' 127 rows at their 15.5% plus
+     * rounding; the Nano rows' own mean is bounded both ways, so a change
+     * that moves them is seen. */
+    ck_assert_int_ge(moe->rows, 143);
+    ck_assert(moe->sum / moe->rows <= 0.185);
+    double nano = 0.0, other = 0.0;
+    int n_nano = 0, n_other = 0;
+    for (int f = 0; f < v.nfiles; f++) {
+        if (strcmp(v.files[f].role, "holdout") != 0 || !strstr(v.files[f].base, "moe"))
+            continue;
+        for (size_t i = v.files[f].first_row; i < v.files[f].first_row + v.files[f].nrows; i++) {
+            const struct cs_app_val_row *row = &v.rows[i];
+            if (row->st != CS_OK || !isfinite(row->err) || row->c->flagged[0] || row->c->not_expressible[0])
+                continue;
+            if (strncmp(row->c->label, "Nemotron-3-Nano", 15) == 0) {
+                nano += row->err;
+                n_nano++;
+            } else {
+                other += fabs(row->err);
+                n_other++;
+            }
+        }
+    }
+    ck_assert_int_eq(n_nano, 16);
+    ck_assert_int_eq(n_other, 127);
+    ck_assert(other / n_other <= 0.156);
+    ck_assert(nano / n_nano >= 0.25 && nano / n_nano <= 0.55);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

@@ -309,6 +309,83 @@ START_TEST(test_compute_layer_squared_relu)
 }
 END_TEST
 
+/* A transformer layer is its attention block and its MLP block (a hybrid
+ * model's '*' and '-'): each block has one norm and one residual add, the
+ * layer two of each, so the two blocks' times, FLOPs, parameters and TP
+ * pairs add up to the layer's (Llama 3.1 8B, tp 2 with sequence
+ * parallelism). */
+START_TEST(test_compute_blocks_make_a_layer)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("llama3.1-8b", 2, true, CS_RECOMPUTE_SELECTIVE);
+    struct cs_layer_cost L, A, M;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &L), CS_OK);
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_ATTN, &A), CS_OK);
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MLP, &M), CS_OK);
+    ck_assert_double_eq_tol(A.fwd_s + M.fwd_s, L.fwd_s, 1e-12);
+    ck_assert_double_eq_tol(A.bwd_s + M.bwd_s, L.bwd_s, 1e-12);
+    ck_assert_double_eq_tol(A.fwd_flops + M.fwd_flops, L.fwd_flops, 1.0);
+    ck_assert_double_eq_tol(A.params + M.params, L.params, 0.5);
+    ck_assert_double_eq_tol(A.attn_fwd_s, L.attn_fwd_s, 1e-15);
+    ck_assert_double_eq(M.attn_fwd_s, 0.0);
+    ck_assert_int_eq(A.tp_allgather_fwd + M.tp_allgather_fwd, L.tp_allgather_fwd);
+    ck_assert_int_eq(A.tp_allgather_fwd, 1);
+    /* an E block needs experts */
+    struct cs_layer_cost E;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MOE, &E), CS_EINVAL);
+}
+END_TEST
+
+/* A Mamba-2 block of Nemotron 3 Nano (h 2688; 64 heads of 64, state 128, 8
+ * groups, chunk 128) for one sequence of 8192 tokens in bf16 on one H100:
+ *   in_proj 8192 x 10304 x 2688 and out_proj 8192 x 2688 x 4096 GEMMs;
+ *   the convolution reads and writes [x, B, C]: 2 x 2 x 8192 x 6144 bytes;
+ *   the scan moves per token 2 x (3 x 4096 + 4 x 1024) + 16 x 64 x 64 x
+ *   128 / 128 (fp32 states, four passes) + 8 x 8 x 128 (fp32 C B^T) + 32 x
+ *   64 (dt) = 108,544 bytes, 889,192,448 in all, with four more kernel
+ *   launches forward (five kernels) and nine backward;
+ *   the gated norm reads y and z and writes: 3 x 2 x 8192 x 4096 bytes;
+ *   the block's norm 2 x 2 x 8192 x 2688 and residual add (3 x 2 + 1) x
+ *   8192 x 2688 bytes. Backward: the GEMMs' two each, every memory-bound
+ *   pass twice its bytes. */
+START_TEST(test_compute_block_mamba)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("nemotron-3-nano", 1, false, CS_RECOMPUTE_NONE);
+    w.model.seq_len = 8192;
+    struct cs_layer_cost c;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MAMBA, &c), CS_OK);
+    const double T = 8192.0, ssd = 889192448.0;
+    ck_assert_double_eq_tol(T * (2.0 * (3.0 * 4096 + 4.0 * 1024) + 16.0 * 64 * 64 + 8.0 * 8 * 128 + 32.0 * 64), ssd,
+                            0.5);
+    double gemm_f = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, T, 10304, 2688, 1) +
+                    cs_compute_gemm_s(&g, &p, CS_PREC_BF16, T, 2688, 4096, 1);
+    double mem_f = cs_compute_mem_s(&g, &p, 2.0 * 2.0 * T * 2688) + cs_compute_mem_s(&g, &p, 7.0 * T * 2688) +
+                   cs_compute_mem_s(&g, &p, 2.0 * 2.0 * T * 6144) + cs_compute_mem_s(&g, &p, ssd) +
+                   cs_compute_mem_s(&g, &p, 3.0 * 2.0 * T * 4096);
+    ck_assert_double_eq_tol(c.fwd_s, gemm_f + mem_f + 4.0 * p.kernel_overhead_s, 1e-12);
+    double gemm_b = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, T, 2688, 10304, 1) +
+                    cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2688, 10304, T, 1) +
+                    cs_compute_gemm_s(&g, &p, CS_PREC_BF16, T, 4096, 2688, 1) +
+                    cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 4096, 2688, T, 1);
+    double mem_b = cs_compute_mem_s(&g, &p, 2.0 * 2.0 * 2.0 * T * 2688) +
+                   cs_compute_mem_s(&g, &p, 2.0 * 7.0 * T * 2688) + cs_compute_mem_s(&g, &p, 2.0 * 2.0 * 2.0 * T * 6144) +
+                   cs_compute_mem_s(&g, &p, 2.0 * ssd) + cs_compute_mem_s(&g, &p, 2.0 * 3.0 * 2.0 * T * 4096);
+    ck_assert_double_eq_tol(c.bwd_s, gemm_b + mem_b + 9.0 * p.kernel_overhead_s, 1e-12);
+    /* FLOPs: the mixer's count per token (check_workload) times the tokens */
+    ck_assert_double_eq_tol(c.fwd_flops, T * cs_model_mamba_flops_per_token(&w.model), 1.0);
+    ck_assert_double_eq_tol(c.params, 38744896.0, 0.5);
+    ck_assert_double_eq(c.attn_fwd_s, 0.0);
+    /* the scan is bound by its bytes: its tensor-core work (3.4 MFLOP a
+     * token) would take under a tenth of their time at the bf16 peak */
+    ck_assert(T * 3407872.0 / 989e12 < 0.1 * cs_compute_mem_s(&g, &p, ssd));
+}
+END_TEST
+
 START_TEST(test_compute_layer_gpt3_tp8)
 {
     struct cs_gpu_spec g = h100();
@@ -1042,6 +1119,8 @@ static Suite *compute_suite(void)
     tcase_set_timeout(layer, 10);
     tcase_add_test(layer, test_compute_layer_gpt3_tp8);
     tcase_add_test(layer, test_compute_layer_squared_relu);
+    tcase_add_test(layer, test_compute_blocks_make_a_layer);
+    tcase_add_test(layer, test_compute_block_mamba);
     tcase_add_test(layer, test_compute_layer_sp_and_recompute);
     tcase_add_test(layer, test_compute_layer_gqa_replication);
     tcase_add_test(layer, test_compute_layer_context_parallel);

@@ -47,6 +47,8 @@ START_TEST(test_moe_params_published)
     check_counts("qwen3-235b-a22b", 235.0, 22.0);
     check_counts("llama4-scout", 109.0, 17.0);
     check_counts("llama4-maverick", 400.0, 17.0);
+    /* Nemotron 3 Nano's card: 31.6B total, 3.6B active with the embeddings */
+    check_counts("nemotron-3-nano", 31.6, 3.6);
     /* gpt-oss's model card (Table 1) counts 5.13B active without the
      * input embedding (201088 x 2880 = 0.58B); the other cards and
      * cs_workload_params_active count it. */

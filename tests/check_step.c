@@ -616,6 +616,106 @@ START_TEST(test_step_tp_spans_nvl_domain_trays)
 }
 END_TEST
 
+/* A hybrid pattern of attention and MLP blocks in turn ("*-*-...") is a
+ * plain transformer with half the layers: each pair of blocks has the
+ * layer's GEMMs, attention, two norms and two residual adds, its
+ * parameters, stored activations and host operations. The step time,
+ * memory and FLOP count agree. A Mamba-2 pattern (Nemotron 3 Nano on 16
+ * H100, the Megatron-Bridge rows' layout) runs and its parts add up. */
+static void run_text(const char *text, struct cs_step_result *r)
+{
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+}
+
+START_TEST(test_step_hybrid_blocks)
+{
+    const char *base =
+        "schema_version: 1\n"
+        "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8, intra_node: nvswitch}\n"
+        "workload:\n"
+        "  model: {layers: %d, hidden: 2048, heads: 16, kv_heads: 4, ffn_hidden: 8192, activation: swiglu,\n"
+        "          vocab: 32000, seq_len: 4096%s}\n"
+        "  global_batch: 64\n"
+        "  micro_batch: 1\n"
+        "  parallelism: {tp: 2, pp: 2, dp: 2, sp: true}\n"
+        "  precision: bf16\n"
+        "  stack: mcore\n";
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, base, 8, "");
+    snprintf(b, sizeof b, base, 16, ", hybrid_pattern: \"*-*-*-*-*-*-*-*-\"");
+    struct cs_step_result ra, rb;
+    run_text(a, &ra);
+    run_text(b, &rb);
+    ck_assert(ra.fits && rb.fits);
+    ck_assert_double_eq_tol(rb.time_s, ra.time_s, 1e-6 * ra.time_s);
+    ck_assert_double_eq_tol(rb.memory.total_bytes, ra.memory.total_bytes, 1e-9 * ra.memory.total_bytes);
+    ck_assert_double_eq_tol(rb.model_flops_per_iter, ra.model_flops_per_iter, 1e-9 * ra.model_flops_per_iter);
+
+    struct cs_step_result rn;
+    run_text("schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8, intra_node: nvswitch,\n"
+             "          fabric: {topology: fat-tree, link: ib-ndr, nics_per_node: 8}}\n"
+             "workload:\n"
+             "  model: {preset: nemotron-3-nano, moe: {routing: balanced}}\n"
+             "  global_batch: 128\n"
+             "  micro_batch: 1\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 16, ep: 8, fsdp: zero1}\n"
+             "  precision: fp8\n"
+             "  stack: mcore\n"
+             "  grad_reduce_bf16: true\n"
+             "  fp8_param_gather: true\n",
+             &rn);
+    ck_assert(rn.fits);
+    double sum = rn.compute_s + rn.tp_comm_s + rn.pp_comm_s + rn.dp_comm_s + rn.bubble_s + rn.optimizer_s +
+                 rn.data_stall_s + rn.ep_comm_s;
+    ck_assert_double_eq_tol(sum, rn.time_s, 1e-6 + 1e-6 * rn.time_s);
+    /* 23 Mamba-2 blocks: the FLOP count holds their scans (check_workload) */
+    ck_assert(rn.model_flops_per_iter > 0 && rn.time_s > 0);
+}
+END_TEST
+
+/* A hybrid pattern is checked letter by letter and against the layers. */
+START_TEST(test_step_hybrid_pattern_errors)
+{
+    const char *yaml = "schema_version: 1\n"
+                       "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8, intra_node: nvswitch}\n"
+                       "workload:\n"
+                       "  model: {layers: 4, hidden: 1024, heads: 8, vocab: 32000, seq_len: 2048, activation: "
+                       "swiglu,\n"
+                       "          hybrid_pattern: \"%s\", mamba: {heads: %d, groups: %d}}\n"
+                       "  global_batch: 16\n"
+                       "  micro_batch: 1\n"
+                       "  parallelism: {tp: %d, pp: 1, dp: %d}\n";
+    const char *pat[4] = {"M*X-", "M*-", "M*M-", "M*E-"};
+    const int heads[4] = {16, 16, 16, 16}, groups[4] = {8, 8, 4, 8}, tp[4] = {1, 1, 8, 1};
+    const char *want[4] = {"letter 'X' at layer 2", "3 letters for 4 layers",
+                           "Mamba-2's 16 heads and 4 groups must both be divisible by tp = 8",
+                           "E layers but workload.model.moe gives no experts"};
+    for (int i = 0; i < 4; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, yaml, pat[i], heads[i], groups[i], tp[i], 8 / tp[i]);
+        cs_diags d;
+        cs_diags_init(&d);
+        struct cs_scenario s;
+        cs_status st = cs_cfg_load_scenario_buffer("h.yaml", text, strlen(text), cat, &d, &s, NULL);
+        ck_assert_int_ne(st, CS_OK);
+        bool found = false;
+        for (size_t k = 0; k < d.n; k++)
+            found |= strstr(d.items[k].msg, want[i]) != NULL;
+        ck_assert_msg(found, "case %d: no \"%s\" in %s", i, want[i], d.n ? d.items[0].msg : "(none)");
+        cs_diags_fini(&d);
+    }
+}
+END_TEST
+
 /* The architecture issue's bug one layer down: a cluster built without the
  * config loader (which refuses it) with 2 nodes and no NICs. The pipeline's
  * inter-node send cannot be modelled; the step model must say so instead of
@@ -2066,6 +2166,8 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_direct_error_is_the_engines);
     tcase_add_test(tc, test_step_invalid_is_reported);
     tcase_add_test(tc, test_step_tp_spans_nvl_domain_trays);
+    tcase_add_test(tc, test_step_hybrid_blocks);
+    tcase_add_test(tc, test_step_hybrid_pattern_errors);
     tcase_add_test(tc, test_step_no_nics_is_an_error_not_free);
     tcase_add_test(tc, test_step_unfit_is_not_simulated);
     tcase_add_test(tc, test_step_search_ranks_valid_configs);

@@ -40,7 +40,7 @@ START_TEST(test_workload_preset_lookup)
         ck_assert_int_eq(m.heads % m.kv_heads, 0);
         ck_assert_int_gt((int)strlen(m.source), 20);
     }
-    ck_assert_int_eq(n, 29); /* 20 dense, 9 mixture-of-experts */
+    ck_assert_int_eq(n, 30); /* 20 dense, 10 mixture-of-experts (one hybrid) */
     /* Unknown names leave `out` untouched. */
     struct cs_model_shape m;
     memset(&m, 0x5a, sizeof m);
@@ -107,6 +107,51 @@ START_TEST(test_workload_params_nemotron)
     ck_assert_double_eq(cs_activation_mem_passes(CS_ACT_GELU), 2.0);
     ck_assert_double_eq(cs_activation_mem_passes(CS_ACT_SWIGLU), 3.0);
     ck_assert_double_eq(cs_activation_mem_passes(CS_ACT_RELU2), 4.0);
+}
+END_TEST
+
+/* Nemotron 3 Nano (hybrid: 23 Mamba-2, 6 attention and 23 MoE blocks, each
+ * with an RMSNorm of h = 2688; squared-relu, no biases, untied):
+ *   Mamba-2 block: in_proj 2688 x (2 x 4096 + 2 x 8 x 128 + 64) = 27,697,152,
+ *     convolution (4096 + 2048) x (4 + 1) = 30,720, dt_bias/A_log/D 192, the
+ *     gated norm 4096, out_proj 4096 x 2688 = 11,010,048, norm 2688:
+ *     38,744,896 (x 23 = 891,132,608)
+ *   attention block: q 2688 x 4096 + k, v 2 x 2688 x 256 + o 4096 x 2688
+ *     + norm = 23,399,040 (x 6 = 140,394,240)
+ *   MoE block: router 2688 x 128 = 344,064, 128 experts and the shared one
+ *     (two of 1856) of 2 x 2688 x 1856 = 9,977,856 each, norm:
+ *     344,064 + 130 x 9,977,856 + 2688 = 1,297,468,032 (x 23 = 29,841,764,736)
+ *   embeddings 2 x 131072 x 2688 = 704,643,072, final norm 2688
+ *   total 31,577,937,344 (the model card's 31.6B); active: 6 of the 128
+ *   experts, 80,169,600 per MoE block: 3,580,073,408 (its 3.6B with the
+ *   embeddings). A Mamba-2 mixer's forward per token: projections
+ *   2 x 2688 x 10304 + 2 x 4096 x 2688 = 77,414,400, convolution
+ *   2 x 6144 x 4 = 49,152, scan 2 x 128 x 1024 + 2 x 64 x 64 x (256 + 128)
+ *   = 3,407,872: 80,871,424. */
+START_TEST(test_workload_params_nemotron_nano)
+{
+    struct cs_model_shape m = preset("nemotron-3-nano");
+    ck_assert(cs_model_is_hybrid(&m));
+    ck_assert(cs_model_is_moe(&m));
+    int cnt[CS_BLOCK_COUNT];
+    cs_model_slots_in(&m, 0, m.layers, cnt);
+    ck_assert_int_eq(cnt[CS_BLOCK_MAMBA], 23);
+    ck_assert_int_eq(cnt[CS_BLOCK_ATTN], 6);
+    ck_assert_int_eq(cnt[CS_BLOCK_MOE], 23);
+    ck_assert_int_eq(cnt[CS_BLOCK_MLP] + cnt[CS_BLOCK_LAYER], 0);
+    ck_assert_int_eq(cs_model_block(&m, 5), CS_BLOCK_ATTN);
+    ck_assert(cs_model_layer_is_moe(&m, 1) && !cs_model_layer_is_moe(&m, 0));
+    ck_assert_double_eq_tol(cs_model_mamba_params(&m) + 2688.0, 38744896.0, 0.5);
+    ck_assert_double_eq_tol(cs_workload_params(&m), 31577937344.0, 0.5);
+    ck_assert_double_eq_tol(cs_workload_params_active(&m), 3580073408.0, 0.5);
+    ck_assert_double_eq_tol(cs_model_mamba_flops_per_token(&m), 80871424.0, 0.5);
+    /* the FLOP count per sequence: a Mamba block's forward is the mixer's
+     * per-token count times s */
+    struct cs_layer_flops lf;
+    cs_workload_layer_flops(&m, &lf);
+    ck_assert_double_eq_tol(lf.mamba, 8192.0 * 80871424.0, 1.0);
+    ck_assert_double_eq_tol(lf.total, lf.mamba, 1.0);
+    ck_assert_double_eq(lf.scores + lf.mlp_up + lf.qkv, 0.0);
 }
 END_TEST
 
@@ -1070,6 +1115,7 @@ static Suite *workload_suite(void)
     tcase_add_test(tc, test_workload_params_llama2);
     tcase_add_test(tc, test_workload_params_gpt);
     tcase_add_test(tc, test_workload_params_nemotron);
+    tcase_add_test(tc, test_workload_params_nemotron_nano);
     tcase_add_test(tc, test_workload_params_sc21);
     suite_add_tcase(s, tc);
 

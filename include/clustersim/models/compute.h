@@ -148,6 +148,11 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
 double cs_compute_host_python_scale(const struct cs_compute_params *p);
 void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_params *p,
                            bool moe, double *fwd_s, double *bwd_s);
+/* The same for one block of a hybrid model (CS_BLOCK_LAYER: a dense layer,
+ * as cs_compute_host_layer): its share of the layer's operations, a
+ * Mamba-2 mixer's own, and one graph launch per block under CUDA graphs. */
+void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_params *p, enum cs_block kind,
+                           double *fwd_s, double *bwd_s);
 
 /* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);
@@ -196,6 +201,12 @@ struct cs_layer_cost {
     /* Context-parallel exchange per layer (ring of KV blocks), total bytes
      * sent per GPU fwd and bwd; 0 when cp == 1. */
     double cp_bytes_fwd, cp_bytes_bwd;
+    /* Mamba-2 blocks under context parallelism (Megatron-Core's
+     * MambaContextParallel): per GPU, the bytes of the all-to-all that
+     * turns the sequence-split [x, B, C, dt] into head-split ones before
+     * the convolution and scan, and of the one that turns the scan's output
+     * back; each runs once each way (the backward's the reverse). */
+    double cp_a2a_in_bytes, cp_a2a_out_bytes;
     /* The attention core's share of fwd_s and bwd_s: ring attention
      * overlaps each KV block's transfer with the attention on the previous
      * block (step.c). */
@@ -232,6 +243,12 @@ cs_status cs_compute_layer(const struct cs_workload *w, const struct cs_gpu_spec
  * dense model. */
 cs_status cs_compute_moe_layer(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                                const struct cs_compute_params *p, struct cs_layer_cost *out);
+/* One block of a hybrid model (workload.model.hybrid_pattern): a pre-norm,
+ * the block's mixer (attention, MLP, mixture of experts or Mamba-2) and
+ * its residual add; CS_BLOCK_LAYER is cs_compute_layer. */
+cs_status cs_compute_block(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                           const struct cs_compute_params *p, enum cs_block kind,
+                           struct cs_layer_cost *out);
 
 /* The embedding (first stage) and the output layer with final norm and
  * cross-entropy loss (last stage), same struct: times, FLOPs, bytes, TP

@@ -90,6 +90,10 @@ double cs_memory_layer_params(const struct cs_workload *w);
  * and this GPU's experts (E / ep of them, each 1/etp of its width); the
  * last part alone, which the expert data-parallel group shards. */
 double cs_memory_layer_moe_params(const struct cs_workload *w);
+/* One hybrid block's parameters on one GPU (workload.model.hybrid_pattern):
+ * its mixer's, TP-split as Megatron-Core splits them, and its RMSNorm's.
+ * CS_BLOCK_LAYER is cs_memory_layer_params. */
+double cs_memory_block_params(const struct cs_workload *w, enum cs_block kind);
 double cs_memory_layer_expert_params(const struct cs_workload *w);
 double cs_memory_embedding_params(const struct cs_workload *w);
 double cs_memory_logits_params(const struct cs_workload *w);

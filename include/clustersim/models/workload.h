@@ -137,6 +137,34 @@ struct cs_moe_shape {
     bool expert_bias;
 };
 
+/* Hybrid models (Megatron-Core's MambaModel and its hybrid_override_pattern:
+ * Nemotron-H, Nemotron 3): each layer is one block, a pre-norm and one mixer
+ * with its residual add, of the kind its pattern letter names. A plain
+ * transformer's layer (attention and MLP) is CS_BLOCK_LAYER. */
+enum cs_block {
+    CS_BLOCK_LAYER,   /* a transformer layer: attention and MLP (or MoE) */
+    CS_BLOCK_ATTN,    /* '*': self-attention */
+    CS_BLOCK_MLP,     /* '-': a dense MLP of ffn_hidden */
+    CS_BLOCK_MOE,     /* 'E': a mixture-of-experts MLP */
+    CS_BLOCK_MAMBA,   /* 'M': a Mamba-2 mixer */
+    CS_BLOCK_COUNT
+};
+#define CS_HYBRID_MAX 256
+
+/* A Mamba-2 mixer (Dao and Gu 2024, arXiv 2405.21060; Megatron-Core
+ * megatron/core/ssm/mamba_mixer.py): in_proj h -> [z, x, B, C, dt] of 2 d +
+ * 2 G N + H (d = heads x head_dim), a causal depthwise convolution of width
+ * conv over [x, B, C], the chunked state-space scan (SSD) in chunks of
+ * `chunk` tokens, a gated RMSNorm and out_proj d -> h. */
+struct cs_mamba_shape {
+    int heads;       /* SSM heads (mamba_num_heads); 0: no Mamba blocks */
+    int head_dim;    /* per-head width (mamba_head_dim) */
+    int state;       /* state size N (mamba_state_dim, ssm_state_size) */
+    int groups;      /* B and C groups G (mamba_num_groups, n_groups) */
+    int conv;        /* causal convolution width (d_conv) */
+    int chunk;       /* SSD chunk length (chunk_size) */
+};
+
 /* A decoder-only transformer's shape (dense, or mixture of experts). */
 struct cs_model_shape {
     char name[CS_NAME_MAX];   /* preset name or "custom" */
@@ -172,11 +200,28 @@ struct cs_model_shape {
      * stage that holds them (the last by default; cs_workload_vstage_extras).
      * 0: none. Not in the published parameter and active counts. */
     int mtp_layers;
+    /* Hybrid layer pattern, one letter per layer (M Mamba-2, * attention,
+     * - MLP, E MoE); "": every layer a transformer layer. */
+    char hybrid[CS_HYBRID_MAX];
+    struct cs_mamba_shape mamba;
     char source[CS_SOURCE_MAX];
 };
 
 /* True when the model has routed experts. */
 bool cs_model_is_moe(const struct cs_model_shape *m);
+/* True when the model has a hybrid layer pattern. */
+bool cs_model_is_hybrid(const struct cs_model_shape *m);
+/* Layer i's block: its pattern letter's kind, CS_BLOCK_LAYER without one. */
+enum cs_block cs_model_block(const struct cs_model_shape *m, int i);
+/* The block kind whose costs layer i takes in the step and memory models:
+ * CS_BLOCK_MOE for a mixture-of-experts layer (hybrid 'E', or a
+ * transformer layer with routed experts), else cs_model_block. */
+enum cs_block cs_model_layer_slot(const struct cs_model_shape *m, int i);
+/* Layers [first, first + n) counted by slot into counts[CS_BLOCK_COUNT]. */
+void cs_model_slots_in(const struct cs_model_shape *m, int first, int n, int counts[CS_BLOCK_COUNT]);
+/* The pattern letter of a block kind ('*', '-', 'E', 'M'; 0 for a layer). */
+char cs_block_letter(enum cs_block b);
+const char *cs_block_name(enum cs_block b);
 /* True when layer i (0-based) is a mixture-of-experts layer. */
 bool cs_model_layer_is_moe(const struct cs_model_shape *m, int i);
 /* MoE layers among layers [first, first + n). */
@@ -549,8 +594,19 @@ struct cs_layer_flops {
     double mlp_up;       /* 2 s h f (gelu) or 4 s h f (swiglu: up and gate); MoE:
                             (top_k + shared) experts of width expert_ffn_hidden */
     double mlp_down;     /* 2 s h f */
+    double mamba;        /* Mamba-2 blocks: in_proj, convolution, SSD scan, out_proj */
     double total;        /* sum of the above */
 };
+/* A Mamba-2 block's mixer parameters (in_proj, the convolution's weight
+ * and bias, dt_bias, A_log, D, the gated norm's weight, out_proj; the
+ * block's pre-norm apart). */
+double cs_model_mamba_params(const struct cs_model_shape *m);
+/* Forward FLOPs of one Mamba-2 mixer per token: the two projections, the
+ * convolution and the chunked scan (SSD, Dao and Gu 2024, Section 6: per
+ * chunk of Q tokens C B^T (Q x Q x N per group), its masked product with X
+ * (Q x Q x P per head), the chunk states B^T X and their contribution C S
+ * (N x P per token and head each): 2 Q N G + 2 H P (2 N + Q)). */
+double cs_model_mamba_flops_per_token(const struct cs_model_shape *m);
 /* The first layer's counts (a dense layer in MoE models with
  * first_dense_layers, else an MoE layer). Queries and keys head_dim wide
  * (MLA: nope + rope; values v_dim). */
