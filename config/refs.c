@@ -601,8 +601,9 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         return false;
     }
     dp = gpus / (tp * pp * cp);
-    /* An MoE row names its model: the preset of that name (case aside)
-     * gives the experts and the attention; the row's shape must agree. */
+    /* An MoE or hybrid row names its model: the preset of that name (case
+     * aside) gives the experts, the attention and the blocks; the row's
+     * shape must agree. */
     const char *moe_preset = NULL;
     char lower[64];
     struct cs_model_shape ms;
@@ -611,7 +612,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
         for (; model[i] && i + 1 < sizeof lower; i++)
             lower[i] = (char)tolower((unsigned char)model[i]);
         lower[i] = 0;
-        if (cs_workload_preset(lower, &ms) == CS_OK && cs_model_is_moe(&ms)) {
+        if (cs_workload_preset(lower, &ms) == CS_OK && (cs_model_is_moe(&ms) || cs_model_is_hybrid(&ms))) {
             moe_preset = lower;
             if ((layers && layers != ms.layers) || (hidden && hidden != ms.hidden)) {
                 cs_diag_error(r->d, r->file, r->line, 0,
@@ -627,7 +628,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                 hidden = ms.hidden;
         }
     }
-    if (disp && !moe_preset) {
+    if (disp && !(moe_preset && cs_model_is_moe(&ms))) {
         cs_diag_error(r->d, r->file, r->line, 0,
                       "column \"recompute\": \"/dispatch:%s\" names a token dispatcher, but %s is "
                       "not a mixture-of-experts preset",
@@ -653,7 +654,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
              strcmp(prec, "mxfp8") && strcmp(prec, "nvfp4"))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "precision %s is not modelled (bf16, fp16, fp8, mxfp8 and nvfp4 are)", prec);
-    else if (ep > 1 && !moe_preset)
+    else if (ep > 1 && !(moe_preset && cs_model_is_moe(&ms)))
         snprintf(c->not_expressible, sizeof c->not_expressible,
                  "mixture of experts: no model preset named \"%.60s\" gives its experts", model);
     else if (ep > 1 && (tp * cp * dp) % ep != 0)
@@ -789,8 +790,11 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
     char wflag_lines[256] = "";
     const char *wflags = NULL;
     if (vt && vt->workload_flags) {
+        /* no_tp_comm_overlap: the recipe ran without Transformer Engine's TP
+         * communication overlap (NeMo's performance_mode off), tp_comm_overlap 0 */
         static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16",
-                                            "fp8_param_gather", "fp4_param_gather"};
+                                            "fp8_param_gather", "fp4_param_gather",
+                                            "no_tp_comm_overlap"};
         const char *q = vt->workload_flags;
         while (*q) {
             while (*q == ' ')
@@ -803,13 +807,17 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             if (!ok) {
                 cs_diag_error(d, path, 0, 0,
                               "workload_flags \"%.*s\": expected fp8_act_storage, "
-                              "optimizer_moments_bf16, fp8_param_gather or fp4_param_gather",
+                              "optimizer_moments_bf16, fp8_param_gather, fp4_param_gather or "
+                              "no_tp_comm_overlap",
                               (int)len, q);
                 return CS_ECONFIG;
             }
             if (len > 0) {
                 size_t at = strlen(wflag_lines);
-                snprintf(wflag_lines + at, sizeof wflag_lines - at, "  %.*s: true\n", (int)len, q);
+                if (len == 18 && strncmp(q, "no_tp_comm_overlap", len) == 0)
+                    snprintf(wflag_lines + at, sizeof wflag_lines - at, "  tp_comm_overlap: 0\n");
+                else
+                    snprintf(wflag_lines + at, sizeof wflag_lines - at, "  %.*s: true\n", (int)len, q);
             }
             q += len;
         }

@@ -15,6 +15,10 @@ void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o)
         (void)cs_stack_preset(CS_STACK_MCORE_2024, &p);
     o->dp_overlap = p.dp_overlap;
     o->tp_overlap = p.tp_comm_overlap;
+    /* a table whose recipes ran without TP communication overlap says so
+     * (the index's no_tp_comm_overlap: the scenario's tp_comm_overlap 0) */
+    if (isfinite(c->scen.workload.tp_comm_overlap))
+        o->tp_overlap = c->scen.workload.tp_comm_overlap;
     o->compute.fused_attention = p.fused_attention;
     /* a row that states its attention kernels (the attention column) */
     if (c->scen.workload.fused_attention == 1)

@@ -97,6 +97,13 @@ static const struct preset presets[] = {
      "18432, 96 heads / 8 kv, seq 4096, vocab 256000, squared-ReLU MLP, no biases, untied; "
      "9.4B embedding and 331.6B other parameters), and NVIDIA/NeMo nemotron.py "
      "Nemotron4Config340B (ffn 73728, LayerNorm, rotary, no dropout)"},
+    {"nemotron-h-56b", 118, 8192, 64, 8, 32768, CS_ACT_RELU2, 131072, 8192, false, false,
+     "NVIDIA, Nemotron-H (arXiv 2504.03624): 56B base, 54 Mamba-2, 54 MLP and 10 attention "
+     "layers; shapes from NVIDIA/NeMo@7a8f1cc7 nemo/collections/llm/gpt/model/ssm.py "
+     "NemotronHConfig56B (pattern M-M-M-M*-..., hidden 8192, ffn 32768 squared-ReLU, 64 heads / "
+     "8 kv of 128, Mamba-2 state 256, head_dim 64, 8 groups, vocab 131072, RMSNorm, no position "
+     "embedding, untied) and Megatron-Core's MambaMixer defaults (expand 2: 256 heads, conv 4, "
+     "chunk 128)"},
     {"nemotron-3-nano", 52, 2688, 32, 2, 1856, CS_ACT_RELU2, 131072, 8192, false, false,
      "NVIDIA Nemotron 3 Nano 30B-A3B (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json as "
      "NVIDIA-NeMo/Megatron-Bridge@067f987df tests/unit_tests/models/nemotronh/"
@@ -168,6 +175,10 @@ static const struct preset_ext preset_exts[] = {
      .moe = {.experts = 128, .top_k = 4, .shared_experts = 0, .expert_ffn_hidden = 2880,
              .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV,
              .glu_clamp = 7.0, .expert_bias = true}},
+    {.name = "nemotron-h-56b",
+     .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-"
+               "M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+     .mamba = {.heads = 256, .head_dim = 64, .state = 256, .groups = 8, .conv = 4, .chunk = 128}},
     {.name = "nemotron-3-nano", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
      .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
      .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},
@@ -181,7 +192,7 @@ static const char *const preset_names[] = {
     "gpt-1.7b", "gpt-3.6b", "gpt-7.5b", "gpt-18b", "gpt-39b", "gpt-76b", "gpt-145b",
     "gpt-310b", "gpt-530b", "gpt-1t", "gpt3-175b", "llama2-7b", "llama2-13b",
     "llama2-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "bloom-176b",
-    "mt-nlg-530b", "nemotron-4-340b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
+    "mt-nlg-530b", "nemotron-4-340b", "nemotron-h-56b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
     "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", "nemotron-3-nano", NULL,
 };
 

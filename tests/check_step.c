@@ -1006,6 +1006,21 @@ START_TEST(test_step_refs_common_schema)
         ck_assert(c3[0].scen.workload.optimizer_moments_bf16);
         ck_assert(!cases[0].scen.workload.optimizer_moments_bf16);
         cs_refs_free(c3, n3);
+        /* no_tp_comm_overlap: the rows' tp_comm_overlap 0, which the
+         * prediction uses instead of the stack's 0.8 (cs_refs_options) */
+        for (int k = 0; k < 2; k++) {
+            struct cs_val_table vt0 = {.stack = "mcore", .workload_flags = k ? "no_tp_comm_overlap" : NULL};
+            c3 = NULL;
+            n3 = 0;
+            ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vt0, cat,
+                                                &d, &c3, &n3),
+                             CS_OK);
+            ck_assert_double_eq(c3[0].scen.workload.tp_comm_overlap, k ? 0.0 : 0.8);
+            struct cs_step_options o0;
+            cs_refs_options(&c3[0], &o0);
+            ck_assert_double_eq(o0.tp_overlap, k ? 0.0 : 0.8);
+            cs_refs_free(c3, n3);
+        }
         struct cs_val_table vx = {.workload_flags = "fp8_act_storage tp_overlap"};
         c3 = NULL;
         n3 = 0;

@@ -40,7 +40,7 @@ START_TEST(test_workload_preset_lookup)
         ck_assert_int_eq(m.heads % m.kv_heads, 0);
         ck_assert_int_gt((int)strlen(m.source), 20);
     }
-    ck_assert_int_eq(n, 30); /* 20 dense, 10 mixture-of-experts (one hybrid) */
+    ck_assert_int_eq(n, 31); /* 21 dense, 10 mixture-of-experts (one hybrid each) */
     /* Unknown names leave `out` untouched. */
     struct cs_model_shape m;
     memset(&m, 0x5a, sizeof m);
@@ -128,6 +128,28 @@ END_TEST
  *   2 x 2688 x 10304 + 2 x 4096 x 2688 = 77,414,400, convolution
  *   2 x 6144 x 4 = 49,152, scan 2 x 128 x 1024 + 2 x 64 x 64 x (256 + 128)
  *   = 3,407,872: 80,871,424. */
+/* Nemotron-H 56B (54 Mamba-2, 54 MLP, 10 attention blocks; h 8192): a
+ * Mamba-2 block in_proj 8192 x (2 x 16384 + 2 x 8 x 256 + 256) =
+ * 304,087,040, convolution (16384 + 4096) x 5 = 102,400, dt_bias/A_log/D
+ * 768, gated norm 16384, out_proj 134,217,728, norm 8192: 438,432,512 (x 54
+ * = 23,675,355,648); MLP block 2 x 8192 x 32768 + 8192 = 536,879,104 (x 54
+ * = 28,991,471,616); attention block 8192 x (8192 + 2 x 1024) + 8192^2 +
+ * 8192 = 151,003,136 (x 10 = 1,510,031,360); embeddings 2 x 131072 x 8192
+ * = 2,147,483,648, final norm 8192: 56,324,350,464, the paper's 56B. */
+START_TEST(test_workload_params_nemotron_h)
+{
+    struct cs_model_shape m = preset("nemotron-h-56b");
+    ck_assert(cs_model_is_hybrid(&m) && !cs_model_is_moe(&m));
+    int cnt[CS_BLOCK_COUNT];
+    cs_model_slots_in(&m, 0, m.layers, cnt);
+    ck_assert_int_eq(cnt[CS_BLOCK_MAMBA], 54);
+    ck_assert_int_eq(cnt[CS_BLOCK_MLP], 54);
+    ck_assert_int_eq(cnt[CS_BLOCK_ATTN], 10);
+    ck_assert_double_eq_tol(cs_workload_params(&m), 56324350464.0, 0.5);
+    ck_assert_double_eq(cs_workload_params_active(&m), cs_workload_params(&m));
+}
+END_TEST
+
 START_TEST(test_workload_params_nemotron_nano)
 {
     struct cs_model_shape m = preset("nemotron-3-nano");
@@ -1116,6 +1138,7 @@ static Suite *workload_suite(void)
     tcase_add_test(tc, test_workload_params_gpt);
     tcase_add_test(tc, test_workload_params_nemotron);
     tcase_add_test(tc, test_workload_params_nemotron_nano);
+    tcase_add_test(tc, test_workload_params_nemotron_h);
     tcase_add_test(tc, test_workload_params_sc21);
     suite_add_tcase(s, tc);
 
