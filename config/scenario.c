@@ -402,7 +402,7 @@ static const struct cs_field model_fields[] = {
     F_("name", CS_FT_STR, struct cs_model_shape, name, .size = MSIZE(struct cs_model_shape, name),
        .def = "custom", .doc = "model name"),
     F_("layers", CS_FT_INT, struct cs_model_shape, layers, .min = 1, .max = 10000,
-       .flags = CS_F_REQUIRED, .doc = "transformer layers"),
+       .flags = CS_F_DERIVED, .doc = "transformer layers (required; a hybrid_pattern gives its length)"),
     F_("hidden", CS_FT_INT, struct cs_model_shape, hidden, .min = 1, .max = 1048576,
        .flags = CS_F_REQUIRED, .doc = "hidden size"),
     F_("heads", CS_FT_INT, struct cs_model_shape, heads, .min = 1, .max = 65536,
@@ -1396,6 +1396,18 @@ static void bind_model(struct cs_bind *b, const struct cs_ynode *wl, const struc
     bind_capacity(b, mm, m);
     snprintf(m->source, sizeof m->source, "%s", "scenario file");
     char buf[32];
+    if (!cs_ynode_map_get(mm, "layers")) {
+        /* a hybrid model's pattern has a letter per layer */
+        size_t n = strlen(m->hybrid);
+        if (n > 0) {
+            m->layers = (int)n;
+            snprintf(buf, sizeof buf, "%d", m->layers);
+            prov_set(&b->prov, "workload.model.layers", buf, "the hybrid_pattern's letters");
+        } else {
+            m->layers = 0;
+            cs_cfg__error(b->d, mv, "workload.model: missing required key \"layers\" (transformer layers)");
+        }
+    }
     if (!cs_ynode_map_get(mm, "kv_heads")) {
         m->kv_heads = m->heads;
         snprintf(buf, sizeof buf, "%d", m->kv_heads);

@@ -713,6 +713,20 @@ START_TEST(test_step_hybrid_pattern_errors)
         ck_assert_msg(found, "case %d: no \"%s\" in %s", i, want[i], d.n ? d.items[0].msg : "(none)");
         cs_diags_fini(&d);
     }
+    /* without layers, the pattern's letters give them */
+    struct cs_scenario s;
+    load("schema_version: 1\n"
+         "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 8, intra_node: nvswitch}\n"
+         "workload:\n"
+         "  model: {hidden: 1024, heads: 8, vocab: 32000, seq_len: 2048, activation: swiglu,\n"
+         "          hybrid_pattern: \"M*M-M*M-\", mamba: {heads: 16}}\n"
+         "  global_batch: 16\n"
+         "  micro_batch: 1\n"
+         "  parallelism: {tp: 1, pp: 2, dp: 4}\n",
+         &s);
+    ck_assert_int_eq(s.workload.model.layers, 8);
+    ck_assert_int_eq(cs_model_block(&s.workload.model, 7), CS_BLOCK_MLP);
+    cs_scenario_fini(&s);
 }
 END_TEST
 
