@@ -374,6 +374,9 @@ static const struct cs_field moe_fields[] = {
     F_("expert_bias", CS_FT_BOOL, struct cs_moe_shape, expert_bias, .def = "false",
        .doc = "biases on the experts' linear layers (gpt-oss); fc2's is added expert by expert "
               "unless fused_grouped_mlp"),
+    F_("latent", CS_FT_INT, struct cs_moe_shape, latent, .min = 0, .max = 1048576, .def = "0",
+       .doc = "latent MoE: the width tokens are projected to before dispatch and the routed experts "
+              "work at (Nemotron 3 Super: 1024; Megatron-Core moe_latent_size); 0: none"),
     F_("dispatcher", CS_FT_ENUM, struct cs_moe_shape, dispatcher, .names = cs_moe_dispatcher_names,
        .flags = CS_F_DERIVED,
        .doc = "alltoall (every routed copy over the network) or hierarchical (DeepEP/HybridEP: once "
@@ -434,6 +437,9 @@ static const struct cs_field model_fields[] = {
        .def = "0", .doc = "every n-th layer (from the first) uses the window (gpt-oss: 2)"),
     F_("moe", CS_FT_SUB, struct cs_model_shape, moe, .sub = moe_fields, .nsub = NELEM(moe_fields),
        .doc = "mixture of experts (experts, top_k, ...); absent: a dense model"),
+    F_("mtp_shared", CS_FT_BOOL, struct cs_model_shape, mtp_shared, .def = "false",
+       .doc = "the mtp_layers passes share one module's weights (Megatron-Core "
+              "mtp_use_repeated_layer): compute per pass, parameters once"),
     F_("hybrid_pattern", CS_FT_STR, struct cs_model_shape, hybrid,
        .size = MSIZE(struct cs_model_shape, hybrid), .def = "",
        .doc = "hybrid layer pattern, one letter per layer: M Mamba-2, * attention, - MLP, E mixture "

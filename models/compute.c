@@ -1137,20 +1137,30 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         double rows = etp * t_r * k;
         double m_e = rows / e_loc;
         double up_e = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * fe / etp;
+        /* the width the routed copies travel and the experts work at: the
+         * hidden size, or a latent MoE's latent width (Megatron-Core's
+         * fc1_latent_proj before the dispatch, fc2_latent_proj after the
+         * combine: two GEMMs on the GPU's t_r tokens, weights duplicated
+         * over TP) */
+        double hx = mo->latent > 0 ? (double)mo->latent : d.h;
         /* router: t_r x h x E, then its scores, top-k and softmax (fp32) */
         linear(gpu, p, d.prec, t_r, mo->experts, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
         mem_op(gpu, p, 3.0 * 4.0 * t_r * mo->experts, &c);
+        if (mo->latent > 0) {
+            linear(gpu, p, d.prec, t_r, hx, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
+            linear(gpu, p, d.prec, t_r, d.h, hx, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
+        }
         /* permute (gather the routed copies) and unpermute (weighted sum back) */
-        mem_op(gpu, p, 2.0 * d.e * d.h * t_r * k, &c);
-        mem_op(gpu, p, d.e * d.h * t_r * (k + 1.0), &c);
+        mem_op(gpu, p, 2.0 * d.e * hx * t_r * k, &c);
+        mem_op(gpu, p, d.e * hx * t_r * (k + 1.0), &c);
         double ef = 0.0, eb = 0.0, efl = 0.0;
-        grouped_linear(gpu, p, d.prec, e_loc, m_e, up_e, d.h, &ef, &eb, &efl);
-        grouped_linear(gpu, p, d.prec, e_loc, m_e, d.h, fe / etp, &ef, &eb, &efl);
+        grouped_linear(gpu, p, d.prec, e_loc, m_e, up_e, hx, &ef, &eb, &efl);
+        grouped_linear(gpu, p, d.prec, e_loc, m_e, hx, fe / etp, &ef, &eb, &efl);
         /* the experts' activation function, its clamp and fc2's bias
          * (docs/moe.md, "Compute"; cs_compute_moe_act_bytes) */
         double xf = 0.0, xb = 0.0;
         int xk = 0;
-        cs_compute_moe_act_bytes(w, d.e, rows, fe / etp, d.h, e_loc, &xf, &xb, &xk);
+        cs_compute_moe_act_bytes(w, d.e, rows, fe / etp, hx, e_loc, &xf, &xb, &xk);
         ef += cs_compute_mem_s(gpu, p, xf);
         eb += cs_compute_mem_s(gpu, p, xb);
         if (xk > 1) { /* the per-expert bias kernels' own floors */
@@ -1165,11 +1175,11 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         c.fwd_flops += efl;
         /* token dispatch and combine (all-to-all over the EP group): each
          * GPU sends its t_r k routed copies of h and gets as many back */
-        c.ep_a2a_bytes = t_r * k * d.h * d.e;
+        c.ep_a2a_bytes = t_r * k * hx * d.e;
         c.ep_a2a_fwd = 2;
         c.ep_a2a_bwd = 2;
         if (etp > 1) { /* the slot's tokens gathered over, and scattered back from, the ETP group */
-            c.etp_msg_bytes = rows * d.h * d.e;
+            c.etp_msg_bytes = rows * hx * d.e;
             c.etp_pairs = 1;
         }
         c.expert_params = cs_memory_layer_expert_params(w);
@@ -1244,7 +1254,8 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
             nb.model.moe.expert_bias = false;
             double rf = 0.0, rb = 0.0;
             int rk = 0;
-            cs_compute_moe_act_bytes(&nb, d.e, rows, mo->expert_ffn_hidden / etp, d.h, 1.0, &rf, &rb, &rk);
+            cs_compute_moe_act_bytes(&nb, d.e, rows, mo->expert_ffn_hidden / etp,
+                                     mo->latent > 0 ? (double)mo->latent : d.h, 1.0, &rf, &rb, &rk);
             c.recompute_s += cs_compute_mem_s(gpu, p, rf);
         }
         if ((mods & CS_RC_MOD_MLA_UP_PROJ) && m->attention == CS_ATTN_MLA) {

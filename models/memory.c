@@ -171,9 +171,18 @@ double cs_memory_layer_expert_params(const struct cs_workload *w)
     if (!cs_model_is_moe(&w->model))
         return 0.0;
     double ep = w->par.ep > 0 ? w->par.ep : 1, etp = w->par.etp > 0 ? w->par.etp : 1;
-    double fe = e->expert_ffn_hidden, h = w->model.hidden;
+    double fe = e->expert_ffn_hidden, h = e->latent > 0 ? e->latent : w->model.hidden;
     double up = (w->model.activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * fe;
     return (double)e->experts / ep * (h * up + fe * h) / etp;
+}
+
+/* A latent MoE layer's two projections (hidden <-> latent), duplicated on
+ * every TP rank (Megatron-Core's fc1/fc2_latent_proj, parallel_mode
+ * "duplicated"); 0 without a latent width. */
+static double latent_proj_params(const struct cs_workload *w)
+{
+    const struct cs_moe_shape *e = &w->model.moe;
+    return e->latent > 0 ? 2.0 * (double)w->model.hidden * e->latent : 0.0;
 }
 
 double cs_memory_layer_moe_params(const struct cs_workload *w)
@@ -183,7 +192,7 @@ double cs_memory_layer_moe_params(const struct cs_workload *w)
         return cs_memory_layer_params(w);
     double shared = (double)e->shared_experts * e->expert_ffn_hidden;
     return layer_params_f(w, shared) + (double)w->model.hidden * e->experts +
-           cs_memory_layer_expert_params(w);
+           cs_memory_layer_expert_params(w) + latent_proj_params(w);
 }
 
 double cs_memory_block_params(const struct cs_workload *w, enum cs_block kind)
@@ -204,7 +213,7 @@ double cs_memory_block_params(const struct cs_workload *w, enum cs_block kind)
         const struct cs_moe_shape *e = &m->moe;
         double fs = (double)e->shared_experts * e->expert_ffn_hidden;
         double up = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * fs / t;
-        return h * up + fs / t * h + h * e->experts + cs_memory_layer_expert_params(w) + h;
+        return h * up + fs / t * h + h * e->experts + cs_memory_layer_expert_params(w) + latent_proj_params(w) + h;
     }
     case CS_BLOCK_MAMBA:
         /* in_proj, the convolution, the per-head and gated-norm weights and
@@ -463,7 +472,9 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
     double etp = w->par.etp > 0 ? w->par.etp : 1;
     double t_r = (double)w->micro_batch * w->model.seq_len / w->par.cp / w->par.tp;
     double rows = etp * t_r * mo->top_k * (load >= 1.0 ? load : 1.0);
-    double fe = mo->expert_ffn_hidden / etp, h = w->model.hidden;
+    /* latent MoE: the routed copies travel and enter the experts at the
+     * latent width; fc2_latent_proj keeps its latent input */
+    double fe = mo->expert_ffn_hidden / etp, h = mo->latent > 0 ? mo->latent : w->model.hidden;
     double up = w->model.activation == CS_ACT_SWIGLU ? 2.0 * fe : fe;
     /* the two expert GEMMs' inputs are kept as their quantized column-wise
      * copies under FP8 and the block-scaled formats (Transformer Engine's
@@ -497,8 +508,9 @@ static double moe_layer_acts(const struct cs_workload *w, bool fused, double loa
                              !w->fused_grouped_mlp && !act_rc
                          ? e
                          : 0.0;
+    double latent_in = mo->latent > 0 ? lin * t_r * mo->latent : 0.0;
     return base + rows * (lin * h + (up_b + clamp_b) * up + (act_rc ? 0.0 : lin * fe) + out_b * h) +
-           4.0 * t_r * mo->experts;
+           4.0 * t_r * mo->experts + latent_in;
 }
 
 double cs_memory_layer_offload_bytes(const struct cs_workload *w, bool moe_layer)
@@ -590,7 +602,14 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
         int nmc = moe ? cs_model_moe_layers_in(m, lo, n) : 0;
         int cnt[CS_BLOCK_COUNT];
         cs_model_slots_in(m, lo, n, cnt);
-        cnt[mtp_moe ? CS_BLOCK_MOE : CS_BLOCK_LAYER] += nmtp;
+        /* an MTP module's layer: the decoder's last kind; a hybrid model's
+         * module also has an attention block (Nemotron 3 Super's
+         * mtp_hybrid_override_pattern "*E") */
+        cnt[cs_model_layer_slot(m, m->layers - 1)] += nmtp;
+        if (cs_model_is_hybrid(m)) {
+            cnt[CS_BLOCK_ATTN] += nmtp;
+            n += nmtp;
+        }
         n += nmtp;
         nmc += mtp_moe ? nmtp : 0;
         if (n <= 0)
@@ -631,6 +650,18 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     if (out_here)
         r.params += cs_memory_logits_params(w);
     r.params += mtp * cs_memory_mtp_extra_params(w);
+    if (m->mtp_shared && mtp > 1) {
+        /* the passes share one module's weights (mtp_shared) */
+        enum cs_block lq = cs_model_layer_slot(m, m->layers - 1);
+        double layer = lq == CS_BLOCK_MOE ? p_moe
+                       : hybrid           ? cs_memory_block_params(w, lq)
+                                          : cs_memory_layer_params(w);
+        if (hybrid)
+            layer += cs_memory_block_params(w, CS_BLOCK_ATTN);
+        r.params -= (mtp - 1) * (layer + cs_memory_mtp_extra_params(w));
+        if (lq == CS_BLOCK_MOE)
+            experts -= (mtp - 1) * cs_memory_layer_expert_params(w);
+    }
 
     /* Model states, sharded over the data-parallel group (ZeRO stages
      * 1/2/3, Rajbhandari et al. 2020, Figure 1). */
@@ -708,7 +739,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
             rebuilt = fmax(rebuilt, m_st);
         /* dispatch and combine buffers: the routed copies sent and received */
         double t_r = (double)w->micro_batch * m->seq_len / w->par.cp / w->par.tp;
-        r.comm += 2.0 * e * t_r * m->moe.top_k * m->hidden;
+        r.comm += 2.0 * e * t_r * m->moe.top_k * (m->moe.latent > 0 ? m->moe.latent : m->hidden);
     }
     /* Offloaded layers (activation_offload_layers) wait in host memory; one
      * layer's worth stays on the GPU as the staging buffer being copied. */

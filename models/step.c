@@ -333,11 +333,10 @@ cs_status cs_step_rules(const struct cs_cluster_cfg *c, const struct cs_workload
             cs__rule(d, mk, CS_STEP_KEY_CP,
                      "workload.parallelism.cp: Mamba-2's %d heads must be divisible by tp x cp = %d", mb->heads,
                      p->tp * p->cp);
-        if (w->recompute == CS_RECOMPUTE_OP || m->mtp_layers > 0 || w->offload_modules ||
-            m->attention == CS_ATTN_MLA)
+        if (w->recompute == CS_RECOMPUTE_OP || w->offload_modules || m->attention == CS_ATTN_MLA)
             cs__rule(d, mk, CS_STEP_KEY_MODEL,
                      "workload.model.hybrid_pattern: a hybrid model is modelled with recompute none, "
-                     "selective or full, without mtp_layers, offload_modules or MLA");
+                     "selective or full, without offload_modules or MLA");
     }
     if (m->kv_heads <= 0 || m->heads % m->kv_heads != 0)
         cs__rule(d, mk, CS_STEP_KEY_KV_HEADS, "workload.model.kv_heads: %d does not divide heads = %d",
@@ -1171,6 +1170,12 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 else
                     cnt[cs_model_layer_slot(&S->w->model, S->w->model.layers - 1)] += nmtp;
                 nl += nmtp;
+                if (cs_model_is_hybrid(&S->w->model)) {
+                    /* a hybrid model's module: an attention block and one of
+                     * the decoder's last kind (Nemotron 3 Super's "*E") */
+                    cnt[CS_BLOCK_ATTN] += nmtp;
+                    nl += nmtp;
+                }
             }
             int nd = nl - nm;
             /* Selective recomputation redoes every layer's attention core;
@@ -1272,6 +1277,16 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 cc->b_compute_s += nmtp * (x->bwd_s + emb->bwd_s + logits->bwd_s);
                 cc->params += nmtp * x->params + (has_e ? 0.0 : emb->params) +
                               (has_l ? 0.0 : logits->params);
+                if (S->w->model.mtp_shared && nmtp > 1) {
+                    /* one module's weights for every pass: its layer (and a
+                     * hybrid model's attention block) and projection once */
+                    int lq = cs_model_layer_slot(&S->w->model, S->w->model.layers - 1);
+                    double one = x->params + (lq == CS_BLOCK_MOE ? S->moe_layer.params : S->block[lq].params) +
+                                 (cs_model_is_hybrid(&S->w->model) ? S->block[CS_BLOCK_ATTN].params : 0.0);
+                    double ex = lq == CS_BLOCK_MOE ? S->moe_layer.expert_params : 0.0;
+                    cc->params -= (nmtp - 1) * one;
+                    cc->expert_params -= (nmtp - 1) * ex;
+                }
             }
             /* Host dispatch (docs/models.md, "Host dispatch"): the host
              * issues every kernel of the chunk, and the GPU can run ahead of
@@ -1633,8 +1648,11 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     S.block[CS_BLOCK_LAYER] = S.layer;
     for (int i = 0; i < w->model.layers; i++)
         S.has_block[cs_model_layer_slot(&w->model, i)] = true;
-    if (w->model.mtp_layers > 0)
+    if (w->model.mtp_layers > 0) {
         S.has_block[cs_model_layer_slot(&w->model, w->model.layers - 1)] = true;
+        if (cs_model_is_hybrid(&w->model))
+            S.has_block[CS_BLOCK_ATTN] = true; /* the module's attention block ("*E") */
+    }
     for (int k = CS_BLOCK_ATTN; k < CS_BLOCK_COUNT; k++) {
         if (k == CS_BLOCK_MOE || !S.has_block[k])
             continue;

@@ -34,6 +34,7 @@ struct preset_ext {
     int sliding_window, sliding_every;
     struct cs_moe_shape moe;
     int mtp_layers;
+    bool mtp_shared;
     const char *hybrid;
     struct cs_mamba_shape mamba;
 };
@@ -113,6 +114,22 @@ static const struct preset presets[] = {
      "groups, conv 4, chunk 128; 128 experts top-6 of 1856 plus a shared expert of 3712 (two "
      "of 1856 here), squared-ReLU, no biases, RMSNorm, no position embedding, vocab 131072, "
      "untied; 31.6B total, 3.6B active with the embeddings"},
+    {"nemotron-3-super", 88, 4096, 32, 2, 2688, CS_ACT_RELU2, 131072, 8192, false, false,
+     "NVIDIA Nemotron 3 Super 120B-A12B: NVIDIA/Megatron-LM@d98e8a64dd examples/post_training/"
+     "modelopt/conf/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.sh (88 layers of pattern "
+     "MEMEMEM*EMEMEMEM*...: 40 Mamba-2, 40 latent MoE, 8 attention; hidden 4096, 32 heads / 2 kv "
+     "of 128, Mamba-2 128 heads of 64, state 128, 8 groups; 512 experts top-22 of 2688 at latent "
+     "1024, shared expert 5376 (two of 2688 here), squared-ReLU, RMSNorm, no position embedding, "
+     "vocab 131072, untied); one MTP module run twice with shared weights, as its Megatron-Bridge "
+     "training recipes run it (recipes/nemotronh/h100/nemotron_3_super.py: mtp_num_layers 2, "
+     "mtp_use_repeated_layer); 120.7B counted (published 120B), 12.8B active with the embeddings"},
+    {"nemotron-3-ultra", 108, 8192, 64, 2, 5120, CS_ACT_RELU2, 131072, 8192, false, false,
+     "NVIDIA Nemotron 3 Ultra 550B-A55B: NVIDIA/Megatron-LM@d98e8a64dd examples/post_training/"
+     "modelopt/conf/nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.sh (108 layers: 48 Mamba-2, 48 "
+     "latent MoE, 12 attention; hidden 8192, 64 heads / 2 kv of 128, Mamba-2 256 heads of 64, "
+     "state 128 (Megatron-Core's default; not set there), 8 groups; 512 experts top-22 of 5120 at "
+     "latent 2048, shared expert 10240, squared-ReLU, RMSNorm, vocab 131072, untied); no MTP "
+     "stated; 549.3B counted (published 550B), 56.1B active with the embeddings"},
     {"mixtral-8x7b", 32, 4096, 32, 8, 14336, CS_ACT_SWIGLU, 32000, 4096, false, false,
      "Jiang et al., Mixtral of Experts, arXiv 2401.04088, Table 1, and mistralai/"
      "Mixtral-8x7B-v0.1 config.json (8 experts top-2, expert ffn 14336; 46.7B total, "
@@ -182,6 +199,18 @@ static const struct preset_ext preset_exts[] = {
     {.name = "nemotron-3-nano", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
      .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
      .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},
+    {.name = "nemotron-3-super", .head_dim = 128,
+     .moe = {.experts = 512, .top_k = 22, .shared_experts = 2, .expert_ffn_hidden = 2688,
+             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV, .latent = 1024},
+     .hybrid = "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME",
+     .mamba = {.heads = 128, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
+     .mtp_layers = 2, .mtp_shared = true},
+    {.name = "nemotron-3-ultra", .head_dim = 128,
+     .moe = {.experts = 512, .top_k = 22, .shared_experts = 2, .expert_ffn_hidden = 5120,
+             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV, .latent = 2048},
+     .hybrid = "MEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*"
+               "EMEMEMEM*EMEMEMEME",
+     .mamba = {.heads = 256, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},
     {.name = "mixtral-8x7b", MOE(8, 2, 0, 14336, 0, 1)},
     {.name = "mixtral-8x22b", MOE(8, 2, 0, 16384, 0, 1)},
 };
@@ -193,7 +222,7 @@ static const char *const preset_names[] = {
     "gpt-310b", "gpt-530b", "gpt-1t", "gpt3-175b", "llama2-7b", "llama2-13b",
     "llama2-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "bloom-176b",
     "mt-nlg-530b", "nemotron-4-340b", "nemotron-h-56b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
-    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", "nemotron-3-nano", NULL,
+    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", "nemotron-3-nano", "nemotron-3-super", "nemotron-3-ultra", NULL,
 };
 
 _Static_assert(sizeof preset_names / sizeof preset_names[0] == NPRESETS + 1,
@@ -233,6 +262,7 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out)
             m.sliding_every = x->sliding_every;
             m.moe = x->moe;
             m.mtp_layers = x->mtp_layers;
+            m.mtp_shared = x->mtp_shared;
             if (x->hybrid)
                 snprintf(m.hybrid, sizeof m.hybrid, "%s", x->hybrid);
             m.mamba = x->mamba;
@@ -409,6 +439,14 @@ static double layer_ffn_weights(const struct cs_model_shape *m, int i, bool acti
         return ffn_weights(m, m->ffn_hidden);
     const struct cs_moe_shape *e = &m->moe;
     double routed = active ? e->top_k : e->experts;
+    if (e->latent > 0) {
+        /* latent MoE: routed experts at the latent width, the two latent
+         * projections, shared experts at the hidden width */
+        double f = e->expert_ffn_hidden, lat = e->latent;
+        double expert = lat * mlp_in_width_f(m, f) + f * lat;
+        return (double)m->hidden * e->experts + routed * expert + 2.0 * m->hidden * lat +
+               e->shared_experts * ffn_weights(m, f);
+    }
     return (double)m->hidden * e->experts + (routed + e->shared_experts) *
                                                  ffn_weights(m, e->expert_ffn_hidden);
 }
@@ -508,7 +546,7 @@ double cs_workload_mtp_params(const struct cs_model_shape *m)
     /* the layer (of the decoder's last kind), eh_proj, the norms of the
      * hidden state and of the embedding, and the module's final norm */
     double one = attn + layer_ffn_weights(m, m->layers - 1, false) + 2.0 * h * h + 3.0 * norm;
-    return m->mtp_layers * one;
+    return (m->mtp_shared ? 1 : m->mtp_layers) * one;
 }
 
 double cs_moe_dispatch_dedup(int nodes, int top_k)
@@ -574,13 +612,21 @@ static void layer_flops_i(const struct cs_model_shape *m, int i, struct cs_layer
         const struct cs_moe_shape *e = &m->moe;
         double n = (double)e->top_k + e->shared_experts, f = e->expert_ffn_hidden;
         r.router = 2.0 * s * h * e->experts;
-        r.mlp_up = n * 2.0 * s * h * mlp_in_width_f(m, f);
-        r.mlp_down = n * 2.0 * s * h * f;
+        if (e->latent > 0) {
+            double lat = e->latent;
+            r.mlp_up = 2.0 * s * mlp_in_width_f(m, f) * (e->top_k * lat + e->shared_experts * h);
+            r.mlp_down = 2.0 * s * f * (e->top_k * lat + e->shared_experts * h);
+            r.latent_proj = 2.0 * 2.0 * s * h * lat;
+        } else {
+            r.mlp_up = n * 2.0 * s * h * mlp_in_width_f(m, f);
+            r.mlp_down = n * 2.0 * s * h * f;
+        }
     } else if (ffn) {
         r.mlp_up = 2.0 * s * h * mlp_in_width(m);
         r.mlp_down = 2.0 * s * h * m->ffn_hidden;
     }
-    r.total = r.qkv + r.scores + r.attn_over_v + r.proj + r.router + r.mlp_up + r.mlp_down + r.mamba;
+    r.total = r.qkv + r.scores + r.attn_over_v + r.proj + r.router + r.mlp_up + r.mlp_down + r.mamba +
+              r.latent_proj;
     *out = r;
 }
 
@@ -1169,7 +1215,7 @@ cs_status cs_workload_check(const struct cs_workload *w)
         m->sliding_every < 0)
         return CS_EINVAL;
     if (cs_model_is_moe(m) &&
-        (m->moe.top_k > m->moe.experts || m->moe.expert_ffn_hidden < 1 ||
+        (m->moe.top_k > m->moe.experts || m->moe.expert_ffn_hidden < 1 || m->moe.latent < 0 ||
          !(m->moe.capacity_factor == 0 || m->moe.capacity_factor >= 1.0) ||
          !(m->moe.load_cv >= 0) || !(m->moe.a2a_overlap >= 0 && m->moe.a2a_overlap <= 1)))
         return CS_EINVAL;

@@ -386,6 +386,45 @@ START_TEST(test_compute_block_mamba)
 }
 END_TEST
 
+/* A latent MoE block (Nemotron 3 Super, 8192 tokens, ep 8, bf16 on H100):
+ * the routed copies travel and meet the experts at the latent width 1024
+ * instead of the hidden 4096, and two GEMMs project each token down before
+ * the dispatch and up after the combine. Against the same block without a
+ * latent width, the non-expert forward differs by those two GEMMs and by
+ * the permute (2 e w t k) and unpermute (e w t (k + 1)) bytes at w = 1024
+ * instead of 4096; the all-to-all carries t k 1024 e bytes. */
+START_TEST(test_compute_moe_latent)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("nemotron-3-super", 1, false, CS_RECOMPUTE_NONE);
+    w.par.ep = 8;
+    w.par.dp = 8;
+    struct cs_layer_cost lat, full;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MOE, &lat), CS_OK);
+    w.model.moe.latent = 0;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MOE, &full), CS_OK);
+    const double t = 8192.0, k = 22.0, e = 2.0;
+    ck_assert_double_eq_tol(lat.ep_a2a_bytes, t * k * 1024.0 * e, 0.5);
+    ck_assert_double_eq_tol(full.ep_a2a_bytes, t * k * 4096.0 * e, 0.5);
+    double d = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 1024, 4096, 1) +
+               cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 4096, 1024, 1) +
+               cs_compute_mem_s(&g, &p, 2.0 * e * 1024.0 * t * k) - cs_compute_mem_s(&g, &p, 2.0 * e * 4096.0 * t * k) +
+               cs_compute_mem_s(&g, &p, e * 1024.0 * t * (k + 1.0)) -
+               cs_compute_mem_s(&g, &p, e * 4096.0 * t * (k + 1.0));
+    ck_assert_double_eq_tol((lat.fwd_s - lat.expert_fwd_s) - (full.fwd_s - full.expert_fwd_s), d, 1e-12);
+    /* the experts' GEMMs at the latent width: 64 local experts of 2816 rows
+     * (8192 x 22 x 8 / 64), 1024 -> 2688 and back */
+    ck_assert(lat.expert_fwd_s < full.expert_fwd_s);
+    double m_e = t * k / 64.0;
+    ck_assert_double_eq_tol(m_e, 2816.0, 1e-9);
+    double gg = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, m_e, 2688, 1024, 64) +
+                cs_compute_gemm_s(&g, &p, CS_PREC_BF16, m_e, 1024, 2688, 64);
+    ck_assert(lat.expert_fwd_s >= gg && lat.expert_fwd_s < gg * 1.5);
+}
+END_TEST
+
 START_TEST(test_compute_layer_gpt3_tp8)
 {
     struct cs_gpu_spec g = h100();
@@ -1121,6 +1160,7 @@ static Suite *compute_suite(void)
     tcase_add_test(layer, test_compute_layer_squared_relu);
     tcase_add_test(layer, test_compute_blocks_make_a_layer);
     tcase_add_test(layer, test_compute_block_mamba);
+    tcase_add_test(layer, test_compute_moe_latent);
     tcase_add_test(layer, test_compute_layer_sp_and_recompute);
     tcase_add_test(layer, test_compute_layer_gqa_replication);
     tcase_add_test(layer, test_compute_layer_context_parallel);

@@ -38,6 +38,34 @@ static void check_counts(const char *name, double total_b, double active_b)
                   active_b);
 }
 
+/* Nemotron 3 Super (latent MoE): 40 Mamba-2 blocks of 109,640,064 (in_proj
+ * 4096 x (2 x 8192 + 2 x 1024 + 128), convolution 10240 x 5, 384, gated norm
+ * 8192, out_proj 8192 x 4096, norm 4096), 8 attention blocks of 35,655,680
+ * (4096 x (4096 + 512) + 4096^2 + 4096), 40 MoE blocks: router 4096 x 512,
+ * the two latent projections 2 x 4096 x 1024, the shared expert (two of
+ * 2688) 4 x 4096 x 2688 and the norm, 54,530,048, plus 512 routed experts at
+ * the latent width of 2 x 1024 x 2688 = 5,505,024 each; embeddings 2 x
+ * 131072 x 4096 and the final norm: 120,668,687,360 (120B published), and
+ * with 22 routed experts 12,770,216,960 active (the card's 12B leaves the
+ * embeddings out: 11.70B). The MTP module (run twice with shared weights)
+ * is not in either. */
+START_TEST(test_moe_params_latent)
+{
+    struct cs_model_shape m = preset("nemotron-3-super");
+    ck_assert_int_eq(m.moe.latent, 1024);
+    ck_assert(m.mtp_shared && m.mtp_layers == 2);
+    ck_assert_double_eq_tol(cs_workload_params(&m), 120668687360.0, 0.5);
+    ck_assert_double_eq_tol(cs_workload_params_active(&m), 12770216960.0, 0.5);
+    /* the shared MTP module's parameters once, not per pass */
+    struct cs_model_shape one = m;
+    one.mtp_layers = 1;
+    ck_assert_double_eq_tol(cs_workload_mtp_params(&m), cs_workload_mtp_params(&one), 0.5);
+    one.mtp_shared = false;
+    one.mtp_layers = 2;
+    ck_assert_double_eq_tol(cs_workload_mtp_params(&one), 2.0 * cs_workload_mtp_params(&m), 1.0);
+}
+END_TEST
+
 START_TEST(test_moe_params_published)
 {
     check_counts("mixtral-8x7b", 46.7, 12.9);
@@ -49,6 +77,9 @@ START_TEST(test_moe_params_published)
     check_counts("llama4-maverick", 400.0, 17.0);
     /* Nemotron 3 Nano's card: 31.6B total, 3.6B active with the embeddings */
     check_counts("nemotron-3-nano", 31.6, 3.6);
+    /* Nemotron 3 Ultra: 550B total, 55B active (56.1B counted with both
+     * embeddings, 54.9B with one) */
+    check_counts("nemotron-3-ultra", 550.0, 55.0);
     /* gpt-oss's model card (Table 1) counts 5.13B active without the
      * input embedding (201088 x 2880 = 0.58B); the other cards and
      * cs_workload_params_active count it. */
@@ -326,6 +357,7 @@ Suite *moe_suite(void)
     Suite *s = suite_create("moe");
     TCase *tc = tcase_create("model");
     tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, test_moe_params_latent);
     tcase_add_test(tc, test_moe_params_published);
     tcase_add_test(tc, test_moe_params_mixtral_by_hand);
     tcase_add_test(tc, test_moe_layer_kinds);

@@ -135,6 +135,13 @@ struct cs_moe_shape {
      * routing probability, added expert by expert after it unless the MLP
      * is fused (workload.fused_grouped_mlp). */
     bool expert_bias;
+    /* Latent MoE (Nemotron 3 Super; Megatron-Core moe_latent_size): the
+     * tokens are projected from the hidden size down to this width before
+     * dispatch (fc1_latent_proj), the routed experts work at it (fc1: latent
+     * -> expert_ffn_hidden, fc2 back), and the combined output is projected
+     * up again (fc2_latent_proj); the router and the shared experts see the
+     * full hidden state. 0: none. */
+    int latent;
 };
 
 /* Hybrid models (Megatron-Core's MambaModel and its hybrid_override_pattern:
@@ -200,6 +207,11 @@ struct cs_model_shape {
      * stage that holds them (the last by default; cs_workload_vstage_extras).
      * 0: none. Not in the published parameter and active counts. */
     int mtp_layers;
+    /* The MTP modules share one set of weights, the module run mtp_layers
+     * times (Megatron-Core's mtp_use_repeated_layer: Nemotron 3 Super's
+     * training recipes run its one module twice): compute per pass,
+     * parameters once. */
+    bool mtp_shared;
     /* Hybrid layer pattern, one letter per layer (M Mamba-2, * attention,
      * - MLP, E MoE); "": every layer a transformer layer. */
     char hybrid[CS_HYBRID_MAX];
@@ -595,6 +607,7 @@ struct cs_layer_flops {
                             (top_k + shared) experts of width expert_ffn_hidden */
     double mlp_down;     /* 2 s h f */
     double mamba;        /* Mamba-2 blocks: in_proj, convolution, SSD scan, out_proj */
+    double latent_proj;  /* latent MoE layers: the two latent projections, 2 x 2 s h latent */
     double total;        /* sum of the above */
 };
 /* A Mamba-2 block's mixer parameters (in_proj, the convolution's weight
