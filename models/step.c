@@ -708,9 +708,13 @@ void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double pe
             r.comm_s += ag_s;
         }
         double lend = lstart + per_layer_s;
-        double ov = fmax(0.0, fmin(nb, lend) - fmax(na, lstart)) +
-                    fmax(0.0, fmin(rb, lend) - fmax(ra, lstart));
-        double x = overlap_slowdown * fmin(ov, per_layer_s);
+        /* the two collectives' overlap with the layer (plain comparisons:
+         * libm's fmax/fmin are calls, and this loop runs per layer and
+         * micro-batch in the search; the times are finite here) */
+        double e1 = nb < lend ? nb : lend, s1 = na > lstart ? na : lstart;
+        double e2 = rb < lend ? rb : lend, s2 = ra > lstart ? ra : lstart;
+        double ov = (e1 > s1 ? e1 - s1 : 0.0) + (e2 > s2 ? e2 - s2 : 0.0);
+        double x = overlap_slowdown * (ov < per_layer_s ? ov : per_layer_s);
         r.slowdown_s += x;
         t = lend + x;
         if (next && post) {
@@ -1646,8 +1650,12 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
      * plain model's dense layers, a hybrid model's attention, MLP and
      * Mamba-2 blocks */
     S.block[CS_BLOCK_LAYER] = S.layer;
-    for (int i = 0; i < w->model.layers; i++)
-        S.has_block[cs_model_layer_slot(&w->model, i)] = true;
+    {
+        int all[CS_BLOCK_COUNT];
+        cs_model_slots_in(&w->model, 0, w->model.layers, all);
+        for (int k = 0; k < CS_BLOCK_COUNT; k++)
+            S.has_block[k] = all[k] > 0;
+    }
     if (w->model.mtp_layers > 0) {
         S.has_block[cs_model_layer_slot(&w->model, w->model.layers - 1)] = true;
         if (cs_model_is_hybrid(&w->model))

@@ -339,19 +339,43 @@ enum cs_block cs_model_layer_slot(const struct cs_model_shape *m, int i)
     return cs_model_layer_is_moe(m, i) ? CS_BLOCK_MOE : CS_BLOCK_LAYER;
 }
 
+/* MoE layers of a plain model among [first, first + n): layer i >= fd is
+ * MoE when (i - fd + 1) is a multiple of every (cs_model_layer_is_moe),
+ * counted in closed form (this runs per chunk and stage in the search's
+ * inner loop) */
+static int plain_moe_in(const struct cs_model_shape *m, int first, int n)
+{
+    if (!cs_model_is_moe(m) || n <= 0)
+        return 0;
+    long fd = m->moe.first_dense_layers, e = m->moe.moe_every > 1 ? m->moe.moe_every : 1;
+    long lo = first > fd ? first : fd, hi = (long)first + n;
+    if (lo >= hi)
+        return 0;
+    /* j = i - fd + 1 runs over [lo - fd + 1, hi - fd] */
+    return (int)((hi - fd) / e - (lo - fd) / e);
+}
+
 void cs_model_slots_in(const struct cs_model_shape *m, int first, int n, int counts[CS_BLOCK_COUNT])
 {
     for (int k = 0; k < CS_BLOCK_COUNT; k++)
         counts[k] = 0;
+    if (!cs_model_is_hybrid(m)) {
+        int moe = plain_moe_in(m, first, n);
+        counts[CS_BLOCK_MOE] = moe;
+        counts[CS_BLOCK_LAYER] = (n > 0 ? n : 0) - moe;
+        return;
+    }
     for (int i = first; i < first + n; i++)
-        counts[cs_model_layer_slot(m, i)]++;
+        counts[cs_model_block(m, i)]++;
 }
 
 bool cs_model_layer_is_moe(const struct cs_model_shape *m, int i)
 {
+    if (!cs_model_is_moe(m))
+        return false;
     if (cs_model_is_hybrid(m))
-        return cs_model_is_moe(m) && cs_model_block(m, i) == CS_BLOCK_MOE;
-    if (!cs_model_is_moe(m) || i < m->moe.first_dense_layers)
+        return cs_model_block(m, i) == CS_BLOCK_MOE;
+    if (i < m->moe.first_dense_layers)
         return false;
     int every = m->moe.moe_every > 1 ? m->moe.moe_every : 1;
     /* Llama 4's interleave_moe_layer_step: layer i is MoE when
@@ -363,6 +387,8 @@ int cs_model_moe_layers_in(const struct cs_model_shape *m, int first, int n)
 {
     if (!cs_model_is_moe(m))
         return 0;
+    if (!cs_model_is_hybrid(m))
+        return plain_moe_in(m, first, n);
     int k = 0;
     for (int i = first; i < first + n; i++)
         k += cs_model_layer_is_moe(m, i);
@@ -1167,10 +1193,11 @@ double cs_workload_flops_per_iter(const struct cs_model_shape *m, double global_
 {
     double layers = 0.0;
     struct cs_layer_flops lf;
+    bool hyb = cs_model_is_hybrid(m);
     for (int i = 0; i < m->layers; i++) {
         /* layers of one kind repeat: recount only where the kind changes */
         if (i == 0 || cs_model_layer_is_moe(m, i) != cs_model_layer_is_moe(m, i - 1) ||
-            cs_model_block(m, i) != cs_model_block(m, i - 1) ||
+            (hyb && cs_model_block(m, i) != cs_model_block(m, i - 1)) ||
             keys_attended(m, i) != keys_attended(m, i - 1))
             layer_flops_i(m, i, &lf);
         /* forward + backward (2x): 3x the forward of each layer */

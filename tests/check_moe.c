@@ -49,6 +49,32 @@ static void check_counts(const char *name, double total_b, double active_b)
  * with 22 routed experts 12,770,216,960 active (the card's 12B leaves the
  * embeddings out: 11.70B). The MTP module (run twice with shared weights)
  * is not in either. */
+/* The closed-form count of a plain model's MoE layers in a range (what the
+ * step and memory models call per chunk) against the layer-by-layer rule,
+ * for every leading-dense count, MoE stride, start and length up to 40. */
+START_TEST(test_moe_layers_in_closed_form)
+{
+    struct cs_model_shape m = preset("llama4-maverick");
+    m.layers = 40;
+    for (int fd = 0; fd <= 5; fd++)
+        for (int every = 1; every <= 4; every++) {
+            m.moe.first_dense_layers = fd;
+            m.moe.moe_every = every;
+            for (int first = 0; first < 40; first++)
+                for (int n = 0; first + n <= 40; n++) {
+                    int k = 0;
+                    for (int i = first; i < first + n; i++)
+                        k += cs_model_layer_is_moe(&m, i);
+                    ck_assert_int_eq(cs_model_moe_layers_in(&m, first, n), k);
+                    int cnt[CS_BLOCK_COUNT];
+                    cs_model_slots_in(&m, first, n, cnt);
+                    ck_assert_int_eq(cnt[CS_BLOCK_MOE], k);
+                    ck_assert_int_eq(cnt[CS_BLOCK_LAYER], n - k);
+                }
+        }
+}
+END_TEST
+
 START_TEST(test_moe_params_latent)
 {
     struct cs_model_shape m = preset("nemotron-3-super");
@@ -358,6 +384,7 @@ Suite *moe_suite(void)
     TCase *tc = tcase_create("model");
     tcase_set_timeout(tc, 20);
     tcase_add_test(tc, test_moe_params_latent);
+    tcase_add_test(tc, test_moe_layers_in_closed_form);
     tcase_add_test(tc, test_moe_params_published);
     tcase_add_test(tc, test_moe_params_mixtral_by_hand);
     tcase_add_test(tc, test_moe_layer_kinds);
