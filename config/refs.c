@@ -814,7 +814,7 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             }
             if (len > 0) {
                 size_t at = strlen(wflag_lines);
-                if (len == 18 && strncmp(q, "no_tp_comm_overlap", len) == 0)
+                if (len == strlen("no_tp_comm_overlap") && strncmp(q, "no_tp_comm_overlap", len) == 0)
                     snprintf(wflag_lines + at, sizeof wflag_lines - at, "  tp_comm_overlap: 0\n");
                 else
                     snprintf(wflag_lines + at, sizeof wflag_lines - at, "  %.*s: true\n", (int)len, q);

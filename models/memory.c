@@ -380,17 +380,12 @@ static double mamba_acts(const struct cs_workload *w)
     return rep / (sp ? t : 1.0) + shard;
 }
 
-/* One layer's (hybrid: one block's) stored activations, the slot's kind:
- * recomputed (the workload's recomputation applies) or not (its layers that
- * a partial full recomputation leaves out keep everything). The MoE slot
- * is moe_layer_acts'. */
+/* A hybrid model's block's stored activations, by kind: recomputed (the
+ * workload's recomputation applies) or not (the blocks a partial full
+ * recomputation leaves out keep everything). The MoE slot is
+ * moe_layer_acts'. */
 static double slot_acts(const struct cs_workload *w, enum cs_block k, bool fused, bool recomputed)
 {
-    if (!cs_model_is_hybrid(&w->model)) {
-        if (recomputed || w->recompute != CS_RECOMPUTE_FULL)
-            return cs_memory_layer_activations(w, fused);
-        return layer_acts(w, !fused);
-    }
     if (recomputed && w->recompute == CS_RECOMPUTE_FULL)
         return cs_memory_layer_activations(w, fused);   /* the block's input */
     bool s2 = w->recompute == CS_RECOMPUTE_NONE || w->recompute == CS_RECOMPUTE_FULL ? !fused : false;

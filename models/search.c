@@ -350,12 +350,13 @@ static double cs__bound(const struct cs_cluster_cfg *c, const struct cs_step_opt
     if (cs_model_is_hybrid(&w.model)) {
         /* a bound: the cheapest block kind the pattern holds */
         per = INFINITY;
-        for (int i = 0; i < w.model.layers; i++) {
-            enum cs_block k = cs_model_block(&w.model, i);
+        int cnt[CS_BLOCK_COUNT];
+        cs_model_slots_in(&w.model, 0, w.model.layers, cnt);
+        for (int k = 0; k < CS_BLOCK_COUNT; k++) {
             struct cs_layer_cost bc;
-            if (i > 0 && strchr(w.model.hybrid, cs_block_letter(k)) < w.model.hybrid + i)
-                continue; /* that kind was costed already */
-            if (cs_compute_block(&w, &c->gpu, &o->compute, k, &bc) != CS_OK)
+            if (cnt[k] == 0)
+                continue;
+            if (cs_compute_block(&w, &c->gpu, &o->compute, (enum cs_block)k, &bc) != CS_OK)
                 return 0.0;
             double pb = bc.fwd_s + bc.bwd_s + rc_share * bc.recompute_s;
             if (pb < per)

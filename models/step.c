@@ -1193,18 +1193,24 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             int nrc_d = nrc - nrc_m;
             /* the non-MoE layers by slot; of the recomputed ones each slot's
              * share (a plain model's are all CS_BLOCK_LAYER) */
-            double rq[CS_BLOCK_COUNT] = {0};
-            cc->f_compute_s = 0.0;
-            cc->f_tp_s = 0.0;
-            cc->b_compute_s = 0.0;
+            cc->f_compute_s = cc->f_tp_s = cc->b_compute_s = 0.0;
+            cc->b_tp_s = cc->f_tp_hidden_s = cc->b_tp_hidden_s = cc->params = 0.0;
+            double hf_dense = 0.0, hb_dense = 0.0, hr_dense = 0.0; /* host time, below */
             for (int q = 0; q < CS_BLOCK_COUNT; q++) {
                 if (q == CS_BLOCK_MOE || cnt[q] == 0)
                     continue;
                 const struct cs_layer_cost *B = &S->block[q];
-                rq[q] = nd > 0 ? (double)nrc_d * cnt[q] / nd : 0.0;
+                double rq = nd > 0 ? (double)nrc_d * cnt[q] / nd : 0.0;
                 cc->f_compute_s += cnt[q] * B->fwd_s;
                 cc->f_tp_s += cnt[q] * (sl[q].tpf + sl[q].cpf);
-                cc->b_compute_s += cnt[q] * B->bwd_s + rq[q] * B->recompute_s;
+                cc->b_compute_s += cnt[q] * B->bwd_s + rq * B->recompute_s;
+                cc->b_tp_s += cnt[q] * (sl[q].tpb + sl[q].cpb) + rq * sl[q].rtp;
+                cc->f_tp_hidden_s += cnt[q] * sl[q].hid_f;
+                cc->b_tp_hidden_s += cnt[q] * sl[q].hid_b + rq * sl[q].hid_r;
+                cc->params += cnt[q] * B->params;
+                hf_dense += cnt[q] * sl[q].hf;
+                hb_dense += cnt[q] * sl[q].hb;
+                hr_dense += rq * sl[q].hf;
             }
             if (nm > 0) {
                 double xf = (load - 1.0) * M->expert_fwd_s, xb = (load - 1.0) * M->expert_bwd_s;
@@ -1240,18 +1246,6 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                     cc->f_compute_s += nm * fmax(0.0, fg_m - M->fwd_s);
                     cc->b_compute_s += nm * fmax(0.0, fg_m - M->bwd_s);
                 }
-            }
-            cc->b_tp_s = 0.0;
-            cc->f_tp_hidden_s = 0.0;
-            cc->b_tp_hidden_s = 0.0;
-            cc->params = 0.0;
-            for (int q = 0; q < CS_BLOCK_COUNT; q++) {
-                if (q == CS_BLOCK_MOE || cnt[q] == 0)
-                    continue;
-                cc->b_tp_s += cnt[q] * (sl[q].tpb + sl[q].cpb) + rq[q] * sl[q].rtp;
-                cc->f_tp_hidden_s += cnt[q] * sl[q].hid_f;
-                cc->b_tp_hidden_s += cnt[q] * sl[q].hid_b + rq[q] * sl[q].hid_r;
-                cc->params += cnt[q] * S->block[q].params;
             }
             if (nm > 0) {
                 cc->b_tp_s += nm * (m_tpb + cpb + etp_t) + nrc_m * (m_rtp + etp_t) + cc->b_ep_s;
@@ -1303,16 +1297,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 /* (nrc counts every layer unless recomputation is full:
                  * selective recomputation reruns a few kernels, not counted) */
                 bool full = S->w->recompute == CS_RECOMPUTE_FULL;
-                double hf = 0.0, hb = 0.0, hr = 0.0;
-                for (int q = 0; q < CS_BLOCK_COUNT; q++) {
-                    if (q == CS_BLOCK_MOE || cnt[q] == 0)
-                        continue;
-                    hf += cnt[q] * sl[q].hf;
-                    hb += cnt[q] * sl[q].hb;
-                    hr += rq[q] * sl[q].hf;
-                }
-                hf += nm * hf_m;
-                hb += nm * hb_m + (full ? hr + nrc_m * hf_m : 0.0);
+                double hf = hf_dense + nm * hf_m;
+                double hb = hb_dense + nm * hb_m + (full ? hr_dense + nrc_m * hf_m : 0.0);
                 int ne = (has_e ? 1 : 0) + nmtp, nlo = (has_l ? 1 : 0) + nmtp;
                 hf += ne * CS__HOST_EMB_FWD_OPS * py_op;
                 hb += ne * CS__HOST_EMB_BWD_OPS * S->o->compute.host_cpp_op_s;
