@@ -448,7 +448,10 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * (Megatron-Core's local per-layer graphs, enable_cuda_graph),
      * "/graphs:attn" Transformer Engine's attn + moe_router +
      * moe_preprocess scopes (the rest of the layer eager),
-     * "/graphs:iteration" full_iteration (workload.cuda_graph_scope) */
+     * "/graphs:iteration" full_iteration, and for hybrid models
+     * "/graphs:mamba" (the Mamba-2 mixers only) and "/graphs:attn+mamba"
+     * (TE's attn, mamba, moe_router, moe_preprocess scopes)
+     * (workload.cuda_graph_scope) */
     const char *graphs = NULL;
     char rc_gr[200], rc_gs[200], gscope[16];
     size_t glen = 0;
@@ -460,7 +463,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                 graphs = cs_graph_scope_names[g];
         if (!graphs) {
             cs_diag_error(r->d, r->file, r->line, 0,
-                          "column \"recompute\": \"/graphs:\" takes layer, attn or iteration (got \"%s\")",
+                          "column \"recompute\": \"/graphs:\" takes layer, attn, iteration, mamba or "
+                          "attn+mamba (got \"%s\")",
                           rc_cell);
             return false;
         }

@@ -309,25 +309,30 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
         *fwd_s = *bwd_s = 0.0;   /* one graph for the step */
         return;
     }
-    if (w->cuda_graphs && w->cuda_graph_scope != CS_GRAPH_SCOPE_ATTN) {
+    /* a transformer layer has no Mamba mixer: the mamba scope captures
+     * nothing of it, attn+mamba what attn does */
+    bool graphs = w->cuda_graphs && w->cuda_graph_scope != CS_GRAPH_SCOPE_MAMBA;
+    bool attn_scope = w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN ||
+                      w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN_MAMBA;
+    if (graphs && !attn_scope) {
         *fwd_s = CS_HOST_GRAPHS_PER_LAYER * k * p->host_py_op_s;
         *bwd_s = CS_HOST_GRAPHS_PER_LAYER * k * p->host_py_op_s;
         return;
     }
     struct cs_host_ops ops;
     cs_compute_host_ops(w, moe, &ops);
-    if (w->cuda_graphs) {
+    if (graphs) {
         /* attn scope: the attention block one graph each way, an MoE
          * layer's router and preprocessing another (Megatron-Core's
          * cuda_graph_scope attn, moe_router, moe_preprocess); the rest as
          * issued eagerly */
         bool m = moe && cs_model_is_moe(&w->model);
-        double graphs = m ? 2.0 : 1.0;
+        double launches = m ? 2.0 : 1.0;
         double lin = ops.linears - ops.attn_linears;
         double f = ops.fwd - ops.attn_fwd - (m ? ops.router_fwd : 0.0);
         double b = ops.bwd - ops.attn_bwd - (m ? ops.router_bwd : 0.0);
         double mod_e = (lin > 0 ? lin : 0.0) * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
-        double g = graphs * k * p->host_py_op_s;
+        double g = launches * k * p->host_py_op_s;
         *fwd_s = g + k * mod_e + (f > 0 ? f : 0.0) * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
         *bwd_s = g + k * mod_e + (b > 0 ? b : 0.0) * p->host_cpp_op_s;
         return;
@@ -339,6 +344,26 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
     double mod = ops.linears * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
     *fwd_s = k * mod + ops.fwd * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
     *bwd_s = k * mod + ops.bwd * p->host_cpp_op_s;
+}
+
+bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind)
+{
+    if (!w->cuda_graphs)
+        return false;
+    enum cs_graph_scope sc = w->cuda_graph_scope;
+    bool layer = sc == CS_GRAPH_SCOPE_LAYER || sc == CS_GRAPH_SCOPE_ITERATION;
+    switch (kind) {
+    case CS_BLOCK_ATTN:
+    case CS_BLOCK_MOE:   /* its router and preprocessing */
+        return layer || sc == CS_GRAPH_SCOPE_ATTN || sc == CS_GRAPH_SCOPE_ATTN_MAMBA;
+    case CS_BLOCK_MAMBA:
+        return layer || sc == CS_GRAPH_SCOPE_MAMBA || sc == CS_GRAPH_SCOPE_ATTN_MAMBA;
+    case CS_BLOCK_LAYER:
+    case CS_BLOCK_MLP:   /* Transformer Engine's mlp scope: only per layer */
+    case CS_BLOCK_COUNT:
+    default:
+        return layer;
+    }
 }
 
 void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_params *p, enum cs_block kind,
@@ -379,7 +404,7 @@ void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_
         break;
     }
     double g = 0.0;
-    if (w->cuda_graphs) {
+    if (cs_compute_block_graphed(w, kind)) {
         /* Transformer Engine's per-module scopes (attn, mamba, moe_router
          * and moe_preprocess) capture a block as one graph; an MoE block's
          * dispatch and experts stay eager */

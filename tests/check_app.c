@@ -785,14 +785,16 @@ START_TEST(test_app_validate_step_holdout_bound)
            100 * moe->sum / moe->rows, 100 * moe->worst);
     /* The Nemotron 3 family's 40 rows (hybrid Mamba-2 and MoE: Nano 16,
      * Super 22 with its latent MoE and shared-weight MTP, Ultra 2) are
-     * expressible since 2026-12-06 and predicted +22% to +75%, every one too
-     * fast (docs/models.md 2.4a); with them 167 rows at 21.5% (143 at 18.3%
-     * with Nano alone). The bound holds both: all rows, and the other
-     * architectures' 127 rows at their 15.5% plus rounding; the family's own
-     * signed mean is bounded both ways, so a change that moves them is
-     * seen. */
+     * expressible since 2026-12-06 and predicted too fast, every one
+     * (docs/models.md 2.4a). With their recipes' stated recomputation and
+     * CUDA graph scopes (attn+mamba, mamba on H100; validation/recipes/,
+     * since 2026-12-06) +29% to +89%, mean +55.7%; 167 rows at 25.1% (21.5%
+     * with their cells empty). The bound holds both: all rows, and the
+     * other architectures' 127 rows at their 15.5% plus rounding; the
+     * family's own signed mean is bounded both ways, so a change that moves
+     * them is seen. */
     ck_assert_int_ge(moe->rows, 167);
-    ck_assert(moe->sum / moe->rows <= 0.22);
+    ck_assert(moe->sum / moe->rows <= 0.255);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -814,7 +816,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(n_nano, 40);
     ck_assert_int_eq(n_other, 127);
     ck_assert(other / n_other <= 0.156);
-    ck_assert(nano / n_nano >= 0.25 && nano / n_nano <= 0.55);
+    ck_assert(nano / n_nano >= 0.40 && nano / n_nano <= 0.70);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

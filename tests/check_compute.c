@@ -1139,6 +1139,57 @@ START_TEST(test_compute_gemm_xla_b200)
 }
 END_TEST
 
+/* CUDA graph scopes of a hybrid model's blocks (cs_compute_block_graphed):
+ * the Nemotron 3 recipes graph Transformer Engine's attn, mamba, moe_router
+ * and moe_preprocess scopes, the H100 Nano recipe mamba alone. Nano under
+ * mcore (TE modules, host_python_scale 8): a Mamba-2 block eager is in_proj
+ * and out_proj (2 x 8 x 115 us) and 8 ops forward (8 x 8 x 10 us) = 2480 us,
+ * backward 1840 + 14 x 4 = 1896 us; graphed, one launch each way (8 x 10 =
+ * 80 us). */
+START_TEST(test_compute_block_graph_scopes)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("nemotron-3-nano", 1, false, CS_RECOMPUTE_NONE);
+    w.stack = CS_STACK_MCORE_2024;
+    double f, b, fa, ba, fa0, ba0;
+    cs_compute_host_block(&w, &p, CS_BLOCK_MAMBA, &f, &b);
+    ck_assert_double_eq_tol(f, 2480e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 1896e-6, 1e-12);
+    cs_compute_host_block(&w, &p, CS_BLOCK_ATTN, &fa0, &ba0);
+    w.cuda_graphs = true;
+    const enum cs_graph_scope sc[] = {CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_ATTN, CS_GRAPH_SCOPE_ITERATION,
+                                      CS_GRAPH_SCOPE_MAMBA, CS_GRAPH_SCOPE_ATTN_MAMBA};
+    /* graphed: attention, MoE router, Mamba-2 mixer, dense MLP */
+    const bool want[][4] = {{true, true, true, true}, {true, true, false, false}, {true, true, true, true},
+                            {false, false, true, false}, {true, true, true, false}};
+    const enum cs_block kinds[] = {CS_BLOCK_ATTN, CS_BLOCK_MOE, CS_BLOCK_MAMBA, CS_BLOCK_MLP};
+    for (int i = 0; i < 5; i++) {
+        w.cuda_graph_scope = sc[i];
+        for (int k = 0; k < 4; k++)
+            ck_assert_msg(cs_compute_block_graphed(&w, kinds[k]) == want[i][k], "scope %d block %d", i, k);
+    }
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_MAMBA;
+    cs_compute_host_block(&w, &p, CS_BLOCK_MAMBA, &f, &b);
+    ck_assert_double_eq_tol(f, 80e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 80e-6, 1e-12);
+    cs_compute_host_block(&w, &p, CS_BLOCK_ATTN, &fa, &ba);
+    ck_assert_double_eq_tol(fa, fa0, 1e-12);   /* left eager */
+    ck_assert_double_eq_tol(ba, ba0, 1e-12);
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ATTN_MAMBA;
+    cs_compute_host_block(&w, &p, CS_BLOCK_ATTN, &fa, &ba);
+    ck_assert_double_eq_tol(fa, 80e-6, 1e-12);
+    ck_assert_double_eq_tol(ba, 80e-6, 1e-12);
+    cs_compute_host_block(&w, &p, CS_BLOCK_MAMBA, &f, &b);
+    ck_assert_double_eq_tol(f, 80e-6, 1e-12);
+    /* the whole iteration: nothing per block */
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ITERATION;
+    cs_compute_host_block(&w, &p, CS_BLOCK_MAMBA, &f, &b);
+    ck_assert_double_eq(f + b, 0.0);
+}
+END_TEST
+
 static Suite *compute_suite(void)
 {
     Suite *s = suite_create("compute");
@@ -1160,6 +1211,7 @@ static Suite *compute_suite(void)
     tcase_add_test(layer, test_compute_layer_squared_relu);
     tcase_add_test(layer, test_compute_blocks_make_a_layer);
     tcase_add_test(layer, test_compute_block_mamba);
+    tcase_add_test(layer, test_compute_block_graph_scopes);
     tcase_add_test(layer, test_compute_moe_latent);
     tcase_add_test(layer, test_compute_layer_sp_and_recompute);
     tcase_add_test(layer, test_compute_layer_gqa_replication);

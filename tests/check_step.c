@@ -1253,7 +1253,7 @@ START_TEST(test_step_refs_common_schema)
             "zero1,bf16,none/graphs:iteration,9000,,,\n",
             "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
             "zero1,bf16,none/graphs:attn/graphs,9000,,,\n"};
-        const char *want[] = {NULL, "\"/graphs:\" takes layer, attn or iteration", NULL, NULL, NULL,
+        const char *want[] = {NULL, "\"/graphs:\" takes layer, attn, iteration, mamba or attn+mamba", NULL, NULL, NULL,
                               "\"/graphs\" given twice"};
         const enum cs_graph_scope scope[] = {CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_LAYER,
                                              CS_GRAPH_SCOPE_ATTN, CS_GRAPH_SCOPE_ITERATION, CS_GRAPH_SCOPE_LAYER};
@@ -1811,6 +1811,10 @@ START_TEST(test_step_moe_rules)
         " cuda_graphs: true, cuda_graph_scope: attn, stack: torchtitan}\n",
         "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
         " cuda_graphs: true, cuda_graph_scope: attention}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " cuda_graphs: true, cuda_graph_scope: mamba}\n",
+        "workload: {model: {preset: nemotron-3-nano}, global_batch: 16, parallelism: {dp: 8, ep: 8},"
+        " cuda_graphs: true, cuda_graph_scope: attn+mamba, stack: torchtitan}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
@@ -1824,7 +1828,9 @@ START_TEST(test_step_moe_rules)
                           "cuda_graph_scope: attn says what the CUDA graphs hold, and "
                           "workload.cuda_graphs is false",
                           "attn is Transformer Engine's scope in Megatron-Core",
-                          "cuda_graph_scope"};
+                          "cuda_graph_scope",
+                          "mamba captures Mamba-2 mixers, and this model has none",
+                          "attn+mamba is Transformer Engine's scope in Megatron-Core"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

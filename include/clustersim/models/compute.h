@@ -153,6 +153,12 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
  * Mamba-2 mixer's own, and one graph launch per block under CUDA graphs. */
 void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_params *p, enum cs_block kind,
                            double *fwd_s, double *bwd_s);
+/* Whether w's CUDA graphs capture a block of this kind (an MoE block: its
+ * router and preprocessing): layer and iteration capture every block;
+ * attn the attention blocks and MoE routers; mamba the Mamba-2 mixers;
+ * attn+mamba both (Transformer Engine's scopes attn, mamba, moe_router,
+ * moe_preprocess); a dense MLP block only per layer (TE's mlp scope). */
+bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind);
 
 /* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);

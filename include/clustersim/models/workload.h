@@ -377,6 +377,8 @@ enum cs_graph_scope {
     CS_GRAPH_SCOPE_LAYER,
     CS_GRAPH_SCOPE_ATTN,
     CS_GRAPH_SCOPE_ITERATION,
+    CS_GRAPH_SCOPE_MAMBA,       /* a hybrid model's Mamba-2 mixers only (TE scope mamba) */
+    CS_GRAPH_SCOPE_ATTN_MAMBA,  /* attn, mamba, moe_router and moe_preprocess */
     CS_GRAPH_SCOPE_COUNT
 };
 extern const char *const cs_graph_scope_names[];   /* enum order, NULL-terminated */
@@ -438,7 +440,9 @@ struct cs_workload {
      * (layer, the default), the attention block and an MoE layer's router
      * and dispatch preprocessing only (attn: Transformer Engine's scopes
      * attn, moe_router, moe_preprocess; the rest of the layer eager), or
-     * the whole iteration (Megatron-Core's full_iteration). */
+     * the whole iteration (Megatron-Core's full_iteration); for hybrid
+     * models also mamba (the Mamba-2 mixers only) and attn+mamba (both
+     * block kinds, and the MoE router and preprocessing). */
     enum cs_graph_scope cuda_graph_scope;
     enum cs_stack stack;      /* the preset the three keys above came from (custom: none) */
     enum cs_cross_entropy cross_entropy;   /* the loss kernel (above); auto: the stack's */
