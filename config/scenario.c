@@ -1526,16 +1526,13 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "workload.cuda_graph_scope: %s says what the CUDA graphs hold, and "
                       "workload.cuda_graphs is false; expected cuda_graphs: true, or no scope",
                       cs_graph_scope_names[w->cuda_graph_scope]);
-    else if ((w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN || w->cuda_graph_scope == CS_GRAPH_SCOPE_MAMBA ||
-              w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN_MAMBA) &&
-             w->stack != CS_STACK_MCORE_2024 && w->stack != CS_STACK_CUSTOM)
+    else if (cs_graph_scope_per_module(w->cuda_graph_scope) && w->stack != CS_STACK_MCORE_2024 &&
+             w->stack != CS_STACK_CUSTOM)
         cs_cfg__error(b->d, node_or(wl, "cuda_graph_scope", wl),
                       "workload.cuda_graph_scope: %s is Transformer Engine's scope in "
                       "Megatron-Core (stack mcore, or custom), not %s's; expected layer or iteration",
                       cs_graph_scope_names[w->cuda_graph_scope], cs_stack_names[w->stack]);
-    else if ((w->cuda_graph_scope == CS_GRAPH_SCOPE_MAMBA ||
-              w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN_MAMBA) &&
-             !cs_model_is_hybrid(&w->model))
+    else if (cs_graph_scope_has_mamba(w->cuda_graph_scope) && !cs_model_is_hybrid(&w->model))
         cs_cfg__error(b->d, node_or(wl, "cuda_graph_scope", wl),
                       "workload.cuda_graph_scope: %s captures Mamba-2 mixers, and this model has "
                       "none (no model.hybrid_pattern); expected layer, attn or iteration",

@@ -312,9 +312,7 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
     /* a transformer layer has no Mamba mixer: the mamba scope captures
      * nothing of it, attn+mamba what attn does */
     bool graphs = w->cuda_graphs && w->cuda_graph_scope != CS_GRAPH_SCOPE_MAMBA;
-    bool attn_scope = w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN ||
-                      w->cuda_graph_scope == CS_GRAPH_SCOPE_ATTN_MAMBA;
-    if (graphs && !attn_scope) {
+    if (graphs && !cs_graph_scope_per_module(w->cuda_graph_scope)) {
         *fwd_s = CS_HOST_GRAPHS_PER_LAYER * k * p->host_py_op_s;
         *bwd_s = CS_HOST_GRAPHS_PER_LAYER * k * p->host_py_op_s;
         return;
@@ -351,13 +349,13 @@ bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind)
     if (!w->cuda_graphs)
         return false;
     enum cs_graph_scope sc = w->cuda_graph_scope;
-    bool layer = sc == CS_GRAPH_SCOPE_LAYER || sc == CS_GRAPH_SCOPE_ITERATION;
+    bool layer = !cs_graph_scope_per_module(sc);
     switch (kind) {
     case CS_BLOCK_ATTN:
     case CS_BLOCK_MOE:   /* its router and preprocessing */
         return layer || sc == CS_GRAPH_SCOPE_ATTN || sc == CS_GRAPH_SCOPE_ATTN_MAMBA;
     case CS_BLOCK_MAMBA:
-        return layer || sc == CS_GRAPH_SCOPE_MAMBA || sc == CS_GRAPH_SCOPE_ATTN_MAMBA;
+        return layer || cs_graph_scope_has_mamba(sc);
     case CS_BLOCK_LAYER:
     case CS_BLOCK_MLP:   /* Transformer Engine's mlp scope: only per layer */
     case CS_BLOCK_COUNT:

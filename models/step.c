@@ -1143,8 +1143,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
     cs_compute_host_ops(S->w, false, &hops);
     double py_op = hops.py_fwd ? cs_compute_host_python_scale(&S->o->compute) * S->o->compute.host_py_op_s
                                : S->o->compute.host_cpp_op_s;
-    if (S->w->cuda_graphs && (S->w->cuda_graph_scope == CS_GRAPH_SCOPE_LAYER ||
-                              S->w->cuda_graph_scope == CS_GRAPH_SCOPE_ITERATION))
+    if (S->w->cuda_graphs && !cs_graph_scope_per_module(S->w->cuda_graph_scope))
         py_op = 0.0; /* captured with the layers (the per-module scopes leave them eager) */
     for (int s = 0; s < S->pp; s++) {
         /* EP overlap hides all-to-alls only in the paired steady state */

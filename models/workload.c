@@ -691,6 +691,16 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
  * for the 2024 stack, fitted on the Megatron-Core H100 table; docs/step.md. */
 #define CS_MCORE_TP_OVERLAP 0.8
 
+bool cs_graph_scope_per_module(enum cs_graph_scope s)
+{
+    return s == CS_GRAPH_SCOPE_ATTN || s == CS_GRAPH_SCOPE_MAMBA || s == CS_GRAPH_SCOPE_ATTN_MAMBA;
+}
+
+bool cs_graph_scope_has_mamba(enum cs_graph_scope s)
+{
+    return s == CS_GRAPH_SCOPE_MAMBA || s == CS_GRAPH_SCOPE_ATTN_MAMBA;
+}
+
 bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
 {
     struct cs_stack_preset p = {0.0, true, true, CS_MOE_DISPATCH_ALLTOALL};

@@ -382,6 +382,12 @@ enum cs_graph_scope {
     CS_GRAPH_SCOPE_COUNT
 };
 extern const char *const cs_graph_scope_names[];   /* enum order, NULL-terminated */
+/* Transformer Engine's per-module scopes (attn, mamba, attn+mamba): only
+ * some blocks captured, the embedding and output layer eager; false for
+ * layer and iteration, which capture every layer. */
+bool cs_graph_scope_per_module(enum cs_graph_scope s);
+/* The scopes that capture Mamba-2 mixers by name (mamba, attn+mamba). */
+bool cs_graph_scope_has_mamba(enum cs_graph_scope s);
 
 enum cs_attn_kernel {
     CS_ATTN_KERNEL_AUTO,
