@@ -59,7 +59,7 @@ static void cs__not_expressible_text(const struct cs_app_validate *v)
         total += v->rows[i].c->not_expressible[0] != 0;
     if (!total)
         return;
-    printf("not expressible: %d rows (features to build), by reason:\n", total);
+    printf("not expressible: %d rows (features to build, or rows whose cells are inconsistent), by reason:\n", total);
     bool *done = cs_xcalloc(v->nrows + 1, sizeof *done);
     for (size_t i = 0; i < v->nrows; i++) {
         const char *why = v->rows[i].c->not_expressible;

@@ -9,6 +9,7 @@
 
 #include "clustersim/config/config.h"
 #include "clustersim/config/fileio.h"
+#include "clustersim/models/memory.h"
 #include "clustersim/base/xmalloc.h"
 
 #include <errno.h>
@@ -307,6 +308,34 @@ static double cs__megatron_flops_per_token(long layers, long hidden, long heads,
 {
     double L = layers, h = hidden, a = heads, k = kv ? kv : heads, f = ffn, s = seq, V = vocab;
     return 12.0 * L * h * h * (1.0 + k / a + s / h + (gated ? 1.5 : 1.0) * f / h) + 6.0 * h * V;
+}
+
+/* A row whose stated degrees and micro-batch cannot fit even with every
+ * layer recomputed and no allocator reserve (the memory model's smallest
+ * footprint for them: weights, gradients and optimizer state, which no
+ * recomputation changes, and the layer inputs) does not describe a run that
+ * ran: some setting the page does not state (FSDP, offload) or a misplaced
+ * cell. It is listed as inconsistent, with the figures, instead of being
+ * predicted "does not fit" (docs/validation.md, "Inconsistent rows"). A
+ * row that fits that way but not as stated stays a memory-model miss. */
+static void cs__static_state_check(struct cs_ref_case *c)
+{
+    if (c->not_expressible[0])
+        return;
+    struct cs_workload w = c->scen.workload;
+    w.recompute = CS_RECOMPUTE_FULL;
+    w.recompute_layers = 0;
+    if (c->search_micro_batch)
+        w.micro_batch = 1;
+    struct cs_memory_breakdown mb;
+    if (cs_memory_per_gpu(&w, &c->scen.cluster.gpu, &mb) != CS_OK)
+        return;   /* the step reports what is wrong with the workload itself */
+    if (mb.total_bytes > mb.capacity_bytes)
+        snprintf(c->not_expressible, sizeof c->not_expressible,
+                 "needs %.0f GB/GPU with every layer recomputed (%.0f GB weights, gradients, optimizer), "
+                 "over %.0f GB of HBM: the row's cells are inconsistent",
+                 mb.total_bytes / 1e9, (mb.weights_bytes + mb.grads_bytes + mb.optimizer_bytes) / 1e9,
+                 mb.capacity_bytes / 1e9);
 }
 
 /* A cell's "a+b" module list as the YAML flow list "a, b" (name
@@ -758,7 +787,11 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
                          attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp};
-    return cs__resolve(r, cat, &p, c);
+    if (!cs__resolve(r, cat, &p, c))
+        return false;
+    if (!mem)
+        cs__static_state_check(c);
+    return true;
 }
 
 cs_status cs_refs_load(const char *path, const cs_catalog *cat, cs_diags *d,

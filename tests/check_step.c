@@ -1167,6 +1167,39 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* A row whose stated degrees cannot fit even with every layer recomputed
+     * is listed as inconsistent, with the figures: Llama 3 70B (70.55e9
+     * parameters by its shapes) on one H100 each (tp 1, pp 1, dp 8, zero1)
+     * keeps 2 bytes of bf16 weight, 4 of fp32 gradient and 12/8 of sharded
+     * optimizer state per parameter, 7.5 x 70.55e9 = 529 GB, against 80 GiB
+     * = 86 GB. Llama 3 8B at micro-batch 2 without recomputation does not
+     * fit either (about 142 GB), but fits with it, so it stays a prediction
+     * ("does not fit") for the memory model to answer for. */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        char buf[2048];
+        int len = snprintf(buf, sizeof buf,
+                           "%sLlama-3-70B,H100-SXM5-80GB,8,1,80,8192,28672,64,8,128256,8192,swiglu,64,1,"
+                           "1,1,1,1,8,1,zero1,bf16,none,500,,,\n"
+                           "Llama-3-8B,H100-SXM5-80GB,8,1,32,4096,14336,32,8,128256,8192,swiglu,64,2,"
+                           "1,1,1,1,8,1,zero1,bf16,none,5000,,,\n",
+                           hdr);
+        struct cs_ref_case *c8 = NULL;
+        size_t n8 = 0;
+        ck_assert_int_eq(cs_refs_load_buffer("static.csv", buf, (size_t)len, cat, &d, &c8, &n8), CS_OK);
+        ck_assert_uint_eq(n8, 2);
+        ck_assert_ptr_nonnull(strstr(c8[0].not_expressible, "(529 GB weights, gradients, optimizer), over 86 GB of HBM"));
+        ck_assert_ptr_nonnull(strstr(c8[0].not_expressible, "the row's cells are inconsistent"));
+        ck_assert_str_eq(c8[1].not_expressible, "");
+        struct cs_memory_breakdown mb;
+        ck_assert_int_eq(cs_memory_per_gpu(&c8[1].scen.workload, &c8[1].scen.cluster.gpu, &mb), CS_OK);
+        ck_assert(!mb.fits);
+        cs_refs_free(c8, n8);
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
     /* "/fp8_attn" in the recompute cell: the row's attention ran in FP8
      * (the recipes' fp8_attention); it takes no value */
     {
