@@ -824,20 +824,41 @@ START_TEST(test_app_validate_step_holdout_bound)
      * (the attention column: 70 rows fused, so faster still, and the two 7B
      * rows now fit). Since 2026-12-02 the table is split by GPU: its DGX
      * H100 half fitted host_python_scale (8: 18.2% there, agg[5]); the DGX
-     * A100 half stays held out at 45.3% (the factor at 1: 516.5%). Bounds
+     * A100 half stays held out at 45.3% (the factor at 1: 516.5%). Since
+     * 2026-12-06 the same tests on Megatron-LM's GB200 CI (two trays of 4
+     * GPUs, Grace hosts, 44 rows) are held out too: 14.6% with the factor
+     * fitted on DGX H100 (A100 40.7%; both 28.1% on 91 rows). Bounds
      * against regression, not targets. */
     const struct cs_app_val_agg *sw = &v.agg[3];
-    ck_assert_int_eq(sw->files, 1);
-    ck_assert_int_ge(sw->rows, 47);
+    ck_assert_int_eq(sw->files, 2);
+    ck_assert_int_ge(sw->rows, 91);
     printf("held-out small-work rows: %d, MAPE %.2f%%, worst %.1f%%\n", sw->rows,
            100 * sw->sum / sw->rows, 100 * sw->worst);
-    ck_assert(sw->sum / sw->rows <= 0.46);
+    ck_assert(sw->sum / sw->rows <= 0.29);
+    for (int f = 0; f < v.nfiles; f++) {
+        bool a100 = strstr(v.files[f].base, "small-a100") != NULL;
+        bool gb200 = strstr(v.files[f].base, "small-gb200") != NULL;
+        if (!a100 && !gb200)
+            continue;
+        double sum = 0.0;
+        int n = 0;
+        for (size_t i = v.files[f].first_row; i < v.files[f].first_row + v.files[f].nrows; i++)
+            if (v.rows[i].st == CS_OK && isfinite(v.rows[i].err)) {
+                sum += fabs(v.rows[i].err);
+                n++;
+            }
+        ck_assert_int_eq(n, a100 ? 47 : 44);
+        ck_assert(sum / n <= (a100 ? 0.41 : 0.15));
+    }
     const struct cs_app_val_agg *swf = &v.agg[5];
     ck_assert_int_eq(swf->files, 1);
     ck_assert_int_ge(swf->rows, 46);
     ck_assert(swf->sum / swf->rows <= 0.19);
     /* Rows that ran but are predicted not to fit: failures of the memory
-     * model, counted, never dropped. Dense: 9. 70B NVFP4 and MXFP8 on
+     * model, counted, never dropped. Dense: none since 2026-12-06 (the last
+     * one, 26.02.01's 70B NVFP4 GB300 row at tp 1, pp 1, cannot fit as
+     * printed with every layer recomputed and is listed as inconsistent,
+     * docs/validation.md); before that, 9: 70B NVFP4 and MXFP8 on
      * GB300 (their FP4 / FP8 primary weights are not modelled), and the seven
      * Megatron-FSDP FP8 70B runs on GB200 and GB300 whose recipes keep 40
      * and 20 layers' activations in host memory (cpu_offloading_num_layers,
@@ -862,7 +883,7 @@ START_TEST(test_app_validate_step_holdout_bound)
             else
                 unfit_dense++;
         }
-    ck_assert_int_le(unfit_dense, 9);
+    ck_assert_int_eq(unfit_dense, 0);
     ck_assert_int_eq(unfit_moe, 0);
     ck_assert_int_eq(unfit_small, 0);
     cs_app_validate_fini(&v);
