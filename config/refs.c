@@ -330,12 +330,19 @@ static void cs__static_state_check(struct cs_ref_case *c)
     struct cs_memory_breakdown mb;
     if (cs_memory_per_gpu(&w, &c->scen.cluster.gpu, &mb) != CS_OK)
         return;   /* the step reports what is wrong with the workload itself */
-    if (mb.total_bytes > mb.capacity_bytes)
-        snprintf(c->not_expressible, sizeof c->not_expressible,
-                 "needs %.0f GB/GPU with every layer recomputed (%.0f GB weights, gradients, optimizer), "
-                 "over %.0f GB of HBM: the row's cells are inconsistent",
-                 mb.total_bytes / 1e9, (mb.weights_bytes + mb.grads_bytes + mb.optimizer_bytes) / 1e9,
-                 mb.capacity_bytes / 1e9);
+    if (!(mb.total_bytes > mb.capacity_bytes))
+        return;
+    snprintf(c->not_expressible, sizeof c->not_expressible,
+             "needs %.0f GB/GPU with every layer recomputed (%.0f GB weights, gradients, optimizer), "
+             "over %.0f GB of HBM: the row's cells are inconsistent",
+             mb.total_bytes / 1e9, (mb.weights_bytes + mb.grads_bytes + mb.optimizer_bytes) / 1e9,
+             mb.capacity_bytes / 1e9);
+    /* a row not expressible holds no scenario (cs_refs_free finalizes only
+     * the others) */
+    cs_scenario_fini(&c->scen);
+    memset(&c->scen, 0, sizeof c->scen);
+    free(c->text);
+    c->text = NULL;
 }
 
 /* A cell's "a+b" module list as the YAML flow list "a, b" (name
