@@ -220,8 +220,13 @@ static void cs__compare(const cs_catalog *cat, const char *ixpath, const char *d
                 f->nodes = res.nodes;
             }
             double err = res.rows[0].busbw / (meas * 1e9) - 1.0;
-            cs_app_coll_fini(&res);
             int band = row->size_bytes >= 67108864.0 ? CS_APP_CVAL_BIG : CS_APP_CVAL_MID;
+            f->rows = cs_xrealloc(f->rows, (size_t)f->nrows + 1, sizeof *f->rows);
+            f->rows[f->nrows++] = (struct cs_app_cval_row){
+                .line = row->line, .size_bytes = row->size_bytes, .band = band, .measured_gbps = meas,
+                .predicted_gbps = res.rows[0].busbw / 1e9, .error = err, .algo = res.rows[0].algo,
+                .proto = res.rows[0].proto, .has_proto = res.rows[0].has_proto};
+            cs_app_coll_fini(&res);
             f->n[band]++;
             f->sum[band] += fabs(err);
             if (fabs(err) > f->worst)
@@ -283,8 +288,10 @@ void cs_app_cval_fini(struct cs_app_cval *r)
 {
     if (!r)
         return;
-    for (int i = 0; r->files && i < r->nfiles; i++)
+    for (int i = 0; r->files && i < r->nfiles; i++) {
         cs_diags_fini(&r->files[i].diags);
+        free(r->files[i].rows);
+    }
     free(r->files);
     cs_valindex_fini(&r->ix);
     memset(r, 0, sizeof *r);

@@ -161,6 +161,23 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
                 }
                 cJSON_AddNumberToObject(o, "worst", f->worst);
                 cJSON_AddNumberToObject(o, "excluded_rows", f->excluded);
+                cJSON *rows = cJSON_AddArrayToObject(o, "rows");
+                for (int k = 0; k < f->nrows; k++) {
+                    const struct cs_app_cval_row *r = &f->rows[k];
+                    cJSON *x = cJSON_CreateObject();
+                    cJSON_AddNumberToObject(x, "line", r->line);
+                    cJSON_AddNumberToObject(x, "size_bytes", r->size_bytes);
+                    cJSON_AddStringToObject(x, "band", cs__band_keys[r->band]);
+                    cJSON_AddNumberToObject(x, "measured_busbw_gbps", r->measured_gbps);
+                    cJSON_AddNumberToObject(x, "predicted_busbw_gbps", r->predicted_gbps);
+                    cJSON_AddNumberToObject(x, "error", r->error);
+                    cJSON_AddStringToObject(x, "algo", cs_coll_algo_name(r->algo));
+                    if (r->has_proto)
+                        cJSON_AddStringToObject(x, "proto", cs_coll_proto_name(r->proto));
+                    else
+                        cJSON_AddNullToObject(x, "proto");
+                    cJSON_AddItemToArray(rows, x);
+                }
             }
             cJSON_AddItemToArray(logs, o);
         }
@@ -182,6 +199,35 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
         printf("%s\n", txt);
         cJSON_free(txt);
         cJSON_Delete(root);
+        return CS_EXIT_OK;
+    }
+    if (fmt == CS_FMT_CSV) {
+        /* One line per compared row; a log not compared gets one line with
+         * its status and reason and empty row cells. */
+        printf("file,role,status,op,ranks,nodes,line,size_bytes,band,measured_busbw_gbps,"
+               "predicted_busbw_gbps,error,algo,proto,reason\n");
+        for (int i = 0; i < v->nfiles; i++) {
+            const struct cs_app_cval_file *f = &v->files[i];
+            if (!f->expressible || f->st != CS_OK) {
+                char *why = f->expressible ? cs__reason(f)
+                                           : cs_xstrdup(f->vt->not_expressible ? f->vt->not_expressible
+                                                                               : "no scenario in the index");
+                cs_csv_fput_text(stdout, f->vt->file, false);
+                printf(",%s,%s,,,,,,,,,,,,", f->role, f->expressible ? "failed" : "not-expressible");
+                cs_csv_fput_text(stdout, why, false);
+                putchar('\n');
+                free(why);
+                continue;
+            }
+            for (int k = 0; k < f->nrows; k++) {
+                const struct cs_app_cval_row *r = &f->rows[k];
+                cs_csv_fput_text(stdout, f->vt->file, false);
+                printf(",%s,ok,%s,%ld,%d,%d,%.0f,%s,%.6g,%.6g,%.6g,%s,%s,\n", f->role, f->op, f->ranks,
+                       f->nodes, r->line, r->size_bytes, cs__band_keys[r->band], r->measured_gbps,
+                       r->predicted_gbps, r->error, cs_coll_algo_name(r->algo),
+                       r->has_proto ? cs_coll_proto_name(r->proto) : "");
+            }
+        }
         return CS_EXIT_OK;
     }
     const char *hdr[] = {"log", "role", "op", ">ranks", ">nodes", ">MAPE >= 64 MiB (rows)", ">MAPE 1-64 MiB (rows)",
@@ -322,9 +368,8 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         return CS_EXIT_BADINPUT;
     }
     if (cs_cli_get(cmd, a, "collectives")) {
-        if (a->npos > 0 || fmt == CS_FMT_CSV) {
-            fprintf(stderr, "clustersim validate-refs: --collectives reads the index's logs: no files, "
-                            "text or json\n");
+        if (a->npos > 0) {
+            fprintf(stderr, "clustersim validate-refs: --collectives reads the index's logs: no files\n");
             cs_diags_fini(&d);
             cs_catalog_destroy(cat);
             return CS_EXIT_BADINPUT;
@@ -554,7 +599,9 @@ const struct cs_cli_cmd cs_cmd_validate_refs = {
     "nccl-tests/rccl-tests logs, each on the cluster its entry names, in two\n"
     "size bands (>= 64 MiB, 1-64 MiB), leaving out rows whose out-of-place and\n"
     "in-place bus bandwidths differ by more than 2x (timing glitches, listed),\n"
-    "and lists the logs not expressible yet.",
+    "and lists the logs not expressible yet; its json (`rows` per log) and csv\n"
+    "(one line per row) give each row's measured and predicted bus bandwidth,\n"
+    "error and the algorithm and protocol the model chose.",
     cs__vr_opts,
     (int)(sizeof cs__vr_opts / sizeof cs__vr_opts[0]),
     cs__vr,

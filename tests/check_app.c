@@ -302,6 +302,25 @@ START_TEST(test_app_validate_collectives)
     ck_assert_int_eq(ar->n[CS_APP_CVAL_BIG], 8);
     ck_assert_int_eq(ar->n[CS_APP_CVAL_MID], 6);
     ck_assert_int_eq((int)ar->ranks, 8);
+    /* Its rows, in log order: 1 MiB first (line 40 of the log, 39.44 GB/s
+     * out-of-place as printed); each row's error is predicted / measured -
+     * 1 and the rows of a band sum to the band's |error| sum. */
+    ck_assert_int_eq(ar->nrows, 14);
+    ck_assert_int_eq(ar->rows[0].line, 40);
+    ck_assert_double_eq(ar->rows[0].size_bytes, 1048576.0);
+    ck_assert_double_eq_tol(ar->rows[0].measured_gbps, 39.44, 1e-9);
+    ck_assert_int_eq(ar->rows[0].band, CS_APP_CVAL_MID);
+    ck_assert_int_eq(ar->rows[13].band, CS_APP_CVAL_BIG);
+    double band_sum[CS_APP_CVAL_BANDS] = {0, 0};
+    for (int k = 0; k < ar->nrows; k++) {
+        const struct cs_app_cval_row *r = &ar->rows[k];
+        ck_assert_double_eq_tol(r->error, r->predicted_gbps / r->measured_gbps - 1.0, 1e-12);
+        band_sum[r->band] += fabs(r->error);
+        if (k > 0)
+            ck_assert(r->size_bytes > ar->rows[k - 1].size_bytes);
+    }
+    ck_assert_double_eq_tol(band_sum[CS_APP_CVAL_BIG], ar->sum[CS_APP_CVAL_BIG], 1e-12);
+    ck_assert_double_eq_tol(band_sum[CS_APP_CVAL_MID], ar->sum[CS_APP_CVAL_MID], 1e-12);
     /* The 4-node Voltage Park log (wave 3): 32 device lines on 4 hosts, and
      * of its sizes 8 B..8 GiB (factor 2) the rows 1 MiB..32 MiB (6) and
      * 64 MiB..8 GiB (8) are compared; its "Warning: Permanently added"

@@ -146,6 +146,39 @@ fl = [r for r in rows[1:] if r[9] == "flagged"]
 assert len(fl) == 2 and all(r[5] != "" and r[6] != "" and r[10] == "" for r in fl)
 PY
 then ok; else ko "validate-refs csv: columns or not-predicted rows"; fi
+# --collectives --format csv: one line per compared row of every log (15
+# columns), the log's printed bus bandwidth as the measured one (the H100
+# NVSwitch all_reduce log's 1 MiB row, line 40, prints 39.44 GB/s
+# out-of-place), error = predicted / measured - 1, and one line with the
+# reason for each log not expressible; per log and band the rows' mean
+# |error| is the MAPE the JSON prints.
+expect 0 "validate-refs --collectives csv" -- "$bin" validate-refs --collectives --format csv
+cp "$tmp/out" "$tmp/coll.csv"
+expect 0 "validate-refs --collectives json" -- "$bin" validate-refs --collectives --format json
+if python3 - "$tmp/coll.csv" "$tmp/out" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all(len(r) == 15 for r in rows)
+ok = [r for r in rows if r["status"] == "ok"]
+r40 = [r for r in ok if r["file"].endswith("nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") and r["line"] == "40"]
+assert len(r40) == 1 and r40[0]["size_bytes"] == "1048576" and float(r40[0]["measured_busbw_gbps"]) == 39.44
+for r in ok:
+    m, p, e = (float(r[k]) for k in ("measured_busbw_gbps", "predicted_busbw_gbps", "error"))
+    assert abs(p / m - 1 - e) < 1e-4 and r["algo"] and r["band"] in ("ge_64mib", "1_to_64mib")
+ne = [r for r in rows if r["status"] == "not-expressible"]
+assert len(ne) == 2 and all(r["reason"] for r in ne)
+d = json.load(open(sys.argv[2]))
+for log in d["logs"]:
+    if log["status"] != "ok":
+        continue
+    assert len(log["rows"]) == log["ge_64mib"]["rows"] + log["1_to_64mib"]["rows"]
+    for band in ("ge_64mib", "1_to_64mib"):
+        es = [abs(float(r["error"])) for r in ok if r["file"] == log["file"] and r["band"] == band]
+        assert len(es) == log[band]["rows"]
+        if es:
+            assert abs(sum(es) / len(es) - log[band]["mape"]) < 1e-5, (log["file"], band)
+PY
+then ok; else ko "validate-refs --collectives csv/json: rows, measured values or MAPE"; fi
 # --check: the fit tables meet the tolerance (MAPE <= 10% per file, rows <= 25%).
 expect 0 "validate-refs --check (fit tables)" -- "$bin" validate-refs --check \
     validation/step/megatron-sc21-a100-weak-scaling.csv \

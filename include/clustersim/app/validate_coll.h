@@ -15,11 +15,26 @@
 #include "clustersim/base/status.h"
 #include "clustersim/config/catalog.h"
 #include "clustersim/config/valindex.h"
+#include "clustersim/models/collective.h"
 
 #include <stdbool.h>
 
 /* Bands of message size: [0] >= 64 MiB, [1] 1 MiB .. 64 MiB. */
 enum { CS_APP_CVAL_BIG, CS_APP_CVAL_MID, CS_APP_CVAL_BANDS };
+
+/* One compared row of a log: its size, the log's out-of-place bus bandwidth
+ * (the in-place one where out-of-place is missing), the model's, and the
+ * algorithm and protocol the closed form chose for it. */
+struct cs_app_cval_row {
+    int line;                       /* the row's line in the log */
+    double size_bytes;
+    int band;                       /* CS_APP_CVAL_BIG or CS_APP_CVAL_MID */
+    double measured_gbps, predicted_gbps; /* bus bandwidth, GB/s (1e9 B/s) */
+    double error;                   /* predicted / measured - 1 */
+    enum cs_coll_algo algo;
+    enum cs_coll_proto proto;
+    bool has_proto;
+};
 
 struct cs_app_cval_file {
     const struct cs_val_table *vt;  /* borrowed from the result's index */
@@ -38,6 +53,8 @@ struct cs_app_cval_file {
     int excluded;                   /* rows left out: out-of-place and in-place
                                      * bus bandwidths differ by more than
                                      * CS_APP_CVAL_GLITCH (a timing glitch) */
+    struct cs_app_cval_row *rows;   /* owned; the n[0] + n[1] compared rows, log order */
+    int nrows;
 };
 
 /* A row whose out-of-place and in-place bus bandwidths differ by more than
