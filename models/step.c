@@ -66,6 +66,7 @@ struct cs__stage {
     cs_time fwd_link_free, bwd_link_free;
     double comm_free_s;      /* DP/FSDP comm stream free at (seconds) */
     double compute_s, tp_s, bubble_s, pp_s;
+    double host_s;           /* of compute_s, waiting on the host's dispatch */
     double dp_total_s;
     double compute_end_s;
     double end_s;
@@ -79,6 +80,7 @@ struct cs__chunk_cost {
     double f_compute_s, f_tp_s;   /* forward */
     double b_compute_s, b_tp_s;   /* backward (incl. recomputation) */
     double f_tp_hidden_s, b_tp_hidden_s;  /* TP comm overlapped with the GEMMs */
+    double f_host_s, b_host_s;    /* of f/b_compute_s, the host's dispatch beyond the GPU's time */
     double params;                /* parameters on this GPU in the chunk */
     double expert_params;         /* of which the experts' (reduced over the expert-DP group) */
     double dp_params;             /* parameters whose gradients the DP stream reduces, the
@@ -926,6 +928,7 @@ static void cs__try_start(struct cs__sim *S, int s)
     double comp, tp;
     double dur = cs__op_duration(S, s, op, cs_time_to_s(now), &comp, &tp);
     st->compute_s += comp;
+    st->host_s += op->dir == CS__F ? cs__cost(S, s, op->chunk)->f_host_s : cs__cost(S, s, op->chunk)->b_host_s;
     st->tp_s += tp;
     st->busy = true;
     st->next++;
@@ -1195,6 +1198,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * share (a plain model's are all CS_BLOCK_LAYER) */
             cc->f_compute_s = cc->f_tp_s = cc->b_compute_s = 0.0;
             cc->b_tp_s = cc->f_tp_hidden_s = cc->b_tp_hidden_s = cc->params = 0.0;
+            cc->f_host_s = cc->b_host_s = 0.0;
             double hf_dense = 0.0, hb_dense = 0.0, hr_dense = 0.0; /* host time, below */
             for (int q = 0; q < CS_BLOCK_COUNT; q++) {
                 if (q == CS_BLOCK_MOE || cnt[q] == 0)
@@ -1306,10 +1310,10 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 hb += nlo * CS__HOST_LOGITS_BWD_OPS * S->o->compute.host_cpp_op_s;
                 double gf = cc->f_compute_s + cc->f_tp_s + S->o->overlap_slowdown * cc->f_tp_hidden_s;
                 double gb = cc->b_compute_s + cc->b_tp_s + S->o->overlap_slowdown * cc->b_tp_hidden_s;
-                if (hf > gf)
-                    cc->f_compute_s += hf - gf;
-                if (hb > gb)
-                    cc->b_compute_s += hb - gb;
+                cc->f_host_s = hf > gf ? hf - gf : 0.0;
+                cc->b_host_s = hb > gb ? hb - gb : 0.0;
+                cc->f_compute_s += cc->f_host_s;
+                cc->b_compute_s += cc->b_host_s;
             }
             /* The experts' gradients are reduced over the expert data
              * parallel group, the rest over dp x cp: the DP stream carries
@@ -1455,6 +1459,7 @@ static bool cs__direct_stage(struct cs__sim *S, int s, int *work, int *nwork, bo
             dur_t = cc->dur_t[op->dir];
         }
         st->compute_s += comp;
+        st->host_s += op->dir == CS__F ? cs__cost(S, s, op->chunk)->f_host_s : cs__cost(S, s, op->chunk)->b_host_s;
         st->tp_s += tp;
         st->next++;
         if (now > CS_TIME_MAX - dur_t)
@@ -1879,6 +1884,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     r.critical_stage = crit;
     r.time_s = cr->end_s;
     r.compute_s = cr->compute_s;
+    r.host_wait_s = cr->host_s;
     r.tp_comm_s = cr->tp_s;
     r.pp_comm_s = cr->pp_s;
     r.bubble_s = cr->bubble_s;

@@ -177,6 +177,7 @@ void cs_out_step_json(cJSON *root, const struct cs_step_result *r)
     bool ok = r->fits;
     cs__num(st, "time_s", ok ? r->time_s : NAN);
     cs__num(st, "compute_s", ok ? r->compute_s : NAN);
+    cs__num(st, "host_wait_s", ok ? r->host_wait_s : NAN); /* of compute_s: the GPU waiting on the host */
     cs__num(st, "exposed_comm_s", ok ? r->exposed_comm_s : NAN);
     cs__num(st, "bubble_s", ok ? r->bubble_s : NAN);
     cs__num(st, "tp_comm_s", ok ? r->tp_comm_s : NAN);
@@ -456,6 +457,10 @@ void cs_out_step_text(FILE *out, const struct cs_scenario *s, const struct cs_st
                 cs__fmt(r->moe_imbalance_s, CS_UNIT_TIME, b, sizeof b), r->moe_load);
     if (moe && r->moe_dropped > 0)
         fprintf(out, "  dropped       %.2f%% of the routed token copies\n", 100.0 * r->moe_dropped);
+    if (r->host_wait_s > 0)
+        fprintf(out, "  host-bound    %s of the compute time (%.1f%% of the step) the GPU waits on the host to "
+                     "issue its kernels (docs/models.md, \"Host dispatch\")\n",
+                cs__fmt(r->host_wait_s, CS_UNIT_TIME, a, sizeof a), 100.0 * r->host_wait_s / r->time_s);
     /* all exposed: the difference is round-off of the event times */
     double dp_hidden = r->dp_comm_total_s - r->dp_comm_s;
     if (dp_hidden < 1e-9 * r->dp_comm_total_s)

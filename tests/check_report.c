@@ -689,6 +689,7 @@ static struct cs_step_result hand_step(void)
     r.critical_stage = 3;
     r.time_s = 2.5;
     r.compute_s = 1.8;
+    r.host_wait_s = 0.5;
     r.tp_comm_s = 0.2;
     r.pp_comm_s = 0.1;
     r.dp_comm_s = 0.1;
@@ -712,7 +713,7 @@ static const char *const step_nullable[] = {
     /* README: values the model could not compute (no fit) are null */
     "step.time_s", "step.compute_s", "step.exposed_comm_s", "step.bubble_s", "step.tp_comm_s",
     "step.pp_comm_s", "step.dp_comm_s", "step.dp_comm_total_s", "step.optimizer_s",
-    "step.data_stall_s", "throughput.tokens_per_s", "throughput.tflops_per_gpu",
+    "step.data_stall_s", "step.host_wait_s", "throughput.tokens_per_s", "throughput.tflops_per_gpu",
     "throughput.mfu", NULL};
 
 START_TEST(test_report_step_json_contract)
@@ -723,6 +724,7 @@ START_TEST(test_report_step_json_contract)
     assert_json_clean(root, NULL); /* it fits: no null anywhere */
     ck_assert_double_eq(jnum(root, "step.time_s"), 2.5);
     ck_assert_double_eq(jnum(root, "step.compute_s"), 1.8);
+    ck_assert_double_eq(jnum(root, "step.host_wait_s"), 0.5);
     ck_assert_double_eq(jnum(root, "step.exposed_comm_s"), 0.4);
     ck_assert_double_eq(jnum(root, "step.bubble_s"), 0.25);
     ck_assert_double_eq(jnum(root, "throughput.tokens_per_s"), 419430.4);
@@ -772,6 +774,8 @@ START_TEST(test_report_step_text_by_hand)
     assert_has(t, "MFU           41.0% ");
     /* hidden DP: 0.3 - 0.1 = 0.2 s */
     assert_has(t, "DP/FSDP comm in all 300 ms (hidden behind compute: 200 ms)");
+    /* 0.5 s of the 1.8 s compute waits on the host: 20.0% of the 2.5 s step */
+    assert_has(t, "host-bound    500 ms of the compute time (20.0% of the step) the GPU waits on the host");
     /* 20B tokens / 419,430.4 tokens/s = 47,683.7 s = 13.2455 h */
     assert_has(t, "20B tokens in 13.25 h at this rate");
     free(t);

@@ -2069,10 +2069,19 @@ START_TEST(test_step_host_floor)
     ck_assert_double_eq_tol(on.time_s, on.compute_s + on.optimizer_s, 1e-8);
     ck_assert_double_eq_tol(graphs.compute_s, off.compute_s, 1e-12);
     ck_assert(off.compute_s > 2.0 * 2.0 * 80e-6);
+    /* The host-bound part is reported: with the host's time on, compute
+     * is 9,220 us of which all beyond the GPU's own time (the run without
+     * host time) is waiting on the host; none without host time or under
+     * CUDA graphs. */
+    ck_assert_double_eq_tol(on.host_wait_s, on.compute_s - off.compute_s, 4e-9);
+    ck_assert(on.host_wait_s > 0.5 * on.compute_s);
+    ck_assert_double_eq(off.host_wait_s, 0.0);
+    ck_assert_double_eq(graphs.host_wait_s, 0.0);
     struct cs_step_result bon, boff;
     host_run(big, "", true, &bon);
     host_run(big, "", false, &boff);
     ck_assert_double_eq_tol(bon.time_s, boff.time_s, 1e-12);
+    ck_assert_double_eq(bon.host_wait_s, 0.0);
 }
 END_TEST
 

@@ -88,6 +88,9 @@ struct cs_step_result {
     double time_s;                      /* one optimizer step */
     /* Breakdown of the critical (last-finishing) stage; the parts add up to time_s. */
     double compute_s;                   /* GPU compute incl. recomputation */
+    double host_wait_s;                 /* of compute_s, the time the GPU waits on the host to issue
+                                           its kernels (operations whose host dispatch outlasts their
+                                           kernels; docs/models.md, "Host dispatch") */
     double tp_comm_s;                   /* exposed tensor/context-parallel collectives */
     double pp_comm_s;                   /* waiting on pipeline transfers in flight */
     double dp_comm_s;                   /* exposed data-parallel / FSDP communication */
