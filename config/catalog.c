@@ -86,6 +86,8 @@ static const struct cs_field gpu_fields[] = {
     F_STR("intra_default", struct cs_gpu_spec, intra_default, 0,
           "intra-node catalog entry used by default"),
     F_BOOL("nvls", struct cs_gpu_spec, nvls, "NVLink SHARP in the switch generation"),
+    F_BOOL("rccl_ll128", struct cs_gpu_spec, rccl_ll128,
+           "RCCL enables LL128 inside the node by default on this GPU (AMD; false when absent)"),
     F_QTY("mamf_bf16", struct cs_gpu_spec, mamf_bf16_flops, CS_UNIT_FLOPS, 0, 1e18, NUL | POS,
           "measured maximum achievable BF16 matmul FLOP/s"),
     F_NUM("flash_attn_frac", struct cs_gpu_spec, flash_attn_frac, 0, 1, NUL | POS,

@@ -223,6 +223,7 @@ struct shape {
     int gen;           /* tuning-table row: 0 Volta, 1 Ampere, 2 Hopper and later */
     int ncls;          /* node class: 0 one node, 1 two, 2 more */
     bool amd;          /* RCCL's tables instead of NCCL's */
+    bool amd_ll128;    /* RCCL's LL128 (ring, inside one node; proto_allowed) */
     bool nvls;         /* NVSwitch with in-switch reduction */
     int nics;          /* NICs per node */
     double b_intra;    /* per GPU, B/s */
@@ -361,6 +362,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->a2a_nodes = g->a2a_nodes > 0 ? g->a2a_nodes : 0;
     s->hw = cv.intra_pcie ? CS_COLL_HW_PCI : CS_COLL_HW_NVLINK;
     s->amd = strcmp(c->gpu.vendor, "amd") == 0;
+    s->amd_ll128 = s->amd && c->gpu.rccl_ll128 && s->m == 1;
     s->gen = gpu_gen(c);
     s->ncls = s->m <= 2 ? s->m - 1 : 2;
     s->nvls = c->intra.kind == CS_INTRA_NVSWITCH && (c->intra.nvls || c->gpu.nvls);
@@ -423,12 +425,18 @@ static bool proto_allowed(const struct shape *s, int pr)
     /* LL128 relies on 128-byte store atomicity. NCCL 2.23 (tuning.cc,
      * protoEnable) enables it by default on Volta/Ampere/Hopper with NVLink
      * inside the node and, across nodes, GPUDirect NICs behind the GPU's
-     * PCIe switch (PXB; PXN on Hopper), which HGX/DGX boards have; RCCL
-     * only on gfx90a (MI200), so never here for AMD. Across nodes this
-     * model enables it on Hopper and later only (PXN): the A100 2-node fit
-     * log runs at Simple speed, its NIC placement unstated. */
+     * PCIe switch (PXB; PXN on Hopper), which HGX/DGX boards have. Across
+     * nodes this model enables it on Hopper and later only (PXN): the A100
+     * 2-node fit log runs at Simple speed, its NIC placement unstated.
+     * RCCL enables it on gfx90a, gfx942 and gfx950 where the topology
+     * allows (tuning.cc: typeIntra <= NVL, typeInter <= PXB, and the
+     * topology's ll128Enabled); by default on gfx950 (MI350/MI355X) and on
+     * gfx942 only in 4-NIC configurations (ROCm docs, "Hardware-specific
+     * optimizations in RCCL"). The catalog's rccl_ll128 says which GPU has
+     * it; this model uses it inside one node only, the NICs' PCIe placement
+     * across nodes being unstated (docs/fabric.md). */
     if (pr == CS_COLL_PROTO_LL128)
-        return s->hw == CS_COLL_HW_NVLINK && !s->amd && (s->m == 1 || s->gen >= 2);
+        return s->hw == CS_COLL_HW_NVLINK && (s->amd ? s->amd_ll128 : (s->m == 1 || s->gen >= 2));
     return true;
 }
 
@@ -436,15 +444,25 @@ static bool proto_allowed(const struct shape *s, int pr)
  * intra-node step, and inter-node step = hwLat NET + the transport's
  * message latency (NCCL's graph latencyInter, counted twice for Simple:
  * the data and the flush). RCCL's tables for AMD. */
+/* RCCL's LL128 has LL's latencies: its base latency is LL's (baseLat) and
+ * the gfx942/gfx950 tables (tuning_model_5 and 6 of RCCL 2.26-2.27) give
+ * LL128 the same per-hop figures as LL (xGMI ring 0.8 us, tree 0.9 us). */
+static int rccl_lat_proto(const struct shape *s, int pr)
+{
+    return s->amd && pr == CS_COLL_PROTO_LL128 ? CS_COLL_PROTO_LL : pr;
+}
+
 static double base_lat(const struct cs_coll_params *p, const struct shape *s, bool tree, int pr)
 {
-    return s->amd ? p->rccl_base_lat_s[pr] : tree ? p->tree_base_lat_s[pr] : p->ring_base_lat_s[pr];
+    return s->amd ? p->rccl_base_lat_s[rccl_lat_proto(s, pr)] : tree ? p->tree_base_lat_s[pr] : p->ring_base_lat_s[pr];
 }
 
 static double intra_lat(const struct cs_coll_params *p, const struct shape *s, bool tree, int pr)
 {
-    if (s->amd)
+    if (s->amd) {
+        pr = rccl_lat_proto(s, pr);
         return tree ? p->rccl_tree_hop_lat_s[s->hw][pr] : p->rccl_ring_hop_lat_s[s->hw][pr];
+    }
     return tree ? p->tree_hop_lat_s[s->hw][pr] : p->ring_hop_lat_s[s->hw][pr];
 }
 
@@ -452,7 +470,8 @@ static double inter_lat(const struct cs_coll_params *p, const struct shape *s, b
 {
     double l;
     if (s->amd)
-        l = tree ? p->rccl_tree_hop_lat_s[CS_COLL_HW_NET][pr] : p->rccl_ring_hop_lat_s[CS_COLL_HW_NET][pr];
+        l = tree ? p->rccl_tree_hop_lat_s[CS_COLL_HW_NET][rccl_lat_proto(s, pr)]
+                 : p->rccl_ring_hop_lat_s[CS_COLL_HW_NET][rccl_lat_proto(s, pr)];
     else /* one GPU per node: latencies fully exposed, NCCL takes the tree's */
         l = (tree || s->ppn == 1) ? p->tree_hop_lat_s[CS_COLL_HW_NET][pr] : p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
     /* RCCL's tables already carry its measured network step cost. */
@@ -499,7 +518,10 @@ static double ring_time(const struct cs_coll_params *p, const struct shape *s, e
         if (!s->amd)
             bw = fmin(bw, p->ll_max_bw[m > 1 ? 0 : s->gen][s->ncls]);
     } else if (pr == CS_COLL_PROTO_LL128) {
-        bw = fmin(bw * p->ll128_bw_frac, p->channels * p->per_ch_ring_ll128_bw[s->gen][s->ncls]);
+        /* RCCL: the protocol's payload share, 120 of every 128 bytes (its
+         * tuning tables' LL128 ratios steer the choice, not the speed) */
+        bw = s->amd ? bw * (120.0 / 128.0)
+                    : fmin(bw * p->ll128_bw_frac, p->channels * p->per_ch_ring_ll128_bw[s->gen][s->ncls]);
     }
     double intra = intra_lat(p, s, false, pr), inter = inter_lat(p, s, false, pr);
     if (m > 1) { /* inter-node rings post nsteps network operations */
@@ -669,7 +691,7 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
     if (pr == CS_COLL_PROTO_LL)
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)
-        bw *= p->ll128_bw_frac;
+        bw *= s->amd ? 120.0 / 128.0 : p->ll128_bw_frac;
     double hop = s->m > 1 ? inter_lat(p, s, false, pr) : intra_lat(p, s, false, pr);
     return base_lat(p, s, false, pr) + hop + bytes / bw;
 }
@@ -716,10 +738,9 @@ static double algo_proto_time(const struct cs_coll_params *p, const struct shape
             return simple ? alltoall_time(p, s, bytes) : INFINITY;
         if (op == CS_COLL_SENDRECV)
             return sendrecv_time(p, s, bytes, pr);
-        if (s->amd && pr == CS_COLL_PROTO_LL128)
-            return INFINITY;
         return ring_time(p, s, op, bytes, pr);
-    case CS_COLL_TREE: return tree_time(p, s, bytes, pr);
+    case CS_COLL_TREE: /* RCCL's LL128 here: the ring only (one node) */
+        return s->amd && pr == CS_COLL_PROTO_LL128 ? INFINITY : tree_time(p, s, bytes, pr);
     case CS_COLL_HIER: return simple ? hier_time(p, s, op, bytes) : INFINITY;
     case CS_COLL_NVLS: return simple ? nvls_time(p, s, op, bytes) : INFINITY;
     case CS_COLL_NVLS_TREE: return simple ? nvls_tree_time(p, s, bytes) : INFINITY;

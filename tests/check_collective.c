@@ -536,6 +536,46 @@ START_TEST(test_collective_rccl_tables)
 }
 END_TEST
 
+/* RCCL's LL128 where the catalog says RCCL enables it (rccl_ll128: gfx950),
+ * inside one node: LL's latencies (base 12 us, xGMI ring step 0.8 us, as
+ * RCCL's gfx942/gfx950 tables give LL128) and 120 of every 128 bytes of
+ * the bus bandwidth. On the single-node test cluster (bus 300 x 0.80 = 240
+ * GB/s), all_reduce of 4 MiB over 8 ranks: LL128 12 + 14 x 0.8 = 23.2 us +
+ * 1.75 x 4 MiB / (240 x 120/128 = 225 GB/s) = 32.62 us, 55.82 us of device time,
+ * against LL (0.41 of the bus: 97.8 us) and Simple (17 + 14 x 3.6 + 30.6 =
+ * 98.0 us). Without the flag, or across two nodes, no LL128. */
+START_TEST(test_collective_rccl_ll128)
+{
+    struct cs_cluster_cfg c = make_cluster(false, 1);
+    snprintf(c.gpu.vendor, sizeof c.gpu.vendor, "amd");
+    c.gpu.rccl_ll128 = true;
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    enum cs_coll_proto pr = CS_COLL_PROTO_SIMPLE;
+    double t = -1, S = 4194304.0;
+    ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_AUTO, &t, &chosen, &pr), CS_OK);
+    ck_assert_int_eq(chosen, CS_COLL_RING);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_LL128);
+    /* device time 55.82 us, then the 35 us launch floor's smooth maximum
+     * (exponent 4): (35^4 + 55.82^4)^(1/4) = 57.86 us */
+    double dev = 23.2e-6 + 1.75 * S / 225e9;
+    ck_assert_double_eq_tol(t, pow(pow(35e-6, 4) + pow(dev, 4), 0.25), 1e-10);
+    ck_assert_double_eq_tol(t, 57.864e-6, 1e-9);
+    c.gpu.rccl_ll128 = false;
+    ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_AUTO, &t, &chosen, &pr), CS_OK);
+    ck_assert_int_ne(pr, CS_COLL_PROTO_LL128);
+    ck_assert(t > 97e-6);
+    struct cs_cluster_cfg c2 = make_cluster(false, 2);
+    snprintf(c2.gpu.vendor, sizeof c2.gpu.vendor, "amd");
+    c2.gpu.rccl_ll128 = true;
+    struct cs_coll_group g2 = {16, 8, 1, 0, 0, 0, 0, 0};
+    ck_assert_int_eq(cs_coll_time_ex(&c2, &p, CS_COLL_ALL_REDUCE, S, &g2, CS_COLL_AUTO, &t, &chosen, &pr), CS_OK);
+    ck_assert_int_ne(pr, CS_COLL_PROTO_LL128);
+}
+END_TEST
+
 static Suite *collective_suite(void)
 {
     Suite *s = suite_create("collective");
@@ -548,6 +588,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_availability);
     tcase_add_test(tc, test_collective_nccl22_algorithms);
     tcase_add_test(tc, test_collective_rccl_tables);
+    tcase_add_test(tc, test_collective_rccl_ll128);
     tcase_add_test(tc, test_collective_alltoall_hierarchical);
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("validation");

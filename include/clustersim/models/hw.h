@@ -56,6 +56,8 @@ struct cs_gpu_spec {
     int scaleup_domain_gpus;           /* GPUs sharing one scale-up domain; 0 = none */
     double p2p_bw_bytes_per_s;         /* to one peer, one direction (xGMI: one link); NAN */
     bool nvls;                         /* NVLink SHARP in the NVSwitch of this generation */
+    bool rccl_ll128;                   /* RCCL enables its LL128 protocol on this GPU's
+                                          scale-up mesh by default (AMD; docs/fabric.md) */
     char intra_default[CS_NAME_MAX];   /* intra-node catalog entry used by default */
     double mamf_bf16_flops;            /* measured max achievable matmul; NAN if unknown */
     /* Fraction of the BF16 peak a FlashAttention-2 forward+backward reaches
