@@ -130,6 +130,22 @@ static char *cs__reason(const struct cs_app_cval_file *f)
     return f->diags.n ? cs_cli_diag_plain(&f->diags.items[0]) : cs_xstrdup(cs_strerror(f->st));
 }
 
+/* A log not compared: its status ("not-expressible" or "failed") and why
+ * (heap string); NULL for a compared log. */
+static char *cs__not_compared(const struct cs_app_cval_file *f, const char **status)
+{
+    if (!f->expressible) {
+        *status = "not-expressible";
+        return cs_xstrdup(f->vt->not_expressible ? f->vt->not_expressible : "no scenario in the index");
+    }
+    if (f->st != CS_OK) {
+        *status = "failed";
+        return cs__reason(f);
+    }
+    *status = "ok";
+    return NULL;
+}
+
 static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fmt)
 {
     if (fmt == CS_FMT_JSON) {
@@ -140,17 +156,13 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "file", f->vt->file);
             cJSON_AddStringToObject(o, "role", f->role);
-            if (!f->expressible) {
-                cJSON_AddStringToObject(o, "status", "not-expressible");
-                cJSON_AddStringToObject(o, "reason", f->vt->not_expressible ? f->vt->not_expressible
-                                                                              : "no scenario in the index");
-            } else if (f->st != CS_OK) {
-                cJSON_AddStringToObject(o, "status", "failed");
-                char *why = cs__reason(f);
+            const char *status;
+            char *why = cs__not_compared(f, &status);
+            cJSON_AddStringToObject(o, "status", status);
+            if (why) {
                 cJSON_AddStringToObject(o, "reason", why);
                 free(why);
             } else {
-                cJSON_AddStringToObject(o, "status", "ok");
                 cJSON_AddStringToObject(o, "op", f->op);
                 cJSON_AddNumberToObject(o, "ranks", (double)f->ranks);
                 cJSON_AddNumberToObject(o, "nodes", f->nodes);
@@ -208,12 +220,11 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
                "predicted_busbw_gbps,error,algo,proto,reason\n");
         for (int i = 0; i < v->nfiles; i++) {
             const struct cs_app_cval_file *f = &v->files[i];
-            if (!f->expressible || f->st != CS_OK) {
-                char *why = f->expressible ? cs__reason(f)
-                                           : cs_xstrdup(f->vt->not_expressible ? f->vt->not_expressible
-                                                                               : "no scenario in the index");
+            const char *status;
+            char *why = cs__not_compared(f, &status);
+            if (why) {
                 cs_csv_fput_text(stdout, f->vt->file, false);
-                printf(",%s,%s,,,,,,,,,,,,", f->role, f->expressible ? "failed" : "not-expressible");
+                printf(",%s,%s,,,,,,,,,,,,", f->role, status);
                 cs_csv_fput_text(stdout, why, false);
                 putchar('\n');
                 free(why);

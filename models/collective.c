@@ -447,6 +447,10 @@ static bool proto_allowed(const struct shape *s, int pr)
 /* RCCL's LL128 has LL's latencies: its base latency is LL's (baseLat) and
  * the gfx942/gfx950 tables (tuning_model_5 and 6 of RCCL 2.26-2.27) give
  * LL128 the same per-hop figures as LL (xGMI ring 0.8 us, tree 0.9 us). */
+/* RCCL's LL128 carries 120 payload bytes in every 128-byte line (its
+ * tuning tables' LL128 bandwidth ratios steer the choice, not the speed). */
+#define RCCL_LL128_PAYLOAD (120.0 / 128.0)
+
 static int rccl_lat_proto(const struct shape *s, int pr)
 {
     return s->amd && pr == CS_COLL_PROTO_LL128 ? CS_COLL_PROTO_LL : pr;
@@ -469,10 +473,10 @@ static double intra_lat(const struct cs_coll_params *p, const struct shape *s, b
 static double inter_lat(const struct cs_coll_params *p, const struct shape *s, bool tree, int pr)
 {
     double l;
-    if (s->amd)
-        l = tree ? p->rccl_tree_hop_lat_s[CS_COLL_HW_NET][rccl_lat_proto(s, pr)]
-                 : p->rccl_ring_hop_lat_s[CS_COLL_HW_NET][rccl_lat_proto(s, pr)];
-    else /* one GPU per node: latencies fully exposed, NCCL takes the tree's */
+    if (s->amd) {
+        int q = rccl_lat_proto(s, pr);
+        l = tree ? p->rccl_tree_hop_lat_s[CS_COLL_HW_NET][q] : p->rccl_ring_hop_lat_s[CS_COLL_HW_NET][q];
+    } else /* one GPU per node: latencies fully exposed, NCCL takes the tree's */
         l = (tree || s->ppn == 1) ? p->tree_hop_lat_s[CS_COLL_HW_NET][pr] : p->ring_hop_lat_s[CS_COLL_HW_NET][pr];
     /* RCCL's tables already carry its measured network step cost. */
     l += s->xport_s * (pr == CS_COLL_PROTO_SIMPLE ? 2.0 : 1.0);
@@ -518,9 +522,7 @@ static double ring_time(const struct cs_coll_params *p, const struct shape *s, e
         if (!s->amd)
             bw = fmin(bw, p->ll_max_bw[m > 1 ? 0 : s->gen][s->ncls]);
     } else if (pr == CS_COLL_PROTO_LL128) {
-        /* RCCL: the protocol's payload share, 120 of every 128 bytes (its
-         * tuning tables' LL128 ratios steer the choice, not the speed) */
-        bw = s->amd ? bw * (120.0 / 128.0)
+        bw = s->amd ? bw * RCCL_LL128_PAYLOAD
                     : fmin(bw * p->ll128_bw_frac, p->channels * p->per_ch_ring_ll128_bw[s->gen][s->ncls]);
     }
     double intra = intra_lat(p, s, false, pr), inter = inter_lat(p, s, false, pr);
@@ -691,7 +693,7 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
     if (pr == CS_COLL_PROTO_LL)
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)
-        bw *= s->amd ? 120.0 / 128.0 : p->ll128_bw_frac;
+        bw *= s->amd ? RCCL_LL128_PAYLOAD : p->ll128_bw_frac;
     double hop = s->m > 1 ? inter_lat(p, s, false, pr) : intra_lat(p, s, false, pr);
     return base_lat(p, s, false, pr) + hop + bytes / bw;
 }

@@ -739,6 +739,13 @@ void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double pe
     *out = r;
 }
 
+/* Of an operation's compute, the host's dispatch beyond the GPU's time. */
+static double cs__op_host_s(struct cs__sim *S, int s, const struct cs__op *op)
+{
+    const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
+    return op->dir == CS__F ? cc->f_host_s : cc->b_host_s;
+}
+
 /* Duration of one operation started at now_s; updates the comm stream. */
 static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op, double now_s,
                               double *compute_s, double *tp_s)
@@ -928,7 +935,7 @@ static void cs__try_start(struct cs__sim *S, int s)
     double comp, tp;
     double dur = cs__op_duration(S, s, op, cs_time_to_s(now), &comp, &tp);
     st->compute_s += comp;
-    st->host_s += op->dir == CS__F ? cs__cost(S, s, op->chunk)->f_host_s : cs__cost(S, s, op->chunk)->b_host_s;
+    st->host_s += cs__op_host_s(S, s, op);
     st->tp_s += tp;
     st->busy = true;
     st->next++;
@@ -1459,7 +1466,7 @@ static bool cs__direct_stage(struct cs__sim *S, int s, int *work, int *nwork, bo
             dur_t = cc->dur_t[op->dir];
         }
         st->compute_s += comp;
-        st->host_s += op->dir == CS__F ? cs__cost(S, s, op->chunk)->f_host_s : cs__cost(S, s, op->chunk)->b_host_s;
+        st->host_s += cs__op_host_s(S, s, op);
         st->tp_s += tp;
         st->next++;
         if (now > CS_TIME_MAX - dur_t)
