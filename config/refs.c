@@ -124,6 +124,8 @@ struct cs__spec {
     bool fp8_attn;            /* "/fp8_attn": the attention core ran in FP8 (fp8_dot_product_attention) */
     const char *layout;       /* "/layout:X": Megatron-Core's pipeline layout (NULL: the default split) */
     bool fused_mlp;           /* "/fused_mlp": the experts' MLP fused (use_transformer_engine_op_fuser) */
+    const char *quant;        /* "/bf16_end:N", "/modprec:...": the scenario's bf16_layers_at_end and
+                                 module_precision lines (NULL: none) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -206,7 +208,7 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         "  recompute: %s\n"
         "%s"
         "  precision: %s\n"
-        "%s%s%s%s%s%s%s%s%s%s%s%s",
+        "%s%s%s%s%s%s%s%s%s%s%s%s%s",
         c->label, p->gpu, p->nodes, p->ppn, p->fabric, model, p->gb, p->mb, p->tp, p->pp, p->cp,
         p->dp, p->vp, p->sp ? "true" : "false", p->fsdp, p->ep > 0 ? p->ep : 1,
         p->account_split ? ", account_for_embedding_in_pipeline_split: true, "
@@ -219,7 +221,8 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         p->grad_bf16 ? "  grad_reduce_bf16: true\n" : "",
         p->rc_modules ? "  recompute_modules: [" : "", p->rc_modules ? p->rc_modules : "",
         p->rc_modules ? "]\n" : "", p->off_modules ? "  offload_modules: [" : "",
-        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "", attn, flags);
+        p->off_modules ? p->off_modules : "", p->off_modules ? "]\n" : "", attn, flags,
+        p->quant ? p->quant : "");
     char name[320];
     snprintf(name, sizeof name, "%s:%d", r->file, r->line);
     cs_status st = cs_cfg_load_scenario_buffer(name, text, strlen(text), cat, r->d, &c->scen, NULL);
@@ -257,7 +260,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
                          "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL,
-                         false};
+                         false, NULL};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -529,6 +532,42 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     char rc_fm[200];
     if (!cs__take_flag(r, &rc, "/fused_mlp", rc_fm, sizeof rc_fm, &fused_mlp))
         return false;
+    /* ".../bf16_end:N" and ".../modprec:MOD=PREC+MOD=PREC" (anywhere before
+     * /a2a_overlap): the run's last N layers in BF16 and its modules'
+     * precisions (Megatron-Core's first_last_layers_bf16 with
+     * num_layers_at_end_in_bf16, and its quant_recipe; the recipes' notes,
+     * validation/recipes/): workload.bf16_layers_at_end and
+     * workload.module_precision, judged by the loader */
+    char quant[320] = "", rc_be[200], bend[16], rc_mp[200], mprec[200];
+    size_t qlen = 0, belen = 0, mplen = 0;
+    rc_cell = rc;
+    if (cs__take_value(&rc, "/bf16_end:", rc_be, sizeof rc_be, bend, sizeof bend, &belen)) {
+        char *end = NULL;
+        long n = belen > 0 && belen < sizeof bend ? strtol(bend, &end, 10) : 0;
+        if (n < 1 || !end || *end) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/bf16_end:N\" takes a positive layer count (got \"%s\")",
+                          rc_cell);
+            return false;
+        }
+        qlen += (size_t)snprintf(quant + qlen, sizeof quant - qlen, "  bf16_layers_at_end: %ld\n", n);
+    }
+    rc_cell = rc;
+    if (cs__take_value(&rc, "/modprec:", rc_mp, sizeof rc_mp, mprec, sizeof mprec, &mplen)) {
+        if (mplen == 0 || mplen >= sizeof mprec || strpbrk(mprec, "\"\\{}:, ") || !strchr(mprec, '=')) {
+            cs_diag_error(r->d, r->file, r->line, 0,
+                          "column \"recompute\": \"/modprec:\" takes module=precision pairs joined "
+                          "by '+' (got \"%s\")",
+                          rc_cell);
+            return false;
+        }
+        qlen += (size_t)snprintf(quant + qlen, sizeof quant - qlen, "  module_precision: {");
+        for (const char *q = mprec; *q && qlen < sizeof quant; q++)
+            qlen += (size_t)snprintf(quant + qlen, sizeof quant - qlen, "%s",
+                                     *q == '=' ? ": " : *q == '+' ? ", " : (char[2]){*q, 0});
+        if (qlen < sizeof quant)
+            qlen += (size_t)snprintf(quant + qlen, sizeof quant - qlen, "}\n");
+    }
     if (rc && strstr(rc, "/a2a_overlap")) {
         snprintf(rc_ov, sizeof rc_ov, "%s", rc);
         char *cut = strstr(rc_ov, "/a2a_overlap");
@@ -793,7 +832,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * so; where pp*vp <= layers the default split is the same
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
-                         attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp};
+                         attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp,
+                         quant[0] ? quant : NULL};
     if (!cs__resolve(r, cat, &p, c))
         return false;
     if (!mem)

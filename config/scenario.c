@@ -595,6 +595,19 @@ static const struct cs_field workload_fields[] = {
        .doc = "MoE, mxfp8 on Blackwell, etp 1: the experts' MLP fused (Megatron-Core "
               "use_transformer_engine_op_fuser with TE's CuTe DSL grouped GEMM + GLU kernels, "
               "NVTE_CUTEDSL_FUSED_GROUPED_MLP=1); false: separate activation, clamp and bias kernels"),
+    F_("bf16_layers_at_start", CS_FT_INT, struct cs_workload, bf16_layers_start, .min = 0,
+       .max = 100000, .def = "0",
+       .doc = "precision fp8/mxfp8/nvfp4: the model's first layers kept in BF16 (Megatron-Core "
+              "first_last_layers_bf16 with num_layers_at_start_in_bf16)"),
+    F_("bf16_layers_at_end", CS_FT_INT, struct cs_workload, bf16_layers_end, .min = 0,
+       .max = 100000, .def = "0",
+       .doc = "precision fp8/mxfp8/nvfp4: the model's last layers kept in BF16 (Megatron-Core "
+              "num_layers_at_end_in_bf16; Megatron-Bridge's Nemotron 3 Super NVFP4 recipe: 14)"),
+    F_CUSTOM("module_precision",
+             "precision fp8/mxfp8/nvfp4: a map from module (attn_qkv, attn_proj, mlp, experts, "
+             "shared_experts, moe_latent_proj, mamba_in_proj, mamba_out_proj, mtp) to the "
+             "precision its linear layers run at inside quantized layers (Megatron-Core's "
+             "quant_recipe; Megatron-Bridge's te_quant.cfg)"),
     F_("fp4_param_gather", CS_FT_BOOL, struct cs_workload, fp4_param_gather, .def = "false",
        .doc = "precision nvfp4: the weights stored and all-gathered in NVFP4 (Megatron-Core "
               "--fp4-param-gather); false: 16-bit weights and parameter all-gathers"),
@@ -1328,6 +1341,50 @@ static bool bind_module_list(struct cs_bind *b, const struct cs_ynode *v, const 
     return true;
 }
 
+/* workload.module_precision: {module: precision}, the modules from
+ * cs_quant_module_names, the precisions from cs_precision_names. */
+static bool bind_module_precision(struct cs_bind *b, const struct cs_ynode *v, struct cs_workload *w)
+{
+    const char *path = "workload.module_precision";
+    char mods[256] = "", precs[128] = "";
+    for (int j = 0; cs_quant_module_names[j]; j++)
+        snprintf(mods + strlen(mods), sizeof mods - strlen(mods), "%s%s", j ? ", " : "",
+                 cs_quant_module_names[j]);
+    for (int j = 0; cs_precision_names[j]; j++)
+        snprintf(precs + strlen(precs), sizeof precs - strlen(precs), "%s%s", j ? ", " : "",
+                 cs_precision_names[j]);
+    if (v->kind != CS_YNODE_MAP) {
+        cs_cfg__error(b->d, v, "%s: expected a map from module (%s) to precision (%s)", path, mods,
+                      precs);
+        return false;
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        const struct cs_ynode *k = v->pairs[i].key, *val = v->pairs[i].value;
+        int mi = -1, pi = -1;
+        for (int j = 0; k->kind == CS_YNODE_SCALAR && cs_quant_module_names[j]; j++)
+            if (strcmp(k->scalar, cs_quant_module_names[j]) == 0)
+                mi = j;
+        char shown[128];
+        if (mi < 0) {
+            cs_cfg__show(k, shown, sizeof shown);
+            cs_cfg__error(b->d, k, "%s: unknown module %s (expected one of %s)", path, shown, mods);
+            return false;
+        }
+        for (int j = 0; val->kind == CS_YNODE_SCALAR && cs_precision_names[j]; j++)
+            if (strcmp(val->scalar, cs_precision_names[j]) == 0)
+                pi = j;
+        if (pi < 0) {
+            cs_cfg__show(val, shown, sizeof shown);
+            cs_cfg__error(b->d, val, "%s.%s: unknown precision %s (expected one of %s)", path,
+                          cs_quant_module_names[mi], shown, precs);
+            return false;
+        }
+        w->module_precision[mi] = (unsigned char)(pi + 1);
+    }
+    prov_node(b, path, v);
+    return true;
+}
+
 /* workload.model.moe.capacity_factor: none (dropless) or a number >= 1. */
 static void bind_capacity(struct cs_bind *b, const struct cs_ynode *mm, struct cs_model_shape *m)
 {
@@ -1515,6 +1572,68 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "precision fp8 or mxfp8 (this workload trains in %s); expected false or "
                       "one of those precisions",
                       cs_precision_name(w->precision));
+    /* Layers and modules kept at another precision (Megatron-Core's
+     * first_last_layers_bf16 and quant_recipe) exist only under a
+     * quantized recipe, on modules the model has, at precisions the GPU
+     * runs. */
+    if ((w->bf16_layers_start > 0 || w->bf16_layers_end > 0) && !cs_precision_quantized(w->precision))
+        cs_cfg__error(b->d, node_or(wl, w->bf16_layers_end > 0 ? "bf16_layers_at_end" : "bf16_layers_at_start", wl),
+                      "workload.bf16_layers_at_%s: keeps layers in BF16 under a quantized recipe "
+                      "(fp8, mxfp8 or nvfp4; this workload trains in %s); expected 0 or one of "
+                      "those precisions",
+                      w->bf16_layers_end > 0 ? "end" : "start", cs_precision_name(w->precision));
+    else if (w->bf16_layers_start + w->bf16_layers_end > m->layers)
+        cs_cfg__error(b->d, node_or(wl, "bf16_layers_at_end", wl),
+                      "workload.bf16_layers_at_start + bf16_layers_at_end: %d + %d layers in BF16, "
+                      "and the model has %d; expected at most %d in all",
+                      w->bf16_layers_start, w->bf16_layers_end, m->layers, m->layers);
+    else if ((w->bf16_layers_start > 0 || w->bf16_layers_end > 0) && !(g->peak_flops[CS_PREC_BF16] > 0))
+        cs_cfg__error(b->d, node_or(wl, "bf16_layers_at_end", wl),
+                      "workload.bf16_layers_at_end: %s has no bf16 peak in the catalog; expected "
+                      "0, or a bf16 figure in cluster.gpu_overrides.bf16",
+                      g->name);
+    const struct cs_ynode *mpn = cs_ynode_map_get(wl, "module_precision");
+    for (int q = 0; mpn && q < CS_QMOD_COUNT; q++) {
+        if (w->module_precision[q] == 0)
+            continue;
+        enum cs_precision mq = (enum cs_precision)(w->module_precision[q] - 1);
+        const struct cs_ynode *at = node_or(mpn, cs_quant_module_names[q], mpn);
+        bool mamba = false;
+        for (int i = 0; i < m->layers; i++)
+            if (cs_model_block(m, i) == CS_BLOCK_MAMBA)
+                mamba = true;
+        const char *lack = NULL;
+        if ((q == CS_QMOD_EXPERTS || q == CS_QMOD_SHARED_EXPERTS || q == CS_QMOD_MOE_LATENT_PROJ) &&
+            !cs_model_is_moe(m))
+            lack = "routed experts";
+        else if (q == CS_QMOD_SHARED_EXPERTS && m->moe.shared_experts <= 0)
+            lack = "shared experts";
+        else if (q == CS_QMOD_MOE_LATENT_PROJ && m->moe.latent <= 0)
+            lack = "a latent MoE (model.moe.latent)";
+        else if ((q == CS_QMOD_MAMBA_IN_PROJ || q == CS_QMOD_MAMBA_OUT_PROJ) && !mamba)
+            lack = "Mamba-2 blocks";
+        else if (q == CS_QMOD_MTP && m->mtp_layers <= 0)
+            lack = "multi-token-prediction modules (model.mtp_layers)";
+        if (!cs_precision_quantized(w->precision))
+            cs_cfg__error(b->d, at,
+                          "workload.module_precision.%s: sets a module's precision inside quantized "
+                          "layers, and this workload trains in %s; expected precision fp8, mxfp8 "
+                          "or nvfp4, or no module_precision",
+                          cs_quant_module_names[q], cs_precision_name(w->precision));
+        else if (lack)
+            cs_cfg__error(b->d, at, "workload.module_precision.%s: the model has no %s; expected "
+                                    "a module it has",
+                          cs_quant_module_names[q], lack);
+        else if (!(g->peak_flops[mq] > 0))
+            cs_cfg__error(b->d, at,
+                          "workload.module_precision.%s: %s has no %s peak in the catalog; "
+                          "expected a precision its tensor cores run",
+                          cs_quant_module_names[q], g->name, cs_precision_name(mq));
+        else if (mq == CS_PREC_FP32 || mq == CS_PREC_TF32)
+            cs_cfg__error(b->d, at,
+                          "workload.module_precision.%s: %s; expected bf16, fp16, fp8, mxfp8 or nvfp4",
+                          cs_quant_module_names[q], cs_precision_name(mq));
+    }
     if (w->fp8_attention && !cs_precision_quantized(w->precision))
         cs_cfg__error(b->d, node_or(wl, "fp8_attention", wl),
                       "workload.fp8_attention: FP8 attention runs only under a quantized recipe "
@@ -1683,6 +1802,9 @@ static void bind_workload(struct cs_bind *b, const struct cs_ynode *root)
             return;
         }
     }
+    const struct cs_ynode *mp = cs_ynode_map_get(wl, "module_precision");
+    if (mp && !cs_ynode_is_null(mp) && !bind_module_precision(b, mp, w))
+        return;
     if (cs_diags_errors(b->d) == errors_before)
         check_workload(b, wl);
 }

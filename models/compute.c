@@ -934,27 +934,32 @@ static void tp_collectives(const struct dims *d, int fwd_pairs, int bwd_pairs,
  * rank (parallel_mode "duplicated"), the up projections are
  * column-parallel by heads, the output row-parallel). */
 static void attn_projections(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
-                             const struct cs_model_shape *m, const struct dims *d, double *fwd,
+                             const struct cs_workload *w, const struct dims *d, double *fwd,
                              double *bwd, double *flops)
 {
+    const struct cs_model_shape *m = &w->model;
+    /* the input projections at attn_qkv's precision, the output one at
+     * attn_proj's (workload.module_precision) */
+    enum cs_precision pq = cs_workload_module_precision(w, CS_QMOD_ATTN_QKV, d->prec);
+    enum cs_precision po = cs_workload_module_precision(w, CS_QMOD_ATTN_PROJ, d->prec);
     if (m->attention == CS_ATTN_MLA) {
         const struct cs_mla_shape *l = &m->mla;
         double qk = (double)l->qk_nope_dim + l->qk_rope_dim;
         if (l->q_lora_rank > 0) {
-            linear(gpu, p, d->prec, d->tokens, l->q_lora_rank, d->h, fwd, bwd, flops);
-            linear(gpu, p, d->prec, d->tokens, d->a_g * qk, l->q_lora_rank, fwd, bwd, flops);
+            linear(gpu, p, pq, d->tokens, l->q_lora_rank, d->h, fwd, bwd, flops);
+            linear(gpu, p, pq, d->tokens, d->a_g * qk, l->q_lora_rank, fwd, bwd, flops);
         } else {
-            linear(gpu, p, d->prec, d->tokens, d->a_g * qk, d->h, fwd, bwd, flops);
+            linear(gpu, p, pq, d->tokens, d->a_g * qk, d->h, fwd, bwd, flops);
         }
-        linear(gpu, p, d->prec, d->tokens, (double)l->kv_lora_rank + l->qk_rope_dim, d->h, fwd,
+        linear(gpu, p, pq, d->tokens, (double)l->kv_lora_rank + l->qk_rope_dim, d->h, fwd,
                bwd, flops);
-        linear(gpu, p, d->prec, d->tokens, d->a_g * ((double)l->qk_nope_dim + l->v_dim),
+        linear(gpu, p, pq, d->tokens, d->a_g * ((double)l->qk_nope_dim + l->v_dim),
                l->kv_lora_rank, fwd, bwd, flops);
     } else {
         double qkv_n = d->a_g * d->hd + 2.0 * d->kv_g * d->hd;
-        linear(gpu, p, d->prec, d->tokens, qkv_n, d->h, fwd, bwd, flops);
+        linear(gpu, p, pq, d->tokens, qkv_n, d->h, fwd, bwd, flops);
     }
-    linear(gpu, p, d->prec, d->tokens, d->h, d->a_g * d->dv, fwd, bwd, flops);
+    linear(gpu, p, po, d->tokens, d->h, d->a_g * d->dv, fwd, bwd, flops);
 }
 
 void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows, double f,
@@ -1028,8 +1033,10 @@ static void mamba_mixer(const struct cs_workload *w, const struct cs_gpu_spec *g
     double G = (double)mb->groups / d->tp, Q = mb->chunk;
     double din = H * P, gn = G * N, xbc = din + 2.0 * gn, T = d->tokens;
     double f0 = 0.0, b0 = 0.0, f1 = 0.0, b1 = 0.0;
-    linear(gpu, p, d->prec, T, 2.0 * din + 2.0 * gn + H, d->h, &f0, &b0, &c->fwd_flops);
-    linear(gpu, p, d->prec, T, d->h, din, &f1, &b1, &c->fwd_flops);
+    linear(gpu, p, cs_workload_module_precision(w, CS_QMOD_MAMBA_IN_PROJ, d->prec), T,
+           2.0 * din + 2.0 * gn + H, d->h, &f0, &b0, &c->fwd_flops);
+    linear(gpu, p, cs_workload_module_precision(w, CS_QMOD_MAMBA_OUT_PROJ, d->prec), T, d->h, din,
+           &f1, &b1, &c->fwd_flops);
     c->fwd_s += f0 + f1;
     c->bwd_s += b0 + b1;
     c->tp_gemm_fwd_s[0] = f0;
@@ -1092,12 +1099,17 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
      * shared x expert width, tensor-parallel like one) */
     double f_dense = !has_ffn ? 0.0 : moe ? (double)mo->shared_experts * mo->expert_ffn_hidden : d.f;
     double up_n = (m->activation == CS_ACT_SWIGLU ? 2.0 : 1.0) * f_dense / d.tp;
+    /* the precisions of the modules' linear layers (workload.module_precision) */
+    enum cs_precision p_qkv = cs_workload_module_precision(w, CS_QMOD_ATTN_QKV, d.prec);
+    enum cs_precision p_proj = cs_workload_module_precision(w, CS_QMOD_ATTN_PROJ, d.prec);
+    enum cs_precision p_ffn =
+        cs_workload_module_precision(w, moe ? CS_QMOD_SHARED_EXPERTS : CS_QMOD_MLP, d.prec);
     if (has_attn) {
-        attn_projections(gpu, p, m, &d, &gemm_fwd, &gemm_bwd, &flops);
+        attn_projections(gpu, p, w, &d, &gemm_fwd, &gemm_bwd, &flops);
         /* the output projection apart (the pair of the reduce-scatter
          * after it); the input projections are the rest */
         double of = 0.0, ob = 0.0, ofl = 0.0;
-        linear(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.dv, &of, &ob, &ofl);
+        linear(gpu, p, p_proj, d.tokens, d.h, d.a_g * d.dv, &of, &ob, &ofl);
         c.tp_gemm_fwd_s[0] = gemm_fwd - of;
         c.tp_gemm_bwd_s[0] = gemm_bwd - ob;
         c.tp_gemm_fwd_s[1] = of;
@@ -1105,8 +1117,8 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     }
     if (f_dense > 0) {
         double f1 = 0.0, b1 = 0.0, f2 = 0.0, b2 = 0.0;
-        linear(gpu, p, d.prec, d.tokens, up_n, d.h, &f1, &b1, &flops);
-        linear(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, &f2, &b2, &flops);
+        linear(gpu, p, p_ffn, d.tokens, up_n, d.h, &f1, &b1, &flops);
+        linear(gpu, p, p_ffn, d.tokens, d.h, f_dense / d.tp, &f2, &b2, &flops);
         gemm_fwd += f1 + f2;
         gemm_bwd += b1 + b2;
         c.tp_gemm_fwd_s[2] = f1;
@@ -1170,15 +1182,17 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         linear(gpu, p, d.prec, t_r, mo->experts, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
         mem_op(gpu, p, 3.0 * 4.0 * t_r * mo->experts, &c);
         if (mo->latent > 0) {
-            linear(gpu, p, d.prec, t_r, hx, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
-            linear(gpu, p, d.prec, t_r, d.h, hx, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
+            enum cs_precision pl = cs_workload_module_precision(w, CS_QMOD_MOE_LATENT_PROJ, d.prec);
+            linear(gpu, p, pl, t_r, hx, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
+            linear(gpu, p, pl, t_r, d.h, hx, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
         }
         /* permute (gather the routed copies) and unpermute (weighted sum back) */
         mem_op(gpu, p, 2.0 * d.e * hx * t_r * k, &c);
         mem_op(gpu, p, d.e * hx * t_r * (k + 1.0), &c);
         double ef = 0.0, eb = 0.0, efl = 0.0;
-        grouped_linear(gpu, p, d.prec, e_loc, m_e, up_e, hx, &ef, &eb, &efl);
-        grouped_linear(gpu, p, d.prec, e_loc, m_e, hx, fe / etp, &ef, &eb, &efl);
+        enum cs_precision px = cs_workload_module_precision(w, CS_QMOD_EXPERTS, d.prec);
+        grouped_linear(gpu, p, px, e_loc, m_e, up_e, hx, &ef, &eb, &efl);
+        grouped_linear(gpu, p, px, e_loc, m_e, hx, fe / etp, &ef, &eb, &efl);
         /* the experts' activation function, its clamp and fc2's bias
          * (docs/moe.md, "Compute"; cs_compute_moe_act_bytes) */
         double xf = 0.0, xb = 0.0;
@@ -1221,11 +1235,11 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
          * kernels.) */
         bool swiglu = m->activation == CS_ACT_SWIGLU;
         double fr = moe ? 0.0 : d.f / d.tp;
-        double t_rc = cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.kv_g * d.hd, d.h, 1.0) +
-                      cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, d.a_g * d.dv, 1.0) +
+        double t_rc = cs_compute_gemm_s(gpu, p, p_qkv, d.tokens, d.kv_g * d.hd, d.h, 1.0) +
+                      cs_compute_gemm_s(gpu, p, p_proj, d.tokens, d.h, d.a_g * d.dv, 1.0) +
                       (fr <= 0 ? 0.0
-                       : swiglu ? cs_compute_gemm_s(gpu, p, d.prec, d.tokens, fr, d.h, 1.0)
-                                : cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, fr, 1.0));
+                       : swiglu ? cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, fr, d.h, 1.0)
+                                : cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, d.h, fr, 1.0));
         c.recompute_s = t_rc + mem_fwd;
         c.recompute_flops = 2.0 * d.tokens * d.h * (d.kv_g * d.hd + d.a_g * d.dv + fr);
         /* the all-gathered inputs of sequence parallelism are not kept */
@@ -1256,8 +1270,8 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         if (mods & CS_RC_MOD_LAYERNORM)
             c.recompute_s += norms * cs_compute_mem_s(gpu, p, 2.0 * d.e * d.n_h);
         if ((mods & CS_RC_MOD_MLP) && f_dense > 0) {
-            c.recompute_s += cs_compute_gemm_s(gpu, p, d.prec, d.tokens, up_n, d.h, 1.0) +
-                             cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.h, f_dense / d.tp, 1.0) +
+            c.recompute_s += cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, up_n, d.h, 1.0) +
+                             cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, d.h, f_dense / d.tp, 1.0) +
                              cs_compute_mem_s(gpu, p,
                                               cs_activation_mem_passes(m->activation) * d.e * n_f);
             c.recompute_flops += 2.0 * d.tokens * d.h * (up_n + f_dense / d.tp);
@@ -1285,8 +1299,8 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
             const struct cs_mla_shape *l = &m->mla;
             double qk = (double)l->qk_nope_dim + l->qk_rope_dim, kvw = (double)l->qk_nope_dim + l->v_dim;
             double qin = l->q_lora_rank > 0 ? (double)l->q_lora_rank : d.h;
-            c.recompute_s += cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.a_g * qk, qin, 1.0) +
-                             cs_compute_gemm_s(gpu, p, d.prec, d.tokens, d.a_g * kvw, l->kv_lora_rank, 1.0);
+            c.recompute_s += cs_compute_gemm_s(gpu, p, p_qkv, d.tokens, d.a_g * qk, qin, 1.0) +
+                             cs_compute_gemm_s(gpu, p, p_qkv, d.tokens, d.a_g * kvw, l->kv_lora_rank, 1.0);
             c.recompute_flops += 2.0 * d.tokens * (d.a_g * qk * qin + d.a_g * kvw * l->kv_lora_rank);
         }
         break;

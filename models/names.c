@@ -53,6 +53,11 @@ const char *const cs_recompute_module_names[] = {"core_attn", "layernorm", "mlp"
                                                  "mla_up_proj", "moe", NULL};
 const char *const cs_offload_module_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj",
                                                "mlp_norm", "expert_fc1", "moe_act", NULL};
+const char *const cs_quant_module_names[] = {"attn_qkv", "attn_proj", "mlp", "experts",
+                                              "shared_experts", "moe_latent_proj", "mamba_in_proj",
+                                              "mamba_out_proj", "mtp", NULL};
+_Static_assert(sizeof cs_quant_module_names / sizeof cs_quant_module_names[0] == CS_QMOD_COUNT + 1,
+               "one name per module");
 const char *const cs_moe_routing_names[] = {"learned", "balanced", NULL};
 const char *const cs_moe_dispatcher_names[] = {"alltoall", "hierarchical", NULL};
 #define CS__TOPO_NAME(id, name, tiers, rail, builder) name,

@@ -114,6 +114,13 @@ struct cs__sim {
     bool moe;
     struct cs_layer_cost moe_layer;
     struct cs_layer_cost mtp_extra;   /* an MTP module's norms and projection (mtp_layers > 0) */
+    /* Layers at another precision than the workload's, each slot costed
+     * at it: [CS__ALT_BF16] the layers kept in BF16
+     * (workload.bf16_layers_at_start / _end), [CS__ALT_MTP] the MTP
+     * modules at module_precision.mtp (docs/models.md 2.3). */
+    bool has_alt[2];
+    struct cs_layer_cost alt_block[2][CS_BLOCK_COUNT];
+    struct cs_layer_cost alt_moe[2];
     struct cs_coll_group ep_group, edp_group;
     struct cs_moe_load load;
     double expert_grad_ratio;   /* expert-DP reduction time over the DP one, per byte */
@@ -991,6 +998,22 @@ double cs_step_tp_hidden_s(const struct cs_layer_cost *L, double ov, int tp, dou
 #define CS__HOST_LOGITS_FWD_OPS 6.0
 #define CS__HOST_LOGITS_BWD_OPS 8.0
 
+enum { CS__ALT_BF16, CS__ALT_MTP };
+
+/* What n layers of a slot cost beyond the workload's precision when they
+ * run at another one (B at the workload's, V at theirs), nrc of them
+ * recomputed; an MoE layer's routed experts at the most loaded rank's
+ * load. */
+static void cs__alt_delta(struct cs__chunk_cost *cc, const struct cs_layer_cost *B,
+                          const struct cs_layer_cost *V, double n, double nrc, double load)
+{
+    double x = load - 1.0;
+    cc->f_compute_s += n * (V->fwd_s - B->fwd_s + x * (V->expert_fwd_s - B->expert_fwd_s));
+    cc->b_compute_s += n * (V->bwd_s - B->bwd_s + x * (V->expert_bwd_s - B->expert_bwd_s)) +
+                       nrc * (V->recompute_s - B->recompute_s +
+                              x * (V->expert_recompute_s - B->expert_recompute_s));
+}
+
 static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                             const struct cs_layer_cost *logits)
 {
@@ -1165,6 +1188,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
             struct cs__chunk_cost *cc = &S->cc[s * S->vp + c];
             int vstage = c * S->pp + s, vfirst = 0;
             int nl = cs_workload_vstage_layers(S->w, vstage, &vfirst);
+            int nl_dec = nl;   /* the decoder's layers, before the MTP modules */
             bool has_e = false, has_l = false;
             int nmtp = 0;
             cs_workload_vstage_extras(S->w, vstage, &has_e, &nmtp, &has_l);
@@ -1240,6 +1264,32 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 cc->f_imb_s = nm * (xf + imb * ef);
                 cc->b_imb_s = nm * (xb + imb * eb) + nrc_m * (xr + imb * er);
                 cc->f_tp_s += nm * (m_tpf + cpf + etp_t) + cc->f_ep_s;
+            }
+            /* Layers at another precision: the BF16 ones among the
+             * decoder's, and the MTP modules at theirs, each slot's
+             * difference added (recomputed in the chunk's proportion). */
+            for (int v = 0; v < 2; v++) {
+                if (!S->has_alt[v])
+                    continue;
+                int cv[CS_BLOCK_COUNT] = {0};
+                if (v == CS__ALT_BF16) {
+                    cs_workload_bf16_slots_in(S->w, vfirst, nl_dec, cv);
+                } else if (nmtp > 0) {
+                    cv[cs_model_layer_slot(&S->w->model, S->w->model.layers - 1)] += nmtp;
+                    if (cs_model_is_hybrid(&S->w->model))
+                        cv[CS_BLOCK_ATTN] += nmtp;
+                }
+                for (int q = 0; q < CS_BLOCK_COUNT; q++) {
+                    if (cv[q] == 0)
+                        continue;
+                    if (q == CS_BLOCK_MOE) {
+                        if (nm > 0)
+                            cs__alt_delta(cc, M, &S->alt_moe[v], cv[q], (double)nrc_m * cv[q] / nm, load);
+                    } else {
+                        cs__alt_delta(cc, &S->block[q], &S->alt_block[v][q], cv[q],
+                                      nd > 0 ? (double)nrc_d * cv[q] / nd : 0.0, 1.0);
+                    }
+                }
             }
             /* Offloaded layers: each layer's activations are copied to the
              * host during the next layer's forward and back during the
@@ -1357,6 +1407,58 @@ double cs_step_paired_share(int pp, int vp, int stage, long micro)
                            : (double)(pp - stage - 1);
     double pairs = total - fmin(total, warm) - 1.0;
     return pairs > 0 ? pairs / total : 0.0;
+}
+
+/* The workload as its layers at precision `prec` run it: no module
+ * precisions, no BF16 layers, the quantized recipes' features off where
+ * prec is not one of them (Transformer Engine's FP8 attention and the
+ * fused MXFP8 expert MLP run only inside their autocast). */
+static void cs__workload_at(const struct cs_workload *w, enum cs_precision prec, struct cs_workload *out)
+{
+    *out = *w;
+    out->precision = prec;
+    memset(out->module_precision, 0, sizeof out->module_precision);
+    out->bf16_layers_start = out->bf16_layers_end = 0;
+    if (!cs_precision_quantized(prec)) {
+        out->fp8_attention = false;
+        out->fp8_param_gather = out->fp4_param_gather = false;
+    }
+    if (prec != CS_PREC_MXFP8)
+        out->fused_grouped_mlp = false;
+}
+
+/* S->alt_block and S->alt_moe for the precisions the workload keeps apart
+ * (S->has_alt), and an MTP module's own projection at its precision. */
+static cs_status cs__alt_costs(struct cs__sim *S, cs_diags *d)
+{
+    const struct cs_workload *w = S->w;
+    const struct cs_cluster_cfg *c = S->c;
+    const struct cs_step_options *o = S->o;
+    if (!cs_precision_quantized(w->precision))
+        return CS_OK;
+    enum cs_precision mtp = cs_workload_module_precision(w, CS_QMOD_MTP, w->precision);
+    S->has_alt[CS__ALT_BF16] = w->bf16_layers_start > 0 || w->bf16_layers_end > 0;
+    S->has_alt[CS__ALT_MTP] = w->model.mtp_layers > 0 && mtp != w->precision;
+    for (int v = 0; v < 2; v++) {
+        if (!S->has_alt[v])
+            continue;
+        struct cs_workload wa;
+        cs__workload_at(w, v == CS__ALT_BF16 ? CS_PREC_BF16 : mtp, &wa);
+        cs_status st = cs_compute_layer(&wa, &c->gpu, &o->compute, &S->alt_block[v][CS_BLOCK_LAYER]);
+        for (int k = CS_BLOCK_ATTN; st == CS_OK && k < CS_BLOCK_COUNT; k++)
+            if (k != CS_BLOCK_MOE && S->has_block[k])
+                st = cs_compute_block(&wa, &c->gpu, &o->compute, (enum cs_block)k, &S->alt_block[v][k]);
+        if (st == CS_OK && S->moe)
+            st = cs_compute_moe_layer(&wa, &c->gpu, &o->compute, &S->alt_moe[v]);
+        if (st == CS_OK && v == CS__ALT_MTP)
+            st = cs_compute_mtp_extra(&wa, &c->gpu, &o->compute, &S->mtp_extra);
+        if (st != CS_OK) {
+            cs_diag_error(d, NULL, 0, 0, "compute model (layers at %s): %s",
+                          cs_precision_name(wa.precision), cs_strerror(st));
+            return st;
+        }
+    }
+    return CS_OK;
 }
 
 static void cs__free(struct cs__sim *S)
@@ -1720,6 +1822,10 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             return S.err;
         }
     }
+
+    /* Layers and MTP modules at another precision (cs__alt_delta) */
+    if ((st = cs__alt_costs(&S, d)) != CS_OK)
+        return st;
 
     S.bucket_bytes = o->dp_bucket_bytes;
     S.bucket_s = -1.0;

@@ -355,6 +355,37 @@ static int plain_moe_in(const struct cs_model_shape *m, int first, int n)
     return (int)((hi - fd) / e - (lo - fd) / e);
 }
 
+enum cs_precision cs_workload_module_precision(const struct cs_workload *w, enum cs_qmodule mod,
+                                               enum cs_precision layer)
+{
+    if ((unsigned)mod >= CS_QMOD_COUNT || !cs_precision_quantized(layer))
+        return layer;
+    unsigned v = w->module_precision[mod];
+    return v > 0 && v <= CS_PREC_COUNT ? (enum cs_precision)(v - 1) : layer;
+}
+
+bool cs_workload_layer_bf16(const struct cs_workload *w, int i)
+{
+    if (!cs_precision_quantized(w->precision))
+        return false;
+    return i < w->bf16_layers_start || i >= w->model.layers - w->bf16_layers_end;
+}
+
+int cs_workload_bf16_slots_in(const struct cs_workload *w, int first, int n, int counts[CS_BLOCK_COUNT])
+{
+    for (int k = 0; k < CS_BLOCK_COUNT; k++)
+        counts[k] = 0;
+    int total = 0;
+    if (!cs_precision_quantized(w->precision) || (w->bf16_layers_start <= 0 && w->bf16_layers_end <= 0))
+        return 0;
+    for (int i = first; i < first + n; i++)
+        if (cs_workload_layer_bf16(w, i)) {
+            counts[cs_model_layer_slot(&w->model, i)]++;
+            total++;
+        }
+    return total;
+}
+
 void cs_model_slots_in(const struct cs_model_shape *m, int first, int n, int counts[CS_BLOCK_COUNT])
 {
     for (int k = 0; k < CS_BLOCK_COUNT; k++)

@@ -845,6 +845,52 @@ END_TEST
  * NVFP4: an amax pass reading bf16 (2 bytes per element) and a cast pass
  * reading bf16 and writing two copies of 1/2 + 1/16 bytes (3.125), for the
  * input forward and the output gradient backward. */
+
+/* workload.module_precision: GPT-3 175B at tp 8 in MXFP8 (the shapes of
+ * test_compute_block_scaled) with the QKV projection kept in BF16 costs
+ * the MXFP8 layer less that GEMM's MXFP8 time and its casts (both copies
+ * of the 2048 x 12288 input, 51,904,512 B forward; the output gradient read
+ * and both copies written, 38,338,560 B backward) plus its BF16 time; with
+ * every linear module in BF16 the layer costs exactly the BF16 layer. */
+START_TEST(test_compute_module_precision)
+{
+    struct cs_gpu_spec g = h100();
+    g.peak_flops[CS_PREC_MXFP8] = 1979e12;
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("gpt3-175b", 8, false, CS_RECOMPUTE_NONE);
+    struct cs_layer_cost bf, mx, q, all;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &bf), CS_OK);
+    w.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &mx), CS_OK);
+    w.module_precision[CS_QMOD_ATTN_QKV] = CS_PREC_BF16 + 1;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &q), CS_OK);
+    double n = 4608, k = 12288;
+    double f_mx = cs_compute_gemm_s(&g, &p, CS_PREC_MXFP8, 2048, n, k, 1) +
+                  cs_compute_mem_s(&g, &p, 51904512);
+    double b_mx = cs_compute_gemm_s(&g, &p, CS_PREC_MXFP8, 2048, k, n, 1) +
+                  cs_compute_gemm_s(&g, &p, CS_PREC_MXFP8, k, n, 2048, 1) +
+                  cs_compute_mem_s(&g, &p, 38338560);
+    double f_bf = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, n, k, 1);
+    double b_bf = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, k, n, 1) +
+                  cs_compute_gemm_s(&g, &p, CS_PREC_BF16, k, n, 2048, 1);
+    ck_assert_double_eq_tol(q.fwd_s, mx.fwd_s - f_mx + f_bf, 1e-12);
+    ck_assert_double_eq_tol(q.bwd_s, mx.bwd_s - b_mx + b_bf, 1e-12);
+    ck_assert(q.fwd_s > mx.fwd_s && q.fwd_s < bf.fwd_s);
+    ck_assert_double_eq(q.fwd_flops, mx.fwd_flops);
+    w.module_precision[CS_QMOD_ATTN_PROJ] = CS_PREC_BF16 + 1;
+    w.module_precision[CS_QMOD_MLP] = CS_PREC_BF16 + 1;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &all), CS_OK);
+    ck_assert_double_eq_tol(all.fwd_s, bf.fwd_s, 1e-15);
+    ck_assert_double_eq_tol(all.bwd_s, bf.bwd_s, 1e-15);
+    /* a module precision means nothing in a layer that is not quantized */
+    w.precision = CS_PREC_BF16;
+    w.module_precision[CS_QMOD_MLP] = CS_PREC_MXFP8 + 1;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &all), CS_OK);
+    ck_assert_double_eq(all.fwd_s, bf.fwd_s);
+}
+END_TEST
+
 START_TEST(test_compute_block_scaled)
 {
     struct cs_gpu_spec g = h100();
@@ -1220,6 +1266,7 @@ static Suite *compute_suite(void)
     tcase_add_test(layer, test_compute_optimizer);
     tcase_add_test(layer, test_compute_rejects);
     tcase_add_test(layer, test_compute_block_scaled);
+    tcase_add_test(layer, test_compute_module_precision);
     suite_add_tcase(s, layer);
     return s;
 }

@@ -771,6 +771,89 @@ START_TEST(test_config_param_gather_needs_precision)
 }
 END_TEST
 
+
+/* Layers and modules at another precision (workload.bf16_layers_at_end,
+ * workload.module_precision): each refusal names its line and what was
+ * expected; a consistent NVFP4 workload loads with the values it states. */
+START_TEST(test_config_module_precision)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    const char *head = "schema_version: 1\ncluster: {gpu: B200, nodes: 1}\n"
+                       "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n";
+    static const struct {
+        const char *body;
+        int line;
+        const char *want;
+    } bad[] = {
+        {"  precision: bf16\n  bf16_layers_at_end: 2\n", 7,
+         "workload.bf16_layers_at_end: keeps layers in BF16 under a quantized recipe (fp8, mxfp8 or "
+         "nvfp4; this workload trains in bf16)"},
+        {"  precision: nvfp4\n  bf16_layers_at_start: 20\n  bf16_layers_at_end: 13\n", 0,
+         "20 + 13 layers in BF16, and the model has 32; expected at most 32 in all"},
+        {"  precision: nvfp4\n  module_precision: {attn_qkvv: bf16}\n", 7,
+         "workload.module_precision: unknown module \"attn_qkvv\" (expected one of attn_qkv, attn_proj"},
+        {"  precision: nvfp4\n  module_precision: {attn_qkv: bf17}\n", 7,
+         "workload.module_precision.attn_qkv: unknown precision \"bf17\""},
+        {"  precision: nvfp4\n  module_precision: {experts: bf16}\n", 7,
+         "workload.module_precision.experts: the model has no routed experts"},
+        {"  precision: bf16\n  module_precision: {attn_qkv: fp8}\n", 7,
+         "workload.module_precision.attn_qkv: sets a module's precision inside quantized layers, "
+         "and this workload trains in bf16"},
+        {"  precision: nvfp4\n  module_precision: [attn_qkv]\n", 7,
+         "workload.module_precision: expected a map from module"},
+        {"  precision: mxfp8\n  module_precision: {attn_proj: fp32}\n", 7,
+         "workload.module_precision.attn_proj: fp32; expected bf16, fp16, fp8, mxfp8 or nvfp4"},
+    };
+    struct cs_scenario s;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char y[512];
+        snprintf(y, sizeof y, "%s%s", head, bad[i].body);
+        ck_assert_int_eq(cs_cfg_load_scenario_buffer("q.yaml", y, strlen(y), cat, &d, &s, NULL),
+                         CS_ECONFIG);
+        if (!has_diag(&d, bad[i].line, bad[i].want))
+            ck_abort_msg("case %zu: no diagnostic \"%s\" (first: %s)", i, bad[i].want,
+                         d.n ? d.items[0].msg : "none");
+        cs_diags_fini(&d);
+        cs_diags_init(&d);
+    }
+    /* a module precision the GPU has no peak for: nvfp4 on H100 */
+    const char *h = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
+                    "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
+                    "  precision: fp8\n  module_precision: {attn_proj: nvfp4}\n";
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("h.yaml", h, strlen(h), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    ck_assert(has_diag(&d, 7, "workload.module_precision.attn_proj: H100-SXM5-80GB has no nvfp4 peak"));
+    cs_diags_fini(&d);
+    cs_diags_init(&d);
+    char y[512];
+    snprintf(y, sizeof y, "%s%s", head,
+             "  precision: nvfp4\n  bf16_layers_at_end: 4\n"
+             "  module_precision: {attn_qkv: bf16, mlp: mxfp8}\n");
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("ok.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+    const struct cs_workload *w = &s.workload;
+    ck_assert_int_eq(w->bf16_layers_end, 4);
+    ck_assert_int_eq(w->bf16_layers_start, 0);
+    ck_assert_int_eq(cs_workload_module_precision(w, CS_QMOD_ATTN_QKV, w->precision), CS_PREC_BF16);
+    ck_assert_int_eq(cs_workload_module_precision(w, CS_QMOD_MLP, w->precision), CS_PREC_MXFP8);
+    ck_assert_int_eq(cs_workload_module_precision(w, CS_QMOD_ATTN_PROJ, w->precision), CS_PREC_NVFP4);
+    /* in a BF16 layer every module is BF16 */
+    ck_assert_int_eq(cs_workload_module_precision(w, CS_QMOD_MLP, CS_PREC_BF16), CS_PREC_BF16);
+    ck_assert(!cs_workload_layer_bf16(w, 27));
+    ck_assert(cs_workload_layer_bf16(w, 28));
+    ck_assert(cs_workload_layer_bf16(w, 31));
+    int cnt[CS_BLOCK_COUNT];
+    ck_assert_int_eq(cs_workload_bf16_slots_in(w, 16, 16, cnt), 4);
+    ck_assert_int_eq(cnt[CS_BLOCK_LAYER], 4);
+    ck_assert_int_eq(cs_workload_bf16_slots_in(w, 0, 16, cnt), 0);
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -793,6 +876,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_suggest_in_scenarios);
     tcase_add_test(tc, test_config_precision_needs_peak);
     tcase_add_test(tc, test_config_param_gather_needs_precision);
+    tcase_add_test(tc, test_config_module_precision);
     suite_add_tcase(s, tc);
     return s;
 }

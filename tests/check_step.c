@@ -1315,6 +1315,56 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* "/bf16_end:N" and "/modprec:MOD=PREC+..." in the recompute cell: the
+     * run's last N layers in BF16 and its modules' precisions
+     * (workload.bf16_layers_at_end, workload.module_precision); a count
+     * that is not one, or a pair without '=', is an error naming the row. */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *rows[] = {
+            "Qwen3-30B-A3B,B200,8,1,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,8,8,"
+            "zero1,nvfp4,none/bf16_end:6/modprec:attn_qkv=bf16+experts=mxfp8/graphs:attn,9000,,,\n",
+            "Qwen3-30B-A3B,B200,8,1,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,8,8,"
+            "zero1,nvfp4,none/bf16_end:x,9000,,,\n",
+            "Qwen3-30B-A3B,B200,8,1,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,8,8,"
+            "zero1,nvfp4,none/modprec:attn_qkv,9000,,,\n",
+            "Qwen3-30B-A3B,B200,8,1,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,8,8,"
+            "zero1,nvfp4,none/modprec:mamba_out_proj=mxfp8,9000,,,\n"};
+        const char *want[] = {NULL, "\"/bf16_end:N\" takes a positive layer count",
+                              "\"/modprec:\" takes module=precision pairs joined by '+'",
+                              "workload.module_precision.mamba_out_proj: the model has no Mamba-2 blocks"};
+        for (int k = 0; k < 4; k++) {
+            char buf[1024];
+            int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
+            struct cs_ref_case *c8 = NULL;
+            size_t n8 = 0;
+            cs_status st8 = cs_refs_load_buffer("quant.csv", buf, (size_t)len, cat, &d, &c8, &n8);
+            if (!want[k]) {
+                ck_assert_int_eq(st8, CS_OK);
+                const struct cs_workload *w8 = &c8[0].scen.workload;
+                ck_assert_int_eq(w8->bf16_layers_end, 6);
+                ck_assert_int_eq(cs_workload_module_precision(w8, CS_QMOD_ATTN_QKV, w8->precision),
+                                 CS_PREC_BF16);
+                ck_assert_int_eq(cs_workload_module_precision(w8, CS_QMOD_EXPERTS, w8->precision),
+                                 CS_PREC_MXFP8);
+                ck_assert_int_eq(cs_workload_module_precision(w8, CS_QMOD_ATTN_PROJ, w8->precision),
+                                 CS_PREC_NVFP4);
+                ck_assert_int_eq(w8->cuda_graph_scope, CS_GRAPH_SCOPE_ATTN);
+            } else {
+                ck_assert_int_eq(st8, CS_ECONFIG);
+                bool found = false;
+                for (size_t i = 0; i < d.n; i++)
+                    found = found || strstr(d.items[i].msg, want[k]) != NULL;
+                ck_assert_msg(found, "case %d: no \"%s\" (last: %s)", k, want[k],
+                              d.n ? d.items[d.n - 1].msg : "none");
+            }
+            cs_refs_free(c8, n8);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* The metric: tokens per second per GPU of the simulated step. */
     struct cs_step_options o;
     cs_refs_options(a, &o);
@@ -2085,6 +2135,72 @@ START_TEST(test_step_host_floor)
 }
 END_TEST
 
+
+/* Layers kept in BF16 under NVFP4 (workload.bf16_layers_at_end; Megatron-
+ * Core's first_last_layers_bf16): on one B200 (the host's time off, so
+ * the compute is the kernels' alone) a model of 4 equal layers with its
+ * steps add up layer by layer: the BF16 step is the NVFP4 step plus 4
+ * times what one layer kept in BF16 adds plus what the MTP module in BF16
+ * (module_precision.mtp) adds (the embedding and the output layer run in
+ * bf16 in both), and with all 4 layers and the module in BF16 the step is
+ * exactly the BF16 step. */
+static void bf16_run(const char *prec, const char *extra, struct cs_step_result *r)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema_version: 1\n"
+             "cluster: {gpu: B200, nodes: 1, gpus_per_node: 1}\n"
+             "workload:\n"
+             "  model: {layers: 4, hidden: 4096, heads: 32, kv_heads: 8, ffn_hidden: 14336,\n"
+             "          seq_len: 4096, vocab: 32000, activation: swiglu, mtp_layers: 1}\n"
+             "  global_batch: 2\n"
+             "  micro_batch: 1\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 1}\n"
+             "  recompute: none\n"
+             "  stack: mcore\n"
+             "  precision: %s\n%s",
+             prec, extra);
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_from_scenario(&s, &o);
+    o.compute.host_py_op_s = o.compute.host_cpp_op_s = o.compute.host_mcore_linear_s =
+        o.compute.host_te_linear_s = 0.0;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert(r->fits);
+    cs_scenario_fini(&s);
+}
+
+START_TEST(test_step_bf16_layers)
+{
+    struct cs_step_result nv, bf, one, all, mtp;
+    bf16_run("nvfp4", "", &nv);
+    bf16_run("bf16", "", &bf);
+    bf16_run("nvfp4", "  bf16_layers_at_end: 1\n", &one);
+    bf16_run("nvfp4", "  bf16_layers_at_end: 4\n  module_precision: {mtp: bf16}\n", &all);
+    bf16_run("nvfp4", "  module_precision: {mtp: bf16}\n", &mtp);
+    ck_assert(bf.compute_s > 1.2 * nv.compute_s);
+    /* the MTP module's layer is a decoder layer: in BF16 it adds what one
+     * decoder layer in BF16 adds and its projection's difference besides */
+    ck_assert(one.compute_s > nv.compute_s);
+    ck_assert(mtp.compute_s - nv.compute_s > one.compute_s - nv.compute_s);
+    ck_assert_double_eq_tol(all.compute_s, bf.compute_s, 8e-9);
+    ck_assert_double_eq_tol(all.time_s, bf.time_s, 1e-6 * bf.time_s);
+    /* one decoder layer and one MTP layer differ by the MTP projection's
+     * BF16 - NVFP4 difference alone */
+    struct cs_step_result both;
+    bf16_run("nvfp4", "  bf16_layers_at_end: 1\n  module_precision: {mtp: bf16}\n", &both);
+    double layer = one.compute_s - nv.compute_s;   /* one decoder layer, NVFP4 -> BF16 */
+    double module = mtp.compute_s - nv.compute_s;  /* the MTP module, NVFP4 -> BF16 */
+    ck_assert_double_eq_tol(both.compute_s, nv.compute_s + layer + module, 8e-9);
+    /* 4 layers and the module in BF16: 4 layer differences and the module's */
+    ck_assert_double_eq_tol(bf.compute_s, nv.compute_s + 4.0 * layer + module, 2e-8);
+}
+END_TEST
+
 /* Multi-token prediction on one GPU (no communication; the host kept off
  * the critical path with host_python_scale 1 and 4 sequences of 4,096):
  * the module adds to the step's compute exactly one decoder layer, its
@@ -2224,6 +2340,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_fsdp_prefetch_key);
     tcase_add_test(tc, test_step_param_gather_width);
     tcase_add_test(tc, test_step_host_floor);
+    tcase_add_test(tc, test_step_bf16_layers);
     tcase_add_test(tc, test_step_moe_dispatch);
     tcase_add_test(tc, test_step_moe_overlap_bounded);
     tcase_add_test(tc, test_step_moe_imbalance);

@@ -53,6 +53,32 @@ enum {
     CS_OFF_MOD_MOE_ACT = 1u << 6,
 };
 extern const char *const cs_offload_module_names[];
+
+/* Modules whose linear layers may run at another precision than the layer
+ * around them (workload.module_precision): Megatron-Core's quant_recipe
+ * (megatron/core/quantization), matched on module names as
+ * Megatron-Bridge's perf_recipes/nemotronh/te_quant.cfg does (*.linear_qkv,
+ * *.linear_proj, *mlp.fc[12]_latent_proj, mtp.*, *mixer.out_proj).
+ * attn_qkv: the attention's input projections (MLA's down and up ones
+ * too); attn_proj: its output projection; mlp: a dense MLP's two (three)
+ * GEMMs; experts: the routed experts' grouped GEMMs; shared_experts: an MoE
+ * layer's shared experts; moe_latent_proj: a latent MoE's projections to
+ * and from the latent width; mamba_in_proj, mamba_out_proj: a Mamba-2
+ * mixer's projections; mtp: every multi-token-prediction module, whole.
+ * docs/models.md 2.3. Names in enum order: cs_quant_module_names. */
+enum cs_qmodule {
+    CS_QMOD_ATTN_QKV,
+    CS_QMOD_ATTN_PROJ,
+    CS_QMOD_MLP,
+    CS_QMOD_EXPERTS,
+    CS_QMOD_SHARED_EXPERTS,
+    CS_QMOD_MOE_LATENT_PROJ,
+    CS_QMOD_MAMBA_IN_PROJ,
+    CS_QMOD_MAMBA_OUT_PROJ,
+    CS_QMOD_MTP,
+    CS_QMOD_COUNT
+};
+extern const char *const cs_quant_module_names[];   /* enum order, NULL-terminated */
 enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP_HYBRID };
 
 /* Attention of a layer: standard multi-head (grouped-query with kv_heads <
@@ -229,6 +255,18 @@ enum cs_block cs_model_block(const struct cs_model_shape *m, int i);
  * CS_BLOCK_MOE for a mixture-of-experts layer (hybrid 'E', or a
  * transformer layer with routed experts), else cs_model_block. */
 enum cs_block cs_model_layer_slot(const struct cs_model_shape *m, int i);
+struct cs_workload;
+/* The precision module `mod` of a layer running at `layer` uses: the
+ * workload's module_precision where it names one and the layer is
+ * quantized, else `layer`. */
+enum cs_precision cs_workload_module_precision(const struct cs_workload *w, enum cs_qmodule mod,
+                                               enum cs_precision layer);
+/* True when layer i (0-based, global) runs in BF16 though the workload's
+ * precision is quantized (bf16_layers_start / bf16_layers_end). */
+bool cs_workload_layer_bf16(const struct cs_workload *w, int i);
+/* Of layers [first, first + n), those running in BF16 (cs_workload_layer_bf16),
+ * counted by slot into counts[CS_BLOCK_COUNT]; returns their number. */
+int cs_workload_bf16_slots_in(const struct cs_workload *w, int first, int n, int counts[CS_BLOCK_COUNT]);
 /* Layers [first, first + n) counted by slot into counts[CS_BLOCK_COUNT]. */
 void cs_model_slots_in(const struct cs_model_shape *m, int first, int n, int counts[CS_BLOCK_COUNT]);
 /* The pattern letter of a block kind ('*', '-', 'E', 'M'; 0 for a layer). */
@@ -502,6 +540,16 @@ struct cs_workload {
      * quantization in the GEMMs' epilogues; MXFP8 on Blackwell, no expert
      * tensor parallelism). false: separate kernels. docs/moe.md. */
     bool fused_grouped_mlp;
+    /* Layers kept in BF16 under a quantized precision: the first
+     * bf16_layers_start and the last bf16_layers_end of the model
+     * (Megatron-Core's first_last_layers_bf16 with num_layers_at_start_in_bf16
+     * and num_layers_at_end_in_bf16, fp8_utils.py / fp4_utils.py: such a
+     * layer runs outside the FP8/FP4 autocast, by its global index). */
+    int bf16_layers_start, bf16_layers_end;
+    /* Per module (enum cs_qmodule), the precision its linear layers run at
+     * inside a quantized layer: 0 follows the layer, else a cs_precision
+     * + 1 (workload.module_precision; cs_workload_module_precision). */
+    unsigned char module_precision[CS_QMOD_COUNT];
     /* GPUs the job uses (`workload.gpus`): whole nodes of the cluster, the
      * rest left to neighbour jobs; 0 means every GPU of the cluster. */
     long gpus;
