@@ -384,6 +384,20 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
     fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",
             w->global_batch, m->seq_len, w->micro_batch, rc,
             cs_precision_name(w->precision));
+    /* layers and modules at another precision (docs/models.md 2.3) */
+    char mods[256] = "";
+    size_t at = 0;
+    for (int q = 0; q < CS_QMOD_COUNT && at < sizeof mods; q++) {
+        enum cs_precision mq = cs_workload_module_precision(w, (enum cs_qmodule)q, w->precision);
+        if (mq != w->precision)
+            at += (size_t)snprintf(mods + at, sizeof mods - at, "%s%s %s", at ? ", " : "",
+                                   cs_quant_module_names[q], cs_precision_name(mq));
+    }
+    if (cs_precision_quantized(w->precision) &&
+        (w->bf16_layers_start > 0 || w->bf16_layers_end > 0 || mods[0]))
+        fprintf(out, "  precision     %s; bf16 layers: first %d, last %d%s%s\n",
+                cs_precision_name(w->precision), w->bf16_layers_start, w->bf16_layers_end,
+                mods[0] ? "; modules: " : "", mods);
 }
 
 static void cs__row(cs_table *t, const char *name, double v, double total)

@@ -780,6 +780,22 @@ START_TEST(test_report_step_text_by_hand)
     assert_has(t, "20B tokens in 13.25 h at this rate");
     free(t);
 
+    /* layers and modules at another precision get their own line; none
+     * for a workload without them */
+    cs_out_workload_text(mem_open(&m), &s.workload);
+    t = mem_close(&m);
+    ck_assert_ptr_null(strstr(t, "bf16 layers"));
+    free(t);
+    struct cs_workload wq = s.workload;
+    wq.precision = CS_PREC_FP8;
+    wq.bf16_layers_end = 2;
+    wq.module_precision[CS_QMOD_ATTN_PROJ] = CS_PREC_BF16 + 1;
+    wq.module_precision[CS_QMOD_MLP] = CS_PREC_FP8 + 1; /* the layer's own: not listed */
+    cs_out_workload_text(mem_open(&m), &wq);
+    t = mem_close(&m);
+    assert_has(t, "  precision     fp8; bf16 layers: first 0, last 2; modules: attn_proj bf16\n");
+    free(t);
+
     r.fits = r.memory.fits = false;
     cs_out_step_text(mem_open(&m), &s, &r);
     t = mem_close(&m);
