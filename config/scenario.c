@@ -1593,15 +1593,14 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "0, or a bf16 figure in cluster.gpu_overrides.bf16",
                       g->name);
     const struct cs_ynode *mpn = cs_ynode_map_get(wl, "module_precision");
+    int blocks[CS_BLOCK_COUNT];
+    cs_model_slots_in(m, 0, m->layers, blocks);
+    bool mamba = blocks[CS_BLOCK_MAMBA] > 0;
     for (int q = 0; mpn && q < CS_QMOD_COUNT; q++) {
         if (w->module_precision[q] == 0)
             continue;
         enum cs_precision mq = (enum cs_precision)(w->module_precision[q] - 1);
         const struct cs_ynode *at = node_or(mpn, cs_quant_module_names[q], mpn);
-        bool mamba = false;
-        for (int i = 0; i < m->layers; i++)
-            if (cs_model_block(m, i) == CS_BLOCK_MAMBA)
-                mamba = true;
         const char *lack = NULL;
         if ((q == CS_QMOD_EXPERTS || q == CS_QMOD_SHARED_EXPERTS || q == CS_QMOD_MOE_LATENT_PROJ) &&
             !cs_model_is_moe(m))

@@ -2072,20 +2072,11 @@ END_TEST
  * with CUDA graphs the host issues 2 launches per layer each way (4 x 2 x
  * 10 = 80 us), below the GPU's time, so compute is the GPU's again. A large
  * layer (hidden 4096, 4,096 tokens) is GPU-bound: the floor changes nothing. */
-static void host_run(const char *model, const char *extra, bool host_on, struct cs_step_result *r)
+/* Simulates the scenario `text` with the host's per-operation costs at
+ * their isolated-call values (host_cpp_op_s 8 us, host_python_scale 1), or
+ * with no host time at all when !host_on. */
+static void host_simulate(const char *text, bool host_on, struct cs_step_result *r)
 {
-    char text[1024];
-    snprintf(text, sizeof text,
-             "schema_version: 1\n"
-             "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 1}\n"
-             "workload:\n"
-             "  model: %s\n"
-             "  global_batch: 2\n"
-             "  micro_batch: 1\n"
-             "  parallelism: {tp: 1, pp: 1, dp: 1}\n"
-             "  recompute: none\n"
-             "  stack: mcore\n%s",
-             model, extra);
     struct cs_scenario s;
     load(text, &s);
     struct cs_step_options o;
@@ -2101,6 +2092,23 @@ static void host_run(const char *model, const char *extra, bool host_on, struct 
     cs_diags_fini(&d);
     ck_assert(r->fits);
     cs_scenario_fini(&s);
+}
+
+static void host_run(const char *model, const char *extra, bool host_on, struct cs_step_result *r)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 1, gpus_per_node: 1}\n"
+             "workload:\n"
+             "  model: %s\n"
+             "  global_batch: 2\n"
+             "  micro_batch: 1\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 1}\n"
+             "  recompute: none\n"
+             "  stack: mcore\n%s",
+             model, extra);
+    host_simulate(text, host_on, r);
 }
 
 START_TEST(test_step_host_floor)
@@ -2160,18 +2168,7 @@ static void bf16_run(const char *prec, const char *extra, struct cs_step_result 
              "  stack: mcore\n"
              "  precision: %s\n%s",
              prec, extra);
-    struct cs_scenario s;
-    load(text, &s);
-    struct cs_step_options o;
-    cs_step_options_from_scenario(&s, &o);
-    o.compute.host_py_op_s = o.compute.host_cpp_op_s = o.compute.host_mcore_linear_s =
-        o.compute.host_te_linear_s = 0.0;
-    cs_diags d;
-    cs_diags_init(&d);
-    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
-    cs_diags_fini(&d);
-    ck_assert(r->fits);
-    cs_scenario_fini(&s);
+    host_simulate(text, false, r);
 }
 
 START_TEST(test_step_bf16_layers)
