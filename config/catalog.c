@@ -90,6 +90,9 @@ static const struct cs_field gpu_fields[] = {
            "RCCL enables LL128 inside the node by default on this GPU (AMD; false when absent)"),
     F_QTY("mamf_bf16", struct cs_gpu_spec, mamf_bf16_flops, CS_UNIT_FLOPS, 0, 1e18, NUL | POS,
           "measured maximum achievable BF16 matmul FLOP/s"),
+    F_NUM("gemm_dim_half", struct cs_gpu_spec, gemm_dim_half, 1, 100000, NUL | POS,
+          "GEMM dimension at which the shape factor is 1/2 on this GPU (BF16; from a measured "
+          "GEMM table); null = 128"),
     F_NUM("flash_attn_frac", struct cs_gpu_spec, flash_attn_frac, 0, 1, NUL | POS,
           "fraction of the BF16 peak FlashAttention-2 (fwd+bwd) reaches; null = as H100"),
     F_NUM("flash2_over_cudnn", struct cs_gpu_spec, flash2_over_cudnn, 0, 10, NUL | POS,

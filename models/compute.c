@@ -98,7 +98,9 @@ double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu)
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p)
 {
     double peak = gpu->peak_flops[CS_PREC_BF16];
-    double g = g_dim(ANCHOR_DIM, DEFAULT_DIM_HALF);
+    double half = isfinite(gpu->gemm_dim_half) && gpu->gemm_dim_half > 0 ? gpu->gemm_dim_half
+                                                                           : DEFAULT_DIM_HALF;
+    double g = g_dim(ANCHOR_DIM, half);
     double at_anchor = DEFAULT_EFF_AT_ANCHOR;
     if (isfinite(gpu->mamf_bf16_flops) && gpu->mamf_bf16_flops > 0 && isfinite(peak) &&
         peak > 0)
@@ -106,7 +108,7 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     double eff_max = at_anchor / (g * g * g);
     struct cs_compute_params r;
     r.gemm_eff_max = eff_max < 1.0 ? eff_max : 1.0;
-    r.gemm_dim_half = DEFAULT_DIM_HALF;
+    r.gemm_dim_half = half;
     r.mem_eff = DEFAULT_MEM_EFF;
     r.kernel_overhead_s = DEFAULT_KERNEL_OVERHEAD_S;
     r.attn_eff = DEFAULT_ATTN_EFF;
@@ -430,6 +432,35 @@ double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n
     return p->gemm_eff_max * g_dim(m, h) * g_dim(n, h) * g_dim(k, h);
 }
 
+/* The K-dimension's half-width over the BF16 one for a precision's tensor-core
+ * instruction: an MMA consumes 32 bytes of K per row whatever the element
+ * width (PTX ISA: wgmma and tcgen05.mma take K = 16 for kind::f16, 32 for
+ * kind::f8f6f4, 64 for kind::mxf4nvf4), so an 8-bit GEMM needs twice the K
+ * to fill the same pipeline and a 4-bit one four times. Fitted against
+ * nothing: OpenXLA's sm_100 table agrees (FP8 E4M3, 125 single GEMMs: 9.7%
+ * with one half-width, 7.8% with K's doubled; docs/models.md, 2.2). */
+static double k_half_scale(enum cs_precision prec)
+{
+    switch (prec) {
+    case CS_PREC_FP8:
+    case CS_PREC_MXFP8: return 2.0;
+    case CS_PREC_NVFP4: return 4.0;
+    default: return 1.0;
+    }
+}
+
+double cs_compute_gemm_eff_prec(const struct cs_compute_params *p, enum cs_precision prec,
+                                double m, double n, double k)
+{
+    double eff = cs_compute_gemm_eff(p, m, n, k);
+    double ks = k_half_scale(prec), h = p->gemm_dim_half;
+    if (ks == 1.0 || !(h > 0))
+        return eff;
+    /* gemm_eff_max is anchored at an 8192^3 GEMM: keep that anchor */
+    return eff * g_dim(k, ks * h) / g_dim(k, h) * g_dim(ANCHOR_DIM, h) /
+           g_dim(ANCHOR_DIM, ks * h);
+}
+
 double cs_compute_mem_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
                         double bytes)
 {
@@ -447,7 +478,7 @@ double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_
     if (!(isfinite(peak) && peak > 0))
         return INFINITY;
     double flops = 2.0 * m * n * k * batch;
-    double t_flops = flops / (peak * cs_compute_gemm_eff(p, m, n, k));
+    double t_flops = flops / (peak * cs_compute_gemm_eff_prec(p, prec, m, n, k));
     double bytes = batch * ((m * k + k * n) * cs_precision_bytes(prec) +
                             m * n * cs_workload_act_bytes(prec));
     double t_bytes = bytes / (gpu->hbm_bw_bytes_per_s * p->mem_eff);

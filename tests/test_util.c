@@ -24,6 +24,7 @@ struct cs_gpu_spec cs_test_h100_spec(void)
     g.hbm_bytes = 80e9;
     g.hbm_bw_bytes_per_s = 3.35e12;
     g.mamf_bf16_flops = 794.5e12;
+    g.gemm_dim_half = NAN;
     g.flash_attn_frac = NAN;
     g.flash2_over_cudnn = NAN;
     g.pcie_gen = 5;

@@ -68,7 +68,8 @@ double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu);
 
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
- * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half 128;
+ * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half the
+ * GPU's catalog figure (Blackwell 256), else 128;
  * mem_eff 0.8; kernel_overhead_s 5 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
  * host_py_op_s 10 us, host_cpp_op_s 4 us, host_mcore_linear_s 74 us and
  * host_te_linear_s 115 us (docs/models.md, "Host dispatch");
@@ -162,6 +163,10 @@ bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind);
 
 /* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);
+/* The same at a precision: 8-bit inputs take K's half-width twice, 4-bit four
+ * times (an MMA consumes 32 bytes of K), the 8192^3 anchor kept. */
+double cs_compute_gemm_eff_prec(const struct cs_compute_params *p, enum cs_precision prec,
+                                double m, double n, double k);
 
 /* Time of one GEMM (m x k) * (k x n), `batch` times (one batched kernel), at
  * precision `prec`: 2 m n k batch FLOPs; HBM bytes (m k + k n) inputs at

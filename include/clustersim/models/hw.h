@@ -60,6 +60,10 @@ struct cs_gpu_spec {
                                           scale-up mesh by default (AMD; docs/fabric.md) */
     char intra_default[CS_NAME_MAX];   /* intra-node catalog entry used by default */
     double mamf_bf16_flops;            /* measured max achievable matmul; NAN if unknown */
+    /* Half-dimension of the GEMM shape factor g(x) = x / (x + h) measured on
+     * this GPU (docs/models.md, 2.2); NAN = the default 128 (fitted on
+     * Hopper's table). */
+    double gemm_dim_half;
     /* Fraction of the BF16 peak a FlashAttention-2 forward+backward reaches
      * on this GPU in isolation (published kernel benchmarks); NAN if
      * unknown (the H100 figure is then assumed). Scales the fused-attention
