@@ -808,12 +808,14 @@ START_TEST(test_app_validate_step_holdout_bound)
      * (docs/models.md 2.4a). With their recipes' stated recomputation and
      * CUDA graph scopes (attn+mamba, mamba on H100; validation/recipes/,
      * since 2026-12-06) +29% to +89%, mean +55.7%; 167 rows at 25.1% (21.5%
-     * with their cells empty). The bound holds both: all rows, and the
+     * with their cells empty). With the Mamba-2 scan at the bandwidth
+     * share its Triton kernels reach (CS_SSD_HBM_FRAC, 2026-12-07) +19% to
+     * +67%, mean +39.1%; 167 rows at 21.0%. The bound holds both: all rows, and the
      * other architectures' 127 rows at their 15.5% plus rounding; the
      * family's own signed mean is bounded both ways, so a change that moves
      * them is seen. */
     ck_assert_int_ge(moe->rows, 167);
-    ck_assert(moe->sum / moe->rows <= 0.255);
+    ck_assert(moe->sum / moe->rows <= 0.215);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -835,7 +837,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(n_nano, 40);
     ck_assert_int_eq(n_other, 127);
     ck_assert(other / n_other <= 0.156);
-    ck_assert(nano / n_nano >= 0.40 && nano / n_nano <= 0.70);
+    ck_assert(nano / n_nano >= 0.30 && nano / n_nano <= 0.45);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

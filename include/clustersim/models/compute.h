@@ -180,6 +180,22 @@ double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_
 double cs_compute_mem_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
                         double bytes);
 
+/* The share of HBM peak bandwidth the Mamba-2 scan's Triton kernels
+ * (mamba_ssm ops/triton/ssd_*.py: chunk_cumsum, chunk_state, state_passing,
+ * bmm_chunk, chunk_scan) reach on the bytes they move (docs/models.md,
+ * "Hybrid models"). From NVIDIA/Megatron-LM#5829 (2026-08): Nemotron 3
+ * Nano's scan forward takes 369 us in Nsight Systems on Blackwell (8 TB/s)
+ * at 8,192 tokens, 64 heads of 64, state 128, 8 groups, chunk 128, whose
+ * 889.2 MB (the model's bytes) less five 5 us kernel floors give 0.323 of
+ * the peak: short kernels that do not stream at full bandwidth.
+ * Applied to every GPU. */
+#define CS_SSD_HBM_FRAC 0.323
+
+/* Time of the Mamba-2 scan moving `bytes`: bytes / (HBM peak x
+ * CS_SSD_HBM_FRAC) plus one kernel floor (the caller adds the other
+ * kernels' floors). */
+double cs_compute_ssd_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p, double bytes);
+
 /* One transformer layer, one micro-batch, on ONE GPU of its tensor (x
  * context) parallel group. FLOP counts follow the Narayanan et al. 2021
  * convention (full s x s attention matrix); times use executed work (a fused
