@@ -1084,19 +1084,28 @@ static void mamba_mixer(const struct cs_workload *w, const struct cs_gpu_spec *g
     /* causal_conv1d with its SiLU: reads and writes [x, B, C] */
     mem_op(gpu, p, 2.0 * d->e * T * xbc, c);
     c->fwd_flops += 2.0 * T * xbc * mb->conv;
-    /* SSD: x read twice and y written (3 e d), B and C twice each (4 e G N),
-     * the fp32 chunk states (H P N per chunk) four times, the fp32 C B^T
-     * blocks (G Q per token) written and read, dt and its cumulative sum
-     * (fp32) about four times; five kernels forward, about ten backward
-     * (the backward reruns the state pass: taken as twice the bytes) */
+    /* SSD forward (five kernels): x read twice and y written (3 e d), B and
+     * C twice each (4 e G N), the fp32 chunk states (H P N per chunk) four
+     * times, the fp32 C B^T blocks (G Q per token) written and read, dt
+     * and its cumulative sum (fp32) about four times */
     double ssd = T * (d->e * (3.0 * din + 4.0 * gn) + 16.0 * H * P * N / Q + 8.0 * G * Q + 32.0 * H);
+    /* SSD backward (mamba_ssm _mamba_chunk_scan_combined_bwd, docs/
+     * models.md): four forward kernels rerun (C B^T, the chunk states and
+     * their pass), then dstates, the state pass's backward, dx, dB, dC,
+     * dCB, two bmm backwards and ddA (14 Triton kernels and about six
+     * small torch ops), counted kernel by kernel: x, dout and dx 11 e d,
+     * B, C and their gradients 11 e G N and 16 G N (fp32 partials), the
+     * fp32 C B^T and its gradient 24 G Q, states and their gradients 34 H
+     * P N / Q, dt and the decays' cumulative sums 48 H */
+    double ssd_b = T * (d->e * (11.0 * din + 11.0 * gn) + 16.0 * gn + 24.0 * G * Q + 34.0 * H * P * N / Q +
+                        48.0 * H);
     /* at the share of HBM bandwidth its Triton kernels reach (CS_SSD_HBM_FRAC) */
     c->fwd_s += cs_compute_ssd_s(gpu, p, ssd);
-    c->bwd_s += cs_compute_ssd_s(gpu, p, 2.0 * ssd);
+    c->bwd_s += cs_compute_ssd_s(gpu, p, ssd_b);
     c->fwd_bytes += ssd;
-    c->bwd_bytes += 2.0 * ssd;
+    c->bwd_bytes += ssd_b;
     c->fwd_s += 4.0 * p->kernel_overhead_s;
-    c->bwd_s += 9.0 * p->kernel_overhead_s;
+    c->bwd_s += 19.0 * p->kernel_overhead_s;
     c->fwd_flops += T * (2.0 * Q * gn + 2.0 * H * P * (2.0 * N + Q));
     /* the gated RMSNorm: reads y and z, writes its output */
     mem_op(gpu, p, 3.0 * d->e * T * din, c);

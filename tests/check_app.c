@@ -810,12 +810,14 @@ START_TEST(test_app_validate_step_holdout_bound)
      * since 2026-12-06) +29% to +89%, mean +55.7%; 167 rows at 25.1% (21.5%
      * with their cells empty). With the Mamba-2 scan at the bandwidth
      * share its Triton kernels reach (CS_SSD_HBM_FRAC, 2026-12-07) +19% to
-     * +67%, mean +39.1%; 167 rows at 21.0%. The bound holds both: all rows, and the
+     * +67%, mean +39.1%; 167 rows at 21.0%; with its backward's bytes
+     * counted kernel by kernel (2.73x the forward's for Nano, not 2x) +15%
+     * to +63%, mean +35.2%, 167 rows at 20.1%. The bound holds both: all rows, and the
      * other architectures' 127 rows at their 15.5% plus rounding; the
      * family's own signed mean is bounded both ways, so a change that moves
      * them is seen. */
     ck_assert_int_ge(moe->rows, 167);
-    ck_assert(moe->sum / moe->rows <= 0.215);
+    ck_assert(moe->sum / moe->rows <= 0.205);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -837,7 +839,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(n_nano, 40);
     ck_assert_int_eq(n_other, 127);
     ck_assert(other / n_other <= 0.156);
-    ck_assert(nano / n_nano >= 0.30 && nano / n_nano <= 0.45);
+    ck_assert(nano / n_nano >= 0.28 && nano / n_nano <= 0.42);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

@@ -362,6 +362,14 @@ START_TEST(test_compute_block_mamba)
     const double T = 8192.0, ssd = 889192448.0;
     ck_assert_double_eq_tol(T * (2.0 * (3.0 * 4096 + 4.0 * 1024) + 16.0 * 64 * 64 + 8.0 * 8 * 128 + 32.0 * 64), ssd,
                             0.5);
+    /* the backward's kernels by hand (docs/models.md 2.4a), per token: x,
+     * dout, dx 11 x 2 x 4096; B, C, dB, dC 11 x 2 x 1024 and fp32 partials
+     * 16 x 1024; C B^T and dCB 24 x 8 x 128; states 34 x 64 x 64 x 128 /
+     * 128; decays 48 x 64: 295,936 bytes, 2.73x the forward's 108,544 */
+    const double ssd_b = T * 295936.0;
+    ck_assert_double_eq_tol(T * (2.0 * 11.0 * 4096 + 2.0 * 11.0 * 1024 + 16.0 * 1024 + 24.0 * 8 * 128 +
+                                 34.0 * 64 * 64 + 48.0 * 64),
+                            ssd_b, 0.5);
     double gemm_f = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, T, 10304, 2688, 1) +
                     cs_compute_gemm_s(&g, &p, CS_PREC_BF16, T, 2688, 4096, 1);
     double mem_f = cs_compute_mem_s(&g, &p, 2.0 * 2.0 * T * 2688) + cs_compute_mem_s(&g, &p, 7.0 * T * 2688) +
@@ -374,9 +382,10 @@ START_TEST(test_compute_block_mamba)
                     cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 4096, 2688, T, 1);
     double mem_b = cs_compute_mem_s(&g, &p, 2.0 * 2.0 * 2.0 * T * 2688) +
                    cs_compute_mem_s(&g, &p, 2.0 * 7.0 * T * 2688) + cs_compute_mem_s(&g, &p, 2.0 * 2.0 * 2.0 * T * 6144) +
-                   2.0 * ssd / (g.hbm_bw_bytes_per_s * 0.323) + p.kernel_overhead_s +
+                   ssd_b / (g.hbm_bw_bytes_per_s * 0.323) + p.kernel_overhead_s +
                    cs_compute_mem_s(&g, &p, 2.0 * 3.0 * 2.0 * T * 4096);
-    ck_assert_double_eq_tol(c.bwd_s, gemm_b + mem_b + 9.0 * p.kernel_overhead_s, 1e-12);
+    ck_assert_double_eq_tol(c.bwd_s, gemm_b + mem_b + 19.0 * p.kernel_overhead_s, 1e-12);
+    ck_assert_double_eq_tol(c.bwd_bytes - 2.0 * c.fwd_bytes + 2.0 * ssd, ssd_b, 1.0);
     /* FLOPs: the mixer's count per token (check_workload) times the tokens */
     ck_assert_double_eq_tol(c.fwd_flops, T * cs_model_mamba_flops_per_token(&w.model), 1.0);
     ck_assert_double_eq_tol(c.params, 38744896.0, 0.5);
