@@ -856,6 +856,21 @@ START_TEST(test_report_cluster_workload_json_and_text)
     assert_has(t, "parallelism   tp 8, pp 4, dp 1, cp 1, vp 1, sp on, fsdp none");
     assert_has(t, "batch         128 sequences x 8192 tokens, micro-batch 1; recompute full; bf16");
     free(t);
+    /* MTP: two modules, or (Nemotron 3 Super's mtp_use_repeated_layer) two
+     * passes of one module whose weights are counted once */
+    s.workload.model.mtp_layers = 2;
+    s.workload.model.mtp_shared = false;
+    double two = cs_workload_mtp_params(&s.workload.model);
+    cs_out_workload_text(mem_open(&m), &s.workload);
+    t = mem_close(&m);
+    assert_has(t, "MTP           2 multi-token-prediction modules (");
+    free(t);
+    s.workload.model.mtp_shared = true;
+    ck_assert_double_eq_tol(cs_workload_mtp_params(&s.workload.model), two / 2.0, 1e-6 * two);
+    cs_out_workload_text(mem_open(&m), &s.workload);
+    t = mem_close(&m);
+    assert_has(t, "MTP           2 multi-token-prediction passes of one module (shared weights; ");
+    free(t);
     cs_scenario_fini(&s);
 }
 END_TEST
