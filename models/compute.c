@@ -461,19 +461,24 @@ double cs_compute_gemm_eff_prec(const struct cs_compute_params *p, enum cs_preci
            g_dim(ANCHOR_DIM, ks * h);
 }
 
-double cs_compute_mem_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
-                        double bytes)
+/* One kernel moving `bytes` through HBM at `share` of its peak, plus its floor. */
+static double hbm_kernel_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p, double bytes,
+                           double share)
 {
     if (!(bytes > 0))
         return 0.0;
-    return bytes / (gpu->hbm_bw_bytes_per_s * p->mem_eff) + p->kernel_overhead_s;
+    return bytes / (gpu->hbm_bw_bytes_per_s * share) + p->kernel_overhead_s;
+}
+
+double cs_compute_mem_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                        double bytes)
+{
+    return hbm_kernel_s(gpu, p, bytes, p->mem_eff);
 }
 
 double cs_compute_ssd_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p, double bytes)
 {
-    if (!(bytes > 0))
-        return 0.0;
-    return bytes / (gpu->hbm_bw_bytes_per_s * CS_SSD_HBM_FRAC) + p->kernel_overhead_s;
+    return hbm_kernel_s(gpu, p, bytes, CS_SSD_HBM_FRAC);
 }
 
 double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,

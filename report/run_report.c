@@ -362,15 +362,12 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
     }
     if (m->mtp_layers > 0) {
         char b3[64];
-        if (m->mtp_shared && m->mtp_layers > 1)
-            fprintf(out, "  MTP           %d multi-token-prediction passes of one module (shared weights; %s "
-                         "parameters more, not in the counts above)\n",
-                    m->mtp_layers, cs__fmt(cs_workload_mtp_params(m), CS_UNIT_COUNT, b3, sizeof b3));
-        else
-            fprintf(out, "  MTP           %d multi-token-prediction module%s (%s parameters more, not in "
-                         "the counts above)\n",
-                    m->mtp_layers, m->mtp_layers > 1 ? "s" : "",
-                    cs__fmt(cs_workload_mtp_params(m), CS_UNIT_COUNT, b3, sizeof b3));
+        bool shared = m->mtp_shared && m->mtp_layers > 1;
+        fprintf(out, "  MTP           %d multi-token-prediction %s (%s%s parameters more, not in the counts above)\n",
+                m->mtp_layers,
+                shared ? "passes of one module" : m->mtp_layers > 1 ? "modules" : "module",
+                shared ? "shared weights; " : "",
+                cs__fmt(cs_workload_mtp_params(m), CS_UNIT_COUNT, b3, sizeof b3));
     }
     if (w->gpus > 0)
         fprintf(out, "  GPUs          %ld of the cluster's (workload.gpus; the rest for neighbours)\n", w->gpus);
