@@ -98,6 +98,9 @@ static const struct cs_field gpu_fields[] = {
     F_NUM("flash2_over_cudnn", struct cs_gpu_spec, flash2_over_cudnn, 0, 10, NUL | POS,
           "FlashAttention-2's training attention speed over cuDNN's on this GPU (a stack on "
           "FlashAttention-2, attention_kernel flash2); null = not measured, no factor"),
+    F_NUM("host_speed", struct cs_gpu_spec, host_speed, 0.05, 20, NUL | POS,
+          "single-thread speed of the host CPU that issues this GPU's kernels, relative to the "
+          "DGX H100's Xeon Platinum 8480C (host dispatch times divide by it); null = 1"),
     F_QTY("price", struct cs_gpu_spec, price_usd, CS_UNIT_MONEY, 0, 1e9, NUL | POS,
           "purchase price per GPU"),
     F_QTY("server_price", struct cs_gpu_spec, server_price_usd, CS_UNIT_MONEY, 0, 1e10,

@@ -95,6 +95,12 @@ double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu)
     return cbrt(lim / tdp);
 }
 
+double cs_gpu_host_speed(const struct cs_gpu_spec *gpu)
+{
+    double s = gpu->host_speed;
+    return isfinite(s) && s > 0 ? s : 1.0;
+}
+
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p)
 {
     double peak = gpu->peak_flops[CS_PREC_BF16];
@@ -124,6 +130,14 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     double cf = cs_gpu_clock_factor(gpu);
     r.gemm_eff_max *= cf;
     r.attn_eff *= cf;
+    /* The host costs above were measured (and host_python_scale fitted) on
+     * DGX H100's Xeon Platinum 8480C: a slower or faster host CPU issues the
+     * same operations in proportionally more or less time. */
+    double hs = cs_gpu_host_speed(gpu);
+    r.host_py_op_s /= hs;
+    r.host_cpp_op_s /= hs;
+    r.host_mcore_linear_s /= hs;
+    r.host_te_linear_s /= hs;
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     *p = r;

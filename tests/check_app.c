@@ -812,12 +812,14 @@ START_TEST(test_app_validate_step_holdout_bound)
      * share its Triton kernels reach (CS_SSD_HBM_FRAC, 2026-12-07) +19% to
      * +67%, mean +39.1%; 167 rows at 21.0%; with its backward's bytes
      * counted kernel by kernel (2.73x the forward's for Nano, not 2x) +15%
-     * to +63%, mean +35.2%, 167 rows at 20.1%. The bound holds both: all rows, and the
+     * to +63%, mean +35.2%, 167 rows at 20.1%; with Grace hosts at 0.92 of
+     * DGX H100's single-thread speed (host_speed, 2026-12-07) 19.7%. The
+     * bound holds both: all rows, and the
      * other architectures' 127 rows at their 15.5% plus rounding; the
      * family's own signed mean is bounded both ways, so a change that moves
      * them is seen. */
     ck_assert_int_ge(moe->rows, 167);
-    ck_assert(moe->sum / moe->rows <= 0.205);
+    ck_assert(moe->sum / moe->rows <= 0.2);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -850,14 +852,17 @@ START_TEST(test_app_validate_step_holdout_bound)
      * A100 half stays held out at 45.3% (the factor at 1: 516.5%). Since
      * 2026-12-06 the same tests on Megatron-LM's GB200 CI (two trays of 4
      * GPUs, Grace hosts, 44 rows) are held out too: 14.6% with the factor
-     * fitted on DGX H100 (A100 40.7%; both 28.1% on 91 rows). Bounds
-     * against regression, not targets. */
+     * fitted on DGX H100 (A100 40.7%; both 28.1% on 91 rows). Since
+     * 2026-12-07 host costs divide by the host CPU's single-thread speed
+     * (catalog host_speed: DGX A100's EPYC 7742 0.87, Grace 0.92 of DGX
+     * H100's 8480C): A100 27.5%, GB200 13.9%, both 20.9%. Bounds against
+     * regression, not targets. */
     const struct cs_app_val_agg *sw = &v.agg[3];
     ck_assert_int_eq(sw->files, 2);
     ck_assert_int_ge(sw->rows, 91);
     printf("held-out small-work rows: %d, MAPE %.2f%%, worst %.1f%%\n", sw->rows,
            100 * sw->sum / sw->rows, 100 * sw->worst);
-    ck_assert(sw->sum / sw->rows <= 0.29);
+    ck_assert(sw->sum / sw->rows <= 0.215);
     for (int f = 0; f < v.nfiles; f++) {
         bool a100 = strstr(v.files[f].base, "small-a100") != NULL;
         bool gb200 = strstr(v.files[f].base, "small-gb200") != NULL;
@@ -871,7 +876,7 @@ START_TEST(test_app_validate_step_holdout_bound)
                 n++;
             }
         ck_assert_int_eq(n, a100 ? 47 : 44);
-        ck_assert(sum / n <= (a100 ? 0.41 : 0.15));
+        ck_assert(sum / n <= (a100 ? 0.28 : 0.145));
     }
     const struct cs_app_val_agg *swf = &v.agg[5];
     ck_assert_int_eq(swf->files, 1);

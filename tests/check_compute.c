@@ -1027,6 +1027,24 @@ START_TEST(test_compute_host_ops)
     ck_assert_double_eq_tol(b, 460e-6 + 80e-6, 1e-12);
     p.host_python_scale = NAN; /* not a factor: 1 */
     ck_assert_double_eq_tol(cs_compute_host_python_scale(&p), 1.0, 1e-15);
+    /* A host CPU at 0.87 of DGX H100's single-thread speed (DGX A100's EPYC
+     * 7742, the catalog's host_speed) takes 1/0.87 of every host cost: the
+     * layer's forward 8 x 560 us / 0.87 = 5149.4 us; unset (NAN or 0): 1. */
+    ck_assert_double_eq_tol(cs_gpu_host_speed(&g), 1.0, 1e-15);
+    g.host_speed = 0.87;
+    ck_assert_double_eq_tol(cs_gpu_host_speed(&g), 0.87, 1e-15);
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.host_py_op_s, 10e-6 / 0.87, 1e-15);
+    ck_assert_double_eq_tol(p.host_cpp_op_s, 4e-6 / 0.87, 1e-15);
+    ck_assert_double_eq_tol(p.host_mcore_linear_s, 74e-6 / 0.87, 1e-15);
+    ck_assert_double_eq_tol(p.host_te_linear_s, 115e-6 / 0.87, 1e-15);
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 5149.425e-6, 1e-9);
+    ck_assert_double_eq_tol(b, (8 * 4 * 115e-6 + 80e-6) / 0.87, 1e-12);
+    g.host_speed = 0.0;
+    ck_assert_double_eq_tol(cs_gpu_host_speed(&g), 1.0, 1e-15);
+    g.host_speed = NAN;
+    cs_compute_params_default(&g, &p);
     p.host_python_scale = 8.0;
     w.par.tp = 8;
     w.par.sp = false;

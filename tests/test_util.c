@@ -27,6 +27,7 @@ struct cs_gpu_spec cs_test_h100_spec(void)
     g.gemm_dim_half = NAN;
     g.flash_attn_frac = NAN;
     g.flash2_over_cudnn = NAN;
+    g.host_speed = NAN;
     g.pcie_gen = 5;
     g.server_gpus = 8;
     return g;

@@ -66,13 +66,19 @@ double cs_gpu_clock_factor(const struct cs_gpu_spec *gpu);
  * power limits: validation"); below it the law is optimistic. */
 #define CS_CLOCK_LAW_MIN_CAP 0.65
 
+/* The GPU's host CPU single-thread speed relative to DGX H100's Xeon
+ * Platinum 8480C (the catalog's host_speed), 1 where the catalog gives
+ * none. Host dispatch costs divide by it (docs/models.md 2.6). */
+double cs_gpu_host_speed(const struct cs_gpu_spec *gpu);
+
 /* Default parameters for `gpu` (borrowed; read only): gemm_eff_max such that
  * an 8192^3 GEMM reaches the catalog's measured MAMF (mamf_bf16_flops /
  * peak_flops[bf16]) or, without a MAMF, 0.75 x g(8192)^-3; gemm_dim_half the
  * GPU's catalog figure (Blackwell 256), else 128;
  * mem_eff 0.8; kernel_overhead_s 5 us; attn_eff 0.2 (scaled by the GPU's flash_attn_frac);
  * host_py_op_s 10 us, host_cpp_op_s 4 us, host_mcore_linear_s 74 us and
- * host_te_linear_s 115 us (docs/models.md, "Host dispatch");
+ * host_te_linear_s 115 us (docs/models.md, "Host dispatch"), each divided by
+ * cs_gpu_host_speed;
  * the memory reserve of memory.h; fused_attention true
  * when the GPU has a bf16 peak (Ampere and later, CDNA3). Never fails. */
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p);

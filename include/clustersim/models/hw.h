@@ -75,6 +75,13 @@ struct cs_gpu_spec {
      * cuDNN (the fitted attention efficiency is cuDNN's on H100); NAN or 0
      * where not measured (no factor). */
     double flash2_over_cudnn;
+    /* Single-thread speed of the host CPU of this GPU's reference server
+     * (DGX A100: EPYC 7742; GB200/GB300: Grace), relative to the DGX
+     * H100's Xeon Platinum 8480C on which the host-dispatch costs were
+     * measured and host_python_scale fitted; NAN = that reference host.
+     * Every host cost (Python and C++ operations, linear modules) is
+     * divided by it (docs/models.md 2.6, "Host CPU"). */
+    double host_speed;
     double price_usd;                  /* per GPU; NAN if unknown */
     double server_price_usd;           /* per 8-GPU (or server_gpus) server; NAN */
     int server_gpus;
