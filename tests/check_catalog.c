@@ -138,13 +138,19 @@ START_TEST(test_catalog_spot_values)
     ck_assert_double_eq_tol(cs_catalog_gpu(cat, "GB300")->peak_flops[CS_PREC_NVFP4], 15000e12, 1);
     /* The GEMM shape factor's half-width: 256 on Blackwell (fitted on
      * OpenXLA's sm_100 table, test_compute_gemm_dim_half_by_gpu), unset
-     * (the default 128) on Hopper; B200's attention at 0.371 x 0.80 x
-     * 2500 / 2250 of its peak (cuDNN's B200 over GB300 in TFLOP/s). */
+     * (the default 128) on Hopper. Attention fractions from cuDNN's
+     * training SDPA benchmark (Llama 3.1 shape, 4K-8K): GB200 0.35 x 2.435
+     * (its time-rate over H200's) x 989 / 2500; GB300 that x 1.108 (over
+     * GB200); B200 GB300's x 0.80 x 2500 / 2250 (B200 over GB300 in
+     * TFLOP/s). */
     const char *bw[] = {"B200", "GB200", "B300", "GB300"};
     for (size_t i = 0; i < sizeof bw / sizeof *bw; i++)
         ck_assert_double_eq(cs_catalog_gpu(cat, bw[i])->gemm_dim_half, 256.0);
     ck_assert(isnan(h->gemm_dim_half));
-    ck_assert_double_eq_tol(b2->flash_attn_frac, 0.371 * 0.80 * 2500 / 2250, 0.0005);
+    double gb200_attn = 0.35 * 2.435 * 989 / 2500;
+    ck_assert_double_eq_tol(cs_catalog_gpu(cat, "GB200")->flash_attn_frac, gb200_attn, 0.0005);
+    ck_assert_double_eq_tol(cs_catalog_gpu(cat, "GB300")->flash_attn_frac, gb200_attn * 1.108, 0.0005);
+    ck_assert_double_eq_tol(b2->flash_attn_frac, gb200_attn * 1.108 * 0.80 * 2500 / 2250, 0.0005);
     /* B300 (HGX/DGX B300): 8 GPUs on NVLink 5, 900 GB/s each way, 8 TB/s. */
     const struct cs_gpu_spec *b3 = cs_catalog_gpu(cat, "B300");
     ck_assert_ptr_nonnull(b3);
