@@ -124,10 +124,14 @@ cJSON *cs_app_search_json(const struct cs_scenario *s, const cs_catalog *cat, co
         cJSON_AddStringToObject(v, "kind", vr.moe ? "moe" : "dense");
         cJSON_AddNumberToObject(v, "fit_rows", vr.rows[0]);
         cJSON_AddNumberToObject(v, "holdout_rows", vr.rows[1]);
-        if (vr.rows[0])
+        if (vr.rows[0]) {
             cJSON_AddNumberToObject(v, "fit_mape", vr.mape[0]);
-        if (vr.rows[1])
+            cJSON_AddNumberToObject(v, "fit_mean_error", vr.bias[0]);
+        }
+        if (vr.rows[1]) {
             cJSON_AddNumberToObject(v, "holdout_mape", vr.mape[1]);
+            cJSON_AddNumberToObject(v, "holdout_mean_error", vr.bias[1]);
+        }
         if (vr.rows[0] + vr.rows[1]) {
             cJSON_AddNumberToObject(v, "params_min", vr.params_min);
             cJSON_AddNumberToObject(v, "params_max", vr.params_max);

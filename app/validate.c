@@ -280,11 +280,11 @@ void cs_app_vrange_of(const struct cs_app_validate *v, const char *gpu, enum cs_
     out->moe = moe;
     snprintf(out->gpu, sizeof out->gpu, "%s", gpu);
     out->stack = stack;
-    out->mape[0] = out->mape[1] = NAN;
+    out->mape[0] = out->mape[1] = out->bias[0] = out->bias[1] = NAN;
     out->params_min = INFINITY;
     out->params_max = 0;
     out->seq_min = out->gpus_min = -1;
-    double sum[2] = {0, 0};
+    double sum[2] = {0, 0}, sumb[2] = {0, 0};
     for (size_t i = 0; i < v->nrows; i++) {
         const struct cs_app_val_row *r = &v->rows[i];
         const struct cs_ref_case *c = r->c;
@@ -300,6 +300,7 @@ void cs_app_vrange_of(const struct cs_app_validate *v, const char *gpu, enum cs_
         int k = vt && vt->role == CS_VAL_HOLDOUT;
         out->rows[k]++;
         sum[k] += fabs(r->err);
+        sumb[k] += r->err;
         const struct cs_workload *w = &c->scen.workload;
         double P = cs_workload_params(&w->model);
         long g = cs_job_gpus(&c->scen.cluster, w);
@@ -318,8 +319,10 @@ void cs_app_vrange_of(const struct cs_app_validate *v, const char *gpu, enum cs_
         out->cp_max = w->par.cp > out->cp_max ? w->par.cp : out->cp_max;
         out->ep_max = w->par.ep > out->ep_max ? w->par.ep : out->ep_max;
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         out->mape[k] = out->rows[k] ? sum[k] / out->rows[k] : NAN;
+        out->bias[k] = out->rows[k] ? sumb[k] / out->rows[k] : NAN;
+    }
 }
 
 bool cs_app_same_architecture(const struct cs_model_shape *a, const struct cs_model_shape *b)

@@ -181,11 +181,13 @@ static int cs__search(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                     "model (clustersim validate-refs): its figures are unvalidated extrapolation.\n\n",
                     vr.gpu, vr.stack ? " with stack " : "", vr.stack ? cs_stack_names[vr.stack] : "");
         } else {
-            char hm[16] = "-", fm[16] = "-";
+            /* the mean |error| and, beside it, its signed mean: a GPU the
+             * model predicts too fast (or too slow) on the whole says so */
+            char hm[48] = "-", fm[48] = "-";
             if (vr.rows[1])
-                snprintf(hm, sizeof hm, "%.1f%%", 100 * vr.mape[1]);
+                snprintf(hm, sizeof hm, "%.1f%% (mean %+.1f%%)", 100 * vr.mape[1], 100 * vr.bias[1]);
             if (vr.rows[0])
-                snprintf(fm, sizeof fm, "%.1f%%", 100 * vr.mape[0]);
+                snprintf(fm, sizeof fm, "%.1f%% (mean %+.1f%%)", 100 * vr.mape[0], 100 * vr.bias[0]);
             fprintf(out.fp,
                     "Validated range on %s%s%s%s (clustersim validate-refs): %d held-out rows, mean "
                     "error %s; %d fit rows, %s;\n  %.3gB-%.3gB parameters, sequences %ld-%ld, "

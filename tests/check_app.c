@@ -1059,6 +1059,9 @@ START_TEST(test_app_validated_range)
     ck_assert_int_eq(v.rows[0], 12);   /* Megatron-Core's 9 and the Llama 3 paper's 3 */
     ck_assert_int_gt(v.rows[1], 50);
     ck_assert(v.mape[1] > 0 && v.mape[1] < 1);
+    /* the signed mean of the same rows: never beyond the mean |error| */
+    ck_assert(isfinite(v.bias[1]) && fabs(v.bias[1]) <= v.mape[1] + 1e-12);
+    ck_assert(fabs(v.bias[0]) <= v.mape[0] + 1e-12);
     ck_assert(v.params_min < v.params_max);
     ck_assert_int_le(v.seq_min, 2048);
     ck_assert_int_ge(v.seq_max, 8192);

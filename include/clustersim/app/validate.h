@@ -96,6 +96,8 @@ struct cs_app_vrange {
     enum cs_stack stack;           /* CS_STACK_CUSTOM: any stack */
     int rows[2];                   /* rows compared: [0] fit, [1] holdout */
     double mape[2];                /* their mean |error|; NAN without rows */
+    double bias[2];                /* their mean error (pred / measured - 1; > 0: predicted
+                                      faster than the runs went); NAN without rows */
     double params_min, params_max; /* model parameters */
     long seq_min, seq_max, gpus_min, gpus_max;
     int tp_max, pp_max, cp_max;    /* the largest degrees measured */
