@@ -688,6 +688,20 @@ static bool has_diag(const cs_diags *d, int line, const char *text)
     return false;
 }
 
+/* A scenario the loader refuses (CS_ECONFIG) with a diagnostic holding
+ * `want` at `line` (any line when 0). */
+static void refused(const cs_catalog *cat, const char *yaml, int line, const char *want)
+{
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", yaml, strlen(yaml), cat, &d, &s, NULL),
+                     CS_ECONFIG);
+    ck_assert_msg(has_diag(&d, line, want), "no diagnostic \"%s\" for\n%s(first: %s)", want, yaml,
+                  d.n ? d.items[0].msg : "none");
+    cs_diags_fini(&d);
+}
+
 /* A block-scaled precision on a GPU without block-scaled tensor cores
  * (H100: no mxfp8 key in the catalog, NAN) is refused where it is written;
  * on B200 it loads with the catalog's MXFP8 peak. */
@@ -700,12 +714,8 @@ START_TEST(test_config_precision_needs_peak)
     const char *y = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                     "  precision: mxfp8\n";
+    refused(cat, y, 6, "workload.precision: H100-SXM5-80GB has no mxfp8 peak in the catalog");
     struct cs_scenario s;
-    ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
-                     CS_ECONFIG);
-    ck_assert(has_diag(&d, 6, "workload.precision: H100-SXM5-80GB has no mxfp8 peak in the catalog"));
-    cs_diags_fini(&d);
-    cs_diags_init(&d);
     const char *b = "schema_version: 1\ncluster: {gpu: B200, nodes: 1}\n"
                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                     "  precision: mxfp8\n";
@@ -730,43 +740,31 @@ START_TEST(test_config_param_gather_needs_precision)
     const char *y = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                     "  precision: bf16\n  fp8_param_gather: true\n";
-    struct cs_scenario s;
-    ck_assert_int_eq(cs_cfg_load_scenario_buffer("t.yaml", y, strlen(y), cat, &d, &s, NULL),
-                     CS_ECONFIG);
-    ck_assert(has_diag(&d, 7,
-                       "workload.fp8_param_gather: the weights are stored in FP8 only under "
-                       "precision fp8 or mxfp8 (this workload trains in bf16)"));
-    cs_diags_fini(&d);
-    cs_diags_init(&d);
+    refused(cat, y, 7,
+            "workload.fp8_param_gather: the weights are stored in FP8 only under "
+            "precision fp8 or mxfp8 (this workload trains in bf16)");
     const char *f4 = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
                      "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                      "  precision: fp8\n  fp4_param_gather: true\n";
-    ck_assert_int_eq(cs_cfg_load_scenario_buffer("f.yaml", f4, strlen(f4), cat, &d, &s, NULL),
-                     CS_ECONFIG);
-    ck_assert(has_diag(&d, 0,
-                       "workload.fp4_param_gather: the weights are stored in FP4 only under "
-                       "precision nvfp4"));
-    cs_diags_fini(&d);
-    cs_diags_init(&d);
+    refused(cat, f4, 0,
+            "workload.fp4_param_gather: the weights are stored in FP4 only under "
+            "precision nvfp4");
     const char *b = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                     "  precision: fp8\n  fp8_param_gather: true\n  cross_entropy: te\n";
+    struct cs_scenario s;
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("b.yaml", b, strlen(b), cat, &d, &s, NULL), CS_OK);
     ck_assert(cs_workload_quantized_params(&s.workload));
     ck_assert_int_eq(cs_workload_cross_entropy(&s.workload), CS_CE_TE);
     cs_scenario_fini(&s);
     cs_diags_fini(&d);
-    cs_diags_init(&d);
     /* FP8 attention needs a quantized recipe, named on its line */
     const char *fa = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
                      "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                      "  precision: bf16\n  fp8_attention: true\n";
-    ck_assert_int_eq(cs_cfg_load_scenario_buffer("a.yaml", fa, strlen(fa), cat, &d, &s, NULL),
-                     CS_ECONFIG);
-    ck_assert(has_diag(&d, 7,
-                       "workload.fp8_attention: FP8 attention runs only under a quantized recipe "
-                       "(fp8, mxfp8 or nvfp4; this workload trains in bf16)"));
-    cs_diags_fini(&d);
+    refused(cat, fa, 7,
+            "workload.fp8_attention: FP8 attention runs only under a quantized recipe "
+            "(fp8, mxfp8 or nvfp4; this workload trains in bf16)");
     cs_catalog_destroy(cat);
 }
 END_TEST
@@ -807,27 +805,17 @@ START_TEST(test_config_module_precision)
         {"  precision: mxfp8\n  module_precision: {attn_proj: fp32}\n", 7,
          "workload.module_precision.attn_proj: fp32; expected bf16, fp16, fp8, mxfp8 or nvfp4"},
     };
-    struct cs_scenario s;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char y[512];
         snprintf(y, sizeof y, "%s%s", head, bad[i].body);
-        ck_assert_int_eq(cs_cfg_load_scenario_buffer("q.yaml", y, strlen(y), cat, &d, &s, NULL),
-                         CS_ECONFIG);
-        if (!has_diag(&d, bad[i].line, bad[i].want))
-            ck_abort_msg("case %zu: no diagnostic \"%s\" (first: %s)", i, bad[i].want,
-                         d.n ? d.items[0].msg : "none");
-        cs_diags_fini(&d);
-        cs_diags_init(&d);
+        refused(cat, y, bad[i].line, bad[i].want);
     }
     /* a module precision the GPU has no peak for: nvfp4 on H100 */
     const char *h = "schema_version: 1\ncluster: {gpu: H100-SXM5-80GB, nodes: 1}\n"
                     "workload:\n  model: {preset: llama3.1-8b}\n  global_batch: 8\n"
                     "  precision: fp8\n  module_precision: {attn_proj: nvfp4}\n";
-    ck_assert_int_eq(cs_cfg_load_scenario_buffer("h.yaml", h, strlen(h), cat, &d, &s, NULL),
-                     CS_ECONFIG);
-    ck_assert(has_diag(&d, 7, "workload.module_precision.attn_proj: H100-SXM5-80GB has no nvfp4 peak"));
-    cs_diags_fini(&d);
-    cs_diags_init(&d);
+    refused(cat, h, 7, "workload.module_precision.attn_proj: H100-SXM5-80GB has no nvfp4 peak");
+    struct cs_scenario s;
     char y[512];
     snprintf(y, sizeof y, "%s%s", head,
              "  precision: nvfp4\n  bf16_layers_at_end: 4\n"
