@@ -7,6 +7,7 @@
 
 #include "clustersim/app/validate.h"
 #include "clustersim/app/validate_coll.h"
+#include "clustersim/app/validate_ep.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/report/numfmt.h"
 #include "clustersim/report/table.h"
@@ -20,6 +21,7 @@ static const struct cs_cli_opt cs__vr_opts[] = {
     {"format", 'f', "FMT", "output format: text (default), json or csv"},
     {"check", 0, NULL, "exit 1 unless each file's MAPE <= 10% and every row <= 25%"},
     {"collectives", 0, NULL, "compare the collective model with the index's nccl-tests/rccl-tests logs instead"},
+    {"ep-dispatch", 0, NULL, "compare the EP all-to-all model with the index's measured MoE dispatch and combine latencies instead"},
     {"scenario", 0, "FILE:LINE", "print the scenario a row is predicted with (its searched micro-batch and recomputation filled in), to run or edit"},
     CS_CLI_OPT_CATALOG,
 };
@@ -144,6 +146,94 @@ static char *cs__not_compared(const struct cs_app_cval_file *f, const char **sta
     }
     *status = "ok";
     return NULL;
+}
+
+/* validate-refs --ep-dispatch: measured MoE dispatch and combine
+ * latencies against the EP all-to-all model (app/validate_ep.c). */
+static int cs__vr_ep_dispatch(const struct cs_app_epval *v, enum cs_cli_format fmt)
+{
+    if (fmt == CS_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+        for (int i = 0; i < v->n; i++) {
+            const struct cs_app_epval_row *r = &v->rows[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "file", r->file);
+            cJSON_AddNumberToObject(o, "line", r->line);
+            cJSON_AddStringToObject(o, "platform", r->platform);
+            cJSON_AddStringToObject(o, "dispatcher", r->dispatcher);
+            cJSON_AddStringToObject(o, "op", r->op);
+            cJSON_AddNumberToObject(o, "ep", r->ep);
+            cJSON_AddNumberToObject(o, "bytes_per_rank", r->bytes);
+            cJSON_AddNumberToObject(o, "measured_us", r->measured_us);
+            cJSON_AddNumberToObject(o, "predicted_us", r->predicted_us);
+            cJSON_AddNumberToObject(o, "error", r->error);
+            cJSON_AddItemToArray(rows, o);
+        }
+        cJSON *groups = cJSON_AddArrayToObject(root, "groups");
+        for (int i = 0; i < v->ngroups; i++) {
+            const struct cs_app_epval_group *g = &v->groups[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "platform", g->platform);
+            cJSON_AddStringToObject(o, "dispatcher", g->dispatcher);
+            cJSON_AddNumberToObject(o, "rows", g->n);
+            cJSON_AddNumberToObject(o, "mape", g->sum / g->n);
+            cJSON_AddNumberToObject(o, "worst", g->worst);
+            cJSON_AddItemToArray(groups, o);
+        }
+        cJSON *sum = cJSON_AddObjectToObject(root, "holdout");
+        cJSON_AddNumberToObject(sum, "tables", v->tables);
+        cJSON_AddNumberToObject(sum, "rows", v->n);
+        cJSON_AddNumberToObject(sum, "mape", v->sum / v->n);
+        cJSON_AddNumberToObject(sum, "worst", v->worst);
+        char *txt = cJSON_Print(root);
+        printf("%s\n", txt);
+        cJSON_free(txt);
+        cJSON_Delete(root);
+        return CS_EXIT_OK;
+    }
+    if (fmt == CS_FMT_CSV) {
+        printf("file,line,platform,dispatcher,op,ep,bytes_per_rank,measured_us,predicted_us,error\n");
+        for (int i = 0; i < v->n; i++) {
+            const struct cs_app_epval_row *r = &v->rows[i];
+            cs_csv_fput_text(stdout, r->file, false);
+            printf(",%d,", r->line);
+            cs_csv_fput_text(stdout, r->platform, false);
+            printf(",%s,%s,%d,%.0f,%.6g,%.6g,%.6g\n", r->dispatcher, r->op, r->ep, r->bytes, r->measured_us,
+                   r->predicted_us, r->error);
+        }
+        return CS_EXIT_OK;
+    }
+    const char *hdr[] = {"file:line", "platform", "dispatcher", "op", ">ep", ">MB per rank", ">measured us",
+                         ">predicted us", ">error"};
+    cs_table *t = cs_table_create(9, hdr);
+    for (int i = 0; i < v->n; i++) {
+        const struct cs_app_epval_row *r = &v->rows[i];
+        const char *base = strrchr(r->file, '/') ? strrchr(r->file, '/') + 1 : r->file;
+        char fl[160], ep[16], mb[32], me[32], pr[32], er[32];
+        snprintf(fl, sizeof fl, "%s:%d", base, r->line);
+        snprintf(ep, sizeof ep, "%d", r->ep);
+        snprintf(mb, sizeof mb, "%.1f", r->bytes / 1e6);
+        snprintf(me, sizeof me, "%.0f", r->measured_us);
+        snprintf(pr, sizeof pr, "%.0f", r->predicted_us);
+        snprintf(er, sizeof er, "%+.1f%%", 100 * r->error);
+        const char *cells[] = {fl, r->platform, r->dispatcher, r->op, ep, mb, me, pr, er};
+        cs_table_add_row(t, cells);
+    }
+    printf("EP all-to-all model (as the step costs a token dispatch or combine) against measured latencies\n"
+           "(error = predicted / measured - 1; alltoall: NCCL, one copy per routed expert; hybridep/deepep: one\n"
+           "copy per destination GPU and per destination node, docs/moe.md)\n\n");
+    cs_table_write(t, stdout, 0);
+    cs_table_destroy(t);
+    printf("\n");
+    for (int i = 0; i < v->ngroups; i++) {
+        const struct cs_app_epval_group *g = &v->groups[i];
+        printf("  %-8s %-9s %2d rows: MAPE %.1f%%, worst %.1f%%\n", g->platform, g->dispatcher, g->n,
+               100 * g->sum / g->n, 100 * g->worst);
+    }
+    printf("holdout: %d table%s, %d rows: MAPE %.1f%%, worst %.1f%%\n", v->tables, v->tables == 1 ? "" : "s", v->n,
+           100 * v->sum / v->n, 100 * v->worst);
+    return CS_EXIT_OK;
 }
 
 static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fmt)
@@ -393,6 +483,23 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_app_cval_fini(&cv);
         cs_catalog_destroy(cat);
         return crc;
+    }
+    if (cs_cli_get(cmd, a, "ep-dispatch")) {
+        if (a->npos > 0 || cs_cli_get(cmd, a, "collectives")) {
+            fprintf(stderr, "clustersim validate-refs: --ep-dispatch reads the index's tables: no files, "
+                            "no --collectives\n");
+            cs_diags_fini(&d);
+            cs_catalog_destroy(cat);
+            return CS_EXIT_BADINPUT;
+        }
+        struct cs_app_epval ev;
+        cs_status est = cs_app_validate_ep_dispatch(cat, &d, &ev);
+        cs_cli_print_diags(&d);
+        cs_diags_fini(&d);
+        int erc = est == CS_OK ? cs__vr_ep_dispatch(&ev, fmt) : CS_EXIT_BADINPUT;
+        cs_app_epval_fini(&ev);
+        cs_catalog_destroy(cat);
+        return erc;
     }
     if (a->npos > CS__MAX_FILES) {
         fprintf(stderr, "clustersim validate-refs: at most %d files\n", CS__MAX_FILES);

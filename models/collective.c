@@ -682,6 +682,15 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
             t_intra += (double)(s->n - s->ppn) / s->n * (s->ppn - 1.0) / s->ppn * bytes / s->b_intra;
         }
     }
+    if (s->a2a_k > 1) {
+        /* DeepEP and HybridEP also send a token once per destination GPU,
+         * not once per expert (the receiving GPU copies it to its local
+         * experts): NVLink carries D / k of the copies, D = N (1 - (1 -
+         * 1/N)^k) the distinct GPUs among the N = reach x ppn a token can
+         * reach */
+        int reach = s->m > 1 && s->a2a_nodes > 0 && s->a2a_nodes < s->m ? s->a2a_nodes : s->m;
+        t_intra *= cs_moe_dispatch_dedup(reach * s->ppn, s->a2a_k);
+    }
     return lat + fmax(t_intra, t_net);
 }
 
