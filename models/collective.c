@@ -109,6 +109,9 @@ void cs_coll_params_default(struct cs_coll_params *p)
     p->pcie_bridges_per_node = 2;
     p->net_efficiency = 0.92;           /* fitted: 2-node A100 ring busbw 183 GB/s / 8 x 25 GB/s */
     p->nvls_efficiency = 0.85;          /* fitted: H100 NVLS algbw 276 GB/s vs 360/(1+1/8) */
+    /* NCCL's own figures (src/graph/tuning.cc, nvlsEfficiency, since 2.28.3;
+     * NVIDIA/nccl 5067397c): Hopper .85, Blackwell .74 of the NVLink rate */
+    p->nvls_blackwell_ratio = 0.74 / 0.85;
     p->nvls_lat_s = 40e-6;              /* fitted on the H100 NVLS fit log (NCCL 2.23's hwLat says 25 us) */
     p->sharp_efficiency = 0.9;          /* NCCL CollNet busBw x 0.9 */
     p->sharp_lat_s = 31e-6;             /* hwLat NET CollNetDirect Simple (2.23) */
@@ -221,6 +224,7 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
 struct shape {
     int n, ppn, m, gpn, hw;
     int gen;           /* tuning-table row: 0 Volta, 1 Ampere, 2 Hopper and later */
+    double nvls_eff;   /* NVLink SHARP's share of the link: Hopper's, or Blackwell's */
     int ncls;          /* node class: 0 one node, 1 two, 2 more */
     bool amd;          /* RCCL's tables instead of NCCL's */
     bool amd_ll128;    /* RCCL's LL128 (ring, inside one node; proto_allowed) */
@@ -364,6 +368,8 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->amd = strcmp(c->gpu.vendor, "amd") == 0;
     s->amd_ll128 = s->amd && c->gpu.rccl_ll128 && s->m == 1;
     s->gen = gpu_gen(c);
+    /* Blackwell (block-scaled tensor cores) takes NCCL's lower NVLS share */
+    s->nvls_eff = p->nvls_efficiency * (cs_gpu_block_scaled(&c->gpu) ? p->nvls_blackwell_ratio : 1.0);
     s->ncls = s->m <= 2 ? s->m - 1 : 2;
     s->nvls = c->intra.kind == CS_INTRA_NVSWITCH && (c->intra.nvls || c->gpu.nvls);
     s->nics = cv.nics_per_node;
@@ -599,7 +605,7 @@ static double hier_time(const struct cs_coll_params *p, const struct shape *s, e
 static double nvls_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes)
 {
     double vol = op == CS_COLL_ALL_REDUCE ? bytes * (1.0 + 1.0 / s->n) : bytes * (s->n - 1.0) / s->n;
-    return p->nvls_lat_s + vol / (s->b_intra * p->nvls_efficiency);
+    return p->nvls_lat_s + vol / (s->b_intra * s->nvls_eff);
 }
 
 /* NVLSTree all_reduce (NCCL 2.2x, multi-node NVLink SHARP): reduce inside
@@ -611,7 +617,7 @@ static double nvls_time(const struct cs_coll_params *p, const struct shape *s, e
 static double nvls_tree_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
-    double b_nvls = s->b_intra * p->nvls_efficiency / (1.0 + 1.0 / s->ppn);
+    double b_nvls = s->b_intra * s->nvls_eff / (1.0 + 1.0 / s->ppn);
     double b_net = s->m <= 2 ? s->b_net_node : s->b_net_node / 2.0;
     double bw = fmin(b_nvls, b_net) * tree_corr(p, bytes, pr);
     double lat = p->nvls_tree_intra_lat_s +

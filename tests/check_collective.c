@@ -420,6 +420,29 @@ START_TEST(test_collective_validate_nccl_tests)
 END_TEST
 
 
+/* NVLink SHARP on Blackwell at NCCL's own share (src/graph/tuning.cc,
+ * nvlsEfficiency: Hopper .85, Blackwell .74): 8 GPUs at 450e9 x 0.80 on the
+ * link, all_reduce of S = 1 GiB moves S (1 + 1/8) per GPU, 3.3554432e-3 s at
+ * the full share; Hopper 1/.85 and Blackwell 1/.74 of that, so the same
+ * node marked Blackwell (an mxfp8 peak) takes 3.3554432e-3 x (1/.74 -
+ * 1/.85) = 0.5868025e-3 s longer (same latency). */
+START_TEST(test_collective_nvls_blackwell)
+{
+    struct cs_cluster_cfg c = make_cluster(true, 1);
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
+    const double S = 1073741824.0;
+    double th = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_NVLS, NULL);
+    c.gpu.peak_flops[CS_PREC_MXFP8] = 2.0 * 989e12;
+    double tb = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_NVLS, NULL);
+    ck_assert_double_eq_tol(tb - th, 0.5868025e-3, 1e-9);
+    /* the ring does not change */
+    c.gpu.peak_flops[CS_PREC_MXFP8] = NAN;
+    double rh = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL);
+    c.gpu.peak_flops[CS_PREC_MXFP8] = 2.0 * 989e12;
+    ck_assert_double_eq_tol(coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL), rh, 1e-15);
+}
+END_TEST
+
 /* NCCL 2.2x algorithms, hand-derived (tuning.cc v2.23.4). */
 START_TEST(test_collective_nccl22_algorithms)
 {
@@ -590,6 +613,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_hier_formula);
     tcase_add_test(tc, test_collective_availability);
     tcase_add_test(tc, test_collective_nccl22_algorithms);
+    tcase_add_test(tc, test_collective_nvls_blackwell);
     tcase_add_test(tc, test_collective_rccl_tables);
     tcase_add_test(tc, test_collective_rccl_ll128);
     tcase_add_test(tc, test_collective_alltoall_hierarchical);

@@ -139,6 +139,7 @@ struct cs_coll_params {
     double collnet_ag_frac_1ppn;    /* CollNet Direct all_gather/reduce_scatter at 1 and 8 GPUs per node */
     double collnet_ag_frac_8ppn;
     double collnet_hopper_frac;     /* CollNet Direct all_reduce on sm90+ (0.85) */
+    double nvls_blackwell_ratio;    /* NVLS on Blackwell over Hopper: NCCL's nvlsEfficiency .74 / .85 */
     /* Per-channel caps (B/s) by generation [0 Volta, 1 Ampere, 2 Hopper+]
      * and node class [1 node, 2 nodes, more]; LL's cap is a total. */
     double ll_max_bw[3][3];
