@@ -468,38 +468,34 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cs_diags_fini(&d);
         return CS_EXIT_BADINPUT;
     }
-    if (cs_cli_get(cmd, a, "collectives")) {
-        if (a->npos > 0) {
-            fprintf(stderr, "clustersim validate-refs: --collectives reads the index's logs: no files\n");
-            cs_diags_fini(&d);
-            cs_catalog_destroy(cat);
-            return CS_EXIT_BADINPUT;
+    bool coll = cs_cli_get(cmd, a, "collectives") != NULL, epd = cs_cli_get(cmd, a, "ep-dispatch") != NULL;
+    if (coll || epd) {
+        /* the index's own measurement files, no step tables */
+        const char *why = coll && epd        ? "--collectives and --ep-dispatch are two reports: give one"
+                          : a->npos > 0 && coll ? "--collectives reads the index's logs: no files"
+                          : a->npos > 0         ? "--ep-dispatch reads the index's tables: no files"
+                                                : NULL;
+        int rc = CS_EXIT_BADINPUT;
+        if (why) {
+            fprintf(stderr, "clustersim validate-refs: %s\n", why);
+        } else if (coll) {
+            struct cs_app_cval cv;
+            cs_status cst = cs_app_validate_collectives(cat, &d, &cv);
+            cs_cli_print_diags(&d);
+            if (cst == CS_OK)
+                rc = cs__vr_collectives(&cv, fmt);
+            cs_app_cval_fini(&cv);
+        } else {
+            struct cs_app_epval ev;
+            cs_status est = cs_app_validate_ep_dispatch(cat, &d, &ev);
+            cs_cli_print_diags(&d);
+            if (est == CS_OK)
+                rc = cs__vr_ep_dispatch(&ev, fmt);
+            cs_app_epval_fini(&ev);
         }
-        struct cs_app_cval cv;
-        cs_status cst = cs_app_validate_collectives(cat, &d, &cv);
-        cs_cli_print_diags(&d);
         cs_diags_fini(&d);
-        int crc = cst == CS_OK ? cs__vr_collectives(&cv, fmt) : CS_EXIT_BADINPUT;
-        cs_app_cval_fini(&cv);
         cs_catalog_destroy(cat);
-        return crc;
-    }
-    if (cs_cli_get(cmd, a, "ep-dispatch")) {
-        if (a->npos > 0 || cs_cli_get(cmd, a, "collectives")) {
-            fprintf(stderr, "clustersim validate-refs: --ep-dispatch reads the index's tables: no files, "
-                            "no --collectives\n");
-            cs_diags_fini(&d);
-            cs_catalog_destroy(cat);
-            return CS_EXIT_BADINPUT;
-        }
-        struct cs_app_epval ev;
-        cs_status est = cs_app_validate_ep_dispatch(cat, &d, &ev);
-        cs_cli_print_diags(&d);
-        cs_diags_fini(&d);
-        int erc = est == CS_OK ? cs__vr_ep_dispatch(&ev, fmt) : CS_EXIT_BADINPUT;
-        cs_app_epval_fini(&ev);
-        cs_catalog_destroy(cat);
-        return erc;
+        return rc;
     }
     if (a->npos > CS__MAX_FILES) {
         fprintf(stderr, "clustersim validate-refs: at most %d files\n", CS__MAX_FILES);

@@ -179,6 +179,32 @@ for log in d["logs"]:
             assert abs(sum(es) / len(es) - log[band]["mape"]) < 1e-5, (log["file"], band)
 PY
 then ok; else ko "validate-refs --collectives csv/json: rows, measured values or MAPE"; fi
+# --ep-dispatch: the EP all-to-all model against measured MoE dispatch and
+# combine latencies (Table 7 of the Megatron-Core MoE report): 32 rows of
+# 10 columns, the first GB200 hybridep at EP 8 (line 19, 391 us measured),
+# error = predicted / measured - 1, and the JSON's MAPE the rows' mean
+# |error|; with --collectives, or with files, a usage error.
+expect 0 "validate-refs --ep-dispatch csv" -- "$bin" validate-refs --ep-dispatch --format csv
+cp "$tmp/out" "$tmp/ep.csv"
+expect 0 "validate-refs --ep-dispatch json" -- "$bin" validate-refs --ep-dispatch --format json
+if python3 - "$tmp/ep.csv" "$tmp/out" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 32 and all(len(r) == 10 for r in rows)
+r = rows[0]
+assert r["line"] == "19" and r["platform"] == "GB200" and r["dispatcher"] == "hybridep" and r["ep"] == "8"
+assert float(r["measured_us"]) == 391 and r["bytes_per_rank"] == "469762048"
+es = []
+for r in rows:
+    m, p, e = (float(r[k]) for k in ("measured_us", "predicted_us", "error"))
+    assert abs(p / m - 1 - e) < 1e-4
+    es.append(abs(e))
+d = json.load(open(sys.argv[2]))
+assert d["holdout"]["rows"] == 32 and abs(sum(es) / 32 - d["holdout"]["mape"]) < 1e-5
+PY
+then ok; else ko "validate-refs --ep-dispatch csv/json: rows, measured values or MAPE"; fi
+expect 2 "validate-refs --ep-dispatch with --collectives" -- "$bin" validate-refs --ep-dispatch --collectives
+expect 2 "validate-refs --ep-dispatch with a file" -- "$bin" validate-refs --ep-dispatch x.csv
 # --check: the fit tables meet the tolerance (MAPE <= 10% per file, rows <= 25%).
 expect 0 "validate-refs --check (fit tables)" -- "$bin" validate-refs --check \
     validation/step/megatron-sc21-a100-weak-scaling.csv \
