@@ -2,7 +2,6 @@
  * role (contract in clustersim/app/validate.h). */
 #include "clustersim/app/validate.h"
 
-#include "clustersim/base/datadir.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/models/refcase.h"
 
@@ -169,9 +168,7 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
      * are the ones compared. */
     cs_diags ixd;
     cs_diags_init(&ixd);
-    char *ixpath = cs_data_path("validation/INDEX.yaml");
-    cs_status st = cs_valindex_load(ixpath, &ixd, &out->ix);
-    free(ixpath);
+    cs_status st = cs_valindex_load_data(&ixd, &out->ix);
     out->have_ix = st == CS_OK;
     if (out->have_ix || n == 0) /* explicit files: the roles are only a label */
         copy_diags(d, &ixd);

@@ -3,7 +3,6 @@
 #include "clustersim/app/validate_coll.h"
 
 #include "clustersim/app/collective_exp.h"
-#include "clustersim/base/datadir.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/config/calib_io.h"
 #include "clustersim/config/config.h"
@@ -250,9 +249,7 @@ done:
 cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct cs_app_cval *out)
 {
     memset(out, 0, sizeof *out);
-    char *ixpath = cs_data_path("validation/INDEX.yaml");
-    cs_status st = cs_valindex_load(ixpath, d, &out->ix);
-    free(ixpath);
+    cs_status st = cs_valindex_load_data(d, &out->ix);
     if (st != CS_OK)
         return st;
     out->files = cs_xcalloc(out->ix.n ? out->ix.n : 1, sizeof *out->files);

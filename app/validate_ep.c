@@ -3,7 +3,6 @@
 #include "clustersim/app/validate_ep.h"
 
 #include "clustersim/base/csv.h"
-#include "clustersim/base/datadir.h"
 #include "clustersim/base/numparse.h"
 #include "clustersim/base/xmalloc.h"
 #include "clustersim/config/config.h"
@@ -203,9 +202,7 @@ static cs_status cs__table(const cs_catalog *cat, const char *dir, const struct 
 cs_status cs_app_validate_ep_dispatch(const cs_catalog *cat, cs_diags *d, struct cs_app_epval *out)
 {
     memset(out, 0, sizeof *out);
-    char *ixpath = cs_data_path("validation/INDEX.yaml");
-    cs_status st = cs_valindex_load(ixpath, d, &out->ix);
-    free(ixpath);
+    cs_status st = cs_valindex_load_data(d, &out->ix);
     if (st != CS_OK)
         return st;
     for (size_t i = 0; i < out->ix.n; i++) {

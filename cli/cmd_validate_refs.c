@@ -148,6 +148,16 @@ static char *cs__not_compared(const struct cs_app_cval_file *f, const char **sta
     return NULL;
 }
 
+/* Prints a report's JSON tree on standard output and frees it. */
+static int cs__print_json(cJSON *root)
+{
+    char *txt = cJSON_Print(root);
+    printf("%s\n", txt);
+    cJSON_free(txt);
+    cJSON_Delete(root);
+    return CS_EXIT_OK;
+}
+
 /* validate-refs --ep-dispatch: measured MoE dispatch and combine
  * latencies against the EP all-to-all model (app/validate_ep.c). */
 static int cs__vr_ep_dispatch(const struct cs_app_epval *v, enum cs_cli_format fmt)
@@ -186,11 +196,7 @@ static int cs__vr_ep_dispatch(const struct cs_app_epval *v, enum cs_cli_format f
         cJSON_AddNumberToObject(sum, "rows", v->n);
         cJSON_AddNumberToObject(sum, "mape", v->sum / v->n);
         cJSON_AddNumberToObject(sum, "worst", v->worst);
-        char *txt = cJSON_Print(root);
-        printf("%s\n", txt);
-        cJSON_free(txt);
-        cJSON_Delete(root);
-        return CS_EXIT_OK;
+        return cs__print_json(root);
     }
     if (fmt == CS_FMT_CSV) {
         printf("file,line,platform,dispatcher,op,ep,bytes_per_rank,measured_us,predicted_us,error\n");
@@ -297,11 +303,7 @@ static int cs__vr_collectives(const struct cs_app_cval *v, enum cs_cli_format fm
         }
         cJSON_AddNumberToObject(sum, "not_expressible", v->not_expressible);
         cJSON_AddNumberToObject(sum, "failed", v->failed);
-        char *txt = cJSON_Print(root);
-        printf("%s\n", txt);
-        cJSON_free(txt);
-        cJSON_Delete(root);
-        return CS_EXIT_OK;
+        return cs__print_json(root);
     }
     if (fmt == CS_FMT_CSV) {
         /* One line per compared row; a log not compared gets one line with

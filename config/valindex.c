@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clustersim/base/datadir.h"
 #include "clustersim/base/xmalloc.h"
 #include "yamltree.h"
 
@@ -207,4 +208,12 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
     }
     *out = ix;
     return CS_OK;
+}
+
+cs_status cs_valindex_load_data(cs_diags *d, struct cs_valindex *out)
+{
+    char *path = cs_data_path("validation/INDEX.yaml");
+    cs_status st = cs_valindex_load(path, d, out);
+    free(path);
+    return st;
 }

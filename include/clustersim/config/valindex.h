@@ -85,6 +85,8 @@ struct cs_valindex {
  * errors with file:line:col. CS_OK, CS_EIO (unreadable) or CS_ECONFIG; *out
  * untouched on failure, else freed with cs_valindex_fini. */
 cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *out);
+/* The same for the data directory's index, cs_data_path("validation/INDEX.yaml"). */
+cs_status cs_valindex_load_data(cs_diags *d, struct cs_valindex *out);
 void cs_valindex_fini(struct cs_valindex *ix);
 
 /* The entry whose file has the base name `base` (a path's last component),
