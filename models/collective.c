@@ -113,6 +113,10 @@ void cs_coll_params_default(struct cs_coll_params *p)
      * NVIDIA/nccl 5067397c): Hopper .85, Blackwell .74 of the NVLink rate */
     p->nvls_blackwell_ratio = 0.74 / 0.85;
     p->nvls_lat_s = 40e-6;              /* fitted on the H100 NVLS fit log (NCCL 2.23's hwLat says 25 us) */
+    p->nvls_chunk_bytes = 128.0 * 1024; /* nvls.cc NCCL_PARAM(NvlsChunkSize, "NVLS_CHUNKSIZE", 128 * 1024) */
+    p->nvls_chunk_cost_bytes = 11.0 * 1024; /* fitted: the H100 NVLS fit log, 32 MiB-16 GiB (docs/fabric.md) */
+    p->nvls_channels_hopper = 16;       /* nvls.cc NVLS_NCHANNELS_SM90 */
+    p->nvls_channels_blackwell = 24;    /* nvls.cc NVLS_NCHANNELS_SM100_NVL */
     p->sharp_efficiency = 0.9;          /* NCCL CollNet busBw x 0.9 */
     p->sharp_lat_s = 31e-6;             /* hwLat NET CollNetDirect Simple (2.23) */
     p->launch_floor_s = 35e-6;          /* nccl-tests floor at 8 B (H100 logs, 8 GPUs from one thread) */
@@ -225,6 +229,7 @@ struct shape {
     int n, ppn, m, gpn, hw;
     int gen;           /* tuning-table row: 0 Volta, 1 Ampere, 2 Hopper and later */
     double nvls_eff;   /* NVLink SHARP's share of the link: Hopper's, or Blackwell's */
+    int nvls_channels; /* NCCL's NVLS channels inside one domain: Hopper's, or Blackwell's */
     int ncls;          /* node class: 0 one node, 1 two, 2 more */
     bool amd;          /* RCCL's tables instead of NCCL's */
     bool amd_ll128;    /* RCCL's LL128 (ring, inside one node; proto_allowed) */
@@ -370,6 +375,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->gen = gpu_gen(c);
     /* Blackwell (block-scaled tensor cores) takes NCCL's lower NVLS share */
     s->nvls_eff = p->nvls_efficiency * (cs_gpu_block_scaled(&c->gpu) ? p->nvls_blackwell_ratio : 1.0);
+    s->nvls_channels = cs_gpu_block_scaled(&c->gpu) ? p->nvls_channels_blackwell : p->nvls_channels_hopper;
     s->ncls = s->m <= 2 ? s->m - 1 : 2;
     s->nvls = c->intra.kind == CS_INTRA_NVSWITCH && (c->intra.nvls || c->gpu.nvls);
     s->nics = cv.nics_per_node;
@@ -597,15 +603,41 @@ static double hier_time(const struct cs_coll_params *p, const struct shape *s, e
     return t;
 }
 
+/* NCCL's NVLS chunk for a buffer (src/enqueue.cc, the NVLS branch of the
+ * chunk-size choice, unregistered buffers): nvlsChunkSize, cut to 64 KiB
+ * under 64 rounds of one chunk per channel and head, then to 32 KiB under 8
+ * rounds and 16 KiB under 2 (each test on the chunk so far). One head per
+ * GPU of the NVLink domain (connect.cc connectNvls: nHeads NVLS heads per
+ * channel), so on 8 H100 (16 channels) 128 KiB from 1 GiB, 64 KiB from 64
+ * MiB, 32 KiB from 8 MiB. */
+double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, int heads, double bytes)
+{
+    double ops = (double)channels * heads;
+    double c = p->nvls_chunk_bytes;
+    if (bytes < 64.0 * ops * c && c > 65536.0)
+        c = 65536.0;
+    if (bytes < 8.0 * ops * c && c > 32768.0)
+        c = 32768.0;
+    if (bytes < 2.0 * ops * c && c > 16384.0)
+        c = 16384.0;
+    return c;
+}
+
 /* NVLink SHARP inside one node. all_reduce: each GPU pushes its S through
  * the switch (which reduces) and receives its reduced 1/n, then multicasts
  * it: S (1 + 1/n) per direction per GPU. all_gather / reduce_scatter: each
  * GPU receives (or sends) the (n-1)/n S of the others once, the switch
- * multicasting (or reducing). Latency: hwLat NVLink NVLS. */
+ * multicasting (or reducing). Latency: hwLat NVLink NVLS. Each chunk (above)
+ * costs nvls_chunk_cost_bytes more at the NVLS rate, with nvls_efficiency
+ * holding at the full chunk (NCCL's nvlsEfficiency is its large-buffer
+ * rate), so a smaller chunk runs at (1 + k/cmax) / (1 + k/c) of it. */
 static double nvls_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes)
 {
     double vol = op == CS_COLL_ALL_REDUCE ? bytes * (1.0 + 1.0 / s->n) : bytes * (s->n - 1.0) / s->n;
-    return p->nvls_lat_s + vol / (s->b_intra * s->nvls_eff);
+    double c = cs_coll_nvls_chunk_bytes(p, s->nvls_channels, s->n, bytes);
+    double k = p->nvls_chunk_cost_bytes;
+    double chunking = (1.0 + k / c) / (1.0 + k / p->nvls_chunk_bytes);
+    return p->nvls_lat_s + vol / (s->b_intra * s->nvls_eff) * chunking;
 }
 
 /* NVLSTree all_reduce (NCCL 2.2x, multi-node NVLink SHARP): reduce inside

@@ -393,11 +393,24 @@ START_TEST(test_app_validate_collectives)
     cs_diags_init(&d);
     struct cs_app_cval v;
     ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
-    ck_assert_int_eq(v.nfiles, 31); /* 30 before CoreWeave's NVL72 log (2026-12-07) */
+    ck_assert_int_eq(v.nfiles, 35); /* 30 before CoreWeave's NVL72 log, 31 before Azure's four (2026-12-07) */
     ck_assert_int_eq(v.not_expressible, 2);
     ck_assert_int_eq(v.failed, 0);
     ck_assert_int_eq(v.agg[0].logs, 13); /* 12 before the A3 Ultra gIB log moved to fit (2026-12-02) */
-    ck_assert_int_eq(v.agg[1].logs, 16);
+    ck_assert_int_eq(v.agg[1].logs, 20);
+    /* Azure's ND H100 v5 page (wave 4): a bare in-place-only table, compared
+     * on its scenario's 8 GPUs; of 1 KiB..8 GiB the rows 1 MiB..32 MiB (6,
+     * the first 43.70 GB/s as published, line 21) and 64 MiB..8 GiB (8). */
+    const struct cs_app_cval_file *az = NULL;
+    for (int i = 0; i < v.nfiles; i++)
+        if (strcmp(v.files[i].vt->file, "collectives/holdout/azure-ndh100v5-h100-8gpu-1node-nvls-allreduce.txt") == 0)
+            az = &v.files[i];
+    ck_assert_ptr_nonnull(az);
+    ck_assert_int_eq((int)az->ranks, 8);
+    ck_assert_int_eq(az->n[CS_APP_CVAL_MID], 6);
+    ck_assert_int_eq(az->n[CS_APP_CVAL_BIG], 8);
+    ck_assert_int_eq(az->rows[0].line, 21);
+    ck_assert_double_eq_tol(az->rows[0].measured_gbps, 43.70, 1e-9);
     const struct cs_app_cval_file *ar = NULL;
     for (int i = 0; i < v.nfiles; i++)
         if (strcmp(v.files[i].vt->file, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") == 0)
@@ -461,12 +474,17 @@ START_TEST(test_app_validate_collectives)
      * GPUs, 5 rows from 512 MiB) held out: the model's NVLS was 64.7% fast
      * there (held out 10.9% at >= 64 MiB); with Blackwell's NVLS share at
      * NCCL's own .74 of the link (Hopper .85) 43.8%, held out 9.997% on 117
-     * rows: the target holds with nothing to spare. */
-    ck_assert(fit_big <= 0.111);
-    ck_assert(fit_mid <= 0.203);
-    ck_assert(ho_big <= 0.100);
-    ck_assert(ho_big <= 0.100); /* the target */
-    ck_assert(ho_mid <= 0.311);
+     * rows: the target holds with nothing to spare.
+     * Same day, wave 4: Azure's four single-node pages held out (A100 auto,
+     * H100 and H200 NVLS, GB200 4-GPU ring): held out 10.005% on 149 rows,
+     * over the target; then NCCL's NVLS chunk sizes (test_collective_nvls_
+     * chunk; one per-chunk cost fitted on the H100 NVLS fit log): fit 8.7% /
+     * 17.3%, held out (20 logs) 9.1% / 26.7%. Bounds: those plus 1.5
+     * points, and the target. */
+    ck_assert(fit_big <= 0.102);
+    ck_assert(fit_mid <= 0.188);
+    ck_assert(ho_big <= 0.100); /* the target (measured + 1.5 points is looser) */
+    ck_assert(ho_mid <= 0.282);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */

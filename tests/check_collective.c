@@ -263,8 +263,10 @@ START_TEST(test_collective_availability)
     ck_assert_double_eq(nope, 42.0); /* untouched */
     double t = coll_s(&h100, CS_COLL_ALL_REDUCE, 1e9, &g, CS_COLL_AUTO, &chosen);
     ck_assert_int_eq(chosen, CS_COLL_NVLS);
-    /* NVLS: 40 us (fitted) + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3 -> 3.716471e-3 s */
-    ck_assert_double_eq_tol(t, 3.716471e-3, 1e-8);
+    /* NVLS: 40 us (fitted) + 1e9 x 1.125 / (360e9 x 0.85) = 3.676471e-3, in
+     * 64 KiB chunks (1e9 B < 1 GiB: test_collective_nvls_chunk), so times
+     * (1 + 11/64) / (1 + 11/128) = 1.0791367: 3.967414e-3 -> 4.007414e-3 s */
+    ck_assert_double_eq_tol(t, 4.007414e-3, 1e-8);
     struct cs_coll_group bad = {12, 8, 1, 0, 0, 0, 0, 0};
     ck_assert_int_eq(cs_coll_time(&h100, CS_COLL_ALL_REDUCE, 1e9, &bad, CS_COLL_AUTO, &nope, NULL), CS_EINVAL);
     struct cs_coll_group one = {1, 1, 1, 0, 0, 0, 0, 0};
@@ -434,12 +436,46 @@ START_TEST(test_collective_nvls_blackwell)
     double th = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_NVLS, NULL);
     c.gpu.peak_flops[CS_PREC_MXFP8] = 2.0 * 989e12;
     double tb = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_NVLS, NULL);
-    ck_assert_double_eq_tol(tb - th, 0.5868025e-3, 1e-9);
+    /* 1 GiB x 1.125 over 360e9 x 0.85 (Hopper, 16 channels: 128 KiB chunks)
+     * against over 360e9 x 0.74 x (1 + 11/128) / (1 + 11/64) (Blackwell, 24
+     * channels x 8 heads: 1 GiB < 64 x 192 x 128 KiB, so 64 KiB chunks):
+     * 3.947580e-3 and 4.893219e-3 s. */
+    ck_assert_double_eq_tol(tb - th, 0.94563851e-3, 1e-9);
     /* the ring does not change */
     c.gpu.peak_flops[CS_PREC_MXFP8] = NAN;
     double rh = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL);
     c.gpu.peak_flops[CS_PREC_MXFP8] = 2.0 * 989e12;
     ck_assert_double_eq_tol(coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL), rh, 1e-15);
+}
+END_TEST
+
+/* NVLS chunking (src/enqueue.cc, NVLS branch), by hand: on 8 H100 (16
+ * channels x 8 heads = 128) 128 KiB from 64 x 128 x 128 KiB = 1 GiB, 64 KiB
+ * from 8 x 128 x 64 KiB = 64 MiB, 32 KiB from 2 x 128 x 32 KiB = 8 MiB,
+ * 16 KiB below; on one NVL72 (24 x 72 = 1728) 64 KiB for 1 GiB (under
+ * 64 x 1728 x 128 KiB = 14.5 GB, over 8 x 1728 x 64 KiB = 906 MB) and 32 KiB
+ * for 512 MiB. A 256 MiB all_reduce on 8 H100 (64 KiB chunks):
+ * 40 us + 268435456 x 1.125 / (360e9 x 0.85) x (1 + 11/64) / (1 + 11/128)
+ * = 1.1049947e-3 s; 1 GiB (full chunk): 40 us + 1073741824 x 1.125 / 306e9
+ * = 3.9875802e-3 s, as before the chunking. */
+START_TEST(test_collective_nvls_chunk)
+{
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    const double K = 1024.0, M = K * K, G = K * M;
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, G), 128 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, G - 1), 64 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, 64 * M), 64 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, 64 * M - 1), 32 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, 8 * M), 32 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, 8 * M - 1), 16 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 16, 8, 1 * M), 16 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 24, 72, G), 64 * K);
+    ck_assert_double_eq(cs_coll_nvls_chunk_bytes(&p, 24, 72, 512 * M), 32 * K);
+    struct cs_cluster_cfg c = make_cluster(true, 1);
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
+    ck_assert_double_eq_tol(coll_s(&c, CS_COLL_ALL_REDUCE, 256 * M, &g, CS_COLL_NVLS, NULL), 1.1049947e-3, 1e-9);
+    ck_assert_double_eq_tol(coll_s(&c, CS_COLL_ALL_REDUCE, G, &g, CS_COLL_NVLS, NULL), 3.9875802e-3, 1e-9);
 }
 END_TEST
 
@@ -614,6 +650,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_availability);
     tcase_add_test(tc, test_collective_nccl22_algorithms);
     tcase_add_test(tc, test_collective_nvls_blackwell);
+    tcase_add_test(tc, test_collective_nvls_chunk);
     tcase_add_test(tc, test_collective_rccl_tables);
     tcase_add_test(tc, test_collective_rccl_ll128);
     tcase_add_test(tc, test_collective_alltoall_hierarchical);

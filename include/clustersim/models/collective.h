@@ -140,6 +140,15 @@ struct cs_coll_params {
     double collnet_ag_frac_8ppn;
     double collnet_hopper_frac;     /* CollNet Direct all_reduce on sm90+ (0.85) */
     double nvls_blackwell_ratio;    /* NVLS on Blackwell over Hopper: NCCL's nvlsEfficiency .74 / .85 */
+    /* NVLS chunking inside one NVLink domain (NCCL src/enqueue.cc, the NVLS
+     * branch of the chunk-size choice; src/transport/nvls.cc): the chunk
+     * starts at nvlsChunkSize and is cut to 64, 32 and 16 KiB under 64, 8
+     * and 2 rounds of one chunk per channel and head; each chunk costs as
+     * many bytes more (fitted), so nvls_efficiency holds at the full chunk. */
+    double nvls_chunk_bytes;        /* NCCL_NVLS_CHUNKSIZE default, 128 KiB */
+    double nvls_chunk_cost_bytes;   /* fitted: one chunk's fixed cost, in bytes at the NVLS rate */
+    int nvls_channels_hopper;       /* NVLS_NCHANNELS_SM90: 16 */
+    int nvls_channels_blackwell;    /* NVLS_NCHANNELS_SM100_NVL (one NVLink domain): 24 */
     /* Per-channel caps (B/s) by generation [0 Volta, 1 Ampere, 2 Hopper+]
      * and node class [1 node, 2 nodes, more]; LL's cap is a total. */
     double ll_max_bw[3][3];
@@ -201,6 +210,10 @@ double cs_coll_launch_bound_s(const struct cs_coll_params *p, double device_s);
 /* nccl-tests bus-bandwidth factor: all_reduce 2(n-1)/n,
  * all_gather/reduce_scatter/alltoall (n-1)/n, broadcast/sendrecv 1. */
 double cs_coll_busbw_factor(enum cs_coll_op op, int ranks);
+/* NCCL's NVLS chunk in bytes for a buffer of `bytes` on `channels` NVLS
+ * channels of `heads` heads each (one per GPU of the NVLink domain):
+ * p->nvls_chunk_bytes cut to 64, 32, 16 KiB as src/enqueue.cc cuts it. */
+double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, int heads, double bytes);
 
 /* Achievable scale-up bandwidth of one GPU, one direction (B/s), when
  * `gpus_sharing` GPUs of a node communicate at once (matters for PCIe only:
