@@ -1091,6 +1091,26 @@ static void bind_intra(struct cs_bind *b, const struct cs_ynode *cl, const struc
             free(origin);
         }
     }
+    /* The catalog's nvswitch efficiency is an H100 figure (0.818 of the
+     * link); NCCL rates NVLink per generation (cs_gpu_nvlink_nccl_ratio), so
+     * an A100 or Blackwell node takes it at that ratio, unless the scenario
+     * states its own (intra_overrides.efficiency). */
+    const struct cs_ynode *iov = node_or(cl, "intra_overrides", NULL);
+    if (c->intra.kind == CS_INTRA_NVSWITCH && strcmp(c->intra.name, "nvswitch") == 0 &&
+        !(iov && cs_ynode_map_get(iov, "efficiency"))) {
+        double r = cs_gpu_nvlink_nccl_ratio(&c->gpu);
+        if (r != 1.0 && c->intra.efficiency > 0) {
+            char buf[32];
+            char *origin = cs_xasprintf("derived (catalog nvswitch %.3g, an H100 measurement, x %.4f: NCCL's "
+                                        "NVLink rate per link of %s's generation over Hopper's, "
+                                        "src/graph/topo.h)",
+                                        c->intra.efficiency, r, c->gpu.name);
+            c->intra.efficiency *= r;
+            snprintf(buf, sizeof buf, "%.4g", c->intra.efficiency);
+            prov_set(&b->prov, "cluster.intra_node.efficiency", buf, origin);
+            free(origin);
+        }
+    }
     if (c->intra.nvls && !c->gpu.nvls) {
         c->intra.nvls = false;
         prov_set(&b->prov, "cluster.intra_node.nvls", "false",

@@ -5,6 +5,7 @@
 #include "clustersim/models/workload.h"
 
 #include <math.h>
+#include <string.h>
 
 double cs_precision_bytes(enum cs_precision p)
 {
@@ -39,6 +40,18 @@ bool cs_gpu_block_scaled(const struct cs_gpu_spec *gpu)
 {
     return gpu != NULL && isfinite(gpu->peak_flops[CS_PREC_MXFP8]) &&
            gpu->peak_flops[CS_PREC_MXFP8] > 0;
+}
+
+double cs_gpu_nvlink_nccl_ratio(const struct cs_gpu_spec *gpu)
+{
+    static const double hopper = 20.6 / 25.0; /* SM90_NVLINK_BW over NVLink 4's 25 GB/s a link */
+    if (gpu == NULL || strcmp(gpu->vendor, "nvidia") != 0)
+        return 1.0;
+    if (cs_gpu_block_scaled(gpu))
+        return (40.1 / 50.0) / hopper; /* SM100_NVLINK_BW over NVLink 5's 50 GB/s */
+    if (!(isfinite(gpu->peak_flops[CS_PREC_FP8]) && gpu->peak_flops[CS_PREC_FP8] > 0))
+        return (20.0 / 25.0) / hopper; /* SM80 (and SM70) over NVLink 3's (2's) 25 GB/s */
+    return 1.0;
 }
 
 /* The names of the models' enums, in enum order and NULL-terminated: the

@@ -479,12 +479,14 @@ START_TEST(test_app_validate_collectives)
      * H100 and H200 NVLS, GB200 4-GPU ring): held out 10.005% on 149 rows,
      * over the target; then NCCL's NVLS chunk sizes (test_collective_nvls_
      * chunk; one per-chunk cost fitted on the H100 NVLS fit log): fit 8.7% /
-     * 17.3%, held out (20 logs) 9.1% / 26.7%. Bounds: those plus 1.5
-     * points, and the target. */
-    ck_assert(fit_big <= 0.102);
-    ck_assert(fit_mid <= 0.188);
+     * 17.3%, held out (20 logs) 9.1% / 26.7%; then NCCL's per-link NVLink
+     * rate by generation (test_config_nvlink_generation): fit 8.4% / 17.2%,
+     * held out 8.7% / 26.5%. Bounds: those plus 1.5 points, and the
+     * target. */
+    ck_assert(fit_big <= 0.099);
+    ck_assert(fit_mid <= 0.187);
     ck_assert(ho_big <= 0.100); /* the target (measured + 1.5 points is looser) */
-    ck_assert(ho_mid <= 0.282);
+    ck_assert(ho_mid <= 0.280);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */

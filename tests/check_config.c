@@ -283,6 +283,44 @@ static void load_cost(const char *cost, struct cs_scenario *s, cs_catalog *cat)
     ck_assert_int_eq(cs_cfg_load_scenario_buffer("o.yaml", y, strlen(y), cat, &d, s, NULL), CS_OK);
     cs_diags_fini(&d);
 }
+/* The catalog's nvswitch efficiency (0.82, an H100 measurement) at NCCL's
+ * per-link NVLink rate of each generation (src/graph/topo.h): H100 as is,
+ * A100 x (20.0/25)/(20.6/25) = 0.970874 -> 0.796117, GB200 x (40.1/50) /
+ * (20.6/25) = 0.973301 -> 0.798107; a scenario's own intra_overrides
+ * efficiency is kept. By hand. */
+static double intra_eff_of(cs_catalog *cat, const char *gpu, const char *extra)
+{
+    char y[512];
+    snprintf(y, sizeof y,
+             "schema_version: 1\ncluster:\n  gpu: %s\n  nodes: 1\n  gpus_per_node: 4\n"
+             "  intra_node: nvswitch\n%s",
+             gpu, extra);
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_scenario s;
+    ck_assert_int_eq(cs_cfg_load_scenario_buffer("nv.yaml", y, strlen(y), cat, &d, &s, NULL), CS_OK);
+    double e = s.cluster.intra.efficiency;
+    cs_scenario_fini(&s);
+    cs_diags_fini(&d);
+    return e;
+}
+START_TEST(test_config_nvlink_generation)
+{
+    cs_catalog *cat = NULL;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_catalog_load_dir(cs_catalog_default_dir(), &d, &cat), CS_OK);
+    cs_diags_fini(&d);
+    ck_assert_double_eq_tol(intra_eff_of(cat, "H100-SXM5-80GB", ""), 0.82, 1e-12);
+    ck_assert_double_eq_tol(intra_eff_of(cat, "A100-SXM4-80GB", ""), 0.82 * 20.0 / 20.6, 1e-12);
+    ck_assert_double_eq_tol(intra_eff_of(cat, "A100-SXM4-80GB", ""), 0.796117, 1e-6);
+    ck_assert_double_eq_tol(intra_eff_of(cat, "GB200", ""), 0.798107, 1e-6);
+    ck_assert_double_eq_tol(intra_eff_of(cat, "GB200", "  intra_overrides: {efficiency: 0.82}\n"), 0.82, 1e-12);
+    ck_assert_double_eq_tol(intra_eff_of(cat, "B200", "  intra_overrides: {latency: 3us}\n"), 0.798107, 1e-6);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 START_TEST(test_config_cloud_offer_choice)
 {
     cs_catalog *cat = NULL;
@@ -854,6 +892,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_default_scenario);
     tcase_add_test(tc, test_config_cost_keys_documented);
     tcase_add_test(tc, test_config_cloud_offer_choice);
+    tcase_add_test(tc, test_config_nvlink_generation);
     tcase_add_test(tc, test_config_overrides_apply);
     tcase_add_test(tc, test_config_provenance_origins);
     tcase_add_test(tc, test_config_include_merges);

@@ -95,6 +95,14 @@ struct cs_gpu_spec {
  * layouts, cuDNN's per-tile attention costs). False for NULL. */
 bool cs_gpu_block_scaled(const struct cs_gpu_spec *gpu);
 
+/* NCCL's NVLink rate per link for the GPU's generation over its link's raw
+ * rate, relative to Hopper's (NVIDIA/nccl src/graph/topo.h, 5067397c:
+ * SM80_NVLINK_BW 20.0 and SM70 20.0 GB/s on 25 GB/s links, SM90 20.6 on 25,
+ * SM100 40.1 on 50): Blackwell (block-scaled) 0.802 / 0.824 = 0.9733,
+ * Ampere and Volta (no FP8 peak) 0.9709, otherwise 1. 1 for NULL and for
+ * GPUs not of vendor "nvidia". */
+double cs_gpu_nvlink_nccl_ratio(const struct cs_gpu_spec *gpu);
+
 enum cs_intra_kind { CS_INTRA_NVSWITCH, CS_INTRA_NVLINK_P2P, CS_INTRA_PCIE };
 
 /* The scale-up (intra-node) interconnect. */
