@@ -373,9 +373,11 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->amd = strcmp(c->gpu.vendor, "amd") == 0;
     s->amd_ll128 = s->amd && c->gpu.rccl_ll128 && s->m == 1;
     s->gen = gpu_gen(c);
-    /* Blackwell (block-scaled tensor cores) takes NCCL's lower NVLS share */
-    s->nvls_eff = p->nvls_efficiency * (cs_gpu_block_scaled(&c->gpu) ? p->nvls_blackwell_ratio : 1.0);
-    s->nvls_channels = cs_gpu_block_scaled(&c->gpu) ? p->nvls_channels_blackwell : p->nvls_channels_hopper;
+    /* Blackwell (block-scaled tensor cores) takes NCCL's lower NVLS share
+     * and its own NVLS channel count */
+    bool blackwell = cs_gpu_block_scaled(&c->gpu);
+    s->nvls_eff = p->nvls_efficiency * (blackwell ? p->nvls_blackwell_ratio : 1.0);
+    s->nvls_channels = blackwell ? p->nvls_channels_blackwell : p->nvls_channels_hopper;
     s->ncls = s->m <= 2 ? s->m - 1 : 2;
     s->nvls = c->intra.kind == CS_INTRA_NVSWITCH && (c->intra.nvls || c->gpu.nvls);
     s->nics = cv.nics_per_node;

@@ -378,6 +378,16 @@ START_TEST(test_app_validate_ep_dispatch_bad_rows)
 }
 END_TEST
 
+/* The compared log of the collective index named `file` (its INDEX path),
+ * or NULL. */
+static const struct cs_app_cval_file *cval_file(const struct cs_app_cval *v, const char *file)
+{
+    for (int i = 0; i < v->nfiles; i++)
+        if (strcmp(v->files[i].vt->file, file) == 0)
+            return &v->files[i];
+    return NULL;
+}
+
 /* The collective model against the index's logs (app/validate_coll.c).
  * Counts by hand from the files: 6 fit and 21 held-out logs, 11 of them not
  * expressible yet; the fit H100 NVSwitch all_reduce sweep (8 B to 8 GiB)
@@ -401,20 +411,14 @@ START_TEST(test_app_validate_collectives)
     /* Azure's ND H100 v5 page (wave 4): a bare in-place-only table, compared
      * on its scenario's 8 GPUs; of 1 KiB..8 GiB the rows 1 MiB..32 MiB (6,
      * the first 43.70 GB/s as published, line 21) and 64 MiB..8 GiB (8). */
-    const struct cs_app_cval_file *az = NULL;
-    for (int i = 0; i < v.nfiles; i++)
-        if (strcmp(v.files[i].vt->file, "collectives/holdout/azure-ndh100v5-h100-8gpu-1node-nvls-allreduce.txt") == 0)
-            az = &v.files[i];
+    const struct cs_app_cval_file *az = cval_file(&v, "collectives/holdout/azure-ndh100v5-h100-8gpu-1node-nvls-allreduce.txt");
     ck_assert_ptr_nonnull(az);
     ck_assert_int_eq((int)az->ranks, 8);
     ck_assert_int_eq(az->n[CS_APP_CVAL_MID], 6);
     ck_assert_int_eq(az->n[CS_APP_CVAL_BIG], 8);
     ck_assert_int_eq(az->rows[0].line, 21);
     ck_assert_double_eq_tol(az->rows[0].measured_gbps, 43.70, 1e-9);
-    const struct cs_app_cval_file *ar = NULL;
-    for (int i = 0; i < v.nfiles; i++)
-        if (strcmp(v.files[i].vt->file, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt") == 0)
-            ar = &v.files[i];
+    const struct cs_app_cval_file *ar = cval_file(&v, "collectives/nccl-h100sxm-8gpu-1node-nvswitch-allreduce.txt");
     ck_assert_ptr_nonnull(ar);
     ck_assert_int_eq(ar->n[CS_APP_CVAL_BIG], 8);
     ck_assert_int_eq(ar->n[CS_APP_CVAL_MID], 6);
@@ -442,10 +446,7 @@ START_TEST(test_app_validate_collectives)
      * of its sizes 8 B..8 GiB (factor 2) the rows 1 MiB..32 MiB (6) and
      * 64 MiB..8 GiB (8) are compared; its "Warning: Permanently added"
      * ssh lines above the header are not rows. */
-    const struct cs_app_cval_file *vp = NULL;
-    for (int i = 0; i < v.nfiles; i++)
-        if (strcmp(v.files[i].vt->file, "collectives/multinode/vp-h100-32gpu-4node-ib-allreduce.txt") == 0)
-            vp = &v.files[i];
+    const struct cs_app_cval_file *vp = cval_file(&v, "collectives/multinode/vp-h100-32gpu-4node-ib-allreduce.txt");
     ck_assert_ptr_nonnull(vp);
     ck_assert_int_eq((int)vp->ranks, 32);
     ck_assert_int_eq((int)vp->nodes, 4);
