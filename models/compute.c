@@ -42,6 +42,20 @@
  * a shape sweep, stas00's benchmark): fitted once on the two A100 tables
  * (Narayanan et al. 2021, Korthikanti et al. 2022); docs/step.md. */
 #define MAMF_FRACTION 0.9
+/* Blackwell's training rates against the kernel benchmarks the catalog gives
+ * it (docs/step.md, "Blackwell's generation factors"): FITTED on the one
+ * Blackwell step table registered fit, NeMo 25.04's Llama 3 8B FP8 sweep on
+ * 2-256 B200 at 8K-1M tokens (validation/step/nemo-25.04-b200-llama3-8b-
+ * longseq.csv), whose rows separate the attention core (growing with the
+ * sequence) from the rest (not). Grid over attention 1.0-2.5 x and the rest
+ * 1.0-1.5 x slower, then 0.05 steps: MAPE there 30.1% at (1, 1), 2.0% at
+ * (1.85, 1.35); the GEMM-only variant of the rest gives 2.1% at (1.85,
+ * 1.45). The attention factor puts GB200's fused attention at 0.36 of its
+ * BF16 peak, 0.79 of cuDNN's own benchmark; the rest's factor (GEMMs and
+ * memory-bound kernels 1.35x slower than 0.9 x MAMF and 0.8 of HBM) has no
+ * identified mechanism. Every other step table is held out. */
+#define BLACKWELL_ATTN_FACTOR 1.85
+#define BLACKWELL_REST_SLOWDOWN 1.35
 /* Host dispatch per kernel (docs/models.md, "Host dispatch"). From Python,
  * an eager forward op: PyTorch's own measurement of the simplest op with
  * autograd recording is 5-7 us of CPU time before any CUDA launch
@@ -138,6 +152,12 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.host_cpp_op_s /= hs;
     r.host_mcore_linear_s /= hs;
     r.host_te_linear_s /= hs;
+    /* Blackwell (cs_gpu_block_scaled): the generation's fitted factors */
+    if (cs_gpu_block_scaled(gpu)) {
+        r.attn_eff = fmin(1.0, r.attn_eff * BLACKWELL_ATTN_FACTOR);
+        r.gemm_eff_max /= BLACKWELL_REST_SLOWDOWN;
+        r.mem_eff /= BLACKWELL_REST_SLOWDOWN;
+    }
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     *p = r;
