@@ -86,6 +86,38 @@ START_TEST(test_compute_params_default)
 }
 END_TEST
 
+/* Blackwell's generation factors (docs/step.md, fitted on the B200
+ * long-sequence fit table): a GPU with a block-scaled FP8 peak takes fused
+ * attention 1.85x and its GEMMs and memory-bound kernels 1.35x slower. By
+ * hand on B200's catalog figures (bf16 2,250 TFLOP/s, MAMF 1,745, GEMM
+ * half-width 256, FlashAttention fraction 0.332): attention 0.2 x 0.332 /
+ * 0.35 x 1.85 = 0.350971; memory 0.8 / 1.35 = 0.592593; GEMMs 0.9 x 1745 /
+ * 2250 = 0.698 at the 8192^3 anchor, over g(8192; 256)^3 = (8192 /
+ * 8448)^3 = 0.911816 is 0.765504, over 1.35 is 0.567040. The same part
+ * without its MXFP8 peak keeps the unscaled values. */
+START_TEST(test_compute_params_blackwell)
+{
+    struct cs_gpu_spec g = h100();
+    g.peak_flops[CS_PREC_BF16] = 2250e12;
+    g.mamf_bf16_flops = 1745e12;
+    g.gemm_dim_half = 256;
+    g.flash_attn_frac = 0.332;
+    g.peak_flops[CS_PREC_MXFP8] = 4500e12;
+    ck_assert(cs_gpu_block_scaled(&g));
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.attn_eff, 0.350971, 1e-6);
+    ck_assert_double_eq_tol(p.mem_eff, 0.592593, 1e-6);
+    ck_assert_double_eq_tol(p.gemm_eff_max, 0.567040, 1e-6);
+    g.peak_flops[CS_PREC_MXFP8] = NAN;
+    ck_assert(!cs_gpu_block_scaled(&g));
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq_tol(p.attn_eff, 0.2 * 0.332 / 0.35, 1e-12);
+    ck_assert_double_eq_tol(p.mem_eff, 0.8, 1e-12);
+    ck_assert_double_eq_tol(p.gemm_eff_max, 0.765504, 1e-6);
+}
+END_TEST
+
 /* Per-op checkpointing (torchtitan): the backward redoes wk (2048 x 1536
  * x 12288 per GPU at tp 8: kv = heads for GPT-3), wo (2048 x 12288 x 1536)
  * and, without a gated MLP, w2 (2048 x 12288 x 6144), plus every
@@ -1349,6 +1381,7 @@ static Suite *compute_suite(void)
     TCase *gemm = tcase_create("gemm");
     tcase_set_timeout(gemm, 10);
     tcase_add_test(gemm, test_compute_params_default);
+    tcase_add_test(gemm, test_compute_params_blackwell);
     tcase_add_test(gemm, test_compute_host_ops);
     tcase_add_test(gemm, test_compute_gemm_xla_h100);
     tcase_add_test(gemm, test_compute_gemm_dim_half_by_gpu);
