@@ -114,6 +114,16 @@ static const struct preset presets[] = {
      "groups, conv 4, chunk 128; 128 experts top-6 of 1856 plus a shared expert of 3712 (two "
      "of 1856 here), squared-ReLU, no biases, RMSNorm, no position embedding, vocab 131072, "
      "untied; 31.6B total, 3.6B active with the embeddings"},
+    {"nemotron-3.5-lightning", 52, 2688, 32, 2, 1856, CS_ACT_RELU2, 131072, 8192, false, false,
+     "NVIDIA Nemotron 3.5 Lightning 30B-A3B: Nemotron 3 Nano's architecture (NVIDIA-NeMo/"
+     "Megatron-Bridge@067f987df examples/models/nemotron/nemotron_3/lightning/README.md: 'the "
+     "same architecture as Nemotron 3 Nano, but its checkpoint was trained natively with "
+     "multi-token prediction'), with one MTP module (pattern '*E': an attention and a MoE layer) "
+     "run twice with shared weights, as its performance recipes run it (src/megatron/bridge/"
+     "perf_recipes/nemotronh/gb200/nemotronh.py at 4ab94dfad: mtp_num_layers 2, "
+     "mtp_hybrid_override_pattern '*E', mtp_use_repeated_layer); 32.91B counted (the model "
+     "verification card, examples/model_verification_cards/nemotron-3.5-lightning/card.yaml: "
+     "32,913,266,240 parameters with the MTP layers)"},
     {"nemotron-3-super", 88, 4096, 32, 2, 2688, CS_ACT_RELU2, 131072, 8192, false, false,
      "NVIDIA Nemotron 3 Super 120B-A12B: NVIDIA/Megatron-LM@d98e8a64dd examples/post_training/"
      "modelopt/conf/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.sh (88 layers of pattern "
@@ -199,6 +209,10 @@ static const struct preset_ext preset_exts[] = {
     {.name = "nemotron-3-nano", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
      .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
      .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},
+    {.name = "nemotron-3.5-lightning", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
+     .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+     .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
+     .mtp_layers = 2, .mtp_shared = true},
     {.name = "nemotron-3-super", .head_dim = 128,
      .moe = {.experts = 512, .top_k = 22, .shared_experts = 2, .expert_ffn_hidden = 2688,
              .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV, .latent = 1024},
@@ -222,7 +236,7 @@ static const char *const preset_names[] = {
     "gpt-310b", "gpt-530b", "gpt-1t", "gpt3-175b", "llama2-7b", "llama2-13b",
     "llama2-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "bloom-176b",
     "mt-nlg-530b", "nemotron-4-340b", "nemotron-h-56b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "kimi-k2", "qwen3-30b-a3b",
-    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", "nemotron-3-nano", "nemotron-3-super", "nemotron-3-ultra", NULL,
+    "qwen3-235b-a22b", "llama4-scout", "llama4-maverick", "gpt-oss-120b", "nemotron-3-nano", "nemotron-3.5-lightning", "nemotron-3-super", "nemotron-3-ultra", NULL,
 };
 
 _Static_assert(sizeof preset_names / sizeof preset_names[0] == NPRESETS + 1,

@@ -92,6 +92,29 @@ START_TEST(test_moe_params_latent)
 }
 END_TEST
 
+/* Nemotron 3.5 Lightning: Nemotron 3 Nano's layers plus one MTP module
+ * (pattern "*E") run twice with shared weights. By hand, the module: an
+ * attention layer, 2688 x (32 + 2 x 2) x 128 + 32 x 128 x 2688 = 23,396,352;
+ * a MoE layer, router 2688 x 128 = 344,064, 128 experts of 2 x 2688 x 1856
+ * = 1,277,165,568 (squared ReLU: up and down), the shared expert 2 x 2688 x
+ * 3712 = 19,955,712; the projection of [h; embedding] 2 x 2688 x 2688 =
+ * 14,450,688; four RMSNorm vectors of 2688 (the two layers', enorm, hnorm):
+ * 1,335,323,136. The model counts 1,335,339,264 (six more norm vectors of
+ * 2688), within 0.002%. The verification card counts 32,913,266,240
+ * parameters with the MTP layers. */
+START_TEST(test_moe_params_lightning)
+{
+    struct cs_model_shape l = preset("nemotron-3.5-lightning"), n = preset("nemotron-3-nano");
+    ck_assert(l.mtp_shared && l.mtp_layers == 2);
+    ck_assert_int_eq(n.mtp_layers, 0);
+    ck_assert_double_eq_tol(cs_workload_params(&l), cs_workload_params(&n), 0.5);
+    double card = 32913266240.0;
+    double total = cs_workload_params(&l) + cs_workload_mtp_params(&l);
+    ck_assert_double_le(fabs(total / card - 1.0), 1e-5);
+    ck_assert_double_le(fabs(cs_workload_mtp_params(&l) / 1335323136.0 - 1.0), 2e-5);
+}
+END_TEST
+
 START_TEST(test_moe_params_published)
 {
     check_counts("mixtral-8x7b", 46.7, 12.9);
@@ -386,6 +409,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_params_latent);
     tcase_add_test(tc, test_moe_layers_in_closed_form);
     tcase_add_test(tc, test_moe_params_published);
+    tcase_add_test(tc, test_moe_params_lightning);
     tcase_add_test(tc, test_moe_params_mixtral_by_hand);
     tcase_add_test(tc, test_moe_layer_kinds);
     tcase_add_test(tc, test_moe_layer_flops_mixtral);

@@ -40,7 +40,7 @@ START_TEST(test_workload_preset_lookup)
         ck_assert_int_eq(m.heads % m.kv_heads, 0);
         ck_assert_int_gt((int)strlen(m.source), 20);
     }
-    ck_assert_int_eq(n, 33); /* 21 dense (one hybrid), 12 mixture-of-experts (three hybrid) */
+    ck_assert_int_eq(n, 34); /* 21 dense (one hybrid), 13 mixture-of-experts (four hybrid) */
     /* Unknown names leave `out` untouched. */
     struct cs_model_shape m;
     memset(&m, 0x5a, sizeof m);

@@ -233,7 +233,7 @@ PY
 done
 expect 2 "validate-refs --scenario without a line" -- "$bin" validate-refs --scenario x.csv
 has "$tmp/err" "expected FILE:LINE" "--scenario names the form it expects"
-expect 2 "validate-refs --scenario of a row not expressible" -- "$bin" validate-refs --scenario mbridge-26.08-moe.csv:52
+expect 2 "validate-refs --scenario of a row not expressible" -- "$bin" validate-refs --scenario mbridge-26.08-moe.csv:43
 has "$tmp/err" "not expressible" "--scenario says why a row has none"
 CLUSTERSIM_DATA="$tmp/nowhere" expect 2 "validate-refs without data" -- "$bin" validate-refs
 has "$tmp/err" "$tmp/nowhere/scenarios/catalog" "a missing data directory is named"
