@@ -1369,6 +1369,24 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 double gb = cc->b_compute_s + cc->b_tp_s + S->o->overlap_slowdown * cc->b_tp_hidden_s;
                 cc->f_host_s = hf > gf ? hf - gf : 0.0;
                 cc->b_host_s = hb > gb ? hb - gb : 0.0;
+                /* Run-ahead (docs/models.md 2.6): the host blocks on the GPU
+                 * only at synchronization points. With pipeline stages
+                 * every send and receive is one (Megatron-Core's
+                 * batch_p2p_sync: torch.cuda.synchronize after each
+                 * batched exchange), and so is each MoE layer's forward
+                 * (its token dispatcher copies the routing counts to the
+                 * host). Without either, the forward's loss check (the
+                 * NaN/Inf validation of each micro-batch's loss) is the
+                 * only one per micro-batch: the host issues the next
+                 * forward while the GPU still runs this backward, and the
+                 * lead it gains there (the backward's GPU time beyond its
+                 * host time) covers the next forward's dispatch deficit.
+                 * Every micro-batch but the step's first has one before
+                 * it. */
+                if (S->pp == 1 && S->m > 1 && nm == 0 && cc->f_host_s > 0 && gb > hb) {
+                    double use = fmin(gb - hb, cc->f_host_s);
+                    cc->f_host_s -= use * (S->m - 1.0) / S->m;
+                }
                 cc->f_compute_s += cc->f_host_s;
                 cc->b_compute_s += cc->b_host_s;
             }
