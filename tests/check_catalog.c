@@ -63,8 +63,8 @@ START_TEST(test_catalog_contract_names)
         ck_assert_msg(cs_catalog_storage(cat, storage[i]) != NULL, "storage %s", storage[i]);
     ck_assert_ptr_nonnull(cs_catalog_site(cat, "us-average"));
     ck_assert_ptr_null(cs_catalog_gpu(cat, "H100"));
-    /* + MI355X, GB10, H100 96GB, GB300, B300, H800 */
-    ck_assert_uint_eq(cs_catalog_count(cat, CS_CATALOG_GPU), 17);
+    /* + MI355X, GB10, H100 96GB, GB300, B300, H800, MI350X */
+    ck_assert_uint_eq(cs_catalog_count(cat, CS_CATALOG_GPU), 18);
     cs_catalog_destroy(cat);
 }
 END_TEST
