@@ -490,7 +490,7 @@ START_TEST(test_app_validate_collectives)
      * stated, the fabric identifiable, not already here) added 17 held-out
      * logs, every one found (docs/validation.md, "Wave 5"): held out (37
      * logs) 26.1% (285) / 71.1% (207). Four of them are runs of systems
-     * that other runs show 2-25x faster (Google's DraNet B200 page, the
+     * that other runs show 2-13x faster (Google's DraNet B200 page, the
      * OCI tutorial's Docker A100 run, two 2021 AWS p4d runs); without them
      * 11.1% / 28.2%. The >= 64 MiB target no longer holds on the held-out
      * set; the bounds are the measured figures plus 1.5 points. */
