@@ -160,6 +160,7 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     }
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
+    r.torch_grouped_mm_slowdown = cs_gpu_block_scaled(gpu) ? CS_TORCH_GROUPED_MM_BF16_BLACKWELL : 1.0;
     *p = r;
 }
 
@@ -1084,13 +1085,15 @@ void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows
  * CUTLASS grouped GEMM); its efficiency is the per-expert shape's. */
 static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
                            enum cs_precision prec, double groups, double t, double n, double k,
-                           double *fwd_s, double *bwd_s, double *flops)
+                           double slow, double *fwd_s, double *bwd_s, double *flops)
 {
     if (!(t > 0 && groups > 0))
         return;
-    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, groups);
-    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, groups) +
-              cs_compute_gemm_s(gpu, p, prec, k, n, t, groups);
+    /* slow: the grouped kernel's time over the model's GEMM time
+     * (torch_grouped_mm_slowdown for torchtitan's bf16 experts) */
+    *fwd_s += slow * cs_compute_gemm_s(gpu, p, prec, t, n, k, groups);
+    *bwd_s += slow * (cs_compute_gemm_s(gpu, p, prec, t, k, n, groups) +
+                      cs_compute_gemm_s(gpu, p, prec, k, n, t, groups));
     *flops += 2.0 * groups * t * n * k;
     /* the casts of linear(), over every expert's rows */
     linear_casts(gpu, p, prec, groups * t * k, groups * t * n, fwd_s, bwd_s);
@@ -1281,8 +1284,16 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         mem_op(gpu, p, d.e * hx * t_r * (k + 1.0), &c);
         double ef = 0.0, eb = 0.0, efl = 0.0;
         enum cs_precision px = cs_workload_module_precision(w, CS_QMOD_EXPERTS, d.prec);
-        grouped_linear(gpu, p, px, e_loc, m_e, up_e, hx, &ef, &eb, &efl);
-        grouped_linear(gpu, p, px, e_loc, m_e, hx, fe / etp, &ef, &eb, &efl);
+        /* torchtitan's GroupedExperts call torch._grouped_mm, whose bf16
+         * kernel was measured slower than this model's GEMMs on Blackwell
+         * (CS_TORCH_GROUPED_MM_BF16_BLACKWELL); its quantized recipes
+         * (torchao's MXFP8 grouped GEMMs) matched them there */
+        double gslow = 1.0;
+        if (w->stack == CS_STACK_TORCHTITAN && (px == CS_PREC_BF16 || px == CS_PREC_FP16) &&
+            isfinite(p->torch_grouped_mm_slowdown) && p->torch_grouped_mm_slowdown > 0)
+            gslow = p->torch_grouped_mm_slowdown;
+        grouped_linear(gpu, p, px, e_loc, m_e, up_e, hx, gslow, &ef, &eb, &efl);
+        grouped_linear(gpu, p, px, e_loc, m_e, hx, fe / etp, gslow, &ef, &eb, &efl);
         /* the experts' activation function, its clamp and fc2's bias
          * (docs/moe.md, "Compute"; cs_compute_moe_act_bytes) */
         double xf = 0.0, xb = 0.0;

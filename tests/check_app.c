@@ -972,9 +972,12 @@ START_TEST(test_app_validate_step_holdout_bound)
      * 15.5%, the family's mean +37.6% -> +20.2%, the other 127 rows 15.3%
      * -> 14.0%; the bounds follow. Since the nemotron-3.5-lightning preset
      * (Nano's layers and a shared-weight MTP module, 2026-12-07) the family
-     * has 41 rows, mean +19.9%, and the held-out MoE rows are 168 at 15.4%. */
+     * has 41 rows, mean +19.9%, and the held-out MoE rows are 168 at 15.4%.
+     * Since torchtitan's bf16 experts on Blackwell take torch._grouped_mm's
+     * measured time (CS_TORCH_GROUPED_MM_BF16_BLACKWELL, 2026-12-07) the
+     * other 127 rows are at 13.4% and all 168 at 15.0%. */
     ck_assert_int_ge(moe->rows, 168);
-    ck_assert(moe->sum / moe->rows <= 0.16);
+    ck_assert(moe->sum / moe->rows <= 0.152);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -995,7 +998,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     }
     ck_assert_int_eq(n_nano, 41);
     ck_assert_int_eq(n_other, 127);
-    ck_assert(other / n_other <= 0.141);
+    ck_assert(other / n_other <= 0.136);
     ck_assert(nano / n_nano >= 0.15 && nano / n_nano <= 0.26);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the

@@ -266,6 +266,58 @@ START_TEST(test_moe_layer_cost_qwen3)
 END_TEST
 
 
+/* torchtitan's experts (torch._grouped_mm) on a Blackwell GPU in bf16:
+ * Qwen3-30B-A3B, ep 8, 4,096 tokens: 16 local experts of 2,048 rows each
+ * (4,096 x 8 / 16), fc1 2 x 768 wide and fc2 768 deep over hidden 2,048.
+ * The expert GEMMs' time is CS_TORCH_GROUPED_MM_BF16_BLACKWELL times the
+ * model's: forward fc1 (2,048 x 1,536 x 2,048) + fc2 (2,048 x 2,048 x 768)
+ * per group, backward the dgrad and wgrad GEMMs of each, so the layer's
+ * expert time exceeds the same layer with the factor at 1 by 0.43 times
+ * those GEMMs, forward and backward. Megatron-Core's stack, an H100-like
+ * GPU without MXFP8 and mxfp8 experts keep the model's GEMM time. */
+START_TEST(test_moe_torch_grouped_mm_blackwell)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    w.stack = CS_STACK_TORCHTITAN;
+    struct cs_gpu_spec g = h100();
+    g.peak_flops[CS_PREC_MXFP8] = g.peak_flops[CS_PREC_FP8];   /* block-scaled: Blackwell's rule */
+    struct cs_compute_params p, p1;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq(p.torch_grouped_mm_slowdown, 1.43);
+    p1 = p;
+    p1.torch_grouped_mm_slowdown = 1.0;
+    struct cs_layer_cost c, c1;
+    ck_assert_int_eq(cs_compute_moe_layer(&w, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&w, &g, &p1, &c1), CS_OK);
+    double t = 2048.0, G = 16.0;
+    double fwd = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 1536, 2048, G) +
+                 cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 2048, 768, G);
+    double bwd = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 2048, 1536, G) +
+                 cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 2048, 1536, t, G) +
+                 cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 768, 2048, G) +
+                 cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 768, 2048, t, G);
+    ck_assert_double_eq_tol(c.expert_fwd_s - c1.expert_fwd_s, 0.43 * fwd, 1e-12);
+    ck_assert_double_eq_tol(c.expert_bwd_s - c1.expert_bwd_s, 0.43 * bwd, 1e-12);
+    ck_assert_double_eq_tol(c.fwd_s - c1.fwd_s, 0.43 * fwd, 1e-12);
+
+    /* Megatron-Core's experts, and torchtitan's in mxfp8: no change */
+    struct cs_workload m = w;
+    m.stack = CS_STACK_MCORE_2024;
+    ck_assert_int_eq(cs_compute_moe_layer(&m, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&m, &g, &p1, &c1), CS_OK);
+    ck_assert_double_eq(c.expert_fwd_s, c1.expert_fwd_s);
+    struct cs_workload x = w;
+    x.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_compute_moe_layer(&x, &g, &p, &c), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&x, &g, &p1, &c1), CS_OK);
+    ck_assert_double_eq(c.expert_bwd_s, c1.expert_bwd_s);
+    /* a GPU without block-scaled tensor cores: no measurement, factor 1 */
+    struct cs_gpu_spec h = h100();
+    cs_compute_params_default(&h, &p);
+    ck_assert_double_eq(p.torch_grouped_mm_slowdown, 1.0);
+}
+END_TEST
+
 /* The expert activation path by hand (cs_compute_moe_act_bytes), e = 2
  * bytes, 1000 routed rows into experts of width 100, hidden 50, 4 local
  * experts: the activation reads 2 x 100 and writes 100 per row, 3 x 2 x
@@ -415,6 +467,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_layer_flops_mixtral);
     tcase_add_test(tc, test_moe_mla_params);
     tcase_add_test(tc, test_moe_layer_cost_qwen3);
+    tcase_add_test(tc, test_moe_torch_grouped_mm_blackwell);
     tcase_add_test(tc, test_moe_expert_activation_path);
     tcase_add_test(tc, test_moe_recompute_modules_memory);
     tcase_add_test(tc, test_moe_offload_modules_memory);

@@ -50,7 +50,26 @@ struct cs_compute_params {
      * `workload.memory_fragmentation` in a scenario. */
     double mem_reserve_bytes;
     double mem_fragmentation;
+    /* PyTorch's torch._grouped_mm (the kernel torchtitan's MoE experts
+     * call) in bf16/fp16, time over this model's GEMM time for the same
+     * grouped shapes: CS_TORCH_GROUPED_MM_BF16_BLACKWELL on Blackwell
+     * (measured), 1 elsewhere (no measurement). Applied to the expert GEMMs
+     * of the torchtitan stack only (docs/moe.md, "Compute"). */
+    double torch_grouped_mm_slowdown;
 };
+
+/* torch._grouped_mm's bf16 forward + backward (three grouped GEMMs) on B200
+ * over this model's GEMM time for the same shapes, the mean of the eight
+ * rows of torchao's benchmark (pytorch/ao torchao/prototype/moe_training/
+ * README.md, "Autograd function", bf16_fwd_bwd_us; torch 2.10.0a0+gitf6de195,
+ * 2025-10/11, B200): Llama 4 Scout shapes (M 128,000, N 8,192, K 5,120) at
+ * G = 1/2/4/8 groups 43,140.2 / 39,487.6 / 39,189.2 / 37,700.7 us against
+ * the model's 27,408 / 27,463 / 27,572 / 27,791 us, DeepSeek-V3 shapes (N
+ * 2,048, K 7,168) 13,064.8 / 14,900.2 / 15,823.6 / 14,966.8 us against
+ * 10,332 / 10,353 / 10,394 / 10,476 us: ratios 1.26-1.57, mean 1.43 (about
+ * 750-860 TFLOP/s, under half of B200's bf16 MAMF, even with one group).
+ * Not fitted on a step table. docs/moe.md, "Compute". */
+#define CS_TORCH_GROUPED_MM_BF16_BLACKWELL 1.43
 
 /* The share of its rated clock a GPU sustains under its power limit:
  * (power_limit / tdp)^(1/3), dynamic CMOS power being C V^2 f with the
