@@ -389,8 +389,8 @@ static const struct cs_app_cval_file *cval_file(const struct cs_app_cval *v, con
 }
 
 /* The collective model against the index's logs (app/validate_coll.c).
- * Counts by hand from the files (since wave 5: 13 fit, 37 held-out and 2
- * not expressible logs); at first 6 fit and 21 held-out logs, 11 of them not
+ * Counts by hand from the files (since wave 6: 13 fit, 42 held-out and 2
+ * not expressible logs; wave 5: 37 held out); at first 6 fit and 21 held-out logs, 11 of them not
  * expressible yet; the fit H100 NVSwitch all_reduce sweep (8 B to 8 GiB)
  * has 14 sizes of at least 1 MiB: 6 below 64 MiB, 8 from 64 MiB on.
  * Tolerance on the fit logs as in check_collective: MAPE <= 15% at >= 64
@@ -404,11 +404,11 @@ START_TEST(test_app_validate_collectives)
     cs_diags_init(&d);
     struct cs_app_cval v;
     ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
-    ck_assert_int_eq(v.nfiles, 52); /* 35 before the 17 logs of 2026-12-07's searches; 30 before CoreWeave's NVL72 log, 31 before Azure's four */
+    ck_assert_int_eq(v.nfiles, 57); /* 52 before wave 6's five all-to-all logs; 35 before the 17 logs of 2026-12-07's searches; 30 before CoreWeave's NVL72 log, 31 before Azure's four */
     ck_assert_int_eq(v.not_expressible, 2);
     ck_assert_int_eq(v.failed, 0);
     ck_assert_int_eq(v.agg[0].logs, 13); /* 12 before the A3 Ultra gIB log moved to fit (2026-12-02) */
-    ck_assert_int_eq(v.agg[1].logs, 37);
+    ck_assert_int_eq(v.agg[1].logs, 42);
     /* Azure's ND H100 v5 page (wave 4): a bare in-place-only table, compared
      * on its scenario's 8 GPUs; of 1 KiB..8 GiB the rows 1 MiB..32 MiB (6,
      * the first 43.70 GB/s as published, line 21) and 64 MiB..8 GiB (8). */
@@ -493,11 +493,17 @@ START_TEST(test_app_validate_collectives)
      * that other runs show 2-13x faster (Google's DraNet B200 page, the
      * OCI tutorial's Docker A100 run, two 2021 AWS p4d runs); without them
      * 11.1% / 28.2%. The >= 64 MiB target no longer holds on the held-out
-     * set; the bounds are the measured figures plus 1.5 points. */
+     * set; the bounds are the measured figures plus 1.5 points.
+     * Wave 6 (2026-12-07, one search under the same rule): five NVIDIA
+     * all-to-all logs (an 8-GPU H100 node, an 8-GPU B200 node twice and two
+     * B200 nodes over IB twice, the Vultr report's "alltoall" and
+     * "alltoall_v2" blocks): held out (42 logs) 27.3% (329) / 67.3% (237);
+     * the model's all-to-all reaches its asymptote at smaller sizes than
+     * measured (B200 node +29% at 256 MiB, +7% at 16 GiB). */
     ck_assert(fit_big <= 0.099);
     ck_assert(fit_mid <= 0.187);
-    ck_assert(ho_big <= 0.276);
-    ck_assert(ho_mid <= 0.726);
+    ck_assert(ho_big <= 0.288);
+    ck_assert(ho_mid <= 0.688);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
