@@ -117,6 +117,16 @@ void cs_coll_params_default(struct cs_coll_params *p)
     p->nvls_chunk_cost_bytes = 11.0 * 1024; /* fitted: the H100 NVLS fit log, 32 MiB-16 GiB (docs/fabric.md) */
     p->nvls_channels_hopper = 16;       /* nvls.cc NVLS_NCHANNELS_SM90 */
     p->nvls_channels_blackwell = 24;    /* nvls.cc NVLS_NCHANNELS_SM100_NVL */
+    /* p2p engine (src/graph/topo.h SM70/80/90/100_NVLINK_BW 20, 20, 20.6,
+     * 40.1 GB/s; paths.cc ncclTopoGetNchannels: 2 channels per NVLink) */
+    p->p2p_channels = 32;
+    p->p2p_nvl_chunk_bytes = 512.0 * 1024;
+    p->p2p_net_chunk_bytes = 128.0 * 1024;
+    p->p2p_net_ch_bw = 14e9;
+    p->p2p_ch_bw[0] = 10.0e9;
+    p->p2p_ch_bw[1] = 10.0e9;
+    p->p2p_ch_bw[2] = 10.3e9;
+    p->p2p_ch_bw[3] = 20.05e9;
     p->sharp_efficiency = 0.9;          /* NCCL CollNet busBw x 0.9 */
     p->sharp_lat_s = 31e-6;             /* hwLat NET CollNetDirect Simple (2.23) */
     p->launch_floor_s = 35e-6;          /* nccl-tests floor at 8 B (H100 logs, 8 GPUs from one thread) */
@@ -243,6 +253,9 @@ struct shape {
     double xport_s;    /* one network message: NIC/transport latency + hop_s (NCCL's latencyInter) */
     int a2a_k;         /* hierarchical all-to-all's top-k (cs_coll_group), 0: plain */
     int a2a_nodes;     /* the nodes one token can reach (0: all m) */
+    bool hosts;        /* the group spans several hosts (NCCL's nNodes > 1), NVLink domain or not */
+    double p2p_ch_bw;  /* one p2p channel's rate over NVLink (0: no NVLink p2p cap) */
+    int p2p_per_peer;  /* p2pnChannelsPerPeer */
 };
 
 /* The fabric view (collective.h). `busy` is the fraction of a node's NIC
@@ -387,6 +400,13 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->b_bus = s->b_intra;
     s->b_net_node = s->b_net_gpu = INFINITY;
     s->hop_s = s->xport_s = 0.0;
+    s->hosts = s->m > 1;
+    /* NCCL's p2p channels over NVLink (NVIDIA GPUs only; RCCL's p2p engine
+     * differs): half an NVLink per channel, by generation. */
+    s->p2p_ch_bw = 0.0;
+    s->p2p_per_peer = p->p2p_channels;
+    if (!s->amd && s->hw == CS_COLL_HW_NVLINK)
+        s->p2p_ch_bw = p->p2p_ch_bw[blackwell ? 3 : s->gen];
     /* Multi-node NVLink domains (nvl-domain: NVL72 racks): the group's nodes
      * that share a domain talk over NVLink, so a domain acts as one big
      * node: k of the group's m nodes per domain (its nodes lie in rank
@@ -428,6 +448,16 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         s->b_net_node = usable * nic_bw * v.bw_share * k_dom;
         s->b_net_gpu = s->b_net_node / s->ppn;
         s->b_bus = fmin(s->b_intra, s->b_net_node);
+        /* paths.cc: a network peer gets max(NICs, rate / 14 GB/s) channels,
+         * the comm's smallest peer count wins, rounded up to a power of 2
+         * and halved while it x ceil(ranks / 8) exceeds p2pnChannels */
+        double nic_ch = ceil(nic_bw * per_gpu_nics / p->p2p_net_ch_bw);
+        int pp = 1;
+        while (pp < nic_ch && pp < p->p2p_channels)
+            pp *= 2;
+        while (pp > 1 && pp * ((s->n + 7) / 8) > p->p2p_channels)
+            pp /= 2;
+        s->p2p_per_peer = pp;
         s->hop_s = v.hops * cv.hop_latency_s;
         s->xport_s = cv.nic_latency_s + s->hop_s;
     }
@@ -703,6 +733,29 @@ static double pat_time(const struct cs_coll_params *p, const struct shape *s, do
     return lat + (double)(s->n - 1) / s->n * bytes / (s->b_bus * p->pat_bw_frac);
 }
 
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, bool several_hosts, int per_peer_max,
+                     double bytes_per_peer)
+{
+    if (!p || ranks < 2 || per_peer_max < 1 || p->p2p_channels < 1 || !(bytes_per_peer >= 0) ||
+        !isfinite(bytes_per_peer))
+        return 0;
+    int total = p->p2p_channels, max = per_peer_max < total ? per_peer_max : total;
+    int min = max;
+    while (min > 1 && (long)min * ranks > total)
+        min /= 2;
+    double chunk = several_hosts ? p->p2p_net_chunk_bytes : p->p2p_nvl_chunk_bytes;
+    double min_part = several_hosts ? chunk / 2 : chunk / 8, max_part = several_hosts ? chunk : chunk * 32;
+    double want = ceil(bytes_per_peer / min_part);
+    int nch = want < min ? (want < 1 ? 1 : (int)want) : min;
+    double part = fmax(min_part, ceil(bytes_per_peer / nch));
+    while (part > max_part && nch <= max / 2) {
+        nch *= 2;
+        part = ceil(bytes_per_peer / nch);
+    }
+    long ctas = (long)(ranks - 1) * nch;
+    return ctas < total ? (int)ctas : total;
+}
+
 static double alltoall_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
@@ -730,6 +783,14 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
          * reach */
         int reach = s->m > 1 && s->a2a_nodes > 0 && s->a2a_nodes < s->m ? s->a2a_nodes : s->m;
         t_intra *= cs_moe_dispatch_dedup(reach * s->ppn, s->a2a_k);
+    }
+    if (s->a2a_k <= 1 && s->p2p_ch_bw > 0) {
+        /* NCCL's all-to-all (ncclSend/ncclRecv to every peer): the CTAs in
+         * use, each at one channel's NVLink rate, carry all (n - 1) / n of
+         * the bytes (DeepEP and HybridEP run their own kernels: not here) */
+        int ctas = cs_coll_p2p_ctas(p, s->n, s->hosts, s->p2p_per_peer, bytes / s->n);
+        if (ctas > 0)
+            t_intra = fmax(t_intra, (double)(s->n - 1) / s->n * bytes / (ctas * s->p2p_ch_bw));
     }
     return lat + fmax(t_intra, t_net);
 }

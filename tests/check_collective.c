@@ -479,6 +479,59 @@ START_TEST(test_collective_nvls_chunk)
 }
 END_TEST
 
+/* NCCL's p2p channels (src/enqueue.cc addP2pToPlan), by hand. One host, 8
+ * ranks, 32 p2p channels, 32 per peer: the starting count is halved to 4
+ * (4 x 8 <= 32); 128 KiB to a peer needs only 128 KiB / 64 KiB = 2; 8 MiB
+ * and 64 MiB stay at 4 (parts of 2 and 16 MiB, not over 32 x 512 KiB), 7 x
+ * 4 = 28 CTAs; 64 MiB + 1 B doubles to 8, 56 capped at 32. 4 ranks start at
+ * 8 (3 x 8 = 24), 2 ranks at 16. Two hosts, 16 ranks, 4 per peer: start 2,
+ * 1 MiB parts of 512 KiB exceed the 128 KiB chunk, so 4, 15 x 4 capped at
+ * 32; 32 KiB takes one channel (15). */
+START_TEST(test_collective_p2p_channels)
+{
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    const double K = 1024.0, M = K * K;
+    ck_assert_int_eq(p.p2p_channels, 32);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 128 * K), 14);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 8 * M), 28);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 64 * M), 28);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 64 * M + 1), 32);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 4, false, 32, 1 * M), 24);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 2, false, 32, 1 * M), 16);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, true, 4, 1 * M), 32);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, true, 4, 32 * K), 15);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 1, false, 32, M), 0);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, NAN), 0);
+
+    /* 8 H100 (Hopper: FP8) in one NVSwitch node: 64 MiB and 32 MiB
+     * all-to-alls both run on 28 CTAs of 20.6 / 2 GB/s, under the links'
+     * 450e9 x 0.8; the same latency, so they differ by 7/8 x 32 MiB /
+     * (28 x 10.3e9) = 101.8 us of device time (the times below are
+     * (device^4 + 35 us^4)^(1/4), the launch bound, undone by dev()). On
+     * A100 (Ampere, no FP8) 28 CTAs of 10 GB/s exceed the links' 240e9:
+     * NVLink-bound as before. */
+    struct cs_cluster_cfg h = make_cluster(true, 1);
+    h.gpu.peak_flops[CS_PREC_FP8] = 1979e12;
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
+#define dev(t) pow(pow((t), 4.0) - pow(35e-6, 4.0), 0.25)
+    double t64 = dev(coll_s(&h, CS_COLL_ALLTOALL, 64 * M, &g, CS_COLL_AUTO, NULL));
+    double t32 = dev(coll_s(&h, CS_COLL_ALLTOALL, 32 * M, &g, CS_COLL_AUTO, NULL));
+    ck_assert_double_eq_tol(t64 - t32, 0.875 * 32 * M / (28 * 10.3e9), 1e-9);
+    struct cs_cluster_cfg a = make_cluster(false, 1);
+    double a64 = dev(coll_s(&a, CS_COLL_ALLTOALL, 64 * M, &g, CS_COLL_AUTO, NULL));
+    double a32 = dev(coll_s(&a, CS_COLL_ALLTOALL, 32 * M, &g, CS_COLL_AUTO, NULL));
+    ck_assert_double_eq_tol(a64 - a32, 0.875 * 32 * M / 240e9, 1e-9);
+    /* a hierarchical (DeepEP) dispatch is not NCCL's: not CTA-bound */
+    struct cs_coll_group gk = g;
+    gk.a2a_top_k = 8;
+    double h64 = dev(coll_s(&h, CS_COLL_ALLTOALL, 64 * M, &gk, CS_COLL_AUTO, NULL));
+    double h32 = dev(coll_s(&h, CS_COLL_ALLTOALL, 32 * M, &gk, CS_COLL_AUTO, NULL));
+    ck_assert(h64 - h32 < 0.8 * (t64 - t32));
+#undef dev
+}
+END_TEST
+
 /* NCCL 2.2x algorithms, hand-derived (tuning.cc v2.23.4). */
 START_TEST(test_collective_nccl22_algorithms)
 {
@@ -644,6 +697,7 @@ static Suite *collective_suite(void)
     TCase *tc = tcase_create("formulas");
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_collective_names);
+    tcase_add_test(tc, test_collective_p2p_channels);
     tcase_add_test(tc, test_collective_busbw_factor);
     tcase_add_test(tc, test_collective_ring_formula);
     tcase_add_test(tc, test_collective_hier_formula);

@@ -149,6 +149,20 @@ struct cs_coll_params {
     double nvls_chunk_cost_bytes;   /* fitted: one chunk's fixed cost, in bytes at the NVLS rate */
     int nvls_channels_hopper;       /* NVLS_NCHANNELS_SM90: 16 */
     int nvls_channels_blackwell;    /* NVLS_NCHANNELS_SM100_NVL (one NVLink domain): 24 */
+    /* NCCL's point-to-point engine, which runs send/recv and all-to-all
+     * (NVIDIA/nccl 5067397c: src/enqueue.cc addP2pToPlan and
+     * scheduleP2pTasksToPlan, src/graph/paths.cc, src/init.cc
+     * computeBuffSizes; docs/fabric.md "All-to-all channels"). Each peer's
+     * bytes are split over a few channels (one CTA each); a channel moves
+     * half of one NVLink's rate (NCCL sizes its p2p channels at two per
+     * NVLink), so inside an NVLink domain the all-to-all is capped by the
+     * channels in use before the links are full. */
+    int p2p_channels;               /* p2pnChannels: pow2Up(2 x ring channels) = 32 on 8-GPU A100/H100/B200 */
+    double p2p_nvl_chunk_bytes;     /* P2P_NVL_CHUNKSIZE, one host: 512 KiB */
+    double p2p_net_chunk_bytes;     /* P2P_NET_CHUNKSIZE, several hosts: 128 KiB (x2 on Arm Blackwell) */
+    double p2p_net_ch_bw;           /* P2P_PER_CHANNEL_NET_BW: 14 GB/s per channel to a network peer */
+    double p2p_ch_bw[4];            /* one channel's rate over NVLink, B/s: SMxx_NVLINK_BW / 2
+                                     * [Volta, Ampere, Hopper, Blackwell] */
     /* Per-channel caps (B/s) by generation [0 Volta, 1 Ampere, 2 Hopper+]
      * and node class [1 node, 2 nodes, more]; LL's cap is a total. */
     double ll_max_bw[3][3];
@@ -214,6 +228,15 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks);
  * channels of `heads` heads each (one per GPU of the NVLink domain):
  * p->nvls_chunk_bytes cut to 64, 32, 16 KiB as src/enqueue.cc cuts it. */
 double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, int heads, double bytes);
+/* CTAs (channels) NCCL's p2p engine keeps busy for an all-to-all of
+ * `ranks` ranks with `bytes_per_peer` bytes to each peer (src/enqueue.cc
+ * addP2pToPlan): per peer, at most `per_peer_max` channels, starting from
+ * it halved until ranks x it fits p2p_channels, one per minPart bytes, and
+ * doubled while a part exceeds maxPart (one host: chunk / 8 and 32 x chunk
+ * of P2P_NVL_CHUNKSIZE; several: chunk / 2 and chunk of P2P_NET_CHUNKSIZE);
+ * the total over the ranks - 1 peers, at most p2p_channels. 0 on bad input. */
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, bool several_hosts, int per_peer_max,
+                     double bytes_per_peer);
 
 /* Achievable scale-up bandwidth of one GPU, one direction (B/s), when
  * `gpus_sharing` GPUs of a node communicate at once (matters for PCIe only:
