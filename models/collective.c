@@ -733,11 +733,11 @@ static double pat_time(const struct cs_coll_params *p, const struct shape *s, do
     return lat + (double)(s->n - 1) / s->n * bytes / (s->b_bus * p->pat_bw_frac);
 }
 
-int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, bool several_hosts, int per_peer_max,
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_hosts, int per_peer_max,
                      double bytes_per_peer)
 {
-    if (!p || ranks < 2 || per_peer_max < 1 || p->p2p_channels < 1 || !(bytes_per_peer >= 0) ||
-        !isfinite(bytes_per_peer))
+    if (!p || ranks < 2 || peers < 1 || peers >= ranks || per_peer_max < 1 || p->p2p_channels < 1 ||
+        !(bytes_per_peer >= 0) || !isfinite(bytes_per_peer))
         return 0;
     int total = p->p2p_channels, max = per_peer_max < total ? per_peer_max : total;
     int min = max;
@@ -752,7 +752,7 @@ int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, bool several_hos
         nch *= 2;
         part = ceil(bytes_per_peer / nch);
     }
-    long ctas = (long)(ranks - 1) * nch;
+    long ctas = (long)peers * nch;
     return ctas < total ? (int)ctas : total;
 }
 
@@ -784,11 +784,11 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
         int reach = s->m > 1 && s->a2a_nodes > 0 && s->a2a_nodes < s->m ? s->a2a_nodes : s->m;
         t_intra *= cs_moe_dispatch_dedup(reach * s->ppn, s->a2a_k);
     }
-    if (s->a2a_k <= 1 && s->p2p_ch_bw > 0) {
+    if (s->a2a_k <= 1 && s->p2p_ch_bw > 0 && s->ppn > 1) {
         /* NCCL's all-to-all (ncclSend/ncclRecv to every peer): the CTAs in
          * use, each at one channel's NVLink rate, carry all (n - 1) / n of
          * the bytes (DeepEP and HybridEP run their own kernels: not here) */
-        int ctas = cs_coll_p2p_ctas(p, s->n, s->hosts, s->p2p_per_peer, bytes / s->n);
+        int ctas = cs_coll_p2p_ctas(p, s->n, s->n - 1, s->hosts, s->p2p_per_peer, bytes / s->n);
         if (ctas > 0)
             t_intra = fmax(t_intra, (double)(s->n - 1) / s->n * bytes / (ctas * s->p2p_ch_bw));
     }
@@ -799,7 +799,17 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
  * through one GPU's rail NIC(s). */
 static double sendrecv_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
 {
-    double bw = s->m > 1 ? fmin(s->b_intra, s->b_net_gpu) : s->b_intra;
+    /* the pairs inside an NVLink domain run on the p2p engine's channels
+     * for one peer (cs_coll_p2p_ctas), each at one channel's NVLink rate
+     * (with one rank per domain every pair crosses the network, whose
+     * channels NCCL sizes to the NIC: paths.cc, 14 GB/s each) */
+    double b_nvl = s->b_intra;
+    if (s->p2p_ch_bw > 0 && s->ppn > 1) {
+        int ctas = cs_coll_p2p_ctas(p, s->n, 1, s->hosts, s->p2p_per_peer, bytes);
+        if (ctas > 0)
+            b_nvl = fmin(b_nvl, ctas * s->p2p_ch_bw);
+    }
+    double bw = s->m > 1 ? fmin(b_nvl, s->b_net_gpu) : b_nvl;
     if (pr == CS_COLL_PROTO_LL)
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)

@@ -484,7 +484,8 @@ END_TEST
  * (4 x 8 <= 32); 128 KiB to a peer needs only 128 KiB / 64 KiB = 2; 8 MiB
  * and 64 MiB stay at 4 (parts of 2 and 16 MiB, not over 32 x 512 KiB), 7 x
  * 4 = 28 CTAs; 64 MiB + 1 B doubles to 8, 56 capped at 32. 4 ranks start at
- * 8 (3 x 8 = 24), 2 ranks at 16. Two hosts, 16 ranks, 4 per peer: start 2,
+ * 8 (3 x 8 = 24), 2 ranks at 16. One peer of 8 ranks (sendrecv): 4 up to
+ * 64 MiB, 32 from 512 MiB. Two hosts, 16 ranks, 4 per peer: start 2,
  * 1 MiB parts of 512 KiB exceed the 128 KiB chunk, so 4, 15 x 4 capped at
  * 32; 32 KiB takes one channel (15). */
 START_TEST(test_collective_p2p_channels)
@@ -493,16 +494,16 @@ START_TEST(test_collective_p2p_channels)
     cs_coll_params_default(&p);
     const double K = 1024.0, M = K * K;
     ck_assert_int_eq(p.p2p_channels, 32);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 128 * K), 14);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 8 * M), 28);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 64 * M), 28);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, 64 * M + 1), 32);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 4, false, 32, 1 * M), 24);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 2, false, 32, 1 * M), 16);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, true, 4, 1 * M), 32);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, true, 4, 32 * K), 15);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 1, false, 32, M), 0);
-    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, false, 32, NAN), 0);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 7, false, 32, 128 * K), 14);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 7, false, 32, 8 * M), 28);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 7, false, 32, 64 * M), 28);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 7, false, 32, 64 * M + 1), 32);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 4, 3, false, 32, 1 * M), 24);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 2, 1, false, 32, 1 * M), 16);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, 15, true, 4, 1 * M), 32);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, 15, true, 4, 32 * K), 15);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 1, 0, false, 32, M), 0);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 7, false, 32, NAN), 0);
 
     /* 8 H100 (Hopper: FP8) in one NVSwitch node: 64 MiB and 32 MiB
      * all-to-alls both run on 28 CTAs of 20.6 / 2 GB/s, under the links'
@@ -528,6 +529,17 @@ START_TEST(test_collective_p2p_channels)
     double h64 = dev(coll_s(&h, CS_COLL_ALLTOALL, 64 * M, &gk, CS_COLL_AUTO, NULL));
     double h32 = dev(coll_s(&h, CS_COLL_ALLTOALL, 32 * M, &gk, CS_COLL_AUTO, NULL));
     ck_assert(h64 - h32 < 0.8 * (t64 - t32));
+    /* nccl-tests' sendrecv (one peer) on the same node: 4 channels up to
+     * 64 MiB (parts of 16 MiB), 8 at 128 MiB, so 32 MiB more from 32 to 64
+     * MiB costs 32 MiB / (4 x 10.3e9) = 814.5 us, and 128 MiB takes as long
+     * as 64 MiB (twice the bytes on twice the channels) */
+    double s32 = dev(coll_s(&h, CS_COLL_SENDRECV, 32 * M, &g, CS_COLL_AUTO, NULL));
+    double s64 = dev(coll_s(&h, CS_COLL_SENDRECV, 64 * M, &g, CS_COLL_AUTO, NULL));
+    double s128 = dev(coll_s(&h, CS_COLL_SENDRECV, 128 * M, &g, CS_COLL_AUTO, NULL));
+    ck_assert_double_eq_tol(s64 - s32, 32 * M / (4 * 10.3e9), 1e-9);
+    ck_assert_double_eq_tol(s128, s64, 1e-9);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 1, false, 32, 64 * M), 4);
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 1, false, 32, 512 * M), 32);
 #undef dev
 }
 END_TEST

@@ -228,14 +228,16 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks);
  * channels of `heads` heads each (one per GPU of the NVLink domain):
  * p->nvls_chunk_bytes cut to 64, 32, 16 KiB as src/enqueue.cc cuts it. */
 double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, int heads, double bytes);
-/* CTAs (channels) NCCL's p2p engine keeps busy for an all-to-all of
- * `ranks` ranks with `bytes_per_peer` bytes to each peer (src/enqueue.cc
- * addP2pToPlan): per peer, at most `per_peer_max` channels, starting from
- * it halved until ranks x it fits p2p_channels, one per minPart bytes, and
- * doubled while a part exceeds maxPart (one host: chunk / 8 and 32 x chunk
- * of P2P_NVL_CHUNKSIZE; several: chunk / 2 and chunk of P2P_NET_CHUNKSIZE);
- * the total over the ranks - 1 peers, at most p2p_channels. 0 on bad input. */
-int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, bool several_hosts, int per_peer_max,
+/* CTAs (channels) NCCL's p2p engine keeps busy when each rank of a
+ * `ranks`-rank communicator sends `bytes_per_peer` bytes to each of `peers`
+ * peers (an all-to-all: ranks - 1; nccl-tests' sendrecv and a pipeline
+ * send: 1) (src/enqueue.cc addP2pToPlan): per peer, at most
+ * `per_peer_max` channels, starting from it halved until ranks x it fits
+ * p2p_channels, one per minPart bytes, and doubled while a part exceeds
+ * maxPart (one host: chunk / 8 and 32 x chunk of P2P_NVL_CHUNKSIZE;
+ * several: chunk / 2 and chunk of P2P_NET_CHUNKSIZE); the total over the
+ * peers, at most p2p_channels. 0 on bad input. */
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_hosts, int per_peer_max,
                      double bytes_per_peer);
 
 /* Achievable scale-up bandwidth of one GPU, one direction (B/s), when
