@@ -114,7 +114,9 @@ void cs_coll_params_default(struct cs_coll_params *p)
     p->nvls_blackwell_ratio = 0.74 / 0.85;
     p->nvls_lat_s = 40e-6;              /* fitted on the H100 NVLS fit log (NCCL 2.23's hwLat says 25 us) */
     p->nvls_chunk_bytes = 128.0 * 1024; /* nvls.cc NCCL_PARAM(NvlsChunkSize, "NVLS_CHUNKSIZE", 128 * 1024) */
-    p->nvls_chunk_cost_bytes = 11.0 * 1024; /* fitted: the H100 NVLS fit log, 32 MiB-16 GiB (docs/fabric.md) */
+    /* fitted: the H100 NVLS fit log, 32 MiB-16 GiB (docs/fabric.md): 11 KiB
+     * at its NVLS rate, 450e9 x 0.80 x 0.85 B/s; a fixed time per chunk */
+    p->nvls_chunk_cost_s = 11.0 * 1024 / (450e9 * 0.80 * 0.85);
     p->nvls_channels_hopper = 16;       /* nvls.cc NVLS_NCHANNELS_SM90 */
     p->nvls_channels_blackwell = 24;    /* nvls.cc NVLS_NCHANNELS_SM100_NVL */
     /* p2p engine (src/graph/topo.h SM70/80/90/100_NVLINK_BW 20, 20, 20.6,
@@ -660,14 +662,17 @@ double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, in
  * it: S (1 + 1/n) per direction per GPU. all_gather / reduce_scatter: each
  * GPU receives (or sends) the (n-1)/n S of the others once, the switch
  * multicasting (or reducing). Latency: hwLat NVLink NVLS. Each chunk (above)
- * costs nvls_chunk_cost_bytes more at the NVLS rate, with nvls_efficiency
- * holding at the full chunk (NCCL's nvlsEfficiency is its large-buffer
- * rate), so a smaller chunk runs at (1 + k/cmax) / (1 + k/c) of it. */
+ * costs nvls_chunk_cost_s more, k = that time x the NVLS rate in bytes,
+ * with nvls_efficiency holding at the full chunk (NCCL's nvlsEfficiency is
+ * its large-buffer rate), so a smaller chunk runs at (1 + k/cmax) /
+ * (1 + k/c) of it. A fixed time, not fixed bytes: a per-chunk step's
+ * synchronization does not shorten when the links are faster (Blackwell's
+ * k is 1.7x Hopper's). */
 static double nvls_time(const struct cs_coll_params *p, const struct shape *s, enum cs_coll_op op, double bytes)
 {
     double vol = op == CS_COLL_ALL_REDUCE ? bytes * (1.0 + 1.0 / s->n) : bytes * (s->n - 1.0) / s->n;
     double c = cs_coll_nvls_chunk_bytes(p, s->nvls_channels, s->n, bytes);
-    double k = p->nvls_chunk_cost_bytes;
+    double k = p->nvls_chunk_cost_s * s->b_intra * s->nvls_eff;
     double chunking = (1.0 + k / c) / (1.0 + k / p->nvls_chunk_bytes);
     return p->nvls_lat_s + vol / (s->b_intra * s->nvls_eff) * chunking;
 }

@@ -528,11 +528,11 @@ START_TEST(test_app_validate_collectives)
      * 26.2% (329) / 66.7% (237). Wave 7 (the Vultr report's other seven
      * blocks: one node's all_reduce, all_gather, reduce_scatter, sendrecv
      * twice, two nodes' sendrecv twice): held out (49 logs) 26.3% (392) /
-     * 60.1% (279). */
+     * 60.1% (279); with the NVLS chunk cost a fixed time 26.1% / 60.0%. */
     ck_assert(fit_big <= 0.099);
     ck_assert(fit_mid <= 0.187);
-    ck_assert(ho_big <= 0.278);
-    ck_assert(ho_mid <= 0.616);
+    ck_assert(ho_big <= 0.276);
+    ck_assert(ho_mid <= 0.615);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */

@@ -437,10 +437,12 @@ START_TEST(test_collective_nvls_blackwell)
     c.gpu.peak_flops[CS_PREC_MXFP8] = 2.0 * 989e12;
     double tb = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_NVLS, NULL);
     /* 1 GiB x 1.125 over 360e9 x 0.85 (Hopper, 16 channels: 128 KiB chunks)
-     * against over 360e9 x 0.74 x (1 + 11/128) / (1 + 11/64) (Blackwell, 24
-     * channels x 8 heads: 1 GiB < 64 x 192 x 128 KiB, so 64 KiB chunks):
-     * 3.947580e-3 and 4.893219e-3 s. */
-    ck_assert_double_eq_tol(tb - th, 0.94563851e-3, 1e-9);
+     * against over 360e9 x 0.74 x (1 + k/128) / (1 + k/64) (Blackwell, 24
+     * channels x 8 heads: 1 GiB < 64 x 192 x 128 KiB, so 64 KiB chunks; the
+     * chunk's fixed time is 11 KiB at 306e9 B/s, k = 11 x 0.74 / 0.85 =
+     * 9.5765 KiB at this NVLS rate), 40 us each: 3.987580e-3 and
+     * 4.890014e-3 s. */
+    ck_assert_double_eq_tol(tb - th, 0.90243335e-3, 1e-9);
     /* the ring does not change */
     c.gpu.peak_flops[CS_PREC_MXFP8] = NAN;
     double rh = coll_s(&c, CS_COLL_ALL_REDUCE, S, &g, CS_COLL_RING, NULL);

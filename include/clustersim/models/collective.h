@@ -143,10 +143,10 @@ struct cs_coll_params {
     /* NVLS chunking inside one NVLink domain (NCCL src/enqueue.cc, the NVLS
      * branch of the chunk-size choice; src/transport/nvls.cc): the chunk
      * starts at nvlsChunkSize and is cut to 64, 32 and 16 KiB under 64, 8
-     * and 2 rounds of one chunk per channel and head; each chunk costs as
-     * many bytes more (fitted), so nvls_efficiency holds at the full chunk. */
+     * and 2 rounds of one chunk per channel and head; each chunk costs a
+     * fixed time more (fitted), so nvls_efficiency holds at the full chunk. */
     double nvls_chunk_bytes;        /* NCCL_NVLS_CHUNKSIZE default, 128 KiB */
-    double nvls_chunk_cost_bytes;   /* fitted: one chunk's fixed cost, in bytes at the NVLS rate */
+    double nvls_chunk_cost_s;       /* fitted: one chunk's fixed cost, s (11 KiB at H100's NVLS rate) */
     int nvls_channels_hopper;       /* NVLS_NCHANNELS_SM90: 16 */
     int nvls_channels_blackwell;    /* NVLS_NCHANNELS_SM100_NVL (one NVLink domain): 24 */
     /* NCCL's point-to-point engine, which runs send/recv and all-to-all
