@@ -761,6 +761,24 @@ int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool 
     return ctas < total ? (int)ctas : total;
 }
 
+/* The cap of cs_coll_p2p_rate_bps for a resolved shape. */
+static double p2p_rate(const struct cs_coll_params *p, const struct shape *s, int peers, double bytes_per_peer)
+{
+    if (!(s->p2p_ch_bw > 0) || s->ppn <= 1)
+        return INFINITY;
+    int ctas = cs_coll_p2p_ctas(p, s->n, peers, s->hosts, s->p2p_per_peer, bytes_per_peer);
+    return ctas > 0 ? ctas * s->p2p_ch_bw : INFINITY;
+}
+
+double cs_coll_p2p_rate_bps(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
+                            const struct cs_coll_group *g, int peers, double bytes_per_peer)
+{
+    struct shape s;
+    if (!c || !p || !g || shape_init(c, p, g, &s) != 0)
+        return NAN;
+    return p2p_rate(p, &s, peers, bytes_per_peer);
+}
+
 static double alltoall_time(const struct cs_coll_params *p, const struct shape *s, double bytes)
 {
     const int pr = CS_COLL_PROTO_SIMPLE;
@@ -789,13 +807,13 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
         int reach = s->m > 1 && s->a2a_nodes > 0 && s->a2a_nodes < s->m ? s->a2a_nodes : s->m;
         t_intra *= cs_moe_dispatch_dedup(reach * s->ppn, s->a2a_k);
     }
-    if (s->a2a_k <= 1 && s->p2p_ch_bw > 0 && s->ppn > 1) {
+    if (s->a2a_k <= 1) {
         /* NCCL's all-to-all (ncclSend/ncclRecv to every peer): the CTAs in
          * use, each at one channel's NVLink rate, carry all (n - 1) / n of
          * the bytes (DeepEP and HybridEP run their own kernels: not here) */
-        int ctas = cs_coll_p2p_ctas(p, s->n, s->n - 1, s->hosts, s->p2p_per_peer, bytes / s->n);
-        if (ctas > 0)
-            t_intra = fmax(t_intra, (double)(s->n - 1) / s->n * bytes / (ctas * s->p2p_ch_bw));
+        double r = p2p_rate(p, s, s->n - 1, bytes / s->n);
+        if (isfinite(r))
+            t_intra = fmax(t_intra, (double)(s->n - 1) / s->n * bytes / r);
     }
     return lat + fmax(t_intra, t_net);
 }
@@ -808,12 +826,7 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
      * for one peer (cs_coll_p2p_ctas), each at one channel's NVLink rate
      * (with one rank per domain every pair crosses the network, whose
      * channels NCCL sizes to the NIC: paths.cc, 14 GB/s each) */
-    double b_nvl = s->b_intra;
-    if (s->p2p_ch_bw > 0 && s->ppn > 1) {
-        int ctas = cs_coll_p2p_ctas(p, s->n, 1, s->hosts, s->p2p_per_peer, bytes);
-        if (ctas > 0)
-            b_nvl = fmin(b_nvl, ctas * s->p2p_ch_bw);
-    }
+    double b_nvl = fmin(s->b_intra, p2p_rate(p, s, 1, bytes));
     double bw = s->m > 1 ? fmin(b_nvl, s->b_net_gpu) : b_nvl;
     if (pr == CS_COLL_PROTO_LL)
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;

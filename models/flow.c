@@ -159,6 +159,27 @@ void cs_flow_sim_reserve(cs_flow_sim *s, int n_cls, long n_lm)
     }
 }
 
+int cs_flow_sim_add_link(cs_flow_sim *s, double cap_bytes_per_s)
+{
+    if (!s || !(cap_bytes_per_s > 0) || s->n_links == INT_MAX)
+        return -1;
+    if (s->n_links == s->cap_links) {
+        int nc = s->cap_links * 2;
+        s->cap = cs_xrealloc(s->cap, (size_t)nc, sizeof *s->cap);
+        s->w = cs_xrealloc(s->w, (size_t)nc, sizeof *s->w);
+        s->rem = cs_xrealloc(s->rem, (size_t)nc, sizeof *s->rem);
+        s->tmp_mult = cs_xrealloc(s->tmp_mult, (size_t)nc, sizeof *s->tmp_mult);
+        s->used = cs_xrealloc(s->used, (size_t)nc, sizeof *s->used);
+        for (int i = s->cap_links; i < nc; i++) {
+            s->cap[i] = s->w[i] = s->rem[i] = 0.0;
+            s->tmp_mult[i] = 0;
+        }
+        s->cap_links = nc;
+    }
+    s->cap[s->n_links] = cap_bytes_per_s;
+    return s->n_links++;
+}
+
 void cs_flow_sim_destroy(cs_flow_sim *s)
 {
     if (!s)
@@ -258,18 +279,20 @@ cs_status cs_flow_add_path(cs_flow_sim *s, int job, const int *links, int n_link
     return add_class(s, job, tmp, n_links, 1, bytes);
 }
 
-cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const int *dst, int n, double bytes,
-                                uint64_t flow_id0, bool aggregate)
+/* cs_flow_add_gpu_flows with flow i also crossing link extra[i] (a
+ * sender's own link; -1 or extra NULL: none). */
+static cs_status add_gpu_flows(cs_flow_sim *s, int job, const int *src, const int *dst, int n, double bytes,
+                               uint64_t flow_id0, bool aggregate, const int *extra)
 {
     if (!s->fab || n < 1 || job < 0 || job >= s->n_jobs || s->jobs[job].n_steps == 0)
         return CS_EINVAL;
     struct step *st = &s->jobs[job].steps[s->jobs[job].n_steps - 1];
-    int path[CS_FABRIC_MAX_PATH];
+    int path[CS_FABRIC_MAX_PATH + 1]; /* a route and the sender's own link */
     double max_lat = 0.0;
     struct lm *acc = NULL;
     int n_acc = 0;
     if (aggregate)
-        acc = cs_xmalloc((size_t)n * CS_FABRIC_MAX_PATH * sizeof *acc);
+        acc = cs_xmalloc((size_t)n * (CS_FABRIC_MAX_PATH + 1) * sizeof *acc);
     cs_status rc = CS_OK;
     for (int i = 0; i < n && rc == CS_OK; i++) {
         double lat = 0.0;
@@ -280,8 +303,10 @@ cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const i
         }
         if (lat > max_lat)
             max_lat = lat;
+        if (extra && extra[i] >= 0)
+            path[np++] = extra[i];
         if (!aggregate) {
-            struct lm tmp[CS_FABRIC_MAX_PATH];
+            struct lm tmp[CS_FABRIC_MAX_PATH + 1];
             for (int k = 0; k < np; k++)
                 tmp[k] = (struct lm){path[k], 1};
             rc = add_class(s, job, tmp, np, 1, bytes);
@@ -307,6 +332,12 @@ cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const i
     if (rc == CS_OK)
         st->lat += max_lat;
     return rc;
+}
+
+cs_status cs_flow_add_gpu_flows(cs_flow_sim *s, int job, const int *src, const int *dst, int n, double bytes,
+                                uint64_t flow_id0, bool aggregate)
+{
+    return add_gpu_flows(s, job, src, dst, n, bytes, flow_id0, aggregate, NULL);
 }
 
 /* Progressive filling (max-min fairness) over the active classes act[0..n):
@@ -629,14 +660,37 @@ void cs_flow_stats_get(const cs_flow_sim *s, struct cs_flow_stats *out)
 
 /* Adds one step of `n` flows src[i] -> dst[i], run `repeat` times. */
 static cs_status step_flows(cs_flow_sim *s, int job, double lat, int repeat, const int *src, const int *dst, int n,
-                            double bytes, bool aggregate)
+                            double bytes, bool aggregate, const int *extra)
 {
     cs_status rc = cs_flow_step_add(s, job, lat, repeat);
     if (rc != CS_OK || n == 0)
         return rc;
-    rc = cs_flow_add_gpu_flows(s, job, src, dst, n, bytes, s->next_flow_id, aggregate);
+    rc = add_gpu_flows(s, job, src, dst, n, bytes, s->next_flow_id, aggregate, extra);
     s->next_flow_id += (uint64_t)n;
     return rc;
+}
+
+/* NCCL's p2p engine caps what each sender of an all-to-all or sendrecv
+ * moves in all (cs_coll_p2p_rate_bps): one link of its own per sending GPU
+ * at that rate, crossed by each of its nf / n flows (flows are listed
+ * sender by sender, nf / n each). NULL where no cap applies (a ragged
+ * group, AMD, PCIe, a rank per NVLink domain). */
+static int *p2p_links(cs_flow_sim *s, const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int n, int m,
+                      int ppn, bool uniform, int peers, double bytes_per_peer, int nf)
+{
+    if (!uniform || ppn < 2 || m < 1 || nf % n != 0)
+        return NULL;
+    struct cs_coll_group g = {n, ppn, 1, 0, 0, 0.0, 0, 0};
+    double r = cs_coll_p2p_rate_bps(c, p, &g, peers, bytes_per_peer);
+    if (!isfinite(r) || !(r > 0))
+        return NULL;
+    int *extra = cs_xmalloc((size_t)nf * sizeof *extra), per = nf / n;
+    for (int i = 0; i < n; i++) {
+        int l = cs_flow_sim_add_link(s, r);
+        for (int k = 0; k < per; k++)
+            extra[i * per + k] = l;
+    }
+    return extra;
 }
 
 cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow_job_spec *spec, bool aggregate)
@@ -723,19 +777,19 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
             }
         const int *isrc = src, *idst = dst, *xsrc = src + n_intra, *xdst = dst + n_intra;
         if (op == CS_COLL_ALL_REDUCE) {
-            rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+            rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate, NULL);
             if (rc == CS_OK)
-                rc = step_flows(s, job, hn, 2 * (m - 1), xsrc, xdst, n, S / n, aggregate);
+                rc = step_flows(s, job, hn, 2 * (m - 1), xsrc, xdst, n, S / n, aggregate, NULL);
             if (rc == CS_OK)
-                rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+                rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate, NULL);
         } else if (op == CS_COLL_ALL_GATHER) {
-            rc = step_flows(s, job, hn, m - 1, xsrc, xdst, n, S / n, aggregate);
+            rc = step_flows(s, job, hn, m - 1, xsrc, xdst, n, S / n, aggregate, NULL);
             if (rc == CS_OK)
-                rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+                rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate, NULL);
         } else {
-            rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate);
+            rc = step_flows(s, job, hi, ppn - 1, isrc, idst, n_intra, S / ppn, aggregate, NULL);
             if (rc == CS_OK)
-                rc = step_flows(s, job, hn, m - 1, xsrc, xdst, n, S / n, aggregate);
+                rc = step_flows(s, job, hn, m - 1, xsrc, xdst, n, S / n, aggregate, NULL);
         }
     } else if (op == CS_COLL_ALLTOALL) {
         int nf = 0;
@@ -745,7 +799,9 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
                     src[nf] = spec->gpu_ids[i];
                     dst[nf++] = spec->gpu_ids[j];
                 }
-        rc = step_flows(s, job, hi + (m > 1 ? hn : 0.0), 1, src, dst, nf, S / n, aggregate);
+        int *extra = p2p_links(s, c, &p, n, m, ppn, uniform, n - 1, S / n, nf);
+        rc = step_flows(s, job, hi + (m > 1 ? hn : 0.0), 1, src, dst, nf, S / n, aggregate, extra);
+        free(extra);
     } else {
         int nf = op == CS_COLL_BROADCAST ? n - 1 : n;
         for (int i = 0; i < nf; i++) {
@@ -756,9 +812,11 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
         for (int i = 0; i < n; i++)
             ninter_ring += node_of[i] != node_of[(i + 1) % n];
         if (op == CS_COLL_SENDRECV) {
-            rc = step_flows(s, job, m > 1 ? hn : hi, 1, src, dst, nf, S, aggregate);
+            int *extra = p2p_links(s, c, &p, n, m, ppn, uniform, 1, S, nf);
+            rc = step_flows(s, job, m > 1 ? hn : hi, 1, src, dst, nf, S, aggregate, extra);
+            free(extra);
         } else if (op == CS_COLL_BROADCAST) {
-            rc = step_flows(s, job, (n - 1 - (m - 1)) * hi + (m - 1) * hn, 1, src, dst, nf, S, aggregate);
+            rc = step_flows(s, job, (n - 1 - (m - 1)) * hi + (m - 1) * hn, 1, src, dst, nf, S, aggregate, NULL);
         } else {
             /* Ring all_reduce / all_gather / reduce_scatter, latency as the
              * closed form (including NCCL's multi-node plateau factor). */
@@ -768,7 +826,7 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
             if (ar && m > 1 && S / ((double)p.channels * n) >= 64.0)
                 lat *= p.ring_plateau;
             (void)ninter_ring;
-            rc = step_flows(s, job, (lat - base) / nsteps, nsteps, src, dst, nf, S / n, aggregate);
+            rc = step_flows(s, job, (lat - base) / nsteps, nsteps, src, dst, nf, S / n, aggregate, NULL);
         }
     }
     free(src);

@@ -239,6 +239,15 @@ double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, in
  * peers, at most p2p_channels. 0 on bad input. */
 int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_hosts, int per_peer_max,
                      double bytes_per_peer);
+/* What NCCL's p2p engine lets one GPU of group g send in all (B/s) when it
+ * sends `bytes_per_peer` to each of `peers` peers: the CTAs of
+ * cs_coll_p2p_ctas times one channel's NVLink rate, on NVIDIA GPUs whose
+ * group has more than one rank per NVLink domain; INFINITY where the
+ * engine sets no cap (AMD, PCIe, a rank per domain), NAN for a cluster or
+ * group that does not resolve. The closed form's all-to-all and sendrecv
+ * use the same cap; the flow model puts it on a per-GPU link. */
+double cs_coll_p2p_rate_bps(const struct cs_cluster_cfg *c, const struct cs_coll_params *p,
+                            const struct cs_coll_group *g, int peers, double bytes_per_peer);
 
 /* Achievable scale-up bandwidth of one GPU, one direction (B/s), when
  * `gpus_sharing` GPUs of a node communicate at once (matters for PCIe only:

@@ -45,6 +45,10 @@ double *cs_flow_sim_link_caps(cs_flow_sim *s);
  * doubling reallocations (and their copies) of adding them one by one.
  * Only an optimization: adding more than reserved still works. */
 void cs_flow_sim_reserve(cs_flow_sim *s, int n_cls, long n_lm);
+/* A link of its own (not in any fabric) with capacity cap (B/s > 0): its
+ * index, or -1 for bad arguments. A collective puts its senders' NCCL p2p
+ * channel cap (cs_coll_p2p_rate_bps) on such links, one per sending GPU. */
+int cs_flow_sim_add_link(cs_flow_sim *s, double cap_bytes_per_s);
 
 /* Adds a job starting at start_s; returns its id (0, 1, ...). */
 int cs_flow_job_add(cs_flow_sim *s, double start_s);
