@@ -1053,9 +1053,14 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         sl[q].hid_r = B->tp_allgather_recompute > 0 ? sl[q].hid_f : 0.0;
         sl[q].tpf = rawf - sl[q].hid_f;
         sl[q].tpb = rawb - sl[q].hid_b;
-        /* Context parallelism: KV blocks travel around the CP ring. */
-        double cpf_all = B->cp_bytes_fwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, B->cp_bytes_fwd, &cpg) : 0;
-        double cpb_all = B->cp_bytes_bwd > 0 ? cs__coll(S, CS_COLL_SENDRECV, B->cp_bytes_bwd, &cpg) : 0;
+        /* Context parallelism: KV blocks travel around the CP ring, one
+         * send/receive per step (cp - 1 of them), each of one block: NCCL's
+         * p2p channels depend on that block's size, not the total's. */
+        double cpf_all = 0.0, cpb_all = 0.0;
+        if (B->cp_bytes_fwd > 0)
+            cpf_all = (cpn - 1.0) * cs__coll(S, CS_COLL_SENDRECV, B->cp_bytes_fwd / (cpn - 1.0), &cpg);
+        if (B->cp_bytes_bwd > 0)
+            cpb_all = (cpn - 1.0) * cs__coll(S, CS_COLL_SENDRECV, B->cp_bytes_bwd / (cpn - 1.0), &cpg);
         /* Ring attention (Megatron-Core / Transformer Engine's
          * AttnFuncWithCPAndKVP2P, Liu et al. 2023): the attention runs in cp
          * steps, and the KV block of the next step is sent and received
