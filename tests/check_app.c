@@ -393,8 +393,8 @@ static const struct cs_app_cval_file *cval_file(const struct cs_app_cval *v, con
 }
 
 /* The collective model against the index's logs (app/validate_coll.c).
- * Counts by hand from the files (since wave 7: 13 fit, 49 held-out and 2
- * not expressible logs; wave 6: 42 held out; wave 5: 37); at first 6 fit and 21 held-out logs, 11 of them not
+ * Counts by hand from the files (since wave 8: 13 fit, 64 held-out and 3
+ * not expressible logs; wave 7: 49 held out; wave 6: 42; wave 5: 37); at first 6 fit and 21 held-out logs, 11 of them not
  * expressible yet; the fit H100 NVSwitch all_reduce sweep (8 B to 8 GiB)
  * has 14 sizes of at least 1 MiB: 6 below 64 MiB, 8 from 64 MiB on.
  * Tolerance on the fit logs as in check_collective: MAPE <= 15% at >= 64
@@ -408,11 +408,11 @@ START_TEST(test_app_validate_collectives)
     cs_diags_init(&d);
     struct cs_app_cval v;
     ck_assert_int_eq(cs_app_validate_collectives(cat, &d, &v), CS_OK);
-    ck_assert_int_eq(v.nfiles, 64); /* 57 before wave 7's seven Vultr B200 blocks; 52 before wave 6's five all-to-all logs; 35 before the 17 logs of 2026-12-07's searches; 30 before CoreWeave's NVL72 log, 31 before Azure's four */
-    ck_assert_int_eq(v.not_expressible, 2);
+    ck_assert_int_eq(v.nfiles, 80); /* 64 before wave 8's sixteen sendrecv logs; 57 before wave 7's seven Vultr B200 blocks; 52 before wave 6's five all-to-all logs; 35 before the 17 logs of 2026-12-07's searches; 30 before CoreWeave's NVL72 log, 31 before Azure's four */
+    ck_assert_int_eq(v.not_expressible, 3);
     ck_assert_int_eq(v.failed, 0);
     ck_assert_int_eq(v.agg[0].logs, 13); /* 12 before the A3 Ultra gIB log moved to fit (2026-12-02) */
-    ck_assert_int_eq(v.agg[1].logs, 49);
+    ck_assert_int_eq(v.agg[1].logs, 64);
     /* Wave 7's one-node B200 sendrecv (held out): NCCL's p2p engine sends
      * to the one peer on 4 channels up to 64 MiB, doubling per 16 MiB part
      * beyond (test_collective_p2p_channels), at half an NVLink each; the
@@ -528,11 +528,17 @@ START_TEST(test_app_validate_collectives)
      * 26.2% (329) / 66.7% (237). Wave 7 (the Vultr report's other seven
      * blocks: one node's all_reduce, all_gather, reduce_scatter, sendrecv
      * twice, two nodes' sendrecv twice): held out (49 logs) 26.3% (392) /
-     * 60.1% (279); with the NVLS chunk cost a fixed time 26.1% / 60.0%. */
+     * 60.1% (279); with the NVLS chunk cost a fixed time 26.1% / 60.0%.
+     * Wave 8 (every sendrecv table one search found: Together AI's B200
+     * study at 2-64 nodes, 15 logs; Leonardo's A100 pair, not expressible):
+     * held out (64 logs) 29.1% (437) / 54.6% (369); at 2-4 nodes 1-5%, at
+     * 8-16 nodes 67-173% fast (the study's shared fabric drops the ring's
+     * rate from 44 to 26 and 14.6 GB/s; the model's fat tree has no such
+     * contention there). */
     ck_assert(fit_big <= 0.099);
     ck_assert(fit_mid <= 0.187);
-    ck_assert(ho_big <= 0.276);
-    ck_assert(ho_mid <= 0.615);
+    ck_assert(ho_big <= 0.306);
+    ck_assert(ho_mid <= 0.561);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
