@@ -255,7 +255,8 @@ struct shape {
     double xport_s;    /* one network message: NIC/transport latency + hop_s (NCCL's latencyInter) */
     int a2a_k;         /* hierarchical all-to-all's top-k (cs_coll_group), 0: plain */
     int a2a_nodes;     /* the nodes one token can reach (0: all m) */
-    bool hosts;        /* the group spans several hosts (NCCL's nNodes > 1), NVLink domain or not */
+    bool domains;      /* the group spans several NVLink domains (NCCL's nNodes > 1: its "nodes"
+                        * are the ring search's NVLink domains, a whole NVL72 rack being one) */
     double p2p_ch_bw;  /* one p2p channel's rate over NVLink (0: no NVLink p2p cap) */
     int p2p_per_peer;  /* p2pnChannelsPerPeer */
 };
@@ -402,7 +403,6 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->b_bus = s->b_intra;
     s->b_net_node = s->b_net_gpu = INFINITY;
     s->hop_s = s->xport_s = 0.0;
-    s->hosts = s->m > 1;
     /* NCCL's p2p channels over NVLink (NVIDIA GPUs only; RCCL's p2p engine
      * differs): half an NVLink per channel, by generation. */
     s->p2p_ch_bw = 0.0;
@@ -430,6 +430,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         s->b_intra = intra_bw_shared(&cv, s->ppn, s->gpn);
         s->b_bus = s->b_intra;
     }
+    s->domains = s->m > 1;
     if (s->m > 1) {
         int nics = cv.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
         double nic_bw = cv.nic_bw_bytes_per_s;
@@ -738,7 +739,7 @@ static double pat_time(const struct cs_coll_params *p, const struct shape *s, do
     return lat + (double)(s->n - 1) / s->n * bytes / (s->b_bus * p->pat_bw_frac);
 }
 
-int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_hosts, int per_peer_max,
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_domains, int per_peer_max,
                      double bytes_per_peer)
 {
     if (!p || ranks < 2 || peers < 1 || peers >= ranks || per_peer_max < 1 || p->p2p_channels < 1 ||
@@ -748,8 +749,8 @@ int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool 
     int min = max;
     while (min > 1 && (long)min * ranks > total)
         min /= 2;
-    double chunk = several_hosts ? p->p2p_net_chunk_bytes : p->p2p_nvl_chunk_bytes;
-    double min_part = several_hosts ? chunk / 2 : chunk / 8, max_part = several_hosts ? chunk : chunk * 32;
+    double chunk = several_domains ? p->p2p_net_chunk_bytes : p->p2p_nvl_chunk_bytes;
+    double min_part = several_domains ? chunk / 2 : chunk / 8, max_part = several_domains ? chunk : chunk * 32;
     double want = ceil(bytes_per_peer / min_part);
     int nch = want < min ? (want < 1 ? 1 : (int)want) : min;
     double part = fmax(min_part, ceil(bytes_per_peer / nch));
@@ -766,7 +767,7 @@ static double p2p_rate(const struct cs_coll_params *p, const struct shape *s, in
 {
     if (!(s->p2p_ch_bw > 0) || s->ppn <= 1)
         return INFINITY;
-    int ctas = cs_coll_p2p_ctas(p, s->n, peers, s->hosts, s->p2p_per_peer, bytes_per_peer);
+    int ctas = cs_coll_p2p_ctas(p, s->n, peers, s->domains, s->p2p_per_peer, bytes_per_peer);
     return ctas > 0 ? ctas * s->p2p_ch_bw : INFINITY;
 }
 

@@ -234,10 +234,11 @@ double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, in
  * send: 1) (src/enqueue.cc addP2pToPlan): per peer, at most
  * `per_peer_max` channels, starting from it halved until ranks x it fits
  * p2p_channels, one per minPart bytes, and doubled while a part exceeds
- * maxPart (one host: chunk / 8 and 32 x chunk of P2P_NVL_CHUNKSIZE;
- * several: chunk / 2 and chunk of P2P_NET_CHUNKSIZE); the total over the
- * peers, at most p2p_channels. 0 on bad input. */
-int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_hosts, int per_peer_max,
+ * maxPart (one NVLink domain, NCCL's nNodes 1, an NVL72 rack included:
+ * chunk / 8 and 32 x chunk of P2P_NVL_CHUNKSIZE; several domains: chunk / 2
+ * and chunk of P2P_NET_CHUNKSIZE); the total over the peers, at most
+ * p2p_channels. 0 on bad input. */
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_domains, int per_peer_max,
                      double bytes_per_peer);
 /* What NCCL's p2p engine lets one GPU of group g send in all (B/s) when it
  * sends `bytes_per_peer` to each of `peers` peers: the CTAs of
