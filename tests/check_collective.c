@@ -542,6 +542,22 @@ START_TEST(test_collective_p2p_channels)
     ck_assert_double_eq_tol(s128, s64, 1e-9);
     ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 1, false, 32, 64 * M), 4);
     ck_assert_int_eq(cs_coll_p2p_ctas(&p, 8, 1, false, 32, 512 * M), 32);
+    /* Two hosts in one NVLink domain are one NCCL node (its nNodes counts
+     * NVLink domains): an all-to-all of 16 ranks with 8 MiB per peer starts
+     * at 2 channels per peer (2 x 16 = 32), parts of 4 MiB stay under the
+     * NVLink chunk's 16 MiB: 15 x 2 = 30 CTAs, 30 x 10.3e9 B/s (with the
+     * network chunk, 128 KiB parts, it would double to 32 CTAs). Over two
+     * domains (a fat tree) the network chunk applies. */
+    struct cs_cluster_cfg d = make_cluster(true, 2);
+    d.gpu.peak_flops[CS_PREC_FP8] = 1979e12;
+    d.fabric.topology = CS_TOPO_NVL_DOMAIN;
+    d.fabric.domain_gpus = 16;
+    struct cs_coll_group g16 = {16, 8, 1, 0, 0, 0, 0, 0};
+    ck_assert_double_eq_tol(cs_coll_p2p_rate_bps(&d, &p, &g16, 15, 8 * M), 30 * 10.3e9, 1.0);
+    struct cs_cluster_cfg f2 = make_cluster(true, 2);
+    f2.gpu.peak_flops[CS_PREC_FP8] = 1979e12;
+    ck_assert_int_eq(cs_coll_p2p_ctas(&p, 16, 15, true, 32, 8 * M), 32);
+    ck_assert(isfinite(cs_coll_p2p_rate_bps(&f2, &p, &g16, 15, 8 * M)));
 #undef dev
 }
 END_TEST
