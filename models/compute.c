@@ -153,14 +153,15 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.host_mcore_linear_s /= hs;
     r.host_te_linear_s /= hs;
     /* Blackwell (cs_gpu_block_scaled): the generation's fitted factors */
-    if (cs_gpu_block_scaled(gpu)) {
+    bool blackwell = cs_gpu_block_scaled(gpu);
+    if (blackwell) {
         r.attn_eff = fmin(1.0, r.attn_eff * BLACKWELL_ATTN_FACTOR);
         r.gemm_eff_max /= BLACKWELL_REST_SLOWDOWN;
         r.mem_eff /= BLACKWELL_REST_SLOWDOWN;
     }
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
-    r.torch_grouped_mm_slowdown = cs_gpu_block_scaled(gpu) ? CS_TORCH_GROUPED_MM_BF16_BLACKWELL : 1.0;
+    r.torch_grouped_mm_slowdown = blackwell ? CS_TORCH_GROUPED_MM_BF16_BLACKWELL : 1.0;
     *p = r;
 }
 

@@ -675,10 +675,10 @@ static cs_status step_flows(cs_flow_sim *s, int job, double lat, int repeat, con
  * at that rate, crossed by each of its nf / n flows (flows are listed
  * sender by sender, nf / n each). NULL where no cap applies (a ragged
  * group, AMD, PCIe, a rank per NVLink domain). */
-static int *p2p_links(cs_flow_sim *s, const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int n, int m,
-                      int ppn, bool uniform, int peers, double bytes_per_peer, int nf)
+static int *p2p_links(cs_flow_sim *s, const struct cs_cluster_cfg *c, const struct cs_coll_params *p, int n, int ppn,
+                      bool uniform, int peers, double bytes_per_peer, int nf)
 {
-    if (!uniform || ppn < 2 || m < 1 || nf % n != 0)
+    if (!uniform || ppn < 2 || nf % n != 0)
         return NULL;
     struct cs_coll_group g = {n, ppn, 1, 0, 0, 0.0, 0, 0};
     double r = cs_coll_p2p_rate_bps(c, p, &g, peers, bytes_per_peer);
@@ -799,7 +799,7 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
                     src[nf] = spec->gpu_ids[i];
                     dst[nf++] = spec->gpu_ids[j];
                 }
-        int *extra = p2p_links(s, c, &p, n, m, ppn, uniform, n - 1, S / n, nf);
+        int *extra = p2p_links(s, c, &p, n, ppn, uniform, n - 1, S / n, nf);
         rc = step_flows(s, job, hi + (m > 1 ? hn : 0.0), 1, src, dst, nf, S / n, aggregate, extra);
         free(extra);
     } else {
@@ -812,7 +812,7 @@ cs_status cs_flow_collective_build(cs_flow_sim *s, int job, const struct cs_flow
         for (int i = 0; i < n; i++)
             ninter_ring += node_of[i] != node_of[(i + 1) % n];
         if (op == CS_COLL_SENDRECV) {
-            int *extra = p2p_links(s, c, &p, n, m, ppn, uniform, 1, S, nf);
+            int *extra = p2p_links(s, c, &p, n, ppn, uniform, 1, S, nf);
             rc = step_flows(s, job, m > 1 ? hn : hi, 1, src, dst, nf, S, aggregate, extra);
             free(extra);
         } else if (op == CS_COLL_BROADCAST) {

@@ -185,6 +185,12 @@ static const struct preset presets[] = {
      "are costed, the attention sinks and the other biases left out)"},
 };
 
+/* Nemotron 3 Nano's layers, which Nemotron 3.5 Lightning shares */
+#define NEMOTRON3_NANO_BLOCKS                                                                   \
+    .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),                                               \
+    .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",                         \
+    .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}
+
 static const struct preset_ext preset_exts[] = {
     /* n_group 8, topk_group 4 (config.json): a token's experts lie in at
      * most 4 of the 8 groups, on at most 4 nodes (the report's node-limited
@@ -206,13 +212,8 @@ static const struct preset_ext preset_exts[] = {
      .hybrid = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-"
                "M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
      .mamba = {.heads = 256, .head_dim = 64, .state = 256, .groups = 8, .conv = 4, .chunk = 128}},
-    {.name = "nemotron-3-nano", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
-     .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
-     .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},
-    {.name = "nemotron-3.5-lightning", .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),
-     .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
-     .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
-     .mtp_layers = 2, .mtp_shared = true},
+    {.name = "nemotron-3-nano", NEMOTRON3_NANO_BLOCKS},
+    {.name = "nemotron-3.5-lightning", NEMOTRON3_NANO_BLOCKS, .mtp_layers = 2, .mtp_shared = true},
     {.name = "nemotron-3-super", .head_dim = 128,
      .moe = {.experts = 512, .top_k = 22, .shared_experts = 2, .expert_ffn_hidden = 2688,
              .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV, .latent = 1024},
