@@ -155,11 +155,15 @@ void cs_coll_params_default(struct cs_coll_params *p)
      * perChMaxTreeBws (GB/s). llMaxBws: one node indexes the GPU
      * generation, several nodes the CPU vendor (row 0 Intel, row 1 AMD);
      * this model takes Intel hosts for NVIDIA systems (docs/fabric.md). */
-    const double llmax[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}};
-    const double rll128[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}};
-    const double tll128[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}};
-    const double tsimple[3][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}};
-    for (int i = 0; i < 3; i++)
+    const double llmax[4][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0},
+                                {282.0, 90.0, 70.0}};
+    const double rll128[4][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7},
+                                 {40.0, 40.0, 40.0}};
+    const double tll128[4][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0},
+                                 {55.6, 31.67, 20.0}};
+    const double tsimple[4][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0},
+                                  {70.0, 42.8, 24.0}};
+    for (int i = 0; i < 4; i++)
         for (int j = 0; j < 3; j++) {
             p->ll_max_bw[i][j] = llmax[i][j] * 1e9;
             p->per_ch_ring_ll128_bw[i][j] = rll128[i][j] * 1e9;
@@ -239,7 +243,7 @@ double cs_coll_busbw_factor(enum cs_coll_op op, int ranks)
 /* Everything one evaluation needs, derived once from (cluster, group). */
 struct shape {
     int n, ppn, m, gpn, hw;
-    int gen;           /* tuning-table row: 0 Volta, 1 Ampere, 2 Hopper and later */
+    int gen;           /* tuning-table row: 0 Volta, 1 Ampere, 2 Hopper, 3 Blackwell */
     double nvls_eff;   /* NVLink SHARP's share of the link: Hopper's, or Blackwell's */
     int nvls_channels; /* NCCL's NVLS channels inside one domain: Hopper's, or Blackwell's */
     int ncls;          /* node class: 0 one node, 1 two, 2 more */
@@ -362,6 +366,8 @@ static int log2i(int v)
  * cores and NVLink; Ampere has BF16; older is Volta. */
 static int gpu_gen(const struct cs_cluster_cfg *c)
 {
+    if (cs_gpu_block_scaled(&c->gpu) && c->gpu.scaleup_bw_bytes_per_s > 0)
+        return 3;
     double fp8 = c->gpu.peak_flops[CS_PREC_FP8], bf16 = c->gpu.peak_flops[CS_PREC_BF16];
     if (fp8 > 0 && c->gpu.scaleup_bw_bytes_per_s > 0)
         return 2;
@@ -408,7 +414,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
     s->p2p_ch_bw = 0.0;
     s->p2p_per_peer = p->p2p_channels;
     if (!s->amd && s->hw == CS_COLL_HW_NVLINK)
-        s->p2p_ch_bw = p->p2p_ch_bw[blackwell ? 3 : s->gen];
+        s->p2p_ch_bw = p->p2p_ch_bw[s->gen];
     /* Multi-node NVLink domains (nvl-domain: NVL72 racks): the group's nodes
      * that share a domain talk over NVLink, so a domain acts as one big
      * node: k of the group's m nodes per domain (its nodes lie in rank

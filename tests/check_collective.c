@@ -451,6 +451,37 @@ START_TEST(test_collective_nvls_blackwell)
 }
 END_TEST
 
+/* NCCL's Blackwell row of its tuning constants (src/graph/tuning.cc,
+ * NVIDIA/nccl 5067397c: llMaxBws 2 x 141 GB/s on one node, Hopper's 141),
+ * by hand: ring all_gather of S = 1 MiB on one node of 8 GPUs at 450e9 x
+ * 0.80 = 360e9 B/s per GPU. LL: busbw 0.5 x 360e9 = 180e9, capped at
+ * 141e9 on Hopper and not on Blackwell (282e9); latency 6.6 + 7 x 0.6 =
+ * 10.8 us; device time 10.8e-6 + 7/8 x S / busbw = 17.3072e-6 s (Hopper)
+ * and 15.8972e-6 s (Blackwell), each under the 35 us launch floor's smooth
+ * max (exponent 4). LL128 (27.3 us of latency) and Simple (32.2 us) lose. */
+START_TEST(test_collective_blackwell_tuning_row)
+{
+    struct cs_cluster_cfg c = make_cluster(true, 1);
+    c.gpu.peak_flops[CS_PREC_FP8] = 2.0 * 989e12;
+    struct cs_coll_group g = {8, 8, 1, 0, 0, 0, 0, 0};
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    const double S = 1048576.0;
+    enum cs_coll_algo chosen = CS_COLL_AUTO;
+    enum cs_coll_proto pr = CS_COLL_PROTO_SIMPLE;
+    double t = -1.0;
+    ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_GATHER, S, &g, CS_COLL_RING, &t, &chosen, &pr), CS_OK);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_LL);
+    double dev = 10.8e-6 + 0.875 * S / 141e9;
+    ck_assert_double_eq_tol(t, dev * pow(1.0 + pow(35e-6 / dev, 4.0), 0.25), 1e-10);
+    c.gpu.peak_flops[CS_PREC_MXFP8] = 2.0 * 989e12; /* block-scaled: Blackwell */
+    ck_assert_int_eq(cs_coll_time_ex(&c, &p, CS_COLL_ALL_GATHER, S, &g, CS_COLL_RING, &t, &chosen, &pr), CS_OK);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_LL);
+    dev = 10.8e-6 + 0.875 * S / 180e9;
+    ck_assert_double_eq_tol(t, dev * pow(1.0 + pow(35e-6 / dev, 4.0), 0.25), 1e-10);
+}
+END_TEST
+
 /* NVLS chunking (src/enqueue.cc, NVLS branch), by hand: on 8 H100 (16
  * channels x 8 heads = 128) 128 KiB from 64 x 128 x 128 KiB = 1 GiB, 64 KiB
  * from 8 x 128 x 64 KiB = 64 MiB, 32 KiB from 2 x 128 x 32 KiB = 8 MiB,
@@ -734,6 +765,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_availability);
     tcase_add_test(tc, test_collective_nccl22_algorithms);
     tcase_add_test(tc, test_collective_nvls_blackwell);
+    tcase_add_test(tc, test_collective_blackwell_tuning_row);
     tcase_add_test(tc, test_collective_nvls_chunk);
     tcase_add_test(tc, test_collective_rccl_tables);
     tcase_add_test(tc, test_collective_rccl_ll128);

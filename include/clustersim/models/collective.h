@@ -163,12 +163,13 @@ struct cs_coll_params {
     double p2p_net_ch_bw;           /* P2P_PER_CHANNEL_NET_BW: 14 GB/s per channel to a network peer */
     double p2p_ch_bw[4];            /* one channel's rate over NVLink, B/s: SMxx_NVLINK_BW / 2
                                      * [Volta, Ampere, Hopper, Blackwell] */
-    /* Per-channel caps (B/s) by generation [0 Volta, 1 Ampere, 2 Hopper+]
-     * and node class [1 node, 2 nodes, more]; LL's cap is a total. */
-    double ll_max_bw[3][3];
-    double per_ch_ring_ll128_bw[3][3];
-    double per_ch_tree_ll128_bw[3][3];
-    double per_ch_tree_bw[3][3];
+    /* Per-channel caps (B/s) by generation [0 Volta, 1 Ampere, 2 Hopper,
+     * 3 Blackwell] and node class [1 node, 2 nodes, more]; LL's cap is a
+     * total (several nodes: row 0, Intel hosts). */
+    double ll_max_bw[4][3];
+    double per_ch_ring_ll128_bw[4][3];
+    double per_ch_tree_ll128_bw[4][3];
+    double per_ch_tree_bw[4][3];
     int channels;                   /* rings/trees NCCL builds (nChannels) */
     /* NCCL's treeCorrectionFactor [proto][log2(bytes / 64)], 64 B..256 MiB:
      * trees fall short of their model bandwidth at medium sizes. */
