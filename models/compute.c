@@ -608,16 +608,18 @@ static cs_status get_dims(const struct cs_workload *w, const struct cs_gpu_spec 
      * Engine runs it there, PyTorch SDPA's FlashAttention-2 for flash2,
      * the two kernels' mean otherwise */
     r.len_kernel = hopper_fused ? CS_ATTN_KERNEL_CUDNN
-                   : ak == CS_ATTN_KERNEL_FLASH2 ? CS_ATTN_KERNEL_FLASH2
-                                                  : CS_ATTN_KERNEL_AUTO;
+                   : (ak == CS_ATTN_KERNEL_FLASH2 || ak == CS_ATTN_KERNEL_TRITON) ? CS_ATTN_KERNEL_FLASH2
+                                                                                 : CS_ATTN_KERNEL_AUTO;
     /* The fitted efficiency is cuDNN's (the Megatron-Core H100 table ran
-     * Transformer Engine, which picks cuDNN on sm90): FlashAttention-2 runs
-     * at the GPU's measured fraction of it (H100: 0.62, FlashAttention-3
-     * paper Figs. 5-6, causal, head width 128, 4K: forward 319 vs 518
-     * TFLOP/s, backward 310 vs 499) */
-    if (ak == CS_ATTN_KERNEL_FLASH2 && isfinite(gpu->flash2_over_cudnn) &&
-        gpu->flash2_over_cudnn > 0)
-        r.hd_factor *= gpu->flash2_over_cudnn;
+     * Transformer Engine, which picks cuDNN on sm90), kernel and the rest
+     * it absorbs: FlashAttention-2's kernel runs at the GPU's measured
+     * fraction of cuDNN's (H100: 0.62), the rest as it is
+     * (cs_compute_attn_flash2_factor); MPT's Triton kernel, unbenchmarked,
+     * at that fraction over the whole time (docs/models.md 2.2) */
+    if ((ak == CS_ATTN_KERNEL_FLASH2 || ak == CS_ATTN_KERNEL_TRITON) &&
+        isfinite(gpu->flash2_over_cudnn) && gpu->flash2_over_cudnn > 0)
+        r.hd_factor *= ak == CS_ATTN_KERNEL_FLASH2 ? cs_compute_attn_flash2_factor(gpu->flash2_over_cudnn)
+                                                   : gpu->flash2_over_cudnn;
     *d = r;
     return CS_OK;
 }
@@ -661,6 +663,29 @@ double cs_compute_attn_hd_factor(double hd, bool hopper_fused)
     if (hd <= 128.0)
         return r64 + (1.0 - r64) * log2(hd / 64.0);
     return 1.0 + (r256 - 1.0) * log2(hd / 128.0);
+}
+
+/* cuDNN's fused attention on H100 SXM5 at 4,096 tokens, causal, head width
+ * 128, bf16 (Shah et al. 2024, FlashAttention-3, Figs. 5-6): 518 TFLOP/s
+ * forward, 499 backward; over a forward and its backward (2.5 times the
+ * forward's FLOPs) 3.5 / (1/518 + 2.5/499) = 504.3 TFLOP/s. The fitted
+ * DEFAULT_ATTN_EFF (0.2 of H100's 989 TFLOP/s, 197.8) is the time of that
+ * kernel and of what the model does not list beside it, so the kernel is
+ * 197.8 / 504.3 = 0.392 of it. */
+#define CUDNN_H100_4K_FWD 518e12
+#define CUDNN_H100_4K_BWD 499e12
+#define H100_BF16_PEAK 989e12
+
+double cs_compute_attn_flash2_factor(double ratio)
+{
+    if (!(isfinite(ratio) && ratio > 0))
+        return 1.0;
+    double kernel = (1.0 + FUSED_ATTN_BWD_RATIO) /
+                    (1.0 / CUDNN_H100_4K_FWD + FUSED_ATTN_BWD_RATIO / CUDNN_H100_4K_BWD);
+    double share = DEFAULT_ATTN_EFF * H100_BF16_PEAK / kernel;
+    if (share > 1.0)
+        share = 1.0;
+    return 1.0 / (share / ratio + (1.0 - share));
 }
 
 /* Log-linear between points one octave apart, flat outside. */

@@ -92,7 +92,7 @@ const char *const cs_recompute_names[] = {"none", "selective", "full", "op", NUL
 const char *const cs_stack_names[] = {"custom", "megatron-2021", "mcore", "torchtitan",
                                      "composer", NULL};
 const char *const cs_cross_entropy_names[] = {"auto", "fused", "eager", "compiled", "te", "te-fp32", NULL};
-const char *const cs_attn_kernel_names[] = {"auto", "cudnn", "flash2", NULL};
+const char *const cs_attn_kernel_names[] = {"auto", "cudnn", "flash2", "triton", NULL};
 const char *const cs_graph_scope_names[] = {"layer", "attn", "iteration", "mamba", "attn+mamba", NULL};
 const char *const cs_fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
 const char *const cs_fsdp_prefetch_names[] = {"auto", "pre", "post", NULL};

@@ -810,8 +810,12 @@ enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)
     case CS_STACK_MCORE_2024:
         return CS_ATTN_KERNEL_CUDNN;
     case CS_STACK_TORCHTITAN:
-    case CS_STACK_COMPOSER:
         return CS_ATTN_KERNEL_FLASH2;
+    case CS_STACK_COMPOSER:
+        /* llm-foundry's MPT runs attn_impl 'triton' by default, its Triton
+         * FlashAttention on pre-MLIR Triton (setup.py: triton-pre-mlir,
+         * branch triton_pre_mlir_sm90) */
+        return CS_ATTN_KERNEL_TRITON;
     default:
         return CS_ATTN_KERNEL_AUTO;   /* not stated: the fitted efficiency as it is */
     }

@@ -516,9 +516,16 @@ START_TEST(test_compute_layer_gpt3_tp8)
     ck_assert_double_eq_tol(c.attn_fwd_s, 12884901888.0 / (989e12 * 0.2 * 0.934) + p.kernel_overhead_s, 1e-12);
     ck_assert_double_eq_tol(c.attn_bwd_s, 2.5 * 12884901888.0 / (989e12 * 0.2 * 0.935) + p.kernel_overhead_s, 1e-12);
     /* FlashAttention-2 where the catalog gives its speed over cuDNN's (H100:
-     * 0.62, the FlashAttention-3 paper's Figs. 5-6): the same kernel time
-     * over 0.62; auto is cudnn under mcore, flash2 under torchtitan; a GPU
-     * without the figure keeps cuDNN's time. */
+     * 0.62, the FlashAttention-3 paper's Figs. 5-6): the kernel's share of
+     * the fitted time, k = 0.2 x 989 / (3.5 / (1/518 + 2.5/499)) =
+     * 197.8 / 504.2848 = 0.3922386, over 0.62 and the rest as it is:
+     * speed factor 1 / (0.3922386 / 0.62 + 0.6077614) = 0.8061887; MPT's
+     * Triton kernel (triton) 0.62 over the whole time; auto is cudnn under
+     * mcore, flash2 under torchtitan, triton under composer; a GPU without
+     * the figure keeps cuDNN's time. */
+    ck_assert_double_eq_tol(cs_compute_attn_flash2_factor(0.62), 0.8061887, 1e-7);
+    ck_assert_double_eq_tol(cs_compute_attn_flash2_factor(1.0), 1.0, 1e-15);
+    ck_assert_double_eq_tol(cs_compute_attn_flash2_factor(NAN), 1.0, 1e-15);
     {
         struct cs_gpu_spec g2 = g;
         g2.flash2_over_cudnn = 0.62;
@@ -526,14 +533,21 @@ START_TEST(test_compute_layer_gpt3_tp8)
         struct cs_layer_cost k;
         w2.attention_kernel = CS_ATTN_KERNEL_FLASH2;
         ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
+        const double f2 = 0.80618874;
         ck_assert_double_eq_tol(k.attn_fwd_s,
-                                12884901888.0 / (989e12 * 0.2 * 0.934 * 0.62) + p.kernel_overhead_s,
-                                1e-12);
+                                12884901888.0 / (989e12 * 0.2 * 0.934 * f2) + p.kernel_overhead_s,
+                                1e-9);
         /* at 2,048 tokens flash2 follows FlashAttention-2's own curve
          * (backward 291 / 310 = 0.939 of 4K's, not the mean's 0.935) */
         ck_assert_double_eq_tol(k.attn_bwd_s,
-                                2.5 * 12884901888.0 / (989e12 * 0.2 * 0.939 * 0.62) +
+                                2.5 * 12884901888.0 / (989e12 * 0.2 * 0.939 * f2) +
                                     p.kernel_overhead_s,
+                                1e-9);
+        /* MPT's Triton kernel: the same curve, 0.62 over the whole time */
+        w2.attention_kernel = CS_ATTN_KERNEL_TRITON;
+        ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
+        ck_assert_double_eq_tol(k.attn_fwd_s,
+                                12884901888.0 / (989e12 * 0.2 * 0.934 * 0.62) + p.kernel_overhead_s,
                                 1e-12);
         /* cuDNN at 2,048 tokens follows current cuDNN's Hopper curve
          * (0.25 x 1.450 / 0.464 = 0.78125 of 4K's), not the mean's 0.934 */
@@ -548,7 +562,7 @@ START_TEST(test_compute_layer_gpt3_tp8)
         w2.stack = CS_STACK_TORCHTITAN;
         ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_FLASH2);
         w2.stack = CS_STACK_COMPOSER;
-        ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_FLASH2);
+        ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_TRITON);
         w2.stack = CS_STACK_CUSTOM;   /* no kernel stated: the fitted efficiency as it is */
         ck_assert_int_eq(cs_workload_attention_kernel(&w2), CS_ATTN_KERNEL_AUTO);
         g2.flash2_over_cudnn = NAN;

@@ -110,6 +110,13 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
  * cuDNN on Hopper and later under the mcore stack (hopper_fused), else
  * FlashAttention-2 (docs/models.md, 2.3). */
 double cs_compute_attn_hd_factor(double hd, bool hopper_fused);
+/* FlashAttention-2's attention time over the fitted (cuDNN) one, as a speed
+ * factor, where its kernel runs at `ratio` of cuDNN's kernel and the rest of
+ * the fitted time (what the model does not list beside the kernel) stays:
+ * 1 / (k / ratio + 1 - k), k the kernel's share of the fitted time at 4K on
+ * H100 (0.392: cuDNN's benchmark against DEFAULT_ATTN_EFF); 0.806 at 0.62.
+ * 1 for a ratio that is not a positive number. docs/models.md 2.2. */
+double cs_compute_attn_flash2_factor(double ratio);
 double cs_compute_attn_seq_factor(double len, bool backward);
 /* The same for one kernel family (cuDNN, PyTorch SDPA's FlashAttention-2;
  * auto: the mean curve above), 512 to 65,536 tokens, normalized at 4,096

@@ -431,6 +431,7 @@ enum cs_attn_kernel {
     CS_ATTN_KERNEL_AUTO,
     CS_ATTN_KERNEL_CUDNN,
     CS_ATTN_KERNEL_FLASH2,
+    CS_ATTN_KERNEL_TRITON,   /* MPT's attn_impl 'triton' on pre-MLIR Triton (llm-foundry 2023) */
     CS_ATTN_KERNEL_COUNT
 };
 extern const char *const cs_attn_kernel_names[];   /* enum order, NULL-terminated */
