@@ -1106,6 +1106,15 @@ void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows
     }
 }
 
+/* Transformer Engine's GroupedLinear outside the fused expert MLP runs one
+ * cuBLAS GEMM per expert, round-robin over its compute streams
+ * (transformer_engine/common/gemm/cublaslt_gemm.cu, multi_stream_cublas_gemm;
+ * util/multi_stream.cpp get_num_compute_streams: 4; CUTLASS's grouped kernel
+ * only on Hopper with NVTE_USE_CUTLASS_GROUPED_GEMM), NVIDIA/
+ * TransformerEngine d0067d0; an MoE layer has two (fc1, fc2). */
+#define TE_COMPUTE_STREAMS 4.0
+#define TE_GROUPED_LINEARS 2.0
+
 /* A grouped GEMM's linear layer: `groups` experts, each (t x k) * (k x n),
  * as one batched kernel each way (Megatron-Core's TEGroupedLinear /
  * CUTLASS grouped GEMM); its efficiency is the per-expert shape's. */
@@ -1123,6 +1132,43 @@ static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_comput
     *flops += 2.0 * groups * t * n * k;
     /* the casts of linear(), over every expert's rows */
     linear_casts(gpu, p, prec, groups * t * k, groups * t * n, fwd_s, bwd_s);
+}
+
+/* Quantize kernels Transformer Engine launches per expert for one quantized
+ * operand in GroupedLinear's split_quantize (NVIDIA/TransformerEngine
+ * 4c572f0, pytorch/csrc/extensions/cast.cpp, multi_tensor_quantize_impl:
+ * one quantize per split except FP8 delayed scaling's fused
+ * multi_cast_transpose): FP8 current scaling an amax and a cast, MXFP8 one
+ * kernel (row- and column-wise together), NVFP4 its amax and cast. */
+static double te_quantize_kernels(enum cs_precision px)
+{
+    switch (px) {
+    case CS_PREC_FP8:
+    case CS_PREC_NVFP4:
+        return 2.0;
+    case CS_PREC_MXFP8:
+        return 1.0;
+    default:
+        return 0.0;
+    }
+}
+
+double cs_compute_te_grouped_kernels(const struct cs_workload *w, enum cs_precision px, double e_loc,
+                                     bool backward)
+{
+    if (w == NULL || w->stack != CS_STACK_MCORE_2024 || w->fused_grouped_mlp ||
+        !cs_model_is_moe(&w->model) || !(e_loc > 1.0))
+        return 0.0;
+    /* per grouped linear: its GEMM calls (forward 1, backward dgrad and
+     * wgrad), each e_loc GEMMs round-robin over the 4 compute streams, so
+     * ceil(e_loc / 4) floors in a row where the model has one; and the
+     * quantized operand's q e_loc kernels in a row where linear_casts has
+     * one */
+    double calls = backward ? 2.0 : 1.0;
+    double gemm = calls * (ceil(e_loc / TE_COMPUTE_STREAMS) - 1.0);
+    double q = te_quantize_kernels(px);
+    double quant = q > 0 ? q * e_loc - 1.0 : 0.0;
+    return TE_GROUPED_LINEARS * (gemm + quant);
 }
 
 /* The Mamba-2 mixer's kernels (docs/models.md, "Hybrid models"): in_proj
@@ -1320,6 +1366,10 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
             gslow = p->torch_grouped_mm_slowdown;
         grouped_linear(gpu, p, px, e_loc, m_e, up_e, hx, gslow, &ef, &eb, &efl);
         grouped_linear(gpu, p, px, e_loc, m_e, hx, fe / etp, gslow, &ef, &eb, &efl);
+        /* Transformer Engine's per-expert kernels beyond the grouped
+         * model's one (cs_compute_te_grouped_kernels), each at the floor */
+        ef += cs_compute_te_grouped_kernels(w, px, e_loc, false) * p->kernel_overhead_s;
+        eb += cs_compute_te_grouped_kernels(w, px, e_loc, true) * p->kernel_overhead_s;
         /* the experts' activation function, its clamp and fc2's bias
          * (docs/moe.md, "Compute"; cs_compute_moe_act_bytes) */
         double xf = 0.0, xb = 0.0;

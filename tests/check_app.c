@@ -1022,9 +1022,11 @@ START_TEST(test_app_validate_step_holdout_bound)
      * test_collective_p2p_channels) 12.9% and 14.6%. Since the torchtitan
      * DeepEP table's rows state the dispatcher they ran (DeepEP,
      * /dispatch:hierarchical; 2026-12-07; that table 4.6% -> 13.7%) 13.4%
-     * and 14.9%. */
+     * and 14.9%. Since Transformer Engine's GroupedLinear runs one GEMM and
+     * one quantization per local expert (cs_compute_te_grouped_kernels,
+     * 2026-12-07) 12.6% and 13.6%, the family's mean +19.9% -> +16.8%. */
     ck_assert_int_ge(moe->rows, 168);
-    ck_assert(moe->sum / moe->rows <= 0.151);
+    ck_assert(moe->sum / moe->rows <= 0.137);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -1045,8 +1047,8 @@ START_TEST(test_app_validate_step_holdout_bound)
     }
     ck_assert_int_eq(n_nano, 41);
     ck_assert_int_eq(n_other, 127);
-    ck_assert(other / n_other <= 0.136);
-    ck_assert(nano / n_nano >= 0.15 && nano / n_nano <= 0.26);
+    ck_assert(other / n_other <= 0.127);
+    ck_assert(nano / n_nano >= 0.12 && nano / n_nano <= 0.22);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the
      * model is 3-10x too fast there. 510.8% without the host-dispatch floor,

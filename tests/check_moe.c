@@ -385,6 +385,50 @@ START_TEST(test_moe_expert_activation_path)
 }
 END_TEST
 
+/* Transformer Engine's GroupedLinear per-expert kernels by hand
+ * (cs_compute_te_grouped_kernels): two grouped linears per MoE layer; per
+ * GEMM call ceil(e / 4) - 1 floors beyond the grouped model's one, per
+ * quantized operand q e - 1 (q: FP8 2, MXFP8 1, bf16 0).
+ *   MXFP8, 64 local experts: forward 2 x (15 + 63) = 156, backward
+ *   2 x (2 x 15 + 63) = 186;
+ *   FP8, 16: forward 2 x (3 + 31) = 68, backward 2 x (6 + 31) = 74;
+ *   bf16, 8: forward 2 x 1 = 2, backward 2 x 2 = 4; 2 local experts: 0.
+ * Nothing under fused_grouped_mlp, another stack, one local expert. On a
+ * Qwen3-30B-A3B layer at ep 8 (16 local experts, FP8) the expert time grows
+ * by exactly 68 and 74 floors over the torchtitan stack's same layer. */
+START_TEST(test_moe_te_grouped_kernels)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    w.stack = CS_STACK_MCORE_2024;
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_MXFP8, 64, false), 156.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_MXFP8, 64, true), 186.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_FP8, 16, false), 68.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_FP8, 16, true), 74.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_BF16, 8, false), 2.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_BF16, 8, true), 4.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_BF16, 2, true), 0.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&w, CS_PREC_MXFP8, 1, true), 0.0);
+    struct cs_workload f = w;
+    f.fused_grouped_mlp = true;
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&f, CS_PREC_MXFP8, 64, true), 0.0);
+    struct cs_workload t = w;
+    t.stack = CS_STACK_TORCHTITAN;
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(&t, CS_PREC_MXFP8, 64, true), 0.0);
+    ck_assert_double_eq(cs_compute_te_grouped_kernels(NULL, CS_PREC_MXFP8, 64, true), 0.0);
+
+    w.precision = CS_PREC_FP8;
+    t.precision = CS_PREC_FP8;
+    struct cs_gpu_spec gpu = cs_test_h100_spec();
+    struct cs_compute_params p;
+    cs_compute_params_default(&gpu, &p);
+    struct cs_layer_cost cm, ct;
+    ck_assert_int_eq(cs_compute_moe_layer(&w, &gpu, &p, &cm), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&t, &gpu, &p, &ct), CS_OK);
+    ck_assert_double_eq_tol(cm.expert_fwd_s - ct.expert_fwd_s, 68.0 * p.kernel_overhead_s, 1e-12);
+    ck_assert_double_eq_tol(cm.expert_bwd_s - ct.expert_bwd_s, 74.0 * p.kernel_overhead_s, 1e-12);
+}
+END_TEST
+
 /* Megatron-Core's recompute_modules by hand, Llama 3.1 8B layer (tp 1,
  * micro-batch 1, seq 8192, bf16): layernorm drops the two norm outputs,
  * 2 x 2 x 8192 x 4096 bytes; mlp the swiglu tensors, (2 x 2 + 2) x 8192 x
@@ -469,6 +513,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_layer_cost_qwen3);
     tcase_add_test(tc, test_moe_torch_grouped_mm_blackwell);
     tcase_add_test(tc, test_moe_expert_activation_path);
+    tcase_add_test(tc, test_moe_te_grouped_kernels);
     tcase_add_test(tc, test_moe_recompute_modules_memory);
     tcase_add_test(tc, test_moe_offload_modules_memory);
     suite_add_tcase(s, tc);

@@ -117,6 +117,16 @@ double cs_compute_attn_hd_factor(double hd, bool hopper_fused);
  * H100 (0.392: cuDNN's benchmark against DEFAULT_ATTN_EFF); 0.806 at 0.62.
  * 1 for a ratio that is not a positive number. docs/models.md 2.2. */
 double cs_compute_attn_flash2_factor(double ratio);
+/* Kernel floors an MoE layer's two Transformer Engine GroupedLinear layers
+ * add, forward or backward, beyond the grouped-GEMM model's one kernel per
+ * GEMM call and one cast per quantized operand: per layer ceil(e_loc / 4) - 1
+ * per GEMM call (one cuBLAS GEMM per local expert over 4 streams; forward 1
+ * call, backward 2) and q e_loc - 1 per quantized operand (q quantize kernels
+ * per expert: FP8 2, MXFP8 1, NVFP4 2, else 0). 0 outside `stack: mcore`,
+ * with fused_grouped_mlp, without experts or with one local expert.
+ * docs/moe.md, "Compute". */
+double cs_compute_te_grouped_kernels(const struct cs_workload *w, enum cs_precision px, double e_loc,
+                                     bool backward);
 double cs_compute_attn_seq_factor(double len, bool backward);
 /* The same for one kernel family (cuDNN, PyTorch SDPA's FlashAttention-2;
  * auto: the mean curve above), 512 to 65,536 tokens, normalized at 4,096
