@@ -924,8 +924,10 @@ START_TEST(test_app_validate_step_holdout_bound)
      * in issue order (BACKWARD_PRE ahead of the reduce-scatters, Composer's
      * BACKWARD_POST) and slowed overlap (2026-12-03, session 37); 7.6% by
      * 2026-12-07, 6.8% with Blackwell's generation factors fitted on the
-     * B200 fit sweep (DGX Cloud's GB200 Nemotron-4 table 20.7% -> 5.2%) */
-    ck_assert(ho->sum / ho->rows <= 0.070);
+     * B200 fit sweep (DGX Cloud's GB200 Nemotron-4 table 20.7% -> 5.2%);
+     * 6.7% -> 6.3% with FlashAttention-2's ratio on the kernel's share of
+     * the fitted time and MPT's Triton kernel named (2026-12-07) */
+    ck_assert(ho->sum / ho->rows <= 0.064);
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an
      * unnamed SM100 part are not expressible) and ColossalAI/Lightning's
