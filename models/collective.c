@@ -259,8 +259,6 @@ struct shape {
     double xport_s;    /* one network message: NIC/transport latency + hop_s (NCCL's latencyInter) */
     int a2a_k;         /* hierarchical all-to-all's top-k (cs_coll_group), 0: plain */
     int a2a_nodes;     /* the nodes one token can reach (0: all m) */
-    bool domains;      /* the group spans several NVLink domains (NCCL's nNodes > 1: its "nodes"
-                        * are the ring search's NVLink domains, a whole NVL72 rack being one) */
     double p2p_ch_bw;  /* one p2p channel's rate over NVLink (0: no NVLink p2p cap) */
     int p2p_per_peer;  /* p2pnChannelsPerPeer */
 };
@@ -436,7 +434,6 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         s->b_intra = intra_bw_shared(&cv, s->ppn, s->gpn);
         s->b_bus = s->b_intra;
     }
-    s->domains = s->m > 1;
     if (s->m > 1) {
         int nics = cv.nics_per_node, gpus = c->gpus_per_node > 0 ? c->gpus_per_node : s->ppn;
         double nic_bw = cv.nic_bw_bytes_per_s;
@@ -773,7 +770,10 @@ static double p2p_rate(const struct cs_coll_params *p, const struct shape *s, in
 {
     if (!(s->p2p_ch_bw > 0) || s->ppn <= 1)
         return INFINITY;
-    int ctas = cs_coll_p2p_ctas(p, s->n, peers, s->domains, s->p2p_per_peer, bytes_per_peer);
+    /* s->m counts NVLink domains once they are merged above (NCCL's nNodes:
+     * its "nodes" are the ring search's NVLink domains, a whole NVL72 rack
+     * being one) */
+    int ctas = cs_coll_p2p_ctas(p, s->n, peers, s->m > 1, s->p2p_per_peer, bytes_per_peer);
     return ctas > 0 ? ctas * s->p2p_ch_bw : INFINITY;
 }
 

@@ -107,6 +107,24 @@ cs_flow_sim *cs_flow_sim_create_links(const double *cap_bytes_per_s, int n)
     return s;
 }
 
+/* Grows the per-link arrays to n entries, keeping what they hold; the new
+ * entries are zero (tmp_mult stays all zero between solves). */
+static void links_grow(cs_flow_sim *s, int n)
+{
+    if (n <= s->cap_links)
+        return;
+    s->cap = cs_xrealloc(s->cap, (size_t)n, sizeof *s->cap);
+    s->w = cs_xrealloc(s->w, (size_t)n, sizeof *s->w);
+    s->rem = cs_xrealloc(s->rem, (size_t)n, sizeof *s->rem);
+    s->tmp_mult = cs_xrealloc(s->tmp_mult, (size_t)n, sizeof *s->tmp_mult);
+    s->used = cs_xrealloc(s->used, (size_t)n, sizeof *s->used);
+    for (int i = s->cap_links; i < n; i++) {
+        s->cap[i] = s->w[i] = s->rem[i] = 0.0;
+        s->tmp_mult[i] = 0;
+    }
+    s->cap_links = n;
+}
+
 cs_flow_sim *cs_flow_sim_recycle(cs_flow_sim *s, int n)
 {
     if (!s || s->fab)
@@ -121,19 +139,8 @@ cs_flow_sim *cs_flow_sim_recycle(cs_flow_sim *s, int n)
     s->n_lm = 0;
     s->next_flow_id = 0;
     memset(&s->st, 0, sizeof s->st);
-    if (n > s->cap_links) {
-        free(s->cap);
-        free(s->w);
-        free(s->rem);
-        free(s->tmp_mult);
-        free(s->used);
-        s->cap = cs_xcalloc((size_t)n, sizeof *s->cap);
-        s->w = cs_xcalloc((size_t)n, sizeof *s->w);
-        s->rem = cs_xcalloc((size_t)n, sizeof *s->rem);
-        s->tmp_mult = cs_xcalloc((size_t)n, sizeof *s->tmp_mult);
-        s->used = cs_xmalloc((size_t)n * sizeof *s->used);
-        s->cap_links = n;
-    } else if (n > 0) {
+    if (n > 0) {
+        links_grow(s, n);
         memset(s->cap, 0, (size_t)n * sizeof *s->cap);
     }
     s->n_links = n > 0 ? n : 0;
@@ -163,19 +170,8 @@ int cs_flow_sim_add_link(cs_flow_sim *s, double cap_bytes_per_s)
 {
     if (!s || !(cap_bytes_per_s > 0) || s->n_links == INT_MAX)
         return -1;
-    if (s->n_links == s->cap_links) {
-        int nc = s->cap_links * 2;
-        s->cap = cs_xrealloc(s->cap, (size_t)nc, sizeof *s->cap);
-        s->w = cs_xrealloc(s->w, (size_t)nc, sizeof *s->w);
-        s->rem = cs_xrealloc(s->rem, (size_t)nc, sizeof *s->rem);
-        s->tmp_mult = cs_xrealloc(s->tmp_mult, (size_t)nc, sizeof *s->tmp_mult);
-        s->used = cs_xrealloc(s->used, (size_t)nc, sizeof *s->used);
-        for (int i = s->cap_links; i < nc; i++) {
-            s->cap[i] = s->w[i] = s->rem[i] = 0.0;
-            s->tmp_mult[i] = 0;
-        }
-        s->cap_links = nc;
-    }
+    if (s->n_links == s->cap_links)
+        links_grow(s, s->cap_links * 2);
     s->cap[s->n_links] = cap_bytes_per_s;
     return s->n_links++;
 }
