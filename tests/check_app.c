@@ -970,20 +970,29 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(moe->files, 12);
     /* 26.06.01's two GPT-OSS rows, which the page's footnote calls a known
      * regression (validation/INDEX.yaml flagged_lines), are predicted but
-     * scored nowhere: 128 rows at 24.1%, 126 at 22.7% without them */
-    ck_assert_int_eq(moe->flagged, 2);
+     * scored nowhere: 128 rows at 24.1%, 126 at 22.7% without them; and
+     * since 2026-12-07 25.11's two Qwen3-30B-A3B rows (B200 line 52, H100
+     * line 55), which the publisher's regression report names
+     * (NVIDIA-NeMo/Megatron-Bridge#1998) */
+    ck_assert_int_eq(moe->flagged, 4);
     int flagged_seen = 0;
     for (size_t i = 0; i < v.nrows; i++)
         if (v.rows[i].c->flagged[0]) {
-            ck_assert_str_eq(v.rows[i].c->file, "mbridge-26.06.01-moe.csv");
-            ck_assert(v.rows[i].c->line == 40 || v.rows[i].c->line == 41);
+            bool b2606 = strcmp(v.rows[i].c->file, "mbridge-26.06.01-moe.csv") == 0;
+            bool b2511 = strcmp(v.rows[i].c->file, "mbridge-25.11-moe.csv") == 0;
+            ck_assert(b2606 || b2511);
+            if (b2606)
+                ck_assert(v.rows[i].c->line == 40 || v.rows[i].c->line == 41);
+            else
+                ck_assert(v.rows[i].c->line == 52 || v.rows[i].c->line == 55);
             ck_assert_int_eq(v.rows[i].st, CS_OK);   /* still predicted */
             ck_assert(isfinite(v.rows[i].err));
             flagged_seen++;
         }
-    ck_assert_int_eq(flagged_seen, 2);
+    ck_assert_int_eq(flagged_seen, 4);
     for (int f = 0; f < v.nfiles; f++)
-        if (strcmp(v.files[f].base, "mbridge-26.06.01-moe.csv") == 0) {
+        if (strcmp(v.files[f].base, "mbridge-26.06.01-moe.csv") == 0 ||
+            strcmp(v.files[f].base, "mbridge-25.11-moe.csv") == 0) {
             ck_assert_int_eq(v.files[f].flagged, 2);
             ck_assert_int_eq(v.files[f].cnt + v.files[f].flagged + v.files[f].not_expressible,
                              (int)v.files[f].nrows);
@@ -1026,9 +1035,13 @@ START_TEST(test_app_validate_step_holdout_bound)
      * /dispatch:hierarchical; 2026-12-07; that table 4.6% -> 13.7%) 13.4%
      * and 14.9%. Since Transformer Engine's GroupedLinear runs one GEMM and
      * one quantization per local expert (cs_compute_te_grouped_kernels,
-     * 2026-12-07) 12.6% and 13.6%, the family's mean +19.9% -> +16.8%. */
-    ck_assert_int_ge(moe->rows, 168);
-    ck_assert(moe->sum / moe->rows <= 0.137);
+     * 2026-12-07) 12.6% and 13.6%, the family's mean +19.9% -> +16.8%.
+     * Since the Megatron-Bridge 25.11 table's two Qwen3-30B-A3B rows are
+     * flagged by the publisher's regression report (NVIDIA-NeMo/
+     * Megatron-Bridge#1998; 2026-12-07: the H100 row was +129.2%, the B200
+     * row -5.8%) 166 rows at 13.0%, the other architectures' 125 at 11.9%. */
+    ck_assert_int_ge(moe->rows, 166);
+    ck_assert(moe->sum / moe->rows <= 0.131);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -1048,8 +1061,8 @@ START_TEST(test_app_validate_step_holdout_bound)
         }
     }
     ck_assert_int_eq(n_nano, 41);
-    ck_assert_int_eq(n_other, 127);
-    ck_assert(other / n_other <= 0.127);
+    ck_assert_int_eq(n_other, 125);
+    ck_assert(other / n_other <= 0.120);
     ck_assert(nano / n_nano >= 0.12 && nano / n_nano <= 0.22);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the

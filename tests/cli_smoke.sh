@@ -130,7 +130,7 @@ has "$tmp/out" "holdout: 18 tables" "validate-refs compares the held-out tables"
 has "$tmp/out" "holdout MoE: 12 tables" "validate-refs compares the held-out MoE tables apart"
 has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"
 has "$tmp/out" "not expressible:" "validate-refs lists what it cannot express"
-has "$tmp/out" "flagged by their source: 2 rows" "validate-refs lists the rows their source flags"
+has "$tmp/out" "flagged by their source: 4 rows" "validate-refs lists the rows their source flags"
 # CSV: one header and one row per compared or listed row, 11 columns each; a
 # row not predicted has empty predicted/error cells and its reason last.
 expect 0 "validate-refs csv" -- "$bin" validate-refs --format csv
@@ -143,7 +143,7 @@ assert ne and all(r[5] == "" and r[6] == "" for r in ne)
 assert any("no model preset" in r[10] or "not stated" in r[10] for r in ne)
 # rows their source flags: predicted, role "flagged", nothing in not_predicted
 fl = [r for r in rows[1:] if r[9] == "flagged"]
-assert len(fl) == 2 and all(r[5] != "" and r[6] != "" and r[10] == "" for r in fl)
+assert len(fl) == 4 and all(r[5] != "" and r[6] != "" and r[10] == "" for r in fl)
 PY
 then ok; else ko "validate-refs csv: columns or not-predicted rows"; fi
 # --collectives --format csv: one line per compared row of every log (15
