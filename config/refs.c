@@ -126,6 +126,7 @@ struct cs__spec {
     bool fused_mlp;           /* "/fused_mlp": the experts' MLP fused (use_transformer_engine_op_fuser) */
     const char *quant;        /* "/bf16_end:N", "/modprec:...": the scenario's bf16_layers_at_end and
                                  module_precision lines (NULL: none) */
+    bool eager_norm;          /* "/eager_norm": the norms ran as eager PyTorch ops (norm_kernel eager) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -160,13 +161,14 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n");
     else if (p->graphs)
         snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n  cuda_graph_scope: %s\n", p->graphs);
-    if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp)
-        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
+    if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp || p->eager_norm)
+        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",
                  graphs, p->ce ? "  cross_entropy: " : "",
                  p->ce ? p->ce : "", p->ce ? "\n" : "",
                  p->fp8_attn ? "  fp8_attention: true\n" : "",
-                 p->fused_mlp ? "  fused_grouped_mlp: true\n" : "");
+                 p->fused_mlp ? "  fused_grouped_mlp: true\n" : "",
+                 p->eager_norm ? "  norm_kernel: eager\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -260,7 +262,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
                          "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL,
-                         false, NULL};
+                         false, NULL, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -438,8 +440,12 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     const char *rc = cs__opt(r, "recompute");
     /* torchtitan's "selective" is its per-op checkpointing (the tables say
      * 'selective op'), not Megatron's. */
-    if (rc && stack == CS_STACK_TORCHTITAN && strcmp(rc, "selective") == 0)
-        rc = "op";
+    char rc_tt[200];
+    if (rc && stack == CS_STACK_TORCHTITAN && strncmp(rc, "selective", 9) == 0 &&
+        (rc[9] == '\0' || rc[9] == '/')) {
+        snprintf(rc_tt, sizeof rc_tt, "op%s", rc + 9);
+        rc = rc_tt;
+    }
     /* ".../offload:expert_fc1+moe_act": Megatron-Core's offload_modules */
     char rc_buf[200] = "", off_mods[160] = "";
     /* ".../a2a_overlap": the run overlapped its dispatch and combine with
@@ -531,6 +537,13 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     bool fused_mlp = false;
     char rc_fm[200];
     if (!cs__take_flag(r, &rc, "/fused_mlp", rc_fm, sizeof rc_fm, &fused_mlp))
+        return false;
+    /* ".../eager_norm" (anywhere before /a2a_overlap): the run's norms
+     * were eager PyTorch ops (torchtitan's norm_type rmsnorm without
+     * torch.compile; workload.norm_kernel eager, judged by the loader) */
+    bool eager_norm = false;
+    char rc_en[200];
+    if (!cs__take_flag(r, &rc, "/eager_norm", rc_en, sizeof rc_en, &eager_norm))
         return false;
     /* ".../bf16_end:N" and ".../modprec:MOD=PREC+MOD=PREC" (anywhere before
      * /a2a_overlap): the run's last N layers in BF16 and its modules'
@@ -833,7 +846,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
                          attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp,
-                         quant[0] ? quant : NULL};
+                         quant[0] ? quant : NULL, eager_norm};
     if (!cs__resolve(r, cat, &p, c))
         return false;
     if (!mem)
@@ -875,10 +888,11 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
     const char *wflags = NULL;
     if (vt && vt->workload_flags) {
         /* no_tp_comm_overlap: the recipe ran without Transformer Engine's TP
-         * communication overlap (NeMo's performance_mode off), tp_comm_overlap 0 */
+         * communication overlap (NeMo's performance_mode off), tp_comm_overlap 0;
+         * no_compile: torchtitan's blocks ran eager, torch_compile off */
         static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16",
                                             "fp8_param_gather", "fp4_param_gather",
-                                            "no_tp_comm_overlap"};
+                                            "no_tp_comm_overlap", "no_compile"};
         const char *q = vt->workload_flags;
         while (*q) {
             while (*q == ' ')
@@ -891,8 +905,8 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             if (!ok) {
                 cs_diag_error(d, path, 0, 0,
                               "workload_flags \"%.*s\": expected fp8_act_storage, "
-                              "optimizer_moments_bf16, fp8_param_gather, fp4_param_gather or "
-                              "no_tp_comm_overlap",
+                              "optimizer_moments_bf16, fp8_param_gather, fp4_param_gather, "
+                              "no_tp_comm_overlap or no_compile",
                               (int)len, q);
                 return CS_ECONFIG;
             }
@@ -900,6 +914,8 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
                 size_t at = strlen(wflag_lines);
                 if (len == strlen("no_tp_comm_overlap") && strncmp(q, "no_tp_comm_overlap", len) == 0)
                     snprintf(wflag_lines + at, sizeof wflag_lines - at, "  tp_comm_overlap: 0\n");
+                else if (len == strlen("no_compile") && strncmp(q, "no_compile", len) == 0)
+                    snprintf(wflag_lines + at, sizeof wflag_lines - at, "  torch_compile: off\n");
                 else
                     snprintf(wflag_lines + at, sizeof wflag_lines - at, "  %.*s: true\n", (int)len, q);
             }

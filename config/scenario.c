@@ -208,6 +208,8 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 #define MSIZE(T, m) sizeof(((T *)0)->m)
 
 static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
+static const char *const torch_compile_names[] = {"auto", "on", "off", NULL};
+static const char *const norm_kernel_names[] = {"auto", "fused", "eager", NULL};
 static const char *const storage_network_names[] = {"compute", "separate", NULL};
 static const char *const scope_names[] = {"gpu", "node", "switch", "job", "rack", "leaf", "spine", "storage", NULL};
 static const char *const spare_place_names[] = {"separate", "spread", NULL};
@@ -537,6 +539,16 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("torch_compile", CS_FT_ENUM, struct cs_workload, torch_compile,
+       .names = torch_compile_names, .def = "auto",
+       .doc = "stack torchtitan: the blocks under torch.compile (on; auto = on) or eager "
+              "PyTorch (off: RoPE through fp32 complex numbers, SiLU and the gate product as "
+              "two kernels, the forward issued op by op from Python)"),
+    F_("norm_kernel", CS_FT_ENUM, struct cs_workload, norm_kernel, .names = norm_kernel_names,
+       .def = "auto",
+       .doc = "the norms: fused (one kernel each way; auto) or eager (PyTorch ops with an fp32 "
+              "upcast, torchtitan's norm_type rmsnorm; needs stack torchtitan and "
+              "torch_compile off)"),
     F_("cuda_graphs", CS_FT_BOOL, struct cs_workload, cuda_graphs, .def = "false",
        .doc = "layers replayed as CUDA graphs (Transformer Engine make_graphed_callables): "
               "the host issues one graph launch per layer part instead of every kernel"),
@@ -1695,6 +1707,16 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
             cs_cfg__error(b->d, node_or(wl, "fused_grouped_mlp", wl),
                           "workload.fused_grouped_mlp: %s; expected false", why);
     }
+    if (w->torch_compile != 0 && w->stack != CS_STACK_TORCHTITAN)
+        cs_cfg__error(b->d, node_or(wl, "torch_compile", wl),
+                      "workload.torch_compile: %s applies to stack torchtitan (the other stacks' "
+                      "kernels are set by the stack); expected auto",
+                      torch_compile_names[w->torch_compile]);
+    if (w->norm_kernel == 2 && !cs_workload_torch_eager(w))
+        cs_cfg__error(b->d, node_or(wl, "norm_kernel", wl),
+                      "workload.norm_kernel: eager norms are torchtitan's without torch.compile "
+                      "(compiled blocks fuse them); expected fused or auto, or set stack: torchtitan "
+                      "and torch_compile: off");
     if (w->fp4_param_gather && w->precision != CS_PREC_NVFP4)
         cs_cfg__error(b->d, node_or(wl, "fp4_param_gather", wl),
                       "workload.fp4_param_gather: the weights are stored in FP4 only under "

@@ -231,6 +231,26 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
         r.fwd = 13.0;
         r.bwd = 23.0;
         r.py_fwd = false;
+        if (cs_workload_torch_eager(w)) {
+            /* eager (torch_compile off; models/llama/model.py at
+             * 1ea476e9f): forward 23 kernels, each issued from Python: 2
+             * norms, wq wk wv, RoPE's 3 per tensor on q and k (.float(),
+             * the complex product, .type_as), repeat_kv's 2 copies, SDPA,
+             * the .contiguous() after it, wo, 2 residual adds, w1, w3,
+             * SiLU, the gate product, w2; backward 33: 14 matmuls, SDPA,
+             * RoPE 6, repeat_kv 2, the copy, SiLU and the product 3, the
+             * norms 2 each (FusedRMSNorm's Triton kernels), 2 gradient
+             * adds at the residual branches. Eager norms (norm_kernel
+             * eager: 8 ops each way instead of 1 forward, 10 instead of 2
+             * backward) add 14 and 16. Views and reshapes are not counted. */
+            r.fwd = 23.0;
+            r.bwd = 33.0;
+            r.py_fwd = true;
+            if (cs_workload_eager_norm(w)) {
+                r.fwd += 14.0;
+                r.bwd += 16.0;
+            }
+        }
         fsdp_hooks = true;
         break;
     case CS_STACK_COMPOSER:
@@ -1015,6 +1035,40 @@ static void mem_op(const struct cs_gpu_spec *gpu, const struct cs_compute_params
     c->bwd_bytes += 2.0 * bytes;
 }
 
+/* Eager blocks (torchtitan with torch_compile off): the forward bytes its
+ * kernels move beyond the fused kernels the layer already counts (one norm
+ * kernel of 2 passes each, a gated activation of 3 passes, RoPE folded into
+ * the attention's fitted efficiency), element width e bytes; torchtitan
+ * models/llama/model.py at 1ea476e9f (2024-04-24), each op a kernel:
+ *   RoPE  xq.float() (e + 4 bytes per element), the complex product with
+ *         freqs_cis (4 + 4), .type_as(xq) (4 + e): 16 + 2e against a fused
+ *         kernel's 2e, so 16 bytes per element of q and of k;
+ *   SwiGLU  F.silu(w1 x) (2 passes) then * w3 x (3): 5 passes against the
+ *         fused kernel's 3, 2e per element of the FFN width;
+ *   RMSNorm (norm_kernel eager, norm_type rmsnorm; models/norms.py):
+ *         x.float() (e + 4), pow(2) (8), mean (4), x * rsqrt (8),
+ *         .type_as (4 + e), * weight (2e): 28 + 4e against the fused 2e,
+ *         28 + 2e per element of each norm.
+ * mem_op doubles the forward's bytes for the backward (the autograd
+ * kernels of the same ops read the gradient and the saved input and
+ * write the input's gradient). q and k are the elements of this GPU's
+ * queries and keys (tokens x heads x head width), n_f the FFN's
+ * (tokens x width / tp), n_h a b x s x h tensor's. */
+void cs_compute_eager_bytes(const struct cs_workload *w, double e, double q, double k, double n_f,
+                            double n_h, int norms, double *bytes)
+{
+    double b = 0.0;
+    if (cs_workload_torch_eager(w)) {
+        if (w->model.activation != CS_ACT_GELU)   /* rotary positions (workload.h) */
+            b += 16.0 * (q + k);
+        if (w->model.activation == CS_ACT_SWIGLU)
+            b += 2.0 * e * n_f;
+        if (cs_workload_eager_norm(w))
+            b += norms * (28.0 + 2.0 * e) * n_h;
+    }
+    *bytes = b;
+}
+
 static void tp_collectives(const struct dims *d, int fwd_pairs, int bwd_pairs,
                            struct cs_layer_cost *c)
 {
@@ -1314,6 +1368,19 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     if (n_f > 0)
         mem_op(gpu, p, cs_activation_mem_passes(m->activation) * d.e * n_f, &c);
+    /* Eager PyTorch (torchtitan without torch.compile; docs/models.md 2.3,
+     * "Eager blocks"): what its kernels move beyond the fused ones above */
+    if (cs_workload_torch_eager(w)) {
+        /* the rotated elements: every query and key head's, or MLA's
+         * rope part (each query head's, one shared key) */
+        bool mla = m->attention == CS_ATTN_MLA;
+        double rq = !has_attn ? 0.0 : d.tokens * d.a_g * (mla ? m->mla.qk_rope_dim : d.hd);
+        double rk = !has_attn ? 0.0 : d.tokens * (mla ? m->mla.qk_rope_dim : d.kv_g * d.hd);
+        double eb = 0.0;
+        cs_compute_eager_bytes(w, d.e, rq, rk, n_f, d.n_h, norms, &eb);
+        if (eb > 0)
+            mem_op(gpu, p, eb, &c);
+    }
     double mem_fwd = c.fwd_s - before_mem;
     /* TP pairs (an all-reduce, or all-gather + reduce-scatter with SP):
      * the attention's, the dense FFN's (an MoE layer's shared experts),
@@ -1628,6 +1695,11 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     c.fwd_flops = flops;
     c.bwd_flops = 2.0 * flops;
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);   /* final norm */
+    if (cs_workload_eager_norm(w)) {
+        double eb = 0.0;
+        cs_compute_eager_bytes(w, d.e, 0.0, 0.0, 0.0, d.n_h, 1, &eb);
+        mem_op(gpu, p, eb, &c);
+    }
     /* The loss's HBM traffic per logit (docs/models.md 2.2). The
      * all-reduces of b s floats (max, sum, target logit) are too small to
      * count. */

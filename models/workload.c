@@ -802,6 +802,16 @@ enum cs_fsdp_prefetch cs_workload_fsdp_prefetch(const struct cs_workload *w)
     return w->stack == CS_STACK_COMPOSER ? CS_FSDP_PREFETCH_POST : CS_FSDP_PREFETCH_PRE;
 }
 
+bool cs_workload_torch_eager(const struct cs_workload *w)
+{
+    return w->stack == CS_STACK_TORCHTITAN && w->torch_compile == 2;
+}
+
+bool cs_workload_eager_norm(const struct cs_workload *w)
+{
+    return cs_workload_torch_eager(w) && w->norm_kernel == 2;
+}
+
 enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)
 {
     if (w->attention_kernel > CS_ATTN_KERNEL_AUTO && w->attention_kernel < CS_ATTN_KERNEL_COUNT)

@@ -926,8 +926,10 @@ START_TEST(test_app_validate_step_holdout_bound)
      * 2026-12-07, 6.8% with Blackwell's generation factors fitted on the
      * B200 fit sweep (DGX Cloud's GB200 Nemotron-4 table 20.7% -> 5.2%);
      * 6.7% -> 6.3% with FlashAttention-2's ratio on the kernel's share of
-     * the fitted time and MPT's Triton kernel named (2026-12-07) */
-    ck_assert(ho->sum / ho->rows <= 0.064);
+     * the fitted time and MPT's Triton kernel named (2026-12-07); 6.33% ->
+     * 6.26% with torchtitan's April 2024 A100 runs eager (torch_compile
+     * off, the 70B rows' norms eager: that table 9.9% -> 5.3%) */
+    ck_assert(ho->sum / ho->rows <= 0.063);
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an
      * unnamed SM100 part are not expressible) and ColossalAI/Lightning's

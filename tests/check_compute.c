@@ -1044,6 +1044,50 @@ END_TEST
  * fitted); the modules' autograd Functions add one module call each in the
  * backward: mcore 8 x 560 = 4,480 us forward, 8 x 460 + 80 = 3,760 us
  * backward; megatron-2021 8 x 426 and 8 x 296 + 128 us. */
+/* Eager torchtitan blocks (workload.torch_compile off), by hand for Llama 2
+ * 70B at tp 1, micro-batch 1, 4,096 tokens (T), bf16 (e = 2): RoPE 16 bytes
+ * per rotated element, (64 + 8) x 128 = 9,216 per token; the gated
+ * activation 2e = 4 bytes per FFN element, 28,672 per token; each eager
+ * RMSNorm 28 + 2e = 32 bytes per element of 8,192: forward
+ * (147,456 + 114,688) T = 262,144 T = 1,073,741,824 bytes, with eager norms
+ * + 2 x 262,144 T = 786,432 T = 3,221,225,472. A layer's forward and
+ * backward grow by one memory-bound kernel of those bytes (the backward
+ * twice), and compiled blocks (or another stack) add nothing. */
+START_TEST(test_compute_eager_blocks)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_workload w = job("llama2-70b", 1, false, CS_RECOMPUTE_NONE);
+    w.model.seq_len = 4096;
+    w.stack = CS_STACK_TORCHTITAN;
+    double T = 4096.0, eb = -1.0;
+    cs_compute_eager_bytes(&w, 2.0, T * 64 * 128, T * 8 * 128, T * 28672, T * 8192, 2, &eb);
+    ck_assert_double_eq(eb, 0.0);   /* compiled */
+    struct cs_layer_cost c0, c1, c2;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c0), CS_OK);
+    w.torch_compile = 2;
+    cs_compute_eager_bytes(&w, 2.0, T * 64 * 128, T * 8 * 128, T * 28672, T * 8192, 2, &eb);
+    ck_assert_double_eq_tol(eb, 1073741824.0, 1e-3);
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c1), CS_OK);
+    double k1 = 1073741824.0 / (g.hbm_bw_bytes_per_s * p.mem_eff) + p.kernel_overhead_s;
+    double k1b = 2 * 1073741824.0 / (g.hbm_bw_bytes_per_s * p.mem_eff) + p.kernel_overhead_s;
+    ck_assert_double_eq_tol(c1.fwd_s - c0.fwd_s, k1, 1e-12);
+    ck_assert_double_eq_tol(c1.bwd_s - c0.bwd_s, k1b, 1e-12);
+    w.norm_kernel = 2;
+    cs_compute_eager_bytes(&w, 2.0, T * 64 * 128, T * 8 * 128, T * 28672, T * 8192, 2, &eb);
+    ck_assert_double_eq_tol(eb, 3221225472.0, 1e-3);
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c2), CS_OK);
+    double k2 = 3221225472.0 / (g.hbm_bw_bytes_per_s * p.mem_eff) + p.kernel_overhead_s;
+    ck_assert_double_eq_tol(c2.fwd_s - c0.fwd_s, k2, 1e-12);
+    /* another stack: the key means nothing (the loader refuses it) */
+    w.stack = CS_STACK_MCORE_2024;
+    cs_compute_eager_bytes(&w, 2.0, T * 64 * 128, T * 8 * 128, T * 28672, T * 8192, 2, &eb);
+    ck_assert_double_eq(eb, 0.0);
+    ck_assert(!cs_workload_torch_eager(&w) && !cs_workload_eager_norm(&w));
+}
+END_TEST
+
 START_TEST(test_compute_host_ops)
 {
     struct cs_gpu_spec g = h100();
@@ -1113,6 +1157,24 @@ START_TEST(test_compute_host_ops)
     cs_compute_host_layer(&w, &p, false, &f, &b);
     ck_assert_double_eq_tol(f, 64e-6, 1e-12);
     ck_assert_double_eq_tol(b, 116e-6, 1e-12);
+    /* eager (torch_compile off): forward 23 kernels + the 3 FSDP hooks, each
+     * issued from Python at K = 8 x 10 us: 26 x 80 us = 2080 us; backward
+     * 33 + 6 at 4 us = 156 us; eager norms 14 and 16 more: 40 x 80 = 3200
+     * us and 55 x 4 = 220 us */
+    w.torch_compile = 2;
+    cs_compute_host_ops(&w, false, &ops);
+    ck_assert_double_eq_tol(ops.fwd, 26.0, 1e-12);
+    ck_assert_double_eq_tol(ops.bwd, 39.0, 1e-12);
+    ck_assert(ops.py_fwd);
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 2080e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 156e-6, 1e-12);
+    w.norm_kernel = 2;
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    ck_assert_double_eq_tol(f, 3200e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 220e-6, 1e-12);
+    w.torch_compile = 0;
+    w.norm_kernel = 0;
     w.par.fsdp = CS_FSDP_ZERO2;
     w.stack = CS_STACK_COMPOSER;
     cs_compute_host_ops(&w, false, &ops);
@@ -1397,6 +1459,7 @@ static Suite *compute_suite(void)
     tcase_add_test(gemm, test_compute_params_default);
     tcase_add_test(gemm, test_compute_params_blackwell);
     tcase_add_test(gemm, test_compute_host_ops);
+    tcase_add_test(gemm, test_compute_eager_blocks);
     tcase_add_test(gemm, test_compute_gemm_xla_h100);
     tcase_add_test(gemm, test_compute_gemm_dim_half_by_gpu);
     tcase_add_test(gemm, test_compute_gemm_xla_b200);

@@ -1898,6 +1898,12 @@ START_TEST(test_step_moe_rules)
         " cuda_graphs: true, cuda_graph_scope: mamba}\n",
         "workload: {model: {preset: nemotron-3-nano}, global_batch: 16, parallelism: {dp: 8, ep: 8},"
         " cuda_graphs: true, cuda_graph_scope: attn+mamba, stack: torchtitan}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " stack: mcore, torch_compile: off}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " stack: torchtitan, norm_kernel: eager}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " stack: torchtitan, torch_compile: no}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
@@ -1913,7 +1919,10 @@ START_TEST(test_step_moe_rules)
                           "attn is Transformer Engine's scope in Megatron-Core",
                           "cuda_graph_scope",
                           "mamba captures Mamba-2 mixers, and this model has none",
-                          "attn+mamba is Transformer Engine's scope in Megatron-Core"};
+                          "attn+mamba is Transformer Engine's scope in Megatron-Core",
+                          "torch_compile: off applies to stack torchtitan",
+                          "norm_kernel: eager norms are torchtitan's without torch.compile",
+                          "torch_compile"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

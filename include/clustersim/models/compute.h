@@ -176,6 +176,13 @@ struct cs_host_ops {
 };
 void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out);
 
+/* Eager blocks (cs_workload_torch_eager): the forward bytes of one layer's
+ * eager kernels beyond the fused ones the layer model counts (RoPE over q
+ * and k elements, the gated activation over n_f, `norms` eager norms over
+ * n_h; element width e). 0 when the blocks are compiled. */
+void cs_compute_eager_bytes(const struct cs_workload *w, double e, double q, double k, double n_f,
+                            double n_h, int norms, double *bytes);
+
 /* Host time of one layer (`moe`: an MoE layer) per micro-batch: forward =
  * linears x the module's host time + fwd ops x (host_py_op_s if issued
  * from Python, else host_cpp_op_s),

@@ -476,6 +476,18 @@ struct cs_workload {
     bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
     double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
     int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+    /* torch.compile of the transformer blocks (stack torchtitan only): 0
+     * auto (on: torchtitan's benchmark tables since mid-2024 run it), 1
+     * on, 2 off (eager PyTorch: RoPE through fp32 complex numbers, the
+     * gated activation as two kernels, the forward issued op by op from
+     * Python; cs_workload_torch_eager). */
+    int torch_compile;
+    /* The RMSNorm / LayerNorm kernels: 0 auto (fused), 1 fused (one kernel
+     * each way: Transformer Engine's, Apex's, Inductor's or torchtitan's
+     * Triton FusedRMSNorm), 2 eager (PyTorch ops with an fp32 upcast,
+     * torchtitan's norm_type rmsnorm without compile; needs torch_compile
+     * off). */
+    int norm_kernel;
     /* The layers run as captured CUDA graphs (Transformer Engine's
      * make_graphed_callables, Megatron-Core's --cuda-graph-impl): the host
      * issues a graph launch per layer part instead of every kernel
@@ -634,6 +646,11 @@ bool cs_workload_quantized_params(const struct cs_workload *w);
  * efficiency as it is, FlashAttention-2's head-width curve) otherwise. */
 enum cs_fsdp_prefetch cs_workload_fsdp_prefetch(const struct cs_workload *w);
 enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w);
+/* The stack runs its blocks as eager PyTorch (torchtitan with
+ * torch_compile off), and its norms as eager PyTorch ops (norm_kernel
+ * eager under that). */
+bool cs_workload_torch_eager(const struct cs_workload *w);
+bool cs_workload_eager_norm(const struct cs_workload *w);
 
 /* Total parameter count of the model (embeddings and every expert included). */
 double cs_workload_params(const struct cs_model_shape *m);
