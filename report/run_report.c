@@ -386,6 +386,17 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
     fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",
             w->global_batch, m->seq_len, w->micro_batch, rc,
             cs_precision_name(w->precision));
+    /* the software the kernels' costs assume (docs/models.md 2.2, 2.3, 2.6) */
+    {
+        enum cs_attn_kernel ak = cs_workload_attention_kernel(w);
+        fprintf(out, "  software      stack %s; attention %s; loss %s%s%s\n", cs_stack_names[w->stack],
+                w->fused_attention == 2              ? "unfused"
+                : ak == CS_ATTN_KERNEL_AUTO ? "fused (the fitted efficiency)"
+                                            : cs_attn_kernel_names[ak],
+                cs_cross_entropy_names[cs_workload_cross_entropy(w)],
+                cs_workload_torch_eager(w) ? "; blocks eager (torch_compile off)" : "",
+                cs_workload_eager_norm(w) ? ", norms eager" : "");
+    }
     /* layers and modules at another precision (docs/models.md 2.3) */
     char mods[256] = "";
     size_t at = 0;

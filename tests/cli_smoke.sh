@@ -24,6 +24,12 @@ expect 2 "bad --format" -- "$bin" run --format xml scenarios/default.yaml
 # The default scenario: text, JSON with the contract's keys, CSV.
 expect 0 "run default" -- "$bin" run scenarios/default.yaml
 has "$tmp/out" "Step" "text report has the step section"
+has "$tmp/out" "software      stack custom; attention fused (the fitted efficiency); loss fused" "text report names the software the costs assume"
+# torchtitan's eager blocks and norms are named where the scenario asks for them
+expect 0 "run torchtitan eager" -- "$bin" run scenarios/default.yaml --set workload.stack=torchtitan \
+    --set workload.torch_compile=off --set workload.norm_kernel=eager
+has "$tmp/out" "stack torchtitan; attention flash2; loss eager; blocks eager (torch_compile off), norms eager" "text report: eager blocks"
+expect 2 "torch_compile under another stack" -- "$bin" run scenarios/default.yaml --set workload.torch_compile=off
 expect 0 "run default json" -- "$bin" run scenarios/default.yaml --format json
 for key in '"step"' '"time_s"' '"compute_s"' '"exposed_comm_s"' '"bubble_s"' \
            '"throughput"' '"tokens_per_s"' '"tflops_per_gpu"' '"mfu"' \
