@@ -127,6 +127,7 @@ struct cs__spec {
     const char *quant;        /* "/bf16_end:N", "/modprec:...": the scenario's bf16_layers_at_end and
                                  module_precision lines (NULL: none) */
     bool eager_norm;          /* "/eager_norm": the norms ran as eager PyTorch ops (norm_kernel eager) */
+    bool no_tp_overlap;       /* "/no_tp_overlap": the run's recipe set no TP communication overlap */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -161,14 +162,16 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
         snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n");
     else if (p->graphs)
         snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n  cuda_graph_scope: %s\n", p->graphs);
-    if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp || p->eager_norm)
-        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
+    if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp || p->eager_norm ||
+        p->no_tp_overlap)
+        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",
                  graphs, p->ce ? "  cross_entropy: " : "",
                  p->ce ? p->ce : "", p->ce ? "\n" : "",
                  p->fp8_attn ? "  fp8_attention: true\n" : "",
                  p->fused_mlp ? "  fused_grouped_mlp: true\n" : "",
-                 p->eager_norm ? "  norm_kernel: eager\n" : "");
+                 p->eager_norm ? "  norm_kernel: eager\n" : "",
+                 p->no_tp_overlap ? "  tp_comm_overlap: 0\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -262,7 +265,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
                          "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL,
-                         false, NULL, false};
+                         false, NULL, false, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -544,6 +547,14 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     bool eager_norm = false;
     char rc_en[200];
     if (!cs__take_flag(r, &rc, "/eager_norm", rc_en, sizeof rc_en, &eager_norm))
+        return false;
+    /* ".../no_tp_overlap" (anywhere before /a2a_overlap): the run's recipe
+     * set no TP communication overlap where the stack's preset has it
+     * (Megatron-Bridge's Nemotron 3 Super recipes: no comm_overlap, so
+     * Megatron-Core's tp_comm_overlap False; workload.tp_comm_overlap 0) */
+    bool no_tp_ov = false;
+    char rc_nt[200];
+    if (!cs__take_flag(r, &rc, "/no_tp_overlap", rc_nt, sizeof rc_nt, &no_tp_ov))
         return false;
     /* ".../bf16_end:N" and ".../modprec:MOD=PREC+MOD=PREC" (anywhere before
      * /a2a_overlap): the run's last N layers in BF16 and its modules'
@@ -846,7 +857,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
                          attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp,
-                         quant[0] ? quant : NULL, eager_norm};
+                         quant[0] ? quant : NULL, eager_norm, no_tp_ov};
     if (!cs__resolve(r, cat, &p, c))
         return false;
     if (!mem)

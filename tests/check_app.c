@@ -1041,9 +1041,11 @@ START_TEST(test_app_validate_step_holdout_bound)
      * Since the Megatron-Bridge 25.11 table's two Qwen3-30B-A3B rows are
      * flagged by the publisher's regression report (NVIDIA-NeMo/
      * Megatron-Bridge#1998; 2026-12-07: the H100 row was +129.2%, the B200
-     * row -5.8%) 166 rows at 13.0%, the other architectures' 125 at 11.9%. */
+     * row -5.8%) 166 rows at 13.0%, the other architectures' 125 at 11.9%.
+     * With Nemotron 3 Super's TP 2 rows at their recipes' TP overlap (none;
+     * '/no_tp_overlap', 2026-12-07) 12.9%. */
     ck_assert_int_ge(moe->rows, 166);
-    ck_assert(moe->sum / moe->rows <= 0.131);
+    ck_assert(moe->sum / moe->rows <= 0.130);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {

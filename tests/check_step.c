@@ -1231,6 +1231,41 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* "/no_tp_overlap" in the recompute cell: the run's recipe set no TP
+     * communication overlap (tp_comm_overlap 0 where the mcore stack has
+     * 0.8); "/eager_norm" asks for torchtitan's eager norms, which the
+     * loader refuses under another stack */
+    {
+        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *cellv[] = {"none/no_tp_overlap", "none", "none/no_tp_overlapx", "none/eager_norm"};
+        for (int k = 0; k < 4; k++) {
+            char buf[1024];
+            int len = snprintf(buf, sizeof buf,
+                               "%sQwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,2,"
+                               "1,1,1,4,4,zero1,mxfp8,%s,40000,,,\n",
+                               hdr, cellv[k]);
+            struct cs_ref_case *c9 = NULL;
+            size_t n9 = 0;
+            cs_status st9 = cs_refs_load_buffer("nt.csv", buf, (size_t)len, cat, &d, &c9, &n9);
+            if (k < 2) {
+                ck_assert_int_eq(st9, CS_OK);
+                ck_assert_uint_eq(n9, 1);
+                ck_assert_double_eq_tol(c9[0].scen.workload.tp_comm_overlap, k == 0 ? 0.0 : 0.8, 1e-12);
+            } else {
+                ck_assert_int_ne(st9, CS_OK);
+                bool found = false;
+                for (size_t q = 0; q < d.n; q++)
+                    found = found || strstr(d.items[q].msg, k == 2 ? "\"/no_tp_overlap\" takes no value"
+                                                                   : "norm_kernel: eager norms") != NULL;
+                ck_assert(found);
+            }
+            cs_refs_free(c9, n9);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* "/dispatch:alltoall" in the recompute cell: the run's token
      * dispatcher (Megatron-Core's alltoall instead of the mcore stack's
      * flex/hierarchical); an unknown name, or a dense model, is an error. */
