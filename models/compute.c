@@ -1695,11 +1695,9 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
     c.fwd_flops = flops;
     c.bwd_flops = 2.0 * flops;
     mem_op(gpu, p, 2.0 * d.e * d.n_h, &c);   /* final norm */
-    if (cs_workload_eager_norm(w)) {
-        double eb = 0.0;
-        cs_compute_eager_bytes(w, d.e, 0.0, 0.0, 0.0, d.n_h, 1, &eb);
-        mem_op(gpu, p, eb, &c);
-    }
+    double eager_b = 0.0;   /* an eager final norm's bytes beyond it (0 unless eager) */
+    cs_compute_eager_bytes(w, d.e, 0.0, 0.0, 0.0, d.n_h, 1, &eager_b);
+    mem_op(gpu, p, eager_b, &c);
     /* The loss's HBM traffic per logit (docs/models.md 2.2). The
      * all-reduces of b s floats (max, sum, target logit) are too small to
      * count. */

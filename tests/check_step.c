@@ -106,6 +106,13 @@ static double dp_comm_total(const char *fsdp, const char *prec, bool flag)
     return r.dp_comm_total_s;
 }
 
+/* The common-schema step tables' header (validation/step, each CSV), for the
+ * reader tests below that load one row from memory. */
+static const char COMMON_SCHEMA_HDR[] =
+    "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+    "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
+    "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+
 START_TEST(test_step_param_gather_width)
 {
     static const char *const schemes[] = {"full", "zero1"};
@@ -1138,9 +1145,7 @@ START_TEST(test_step_refs_common_schema)
      * virtual stage (Megatron-Core's recompute_method block with
      * recompute_num_layers N); no count, or 0, is an error naming the cell. */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         const char *row = "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,"
                           "1,2,1,2,1,4,1,zero1,bf16,%s,7000,,,\n";
         const char *cells[] = {"full:3", "full:0", "full:x"};
@@ -1176,9 +1181,7 @@ START_TEST(test_step_refs_common_schema)
      * fit either (about 142 GB), but fits with it, so it stays a prediction
      * ("does not fit") for the memory model to answer for. */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         char buf[2048];
         int len = snprintf(buf, sizeof buf,
                            "%sLlama-3-70B,H100-SXM5-80GB,8,1,80,8192,28672,64,8,128256,8192,swiglu,64,1,"
@@ -1203,9 +1206,7 @@ START_TEST(test_step_refs_common_schema)
     /* "/fp8_attn" in the recompute cell: the row's attention ran in FP8
      * (the recipes' fp8_attention); it takes no value */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         const char *cellv[] = {"none/graphs/fp8_attn/a2a_overlap", "none", "none/fp8_attnx"};
         for (int k = 0; k < 3; k++) {
             char buf[1024];
@@ -1236,9 +1237,7 @@ START_TEST(test_step_refs_common_schema)
      * 0.8); "/eager_norm" asks for torchtitan's eager norms, which the
      * loader refuses under another stack */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         const char *cellv[] = {"none/no_tp_overlap", "none", "none/no_tp_overlapx", "none/eager_norm"};
         for (int k = 0; k < 4; k++) {
             char buf[1024];
@@ -1270,9 +1269,7 @@ START_TEST(test_step_refs_common_schema)
      * dispatcher (Megatron-Core's alltoall instead of the mcore stack's
      * flex/hierarchical); an unknown name, or a dense model, is an error. */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         const char *rows[] = {
             "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
             "zero1,bf16,none/dispatch:alltoall/a2a_overlap,9000,,,\n",
@@ -1305,9 +1302,7 @@ START_TEST(test_step_refs_common_schema)
     /* "/graphs" in the recompute cell: the run replayed its layers as CUDA
      * graphs (cuda_graphs: true in its scenario); with a value, an error. */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         const char *rows[] = {
             "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
             "zero1,bf16,none/dispatch:alltoall/graphs/a2a_overlap,9000,,,\n",
@@ -1355,9 +1350,7 @@ START_TEST(test_step_refs_common_schema)
      * (workload.bf16_layers_at_end, workload.module_precision); a count
      * that is not one, or a pair without '=', is an error naming the row. */
     {
-        const char *hdr = "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
-                          "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
-                          "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
+        const char *hdr = COMMON_SCHEMA_HDR;
         const char *rows[] = {
             "Qwen3-30B-A3B,B200,8,1,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,8,8,"
             "zero1,nvfp4,none/bf16_end:6/modprec:attn_qkv=bf16+experts=mxfp8/graphs:attn,9000,,,\n",
