@@ -133,7 +133,7 @@ expect 0 "validate-refs" -- "$bin" validate-refs
 has "$tmp/out" "megatron-sc21-a100-weak-scaling.csv" "validate-refs reads the SC21 table"
 has "$tmp/out" "5 tables,  38 rows" "validate-refs summarizes the fit tables"
 has "$tmp/out" "holdout: 18 tables" "validate-refs compares the held-out tables"
-has "$tmp/out" "holdout MoE: 12 tables" "validate-refs compares the held-out MoE tables apart"
+has "$tmp/out" "holdout MoE: 13 tables" "validate-refs compares the held-out MoE tables apart"
 has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"
 has "$tmp/out" "not expressible:" "validate-refs lists what it cannot express"
 has "$tmp/out" "flagged by their source: 4 rows" "validate-refs lists the rows their source flags"
