@@ -433,11 +433,12 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     long cp = cs__opt_int(r, "cp"), vp = cs__opt_int(r, "vp"), ep = cs__opt_int(r, "ep");
     long dp = cs__opt_int(r, "dp"), mb = cs__opt_int(r, "micro_batch");
     const char *prec = cs__get(r, "precision");
-    /* Hopper's block-wise FP8 (DeepSeek-V3's 1x128 activation and 128x128
-     * weight tiles; Transformer Engine's Float8BlockScaling) runs on the
-     * FP8 tensor cores as per-tensor FP8 does: read as fp8, the tiles'
-     * scales (4 bytes per 128 elements) left out. */
-    if (prec && strcmp(prec, "fp8-blockwise") == 0)
+    /* Block-wise FP8 (DeepSeek-V3's 1x128 activation and 128x128 weight
+     * tiles; Transformer Engine's Float8BlockScaling): precision fp8 with
+     * workload.fp8_recipe blockwise (the tiles' scales, 4 bytes per 128
+     * elements, left out of the memory) */
+    bool fp8_block = prec && strcmp(prec, "fp8-blockwise") == 0;
+    if (fp8_block)
         prec = "fp8";
     const char *fsdp = cs__opt(r, "fsdp");
     const char *rc = cs__opt(r, "recompute");
@@ -564,6 +565,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
      * workload.module_precision, judged by the loader */
     char quant[320] = "", rc_be[200], bend[16], rc_mp[200], mprec[200];
     size_t qlen = 0, belen = 0, mplen = 0;
+    if (fp8_block)
+        qlen += (size_t)snprintf(quant + qlen, sizeof quant - qlen, "  fp8_recipe: blockwise\n");
     rc_cell = rc;
     if (cs__take_value(&rc, "/bf16_end:", rc_be, sizeof rc_be, bend, sizeof bend, &belen)) {
         char *end = NULL;

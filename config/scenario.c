@@ -210,6 +210,7 @@ static void walk(struct cs_bind *b, const struct cs_field *t, size_t n,
 static const char *const fused_attention_names[] = {"auto", "on", "off", NULL};
 static const char *const torch_compile_names[] = {"auto", "on", "off", NULL};
 static const char *const norm_kernel_names[] = {"auto", "fused", "eager", NULL};
+static const char *const fp8_recipe_names[] = {"tensor", "blockwise", NULL};
 static const char *const storage_network_names[] = {"compute", "separate", NULL};
 static const char *const scope_names[] = {"gpu", "node", "switch", "job", "rack", "leaf", "spine", "storage", NULL};
 static const char *const spare_place_names[] = {"separate", "spread", NULL};
@@ -527,6 +528,12 @@ static const struct cs_field workload_fields[] = {
               "(Megatron --recompute-num-layers, block method); 0 = all"),
     F_("precision", CS_FT_ENUM, struct cs_workload, precision, .names = cs_precision_names,
        .def = "bf16", .doc = "training precision"),
+    F_("fp8_recipe", CS_FT_ENUM, struct cs_workload, fp8_recipe, .names = fp8_recipe_names,
+       .def = "tensor",
+       .doc = "precision fp8: per-tensor scaling (tensor: Transformer Engine's delayed or "
+              "current scaling) or blockwise (TE's Float8BlockScaling, DeepSeek-V3's 1x128 / "
+              "128x128 tiles: on Hopper the FP8 linear layers take 1.128x as long, TE's GEMM "
+              "profiling guide; on Blackwell as tensor, TE running it as MXFP8)"),
     F_("tokens", CS_FT_QTY, struct cs_workload, tokens, .unit = CS_UNIT_COUNT, .min = 0,
        .max = 1e18, .flags = CS_F_MINEXCL | CS_F_NULLABLE, .doc = "tokens to train"),
     F_("tp_comm_overlap", CS_FT_QTY, struct cs_workload, tp_comm_overlap, .unit = CS_UNIT_RATIO,
@@ -1707,6 +1714,11 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
             cs_cfg__error(b->d, node_or(wl, "fused_grouped_mlp", wl),
                           "workload.fused_grouped_mlp: %s; expected false", why);
     }
+    if (w->fp8_recipe == 1 && w->precision != CS_PREC_FP8)
+        cs_cfg__error(b->d, node_or(wl, "fp8_recipe", wl),
+                      "workload.fp8_recipe: blockwise scales FP8 tensors, and the precision is %s; "
+                      "expected tensor, or precision: fp8",
+                      cs_precision_names[w->precision]);
     if (w->torch_compile != 0 && w->stack != CS_STACK_TORCHTITAN)
         cs_cfg__error(b->d, node_or(wl, "torch_compile", wl),
                       "workload.torch_compile: %s applies to stack torchtitan (the other stacks' "

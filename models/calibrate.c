@@ -849,6 +849,7 @@ void cs_step_options_from_scenario(const struct cs_scenario *s, struct cs_step_o
             o->compute.mem_fragmentation = w->memory_fragmentation;
         if (isfinite(w->host_python_scale) && w->host_python_scale > 0)
             o->compute.host_python_scale = w->host_python_scale;
+        o->compute.fp8_linear_factor = cs_compute_fp8_linear_factor(w, &s->cluster.gpu);
         if (w->fused_attention == 1)
             o->compute.fused_attention = true;
         else if (w->fused_attention == 2)

@@ -162,6 +162,7 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_reserve_bytes = CS_MEMORY_RESERVE_FIXED_BYTES;
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     r.torch_grouped_mm_slowdown = blackwell ? CS_TORCH_GROUPED_MM_BF16_BLACKWELL : 1.0;
+    r.fp8_linear_factor = 1.0;
     *p = r;
 }
 
@@ -949,6 +950,25 @@ static struct attn_cost attention(const struct cs_gpu_spec *gpu,
     return c;
 }
 
+double cs_compute_fp8_linear_factor(const struct cs_workload *w, const struct cs_gpu_spec *gpu)
+{
+    if (w == NULL || gpu == NULL || w->fp8_recipe != 1 || w->precision != CS_PREC_FP8 ||
+        cs_gpu_block_scaled(gpu))
+        return 1.0;
+    return CS_FP8_BLOCKWISE_FACTOR;
+}
+
+/* One GEMM of a linear layer at precision `prec`: FP8 ones at the scaling
+ * recipe's factor (p->fp8_linear_factor: block-wise on Hopper). */
+static double lin_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                         enum cs_precision prec, double m, double n, double k, double batch)
+{
+    double t = cs_compute_gemm_s(gpu, p, prec, m, n, k, batch);
+    if (prec == CS_PREC_FP8 && isfinite(p->fp8_linear_factor) && p->fp8_linear_factor > 0)
+        t *= p->fp8_linear_factor;
+    return t;
+}
+
 /* The quantization casts of a linear layer whose inputs hold `in` elements
  * (T x k) and whose output gradients hold `out` (T x n), under the
  * quantized precisions (nothing for the others). */
@@ -966,8 +986,10 @@ static void linear_casts(const struct cs_gpu_spec *gpu, const struct cs_compute_
          * fused activation-cast). Backward: the bf16 output gradient is read
          * (2 bytes) and written as FP8 and FP8-transposed (1 + 1). The
          * weights' casts are cached across micro-batches and not counted. */
-        *fwd_s += cs_compute_mem_s(gpu, p, 2.0 * in);
-        *bwd_s += cs_compute_mem_s(gpu, p, 4.0 * out);
+        double f = isfinite(p->fp8_linear_factor) && p->fp8_linear_factor > 0 ? p->fp8_linear_factor
+                                                                              : 1.0;
+        *fwd_s += f * cs_compute_mem_s(gpu, p, 2.0 * in);
+        *bwd_s += f * cs_compute_mem_s(gpu, p, 4.0 * out);
     } else if (prec == CS_PREC_MXFP8) {
         /* MXFP8 (Transformer Engine's MXFP8BlockScaling): a scale per 32
          * consecutive elements along one axis, so the row-wise copy (1x32
@@ -1016,9 +1038,8 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
                    enum cs_precision prec, double t, double n, double k, double *fwd_s,
                    double *bwd_s, double *flops)
 {
-    *fwd_s += cs_compute_gemm_s(gpu, p, prec, t, n, k, 1.0);
-    *bwd_s += cs_compute_gemm_s(gpu, p, prec, t, k, n, 1.0) +
-              cs_compute_gemm_s(gpu, p, prec, k, n, t, 1.0);
+    *fwd_s += lin_gemm_s(gpu, p, prec, t, n, k, 1.0);
+    *bwd_s += lin_gemm_s(gpu, p, prec, t, k, n, 1.0) + lin_gemm_s(gpu, p, prec, k, n, t, 1.0);
     *flops += 2.0 * t * n * k;
     linear_casts(gpu, p, prec, t * k, t * n, fwd_s, bwd_s);
 }
@@ -1180,9 +1201,9 @@ static void grouped_linear(const struct cs_gpu_spec *gpu, const struct cs_comput
         return;
     /* slow: the grouped kernel's time over the model's GEMM time
      * (torch_grouped_mm_slowdown for torchtitan's bf16 experts) */
-    *fwd_s += slow * cs_compute_gemm_s(gpu, p, prec, t, n, k, groups);
-    *bwd_s += slow * (cs_compute_gemm_s(gpu, p, prec, t, k, n, groups) +
-                      cs_compute_gemm_s(gpu, p, prec, k, n, t, groups));
+    *fwd_s += slow * lin_gemm_s(gpu, p, prec, t, n, k, groups);
+    *bwd_s += slow * (lin_gemm_s(gpu, p, prec, t, k, n, groups) +
+                      lin_gemm_s(gpu, p, prec, k, n, t, groups));
     *flops += 2.0 * groups * t * n * k;
     /* the casts of linear(), over every expert's rows */
     linear_casts(gpu, p, prec, groups * t * k, groups * t * n, fwd_s, bwd_s);
@@ -1479,11 +1500,11 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
          * kernels.) */
         bool swiglu = m->activation == CS_ACT_SWIGLU;
         double fr = moe ? 0.0 : d.f / d.tp;
-        double t_rc = cs_compute_gemm_s(gpu, p, p_qkv, d.tokens, d.kv_g * d.hd, d.h, 1.0) +
-                      cs_compute_gemm_s(gpu, p, p_proj, d.tokens, d.h, d.a_g * d.dv, 1.0) +
+        double t_rc = lin_gemm_s(gpu, p, p_qkv, d.tokens, d.kv_g * d.hd, d.h, 1.0) +
+                      lin_gemm_s(gpu, p, p_proj, d.tokens, d.h, d.a_g * d.dv, 1.0) +
                       (fr <= 0 ? 0.0
-                       : swiglu ? cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, fr, d.h, 1.0)
-                                : cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, d.h, fr, 1.0));
+                       : swiglu ? lin_gemm_s(gpu, p, p_ffn, d.tokens, fr, d.h, 1.0)
+                                : lin_gemm_s(gpu, p, p_ffn, d.tokens, d.h, fr, 1.0));
         c.recompute_s = t_rc + mem_fwd;
         c.recompute_flops = 2.0 * d.tokens * d.h * (d.kv_g * d.hd + d.a_g * d.dv + fr);
         /* the all-gathered inputs of sequence parallelism are not kept */
@@ -1514,8 +1535,8 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         if (mods & CS_RC_MOD_LAYERNORM)
             c.recompute_s += norms * cs_compute_mem_s(gpu, p, 2.0 * d.e * d.n_h);
         if ((mods & CS_RC_MOD_MLP) && f_dense > 0) {
-            c.recompute_s += cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, up_n, d.h, 1.0) +
-                             cs_compute_gemm_s(gpu, p, p_ffn, d.tokens, d.h, f_dense / d.tp, 1.0) +
+            c.recompute_s += lin_gemm_s(gpu, p, p_ffn, d.tokens, up_n, d.h, 1.0) +
+                             lin_gemm_s(gpu, p, p_ffn, d.tokens, d.h, f_dense / d.tp, 1.0) +
                              cs_compute_mem_s(gpu, p,
                                               cs_activation_mem_passes(m->activation) * d.e * n_f);
             c.recompute_flops += 2.0 * d.tokens * d.h * (up_n + f_dense / d.tp);
@@ -1543,8 +1564,8 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
             const struct cs_mla_shape *l = &m->mla;
             double qk = (double)l->qk_nope_dim + l->qk_rope_dim, kvw = (double)l->qk_nope_dim + l->v_dim;
             double qin = l->q_lora_rank > 0 ? (double)l->q_lora_rank : d.h;
-            c.recompute_s += cs_compute_gemm_s(gpu, p, p_qkv, d.tokens, d.a_g * qk, qin, 1.0) +
-                             cs_compute_gemm_s(gpu, p, p_qkv, d.tokens, d.a_g * kvw, l->kv_lora_rank, 1.0);
+            c.recompute_s += lin_gemm_s(gpu, p, p_qkv, d.tokens, d.a_g * qk, qin, 1.0) +
+                             lin_gemm_s(gpu, p, p_qkv, d.tokens, d.a_g * kvw, l->kv_lora_rank, 1.0);
             c.recompute_flops += 2.0 * d.tokens * (d.a_g * qk * qin + d.a_g * kvw * l->kv_lora_rank);
         }
         break;

@@ -2,6 +2,7 @@
  * the step model, applying each file's documented policy for what the row
  * does not state. */
 #include "clustersim/models/refcase.h"
+#include "clustersim/models/compute.h"
 #include "clustersim/models/memory.h"
 
 #include <math.h>
@@ -20,6 +21,7 @@ void cs_refs_options(const struct cs_ref_case *c, struct cs_step_options *o)
     if (isfinite(c->scen.workload.tp_comm_overlap))
         o->tp_overlap = c->scen.workload.tp_comm_overlap;
     o->compute.fused_attention = p.fused_attention;
+    o->compute.fp8_linear_factor = cs_compute_fp8_linear_factor(&c->scen.workload, &c->scen.cluster.gpu);
     /* a row that states its attention kernels (the attention column) */
     if (c->scen.workload.fused_attention == 1)
         o->compute.fused_attention = true;

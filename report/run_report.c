@@ -383,9 +383,9 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
                  w->offload_layers);
     else
         snprintf(rc, sizeof rc, "%s", cs_recompute_name(w->recompute));
-    fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s\n",
-            w->global_batch, m->seq_len, w->micro_batch, rc,
-            cs_precision_name(w->precision));
+    fprintf(out, "  batch         %ld sequences x %d tokens, micro-batch %d; recompute %s; %s%s\n",
+            w->global_batch, m->seq_len, w->micro_batch, rc, cs_precision_name(w->precision),
+            w->precision == CS_PREC_FP8 && w->fp8_recipe == 1 ? " (block-wise scaling)" : "");
     /* the software the kernels' costs assume (docs/models.md 2.2, 2.3, 2.6) */
     {
         enum cs_attn_kernel ak = cs_workload_attention_kernel(w);

@@ -1088,6 +1088,54 @@ START_TEST(test_compute_eager_blocks)
 }
 END_TEST
 
+/* Block-wise FP8 (workload.fp8_recipe blockwise): the factor from
+ * Transformer Engine's GEMM profiling guide (H200, autocast, 22.882 /
+ * 20.285 ms per layer) on Hopper, 1 on a block-scaled GPU and off fp8; a
+ * Llama 2 70B layer at 4,096 tokens on H100 grows by exactly (factor - 1)
+ * times its four FP8 linear layers' GEMMs and casts, worked out here from
+ * the GEMM and memory formulas: forward QKV (8,192 -> 10,240), projection
+ * (8,192 -> 8,192), gate and up (8,192 -> 57,344), down (28,672 -> 8,192),
+ * each a forward GEMM and its input's FP8 copy and transpose (2 bytes per
+ * input element); backward the data- and weight-gradient GEMMs and the
+ * output gradient's read and two FP8 copies (4 bytes per element). */
+START_TEST(test_compute_fp8_blockwise)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_workload w = job("llama2-70b", 1, false, CS_RECOMPUTE_NONE);
+    w.model.seq_len = 4096;
+    w.precision = CS_PREC_FP8;
+    ck_assert_double_eq(cs_compute_fp8_linear_factor(&w, &g), 1.0);   /* per tensor */
+    w.fp8_recipe = 1;
+    double f = cs_compute_fp8_linear_factor(&w, &g);
+    ck_assert_double_eq_tol(f, 1.128025634705447, 1e-12);
+    struct cs_gpu_spec gb = h100();
+    gb.peak_flops[CS_PREC_MXFP8] = gb.peak_flops[CS_PREC_FP8];   /* block-scaled tensor cores */
+    ck_assert_double_eq(cs_compute_fp8_linear_factor(&w, &gb), 1.0);
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq(p.fp8_linear_factor, 1.0);
+    struct cs_layer_cost c0, c1;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c0), CS_OK);
+    p.fp8_linear_factor = f;
+    ck_assert_int_eq(cs_compute_layer(&w, &g, &p, &c1), CS_OK);
+    const double T = 4096.0, in[4] = {8192, 8192, 8192, 28672}, out[4] = {10240, 8192, 57344, 8192};
+    double lf = 0.0, lb = 0.0;
+    for (int i = 0; i < 4; i++) {
+        lf += cs_compute_gemm_s(&g, &p, CS_PREC_FP8, T, out[i], in[i], 1.0) +
+              cs_compute_mem_s(&g, &p, 2.0 * T * in[i]);
+        lb += cs_compute_gemm_s(&g, &p, CS_PREC_FP8, T, in[i], out[i], 1.0) +
+              cs_compute_gemm_s(&g, &p, CS_PREC_FP8, in[i], out[i], T, 1.0) +
+              cs_compute_mem_s(&g, &p, 4.0 * T * out[i]);
+    }
+    ck_assert_double_eq_tol(c1.fwd_s - c0.fwd_s, (f - 1.0) * lf, 1e-12);
+    ck_assert_double_eq_tol(c1.bwd_s - c0.bwd_s, (f - 1.0) * lb, 1e-12);
+    ck_assert_double_eq(c1.fwd_flops, c0.fwd_flops);
+    /* bf16: nothing to scale */
+    w.precision = CS_PREC_BF16;
+    ck_assert_double_eq(cs_compute_fp8_linear_factor(&w, &g), 1.0);
+}
+END_TEST
+
 START_TEST(test_compute_host_ops)
 {
     struct cs_gpu_spec g = h100();
@@ -1460,6 +1508,7 @@ static Suite *compute_suite(void)
     tcase_add_test(gemm, test_compute_params_blackwell);
     tcase_add_test(gemm, test_compute_host_ops);
     tcase_add_test(gemm, test_compute_eager_blocks);
+    tcase_add_test(gemm, test_compute_fp8_blockwise);
     tcase_add_test(gemm, test_compute_gemm_xla_h100);
     tcase_add_test(gemm, test_compute_gemm_dim_half_by_gpu);
     tcase_add_test(gemm, test_compute_gemm_xla_b200);

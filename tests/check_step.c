@@ -1238,6 +1238,24 @@ START_TEST(test_step_refs_common_schema)
      * loader refuses under another stack */
     {
         const char *hdr = COMMON_SCHEMA_HDR;
+        /* precision fp8-blockwise: fp8 with fp8_recipe blockwise (its
+         * factor on Hopper, cs_compute_fp8_linear_factor) */
+        {
+            char bb[1024];
+            int bl = snprintf(bb, sizeof bb,
+                              "%sQwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,"
+                              "256,1,1,1,1,1,16,8,zero1,fp8-blockwise,none,9000,,,\n",
+                              hdr);
+            struct cs_ref_case *cb = NULL;
+            size_t nb = 0;
+            ck_assert_int_eq(cs_refs_load_buffer("fb.csv", bb, (size_t)bl, cat, &d, &cb, &nb), CS_OK);
+            ck_assert_uint_eq(nb, 1);
+            ck_assert_int_eq(cb[0].scen.workload.precision, CS_PREC_FP8);
+            ck_assert_int_eq(cb[0].scen.workload.fp8_recipe, 1);
+            ck_assert_double_eq_tol(cs_compute_fp8_linear_factor(&cb[0].scen.workload, &cb[0].scen.cluster.gpu),
+                                    CS_FP8_BLOCKWISE_FACTOR, 1e-12);
+            cs_refs_free(cb, nb);
+        }
         const char *cellv[] = {"none/no_tp_overlap", "none", "none/no_tp_overlapx", "none/eager_norm"};
         for (int k = 0; k < 4; k++) {
             char buf[1024];
@@ -1932,6 +1950,10 @@ START_TEST(test_step_moe_rules)
         " stack: torchtitan, norm_kernel: eager}\n",
         "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
         " stack: torchtitan, torch_compile: no}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " fp8_recipe: blockwise}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " precision: fp8, fp8_recipe: block}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
@@ -1950,7 +1972,9 @@ START_TEST(test_step_moe_rules)
                           "attn+mamba is Transformer Engine's scope in Megatron-Core",
                           "torch_compile: off applies to stack torchtitan",
                           "norm_kernel: eager norms are torchtitan's without torch.compile",
-                          "torch_compile"};
+                          "torch_compile",
+                          "fp8_recipe: blockwise scales FP8 tensors, and the precision is bf16",
+                          "fp8_recipe"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

@@ -30,6 +30,12 @@ expect 0 "run torchtitan eager" -- "$bin" run scenarios/default.yaml --set workl
     --set workload.torch_compile=off --set workload.norm_kernel=eager
 has "$tmp/out" "stack torchtitan; attention flash2; loss eager; blocks eager (torch_compile off), norms eager" "text report: eager blocks"
 expect 2 "torch_compile under another stack" -- "$bin" run scenarios/default.yaml --set workload.torch_compile=off
+# block-wise FP8 is named in the batch line; it needs precision fp8
+expect 0 "run fp8 blockwise" -- "$bin" run scenarios/default.yaml --set workload.precision=fp8 \
+    --set workload.fp8_recipe=blockwise
+has "$tmp/out" "; fp8 (block-wise scaling)" "text report: block-wise FP8"
+expect 2 "fp8_recipe blockwise under bf16" -- "$bin" run scenarios/default.yaml --set workload.fp8_recipe=blockwise
+has "$tmp/err" "fp8_recipe: blockwise scales FP8 tensors" "fp8_recipe error names the key"
 expect 0 "run default json" -- "$bin" run scenarios/default.yaml --format json
 for key in '"step"' '"time_s"' '"compute_s"' '"exposed_comm_s"' '"bubble_s"' \
            '"throughput"' '"tokens_per_s"' '"tflops_per_gpu"' '"mfu"' \

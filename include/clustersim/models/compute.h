@@ -56,7 +56,35 @@ struct cs_compute_params {
      * (measured), 1 elsewhere (no measurement). Applied to the expert GEMMs
      * of the torchtitan stack only (docs/moe.md, "Compute"). */
     double torch_grouped_mm_slowdown;
+    /* The FP8 linear layers' GEMM and cast time over the per-tensor
+     * recipe's: CS_FP8_BLOCKWISE_FACTOR for the block-wise recipe on GPUs
+     * without block-scaled tensor cores (workload.fp8_recipe blockwise;
+     * cs_compute_fp8_linear_factor), else 1. */
+    double fp8_linear_factor;
 };
+
+/* Transformer Engine's Float8BlockScaling (DeepSeek-V3's 1x128 activation
+ * and 128x128 weight tiles) on Hopper over its per-tensor current scaling,
+ * GEMMs with their quantization (autocast): 22.882 / 20.285 ms per layer
+ * on an H200 NVL for a 5B config (hidden 4096, intermediate 16384, 15,872
+ * tokens; all 12 forward, data- and weight-gradient GEMMs), TE's GEMM
+ * profiling guide (NVIDIA/TransformerEngine docs/examples/gemm_profiling/
+ * gemm_profiling.rst, PR #2863, 2026-05): the per-block scales of both the
+ * row- and column-wise copies and the block-scaled cuBLAS GEMM. On
+ * Blackwell TE emulates the recipe with MXFP8 kernels (TE PR #2157), where
+ * the same guide has MXFP8 at 0.98 of FP8 current scaling (B300): 1 there.
+ * Not fitted on a step table. */
+#define CS_FP8_BLOCKWISE_FACTOR (22.882 / 20.285)
+
+/* The FP8 linear layers' time factor of workload `w` on `gpu`
+ * (cs_compute_params.fp8_linear_factor): CS_FP8_BLOCKWISE_FACTOR for
+ * fp8_recipe blockwise at precision fp8 on a GPU without block-scaled
+ * tensor cores, whatever the stack (Transformer Engine's recipe is the one
+ * measured; the costs it stands for, a scale per block for both copies and
+ * the scales applied inside the GEMM's main loop, are the recipe's: the
+ * DeepSeek-V3 report, Section 3.3.2, promotes partial sums every 128
+ * elements of K); 1 otherwise (Blackwell runs it as MXFP8). */
+double cs_compute_fp8_linear_factor(const struct cs_workload *w, const struct cs_gpu_spec *gpu);
 
 /* torch._grouped_mm's bf16 forward + backward (three grouped GEMMs) on B200
  * over this model's GEMM time for the same shapes, the mean of the eight

@@ -470,6 +470,14 @@ struct cs_workload {
      * cpu_offloading_num_layers); 0: none. */
     int offload_layers;
     enum cs_precision precision;
+    /* Precision fp8: how the FP8 tensors are scaled. 0 per tensor
+     * (Transformer Engine's delayed or current scaling, what the FP8 model
+     * stands for), 1 block-wise (TE's Float8BlockScaling, DeepSeek-V3's 1x128
+     * activation and 128x128 weight tiles): on GPUs without block-scaled
+     * tensor cores (Hopper), the FP8 linear layers' GEMMs and
+     * casts take CS_FP8_BLOCKWISE_FACTOR times as long
+     * (cs_compute_params.fp8_linear_factor; docs/models.md 2.3). */
+    int fp8_recipe;
     double tokens;            /* tokens to train; NAN when not given */
     /* How the software stack runs the step (cs_step_options_from_scenario). */
     double tp_comm_overlap;   /* share of TP collectives hidden behind GEMMs (TE userbuffers); 0 */
