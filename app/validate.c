@@ -450,3 +450,76 @@ bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workloa
 #undef CS__OUT
     return n == 0;
 }
+
+/* ---- precision pairs ------------------------------------------------ */
+
+const char *const cs_app_pair_names[CS_APP_PAIR_COUNT] = {"fp8", "fp8 block-wise", "mxfp8", "nvfp4"};
+
+/* The row's group, or -1 for bf16 and the unquantized precisions. */
+static int pair_group(const struct cs_workload *w)
+{
+    switch (w->precision) {
+    case CS_PREC_FP8: return w->fp8_recipe == 1 ? CS_APP_PAIR_FP8_BLOCK : CS_APP_PAIR_FP8;
+    case CS_PREC_MXFP8: return CS_APP_PAIR_MXFP8;
+    case CS_PREC_NVFP4: return CS_APP_PAIR_NVFP4;
+    default: return -1;
+    }
+}
+
+/* A row that can enter a pair: predicted, scored, a throughput or time. */
+static bool pair_usable(const struct cs_app_val_row *r)
+{
+    return r->st == CS_OK && isfinite(r->pred) && r->pred > 0 && r->c->measured > 0 &&
+           !r->c->flagged[0] && !r->c->not_expressible[0] && r->c->metric != CS_REF_PEAK_MEMORY_GIB;
+}
+
+/* The same run but for its precision (the row's stated configuration). */
+static bool pair_same(const struct cs_ref_case *a, const struct cs_ref_case *b)
+{
+    const struct cs_cluster_cfg *ca = &a->scen.cluster, *cb = &b->scen.cluster;
+    const struct cs_workload *x = &a->scen.workload, *y = &b->scen.workload;
+    return strcmp(a->file, b->file) == 0 && a->metric == b->metric &&
+           strcmp(ca->gpu.name, cb->gpu.name) == 0 && ca->nodes == cb->nodes &&
+           ca->gpus_per_node == cb->gpus_per_node && x->model.layers == y->model.layers &&
+           x->model.hidden == y->model.hidden && x->model.seq_len == y->model.seq_len &&
+           x->global_batch == y->global_batch && x->micro_batch == y->micro_batch &&
+           a->search_micro_batch == b->search_micro_batch &&
+           a->search_recompute == b->search_recompute && x->recompute == y->recompute &&
+           x->par.tp == y->par.tp && x->par.pp == y->par.pp && x->par.cp == y->par.cp &&
+           x->par.dp == y->par.dp && x->par.ep == y->par.ep && x->par.vp == y->par.vp &&
+           x->cuda_graphs == y->cuda_graphs && x->cuda_graph_scope == y->cuda_graph_scope;
+}
+
+void cs_app_validate_pairs(const struct cs_app_validate *v, struct cs_app_val_pairs *out)
+{
+    double sm[CS_APP_PAIR_COUNT] = {0}, sp[CS_APP_PAIR_COUNT] = {0};
+    double sr[CS_APP_PAIR_COUNT] = {0}, sa[CS_APP_PAIR_COUNT] = {0};
+    int n[CS_APP_PAIR_COUNT] = {0};
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *b = &v->rows[i];
+        if (!pair_usable(b) || b->c->scen.workload.precision != CS_PREC_BF16)
+            continue;
+        for (size_t j = 0; j < v->nrows; j++) {
+            const struct cs_app_val_row *q = &v->rows[j];
+            int g = pair_usable(q) ? pair_group(&q->c->scen.workload) : -1;
+            if (g < 0 || !pair_same(b->c, q->c))
+                continue;
+            /* quantized over bf16: throughput up, time down */
+            bool time = b->c->metric == CS_REF_ITER_S;
+            double meas = time ? b->c->measured / q->c->measured : q->c->measured / b->c->measured;
+            double mod = time ? b->pred / q->pred : q->pred / b->pred;
+            n[g]++;
+            sm[g] += meas;
+            sp[g] += mod;
+            sr[g] += mod / meas;
+            sa[g] += fabs(mod / meas - 1.0);
+        }
+    }
+    for (int g = 0; g < CS_APP_PAIR_COUNT; g++) {
+        out[g].n = n[g];
+        out[g].measured = n[g] ? sm[g] / n[g] : NAN;
+        out[g].model = n[g] ? sp[g] / n[g] : NAN;
+        out[g].ratio = n[g] ? sr[g] / n[g] : NAN;
+        out[g].mape = n[g] ? sa[g] / n[g] : NAN;
+    }
+}

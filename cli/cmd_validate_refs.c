@@ -52,6 +52,45 @@ static void cs__agg_text(const char *name, const struct cs_app_val_agg *g)
                strcmp(name, "holdout:") == 0 ? " (every figure above is in-sample)" : "");
 }
 
+/* What each quantized precision buys over bf16 on the same configuration,
+ * measured and predicted (cs_app_validate_pairs). */
+static void cs__pairs_text(const struct cs_app_validate *v)
+{
+    struct cs_app_val_pairs p[CS_APP_PAIR_COUNT];
+    cs_app_validate_pairs(v, p);
+    bool any = false;
+    for (int g = 0; g < CS_APP_PAIR_COUNT; g++)
+        any = any || p[g].n > 0;
+    if (!any)
+        return;
+    printf("precision pairs (one table's rows of the same configuration at bf16 and quantized; "
+           "speedup over bf16):\n");
+    for (int g = 0; g < CS_APP_PAIR_COUNT; g++)
+        if (p[g].n > 0)
+            printf("  %-15s %3d pairs: measured %.2fx, predicted %.2fx (predicted/measured %.3f, "
+                   "mean |difference| %.1f%%)\n",
+                   cs_app_pair_names[g], p[g].n, p[g].measured, p[g].model, p[g].ratio, 100 * p[g].mape);
+}
+
+static void cs__pairs_json(cJSON *parent, const struct cs_app_validate *v)
+{
+    struct cs_app_val_pairs p[CS_APP_PAIR_COUNT];
+    cs_app_validate_pairs(v, p);
+    cJSON *arr = cJSON_AddArrayToObject(parent, "precision_pairs");
+    for (int g = 0; g < CS_APP_PAIR_COUNT; g++) {
+        if (p[g].n == 0)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "precision", cs_app_pair_names[g]);
+        cJSON_AddNumberToObject(o, "pairs", p[g].n);
+        cJSON_AddNumberToObject(o, "measured_speedup", p[g].measured);
+        cJSON_AddNumberToObject(o, "predicted_speedup", p[g].model);
+        cJSON_AddNumberToObject(o, "ratio", p[g].ratio);
+        cJSON_AddNumberToObject(o, "mape", p[g].mape);
+        cJSON_AddItemToArray(arr, o);
+    }
+}
+
 /* The rows the models cannot express yet, counted by reason: the list of
  * features to build (validation/README.md). */
 static void cs__not_expressible_text(const struct cs_app_validate *v)
@@ -661,6 +700,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
             cs__agg_text("holdout small-work:", &agg[3]);
         if (agg[4].files > 0)
             cs__agg_text("holdout memory:", &agg[4]);
+        cs__pairs_text(&v);
         cs__not_expressible_text(&v);
         cs__flagged_text(&v);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
@@ -680,6 +720,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         cJSON_AddNumberToObject(sum, "flagged",
                                 agg[0].flagged + agg[1].flagged + agg[2].flagged + agg[3].flagged +
                                     agg[4].flagged + agg[5].flagged);
+        cs__pairs_json(sum, &v);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

@@ -1281,6 +1281,67 @@ START_TEST(test_app_validated_model)
 }
 END_TEST
 
+/* Precision pairs (cs_app_validate_pairs): a table's bf16 and fp8 rows of
+ * one configuration make a pair, a row differing in its micro-batch does
+ * not; the speedups are the rows' own ratios. On the index: the 43 FP8
+ * pairs (llm-foundry H100, DGX Cloud Nemotron-4, torchtitan) measure 1.37x
+ * over bf16 and are predicted 1.45x, 5.4% high (2026-12-07); a regression
+ * bound, both ways. */
+START_TEST(test_app_validate_precision_pairs)
+{
+    cs_catalog *cat = load_catalog();
+    char path[] = "/tmp/check_app_pairs_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *csv =
+        "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,activation,"
+        "global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,recompute,tokens_per_s_per_gpu,"
+        "tflops_per_gpu,mfu,step_time_s\n"
+        "L,H100-SXM5-80GB,8,1,8,4096,14336,32,8,32000,4096,swiglu,64,2,1,1,1,1,8,1,zero1,bf16,none,"
+        "6000,,,\n"
+        "L,H100-SXM5-80GB,8,1,8,4096,14336,32,8,32000,4096,swiglu,64,2,1,1,1,1,8,1,zero1,fp8,none,"
+        "8100,,,\n"
+        "L,H100-SXM5-80GB,8,1,8,4096,14336,32,8,32000,4096,swiglu,64,4,1,1,1,1,8,1,zero1,fp8,none,"
+        "8300,,,\n";
+    ck_assert_int_eq((int)write(fd, csv, strlen(csv)), (int)strlen(csv));
+    close(fd);
+    const char *paths[] = {path};
+    cs_diags d;
+    cs_diags_init(&d);
+    struct cs_app_validate v;
+    ck_assert_int_eq(cs_app_validate(cat, paths, 1, &d, &v), CS_OK);
+    ck_assert_uint_eq(v.nrows, 3);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(v.rows[i].st, CS_OK);
+    struct cs_app_val_pairs p[CS_APP_PAIR_COUNT];
+    cs_app_validate_pairs(&v, p);
+    ck_assert_int_eq(p[CS_APP_PAIR_FP8].n, 1);
+    ck_assert_int_eq(p[CS_APP_PAIR_MXFP8].n, 0);
+    ck_assert(isnan(p[CS_APP_PAIR_MXFP8].ratio));
+    double meas = 8100.0 / 6000.0, mod = v.rows[1].pred / v.rows[0].pred;
+    ck_assert_double_eq_tol(p[CS_APP_PAIR_FP8].measured, meas, 1e-12);
+    ck_assert_double_eq_tol(p[CS_APP_PAIR_FP8].model, mod, 1e-12);
+    ck_assert_double_eq_tol(p[CS_APP_PAIR_FP8].ratio, mod / meas, 1e-12);
+    ck_assert_double_eq_tol(p[CS_APP_PAIR_FP8].mape, fabs(mod / meas - 1.0), 1e-12);
+    ck_assert(mod > 1.1);   /* FP8 GEMMs on H100, the layers large enough to gain */
+    cs_app_validate_fini(&v);
+    cs_diags_fini(&d);
+    unlink(path);
+
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_validate(cat, NULL, 0, &d, &v), CS_OK);
+    cs_diags_fini(&d);
+    cs_app_validate_pairs(&v, p);
+    printf("precision pairs: fp8 %d, predicted/measured %.3f; mxfp8 %d, %.3f\n", p[CS_APP_PAIR_FP8].n,
+           p[CS_APP_PAIR_FP8].ratio, p[CS_APP_PAIR_MXFP8].n, p[CS_APP_PAIR_MXFP8].ratio);
+    ck_assert_int_ge(p[CS_APP_PAIR_FP8].n, 40);
+    ck_assert(p[CS_APP_PAIR_FP8].ratio >= 1.03 && p[CS_APP_PAIR_FP8].ratio <= 1.07);
+    ck_assert(p[CS_APP_PAIR_FP8].measured > 1.2 && p[CS_APP_PAIR_FP8].measured < 1.6);
+    cs_app_validate_fini(&v);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 START_TEST(test_app_validated_range)
 {
     cs_catalog *cat = load_catalog();
@@ -1483,6 +1544,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_validate_ep_dispatch);
     tcase_add_test(tc, test_app_validate_ep_dispatch_bad_rows);
     tcase_add_test(tc, test_app_validated_range);
+    tcase_add_test(tc, test_app_validate_precision_pairs);
     tcase_add_test(tc, test_app_validated_model);
     tcase_add_test(tc, test_app_compare_moe_ib_roce);
     tcase_add_test(tc, test_app_validate_step_holdout_bound);

@@ -81,6 +81,26 @@ cs_status cs_app_validate(const cs_catalog *cat, const char *const *paths, int n
 
 void cs_app_validate_fini(struct cs_app_validate *r);
 
+/* Precision pairs: rows of one table that ran the same configuration (GPU,
+ * nodes, model shape, sequence, batch, micro-batch, parallel degrees,
+ * recomputation, CUDA graphs and metric) once in bf16 and once at a
+ * quantized precision. Their speedup (quantized over bf16 throughput, or
+ * bf16 over quantized iteration time) as measured and as predicted isolates
+ * what the model says a precision buys from the rest of its error. Groups:
+ * fp8 (per tensor), fp8 block-wise, mxfp8, nvfp4; rows predicted and not
+ * flagged, peak-memory rows left out. */
+enum { CS_APP_PAIR_FP8, CS_APP_PAIR_FP8_BLOCK, CS_APP_PAIR_MXFP8, CS_APP_PAIR_NVFP4, CS_APP_PAIR_COUNT };
+extern const char *const cs_app_pair_names[CS_APP_PAIR_COUNT];
+struct cs_app_val_pairs {
+    int n;                      /* pairs */
+    double measured, model;     /* mean speedup, measured and predicted */
+    double ratio;               /* mean of model / measured speedup */
+    double mape;                /* mean |model / measured speedup - 1| */
+};
+/* Fills out[CS_APP_PAIR_COUNT] from the rows of v (n 0 and NAN means for a
+ * group without pairs). */
+void cs_app_validate_pairs(const struct cs_app_validate *v, struct cs_app_val_pairs *out);
+
 /* Every step table of the index compared (as cs_app_validate with no
  * files), its diagnostics dropped: one comparison that the summaries below
  * (cs_app_vrange_of, cs_app_vmodel_of) can each read without comparing
