@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 /* The GEMM shape at which the default gemm_eff_max is anchored to the
  * measured MAMF (stas00's benchmark reports its maximum around such shapes). */
@@ -115,6 +116,44 @@ double cs_gpu_host_speed(const struct cs_gpu_spec *gpu)
     return isfinite(s) && s > 0 ? s : 1.0;
 }
 
+/* The FP8 GEMM rate (cs_compute_params.fp8_gemm_rate) of an NVIDIA GPU
+ * with FP8 tensor cores: Transformer Engine's measured BF16-over-FP8 GEMM
+ * time on its benchmark layer (CS_TE_FP8_OVER_BF16_*: Blackwell for GPUs
+ * with block-scaled tensor cores, Hopper otherwise) over the model's own on
+ * the same twelve GEMMs with p (whose rate is 1). Other GPUs: 1 (no
+ * measurement). */
+static double fp8_gemm_rate(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p)
+{
+    if (strcasecmp(gpu->vendor, "nvidia") != 0 || !(isfinite(gpu->peak_flops[CS_PREC_FP8]) &&
+                                                 gpu->peak_flops[CS_PREC_FP8] > 0))
+        return 1.0;
+    const double t = 15872.0, kn[4][2] = {{4096, 12288}, {4096, 4096}, {4096, 16384}, {16384, 4096}};
+    double meas = cs_gpu_block_scaled(gpu) ? CS_TE_FP8_OVER_BF16_BLACKWELL : CS_TE_FP8_OVER_BF16_HOPPER;
+    struct cs_compute_params q = *p;
+    q.fp8_gemm_rate = 1.0;
+    /* the rate divides only the GEMMs' compute time (not their launch or
+     * a memory-bound shape), so a few fixed-point steps reach the ratio */
+    for (int it = 0; it < 12; it++) {
+        double b = 0.0, f = 0.0;
+        for (int i = 0; i < 4; i++) {
+            double k = kn[i][0], n = kn[i][1];
+            b += cs_compute_gemm_s(gpu, &q, CS_PREC_BF16, t, n, k, 1.0) +
+                 cs_compute_gemm_s(gpu, &q, CS_PREC_BF16, t, k, n, 1.0) +
+                 cs_compute_gemm_s(gpu, &q, CS_PREC_BF16, k, n, t, 1.0);
+            f += cs_compute_gemm_s(gpu, &q, CS_PREC_FP8, t, n, k, 1.0) +
+                 cs_compute_gemm_s(gpu, &q, CS_PREC_FP8, t, k, n, 1.0) +
+                 cs_compute_gemm_s(gpu, &q, CS_PREC_FP8, k, n, t, 1.0);
+        }
+        if (!(b > 0 && f > 0 && isfinite(b) && isfinite(f)))
+            return 1.0;
+        double step = meas / (b / f);
+        q.fp8_gemm_rate *= step;
+        if (fabs(step - 1.0) < 1e-13)
+            break;
+    }
+    return q.fp8_gemm_rate;
+}
+
 void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_params *p)
 {
     double peak = gpu->peak_flops[CS_PREC_BF16];
@@ -163,6 +202,8 @@ void cs_compute_params_default(const struct cs_gpu_spec *gpu, struct cs_compute_
     r.mem_fragmentation = CS_MEMORY_RESERVE_FRACTION;
     r.torch_grouped_mm_slowdown = blackwell ? CS_TORCH_GROUPED_MM_BF16_BLACKWELL : 1.0;
     r.fp8_linear_factor = 1.0;
+    r.fp8_gemm_rate = 1.0;
+    r.fp8_gemm_rate = fp8_gemm_rate(gpu, &r);
     *p = r;
 }
 
@@ -548,6 +589,8 @@ double cs_compute_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_
         return INFINITY;
     double flops = 2.0 * m * n * k * batch;
     double t_flops = flops / (peak * cs_compute_gemm_eff_prec(p, prec, m, n, k));
+    if (prec == CS_PREC_FP8 && isfinite(p->fp8_gemm_rate) && p->fp8_gemm_rate > 0)
+        t_flops /= p->fp8_gemm_rate;
     double bytes = batch * ((m * k + k * n) * cs_precision_bytes(prec) +
                             m * n * cs_workload_act_bytes(prec));
     double t_bytes = bytes / (gpu->hbm_bw_bytes_per_s * p->mem_eff);

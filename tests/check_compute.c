@@ -1136,6 +1136,63 @@ START_TEST(test_compute_fp8_blockwise)
 }
 END_TEST
 
+/* The FP8 GEMM rate: on an NVIDIA GPU the model's BF16-over-FP8 GEMM time
+ * over Transformer Engine's 5B benchmark layer (twelve GEMMs, 15,872 tokens)
+ * equals TE's kernel-only measurement for the generation (H200 NVL 31.968 /
+ * 16.785 ms, B300 13.102 / 6.812 ms); 1 elsewhere. */
+static struct cs_gpu_spec b200(void);
+
+static double te_layer_ratio(const struct cs_gpu_spec *g, const struct cs_compute_params *p)
+{
+    const double t = 15872.0, kn[4][2] = {{4096, 12288}, {4096, 4096}, {4096, 16384}, {16384, 4096}};
+    double b = 0.0, f = 0.0;
+    for (int i = 0; i < 4; i++) {
+        const enum cs_precision pr[2] = {CS_PREC_BF16, CS_PREC_FP8};
+        for (int q = 0; q < 2; q++) {
+            double x = cs_compute_gemm_s(g, p, pr[q], t, kn[i][1], kn[i][0], 1.0) +
+                       cs_compute_gemm_s(g, p, pr[q], t, kn[i][0], kn[i][1], 1.0) +
+                       cs_compute_gemm_s(g, p, pr[q], kn[i][0], kn[i][1], t, 1.0);
+            *(q ? &f : &b) += x;
+        }
+    }
+    return b / f;
+}
+
+START_TEST(test_compute_fp8_gemm_rate)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq(p.fp8_gemm_rate, 1.0);   /* no vendor: no measurement */
+    snprintf(g.vendor, sizeof g.vendor, "nvidia");
+    cs_compute_params_default(&g, &p);
+    ck_assert(p.fp8_gemm_rate > 0.9 && p.fp8_gemm_rate < 1.0);
+    ck_assert_double_eq_tol(te_layer_ratio(&g, &p), 31.968 / 16.785, 1e-9);
+    /* the rate scales the FP8 GEMM's compute time only */
+    struct cs_compute_params q = p;
+    q.fp8_gemm_rate = 1.0;
+    double t1 = cs_compute_gemm_s(&g, &q, CS_PREC_FP8, 8192, 8192, 8192, 1.0) - q.kernel_overhead_s;
+    double tr = cs_compute_gemm_s(&g, &p, CS_PREC_FP8, 8192, 8192, 8192, 1.0) - p.kernel_overhead_s;
+    ck_assert_double_eq_tol(tr, t1 / p.fp8_gemm_rate, 1e-15);
+    ck_assert_double_eq(cs_compute_gemm_s(&g, &p, CS_PREC_BF16, 8192, 8192, 8192, 1.0),
+                        cs_compute_gemm_s(&g, &q, CS_PREC_BF16, 8192, 8192, 8192, 1.0));
+    /* Blackwell (block-scaled tensor cores): B300's measurement */
+    struct cs_gpu_spec b = b200();
+    snprintf(b.vendor, sizeof b.vendor, "nvidia");
+    b.peak_flops[CS_PREC_MXFP8] = b.peak_flops[CS_PREC_FP8];
+    cs_compute_params_default(&b, &p);
+    ck_assert_double_eq_tol(te_layer_ratio(&b, &p), 13.102 / 6.812, 1e-9);
+    /* another vendor, or no FP8 tensor cores: 1 */
+    snprintf(g.vendor, sizeof g.vendor, "amd");
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq(p.fp8_gemm_rate, 1.0);
+    snprintf(g.vendor, sizeof g.vendor, "nvidia");
+    g.peak_flops[CS_PREC_FP8] = NAN;
+    cs_compute_params_default(&g, &p);
+    ck_assert_double_eq(p.fp8_gemm_rate, 1.0);
+}
+END_TEST
+
 START_TEST(test_compute_host_ops)
 {
     struct cs_gpu_spec g = h100();
@@ -1509,6 +1566,7 @@ static Suite *compute_suite(void)
     tcase_add_test(gemm, test_compute_host_ops);
     tcase_add_test(gemm, test_compute_eager_blocks);
     tcase_add_test(gemm, test_compute_fp8_blockwise);
+    tcase_add_test(gemm, test_compute_fp8_gemm_rate);
     tcase_add_test(gemm, test_compute_gemm_xla_h100);
     tcase_add_test(gemm, test_compute_gemm_dim_half_by_gpu);
     tcase_add_test(gemm, test_compute_gemm_xla_b200);

@@ -61,7 +61,22 @@ struct cs_compute_params {
      * without block-scaled tensor cores (workload.fp8_recipe blockwise;
      * cs_compute_fp8_linear_factor), else 1. */
     double fp8_linear_factor;
+    /* FP8 (per-tensor) GEMMs run at this share of the rate the efficiency
+     * curve gives them (cs_compute_gemm_s): set so that the model's FP8 over
+     * BF16 GEMM time on Transformer Engine's benchmark layer equals TE's
+     * kernel-only measurement on that GPU generation (CS_TE_FP8_OVER_BF16_*),
+     * 1 where there is none (cs_compute_params_default). */
+    double fp8_gemm_rate;
 };
+
+/* BF16 over FP8 (current scaling) GEMM time, kernels only (inputs
+ * pre-quantized), over the twelve forward, data- and weight-gradient GEMMs
+ * of a 5B layer (hidden 4,096, intermediate 16,384, 32 heads, 15,872
+ * tokens): Transformer Engine's GEMM profiling guide (docs/examples/
+ * gemm_profiling/gemm_profiling.rst, PR #2863, 2026-05), H200 NVL 31.968 /
+ * 16.785 ms per layer, B300 13.102 / 6.812 ms. */
+#define CS_TE_FP8_OVER_BF16_HOPPER (31.968 / 16.785)
+#define CS_TE_FP8_OVER_BF16_BLACKWELL (13.102 / 6.812)
 
 /* Transformer Engine's Float8BlockScaling (DeepSeek-V3's 1x128 activation
  * and 128x128 weight tiles) on Hopper over its per-tensor current scaling,
