@@ -1285,8 +1285,9 @@ END_TEST
  * one configuration make a pair, a row differing in its micro-batch does
  * not; the speedups are the rows' own ratios. On the index: the 43 FP8
  * pairs (llm-foundry H100, DGX Cloud Nemotron-4, torchtitan) measure 1.37x
- * over bf16 and are predicted 1.45x, 5.4% high (2026-12-07); a regression
- * bound, both ways. */
+ * over bf16 and were predicted 1.45x, 5.4% high, 1.42x (3.3% high) since
+ * the FP8 GEMM rate came from Transformer Engine's kernel measurement
+ * (2026-12-07); a regression bound, both ways. */
 START_TEST(test_app_validate_precision_pairs)
 {
     cs_catalog *cat = load_catalog();
@@ -1335,7 +1336,7 @@ START_TEST(test_app_validate_precision_pairs)
     printf("precision pairs: fp8 %d, predicted/measured %.3f; mxfp8 %d, %.3f\n", p[CS_APP_PAIR_FP8].n,
            p[CS_APP_PAIR_FP8].ratio, p[CS_APP_PAIR_MXFP8].n, p[CS_APP_PAIR_MXFP8].ratio);
     ck_assert_int_ge(p[CS_APP_PAIR_FP8].n, 40);
-    ck_assert(p[CS_APP_PAIR_FP8].ratio >= 1.03 && p[CS_APP_PAIR_FP8].ratio <= 1.07);
+    ck_assert(p[CS_APP_PAIR_FP8].ratio >= 1.0 && p[CS_APP_PAIR_FP8].ratio <= 1.05);
     ck_assert(p[CS_APP_PAIR_FP8].measured > 1.2 && p[CS_APP_PAIR_FP8].measured < 1.6);
     cs_app_validate_fini(&v);
     cs_catalog_destroy(cat);
