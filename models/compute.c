@@ -464,6 +464,15 @@ bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind)
     }
 }
 
+double cs_compute_host_moe_pre(const struct cs_workload *w, const struct cs_compute_params *p)
+{
+    if (w == NULL || p == NULL || !cs_model_is_moe(&w->model) || cs_compute_block_graphed(w, CS_BLOCK_MOE))
+        return 0.0;
+    struct cs_host_ops ops;
+    cs_compute_host_ops(w, true, &ops);
+    return ops.router_fwd * (ops.py_fwd ? cs_compute_host_python_scale(p) * p->host_py_op_s : p->host_cpp_op_s);
+}
+
 void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_params *p, enum cs_block kind,
                            double *fwd_s, double *bwd_s)
 {

@@ -1392,6 +1392,29 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                     double use = fmin(gb - hb, cc->f_host_s);
                     cc->f_host_s -= use * (S->m - 1.0) / S->m;
                 }
+                /* Each MoE layer's forward synchronizes the host with the
+                 * GPU (Megatron-Core's token dispatchers: the alltoall
+                 * dispatcher's _maybe_dtoh_and_synchronize before the
+                 * permutation, the flex dispatcher's token count read
+                 * back, DeepEP's CPU wait for the receive counts), so the
+                 * forward is a chain of segments, one per MoE layer, from
+                 * one synchronization to the next. After each the GPU's
+                 * queue is empty: what the host takes to issue the rest
+                 * of the MoE layer (dispatch, experts, combine) beyond its
+                 * kernels leaves the GPU idle, and the other blocks'
+                 * slack cannot make it up. A segment takes max(H, G +
+                 * max(0, h_m - g_m)) (H, G its host and GPU time, h_m, g_m
+                 * the MoE layer's after the synchronization) where the
+                 * totals above assumed max(H, G). docs/models.md 2.6. */
+                if (nm > 0 && hf_m > 0 && cs_step_moe_syncs(S->w)) {
+                    double g_m = M->fwd_s + (load - 1.0) * M->expert_fwd_s + m_tpf + cpf + etp_t +
+                                 M->ep_a2a_fwd * a2a_exp;
+                    double h_m = hf_m - cs_compute_host_moe_pre(S->w, &S->o->compute);
+                    double per = fmax(gf, hf) / nm;
+                    double seg = fmax(hf / nm, gf / nm + fmax(0.0, h_m - g_m));
+                    if (seg > per)
+                        cc->f_host_s += nm * (seg - per);
+                }
                 cc->f_compute_s += cc->f_host_s;
                 cc->b_compute_s += cc->b_host_s;
             }
@@ -1418,6 +1441,12 @@ double cs_step_a2a_pair_s(const double comp[5], double t)
     double cf_end = fmax(db_end, mf_end) + t;
     double ab_end = fmax(mf_end, db_end) + ab;
     return fmax(ab_end, cf_end);
+}
+
+bool cs_step_moe_syncs(const struct cs_workload *w)
+{
+    return w != NULL && w->stack == CS_STACK_MCORE_2024 && cs_model_is_moe(&w->model) &&
+           !(w->cuda_graphs && w->cuda_graph_scope == CS_GRAPH_SCOPE_ITERATION);
 }
 
 double cs_step_paired_share(int pp, int vp, int stage, long micro)

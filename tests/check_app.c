@@ -1047,9 +1047,13 @@ START_TEST(test_app_validate_step_holdout_bound)
      * row -5.8%) 166 rows at 13.0%, the other architectures' 125 at 11.9%.
      * With Nemotron 3 Super's TP 2 rows at their recipes' TP overlap (none;
      * '/no_tp_overlap', 2026-12-07) 12.9%; 180 rows at 12.7% with
-     * Megatron-LM's MoE recipes table. */
+     * Megatron-LM's MoE recipes table; 12.6% with block-wise FP8 and the
+     * FP8 GEMM rate measured by Transformer Engine; 12.1% since each MoE
+     * layer's forward synchronizes the host (models/step.c; Nemotron 3
+     * Super's TP 2 GB200 rows +27..+36% -> +16..+23%, the family's mean
+     * +16.8% -> +13.9%). */
     ck_assert_int_ge(moe->rows, 180);
-    ck_assert(moe->sum / moe->rows <= 0.130);
+    ck_assert(moe->sum / moe->rows <= 0.126);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {

@@ -3,6 +3,7 @@
  * published totals and active counts (validation/step/MOE-MODELS.md). */
 #include "clustersim/models/compute.h"
 #include "clustersim/models/memory.h"
+#include "clustersim/models/step.h"
 #include "clustersim/models/workload.h"
 #include "test_util.h"
 
@@ -230,6 +231,44 @@ static struct cs_workload moe_workload(const char *name, int tp, int ep, int etp
     w.precision = CS_PREC_BF16;
     return w;
 }
+
+/* The MoE layer's synchronization (models/step.c, docs/models.md 2.6):
+ * Megatron-Core's dispatchers synchronize in every MoE layer's forward;
+ * the host time before it is the router's and the preprocessing's
+ * launches, by hand at the fitted Python factor 8 x 10 us: alltoall 2 + 8
+ * (the routing map's sums, the counts' all-gather, the slices: what
+ * moe_preprocess captures) = 800 us, flex 2 + 2 = 320 us; none when the
+ * attn scope's graphs capture them, none without experts. */
+START_TEST(test_moe_sync_point)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    struct cs_compute_params p;
+    struct cs_gpu_spec g = h100();
+    cs_compute_params_default(&g, &p);
+    w.stack = CS_STACK_MCORE_2024;
+    ck_assert(cs_step_moe_syncs(&w));
+    w.model.moe.dispatcher = CS_MOE_DISPATCH_ALLTOALL;
+    ck_assert_double_eq_tol(cs_compute_host_moe_pre(&w, &p), 800e-6, 1e-12);
+    w.model.moe.dispatcher = CS_MOE_DISPATCH_HIERARCHICAL;
+    ck_assert_double_eq_tol(cs_compute_host_moe_pre(&w, &p), 320e-6, 1e-12);
+    w.cuda_graphs = true;
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ATTN;
+    ck_assert_double_eq(cs_compute_host_moe_pre(&w, &p), 0.0);
+    ck_assert(cs_step_moe_syncs(&w));
+    /* full-iteration graphs need the sync-free path: no synchronization */
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ITERATION;
+    ck_assert(!cs_step_moe_syncs(&w));
+    w.cuda_graphs = false;
+    /* other stacks are not modelled with it; a dense model has none */
+    w.stack = CS_STACK_TORCHTITAN;
+    ck_assert(!cs_step_moe_syncs(&w));
+    struct cs_workload d = moe_workload("qwen3-30b-a3b", 1, 1, 1);
+    ck_assert_int_eq(cs_workload_preset("llama3.1-8b", &d.model), CS_OK);
+    d.stack = CS_STACK_MCORE_2024;
+    ck_assert(!cs_step_moe_syncs(&d));
+    ck_assert_double_eq(cs_compute_host_moe_pre(&d, &p), 0.0);
+}
+END_TEST
 
 /* Qwen3-30B-A3B on 8 GPUs, ep 8: 16 experts per GPU, each 3 x 2048 x 768;
  * dispatch of 4096 x 8 copies of 2048 bf16 values per GPU. */
@@ -516,6 +555,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_te_grouped_kernels);
     tcase_add_test(tc, test_moe_recompute_modules_memory);
     tcase_add_test(tc, test_moe_offload_modules_memory);
+    tcase_add_test(tc, test_moe_sync_point);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -253,6 +253,14 @@ void cs_compute_host_block(const struct cs_workload *w, const struct cs_compute_
  * moe_preprocess); a dense MLP block only per layer (TE's mlp scope). */
 bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind);
 
+/* The forward host time an MoE layer spends before its token dispatcher
+ * synchronizes with the GPU: its router and dispatch preprocessing
+ * (cs_host_ops.router_fwd launches, issued as the forward is), 0 when CUDA
+ * graphs capture them (cs_compute_block_graphed) or the model has no
+ * experts. The rest of cs_compute_host_layer's (or host_block's) MoE
+ * forward comes after the synchronization (models/step.c). */
+double cs_compute_host_moe_pre(const struct cs_workload *w, const struct cs_compute_params *p);
+
 /* Efficiency of an (m x k) * (k x n) GEMM: gemm_eff_max g(m) g(n) g(k). */
 double cs_compute_gemm_eff(const struct cs_compute_params *p, double m, double n, double k);
 /* The same at a precision: 8-bit inputs take K's half-width twice, 4-bit four

@@ -225,6 +225,12 @@ double cs_step_a2a_pair_s(const double comp[5], double t);
  * first forward pair up ((m - 1) / m). */
 double cs_step_paired_share(int pp, int vp, int stage, long micro);
 
+/* Whether the workload's MoE layers synchronize the host with the GPU in
+ * their forward (Megatron-Core's token dispatchers read the routing counts
+ * back: stack mcore), so that the host cannot run ahead across them
+ * (docs/models.md 2.6, "Synchronizing MoE layers"). */
+bool cs_step_moe_syncs(const struct cs_workload *w);
+
 /* One forward or backward of `layers` layers under FSDP (full or hybrid
  * shard) on its stage's DP/FSDP stream, NCCL's one stream per communicator
  * running the collectives in the order they were issued (docs/step.md,
