@@ -1010,15 +1010,20 @@ double cs_compute_fp8_linear_factor(const struct cs_workload *w, const struct cs
     return CS_FP8_BLOCKWISE_FACTOR;
 }
 
-/* One GEMM of a linear layer at precision `prec`: FP8 ones at the scaling
- * recipe's factor (p->fp8_linear_factor: block-wise on Hopper). */
+/* The scaling recipe's factor on an FP8 linear layer's GEMMs and casts
+ * (p->fp8_linear_factor: block-wise on Hopper), 1 at other precisions. */
+static double fp8_linear_factor(const struct cs_compute_params *p, enum cs_precision prec)
+{
+    return prec == CS_PREC_FP8 && isfinite(p->fp8_linear_factor) && p->fp8_linear_factor > 0
+               ? p->fp8_linear_factor
+               : 1.0;
+}
+
+/* One GEMM of a linear layer at precision `prec`. */
 static double lin_gemm_s(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
                          enum cs_precision prec, double m, double n, double k, double batch)
 {
-    double t = cs_compute_gemm_s(gpu, p, prec, m, n, k, batch);
-    if (prec == CS_PREC_FP8 && isfinite(p->fp8_linear_factor) && p->fp8_linear_factor > 0)
-        t *= p->fp8_linear_factor;
-    return t;
+    return fp8_linear_factor(p, prec) * cs_compute_gemm_s(gpu, p, prec, m, n, k, batch);
 }
 
 /* The quantization casts of a linear layer whose inputs hold `in` elements
@@ -1038,8 +1043,7 @@ static void linear_casts(const struct cs_gpu_spec *gpu, const struct cs_compute_
          * fused activation-cast). Backward: the bf16 output gradient is read
          * (2 bytes) and written as FP8 and FP8-transposed (1 + 1). The
          * weights' casts are cached across micro-batches and not counted. */
-        double f = isfinite(p->fp8_linear_factor) && p->fp8_linear_factor > 0 ? p->fp8_linear_factor
-                                                                              : 1.0;
+        double f = fp8_linear_factor(p, prec);
         *fwd_s += f * cs_compute_mem_s(gpu, p, 2.0 * in);
         *bwd_s += f * cs_compute_mem_s(gpu, p, 4.0 * out);
     } else if (prec == CS_PREC_MXFP8) {

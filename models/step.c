@@ -1177,6 +1177,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
         cs_compute_host_block(S->w, &S->o->compute, CS_BLOCK_MOE, &hf_m, &hb_m);
     else if (S->moe)
         cs_compute_host_layer(S->w, &S->o->compute, true, &hf_m, &hb_m);
+    /* of the MoE layer's, the part before its synchronization (below) */
+    double hpre_m = S->moe ? cs_compute_host_moe_pre(S->w, &S->o->compute) : 0.0;
     struct cs_host_ops hops;
     cs_compute_host_ops(S->w, false, &hops);
     double py_op = hops.py_fwd ? cs_compute_host_python_scale(&S->o->compute) * S->o->compute.host_py_op_s
@@ -1409,7 +1411,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 if (nm > 0 && hf_m > 0 && cs_step_moe_syncs(S->w)) {
                     double g_m = M->fwd_s + (load - 1.0) * M->expert_fwd_s + m_tpf + cpf + etp_t +
                                  M->ep_a2a_fwd * a2a_exp;
-                    double h_m = hf_m - cs_compute_host_moe_pre(S->w, &S->o->compute);
+                    double h_m = hf_m - hpre_m;
                     double per = fmax(gf, hf) / nm;
                     double seg = fmax(hf / nm, gf / nm + fmax(0.0, h_m - g_m));
                     if (seg > per)

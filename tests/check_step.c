@@ -1232,30 +1232,31 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* precision fp8-blockwise: fp8 with fp8_recipe blockwise (its factor
+     * on Hopper, cs_compute_fp8_linear_factor) */
+    {
+        const char *hdr = COMMON_SCHEMA_HDR;
+        char bb[1024];
+        int bl = snprintf(bb, sizeof bb,
+                          "%sQwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,"
+                          "256,1,1,1,1,1,16,8,zero1,fp8-blockwise,none,9000,,,\n",
+                          hdr);
+        struct cs_ref_case *cb = NULL;
+        size_t nb = 0;
+        ck_assert_int_eq(cs_refs_load_buffer("fb.csv", bb, (size_t)bl, cat, &d, &cb, &nb), CS_OK);
+        ck_assert_uint_eq(nb, 1);
+        ck_assert_int_eq(cb[0].scen.workload.precision, CS_PREC_FP8);
+        ck_assert_int_eq(cb[0].scen.workload.fp8_recipe, 1);
+        ck_assert_double_eq_tol(cs_compute_fp8_linear_factor(&cb[0].scen.workload, &cb[0].scen.cluster.gpu),
+                                CS_FP8_BLOCKWISE_FACTOR, 1e-12);
+        cs_refs_free(cb, nb);
+    }
     /* "/no_tp_overlap" in the recompute cell: the run's recipe set no TP
      * communication overlap (tp_comm_overlap 0 where the mcore stack has
      * 0.8); "/eager_norm" asks for torchtitan's eager norms, which the
      * loader refuses under another stack */
     {
         const char *hdr = COMMON_SCHEMA_HDR;
-        /* precision fp8-blockwise: fp8 with fp8_recipe blockwise (its
-         * factor on Hopper, cs_compute_fp8_linear_factor) */
-        {
-            char bb[1024];
-            int bl = snprintf(bb, sizeof bb,
-                              "%sQwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,"
-                              "256,1,1,1,1,1,16,8,zero1,fp8-blockwise,none,9000,,,\n",
-                              hdr);
-            struct cs_ref_case *cb = NULL;
-            size_t nb = 0;
-            ck_assert_int_eq(cs_refs_load_buffer("fb.csv", bb, (size_t)bl, cat, &d, &cb, &nb), CS_OK);
-            ck_assert_uint_eq(nb, 1);
-            ck_assert_int_eq(cb[0].scen.workload.precision, CS_PREC_FP8);
-            ck_assert_int_eq(cb[0].scen.workload.fp8_recipe, 1);
-            ck_assert_double_eq_tol(cs_compute_fp8_linear_factor(&cb[0].scen.workload, &cb[0].scen.cluster.gpu),
-                                    CS_FP8_BLOCKWISE_FACTOR, 1e-12);
-            cs_refs_free(cb, nb);
-        }
         const char *cellv[] = {"none/no_tp_overlap", "none", "none/no_tp_overlapx", "none/eager_norm"};
         for (int k = 0; k < 4; k++) {
             char buf[1024];
