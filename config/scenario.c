@@ -438,6 +438,10 @@ static const struct cs_field model_fields[] = {
        .max = 100000000, .def = "0", .doc = "tokens a sliding-window layer attends to; 0 = none"),
     F_("sliding_every", CS_FT_INT, struct cs_model_shape, sliding_every, .min = 0, .max = 100000,
        .def = "0", .doc = "every n-th layer (from the first) uses the window (gpt-oss: 2)"),
+    F_("rope_scaling", CS_FT_ENUM, struct cs_model_shape, rope_scaling, .names = cs_rope_scaling_names,
+       .def = "none",
+       .doc = "the rotary embedding's frequency scaling: none or yarn (gpt-oss; Megatron-Core runs "
+              "YaRN on standard attention with unfused RoPE, workload.rope_fusion)"),
     F_("moe", CS_FT_SUB, struct cs_model_shape, moe, .sub = moe_fields, .nsub = NELEM(moe_fields),
        .doc = "mixture of experts (experts, top_k, ...); absent: a dense model"),
     F_("mtp_shared", CS_FT_BOOL, struct cs_model_shape, mtp_shared, .def = "false",
@@ -546,6 +550,13 @@ static const struct cs_field workload_fields[] = {
     F_("fused_attention", CS_FT_ENUM, struct cs_workload, fused_attention,
        .names = fused_attention_names, .def = "auto",
        .doc = "FlashAttention-style attention core: auto (by GPU), on, off"),
+    F_("rope_fusion", CS_FT_ENUM, struct cs_workload, rope_fusion, .names = fused_attention_names,
+       .def = "auto",
+       .doc = "Megatron-Core's RoPE kernel (apply_rope_fusion): on (Transformer Engine's fused "
+              "kernel), off (six PyTorch ops per tensor each way: 10 B more per rotated element "
+              "forward, 11 B backward); auto: off for rope_scaling yarn on standard attention "
+              "under stack mcore (as Megatron-LM and Megatron-Bridge turn it off), else on; "
+              "stacks mcore and custom, models with rotary positions"),
     F_("torch_compile", CS_FT_ENUM, struct cs_workload, torch_compile,
        .names = torch_compile_names, .def = "auto",
        .doc = "stack torchtitan: the blocks under torch.compile (on; auto = on) or eager "
@@ -1729,6 +1740,15 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "workload.norm_kernel: eager norms are torchtitan's without torch.compile "
                       "(compiled blocks fuse them); expected fused or auto, or set stack: torchtitan "
                       "and torch_compile: off");
+    if (w->rope_fusion != 0 && w->stack != CS_STACK_MCORE_2024 && w->stack != CS_STACK_CUSTOM)
+        cs_cfg__error(b->d, node_or(wl, "rope_fusion", wl),
+                      "workload.rope_fusion: %s sets Megatron-Core's apply_rope_fusion (stacks mcore "
+                      "and custom), and the stack is %s; expected auto",
+                      fused_attention_names[w->rope_fusion], cs_stack_names[w->stack]);
+    else if (w->rope_fusion == 2 && w->model.activation == CS_ACT_GELU)
+        cs_cfg__error(b->d, node_or(wl, "rope_fusion", wl),
+                      "workload.rope_fusion: off costs the unfused rotary embedding, and this model "
+                      "(activation gelu) has learned positions; expected auto or on");
     if (w->fp4_param_gather && w->precision != CS_PREC_NVFP4)
         cs_cfg__error(b->d, node_or(wl, "fp4_param_gather", wl),
                       "workload.fp4_param_gather: the weights are stored in FP4 only under "

@@ -373,6 +373,14 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
         r.fwd += extra;
         r.bwd += extra;
     }
+    /* Megatron-Core's unfused RoPE: 11 more ops forward per tensor (q, k),
+     * 6 more backward (cs_compute_rope_unfused), in the attention block */
+    if (cs_workload_rope_unfused(w)) {
+        r.fwd += 2.0 * CS_ROPE_UNFUSED_FWD_KERNELS;
+        r.bwd += 2.0 * CS_ROPE_UNFUSED_BWD_KERNELS;
+        r.attn_fwd += 2.0 * CS_ROPE_UNFUSED_FWD_KERNELS;
+        r.attn_bwd += 2.0 * CS_ROPE_UNFUSED_BWD_KERNELS;
+    }
     /* one call per TP collective (compute.c's tp_collectives: 2 each way
      * without sequence parallelism, 4 with it) */
     if (w->par.tp > 1) {
@@ -1112,6 +1120,36 @@ static void mem_op(const struct cs_gpu_spec *gpu, const struct cs_compute_params
     c->bwd_bytes += 2.0 * bytes;
 }
 
+/* Megatron-Core's RoPE without fusion (rope_utils.py
+ * _apply_rotary_pos_emb_bshd, NVIDIA/Megatron-LM dev d48bd6be0a), per
+ * tensor t of n elements of e bytes (q, then k):
+ *   forward  t * cos (2e n), -x2 of rotate_half (e n), its cat (2e n),
+ *            * sin (2e n), the sum (3e n), the final cat with the empty
+ *            pass-through part (2e n): 12e n in 6 kernels, plus 6 small
+ *            ones on the [s, 1, 1, d] frequencies (cos, sin, their mscale
+ *            products and casts);
+ *   backward grad * sin (2e n), the neg's backward (e n), the chunk's
+ *            backward cat (2e n), grad * cos (2e n), the two paths' sum
+ *            (3e n), the slice t[..., :rot_dim]'s backward (zeros and a
+ *            copy, 3e n): 13e n in 7 kernels (the cats' backwards are
+ *            views).
+ * Transformer Engine's fused kernel, folded into the attention's fitted
+ * efficiency, moves 2e n each way in one kernel; this adds the rest:
+ * 10e / 11e bytes per element and 11 / 6 kernels per tensor. */
+void cs_compute_rope_unfused(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                             double e, double q, double k, double *fwd_s, double *bwd_s)
+{
+    double bw = gpu->hbm_bw_bytes_per_s * p->mem_eff;
+    double n = q + k;
+    int tensors = (q > 0 ? 1 : 0) + (k > 0 ? 1 : 0);
+    *fwd_s = n > 0 ? CS_ROPE_UNFUSED_FWD_BYTES * e * n / bw +
+                         tensors * CS_ROPE_UNFUSED_FWD_KERNELS * p->kernel_overhead_s
+                   : 0.0;
+    *bwd_s = n > 0 ? CS_ROPE_UNFUSED_BWD_BYTES * e * n / bw +
+                         tensors * CS_ROPE_UNFUSED_BWD_KERNELS * p->kernel_overhead_s
+                   : 0.0;
+}
+
 /* Eager blocks (torchtitan with torch_compile off): the forward bytes its
  * kernels move beyond the fused kernels the layer already counts (one norm
  * kernel of 2 passes each, a gated activation of 3 passes, RoPE folded into
@@ -1445,18 +1483,27 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         mem_op(gpu, p, (3.0 * d.e + 1.0) * d.n_h, &c);
     if (n_f > 0)
         mem_op(gpu, p, cs_activation_mem_passes(m->activation) * d.e * n_f, &c);
+    /* the rotated elements: every query and key head's, or MLA's rope
+     * part (each query head's, one shared key) */
+    bool mla = m->attention == CS_ATTN_MLA;
+    double rot_q = !has_attn ? 0.0 : d.tokens * d.a_g * (mla ? m->mla.qk_rope_dim : d.hd);
+    double rot_k = !has_attn ? 0.0 : d.tokens * (mla ? m->mla.qk_rope_dim : d.kv_g * d.hd);
     /* Eager PyTorch (torchtitan without torch.compile; docs/models.md 2.3,
      * "Eager blocks"): what its kernels move beyond the fused ones above */
     if (cs_workload_torch_eager(w)) {
-        /* the rotated elements: every query and key head's, or MLA's
-         * rope part (each query head's, one shared key) */
-        bool mla = m->attention == CS_ATTN_MLA;
-        double rq = !has_attn ? 0.0 : d.tokens * d.a_g * (mla ? m->mla.qk_rope_dim : d.hd);
-        double rk = !has_attn ? 0.0 : d.tokens * (mla ? m->mla.qk_rope_dim : d.kv_g * d.hd);
         double eb = 0.0;
-        cs_compute_eager_bytes(w, d.e, rq, rk, n_f, d.n_h, norms, &eb);
+        cs_compute_eager_bytes(w, d.e, rot_q, rot_k, n_f, d.n_h, norms, &eb);
         if (eb > 0)
             mem_op(gpu, p, eb, &c);
+    }
+    /* Megatron-Core's unfused RoPE (docs/models.md 2.3, "Unfused RoPE") */
+    if (has_attn && cs_workload_rope_unfused(w)) {
+        double rf = 0.0, rb = 0.0;
+        cs_compute_rope_unfused(gpu, p, d.e, rot_q, rot_k, &rf, &rb);
+        c.fwd_s += rf;
+        c.bwd_s += rb;
+        c.fwd_bytes += CS_ROPE_UNFUSED_FWD_BYTES * d.e * (rot_q + rot_k);
+        c.bwd_bytes += CS_ROPE_UNFUSED_BWD_BYTES * d.e * (rot_q + rot_k);
     }
     double mem_fwd = c.fwd_s - before_mem;
     /* TP pairs (an all-reduce, or all-gather + reduce-scatter with SP):

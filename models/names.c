@@ -62,6 +62,10 @@ const char *const cs_precision_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
 _Static_assert(sizeof cs_precision_names / sizeof cs_precision_names[0] == CS_PREC_COUNT + 1,
                "one name per precision");
 const char *const cs_attention_names[] = {"standard", "mla", NULL};
+const char *const cs_rope_scaling_names[] = {"none", "yarn", NULL};
+_Static_assert(sizeof cs_rope_scaling_names / sizeof cs_rope_scaling_names[0] ==
+                   CS_ROPE_SCALING_COUNT + 1,
+               "one name per RoPE scaling");
 const char *const cs_recompute_module_names[] = {"core_attn", "layernorm", "mlp", "moe_act",
                                                  "mla_up_proj", "moe", NULL};
 const char *const cs_offload_module_names[] = {"attn_norm", "qkv_linear", "core_attn", "attn_proj",

@@ -32,6 +32,7 @@ struct preset_ext {
     enum cs_attention attention;
     struct cs_mla_shape mla;
     int sliding_window, sliding_every;
+    enum cs_rope_scaling rope_scaling;
     struct cs_moe_shape moe;
     int mtp_layers;
     bool mtp_shared;
@@ -181,7 +182,7 @@ static const struct preset presets[] = {
      "OpenAI, gpt-oss-120b & gpt-oss-20b Model Card, arXiv 2508.10925, Table 1, and "
      "openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads / 8 kv of head_dim "
      "64, 128-token sliding window on every other layer, 128 experts top-4, expert ffn "
-     "2880, vocab 201088, swiglu_limit 7.0; 116.8B total, 5.1B active; the experts' clamp and biases "
+     "2880, vocab 201088, swiglu_limit 7.0, rope_scaling yarn of factor 32; 116.8B total, 5.1B active; the experts' clamp and biases "
      "are costed, the attention sinks and the other biases left out)"},
 };
 
@@ -204,7 +205,11 @@ static const struct preset_ext preset_exts[] = {
     /* gpt-oss: the clamped GLU (limit 7.0, openai/gpt-oss-120b config.json
      * swiglu_limit; Megatron-Core activation_func_clamp_value) and biases on
      * every linear layer, the experts' included (the model card, Section 2.1) */
+    /* rope_scaling yarn: config.json rope_scaling {rope_type yarn, factor
+     * 32, original_max_position_embeddings 4096}; Megatron-Bridge's
+     * gpt_oss_bridge.py sets position_embedding_type yarn */
     {.name = "gpt-oss-120b", .head_dim = 64, .sliding_window = 128, .sliding_every = 2,
+     .rope_scaling = CS_ROPE_SCALING_YARN,
      .moe = {.experts = 128, .top_k = 4, .shared_experts = 0, .expert_ffn_hidden = 2880,
              .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV,
              .glu_clamp = 7.0, .expert_bias = true}},
@@ -275,6 +280,7 @@ cs_status cs_workload_preset(const char *name, struct cs_model_shape *out)
             m.mla = x->mla;
             m.sliding_window = x->sliding_window;
             m.sliding_every = x->sliding_every;
+            m.rope_scaling = x->rope_scaling;
             m.moe = x->moe;
             m.mtp_layers = x->mtp_layers;
             m.mtp_shared = x->mtp_shared;
@@ -810,6 +816,25 @@ bool cs_workload_torch_eager(const struct cs_workload *w)
 bool cs_workload_eager_norm(const struct cs_workload *w)
 {
     return cs_workload_torch_eager(w) && w->norm_kernel == 2;
+}
+
+bool cs_workload_rope_unfused(const struct cs_workload *w)
+{
+    if (w->model.activation == CS_ACT_GELU)   /* learned positions (workload.h) */
+        return false;
+    if (w->stack != CS_STACK_MCORE_2024 && w->stack != CS_STACK_CUSTOM)
+        return false;
+    if (w->rope_fusion == 1)
+        return false;
+    if (w->rope_fusion == 2)
+        return true;
+    /* auto: Megatron-LM's arguments.py turns apply_rope_fusion off for every
+     * position_embedding_type but rope and mrope, Megatron-Bridge's
+     * validate_rope_fusion_compatibility likewise; YaRN on standard
+     * attention is position_embedding_type yarn (MLA keeps type rope with
+     * rope_type yarn, and its fused MLA RoPE) */
+    return w->stack == CS_STACK_MCORE_2024 && w->model.rope_scaling == CS_ROPE_SCALING_YARN &&
+           w->model.attention == CS_ATTN_STANDARD;
 }
 
 enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w)

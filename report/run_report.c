@@ -336,10 +336,10 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
     char a[64];
     fprintf(out, "Workload\n");
     fprintf(out, "  model         %s: %s parameters, %d layers, hidden %d, %d heads (%d kv), "
-                 "ffn %d %s, vocab %d\n",
+                 "ffn %d %s, vocab %d%s\n",
             m->name, cs__fmt(cs_workload_params(m), CS_UNIT_COUNT, a, sizeof a), m->layers,
             m->hidden, m->heads, m->kv_heads, m->ffn_hidden, cs_activation_name(m->activation),
-            m->vocab);
+            m->vocab, m->rope_scaling == CS_ROPE_SCALING_YARN ? ", YaRN positions" : "");
     if (cs_model_is_hybrid(m)) {
         int cnt[CS_BLOCK_COUNT];
         cs_model_slots_in(m, 0, m->layers, cnt);
@@ -389,13 +389,14 @@ void cs_out_workload_text(FILE *out, const struct cs_workload *w)
     /* the software the kernels' costs assume (docs/models.md 2.2, 2.3, 2.6) */
     {
         enum cs_attn_kernel ak = cs_workload_attention_kernel(w);
-        fprintf(out, "  software      stack %s; attention %s; loss %s%s%s\n", cs_stack_names[w->stack],
+        fprintf(out, "  software      stack %s; attention %s; loss %s%s%s%s\n", cs_stack_names[w->stack],
                 w->fused_attention == 2              ? "unfused"
                 : ak == CS_ATTN_KERNEL_AUTO ? "fused (the fitted efficiency)"
                                             : cs_attn_kernel_names[ak],
                 cs_cross_entropy_names[cs_workload_cross_entropy(w)],
                 cs_workload_torch_eager(w) ? "; blocks eager (torch_compile off)" : "",
-                cs_workload_eager_norm(w) ? ", norms eager" : "");
+                cs_workload_eager_norm(w) ? ", norms eager" : "",
+                cs_workload_rope_unfused(w) ? "; RoPE unfused (PyTorch ops)" : "");
     }
     /* layers and modules at another precision (docs/models.md 2.3) */
     char mods[256] = "";

@@ -1051,9 +1051,12 @@ START_TEST(test_app_validate_step_holdout_bound)
      * FP8 GEMM rate measured by Transformer Engine; 12.1% since each MoE
      * layer's forward synchronizes the host (models/step.c; Nemotron 3
      * Super's TP 2 GB200 rows +27..+36% -> +16..+23%, the family's mean
-     * +16.8% -> +13.9%). */
+     * +16.8% -> +13.9%). 11.63% since gpt-oss's YaRN positions run
+     * Megatron-Core's unfused RoPE (cs_workload_rope_unfused, 2026-12-07;
+     * the other architectures' 139 rows 11.5% -> 11.0%): under the issue's
+     * 12% target, which the bound now holds. */
     ck_assert_int_ge(moe->rows, 180);
-    ck_assert(moe->sum / moe->rows <= 0.126);
+    ck_assert(moe->sum / moe->rows <= 0.120);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {
@@ -1074,7 +1077,7 @@ START_TEST(test_app_validate_step_holdout_bound)
     }
     ck_assert_int_eq(n_nano, 41);
     ck_assert_int_eq(n_other, 139);   /* 125 + the 14 of Megatron-LM's recipes table */
-    ck_assert(other / n_other <= 0.120);
+    ck_assert(other / n_other <= 0.115);
     ck_assert(nano / n_nano >= 0.12 && nano / n_nano <= 0.22);
     /* The held-out small-work table (Megatron-LM's CI iteration times, 12 x
      * 512 GPT at micro-batch 4 on one DGX node; docs/validation.md): the

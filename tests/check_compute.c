@@ -1136,6 +1136,71 @@ START_TEST(test_compute_fp8_blockwise)
 }
 END_TEST
 
+/* Megatron-Core's unfused RoPE (workload.rope_fusion; gpt-oss's YaRN turns
+ * it on under stack mcore). A gpt-oss layer on H100 at 4,096 tokens, bf16:
+ * q has 4096 x 64 heads x 64 = 16,777,216 elements, k 4096 x 8 x 64 =
+ * 2,097,152; the unfused ops move 10 x 2 B = 20 B more per element forward
+ * (377,487,360 B) and 22 B backward (415,236,096 B) at the memory-bound
+ * kernels' bandwidth, with 11 more kernels per tensor forward and 6
+ * backward, each at the kernel floor. The host issues those 22 and 12 ops
+ * more, inside the attention block. */
+START_TEST(test_compute_rope_unfused)
+{
+    struct cs_gpu_spec g = h100();
+    struct cs_workload w = job("gpt-oss-120b", 1, false, CS_RECOMPUTE_NONE);
+    ck_assert_int_eq(w.model.rope_scaling, CS_ROPE_SCALING_YARN);
+    w.model.seq_len = 4096;
+    /* auto: unfused under mcore only, for YaRN on standard attention */
+    ck_assert(!cs_workload_rope_unfused(&w));   /* stack custom, auto */
+    w.stack = CS_STACK_MCORE_2024;
+    ck_assert(cs_workload_rope_unfused(&w));
+    w.rope_fusion = 1;
+    ck_assert(!cs_workload_rope_unfused(&w));
+    struct cs_workload l = job("llama3.1-8b", 1, false, CS_RECOMPUTE_NONE);
+    l.stack = CS_STACK_MCORE_2024;
+    ck_assert(!cs_workload_rope_unfused(&l));   /* plain RoPE stays fused */
+    l.rope_fusion = 2;
+    ck_assert(cs_workload_rope_unfused(&l));
+    struct cs_workload ds = job("deepseek-v3", 1, false, CS_RECOMPUTE_NONE);
+    ds.stack = CS_STACK_MCORE_2024;
+    ds.model.rope_scaling = CS_ROPE_SCALING_YARN;   /* MLA: type rope, rope_type yarn */
+    ck_assert(!cs_workload_rope_unfused(&ds));
+    struct cs_workload tt = job("gpt-oss-120b", 1, false, CS_RECOMPUTE_NONE);
+    tt.stack = CS_STACK_TORCHTITAN;
+    ck_assert(!cs_workload_rope_unfused(&tt));
+
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_layer_cost c0, c1;
+    w.rope_fusion = 1;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_ATTN, &c0), CS_OK);
+    w.rope_fusion = 2;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_ATTN, &c1), CS_OK);
+    double bw = 3.35e12 * p.mem_eff;
+    ck_assert_double_eq_tol(g.hbm_bw_bytes_per_s, 3.35e12, 1.0);
+    ck_assert_double_eq_tol(c1.fwd_s - c0.fwd_s, 377487360.0 / bw + 22.0 * p.kernel_overhead_s,
+                            1e-12);
+    ck_assert_double_eq_tol(c1.bwd_s - c0.bwd_s, 415236096.0 / bw + 12.0 * p.kernel_overhead_s,
+                            1e-12);
+    ck_assert_double_eq_tol(c1.fwd_bytes - c0.fwd_bytes, 377487360.0, 1e-3);
+    ck_assert_double_eq(c1.fwd_flops, c0.fwd_flops);
+    /* the MoE block has no attention: nothing to rotate */
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MOE, &c1), CS_OK);
+    w.rope_fusion = 1;
+    ck_assert_int_eq(cs_compute_block(&w, &g, &p, CS_BLOCK_MOE, &c0), CS_OK);
+    ck_assert_double_eq(c1.fwd_s, c0.fwd_s);
+    /* host: 22 more ops forward and 12 backward, all in the attention block */
+    struct cs_host_ops h0, h1;
+    cs_compute_host_ops(&w, true, &h0);
+    w.rope_fusion = 2;
+    cs_compute_host_ops(&w, true, &h1);
+    ck_assert_double_eq(h1.fwd - h0.fwd, 22.0);
+    ck_assert_double_eq(h1.bwd - h0.bwd, 12.0);
+    ck_assert_double_eq(h1.attn_fwd - h0.attn_fwd, 22.0);
+    ck_assert_double_eq(h1.attn_bwd - h0.attn_bwd, 12.0);
+}
+END_TEST
+
 /* The FP8 GEMM rate: on an NVIDIA GPU the model's BF16-over-FP8 GEMM time
  * over Transformer Engine's 5B benchmark layer (twelve GEMMs, 15,872 tokens)
  * equals TE's kernel-only measurement for the generation (H200 NVL 31.968 /
@@ -1567,6 +1632,7 @@ static Suite *compute_suite(void)
     tcase_add_test(gemm, test_compute_eager_blocks);
     tcase_add_test(gemm, test_compute_fp8_blockwise);
     tcase_add_test(gemm, test_compute_fp8_gemm_rate);
+    tcase_add_test(gemm, test_compute_rope_unfused);
     tcase_add_test(gemm, test_compute_gemm_xla_h100);
     tcase_add_test(gemm, test_compute_gemm_dim_half_by_gpu);
     tcase_add_test(gemm, test_compute_gemm_xla_b200);

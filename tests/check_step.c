@@ -1955,6 +1955,12 @@ START_TEST(test_step_moe_rules)
         " fp8_recipe: blockwise}\n",
         "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
         " precision: fp8, fp8_recipe: block}\n",
+        "workload: {model: {preset: gpt-oss-120b}, global_batch: 16, parallelism: {dp: 8},"
+        " stack: torchtitan, rope_fusion: off}\n",
+        "workload: {model: {preset: gpt3-175b}, global_batch: 16, parallelism: {dp: 8},"
+        " stack: mcore, rope_fusion: off}\n",
+        "workload: {model: {preset: llama3.1-8b, rope_scaling: ntk}, global_batch: 16,"
+        " parallelism: {dp: 8}}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
@@ -1975,7 +1981,12 @@ START_TEST(test_step_moe_rules)
                           "norm_kernel: eager norms are torchtitan's without torch.compile",
                           "torch_compile",
                           "fp8_recipe: blockwise scales FP8 tensors, and the precision is bf16",
-                          "fp8_recipe"};
+                          "fp8_recipe",
+                          "rope_fusion: off sets Megatron-Core's apply_rope_fusion (stacks mcore "
+                          "and custom), and the stack is torchtitan",
+                          "rope_fusion: off costs the unfused rotary embedding, and this model "
+                          "(activation gelu) has learned positions",
+                          "rope_scaling"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

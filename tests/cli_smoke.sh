@@ -36,6 +36,13 @@ expect 0 "run fp8 blockwise" -- "$bin" run scenarios/default.yaml --set workload
 has "$tmp/out" "; fp8 (block-wise scaling)" "text report: block-wise FP8"
 expect 2 "fp8_recipe blockwise under bf16" -- "$bin" run scenarios/default.yaml --set workload.fp8_recipe=blockwise
 has "$tmp/err" "fp8_recipe: blockwise scales FP8 tensors" "fp8_recipe error names the key"
+# Megatron-Core's unfused RoPE: named in the software line; off needs an mcore (or custom) stack
+expect 0 "run rope unfused" -- "$bin" run scenarios/default.yaml --set workload.stack=mcore \
+    --set workload.rope_fusion=off
+has "$tmp/out" "; RoPE unfused (PyTorch ops)" "text report: unfused RoPE"
+expect 2 "rope_fusion under torchtitan" -- "$bin" run scenarios/default.yaml --set workload.stack=torchtitan \
+    --set workload.rope_fusion=off
+has "$tmp/err" "workload.rope_fusion: off sets Megatron-Core's apply_rope_fusion" "rope_fusion error names the key"
 expect 0 "run default json" -- "$bin" run scenarios/default.yaml --format json
 for key in '"step"' '"time_s"' '"compute_s"' '"exposed_comm_s"' '"bubble_s"' \
            '"throughput"' '"tokens_per_s"' '"tflops_per_gpu"' '"mfu"' \

@@ -219,6 +219,19 @@ struct cs_host_ops {
 };
 void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out);
 
+/* Megatron-Core's unfused RoPE (cs_workload_rope_unfused) beyond the fused
+ * kernel the attention's efficiency holds, per rotated element of e bytes
+ * and per tensor (q, k): bytes and kernels each way (compute.c gives the
+ * op-by-op count). */
+#define CS_ROPE_UNFUSED_FWD_BYTES 10.0
+#define CS_ROPE_UNFUSED_BWD_BYTES 11.0
+#define CS_ROPE_UNFUSED_FWD_KERNELS 11.0
+#define CS_ROPE_UNFUSED_BWD_KERNELS 6.0
+/* Its time each way for q and k rotated elements: the bytes at the
+ * memory-bound kernels' sustained bandwidth plus each kernel's floor. */
+void cs_compute_rope_unfused(const struct cs_gpu_spec *gpu, const struct cs_compute_params *p,
+                             double e, double q, double k, double *fwd_s, double *bwd_s);
+
 /* Eager blocks (cs_workload_torch_eager): the forward bytes of one layer's
  * eager kernels beyond the fused ones the layer model counts (RoPE over q
  * and k elements, the gated activation over n_f, `norms` eager norms over

@@ -88,6 +88,14 @@ enum cs_fsdp { CS_FSDP_NONE, CS_FSDP_ZERO1, CS_FSDP_ZERO2, CS_FSDP_FULL, CS_FSDP
  * have a position-free part (nope) and a rotary part (rope, the key's one
  * shared by the heads), values their own width. */
 enum cs_attention { CS_ATTN_STANDARD, CS_ATTN_MLA };
+/* How the rotary embedding's frequencies are scaled (Hugging Face
+ * config.json rope_scaling): none (plain RoPE) or yarn (Peng et al. 2023,
+ * arXiv 2309.00071; gpt-oss trains with it, factor 32). Megatron-Core runs
+ * YaRN positions of standard attention as position_embedding_type yarn,
+ * for which Megatron-LM (training/arguments.py) and Megatron-Bridge
+ * (utils/fusions.py validate_rope_fusion_compatibility) turn
+ * apply_rope_fusion off: the eager RoPE (cs_workload_rope_unfused). */
+enum cs_rope_scaling { CS_ROPE_SCALING_NONE, CS_ROPE_SCALING_YARN, CS_ROPE_SCALING_COUNT };
 struct cs_mla_shape {
     int q_lora_rank;      /* query latent (0: queries projected directly from h) */
     int kv_lora_rank;     /* key/value latent */
@@ -223,6 +231,7 @@ struct cs_model_shape {
      * every other, Llama-style alternation) attends to the last
      * sliding_window tokens only; 0: none. */
     int sliding_window, sliding_every;
+    enum cs_rope_scaling rope_scaling;
     struct cs_moe_shape moe;
     /* Multi-token prediction (DeepSeek-V3 report, arXiv 2412.19437, Section
      * 2.2; Megatron-Core's mtp_num_layers): depth D of sequential MTP
@@ -484,6 +493,14 @@ struct cs_workload {
     bool dp_overlap;          /* bucketed DP reduction overlapped with backward; true */
     double dp_bucket_bytes;   /* gradient bucket; 160 MB (Megatron's 40M fp32 gradients) */
     int fused_attention;      /* 0 auto (the GPU decides), 1 on, 2 off */
+    /* Megatron-Core's RoPE kernel (apply_rope_fusion): 0 auto (fused, except
+     * YaRN positions of standard attention under stack mcore, where
+     * Megatron turns the fusion off), 1 fused (Transformer Engine's
+     * fused_apply_rotary_pos_emb, one kernel each way per tensor, folded
+     * into the attention's fitted efficiency), 2 unfused (rope_utils.py
+     * _apply_rotary_pos_emb_bshd: six PyTorch ops per tensor;
+     * cs_compute_rope_unfused). Stacks mcore and custom. */
+    int rope_fusion;
     /* torch.compile of the transformer blocks (stack torchtitan only): 0
      * auto (on: torchtitan's benchmark tables since mid-2024 run it), 1
      * on, 2 off (eager PyTorch: RoPE through fp32 complex numbers, the
@@ -659,6 +676,11 @@ enum cs_attn_kernel cs_workload_attention_kernel(const struct cs_workload *w);
  * eager under that). */
 bool cs_workload_torch_eager(const struct cs_workload *w);
 bool cs_workload_eager_norm(const struct cs_workload *w);
+/* Megatron-Core applies RoPE to q and k with its unfused PyTorch ops
+ * (workload.rope_fusion off, or auto with YaRN positions of standard
+ * attention under stack mcore); false for models without rotary positions
+ * (gelu) and for the other stacks. */
+bool cs_workload_rope_unfused(const struct cs_workload *w);
 
 /* Total parameter count of the model (embeddings and every expert included). */
 double cs_workload_params(const struct cs_model_shape *m);
@@ -760,6 +782,7 @@ extern const char *const cs_recompute_names[];
 extern const char *const cs_fsdp_names[];
 extern const char *const cs_stack_names[];   /* enum cs_stack order */
 extern const char *const cs_attention_names[];
+extern const char *const cs_rope_scaling_names[];
 extern const char *const cs_moe_routing_names[];
 extern const char *const cs_moe_dispatcher_names[];
 
