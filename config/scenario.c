@@ -360,7 +360,9 @@ static const struct cs_field moe_fields[] = {
     F_("load_cv", CS_FT_QTY, struct cs_moe_shape, load_cv, .unit = CS_UNIT_RATIO, .min = 0,
        .max = 10, .def = "0.3",
        .doc = "learned routing: coefficient of variation of per-expert token shares (0.3: an "
-              "auxiliary-loss router, Wang et al. 2024; 0.017 their loss-free one)"),
+              "auxiliary-loss router, Wang et al. 2024; 0.017 their loss-free one, the default of "
+              "the presets whose routers are balanced by expert biases: deepseek-v3, kimi-k2, "
+              "nemotron-3-*)"),
     F_("a2a_overlap", CS_FT_QTY, struct cs_moe_shape, a2a_overlap, .unit = CS_UNIT_RATIO,
        .min = 0, .max = 1, .def = "0",
        .doc = "share of dispatch/combine hidden behind compute (EP communication overlap, "

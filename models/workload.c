@@ -47,11 +47,17 @@ struct preset_ext {
 #define MOE(E, K, SH, F, FIRST, EVERY) \
     .moe = {.experts = (E), .top_k = (K), .shared_experts = (SH), .expert_ffn_hidden = (F), \
             .first_dense_layers = (FIRST), .moe_every = (EVERY), .load_cv = CS_MOE_DEFAULT_LOAD_CV}
-/* with group-limited routing: G groups, a token's experts from its best GK */
+/* with group-limited routing: G groups, a token's experts from its best GK
+ * (DeepSeek-V3's, whose router is bias-balanced: CS_MOE_BIAS_BALANCED_LOAD_CV) */
 #define MOE_G(E, K, SH, F, FIRST, EVERY, G, GK) \
     .moe = {.experts = (E), .top_k = (K), .shared_experts = (SH), .expert_ffn_hidden = (F), \
-            .first_dense_layers = (FIRST), .moe_every = (EVERY), .load_cv = CS_MOE_DEFAULT_LOAD_CV, \
-            .router_groups = (G), .router_group_topk = (GK)}
+            .first_dense_layers = (FIRST), .moe_every = (EVERY), \
+            .load_cv = CS_MOE_BIAS_BALANCED_LOAD_CV, .router_groups = (G), .router_group_topk = (GK)}
+/* routers balanced by per-expert biases (CS_MOE_BIAS_BALANCED_LOAD_CV) */
+#define MOE_BIAS(E, K, SH, F, FIRST, EVERY) \
+    .moe = {.experts = (E), .top_k = (K), .shared_experts = (SH), .expert_ffn_hidden = (F), \
+            .first_dense_layers = (FIRST), .moe_every = (EVERY), \
+            .load_cv = CS_MOE_BIAS_BALANCED_LOAD_CV}
 #define DSV3_MLA \
     .attention = CS_ATTN_MLA, \
     .mla = {.q_lora_rank = 1536, .kv_lora_rank = 512, .qk_nope_dim = 128, .qk_rope_dim = 64, \
@@ -188,7 +194,7 @@ static const struct preset presets[] = {
 
 /* Nemotron 3 Nano's layers, which Nemotron 3.5 Lightning shares */
 #define NEMOTRON3_NANO_BLOCKS                                                                   \
-    .head_dim = 128, MOE(128, 6, 2, 1856, 0, 1),                                               \
+    .head_dim = 128, MOE_BIAS(128, 6, 2, 1856, 0, 1),                                          \
     .hybrid = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",                         \
     .mamba = {.heads = 64, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}
 
@@ -197,7 +203,7 @@ static const struct preset_ext preset_exts[] = {
      * most 4 of the 8 groups, on at most 4 nodes (the report's node-limited
      * routing, Section 2.1.2, M = 4) */
     {.name = "deepseek-v3", DSV3_MLA, MOE_G(256, 8, 1, 2048, 3, 1, 8, 4), .mtp_layers = 1},
-    {.name = "kimi-k2", DSV3_MLA, MOE(384, 8, 1, 2048, 1, 1)},
+    {.name = "kimi-k2", DSV3_MLA, MOE_BIAS(384, 8, 1, 2048, 1, 1)},
     {.name = "qwen3-30b-a3b", .head_dim = 128, MOE(128, 8, 0, 768, 0, 1)},
     {.name = "qwen3-235b-a22b", .head_dim = 128, MOE(128, 8, 0, 1536, 0, 1)},
     {.name = "llama4-scout", .head_dim = 128, MOE(16, 1, 1, 8192, 0, 1)},
@@ -221,13 +227,13 @@ static const struct preset_ext preset_exts[] = {
     {.name = "nemotron-3.5-lightning", NEMOTRON3_NANO_BLOCKS, .mtp_layers = 2, .mtp_shared = true},
     {.name = "nemotron-3-super", .head_dim = 128,
      .moe = {.experts = 512, .top_k = 22, .shared_experts = 2, .expert_ffn_hidden = 2688,
-             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV, .latent = 1024},
+             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_BIAS_BALANCED_LOAD_CV, .latent = 1024},
      .hybrid = "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME",
      .mamba = {.heads = 128, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128},
      .mtp_layers = 2, .mtp_shared = true},
     {.name = "nemotron-3-ultra", .head_dim = 128,
      .moe = {.experts = 512, .top_k = 22, .shared_experts = 2, .expert_ffn_hidden = 5120,
-             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_DEFAULT_LOAD_CV, .latent = 2048},
+             .first_dense_layers = 0, .moe_every = 1, .load_cv = CS_MOE_BIAS_BALANCED_LOAD_CV, .latent = 2048},
      .hybrid = "MEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*"
                "EMEMEMEM*EMEMEMEME",
      .mamba = {.heads = 256, .head_dim = 64, .state = 128, .groups = 8, .conv = 4, .chunk = 128}},

@@ -1058,9 +1058,12 @@ START_TEST(test_app_validate_step_holdout_bound)
      * capacity of 1.0 with padding and one force-balanced row (moe_routing
      * balanced, validation/INDEX.yaml): their learned-routing imbalance had
      * made the too-fast rows look right (that table 10.1% -> 18.2%; the
-     * other architectures' 139 rows 11.0% -> 11.7%). */
+     * other architectures' 139 rows 11.0% -> 11.7%). 12.15% since the
+     * presets of bias-balanced routers (DeepSeek-V3, Kimi K2, Nemotron 3)
+     * spread their learned routing by 0.017 (the DeepSeek-V3 report's row
+     * -14.9% -> -4.2%). */
     ck_assert_int_ge(moe->rows, 180);
-    ck_assert(moe->sum / moe->rows <= 0.1225);
+    ck_assert(moe->sum / moe->rows <= 0.122);
     double nano = 0.0, other = 0.0;
     int n_nano = 0, n_other = 0;
     for (int f = 0; f < v.nfiles; f++) {

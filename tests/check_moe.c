@@ -3,6 +3,7 @@
  * published totals and active counts (validation/step/MOE-MODELS.md). */
 #include "clustersim/models/compute.h"
 #include "clustersim/models/memory.h"
+#include "clustersim/models/moe.h"
 #include "clustersim/models/step.h"
 #include "clustersim/models/workload.h"
 #include "test_util.h"
@@ -142,6 +143,38 @@ END_TEST
  * 4096 x 4096 = 41,943,040; router 4096 x 8 = 32,768; one expert 3 x 4096
  * x 14336 = 176,160,768; norms 2 x 4096. Embeddings 2 x 32000 x 4096, final
  * norm 4096. */
+/* Learned routing's spread by the router each preset was trained with:
+ * 0.017 (Wang et al. 2024's loss-free MaxVio 0.04 over 2.4) for routers
+ * balanced by expert biases (DeepSeek-V3 and Kimi K2: topk_method
+ * noaux_tc; Nemotron 3: moe_router_enable_expert_bias), 0.3 (their
+ * aux-loss MaxVio 0.72 over 2.4) for the others. With 0.017 a DeepSeek-V3
+ * EP-64 rank of 4 experts and 4096 x 8 copies per rank has sd
+ * sqrt(0.017^2 / 4 + 64 / (64 x 32768)) = 0.0095, so its most loaded rank
+ * is within 3% of the mean, where 0.3 puts it near 1.36. */
+START_TEST(test_moe_preset_load_cv)
+{
+    const char *bias[] = {"deepseek-v3", "kimi-k2", "nemotron-3-nano", "nemotron-3.5-lightning",
+                          "nemotron-3-super", "nemotron-3-ultra"};
+    const char *aux[] = {"mixtral-8x7b", "mixtral-8x22b", "qwen3-30b-a3b", "qwen3-235b-a22b",
+                         "llama4-scout", "llama4-maverick", "gpt-oss-120b"};
+    struct cs_model_shape m;
+    for (size_t i = 0; i < sizeof bias / sizeof bias[0]; i++) {
+        ck_assert_int_eq(cs_workload_preset(bias[i], &m), CS_OK);
+        ck_assert_double_eq(m.moe.load_cv, 0.017);
+    }
+    for (size_t i = 0; i < sizeof aux / sizeof aux[0]; i++) {
+        ck_assert_int_eq(cs_workload_preset(aux[i], &m), CS_OK);
+        ck_assert_double_eq(m.moe.load_cv, 0.3);
+    }
+    ck_assert_int_eq(cs_workload_preset("deepseek-v3", &m), CS_OK);
+    struct cs_moe_load a = cs_moe_load_sample(&m.moe, 64, 4096.0 * 8.0, 42);
+    ck_assert(a.max_over_mean >= 1.0 && a.max_over_mean < 1.03);
+    m.moe.load_cv = 0.3;
+    struct cs_moe_load b = cs_moe_load_sample(&m.moe, 64, 4096.0 * 8.0, 42);
+    ck_assert(b.max_over_mean > 1.25 && b.max_over_mean < 1.45);
+}
+END_TEST
+
 START_TEST(test_moe_params_mixtral_by_hand)
 {
     struct cs_model_shape m = preset("mixtral-8x7b");
@@ -556,6 +589,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_recompute_modules_memory);
     tcase_add_test(tc, test_moe_offload_modules_memory);
     tcase_add_test(tc, test_moe_sync_point);
+    tcase_add_test(tc, test_moe_preset_load_cv);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -140,6 +140,14 @@ int cs_moe_reachable_nodes(const struct cs_moe_shape *m, int nodes);
  * normals). Their auxiliary-loss-free router reaches 0.04 (load_cv 0.017).
  * docs/moe.md. */
 #define CS_MOE_DEFAULT_LOAD_CV 0.3
+/* The same for a router balanced by per-expert biases instead of a loss
+ * (DeepSeek-V3's auxiliary-loss-free strategy, report Section 2.1.2;
+ * Megatron-Core's moe_router_enable_expert_bias): Wang et al.'s loss-free
+ * router ends at MaxVio_global 0.04, 0.04 / 2.4 = 0.017. The presets of
+ * models trained that way take it (deepseek-v3, kimi-k2: config.json
+ * topk_method noaux_tc; the nemotron-3 family: Megatron-Bridge's
+ * nemotron_h_bridge.py moe_router_enable_expert_bias). */
+#define CS_MOE_BIAS_BALANCED_LOAD_CV 0.017
 
 /* Mixture of experts (workload.model.moe). experts 0: a dense model. */
 struct cs_moe_shape {
