@@ -577,8 +577,10 @@ static const struct cs_field workload_fields[] = {
        .doc = "what the CUDA graphs hold: layer (each layer's attention and MLP parts, "
               "Megatron-Core's per-layer graphs), attn (Transformer Engine's scopes attn, "
               "moe_router and moe_preprocess: the MLP, or the MoE block after its router, runs "
-              "eagerly; stacks mcore and custom), iteration (the whole forward and backward, "
-              "Megatron-Core's full_iteration: no per-layer host time); needs cuda_graphs"),
+              "eagerly; stacks mcore and custom), moe_router (the scopes moe_router and "
+              "moe_preprocess alone: an MoE layer's router and dispatch preprocessing, the rest "
+              "eager), iteration (the whole forward and backward, Megatron-Core's full_iteration: "
+              "no per-layer host time), mamba, attn+mamba (hybrids); needs cuda_graphs"),
     F_("stack", CS_FT_ENUM, struct cs_workload, stack, .names = cs_stack_names,
        .def = "custom",
        .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
@@ -1707,6 +1709,11 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
                       "workload.cuda_graph_scope: %s captures Mamba-2 mixers, and this model has "
                       "none (no model.hybrid_pattern); expected layer, attn or iteration",
                       cs_graph_scope_names[w->cuda_graph_scope]);
+    else if (w->cuda_graph_scope == CS_GRAPH_SCOPE_MOE_ROUTER && !cs_model_is_moe(&w->model))
+        cs_cfg__error(b->d, node_or(wl, "cuda_graph_scope", wl),
+                      "workload.cuda_graph_scope: moe_router captures an MoE layer's router and "
+                      "dispatch preprocessing, and this model has no experts; expected layer, attn "
+                      "or iteration");
     if (w->fused_grouped_mlp) {
         /* Megatron-Core TEGroupedMLP._is_fused_impl_supported (core_v0.18):
          * no expert tensor parallelism, no expert_fc1/moe_act offload; TE's

@@ -430,13 +430,14 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
     if (graphs) {
         /* attn scope: the attention block one graph each way, an MoE
          * layer's router and preprocessing another (Megatron-Core's
-         * cuda_graph_scope attn, moe_router, moe_preprocess); the rest as
-         * issued eagerly */
-        bool m = moe && cs_model_is_moe(&w->model);
-        double launches = m ? 2.0 : 1.0;
-        double lin = ops.linears - ops.attn_linears;
-        double f = ops.fwd - ops.attn_fwd - (m ? ops.router_fwd : 0.0);
-        double b = ops.bwd - ops.attn_bwd - (m ? ops.router_bwd : 0.0);
+         * cuda_graph_scope attn, moe_router, moe_preprocess); moe_router
+         * scope: only the latter; the rest as issued eagerly */
+        bool a = cs_graph_scope_has_attn(w->cuda_graph_scope);
+        bool m = moe && cs_model_is_moe(&w->model) && cs_graph_scope_has_router(w->cuda_graph_scope);
+        double launches = (a ? 1.0 : 0.0) + (m ? 1.0 : 0.0);
+        double lin = ops.linears - (a ? ops.attn_linears : 0.0);
+        double f = ops.fwd - (a ? ops.attn_fwd : 0.0) - (m ? ops.router_fwd : 0.0);
+        double b = ops.bwd - (a ? ops.attn_bwd : 0.0) - (m ? ops.router_bwd : 0.0);
         double mod_e = (lin > 0 ? lin : 0.0) * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
         double g = launches * k * p->host_py_op_s;
         *fwd_s = g + k * mod_e + (f > 0 ? f : 0.0) * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
@@ -460,8 +461,9 @@ bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind)
     bool layer = !cs_graph_scope_per_module(sc);
     switch (kind) {
     case CS_BLOCK_ATTN:
+        return layer || cs_graph_scope_has_attn(sc);
     case CS_BLOCK_MOE:   /* its router and preprocessing */
-        return layer || sc == CS_GRAPH_SCOPE_ATTN || sc == CS_GRAPH_SCOPE_ATTN_MAMBA;
+        return layer || cs_graph_scope_has_router(sc);
     case CS_BLOCK_MAMBA:
         return layer || cs_graph_scope_has_mamba(sc);
     case CS_BLOCK_LAYER:
@@ -474,8 +476,14 @@ bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind)
 
 double cs_compute_host_moe_pre(const struct cs_workload *w, const struct cs_compute_params *p)
 {
-    if (w == NULL || p == NULL || !cs_model_is_moe(&w->model) || cs_compute_block_graphed(w, CS_BLOCK_MOE))
+    if (w == NULL || p == NULL || !cs_model_is_moe(&w->model))
         return 0.0;
+    if (w->cuda_graphs && w->cuda_graph_scope == CS_GRAPH_SCOPE_ITERATION)
+        return 0.0;
+    /* a captured router and preprocessing: the graph's launch, issued from
+     * Python before the synchronization (cs_compute_host_layer's launch) */
+    if (cs_compute_block_graphed(w, CS_BLOCK_MOE))
+        return cs_compute_host_python_scale(p) * p->host_py_op_s;
     struct cs_host_ops ops;
     cs_compute_host_ops(w, true, &ops);
     return ops.router_fwd * (ops.py_fwd ? cs_compute_host_python_scale(p) * p->host_py_op_s : p->host_cpp_op_s);

@@ -97,7 +97,10 @@ const char *const cs_stack_names[] = {"custom", "megatron-2021", "mcore", "torch
                                      "composer", NULL};
 const char *const cs_cross_entropy_names[] = {"auto", "fused", "eager", "compiled", "te", "te-fp32", NULL};
 const char *const cs_attn_kernel_names[] = {"auto", "cudnn", "flash2", "triton", NULL};
-const char *const cs_graph_scope_names[] = {"layer", "attn", "iteration", "mamba", "attn+mamba", NULL};
+const char *const cs_graph_scope_names[] = {"layer", "attn", "iteration", "mamba", "attn+mamba",
+                                             "moe_router", NULL};
+_Static_assert(sizeof cs_graph_scope_names / sizeof cs_graph_scope_names[0] == CS_GRAPH_SCOPE_COUNT + 1,
+               "one name per graph scope");
 const char *const cs_fsdp_names[] = {"none", "zero1", "zero2", "full", "hybrid", NULL};
 const char *const cs_fsdp_prefetch_names[] = {"auto", "pre", "post", NULL};
 const char *const cs_scn_compare_names[] = {"none", "placement", "mig", NULL};

@@ -751,7 +751,18 @@ void cs_workload_layer_bytes(const struct cs_model_shape *m, double e, struct cs
 
 bool cs_graph_scope_per_module(enum cs_graph_scope s)
 {
-    return s == CS_GRAPH_SCOPE_ATTN || s == CS_GRAPH_SCOPE_MAMBA || s == CS_GRAPH_SCOPE_ATTN_MAMBA;
+    return s == CS_GRAPH_SCOPE_ATTN || s == CS_GRAPH_SCOPE_MAMBA || s == CS_GRAPH_SCOPE_ATTN_MAMBA ||
+           s == CS_GRAPH_SCOPE_MOE_ROUTER;
+}
+
+bool cs_graph_scope_has_attn(enum cs_graph_scope s)
+{
+    return s == CS_GRAPH_SCOPE_ATTN || s == CS_GRAPH_SCOPE_ATTN_MAMBA;
+}
+
+bool cs_graph_scope_has_router(enum cs_graph_scope s)
+{
+    return cs_graph_scope_has_attn(s) || s == CS_GRAPH_SCOPE_MOE_ROUTER;
 }
 
 bool cs_graph_scope_has_mamba(enum cs_graph_scope s)

@@ -1402,6 +1402,34 @@ START_TEST(test_compute_host_ops)
     cs_compute_host_layer(&w, &p, true, &f2, &b2);
     ck_assert_double_eq_tol(f2 - f, 2 * 80e-6, 1e-12);
     ck_assert_double_eq_tol(b2 - b, 2 * 4e-6, 1e-12);
+    /* moe_router scope (Transformer Engine's moe_router and moe_preprocess
+     * alone; Megatron-Bridge's Qwen3-30B-A3B H100 recipes): tp 1, alltoall.
+     * Eager the MoE layer issues 4 TE modules and 6 + 4 + 18 = 28 ops
+     * forward, 8 x (4 x 115 + 28 x 10) = 5920 us, and 16 + 8 + 6 = 30
+     * kernels backward, 8 x 460 + 30 x 4 = 3800 us. The scope takes the
+     * router's 2 and the preprocessing's 8 ops into one graph: forward 8 x
+     * (460 + 18 x 10 + 10) = 5200 us; backward the router's 3 kernels out and
+     * the launch in: 3680 + 27 x 4 + 80 = 3868 us. The attention block stays
+     * eager; a dense layer has nothing to capture. */
+    w.par.tp = 1;
+    w.par.sp = false;
+    w.cuda_graphs = false;
+    cs_compute_host_layer(&w, &p, true, &f, &b);
+    ck_assert_double_eq_tol(f, 5920e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 3800e-6, 1e-12);
+    w.cuda_graphs = true;
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_MOE_ROUTER;
+    cs_compute_host_layer(&w, &p, true, &f, &b);
+    ck_assert_double_eq_tol(f, 5200e-6, 1e-12);
+    ck_assert_double_eq_tol(b, 3868e-6, 1e-12);
+    ck_assert(cs_compute_block_graphed(&w, CS_BLOCK_MOE));
+    ck_assert(!cs_compute_block_graphed(&w, CS_BLOCK_ATTN));
+    cs_compute_host_layer(&w, &p, false, &f, &b);
+    double fe = 0, be = 0;
+    w.cuda_graphs = false;
+    cs_compute_host_layer(&w, &p, false, &fe, &be);
+    ck_assert_double_eq(f, fe);
+    ck_assert_double_eq(b, be);
 }
 END_TEST
 

@@ -270,8 +270,9 @@ static struct cs_workload moe_workload(const char *name, int tp, int ep, int etp
  * the host time before it is the router's and the preprocessing's
  * launches, by hand at the fitted Python factor 8 x 10 us: alltoall 2 + 8
  * (the routing map's sums, the counts' all-gather, the slices: what
- * moe_preprocess captures) = 800 us, flex 2 + 2 = 320 us; none when the
- * attn scope's graphs capture them, none without experts. */
+ * moe_preprocess captures) = 800 us, flex 2 + 2 = 320 us; when the attn
+ * or moe_router scope's graphs capture them, the graph's one launch (80
+ * us); none without experts. */
 START_TEST(test_moe_sync_point)
 {
     struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
@@ -286,7 +287,10 @@ START_TEST(test_moe_sync_point)
     ck_assert_double_eq_tol(cs_compute_host_moe_pre(&w, &p), 320e-6, 1e-12);
     w.cuda_graphs = true;
     w.cuda_graph_scope = CS_GRAPH_SCOPE_ATTN;
-    ck_assert_double_eq(cs_compute_host_moe_pre(&w, &p), 0.0);
+    ck_assert_double_eq_tol(cs_compute_host_moe_pre(&w, &p), 80e-6, 1e-12);
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_MOE_ROUTER;
+    ck_assert_double_eq_tol(cs_compute_host_moe_pre(&w, &p), 80e-6, 1e-12);
+    w.cuda_graph_scope = CS_GRAPH_SCOPE_ATTN;
     ck_assert(cs_step_moe_syncs(&w));
     /* full-iteration graphs need the sync-free path: no synchronization */
     w.cuda_graph_scope = CS_GRAPH_SCOPE_ITERATION;

@@ -1961,6 +1961,8 @@ START_TEST(test_step_moe_rules)
         " stack: mcore, rope_fusion: off}\n",
         "workload: {model: {preset: llama3.1-8b, rope_scaling: ntk}, global_batch: 16,"
         " parallelism: {dp: 8}}\n",
+        "workload: {model: {preset: llama3.1-8b}, global_batch: 16, parallelism: {dp: 8},"
+        " stack: mcore, cuda_graphs: true, cuda_graph_scope: moe_router}\n",
     };
     const char *want[] = {"has no experts", "not divisible by ep", "does not divide",
                           "capacity_factor", "needs recompute: selective", "unknown module",
@@ -1986,7 +1988,9 @@ START_TEST(test_step_moe_rules)
                           "and custom), and the stack is torchtitan",
                           "rope_fusion: off costs the unfused rotary embedding, and this model "
                           "(activation gelu) has learned positions",
-                          "rope_scaling"};
+                          "rope_scaling",
+                          "moe_router captures an MoE layer's router and dispatch preprocessing, "
+                          "and this model has no experts"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
         snprintf(text, sizeof text,

@@ -434,15 +434,21 @@ enum cs_graph_scope {
     CS_GRAPH_SCOPE_ITERATION,
     CS_GRAPH_SCOPE_MAMBA,       /* a hybrid model's Mamba-2 mixers only (TE scope mamba) */
     CS_GRAPH_SCOPE_ATTN_MAMBA,  /* attn, mamba, moe_router and moe_preprocess */
+    CS_GRAPH_SCOPE_MOE_ROUTER,  /* an MoE layer's moe_router and moe_preprocess only */
     CS_GRAPH_SCOPE_COUNT
 };
 extern const char *const cs_graph_scope_names[];   /* enum order, NULL-terminated */
-/* Transformer Engine's per-module scopes (attn, mamba, attn+mamba): only
- * some blocks captured, the embedding and output layer eager; false for
- * layer and iteration, which capture every layer. */
+/* Transformer Engine's per-module scopes (attn, mamba, attn+mamba,
+ * moe_router): only some blocks captured, the embedding and output layer
+ * eager; false for layer and iteration, which capture every layer. */
 bool cs_graph_scope_per_module(enum cs_graph_scope s);
 /* The scopes that capture Mamba-2 mixers by name (mamba, attn+mamba). */
 bool cs_graph_scope_has_mamba(enum cs_graph_scope s);
+/* The per-module scopes that capture the attention block (attn,
+ * attn+mamba), and those that capture an MoE layer's router and dispatch
+ * preprocessing (attn, attn+mamba, moe_router). */
+bool cs_graph_scope_has_attn(enum cs_graph_scope s);
+bool cs_graph_scope_has_router(enum cs_graph_scope s);
 
 enum cs_attn_kernel {
     CS_ATTN_KERNEL_AUTO,
