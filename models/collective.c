@@ -261,6 +261,7 @@ struct shape {
     int a2a_nodes;     /* the nodes one token can reach (0: all m) */
     double p2p_ch_bw;  /* one p2p channel's rate over NVLink (0: no NVLink p2p cap) */
     int p2p_per_peer;  /* p2pnChannelsPerPeer */
+    int p2p_total;     /* the comm's p2pnChannels (cs_coll_p2p_comm_channels) */
 };
 
 /* The fabric view (collective.h). `busy` is the fraction of a node's NIC
@@ -411,6 +412,7 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
      * differs): half an NVLink per channel, by generation. */
     s->p2p_ch_bw = 0.0;
     s->p2p_per_peer = p->p2p_channels;
+    s->p2p_total = p->p2p_channels;
     if (!s->amd && s->hw == CS_COLL_HW_NVLINK)
         s->p2p_ch_bw = p->p2p_ch_bw[s->gen];
     /* Multi-node NVLink domains (nvl-domain: NVL72 racks): the group's nodes
@@ -457,11 +459,13 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         /* paths.cc: a network peer gets max(NICs, rate / 14 GB/s) channels,
          * the comm's smallest peer count wins, rounded up to a power of 2
          * and halved while it x ceil(ranks / 8) exceeds p2pnChannels */
+        if (!s->amd)
+            s->p2p_total = cs_coll_p2p_comm_channels(p, s->gen, nics, nic_bw);
         double nic_ch = ceil(nic_bw * per_gpu_nics / p->p2p_net_ch_bw);
         int pp = 1;
-        while (pp < nic_ch && pp < p->p2p_channels)
+        while (pp < nic_ch && pp < s->p2p_total)
             pp *= 2;
-        while (pp > 1 && pp * ((s->n + 7) / 8) > p->p2p_channels)
+        while (pp > 1 && pp * ((s->n + 7) / 8) > s->p2p_total)
             pp /= 2;
         s->p2p_per_peer = pp;
         s->hop_s = v.hops * cv.hop_latency_s;
@@ -742,13 +746,45 @@ static double pat_time(const struct cs_coll_params *p, const struct shape *s, do
     return lat + (double)(s->n - 1) / s->n * bytes / (s->b_bus * p->pat_bw_frac);
 }
 
-int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_domains, int per_peer_max,
-                     double bytes_per_peer)
+int cs_coll_p2p_comm_channels(const struct cs_coll_params *p, int gen, int nics, double nic_bw)
 {
-    if (!p || ranks < 2 || peers < 1 || peers >= ranks || per_peer_max < 1 || p->p2p_channels < 1 ||
+    if (!p || p->p2p_channels < 1)
+        return 0;
+    if (nics < 1 || !(nic_bw > 0) || !isfinite(nic_bw))
+        return p->p2p_channels;
+    /* search.cc: the inter-node ring search runs one channel through each
+     * NIC at the fastest speed of its table the NIC carries (speedArrayInter
+     * and sm90SpeedArrayInter both start 48, 30 / 45 ..., 24, ..., 12 GB/s) */
+    static const double speeds[] = {48.0, 45.0, 42.0, 40.0, 30.0, 28.0, 24.0, 22.0, 20.0, 18.0,
+                                    17.5, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
+    double gbs = nic_bw / 1e9, bw = 2.4;
+    for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
+        if (speeds[i] <= gbs) {
+            bw = speeds[i];
+            break;
+        }
+    int ch = nics < 32 ? nics : 32;
+    /* ncclTopoDupChannels: doubled when bwIntra >= 25, except on compute
+     * capability > 80 (Hopper, Blackwell) below 50 GB/s with more than 4 */
+    bool dup = bw >= 25.0 && !(gen >= 2 && bw < 50.0 && ch > 4);
+    if (dup)
+        ch *= 2;
+    ch *= 2;   /* connect.cc ncclTopoPostset: "Duplication should be complete now" */
+    if (ch > 64)
+        ch = 64;   /* MAXCHANNELS */
+    int total = 1;
+    while (total < ch)
+        total *= 2;   /* paths.cc: pow2Up */
+    return total;
+}
+
+static int p2p_ctas_n(const struct cs_coll_params *p, int total, int ranks, int peers, bool several_domains,
+                      int per_peer_max, double bytes_per_peer)
+{
+    if (!p || ranks < 2 || peers < 1 || peers >= ranks || per_peer_max < 1 || total < 1 ||
         !(bytes_per_peer >= 0) || !isfinite(bytes_per_peer))
         return 0;
-    int total = p->p2p_channels, max = per_peer_max < total ? per_peer_max : total;
+    int max = per_peer_max < total ? per_peer_max : total;
     int min = max;
     while (min > 1 && (long)min * ranks > total)
         min /= 2;
@@ -765,6 +801,12 @@ int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool 
     return ctas < total ? (int)ctas : total;
 }
 
+int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_domains, int per_peer_max,
+                     double bytes_per_peer)
+{
+    return p ? p2p_ctas_n(p, p->p2p_channels, ranks, peers, several_domains, per_peer_max, bytes_per_peer) : 0;
+}
+
 /* The cap of cs_coll_p2p_rate_bps for a resolved shape. */
 static double p2p_rate(const struct cs_coll_params *p, const struct shape *s, int peers, double bytes_per_peer)
 {
@@ -773,7 +815,7 @@ static double p2p_rate(const struct cs_coll_params *p, const struct shape *s, in
     /* s->m counts NVLink domains once they are merged above (NCCL's nNodes:
      * its "nodes" are the ring search's NVLink domains, a whole NVL72 rack
      * being one) */
-    int ctas = cs_coll_p2p_ctas(p, s->n, peers, s->m > 1, s->p2p_per_peer, bytes_per_peer);
+    int ctas = p2p_ctas_n(p, s->p2p_total, s->n, peers, s->m > 1, s->p2p_per_peer, bytes_per_peer);
     return ctas > 0 ? ctas * s->p2p_ch_bw : INFINITY;
 }
 
@@ -835,6 +877,14 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
      * channels NCCL sizes to the NIC: paths.cc, 14 GB/s each) */
     double b_nvl = fmin(s->b_intra, p2p_rate(p, s, 1, bytes));
     double bw = s->m > 1 ? fmin(b_nvl, s->b_net_gpu) : b_nvl;
+    if (s->m > 1 && !s->amd && p->p2p_net_ch_bw > 0) {
+        /* the pair that crosses the network: its channels (the comm's per
+         * peer, cs_coll_p2p_ctas) each carry what NCCL sizes a network p2p
+         * channel for, P2P_PER_CHANNEL_NET_BW (paths.cc, 14 GB/s) */
+        int ch = p2p_ctas_n(p, s->p2p_total, s->n, 1, true, s->p2p_per_peer, bytes);
+        if (ch > 0)
+            bw = fmin(bw, ch * p->p2p_net_ch_bw);
+    }
     if (pr == CS_COLL_PROTO_LL)
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)

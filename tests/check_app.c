@@ -535,11 +535,15 @@ START_TEST(test_app_validate_collectives)
      * held out (64 logs) 29.1% (437) / 54.6% (369); at 2-4 nodes 1-5%, at
      * 8-16 nodes 67-173% fast (the study's shared fabric drops the ring's
      * rate from 44 to 26 and 14.6 GB/s; the model's fat tree has no such
-     * contention there). */
+     * contention there). Then (2026-12-07) the comm's p2p channels across
+     * nodes (16 on 8 NDR NICs, as the study's 32-node NCCL log prints) and
+     * a network p2p channel at NCCL's P2P_PER_CHANNEL_NET_BW, 14 GB/s
+     * (test_collective_p2p_net_channels; nothing fitted): 8-64 nodes 3-6%
+     * at >= 64 MiB, held out 23.8% (437) / 47.4% (369). */
     ck_assert(fit_big <= 0.099);
     ck_assert(fit_mid <= 0.187);
-    ck_assert(ho_big <= 0.306);
-    ck_assert(ho_mid <= 0.561);
+    ck_assert(ho_big <= 0.253);
+    ck_assert(ho_mid <= 0.489);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */

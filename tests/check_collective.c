@@ -593,6 +593,65 @@ START_TEST(test_collective_p2p_channels)
 }
 END_TEST
 
+/* A communicator across NCCL nodes, by hand (NVIDIA/nccl 5067397c):
+ * p2pnChannels from the inter-node ring search (search.cc: one channel per
+ * NIC at the fastest speed of speedArrayInter the NIC carries;
+ * ncclTopoDupChannels doubles at >= 25 GB/s unless cc > 80, < 50 GB/s and
+ * more than 4 channels; ncclTopoPostset doubles; pow2Up). 8 NDR NICs (50
+ * GB/s -> 48) on Hopper or Blackwell: 8, no duplication, 16 (the 16
+ * channels Together AI's 32-node B200 NCCL 2.29.7 log prints); 4 EFA NICs
+ * of 12.5 GB/s (-> 12) on A100: 4, 8 (AWS p4d's "8 coll channels, 8 p2p
+ * channels"); 8 HDR (25 GB/s -> 24) on A100: 16; one NDR NIC on Hopper: 1,
+ * duplicated (not more than 4), 4; no NIC: the single-domain 32.
+ * nccl-tests' sendrecv across nodes: the one pair per node boundary runs
+ * its per-peer channels, each at P2P_PER_CHANNEL_NET_BW = 14 GB/s
+ * (paths.cc), below the NVLink pairs' 20.05 GB/s a channel on Blackwell
+ * (on Hopper those pairs' 10.3 GB/s bind first). 16 x 8 Blackwell GPUs
+ * on 8 x 50 GB/s NICs, 128 ranks: per peer
+ * max(1 NIC, ceil(50 x 0.92 / 14)) = 4, halved while x ceil(128 / 8) > 16:
+ * 1; so 256 MiB takes 128 MiB / 14e9 longer than 128 MiB. At 8 nodes (64
+ * ranks): 2 per peer, 128 MiB / 28e9. At 2 nodes: 4 per peer, 56 GB/s,
+ * above the NIC: NIC-bound as before. */
+START_TEST(test_collective_p2p_net_channels)
+{
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(&p, 3, 8, 50e9), 16);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(&p, 2, 8, 50e9), 16);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(&p, 1, 4, 12.5e9), 8);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(&p, 1, 8, 25e9), 16);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(&p, 2, 1, 50e9), 4);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(&p, 2, 0, 50e9), 32);
+    ck_assert_int_eq(cs_coll_p2p_comm_channels(NULL, 2, 8, 50e9), 0);
+
+    const double M = 1024.0 * 1024.0;
+#define dev(t) pow(pow((t), 4.0) - pow(35e-6, 4.0), 0.25)
+    struct cs_cluster_cfg c16 = make_cluster(true, 16);
+    c16.gpu.peak_flops[CS_PREC_FP8] = 4500e12;
+    c16.gpu.peak_flops[CS_PREC_MXFP8] = 4500e12;
+    c16.gpu.scaleup_bw_bytes_per_s = 900e9;
+    c16.fabric.link.bw_bytes_per_s = 50e9;
+    c16.fabric.link.switch_radix = 64;
+    struct cs_coll_group g128 = {128, 8, 1, 0, 0, 0, 0, 0};
+    double a = dev(coll_s(&c16, CS_COLL_SENDRECV, 128 * M, &g128, CS_COLL_AUTO, NULL));
+    double b = dev(coll_s(&c16, CS_COLL_SENDRECV, 256 * M, &g128, CS_COLL_AUTO, NULL));
+    ck_assert_double_eq_tol(b - a, 128 * M / 14e9, 1e-9);
+    struct cs_cluster_cfg c8 = c16;
+    c8.nodes = 8;
+    struct cs_coll_group g64 = {64, 8, 1, 0, 0, 0, 0, 0};
+    a = dev(coll_s(&c8, CS_COLL_SENDRECV, 128 * M, &g64, CS_COLL_AUTO, NULL));
+    b = dev(coll_s(&c8, CS_COLL_SENDRECV, 256 * M, &g64, CS_COLL_AUTO, NULL));
+    ck_assert_double_eq_tol(b - a, 128 * M / 28e9, 1e-9);
+    struct cs_cluster_cfg c2 = c16;
+    c2.nodes = 2;
+    struct cs_coll_group g16 = {16, 8, 1, 0, 0, 0, 0, 0};
+    a = dev(coll_s(&c2, CS_COLL_SENDRECV, 128 * M, &g16, CS_COLL_AUTO, NULL));
+    b = dev(coll_s(&c2, CS_COLL_SENDRECV, 256 * M, &g16, CS_COLL_AUTO, NULL));
+    ck_assert(b - a > 128 * M / 50e9 && b - a < 128 * M / 40e9);
+#undef dev
+}
+END_TEST
+
 /* NCCL 2.2x algorithms, hand-derived (tuning.cc v2.23.4). */
 START_TEST(test_collective_nccl22_algorithms)
 {
@@ -759,6 +818,7 @@ static Suite *collective_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_collective_names);
     tcase_add_test(tc, test_collective_p2p_channels);
+    tcase_add_test(tc, test_collective_p2p_net_channels);
     tcase_add_test(tc, test_collective_busbw_factor);
     tcase_add_test(tc, test_collective_ring_formula);
     tcase_add_test(tc, test_collective_hier_formula);

@@ -241,6 +241,17 @@ double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, in
  * p2p_channels. 0 on bad input. */
 int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_domains, int per_peer_max,
                      double bytes_per_peer);
+/* p2pnChannels of a communicator that spans NCCL nodes (NVLink domains) of
+ * `nics` NICs at `nic_bw` B/s each, on tuning-table generation `gen` (0
+ * Volta, 1 Ampere, 2 Hopper, 3 Blackwell): the inter-node ring search's one
+ * channel per NIC at the fastest speed of its table the NIC carries
+ * (search.cc), doubled by ncclTopoDupChannels when that speed is >= 25 GB/s
+ * unless the GPU is Hopper or later, the speed < 50 GB/s and there are more
+ * than 4 channels, doubled again by ncclTopoPostset, at most 64, rounded
+ * up to a power of 2 (paths.cc). 8 NICs of 400 Gb/s on H100 or B200: 16;
+ * 4 EFA NICs of 100 Gb/s on A100: 8. p->p2p_channels without NICs; 0 on
+ * bad input. */
+int cs_coll_p2p_comm_channels(const struct cs_coll_params *p, int gen, int nics, double nic_bw);
 /* What NCCL's p2p engine lets one GPU of group g send in all (B/s) when it
  * sends `bytes_per_peer` to each of `peers` peers: the CTAs of
  * cs_coll_p2p_ctas times one channel's NVLink rate, on NVIDIA GPUs whose
