@@ -593,6 +593,19 @@ START_TEST(test_collective_p2p_channels)
 }
 END_TEST
 
+/* The device time nccl-tests' sendrecv over `nodes` x 8 ranks of c takes
+ * for 256 MiB beyond what it takes for 128 MiB (the launch bound undone). */
+static double sendrecv_marginal_s(const struct cs_cluster_cfg *c0, int nodes)
+{
+    const double M = 1024.0 * 1024.0;
+    struct cs_cluster_cfg c = *c0;
+    c.nodes = nodes;
+    struct cs_coll_group g = {nodes * 8, 8, 1, 0, 0, 0, 0, 0};
+    double a = coll_s(&c, CS_COLL_SENDRECV, 128 * M, &g, CS_COLL_AUTO, NULL);
+    double b = coll_s(&c, CS_COLL_SENDRECV, 256 * M, &g, CS_COLL_AUTO, NULL);
+    return pow(pow(b, 4.0) - pow(35e-6, 4.0), 0.25) - pow(pow(a, 4.0) - pow(35e-6, 4.0), 0.25);
+}
+
 /* A communicator across NCCL nodes, by hand (NVIDIA/nccl 5067397c):
  * p2pnChannels from the inter-node ring search (search.cc: one channel per
  * NIC at the fastest speed of speedArrayInter the NIC carries;
@@ -625,30 +638,16 @@ START_TEST(test_collective_p2p_net_channels)
     ck_assert_int_eq(cs_coll_p2p_comm_channels(NULL, 2, 8, 50e9), 0);
 
     const double M = 1024.0 * 1024.0;
-#define dev(t) pow(pow((t), 4.0) - pow(35e-6, 4.0), 0.25)
-    struct cs_cluster_cfg c16 = make_cluster(true, 16);
-    c16.gpu.peak_flops[CS_PREC_FP8] = 4500e12;
-    c16.gpu.peak_flops[CS_PREC_MXFP8] = 4500e12;
-    c16.gpu.scaleup_bw_bytes_per_s = 900e9;
-    c16.fabric.link.bw_bytes_per_s = 50e9;
-    c16.fabric.link.switch_radix = 64;
-    struct cs_coll_group g128 = {128, 8, 1, 0, 0, 0, 0, 0};
-    double a = dev(coll_s(&c16, CS_COLL_SENDRECV, 128 * M, &g128, CS_COLL_AUTO, NULL));
-    double b = dev(coll_s(&c16, CS_COLL_SENDRECV, 256 * M, &g128, CS_COLL_AUTO, NULL));
-    ck_assert_double_eq_tol(b - a, 128 * M / 14e9, 1e-9);
-    struct cs_cluster_cfg c8 = c16;
-    c8.nodes = 8;
-    struct cs_coll_group g64 = {64, 8, 1, 0, 0, 0, 0, 0};
-    a = dev(coll_s(&c8, CS_COLL_SENDRECV, 128 * M, &g64, CS_COLL_AUTO, NULL));
-    b = dev(coll_s(&c8, CS_COLL_SENDRECV, 256 * M, &g64, CS_COLL_AUTO, NULL));
-    ck_assert_double_eq_tol(b - a, 128 * M / 28e9, 1e-9);
-    struct cs_cluster_cfg c2 = c16;
-    c2.nodes = 2;
-    struct cs_coll_group g16 = {16, 8, 1, 0, 0, 0, 0, 0};
-    a = dev(coll_s(&c2, CS_COLL_SENDRECV, 128 * M, &g16, CS_COLL_AUTO, NULL));
-    b = dev(coll_s(&c2, CS_COLL_SENDRECV, 256 * M, &g16, CS_COLL_AUTO, NULL));
-    ck_assert(b - a > 128 * M / 50e9 && b - a < 128 * M / 40e9);
-#undef dev
+    struct cs_cluster_cfg c = make_cluster(true, 16);
+    c.gpu.peak_flops[CS_PREC_FP8] = 4500e12;
+    c.gpu.peak_flops[CS_PREC_MXFP8] = 4500e12;
+    c.gpu.scaleup_bw_bytes_per_s = 900e9;
+    c.fabric.link.bw_bytes_per_s = 50e9;
+    c.fabric.link.switch_radix = 64;
+    ck_assert_double_eq_tol(sendrecv_marginal_s(&c, 16), 128 * M / 14e9, 1e-9);
+    ck_assert_double_eq_tol(sendrecv_marginal_s(&c, 8), 128 * M / 28e9, 1e-9);
+    double two = sendrecv_marginal_s(&c, 2);
+    ck_assert(two > 128 * M / 50e9 && two < 128 * M / 40e9);
 }
 END_TEST
 
