@@ -459,8 +459,9 @@ static int shape_init(const struct cs_cluster_cfg *c, const struct cs_coll_param
         /* paths.cc: a network peer gets max(NICs, rate / 14 GB/s) channels,
          * the comm's smallest peer count wins, rounded up to a power of 2
          * and halved while it x ceil(ranks / 8) exceeds p2pnChannels */
+        /* an NVLink domain merged above is one NCCL node with all its NICs */
         if (!s->amd)
-            s->p2p_total = cs_coll_p2p_comm_channels(p, s->gen, nics, nic_bw);
+            s->p2p_total = cs_coll_p2p_comm_channels(p, s->gen, nics * k_dom, nic_bw);
         double nic_ch = ceil(nic_bw * per_gpu_nics / p->p2p_net_ch_bw);
         int pp = 1;
         while (pp < nic_ch && pp < s->p2p_total)

@@ -242,7 +242,7 @@ double cs_coll_nvls_chunk_bytes(const struct cs_coll_params *p, int channels, in
 int cs_coll_p2p_ctas(const struct cs_coll_params *p, int ranks, int peers, bool several_domains, int per_peer_max,
                      double bytes_per_peer);
 /* p2pnChannels of a communicator that spans NCCL nodes (NVLink domains) of
- * `nics` NICs at `nic_bw` B/s each, on tuning-table generation `gen` (0
+ * `nics` NICs at `nic_bw` B/s each (a merged NVL72 rack: all its trays'), on tuning-table generation `gen` (0
  * Volta, 1 Ampere, 2 Hopper, 3 Blackwell): the inter-node ring search's one
  * channel per NIC at the fastest speed of its table the NIC carries
  * (search.cc), doubled by ncclTopoDupChannels when that speed is >= 25 GB/s
