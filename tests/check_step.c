@@ -113,6 +113,20 @@ static const char COMMON_SCHEMA_HDR[] =
     "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
     "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
 
+/* Loads one common-schema row from memory: Qwen3-30B-A3B on 8 GB200 in
+ * MXFP8, tensor parallelism `tp` (dp 8 / tp, ep 8 / tp), the recompute
+ * cell `cell`; cs_refs_load_buffer's status. */
+static cs_status load_qwen3_gb200_row(const char *file, int tp, const char *cell, cs_diags *d,
+                                      struct cs_ref_case **cases, size_t *n)
+{
+    char buf[1024];
+    int len = snprintf(buf, sizeof buf,
+                       "%sQwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,%d,"
+                       "1,1,1,%d,%d,zero1,mxfp8,%s,40000,,,\n",
+                       COMMON_SCHEMA_HDR, tp, 8 / tp, 8 / tp, cell);
+    return cs_refs_load_buffer(file, buf, (size_t)len, cat, d, cases, n);
+}
+
 START_TEST(test_step_param_gather_width)
 {
     static const char *const schemes[] = {"full", "zero1"};
@@ -1206,17 +1220,11 @@ START_TEST(test_step_refs_common_schema)
     /* "/fp8_attn" in the recompute cell: the row's attention ran in FP8
      * (the recipes' fp8_attention); it takes no value */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
         const char *cellv[] = {"none/graphs/fp8_attn/a2a_overlap", "none", "none/fp8_attnx"};
         for (int k = 0; k < 3; k++) {
-            char buf[1024];
-            int len = snprintf(buf, sizeof buf,
-                               "%sQwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,1,"
-                               "1,1,1,8,8,zero1,mxfp8,%s,40000,,,\n",
-                               hdr, cellv[k]);
             struct cs_ref_case *c7 = NULL;
             size_t n7 = 0;
-            cs_status st7 = cs_refs_load_buffer("fa.csv", buf, (size_t)len, cat, &d, &c7, &n7);
+            cs_status st7 = load_qwen3_gb200_row("fa.csv", 1, cellv[k], &d, &c7, &n7);
             if (k < 2) {
                 ck_assert_int_eq(st7, CS_OK);
                 ck_assert_uint_eq(n7, 1);
@@ -1256,17 +1264,11 @@ START_TEST(test_step_refs_common_schema)
      * 0.8); "/eager_norm" asks for torchtitan's eager norms, which the
      * loader refuses under another stack */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
         const char *cellv[] = {"none/no_tp_overlap", "none", "none/no_tp_overlapx", "none/eager_norm"};
         for (int k = 0; k < 4; k++) {
-            char buf[1024];
-            int len = snprintf(buf, sizeof buf,
-                               "%sQwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,2,"
-                               "1,1,1,4,4,zero1,mxfp8,%s,40000,,,\n",
-                               hdr, cellv[k]);
             struct cs_ref_case *c9 = NULL;
             size_t n9 = 0;
-            cs_status st9 = cs_refs_load_buffer("nt.csv", buf, (size_t)len, cat, &d, &c9, &n9);
+            cs_status st9 = load_qwen3_gb200_row("nt.csv", 2, cellv[k], &d, &c9, &n9);
             if (k < 2) {
                 ck_assert_int_eq(st9, CS_OK);
                 ck_assert_uint_eq(n9, 1);
