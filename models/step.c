@@ -2023,7 +2023,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             opt_params = (params - experts) / shard + experts / (eshard > 0 ? eshard : 1);
         }
         sg->optimizer_s = cs_compute_optimizer_s(w, &c->gpu, &o->compute, opt_params);
-        double extra = 0;
+        double extra = 0, ag_slow = 0;
         if ((p->fsdp == CS_FSDP_ZERO1 || p->fsdp == CS_FSDP_ZERO2) && S.dp > 1) {
             /* updated parameter shards are all-gathered; Megatron overlaps
              * this with the next step's forward when overlap is on */
@@ -2032,13 +2032,19 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             if (experts > 0 && edp > 1)
                 t += cs__coll(&S, CS_COLL_ALL_GATHER, experts * pb, &S.edp_group);
             sg->dp_total_s += t;
-            if (!o->dp_overlap)
+            if (!o->dp_overlap) {
                 extra = t;
-            else
+            } else {
                 extra = cs__param_gather_exposed_s(&S, s, t);
+                /* the forward shares the GPU with the gather it hides, as
+                 * the backward does with the reduce-scatters (overlap_slowdown
+                 * per second overlapped; docs/step.md) */
+                ag_slow = o->overlap_slowdown * (t - extra);
+            }
         }
         sg->dp_exposed_s += extra;
-        sg->end_s = after + sg->optimizer_s + extra;
+        sg->compute_s += ag_slow;
+        sg->end_s = after + sg->optimizer_s + extra + ag_slow;
         if (sg->end_s > S.st[crit].end_s)
             crit = s;
     }

@@ -1485,13 +1485,15 @@ START_TEST(test_app_search_default)
      * before cuDNN's own length curve and ring attention's unmasked blocks
      * (-1.4%, 2026-12-03); 30.5114 s before ZeRO's parameter all-gather
      * was exposed where the next step's first forward cannot hide it
-     * (+0.08%, 2026-12-06); same configuration */
-    ck_assert_double_eq_tol(p->r.time_s, 30.536, 0.005);
+     * (+0.08%, 2026-12-06); 30.536 s before the gather's hidden part
+     * slowed the forward by overlap_slowdown (+0.27%, 2026-12-07); same
+     * configuration */
+    ck_assert_double_eq_tol(p->r.time_s, 30.617, 0.005);
     double stage_params = p->r.memory.weights_bytes / 2.0;
     ck_assert_double_eq_tol(p->r.memory.grads_bytes, stage_params * 2.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.memory.optimizer_bytes, stage_params * 12.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
-    ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / 30.536, 1.5);   /* 34339 */
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / 30.617, 1.5);   /* 34248 */
     for (size_t i = 1; i < r.res.n; i++)
         ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
     cs_app_search_fini(&r);

@@ -169,6 +169,61 @@ START_TEST(test_step_param_gather_overlap)
 }
 END_TEST
 
+/* The hidden part of ZeRO's parameter all-gather slows the forward it runs
+ * beside, as the reduce-scatters slow the backward (overlap_slowdown per
+ * second overlapped; docs/step.md, "Data parallelism"). Two fp8 runs that
+ * differ only in fp8_param_gather reduce the same gradients and gather 2 or
+ * 1 byte per parameter (0.021 s apart here); with both gathers hidden (one micro-batch of 16,384
+ * tokens: a forward far longer than either gather), the slowdown adds to
+ * the 16-bit run's step overlap_slowdown times the difference of the two
+ * runs' DP traffic more than to the FP8 run's, and to compute_s alike. */
+static void gather_run(bool flag, double slowdown, struct cs_step_result *r)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8, fabric: {link: ib-ndr}}\n"
+             "workload:\n"
+             "  model: {preset: llama3.1-8b, seq_len: 8192}\n"
+             "  global_batch: 32\n"
+             "  micro_batch: 2\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 16, fsdp: zero1}\n"
+             "  recompute: full\n"
+             "  precision: fp8\n"
+             "  fp8_param_gather: %s\n",
+             flag ? "true" : "false");
+    struct cs_scenario s;
+    load(text, &s);
+    struct cs_step_options o;
+    cs_step_options_default(&s.cluster.gpu, &o);
+    o.overlap_slowdown = slowdown;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+}
+
+START_TEST(test_step_param_gather_slowdown)
+{
+    struct cs_step_result w0, w3, q0, q3; /* 16-bit and FP8 gathers, slowdown 0 and 0.3 */
+    gather_run(false, 0.0, &w0);
+    gather_run(false, 0.3, &w3);
+    gather_run(true, 0.0, &q0);
+    gather_run(true, 0.3, &q3);
+    /* the gathers are hidden: the exposed DP time does not depend on them */
+    ck_assert_double_eq_tol(w0.dp_comm_s, q0.dp_comm_s, 1e-12);
+    double ag_diff = w0.dp_comm_total_s - q0.dp_comm_total_s;
+    printf("gather slowdown: dp total %g / %g s, exposed %g / %g s, step %g -> %g and %g -> %g s\n", w0.dp_comm_total_s,
+           q0.dp_comm_total_s, w0.dp_comm_s, q0.dp_comm_s, w0.time_s, w3.time_s, q0.time_s, q3.time_s);
+    ck_assert(ag_diff > 0.01);
+    double dw = w3.time_s - w0.time_s, dq = q3.time_s - q0.time_s;
+    ck_assert_double_eq_tol(dw - dq, 0.3 * ag_diff, 1e-9);
+    ck_assert_double_eq_tol((w3.compute_s - w0.compute_s) - (q3.compute_s - q0.compute_s), 0.3 * ag_diff,
+                            1e-9);
+}
+END_TEST
+
 START_TEST(test_step_fsdp_timeline)
 {
     struct cs_fsdp_timeline r;
@@ -2476,6 +2531,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_parts_add_up);
     tcase_add_test(tc, test_step_fsdp_timeline);
     tcase_add_test(tc, test_step_param_gather_overlap);
+    tcase_add_test(tc, test_step_param_gather_slowdown);
     tcase_add_test(tc, test_step_fsdp_prefetch_key);
     tcase_add_test(tc, test_step_param_gather_width);
     tcase_add_test(tc, test_step_host_floor);
