@@ -1116,6 +1116,13 @@ static void linear(const struct cs_gpu_spec *gpu, const struct cs_compute_params
     linear_casts(gpu, p, prec, t * k, t * n, fwd_s, bwd_s);
 }
 
+enum cs_precision cs_compute_router_prec(const struct cs_workload *w)
+{
+    if (w == NULL || (unsigned)w->precision >= CS_PREC_COUNT)
+        return CS_PREC_BF16;
+    return cs_precision_quantized(w->precision) ? CS_PREC_BF16 : w->precision;
+}
+
 /* Adds one memory-bound kernel's forward bytes (backward moves twice as much:
  * it reads the output gradient and the saved input, writes the input
  * gradient, and for norms reduces the weight gradient). */
@@ -1542,8 +1549,10 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
          * combine: two GEMMs on the GPU's t_r tokens, weights duplicated
          * over TP) */
         double hx = mo->latent > 0 ? (double)mo->latent : d.h;
-        /* router: t_r x h x E, then its scores, top-k and softmax (fp32) */
-        linear(gpu, p, d.prec, t_r, mo->experts, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
+        /* router: t_r x h x E, then its scores, top-k and softmax (fp32),
+         * the GEMM at cs_compute_router_prec (bf16 under the quantized
+         * recipes, without casts) */
+        linear(gpu, p, cs_compute_router_prec(w), t_r, mo->experts, d.h, &c.fwd_s, &c.bwd_s, &c.fwd_flops);
         mem_op(gpu, p, 3.0 * 4.0 * t_r * mo->experts, &c);
         if (mo->latent > 0) {
             enum cs_precision pl = cs_workload_module_precision(w, CS_QMOD_MOE_LATENT_PROJ, d.prec);

@@ -307,6 +307,43 @@ START_TEST(test_moe_sync_point)
 }
 END_TEST
 
+/* The router's GEMM stays in bf16 under the quantized recipes
+ * (cs_compute_router_prec: Megatron-Core's router_gating_linear and
+ * torchtitan's filter of router.gate). By hand on an FP8 Qwen3-30B-A3B
+ * layer on H100 (tp 1, ep 8): doubling the experts from 128 to 256 (top-k
+ * kept at 8) changes the layer's forward outside its experts by the
+ * router's part alone: a bf16 GEMM of 4096 x E x 2048
+ * and its fp32 scores, top-k and softmax (3 x 4 x 4096 x E bytes), with no
+ * FP8 casts. */
+START_TEST(test_moe_router_bf16)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    ck_assert_int_eq(cs_compute_router_prec(&w), CS_PREC_BF16);
+    w.precision = CS_PREC_FP16;
+    ck_assert_int_eq(cs_compute_router_prec(&w), CS_PREC_FP16);
+    w.precision = CS_PREC_MXFP8;
+    ck_assert_int_eq(cs_compute_router_prec(&w), CS_PREC_BF16);
+    w.precision = CS_PREC_NVFP4;
+    ck_assert_int_eq(cs_compute_router_prec(&w), CS_PREC_BF16);
+    w.precision = CS_PREC_FP8;
+    ck_assert_int_eq(cs_compute_router_prec(&w), CS_PREC_BF16);
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_layer_cost a, b;
+    ck_assert_int_eq(cs_compute_moe_layer(&w, &g, &p, &a), CS_OK);
+    struct cs_workload w2 = w;
+    w2.model.moe.experts = 256;
+    ck_assert_int_eq(cs_compute_moe_layer(&w2, &g, &p, &b), CS_OK);
+    double t = 4096.0, h = 2048.0;
+    double want = cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 256, h, 1.0) -
+                  cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 128, h, 1.0) +
+                  cs_compute_mem_s(&g, &p, 12.0 * t * 256) - cs_compute_mem_s(&g, &p, 12.0 * t * 128);
+    double got = (b.fwd_s - b.expert_fwd_s) - (a.fwd_s - a.expert_fwd_s);
+    ck_assert_msg(fabs(got - want) < 1e-12, "router forward delta %.9g s, by hand %.9g s", got, want);
+}
+END_TEST
+
 /* Qwen3-30B-A3B on 8 GPUs, ep 8: 16 experts per GPU, each 3 x 2048 x 768;
  * dispatch of 4096 x 8 copies of 2048 bf16 values per GPU. */
 START_TEST(test_moe_layer_cost_qwen3)
@@ -579,6 +616,7 @@ Suite *moe_suite(void)
     TCase *tc = tcase_create("model");
     tcase_set_timeout(tc, 20);
     tcase_add_test(tc, test_moe_params_latent);
+    tcase_add_test(tc, test_moe_router_bf16);
     tcase_add_test(tc, test_moe_layers_in_closed_form);
     tcase_add_test(tc, test_moe_params_published);
     tcase_add_test(tc, test_moe_params_lightning);

@@ -403,6 +403,15 @@ void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double 
 cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, struct cs_layer_cost *out);
 
+/* The precision of an MoE router's GEMM (t x h x E): the run's, except under
+ * the quantized recipes (fp8, mxfp8, nvfp4), where it stays bf16. Neither
+ * stack quantizes it: Megatron-Core's router is not a Transformer Engine
+ * module (moe_utils.py router_gating_linear: a bf16 GEMM with an fp32 or
+ * bf16 output, NVIDIA/Megatron-LM d98e8a64dd), and torchtitan's float8 and
+ * mxfp8 conversions leave `router.gate` out (components/quantization/
+ * float8.md, mxfp8.md: filter_fqns). docs/moe.md, "Compute". */
+enum cs_precision cs_compute_router_prec(const struct cs_workload *w);
+
 /* HBM bytes of an MoE layer's expert activation path on one GPU, forward
  * (*fwd) and backward (*bwd), and its kernel count (*kernels), for `rows`
  * routed copies into experts of width f (per GPU) and hidden h, e bytes per
