@@ -56,15 +56,19 @@ static const char *pipe_yaml =
     "  recompute: none\n"
     "  precision: bf16\n";
 
-static void run_pipe(int vp, bool overlap, struct cs_step_result *r, struct cs_layer_cost *L)
+/* Simulates the step of the scenario `text` with the default options but
+ * for DP overlap and the overlap slowdown (NAN: the default); the layer's
+ * cost too when L is given. */
+static void simulate_text(const char *text, bool overlap, double slowdown, struct cs_step_result *r,
+                          struct cs_layer_cost *L)
 {
-    char text[1024];
-    snprintf(text, sizeof text, pipe_yaml, vp);
     struct cs_scenario s;
     load(text, &s);
     struct cs_step_options o;
     cs_step_options_default(&s.cluster.gpu, &o);
     o.dp_overlap = overlap;
+    if (!isnan(slowdown))
+        o.overlap_slowdown = slowdown;
     cs_diags d;
     cs_diags_init(&d);
     ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
@@ -72,6 +76,13 @@ static void run_pipe(int vp, bool overlap, struct cs_step_result *r, struct cs_l
     if (L)
         ck_assert_int_eq(cs_compute_layer(&s.workload, &s.cluster.gpu, &o.compute, L), CS_OK);
     cs_scenario_fini(&s);
+}
+
+static void run_pipe(int vp, bool overlap, struct cs_step_result *r, struct cs_layer_cost *L)
+{
+    char text[1024];
+    snprintf(text, sizeof text, pipe_yaml, vp);
+    simulate_text(text, overlap, NAN, r, L);
 }
 
 /* The parameter all-gathers move the weights as stored: under FSDP and the
@@ -93,16 +104,8 @@ static double dp_comm_total(const char *fsdp, const char *prec, bool flag)
              "  precision: %s\n"
              "  fp8_param_gather: %s\n",
              fsdp, prec, flag ? "true" : "false");
-    struct cs_scenario s;
-    load(text, &s);
-    struct cs_step_options o;
-    cs_step_options_default(&s.cluster.gpu, &o);
     struct cs_step_result r;
-    cs_diags d;
-    cs_diags_init(&d);
-    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, &r), CS_OK);
-    cs_diags_fini(&d);
-    cs_scenario_fini(&s);
+    simulate_text(text, true, NAN, &r, NULL);
     return r.dp_comm_total_s;
 }
 
@@ -192,16 +195,7 @@ static void gather_run(bool flag, double slowdown, struct cs_step_result *r)
              "  precision: fp8\n"
              "  fp8_param_gather: %s\n",
              flag ? "true" : "false");
-    struct cs_scenario s;
-    load(text, &s);
-    struct cs_step_options o;
-    cs_step_options_default(&s.cluster.gpu, &o);
-    o.overlap_slowdown = slowdown;
-    cs_diags d;
-    cs_diags_init(&d);
-    ck_assert_int_eq(cs_step_simulate(&s.cluster, &s.workload, &o, &d, r), CS_OK);
-    cs_diags_fini(&d);
-    cs_scenario_fini(&s);
+    simulate_text(text, true, slowdown, r, NULL);
 }
 
 START_TEST(test_step_param_gather_slowdown)
