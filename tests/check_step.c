@@ -116,18 +116,33 @@ static const char COMMON_SCHEMA_HDR[] =
     "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,"
     "recompute,tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s\n";
 
+/* Loads common-schema data rows (`rows`, newline-terminated) from memory
+ * under COMMON_SCHEMA_HDR as table `file`; cs_refs_load_buffer's status. */
+static cs_status load_rows(const char *file, const char *rows, cs_diags *d, struct cs_ref_case **cases,
+                           size_t *n)
+{
+    size_t hl = strlen(COMMON_SCHEMA_HDR), rl = strlen(rows);
+    char *buf = malloc(hl + rl + 1);
+    ck_assert_ptr_nonnull(buf);
+    memcpy(buf, COMMON_SCHEMA_HDR, hl);
+    memcpy(buf + hl, rows, rl + 1);
+    cs_status st = cs_refs_load_buffer(file, buf, hl + rl, cat, d, cases, n);
+    free(buf);
+    return st;
+}
+
 /* Loads one common-schema row from memory: Qwen3-30B-A3B on 8 GB200 in
  * MXFP8, tensor parallelism `tp` (dp 8 / tp, ep 8 / tp), the recompute
  * cell `cell`; cs_refs_load_buffer's status. */
 static cs_status load_qwen3_gb200_row(const char *file, int tp, const char *cell, cs_diags *d,
                                       struct cs_ref_case **cases, size_t *n)
 {
-    char buf[1024];
-    int len = snprintf(buf, sizeof buf,
-                       "%sQwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,%d,"
-                       "1,1,1,%d,%d,zero1,mxfp8,%s,40000,,,\n",
-                       COMMON_SCHEMA_HDR, tp, 8 / tp, 8 / tp, cell);
-    return cs_refs_load_buffer(file, buf, (size_t)len, cat, d, cases, n);
+    char row[512];
+    snprintf(row, sizeof row,
+             "Qwen3-30B-A3B,GB200,8,2,48,2048,768,32,4,151936,4096,swiglu,512,4,%d,"
+             "1,1,1,%d,%d,zero1,mxfp8,%s,40000,,,\n",
+             tp, 8 / tp, 8 / tp, cell);
+    return load_rows(file, row, d, cases, n);
 }
 
 START_TEST(test_step_param_gather_width)
@@ -1208,17 +1223,15 @@ START_TEST(test_step_refs_common_schema)
      * virtual stage (Megatron-Core's recompute_method block with
      * recompute_num_layers N); no count, or 0, is an error naming the cell. */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
         const char *row = "Llama-3-8B,H100-SXM5-80GB,16,2,32,4096,14336,32,8,128256,8192,swiglu,64,"
                           "1,2,1,2,1,4,1,zero1,bf16,%s,7000,,,\n";
         const char *cells[] = {"full:3", "full:0", "full:x"};
         for (int k = 0; k < 3; k++) {
-            char buf[1024];
-            int len = snprintf(buf, sizeof buf, "%s", hdr);
-            len += snprintf(buf + len, sizeof buf - (size_t)len, row, cells[k]);
+            char buf[512];
+            snprintf(buf, sizeof buf, row, cells[k]);
             struct cs_ref_case *c5 = NULL;
             size_t n5 = 0;
-            cs_status st5 = cs_refs_load_buffer("full.csv", buf, (size_t)len, cat, &d, &c5, &n5);
+            cs_status st5 = load_rows("full.csv", buf, &d, &c5, &n5);
             if (k == 0) {
                 ck_assert_int_eq(st5, CS_OK);
                 ck_assert_uint_eq(n5, 1);
@@ -1244,17 +1257,15 @@ START_TEST(test_step_refs_common_schema)
      * fit either (about 142 GB), but fits with it, so it stays a prediction
      * ("does not fit") for the memory model to answer for. */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
-        char buf[2048];
-        int len = snprintf(buf, sizeof buf,
-                           "%sLlama-3-70B,H100-SXM5-80GB,8,1,80,8192,28672,64,8,128256,8192,swiglu,64,1,"
-                           "1,1,1,1,8,1,zero1,bf16,none,500,,,\n"
-                           "Llama-3-8B,H100-SXM5-80GB,8,1,32,4096,14336,32,8,128256,8192,swiglu,64,2,"
-                           "1,1,1,1,8,1,zero1,bf16,none,5000,,,\n",
-                           hdr);
         struct cs_ref_case *c8 = NULL;
         size_t n8 = 0;
-        ck_assert_int_eq(cs_refs_load_buffer("static.csv", buf, (size_t)len, cat, &d, &c8, &n8), CS_OK);
+        ck_assert_int_eq(load_rows("static.csv",
+                                   "Llama-3-70B,H100-SXM5-80GB,8,1,80,8192,28672,64,8,128256,8192,swiglu,64,1,"
+                                   "1,1,1,1,8,1,zero1,bf16,none,500,,,\n"
+                                   "Llama-3-8B,H100-SXM5-80GB,8,1,32,4096,14336,32,8,128256,8192,swiglu,64,2,"
+                                   "1,1,1,1,8,1,zero1,bf16,none,5000,,,\n",
+                                   &d, &c8, &n8),
+                         CS_OK);
         ck_assert_uint_eq(n8, 2);
         ck_assert_ptr_nonnull(strstr(c8[0].not_expressible, "(529 GB weights, gradients, optimizer), over 86 GB of HBM"));
         ck_assert_ptr_nonnull(strstr(c8[0].not_expressible, "the row's cells are inconsistent"));
@@ -1292,15 +1303,13 @@ START_TEST(test_step_refs_common_schema)
     /* precision fp8-blockwise: fp8 with fp8_recipe blockwise (its factor
      * on Hopper, cs_compute_fp8_linear_factor) */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
-        char bb[1024];
-        int bl = snprintf(bb, sizeof bb,
-                          "%sQwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,"
-                          "256,1,1,1,1,1,16,8,zero1,fp8-blockwise,none,9000,,,\n",
-                          hdr);
         struct cs_ref_case *cb = NULL;
         size_t nb = 0;
-        ck_assert_int_eq(cs_refs_load_buffer("fb.csv", bb, (size_t)bl, cat, &d, &cb, &nb), CS_OK);
+        ck_assert_int_eq(load_rows("fb.csv",
+                                   "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,"
+                                   "256,1,1,1,1,1,16,8,zero1,fp8-blockwise,none,9000,,,\n",
+                                   &d, &cb, &nb),
+                         CS_OK);
         ck_assert_uint_eq(nb, 1);
         ck_assert_int_eq(cb[0].scen.workload.precision, CS_PREC_FP8);
         ck_assert_int_eq(cb[0].scen.workload.fp8_recipe, 1);
@@ -1339,7 +1348,6 @@ START_TEST(test_step_refs_common_schema)
      * dispatcher (Megatron-Core's alltoall instead of the mcore stack's
      * flex/hierarchical); an unknown name, or a dense model, is an error. */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
         const char *rows[] = {
             "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
             "zero1,bf16,none/dispatch:alltoall/a2a_overlap,9000,,,\n",
@@ -1349,11 +1357,9 @@ START_TEST(test_step_refs_common_schema)
             "zero1,bf16,none/dispatch:alltoall,7000,,,\n"};
         const char *want[] = {NULL, "takes alltoall or hierarchical", "not a mixture-of-experts preset"};
         for (int k = 0; k < 3; k++) {
-            char buf[1024];
-            int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
             struct cs_ref_case *c6 = NULL;
             size_t n6 = 0;
-            cs_status st6 = cs_refs_load_buffer("disp.csv", buf, (size_t)len, cat, &d, &c6, &n6);
+            cs_status st6 = load_rows("disp.csv", rows[k], &d, &c6, &n6);
             if (!want[k]) {
                 ck_assert_int_eq(st6, CS_OK);
                 ck_assert_uint_eq(n6, 1);
@@ -1372,7 +1378,6 @@ START_TEST(test_step_refs_common_schema)
     /* "/graphs" in the recompute cell: the run replayed its layers as CUDA
      * graphs (cuda_graphs: true in its scenario); with a value, an error. */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
         const char *rows[] = {
             "Qwen3-30B-A3B,H100-SXM5-80GB,16,2,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,16,16,"
             "zero1,bf16,none/dispatch:alltoall/graphs/a2a_overlap,9000,,,\n",
@@ -1391,11 +1396,9 @@ START_TEST(test_step_refs_common_schema)
         const enum cs_graph_scope scope[] = {CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_LAYER, CS_GRAPH_SCOPE_LAYER,
                                              CS_GRAPH_SCOPE_ATTN, CS_GRAPH_SCOPE_ITERATION, CS_GRAPH_SCOPE_LAYER};
         for (int k = 0; k < 6; k++) {
-            char buf[1024];
-            int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
             struct cs_ref_case *c7 = NULL;
             size_t n7 = 0;
-            cs_status st7 = cs_refs_load_buffer("graphs.csv", buf, (size_t)len, cat, &d, &c7, &n7);
+            cs_status st7 = load_rows("graphs.csv", rows[k], &d, &c7, &n7);
             if (!want[k]) {
                 ck_assert_int_eq(st7, CS_OK);
                 ck_assert_uint_eq(n7, 1);
@@ -1420,7 +1423,6 @@ START_TEST(test_step_refs_common_schema)
      * (workload.bf16_layers_at_end, workload.module_precision); a count
      * that is not one, or a pair without '=', is an error naming the row. */
     {
-        const char *hdr = COMMON_SCHEMA_HDR;
         const char *rows[] = {
             "Qwen3-30B-A3B,B200,8,1,48,2048,768,32,4,151936,4096,swiglu,512,1,1,1,1,1,8,8,"
             "zero1,nvfp4,none/bf16_end:6/modprec:attn_qkv=bf16+experts=mxfp8/graphs:attn,9000,,,\n",
@@ -1434,11 +1436,9 @@ START_TEST(test_step_refs_common_schema)
                               "\"/modprec:\" takes module=precision pairs joined by '+'",
                               "workload.module_precision.mamba_out_proj: the model has no Mamba-2 blocks"};
         for (int k = 0; k < 4; k++) {
-            char buf[1024];
-            int len = snprintf(buf, sizeof buf, "%s%s", hdr, rows[k]);
             struct cs_ref_case *c8 = NULL;
             size_t n8 = 0;
-            cs_status st8 = cs_refs_load_buffer("quant.csv", buf, (size_t)len, cat, &d, &c8, &n8);
+            cs_status st8 = load_rows("quant.csv", rows[k], &d, &c8, &n8);
             if (!want[k]) {
                 ck_assert_int_eq(st8, CS_OK);
                 const struct cs_workload *w8 = &c8[0].scen.workload;
