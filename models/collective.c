@@ -870,12 +870,24 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
 
 /* nccl-tests sendrecv: rank i sends S to i+1; the pairs that cross nodes go
  * through one GPU's rail NIC(s). */
+#define P2P_LL_THRESHOLD_BYTES 16384.0
+
 static double sendrecv_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
 {
     /* the pairs inside an NVLink domain run on the p2p engine's channels
      * for one peer (cs_coll_p2p_ctas), each at one channel's NVLink rate
      * (with one rank per domain every pair crosses the network, whose
      * channels NCCL sizes to the NIC: paths.cc, 14 GB/s each) */
+    /* NCCL's p2p engine runs two protocols (enqueue.cc addP2pToPlan): LL
+     * while the bytes fit P2P_LL_THRESHOLD (16 KiB) per channel, Simple
+     * otherwise; never LL128 */
+    if (pr == CS_COLL_PROTO_LL128)
+        return INFINITY;
+    if (pr == CS_COLL_PROTO_LL) {
+        int lch = p2p_ctas_n(p, s->p2p_total, s->n, 1, s->m > 1, s->p2p_per_peer, bytes);
+        if (bytes > (lch > 0 ? lch : 1) * P2P_LL_THRESHOLD_BYTES)
+            return INFINITY;
+    }
     double b_nvl = fmin(s->b_intra, p2p_rate(p, s, 1, bytes));
     double bw = s->m > 1 ? fmin(b_nvl, s->b_net_gpu) : b_nvl;
     if (s->m > 1 && !s->amd && p->p2p_net_ch_bw > 0) {
@@ -890,7 +902,12 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
     else if (pr == CS_COLL_PROTO_LL128)
         bw *= s->amd ? RCCL_LL128_PAYLOAD : p->ll128_bw_frac;
-    double hop = s->m > 1 ? inter_lat(p, s, false, pr) : intra_lat(p, s, false, pr);
+    /* One message, not a ring's chain of steps: NCCL's own per-hop figure
+     * and the transport's latency (twice for Simple, data and flush), not
+     * net_lat_scale, which was fitted on the ring and tree collectives'
+     * inter-node steps */
+    double hop = s->m > 1 ? (s->amd ? inter_lat(p, s, false, pr) : inter_lat(p, s, false, pr) / p->net_lat_scale)
+                          : intra_lat(p, s, false, pr);
     return base_lat(p, s, false, pr) + hop + bytes / bw;
 }
 

@@ -539,11 +539,15 @@ START_TEST(test_app_validate_collectives)
      * nodes (16 on 8 NDR NICs, as the study's 32-node NCCL log prints) and
      * a network p2p channel at NCCL's P2P_PER_CHANNEL_NET_BW, 14 GB/s
      * (test_collective_p2p_net_channels; nothing fitted): 8-64 nodes 3-6%
-     * at >= 64 MiB, held out 23.8% (437) / 47.4% (369). */
+     * at >= 64 MiB, held out 23.8% (437) / 47.4% (369). Then NCCL's p2p
+     * protocols (LL up to 16 KiB a channel, Simple above, never LL128) and
+     * one message's latency without net_lat_scale
+     * (test_collective_p2p_protocol): the study's logs 2-6% from 1 to 64
+     * MiB, held out 23.9% / 46.7%. */
     ck_assert(fit_big <= 0.099);
     ck_assert(fit_mid <= 0.187);
     ck_assert(ho_big <= 0.253);
-    ck_assert(ho_mid <= 0.489);
+    ck_assert(ho_mid <= 0.482);
     /* The timing-glitch rule leaves out exactly the two rows whose
      * out-of-place and in-place bus bandwidths differ by more than 2x
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
@@ -1486,14 +1490,16 @@ START_TEST(test_app_search_default)
      * (-1.4%, 2026-12-03); 30.5114 s before ZeRO's parameter all-gather
      * was exposed where the next step's first forward cannot hide it
      * (+0.08%, 2026-12-06); 30.536 s before the gather's hidden part
-     * slowed the forward by overlap_slowdown (+0.27%, 2026-12-07); same
+     * slowed the forward by overlap_slowdown (+0.27%, 2026-12-07); 30.617
+     * s before the pipeline's and ring attention's sends took NCCL's p2p
+     * protocols and one message's latency (-0.005%, 2026-12-07); same
      * configuration */
-    ck_assert_double_eq_tol(p->r.time_s, 30.617, 0.005);
+    ck_assert_double_eq_tol(p->r.time_s, 30.616, 0.005);
     double stage_params = p->r.memory.weights_bytes / 2.0;
     ck_assert_double_eq_tol(p->r.memory.grads_bytes, stage_params * 2.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.memory.optimizer_bytes, stage_params * 12.0 / 4.0, 1.0);
     ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / p->r.time_s, 1e-9 * p->r.tokens_per_s);
-    ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / 30.617, 1.5);   /* 34248 */
+    ck_assert_double_eq_tol(p->r.tokens_per_s, 128.0 * 8192 / 30.616, 1.5);   /* 34249 */
     for (size_t i = 1; i < r.res.n; i++)
         ck_assert(r.res.points[i].r.tokens_per_s <= r.res.points[i - 1].r.tokens_per_s);
     cs_app_search_fini(&r);

@@ -651,6 +651,39 @@ START_TEST(test_collective_p2p_net_channels)
 }
 END_TEST
 
+/* NCCL's p2p protocols (enqueue.cc addP2pToPlan, NVIDIA/nccl 5067397c):
+ * LL while the bytes fit P2P_LL_THRESHOLD = 16 KiB per channel, Simple
+ * above, never LL128. Across 2 x 8 Hopper nodes (8 x 25 GB/s NICs) a 1 MiB
+ * and a 2 MiB sendrecv both run Simple at the same NIC-bound rate, so
+ * 2 t(1 MiB) - t(2 MiB) is the latency alone: Simple's baseLat 8.4 us +
+ * the NET step 14 us + 2 x (NIC 0.6 + one hop 0.09 us), 23.78 us; one
+ * message, so not the collectives' net_lat_scale (x 4 would give 87 us). */
+START_TEST(test_collective_p2p_protocol)
+{
+    const double M = 1024.0 * 1024.0;
+    struct cs_coll_params p;
+    cs_coll_params_default(&p);
+    struct cs_cluster_cfg h2 = make_cluster(true, 2);
+    h2.gpu.peak_flops[CS_PREC_FP8] = 1979e12; /* Hopper: LL128 allowed across nodes for collectives */
+    struct cs_coll_group g = {16, 8, 1, 0, 0, 0, 0, 0};
+    enum cs_coll_algo a = CS_COLL_AUTO;
+    enum cs_coll_proto pr = CS_COLL_PROTO_LL128;
+    double t1 = -1, t2 = -1, ts = -1;
+    ck_assert_int_eq(cs_coll_time_ex(&h2, &p, CS_COLL_SENDRECV, 8192.0, &g, CS_COLL_AUTO, &ts, &a, &pr), CS_OK);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_LL);
+    ck_assert_int_eq(cs_coll_time_ex(&h2, &p, CS_COLL_SENDRECV, 1 * M, &g, CS_COLL_AUTO, &t1, &a, &pr), CS_OK);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_SIMPLE);
+    ck_assert_int_eq(cs_coll_time_ex(&h2, &p, CS_COLL_SENDRECV, 2 * M, &g, CS_COLL_AUTO, &t2, &a, &pr), CS_OK);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_SIMPLE);
+#define dev(t) pow(pow((t), 4.0) - pow(35e-6, 4.0), 0.25)
+    ck_assert_double_eq_tol(2.0 * dev(t1) - dev(t2), (8.4 + 14.0 + 2.0 * 0.69) * 1e-6, 1e-9);
+#undef dev
+    /* the all_reduce of the same size may still take LL128 */
+    ck_assert_int_eq(cs_coll_time_ex(&h2, &p, CS_COLL_ALL_REDUCE, 4 * M, &g, CS_COLL_RING, &t1, &a, &pr), CS_OK);
+    ck_assert_int_eq(pr, CS_COLL_PROTO_LL128);
+}
+END_TEST
+
 /* NCCL 2.2x algorithms, hand-derived (tuning.cc v2.23.4). */
 START_TEST(test_collective_nccl22_algorithms)
 {
@@ -818,6 +851,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, test_collective_names);
     tcase_add_test(tc, test_collective_p2p_channels);
     tcase_add_test(tc, test_collective_p2p_net_channels);
+    tcase_add_test(tc, test_collective_p2p_protocol);
     tcase_add_test(tc, test_collective_busbw_factor);
     tcase_add_test(tc, test_collective_ring_formula);
     tcase_add_test(tc, test_collective_hier_formula);
