@@ -868,10 +868,11 @@ static double alltoall_time(const struct cs_coll_params *p, const struct shape *
     return lat + fmax(t_intra, t_net);
 }
 
-/* nccl-tests sendrecv: rank i sends S to i+1; the pairs that cross nodes go
- * through one GPU's rail NIC(s). */
+/* NCCL's P2P_LL_THRESHOLD (enqueue.cc): LL up to this many bytes a channel */
 #define P2P_LL_THRESHOLD_BYTES 16384.0
 
+/* nccl-tests sendrecv: rank i sends S to i+1; the pairs that cross nodes go
+ * through one GPU's rail NIC(s). */
 static double sendrecv_time(const struct cs_coll_params *p, const struct shape *s, double bytes, int pr)
 {
     /* the pairs inside an NVLink domain run on the p2p engine's channels
@@ -900,13 +901,11 @@ static double sendrecv_time(const struct cs_coll_params *p, const struct shape *
     }
     if (pr == CS_COLL_PROTO_LL)
         bw *= s->amd ? p->rccl_ll_bw_ratio : p->ll_bw_frac_other;
-    else if (pr == CS_COLL_PROTO_LL128)
-        bw *= s->amd ? RCCL_LL128_PAYLOAD : p->ll128_bw_frac;
     /* One message, not a ring's chain of steps: NCCL's own per-hop figure
      * and the transport's latency (twice for Simple, data and flush), not
      * net_lat_scale, which was fitted on the ring and tree collectives'
      * inter-node steps */
-    double hop = s->m > 1 ? (s->amd ? inter_lat(p, s, false, pr) : inter_lat(p, s, false, pr) / p->net_lat_scale)
+    double hop = s->m > 1 ? inter_lat(p, s, false, pr) / (s->amd ? 1.0 : p->net_lat_scale)
                           : intra_lat(p, s, false, pr);
     return base_lat(p, s, false, pr) + hop + bytes / bw;
 }
