@@ -1250,6 +1250,28 @@ static void attn_projections(const struct cs_gpu_spec *gpu, const struct cs_comp
     linear(gpu, p, po, d->tokens, d->h, d->a_g * d->dv, fwd, bwd, flops);
 }
 
+/* Megatron-Core's alltoall dispatcher (token_dispatcher.py,
+ * MoEAlltoAllTokenDispatcher, NVIDIA/Megatron-LM d98e8a64dd): with more
+ * than one local expert, the copies an all-to-all delivers arrive grouped
+ * by source rank and are sorted by local expert before the experts
+ * (dispatch_postprocess, "Permutation 2", sort_chunks_by_idxs: torch.cat
+ * of the split chunks, or Transformer Engine's fused sort with
+ * moe_permute_fusion) and sorted back before the combine
+ * (combine_preprocess, "Unpermutation 2"); the routing probabilities
+ * (fp32, 4 bytes a row) travel with the dispatch's sort and are counted with
+ * every sort (under 0.2% of a row). Each sort reads and writes every row once;
+ * its backward is the inverse sort, the same bytes. The flex dispatchers
+ * (DeepEP, HybridEP) deliver tokens that one permute orders (the layer's
+ * permute above), so they have none. */
+double cs_compute_moe_sort_bytes(const struct cs_workload *w, double e, double rows, double h,
+                                 double e_loc)
+{
+    if (w == NULL || w->model.moe.dispatcher != CS_MOE_DISPATCH_ALLTOALL || !(e_loc > 1.0) ||
+        !(rows > 0) || !(h > 0) || !(e > 0))
+        return 0.0;
+    return 2.0 * (e * h + 4.0) * rows;
+}
+
 void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows, double f,
                               double h, double e_loc, double *fwd, double *bwd, int *kernels)
 {
@@ -1562,6 +1584,15 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
         /* permute (gather the routed copies) and unpermute (weighted sum back) */
         mem_op(gpu, p, 2.0 * d.e * hx * t_r * k, &c);
         mem_op(gpu, p, d.e * hx * t_r * (k + 1.0), &c);
+        /* the alltoall dispatcher's second permutation: the received
+         * copies sorted by local expert and back (cs_compute_moe_sort_bytes) */
+        double sb = cs_compute_moe_sort_bytes(w, d.e, rows, hx, e_loc);
+        if (sb > 0) {
+            c.fwd_s += 2.0 * cs_compute_mem_s(gpu, p, sb);
+            c.bwd_s += 2.0 * cs_compute_mem_s(gpu, p, sb);
+            c.fwd_bytes += 2.0 * sb;
+            c.bwd_bytes += 2.0 * sb;
+        }
         double ef = 0.0, eb = 0.0, efl = 0.0;
         enum cs_precision px = cs_workload_module_precision(w, CS_QMOD_EXPERTS, d.prec);
         /* torchtitan's GroupedExperts call torch._grouped_mm, whose bf16

@@ -439,7 +439,8 @@ END_TEST
  * instead of the hidden 4096, and two GEMMs project each token down before
  * the dispatch and up after the combine. Against the same block without a
  * latent width, the non-expert forward differs by those two GEMMs and by
- * the permute (2 e w t k) and unpermute (e w t (k + 1)) bytes at w = 1024
+ * the permute (2 e w t k) and unpermute (e w t (k + 1)) bytes and the
+ * alltoall dispatcher's two sorts (2 (e w + 4) t k each) at w = 1024
  * instead of 4096; the all-to-all carries t k 1024 e bytes. */
 START_TEST(test_compute_moe_latent)
 {
@@ -460,7 +461,12 @@ START_TEST(test_compute_moe_latent)
                cs_compute_gemm_s(&g, &p, CS_PREC_BF16, t, 4096, 1024, 1) +
                cs_compute_mem_s(&g, &p, 2.0 * e * 1024.0 * t * k) - cs_compute_mem_s(&g, &p, 2.0 * e * 4096.0 * t * k) +
                cs_compute_mem_s(&g, &p, e * 1024.0 * t * (k + 1.0)) -
-               cs_compute_mem_s(&g, &p, e * 4096.0 * t * (k + 1.0));
+               cs_compute_mem_s(&g, &p, e * 4096.0 * t * (k + 1.0)) +
+               /* the alltoall dispatcher's two sorts by local expert, each
+                * reading and writing the t k copies and their fp32 weights */
+               2.0 * cs_compute_mem_s(&g, &p, 2.0 * (e * 1024.0 + 4.0) * t * k) -
+               2.0 * cs_compute_mem_s(&g, &p, 2.0 * (e * 4096.0 + 4.0) * t * k);
+    ck_assert_int_eq(w.model.moe.dispatcher, CS_MOE_DISPATCH_ALLTOALL);
     ck_assert_double_eq_tol((lat.fwd_s - lat.expert_fwd_s) - (full.fwd_s - full.expert_fwd_s), d, 1e-12);
     /* the experts' GEMMs at the latent width: 64 local experts of 2816 rows
      * (8192 x 22 x 8 / 64), 1024 -> 2688 and back */

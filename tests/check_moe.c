@@ -431,6 +431,53 @@ START_TEST(test_moe_torch_grouped_mm_blackwell)
 }
 END_TEST
 
+/* The alltoall dispatcher's sorts by local expert (Megatron-Core's
+ * sort_chunks_by_idxs, cs_compute_moe_sort_bytes) by hand: Qwen3-30B-A3B,
+ * ep 8, micro-batch 1 of 4,096 tokens in bf16: 16 local experts receive
+ * 4,096 x 8 = 32,768 routed copies of hidden 2,048; one sort reads and
+ * writes each copy (2 x 2,048 bytes) and its fp32 probability (4), so
+ * 2 x (4,096 + 4) x 32,768 = 268,697,600 bytes. The layer sorts twice
+ * forward and twice backward, so its forward and backward each exceed the
+ * same layer under a flex dispatcher (hierarchical) by two such sorts'
+ * memory time, and nothing else moves. One local expert (ep = experts) or
+ * a flex dispatcher: no sort. */
+START_TEST(test_moe_alltoall_sort)
+{
+    struct cs_workload w = moe_workload("qwen3-30b-a3b", 1, 8, 1);
+    w.model.moe.dispatcher = CS_MOE_DISPATCH_ALLTOALL;
+    ck_assert_double_eq(cs_compute_moe_sort_bytes(&w, 2.0, 32768, 2048, 16), 268697600.0);
+    ck_assert_double_eq(cs_compute_moe_sort_bytes(&w, 2.0, 32768, 2048, 1), 0.0);
+    struct cs_workload f = w;
+    f.model.moe.dispatcher = CS_MOE_DISPATCH_HIERARCHICAL;
+    ck_assert_double_eq(cs_compute_moe_sort_bytes(&f, 2.0, 32768, 2048, 16), 0.0);
+
+    struct cs_gpu_spec g = h100();
+    struct cs_compute_params p;
+    cs_compute_params_default(&g, &p);
+    struct cs_layer_cost a, h;
+    ck_assert_int_eq(cs_compute_moe_layer(&w, &g, &p, &a), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&f, &g, &p, &h), CS_OK);
+    double two = 2.0 * cs_compute_mem_s(&g, &p, 268697600.0);
+    /* 537 MB at H100's sustained HBM rate: about 0.2 ms each way */
+    ck_assert(two > 1.5e-4 && two < 3.0e-4);
+    ck_assert_double_eq_tol(a.fwd_s - h.fwd_s, two, 1e-12);
+    ck_assert_double_eq_tol(a.bwd_s - h.bwd_s, two, 1e-12);
+    ck_assert_double_eq_tol(a.fwd_bytes - h.fwd_bytes, 2.0 * 268697600.0, 1e-3);
+    ck_assert_double_eq(a.expert_fwd_s, h.expert_fwd_s);
+    ck_assert_double_eq(a.fwd_flops, h.fwd_flops);
+
+    /* Mixtral 8x7B at ep 8: one local expert, no sort */
+    struct cs_workload x = moe_workload("mixtral-8x7b", 1, 8, 1);
+    struct cs_workload xf = x;
+    x.model.moe.dispatcher = CS_MOE_DISPATCH_ALLTOALL;
+    xf.model.moe.dispatcher = CS_MOE_DISPATCH_HIERARCHICAL;
+    ck_assert_int_eq(cs_compute_moe_layer(&x, &g, &p, &a), CS_OK);
+    ck_assert_int_eq(cs_compute_moe_layer(&xf, &g, &p, &h), CS_OK);
+    ck_assert_double_eq(a.fwd_s, h.fwd_s);
+    ck_assert_double_eq(a.bwd_s, h.bwd_s);
+}
+END_TEST
+
 /* The expert activation path by hand (cs_compute_moe_act_bytes), e = 2
  * bytes, 1000 routed rows into experts of width 100, hidden 50, 4 local
  * experts: the activation reads 2 x 100 and writes 100 per row, 3 x 2 x
@@ -628,6 +675,7 @@ Suite *moe_suite(void)
     tcase_add_test(tc, test_moe_torch_grouped_mm_blackwell);
     tcase_add_test(tc, test_moe_expert_activation_path);
     tcase_add_test(tc, test_moe_te_grouped_kernels);
+    tcase_add_test(tc, test_moe_alltoall_sort);
     tcase_add_test(tc, test_moe_recompute_modules_memory);
     tcase_add_test(tc, test_moe_offload_modules_memory);
     tcase_add_test(tc, test_moe_sync_point);

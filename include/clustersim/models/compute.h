@@ -423,6 +423,15 @@ enum cs_precision cs_compute_router_prec(const struct cs_workload *w);
 void cs_compute_moe_act_bytes(const struct cs_workload *w, double e, double rows, double f,
                               double h, double e_loc, double *fwd, double *bwd, int *kernels);
 
+/* HBM bytes of one of the alltoall dispatcher's sorts by local expert
+ * (Megatron-Core's sort_chunks_by_idxs), for `rows` routed copies of width
+ * h at e bytes and their fp32 probabilities: 2 (e h + 4) rows (each read
+ * and written once); 0 for the flex dispatchers (moe.dispatcher
+ * hierarchical) or one local expert. A layer sorts twice forward (after the
+ * dispatch, before the combine) and twice backward. docs/moe.md. */
+double cs_compute_moe_sort_bytes(const struct cs_workload *w, double e, double rows, double h,
+                                 double e_loc);
+
 /* What one multi-token-prediction module adds beside its transformer layer
  * (which costs as a decoder layer) and its pass through the output layer
  * (as cs_compute_logits): the RMSNorms of the hidden state and of the
