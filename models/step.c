@@ -1425,6 +1425,15 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * the experts' bytes scaled by the ratio of the two groups'
              * times (0 when each expert has one replica). */
             cc->dp_params = cc->params - cc->expert_params + S->expert_grad_ratio * cc->expert_params;
+            /* PyTorch FSDP's own passes over the unsharded gradients
+             * before each reduce-scatter (cs_step_grad_prep) */
+            double gk = 0.0, gpp = cs_step_grad_prep(S->w, S->fsdp, S->dp, S->pp, S->m,
+                                                     S->grad_bytes, &gk);
+            if (gpp > 0 && cc->params > 0)
+                cc->b_compute_s += gpp * cc->params / (S->c->gpu.hbm_bw_bytes_per_s *
+                                                       S->o->compute.mem_eff) +
+                                   gk * (cc->layers > 0 ? cc->layers : 1) *
+                                       S->o->compute.kernel_overhead_s;
         }
     }
 }
@@ -1443,6 +1452,39 @@ double cs_step_a2a_pair_s(const double comp[5], double t)
     double cf_end = fmax(db_end, mf_end) + t;
     double ab_end = fmax(mf_end, db_end) + ab;
     return fmax(ab_end, cf_end);
+}
+
+double cs_step_grad_prep(const struct cs_workload *w, enum cs_fsdp fsdp, int dp, int pp, long micro,
+                         double grad_bytes, double *kernels)
+{
+    double k = 0.0, b = 0.0;
+    if (w != NULL && dp > 1 && micro >= 1 && grad_bytes > 0) {
+        const double pbytes = 2.0; /* the unsharded gradients, in the 16-bit compute dtype */
+        if (w->stack == CS_STACK_COMPOSER &&
+            (fsdp == CS_FSDP_FULL || fsdp == CS_FSDP_HYBRID || fsdp == CS_FSDP_ZERO2)) {
+            /* FSDP1 (_post_backward_hook, _reduce_grad): the cast to the
+             * reduce dtype when it is wider, then the in-place pre-divide,
+             * every micro-batch (Composer syncs each one under FSDP) */
+            if (grad_bytes > pbytes) {
+                b += pbytes + grad_bytes;
+                k += 1.0;
+            }
+            b += 2.0 * grad_bytes;
+            k += 1.0;
+        } else if (w->stack == CS_STACK_TORCHTITAN && (fsdp == CS_FSDP_FULL || fsdp == CS_FSDP_HYBRID)) {
+            /* FSDP2 (foreach_reduce): the copy-in into the reduce-scatter
+             * buffer at the reduce dtype, once per gradient sync: every
+             * micro-batch, or the last one under pipelining
+             * (torch.distributed.pipelining syncs on the last backward),
+             * spread here over the step's micro-batches */
+            double share = pp > 1 ? 1.0 / (double)micro : 1.0;
+            b += share * (pbytes + grad_bytes);
+            k += share;
+        }
+    }
+    if (kernels)
+        *kernels = k;
+    return b;
 }
 
 bool cs_step_moe_syncs(const struct cs_workload *w)

@@ -233,6 +233,43 @@ START_TEST(test_step_param_gather_slowdown)
 }
 END_TEST
 
+/* PyTorch FSDP's passes over the unsharded gradients before each
+ * reduce-scatter (cs_step_grad_prep), bytes per parameter by hand:
+ * Composer's FSDP1 with fp32 reduction (MixedPrecision DEFAULT since
+ * Composer d745fcb1b) casts the bf16 gradient to fp32 (2 read + 4
+ * written) and pre-divides it in place (4 + 4): 14 bytes in 2 kernels a
+ * unit; reducing in bf16 (PURE) only the pre-divide, 2 + 2; SHARD_GRAD_OP
+ * the same as FULL_SHARD; no sharding (zero1 here: DDP), one rank or
+ * another stack: nothing. torchtitan's FSDP2 copies the gradients into the
+ * fp32 reduce-scatter buffer, 2 + 4 = 6 bytes in one kernel every
+ * micro-batch, and under pipelining once a step: 6 / 4 per micro-batch of
+ * 4. Megatron-Core reduces its main_grad buffers in place: nothing. */
+START_TEST(test_step_grad_prep)
+{
+    struct cs_workload w;
+    memset(&w, 0, sizeof w);
+    w.stack = CS_STACK_COMPOSER;
+    double k = -1.0;
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 8, 1, 4, 4.0, &k), 14.0);
+    ck_assert_double_eq(k, 2.0);
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 8, 1, 4, 2.0, &k), 4.0);
+    ck_assert_double_eq(k, 1.0);
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_ZERO2, 8, 1, 1, 4.0, &k), 14.0);
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_ZERO1, 8, 1, 1, 4.0, &k), 0.0);
+    ck_assert_double_eq(k, 0.0);
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 1, 1, 1, 4.0, &k), 0.0);
+    w.stack = CS_STACK_TORCHTITAN;
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 8, 1, 1, 4.0, &k), 6.0);
+    ck_assert_double_eq(k, 1.0);
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 8, 8, 4, 4.0, &k), 1.5);
+    ck_assert_double_eq(k, 0.25);
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_ZERO2, 8, 1, 1, 4.0, &k), 0.0);
+    w.stack = CS_STACK_MCORE_2024;
+    ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 8, 1, 1, 4.0, &k), 0.0);
+    ck_assert_double_eq(cs_step_grad_prep(NULL, CS_FSDP_FULL, 8, 1, 1, 4.0, NULL), 0.0);
+}
+END_TEST
+
 START_TEST(test_step_fsdp_timeline)
 {
     struct cs_fsdp_timeline r;
@@ -2524,6 +2561,7 @@ static Suite *step_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_step_parts_add_up);
     tcase_add_test(tc, test_step_fsdp_timeline);
+    tcase_add_test(tc, test_step_grad_prep);
     tcase_add_test(tc, test_step_param_gather_overlap);
     tcase_add_test(tc, test_step_param_gather_slowdown);
     tcase_add_test(tc, test_step_fsdp_prefetch_key);

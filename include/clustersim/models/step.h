@@ -225,6 +225,23 @@ double cs_step_a2a_pair_s(const double comp[5], double t);
  * first forward pair up ((m - 1) / m). */
 double cs_step_paired_share(int pp, int vp, int stage, long micro);
 
+/* HBM bytes per parameter that PyTorch FSDP moves over the unsharded
+ * gradients of each micro-batch's backward before it reduce-scatters them
+ * (docs/step.md, "FSDP": the gradient's own passes), and in *kernels the
+ * kernels per FSDP unit (layer), for the workload's stack and sharding,
+ * dp ranks, pp stages, `micro` micro-batches a step and gradients reduced
+ * at grad_bytes per element:
+ *   composer (FSDP1; full, hybrid, zero2): the cast to the reduce dtype
+ *     when it is wider than the 16-bit gradient (2 + r bytes) and the
+ *     in-place pre-divide (2 r): 14 at fp32, 4 at bf16, 2 kernels or 1;
+ *   torchtitan (FSDP2; full, hybrid): the copy-in into the reduce-scatter
+ *     buffer (2 + r), every micro-batch, or once a step under pipelining
+ *     (spread as 1/micro of it per micro-batch);
+ * 0 for other stacks (Megatron reduces its fp32 main_grad buffers in
+ * place), without sharding or with dp = 1. */
+double cs_step_grad_prep(const struct cs_workload *w, enum cs_fsdp fsdp, int dp, int pp, long micro,
+                         double grad_bytes, double *kernels);
+
 /* Whether the workload's MoE layers synchronize the host with the GPU in
  * their forward (Megatron-Core's token dispatchers read the routing counts
  * back: stack mcore), so that the host cannot run ahead across them
