@@ -108,7 +108,7 @@ cs_status cs_app_compare_eval(const struct cs_scenario *s, const char *file, cs_
         tpg.net_share = res.step.tp_net_share;
     r->dp_ranks = p->dp;
     r->tp_ranks = p->tp;
-    double grad = cs_memory_grad_bytes_per_param(&s->workload);
+    double grad = cs_memory_grad_reduce_bytes(&s->workload);
     struct cs_layer_cost L;
     double stage_grad = NAN;
     if (cs_compute_layer(&s->workload, &c->gpu, &opt->compute, &L) == CS_OK) {

@@ -115,7 +115,7 @@ static void from_scenario(const struct cs_ynode *it, const char *path, const cha
             nb->placement = o.cluster.fabric.placement;
         nb->traffic = CS_NB_ALL_REDUCE;
         nb->bytes = cs_workload_params(&w->model) / ((double)w->par.tp * w->par.pp) *
-                    cs_memory_grad_bytes_per_param(w);
+                    cs_memory_grad_reduce_bytes(w);
         nb->interval_s = r.time_s;
     }
     cs_scenario_fini(&o);

@@ -557,6 +557,25 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     char rc_nt[200];
     if (!cs__take_flag(r, &rc, "/no_tp_overlap", rc_nt, sizeof rc_nt, &no_tp_ov))
         return false;
+    /* ".../grad_bf16" and ".../grad_fp32" (anywhere before /a2a_overlap):
+     * the row's gradient reduction dtype where the source states it per
+     * row and the table's index entry (grad_reduce) does not hold for it
+     * (llm-foundry's MP Mode PURE rows: Composer's FSDP reduces in the
+     * 16-bit dtype) */
+    bool g16 = false, g32 = false;
+    char rc_g16[200], rc_g32[200];
+    if (!cs__take_flag(r, &rc, "/grad_bf16", rc_g16, sizeof rc_g16, &g16) ||
+        !cs__take_flag(r, &rc, "/grad_fp32", rc_g32, sizeof rc_g32, &g32))
+        return false;
+    if (g16 && g32) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"recompute\": \"/grad_bf16\" and \"/grad_fp32\" contradict each other");
+        return false;
+    }
+    if (g16)
+        grad_bf16 = true;
+    if (g32)
+        grad_bf16 = false;
     /* ".../bf16_end:N" and ".../modprec:MOD=PREC+MOD=PREC" (anywhere before
      * /a2a_overlap): the run's last N layers in BF16 and its modules'
      * precisions (Megatron-Core's first_last_layers_bf16 with

@@ -76,6 +76,16 @@ double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
                : 2.0;
 }
 
+double cs_memory_grad_reduce_bytes(const struct cs_workload *w)
+{
+    enum cs_fsdp f = w->par.fsdp;
+    if (!full_precision(w) && !w->grad_reduce_bf16 &&
+        (w->stack == CS_STACK_TORCHTITAN || w->stack == CS_STACK_COMPOSER) &&
+        (f == CS_FSDP_FULL || f == CS_FSDP_HYBRID || f == CS_FSDP_ZERO2))
+        return 4.0;
+    return cs_memory_grad_bytes_per_param(w);
+}
+
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w)
 {
     /* Adam: fp32 momentum and variance, plus the fp32 master copy in mixed

@@ -1869,7 +1869,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     /* Gradients travel at the width the memory model keeps them: fp32
      * main_grad buffers (Megatron, fsdp none/zero1), 16-bit with ZeRO-2/3
      * and FSDP. */
-    S.grad_bytes = cs_memory_grad_bytes_per_param(w);
+    S.grad_bytes = cs_memory_grad_reduce_bytes(w);
 
     int g = c->gpus_per_node;
     /* The gradient communicator: the dp x cp ranks of one tp rank and stage

@@ -267,6 +267,28 @@ START_TEST(test_step_grad_prep)
     w.stack = CS_STACK_MCORE_2024;
     ck_assert_double_eq(cs_step_grad_prep(&w, CS_FSDP_FULL, 8, 1, 1, 4.0, &k), 0.0);
     ck_assert_double_eq(cs_step_grad_prep(NULL, CS_FSDP_FULL, 8, 1, 1, 4.0, NULL), 0.0);
+
+    /* the reduce dtype those passes and the reduce-scatters use
+     * (cs_memory_grad_reduce_bytes): fp32 under both PyTorch stacks' FSDP
+     * (torchtitan's mixed_precision_reduce float32, Composer's DEFAULT),
+     * bf16 when the workload says so (Composer's PURE); Megatron-Core's
+     * FSDP keeps the memory rule (16-bit gradients), its DDP fp32 */
+    w.precision = CS_PREC_BF16;
+    w.par.fsdp = CS_FSDP_FULL;
+    w.stack = CS_STACK_TORCHTITAN;
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 4.0);
+    ck_assert_double_eq(cs_memory_grad_bytes_per_param(&w), 2.0);
+    w.grad_reduce_bf16 = true;
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 2.0);
+    w.grad_reduce_bf16 = false;
+    w.stack = CS_STACK_COMPOSER;
+    w.par.fsdp = CS_FSDP_ZERO2;
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 4.0);
+    w.stack = CS_STACK_MCORE_2024;
+    w.par.fsdp = CS_FSDP_FULL;
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 2.0);
+    w.par.fsdp = CS_FSDP_ZERO1;
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 4.0);
 }
 END_TEST
 
@@ -316,7 +338,10 @@ END_TEST
 
 /* The scenario key picks the backward prefetch: on a gather-bound FSDP run
  * post waits for every layer's gather in the backward, pre overlaps it; auto
- * is post under stack composer and pre otherwise. */
+ * is post under stack composer and pre otherwise. The gradients reduce in
+ * bf16 here (grad_reduce_bf16): at both stacks' fp32 reduction the
+ * reduce-scatters bind the backward and the order of the gathers hardly
+ * shows. */
 static double fsdp_step_s(const char *stack, const char *prefetch)
 {
     char text[1024];
@@ -330,6 +355,7 @@ static double fsdp_step_s(const char *stack, const char *prefetch)
              "  micro_batch: 1\n"
              "  parallelism: {tp: 1, pp: 1, dp: 32, fsdp: full, fsdp_backward_prefetch: %s}\n"
              "  recompute: full\n"
+             "  grad_reduce_bf16: true\n"
              "  stack: %s\n",
              prefetch, stack);
     struct cs_scenario s;
@@ -1377,6 +1403,28 @@ START_TEST(test_step_refs_common_schema)
                 ck_assert(found);
             }
             cs_refs_free(c9, n9);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
+    /* "/grad_bf16" and "/grad_fp32" in the recompute cell: the row's
+     * gradient reduction dtype over the index's (none given here: fp32);
+     * both at once contradict each other */
+    {
+        const char *cellv[] = {"none/grad_bf16", "none/grad_fp32", "none", "none/grad_bf16/grad_fp32"};
+        for (int k = 0; k < 4; k++) {
+            struct cs_ref_case *cg = NULL;
+            size_t ng = 0;
+            cs_status stg = load_qwen3_gb200_row("gr.csv", 1, cellv[k], &d, &cg, &ng);
+            if (k < 3) {
+                ck_assert_int_eq(stg, CS_OK);
+                ck_assert_uint_eq(ng, 1);
+                ck_assert_int_eq(cg[0].scen.workload.grad_reduce_bf16, k == 0);
+            } else {
+                ck_assert_int_eq(stg, CS_ECONFIG);
+                ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "contradict each other"));
+            }
+            cs_refs_free(cg, ng);
             cs_diags_fini(&d);
             cs_diags_init(&d);
         }

@@ -73,6 +73,16 @@ double cs_memory_weight_bytes_per_param(const struct cs_workload *w);
  * (the quantized one with fp8_param_gather / fp4_param_gather). */
 double cs_memory_gather_bytes_per_param(const struct cs_workload *w);
 double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
+
+/* Bytes per gradient element the data-parallel reduction moves (the reduce
+ * dtype), which can differ from what a gradient occupies in memory: PyTorch
+ * FSDP under torchtitan (FSDP2, MixedPrecisionPolicy reduce_dtype float32,
+ * torchtitan's training.mixed_precision_reduce default) and Composer (FSDP1,
+ * mixed_precision DEFAULT: reduce_dtype float32 since mosaicml/composer
+ * d745fcb1b) reduce the bf16 gradients in fp32 (4) unless
+ * workload.grad_reduce_bf16 says bf16 (Composer's PURE); everything else as
+ * cs_memory_grad_bytes_per_param. docs/step.md "FSDP". */
+double cs_memory_grad_reduce_bytes(const struct cs_workload *w);
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w);
 /* Bytes per logit (of the last stage's micro-batch tokens x vocab / tp)
  * the loss holds at its peak, by cs_workload_cross_entropy: fused 4,
