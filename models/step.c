@@ -1866,9 +1866,11 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
             return st;
         }
     }
-    /* Gradients travel at the width the memory model keeps them: fp32
-     * main_grad buffers (Megatron, fsdp none/zero1), 16-bit with ZeRO-2/3
-     * and FSDP. */
+    /* Gradients travel at their reduce dtype: fp32 main_grad buffers
+     * (Megatron, fsdp none/zero1), fp32 under PyTorch's FSDP in torchtitan
+     * and Composer (their mixed-precision policies' reduce_dtype), 16-bit
+     * with other ZeRO-2/3 and FSDP, or wherever grad_reduce_bf16 says so
+     * (cs_memory_grad_reduce_bytes). */
     S.grad_bytes = cs_memory_grad_reduce_bytes(w);
 
     int g = c->gpus_per_node;
