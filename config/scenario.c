@@ -611,8 +611,10 @@ static const struct cs_field workload_fields[] = {
        .doc = "the training loop's Python host time over isolated-call measurements: multiplies "
               "every Python-issued host cost (fitted on Megatron-LM's CI, DGX H100; docs/models.md)"),
     F_("grad_reduce_bf16", CS_FT_BOOL, struct cs_workload, grad_reduce_bf16, .def = "false",
-       .doc = "fsdp none/zero1: gradients accumulated and reduced in bf16 (true: Megatron's "
-              "grad_reduce_in_fp32 false, as Megatron-Bridge's performance recipes) instead of fp32"),
+       .doc = "gradients reduced in bf16 instead of fp32: fsdp none/zero1 (Megatron's "
+              "grad_reduce_in_fp32 false, as Megatron-Bridge's performance recipes; also accumulated "
+              "in bf16) and PyTorch FSDP under stack torchtitan or composer (reduce_dtype bf16, "
+              "Composer's PURE); docs/step.md \"FSDP\""),
     F_("optimizer_moments_bf16", CS_FT_BOOL, struct cs_workload, optimizer_moments_bf16,
        .def = "false",
        .doc = "Adam's moments in bf16, fp32 master weights kept (DeepSeek-V3 report 3.3.3; "
