@@ -1185,6 +1185,10 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                                : S->o->compute.host_cpp_op_s;
     if (S->w->cuda_graphs && !cs_graph_scope_per_module(S->w->cuda_graph_scope))
         py_op = 0.0; /* captured with the layers (the per-module scopes leave them eager) */
+    /* PyTorch FSDP's own passes over the unsharded gradients before each
+     * reduce-scatter (cs_step_grad_prep): bytes and kernels per parameter
+     * and layer, the same for every chunk */
+    double gk = 0.0, gpp = cs_step_grad_prep(S->w, S->fsdp, S->dp, S->pp, S->m, S->grad_bytes, &gk);
     for (int s = 0; s < S->pp; s++) {
         /* EP overlap hides all-to-alls only in the paired steady state */
         if (a2a_pair_hid > 0) {
@@ -1425,10 +1429,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * the experts' bytes scaled by the ratio of the two groups'
              * times (0 when each expert has one replica). */
             cc->dp_params = cc->params - cc->expert_params + S->expert_grad_ratio * cc->expert_params;
-            /* PyTorch FSDP's own passes over the unsharded gradients
-             * before each reduce-scatter (cs_step_grad_prep) */
-            double gk = 0.0, gpp = cs_step_grad_prep(S->w, S->fsdp, S->dp, S->pp, S->m,
-                                                     S->grad_bytes, &gk);
+            /* FSDP's gradient passes (gpp above) over this chunk's parameters */
             if (gpp > 0 && cc->params > 0)
                 cc->b_compute_s += gpp * cc->params / (S->c->gpu.hbm_bw_bytes_per_s *
                                                        S->o->compute.mem_eff) +
