@@ -293,3 +293,28 @@ void cs_app_cval_fini(struct cs_app_cval *r)
     cs_valindex_fini(&r->ix);
     memset(r, 0, sizeof *r);
 }
+
+int cs_app_cval_largest(const struct cs_app_cval *r, int role, int band, int k, int *idx)
+{
+    if (!r || !idx || k <= 0 || role < 0 || role > 1 || band < 0 || band >= CS_APP_CVAL_BANDS)
+        return 0;
+    int n = 0;
+    for (int i = 0; i < r->nfiles; i++) {
+        const struct cs_app_cval_file *f = &r->files[i];
+        if (!f->expressible || f->st != CS_OK || f->n[band] == 0 ||
+            (f->vt->role == CS_VAL_HOLDOUT) != (role == 1))
+            continue;
+        /* insertion into the sorted top k: a later log goes after an equal one */
+        int at = n;
+        while (at > 0 && r->files[idx[at - 1]].sum[band] < f->sum[band])
+            at--;
+        if (at >= k)
+            continue;
+        for (int j = (n < k ? n : k - 1); j > at; j--)
+            idx[j] = idx[j - 1];
+        idx[at] = i;
+        if (n < k)
+            n++;
+    }
+    return n;
+}

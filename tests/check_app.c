@@ -553,6 +553,21 @@ START_TEST(test_app_validate_collectives)
      * (3.4x and 4.0x; the next largest ratio in the logs is 1.6x). */
     ck_assert_int_eq(v.agg[0].excluded, 0);
     ck_assert_int_eq(v.agg[1].excluded, 5); /* 2 before wave 5 */
+    /* Every held-out log's share, largest first, adds up to the band's
+     * MAPE: the shares partition it. */
+    for (int b = 0; b < CS_APP_CVAL_BANDS; b++) {
+        int all[128];
+        int k = cs_app_cval_largest(&v, 1, b, 128, all);
+        ck_assert_int_le(k, v.agg[1].logs);
+        double tot = 0.0;
+        for (int j = 0; j < k; j++) {
+            ck_assert_str_eq(v.files[all[j]].role, "holdout");
+            if (j > 0)
+                ck_assert(v.files[all[j]].sum[b] <= v.files[all[j - 1]].sum[b]);
+            tot += v.files[all[j]].sum[b];
+        }
+        ck_assert_double_eq_tol(tot, v.agg[1].sum[b], 1e-9);
+    }
     cs_app_cval_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
@@ -616,6 +631,55 @@ static void write_text(const char *path, const char *text)
  * (the index's file), and the others go on. A data directory of its own:
  * validation/INDEX.yaml with two such entries (two logs: the index refuses
  * a file listed twice). */
+/* cs_app_cval_largest on a hand-made result: four logs, by hand. */
+START_TEST(test_app_cval_largest)
+{
+    struct cs_val_table vt[5] = {{0}};
+    vt[0].role = CS_VAL_HOLDOUT;
+    vt[1].role = CS_VAL_HOLDOUT;
+    vt[2].role = CS_VAL_FIT;
+    vt[3].role = CS_VAL_HOLDOUT;
+    vt[4].role = CS_VAL_HOLDOUT;
+    struct cs_app_cval_file f[5];
+    memset(f, 0, sizeof f);
+    /* band 0 sums 0.5, 2.0, (fit) 9.0, 2.0, 0 rows; band 1 all equal */
+    const double s0[5] = {0.5, 2.0, 9.0, 2.0, 0.0};
+    for (int i = 0; i < 5; i++) {
+        f[i].vt = &vt[i];
+        f[i].expressible = true;
+        f[i].st = CS_OK;
+        f[i].n[0] = i == 4 ? 0 : 4;
+        f[i].sum[0] = s0[i];
+        f[i].n[1] = 2;
+        f[i].sum[1] = 1.0;
+    }
+    struct cs_app_cval v;
+    memset(&v, 0, sizeof v);
+    v.files = f;
+    v.nfiles = 5;
+    int idx[4];
+    /* held out, band 0, top 2: the two logs of 2.0 in index order (1, 3);
+     * the fit log and the log without rows in the band are not counted */
+    ck_assert_int_eq(cs_app_cval_largest(&v, 1, 0, 2, idx), 2);
+    ck_assert_int_eq(idx[0], 1);
+    ck_assert_int_eq(idx[1], 3);
+    ck_assert_int_eq(cs_app_cval_largest(&v, 1, 0, 4, idx), 3);
+    ck_assert_int_eq(idx[2], 0);
+    ck_assert_int_eq(cs_app_cval_largest(&v, 0, 0, 4, idx), 1);
+    ck_assert_int_eq(idx[0], 2);
+    /* ties keep index order; k bounds the count */
+    ck_assert_int_eq(cs_app_cval_largest(&v, 1, 1, 3, idx), 3);
+    ck_assert_int_eq(idx[0], 0);
+    ck_assert_int_eq(idx[1], 1);
+    ck_assert_int_eq(idx[2], 3);
+    ck_assert_int_eq(cs_app_cval_largest(&v, 1, 1, 0, idx), 0);
+    ck_assert_int_eq(cs_app_cval_largest(&v, 2, 1, 3, idx), 0);
+    f[1].st = CS_EINVAL; /* a failed log is not compared */
+    ck_assert_int_eq(cs_app_cval_largest(&v, 1, 0, 1, idx), 1);
+    ck_assert_int_eq(idx[0], 3);
+}
+END_TEST
+
 START_TEST(test_app_validate_collectives_failure_in_file_diags)
 {
     char root[] = "/tmp/check_app_cval_XXXXXX";
@@ -1580,6 +1644,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_compare_moe_ib_roce);
     tcase_add_test(tc, test_app_validate_step_holdout_bound);
     tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);
+    tcase_add_test(tc, test_app_cval_largest);
     tcase_add_test(tc, test_app_coll_errors_in_diags);
     suite_add_tcase(s, tc);
     TCase *tcal = tcase_create("calibrate");

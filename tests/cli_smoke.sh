@@ -198,6 +198,21 @@ for log in d["logs"]:
         assert len(es) == log[band]["rows"]
         if es:
             assert abs(sum(es) / len(es) - log[band]["mape"]) < 1e-5, (log["file"], band)
+# the held-out logs that add most to each band's MAPE: each one's points
+# are 100 x its rows' summed |error| over the band's held-out rows, largest
+# first, and no other held-out log adds more than the third
+for band in ("ge_64mib", "1_to_64mib"):
+    hb = [r for r in ok if r["role"] == "holdout" and r["band"] == band]
+    pts = {}
+    for r in hb:
+        pts[r["file"]] = pts.get(r["file"], 0.0) + 100 * abs(float(r["error"])) / len(hb)
+    top = d["summary"]["holdout"][band]["largest"]
+    assert len(top) == 3
+    for t in top:
+        assert abs(t["mape_points"] - pts[t["file"]]) < 1e-3, t
+    assert top[0]["mape_points"] >= top[1]["mape_points"] >= top[2]["mape_points"]
+    rest = [v for f, v in pts.items() if f not in {t["file"] for t in top}]
+    assert max(rest) <= top[2]["mape_points"] + 1e-9
 PY
 then ok; else ko "validate-refs --collectives csv/json: rows, measured values or MAPE"; fi
 # --ep-dispatch: the EP all-to-all model against measured MoE dispatch and

@@ -86,4 +86,13 @@ struct cs_app_cval {
 cs_status cs_app_validate_collectives(const cs_catalog *cat, cs_diags *d, struct cs_app_cval *out);
 void cs_app_cval_fini(struct cs_app_cval *r);
 
+/* The compared logs of one role (0 fit, 1 holdout) whose rows add most to
+ * band's MAPE over that role: up to k indices into r->files in idx, the
+ * largest sum of |error| first (ties in index order); returns how many.
+ * Log i adds 100 * files[i].sum[band] / agg[role].n[band] points to the
+ * MAPE, so the first j of them together are the MAPE that would remain if
+ * every other log of the role were predicted exactly (docs/validation.md,
+ * "Collectives"). */
+int cs_app_cval_largest(const struct cs_app_cval *r, int role, int band, int k, int *idx);
+
 #endif
