@@ -803,9 +803,12 @@ double cs_compute_attn_seq_factor(double len, bool backward)
  * shape (64 query heads over 8 kv heads, bf16, top-left causal; NVIDIA/
  * cudnn-frontend@3929da2ef benchmark/sdpa_benchmark_training/results):
  *   Hopper, H200 with cuDNN 9.19 (h200_919_only_cudnn/llama3.1_20260227_
- *   034703.csv, batch 1, forward and backward timed together): 0.464,
- *   1.450, 5.083, 19.002 and 75.688 ms at 2K-32K, so a speed (L^2 / t) of
- *   0.781, 1, 1.141, 1.221 and 1.226 of 4K's, for both passes;
+ *   034703.csv, batch 1, each pass timed on its own: fwd_time_ms 0.142,
+ *   0.465, 1.708, 6.531, 25.566 and bwd_time_ms 0.464, 1.450, 5.083,
+ *   19.002, 75.688 at 2K-32K), so a speed (L^2 / t) of 0.819, 1, 1.089,
+ *   1.139 and 1.164 of 4K's forward and 0.781, 1, 1.141, 1.221 and 1.226
+ *   backward (until 2026-12-07 the backward's curve stood for both
+ *   passes, the backward times read as the two passes together);
  *   Blackwell (cs_gpu_block_scaled), cuDNN 9.22, batch 2, the mean of GB200
  *   (llama3.1/gb200/llama3.1_20260424_100750.csv: forward 1097/1408/1574/
  *   1708/1622, backward 885/1148/1332/1328/1226 TFLOP/s at 2K-32K) and GB300
@@ -830,7 +833,7 @@ double cs_compute_attn_seq_factor(double len, bool backward)
  * paper (+4%), so the PyTorch runs are the ones the flash2 kernel
  * (torchtitan's, Composer's SDPA) follows. */
 static const double cs__attn_len8[] = {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
-static const double cs__cudnn_hop_fwd[] = {0.50857, 0.66247, 0.78125, 1.0, 1.14106, 1.22092, 1.22609, 1.22609};
+static const double cs__cudnn_hop_fwd[] = {0.53292, 0.69420, 0.81866, 1.0, 1.08899, 1.13918, 1.16405, 1.16405};
 static const double cs__cudnn_hop_bwd[] = {0.51218, 0.68569, 0.78125, 1.0, 1.14106, 1.22092, 1.22609, 1.22609};
 static const double cs__cudnn_bw_fwd[] = {0.51599, 0.67215, 0.79267, 1.0, 1.10387, 1.16878, 1.14940, 1.14940};
 static const double cs__cudnn_bw_bwd[] = {0.50667, 0.67833, 0.77287, 1.0, 1.15506, 1.18216, 1.13093, 1.13093};

@@ -178,10 +178,11 @@ START_TEST(test_compute_attn_seq_factor)
                             0.934 + log2(1.5) * (1.0 - 0.934), 1e-12);
     ck_assert_double_eq_tol(cs_compute_attn_seq_factor(3072, false), 0.97261, 1e-5);
     /* by kernel: cuDNN on Hopper (H200, cuDNN 9.19, Llama 3.1's shape,
-     * forward and backward timed together) at 16K: 16 x 1.450 / 19.002 =
-     * 1.220924 of 4K's speed, either pass; at 512 forward the
-     * FlashAttention-3 paper's ratio to its 2K point times the 2K point:
-     * 0.608 / 0.934 x (0.25 x 1.450 / 0.464 = 0.78125) = 0.508565.
+     * each pass timed on its own) at 16K: backward 16 x 1.450 / 19.002 =
+     * 1.220924 of 4K's speed, forward 16 x 0.465 / 6.531 = 1.139182; at
+     * 512 forward the FlashAttention-3 paper's ratio to its 2K point times
+     * the 2K point: 0.608 / 0.934 x (0.25 x 0.465 / 0.142 = 0.818662) =
+     * 0.532919.
      * cuDNN on Blackwell (GB200 and GB300, cuDNN 9.22): backward at 16K
      * (1328 / 1148 + 1507 / 1248) / 2 = 1.182163, forward at 2K (1097 /
      * 1408 + 1373 / 1703) / 2 = 0.792672, flat beyond 32K at (1622 / 1408 +
@@ -198,9 +199,13 @@ START_TEST(test_compute_attn_seq_factor)
     ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, true, false),
                             16.0 * 1.450 / 19.002, 1e-5);
     ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, false, false),
-                            16.0 * 1.450 / 19.002, 1e-5);
+                            16.0 * 0.465 / 6.531, 1e-5);
     ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 512, false, false),
-                            0.608 / 0.934 * 0.25 * 1.450 / 0.464, 1e-5);
+                            0.608 / 0.934 * 0.25 * 0.465 / 0.142, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 1 << 20, false, false),
+                            64.0 * 0.465 / 25.566, 1e-5);
+    ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 1 << 20, true, false),
+                            64.0 * 1.450 / 75.688, 1e-5);
     ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 16384, true, true),
                             (1328.0 / 1148 + 1507.0 / 1248) / 2, 1e-5);
     ck_assert_double_eq_tol(cs_compute_attn_len_factor(CS_ATTN_KERNEL_CUDNN, 2048, false, true),
@@ -555,12 +560,13 @@ START_TEST(test_compute_layer_gpt3_tp8)
         ck_assert_double_eq_tol(k.attn_fwd_s,
                                 12884901888.0 / (989e12 * 0.2 * 0.934 * 0.62) + p.kernel_overhead_s,
                                 1e-12);
-        /* cuDNN at 2,048 tokens follows current cuDNN's Hopper curve
-         * (0.25 x 1.450 / 0.464 = 0.78125 of 4K's), not the mean's 0.934 */
+        /* cuDNN at 2,048 tokens follows current cuDNN's Hopper forward
+         * curve (0.25 x 0.465 / 0.142 = 0.818662 of 4K's, table value
+         * 0.81866), not the mean's 0.934 */
         w2.attention_kernel = CS_ATTN_KERNEL_CUDNN;
         ck_assert_int_eq(cs_compute_layer(&w2, &g2, &p, &k), CS_OK);
         ck_assert_double_eq_tol(k.attn_fwd_s,
-                                12884901888.0 / (989e12 * 0.2 * 0.78125) + p.kernel_overhead_s,
+                                12884901888.0 / (989e12 * 0.2 * 0.81866) + p.kernel_overhead_s,
                                 1e-12);
         w2.attention_kernel = CS_ATTN_KERNEL_AUTO;
         w2.stack = CS_STACK_MCORE_2024;
