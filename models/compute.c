@@ -393,8 +393,7 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
     /* FSDP's per-layer unit (PyTorch FSDP1 and FSDP2): forward all-gather
      * with its copy-in and copy-out; backward all-gather again (full shard),
      * reduce-scatter with its copies */
-    if (fsdp_hooks && (w->par.fsdp == CS_FSDP_FULL || w->par.fsdp == CS_FSDP_HYBRID ||
-                       w->par.fsdp == CS_FSDP_ZERO2)) {
+    if (fsdp_hooks && cs_memory_shards_grads(w->par.fsdp)) {
         r.fwd += 3.0;
         r.bwd += 6.0;
     }

@@ -76,12 +76,16 @@ double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
                : 2.0;
 }
 
+bool cs_memory_shards_grads(enum cs_fsdp f)
+{
+    return f == CS_FSDP_ZERO2 || f == CS_FSDP_FULL || f == CS_FSDP_HYBRID;
+}
+
 double cs_memory_grad_reduce_bytes(const struct cs_workload *w)
 {
-    enum cs_fsdp f = w->par.fsdp;
     if (!full_precision(w) && !w->grad_reduce_bf16 &&
         (w->stack == CS_STACK_TORCHTITAN || w->stack == CS_STACK_COMPOSER) &&
-        (f == CS_FSDP_FULL || f == CS_FSDP_HYBRID || f == CS_FSDP_ZERO2))
+        cs_memory_shards_grads(w->par.fsdp))
         return 4.0;
     return cs_memory_grad_bytes_per_param(w);
 }
@@ -673,7 +677,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     double d = cs_memory_shard_degree(w, gpu);
     enum cs_fsdp fs = w->par.fsdp;
     double sw = (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? d : 1.0;
-    double sg = (fs == CS_FSDP_ZERO2 || fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? d : 1.0;
+    double sg = cs_memory_shards_grads(fs) ? d : 1.0;
     double so = fs == CS_FSDP_NONE ? 1.0 : d;
     /* The experts' states over the expert data-parallel group (Megatron-
      * Core's expert distributed optimizer, FSDP's expert mesh) */
@@ -681,7 +685,7 @@ static void stage_memory(const struct cs_workload *w, const struct cs_gpu_spec *
     if (fs == CS_FSDP_HYBRID && de > d)
         de = d;
     double swe = (fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? de : 1.0;
-    double sge = (fs == CS_FSDP_ZERO2 || fs == CS_FSDP_FULL || fs == CS_FSDP_HYBRID) ? de : 1.0;
+    double sge = cs_memory_shards_grads(fs) ? de : 1.0;
     double soe = fs == CS_FSDP_NONE ? 1.0 : de;
     double dense = r.params - experts;
     /* the embedding and output layer stay 16-bit when the layers' weights

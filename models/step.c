@@ -1461,8 +1461,7 @@ double cs_step_grad_prep(const struct cs_workload *w, enum cs_fsdp fsdp, int dp,
     double k = 0.0, b = 0.0;
     if (w != NULL && dp > 1 && micro >= 1 && grad_bytes > 0) {
         const double pbytes = 2.0; /* the unsharded gradients, in the 16-bit compute dtype */
-        if (w->stack == CS_STACK_COMPOSER &&
-            (fsdp == CS_FSDP_FULL || fsdp == CS_FSDP_HYBRID || fsdp == CS_FSDP_ZERO2)) {
+        if (w->stack == CS_STACK_COMPOSER && cs_memory_shards_grads(fsdp)) {
             /* FSDP1 (_post_backward_hook, _reduce_grad): the cast to the
              * reduce dtype when it is wider, then the in-place pre-divide,
              * every micro-batch (Composer syncs each one under FSDP) */

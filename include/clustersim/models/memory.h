@@ -83,6 +83,9 @@ double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
  * workload.grad_reduce_bf16 says bf16 (Composer's PURE); everything else as
  * cs_memory_grad_bytes_per_param. docs/step.md "FSDP". */
 double cs_memory_grad_reduce_bytes(const struct cs_workload *w);
+/* Whether the sharding scheme shards the gradients over its data-parallel
+ * group (ZeRO-2, FSDP FULL and HYBRID), not only the optimizer state. */
+bool cs_memory_shards_grads(enum cs_fsdp f);
 double cs_memory_optimizer_bytes_per_param(const struct cs_workload *w);
 /* Bytes per logit (of the last stage's micro-batch tokens x vocab / tp)
  * the loss holds at its peak, by cs_workload_cross_entropy: fused 4,
