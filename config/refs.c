@@ -422,7 +422,8 @@ static bool cs__take_flag(const struct cs__row *r, const char **rc, const char *
 }
 
 static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_stack stack,
-                            const char *link, const char *dropout, const char *flops,
+                            const char *link, long nics, bool no_sp, const char *dropout,
+                            const char *flops,
                             const char *moe_routing, bool grad_bf16, const char *wflags,
                             const char *table_ce, struct cs_ref_case *c)
 {
@@ -850,6 +851,8 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     c->search_micro_batch = mb == 0;
     c->search_recompute = rc == NULL;
     long ppn = gpus / nodes;
+    if (nics <= 0)
+        nics = ppn;
     if (!link)
         link = strncmp(gpu, "A100", 4) == 0 ? "ib-hdr" : "ib-ndr";
     /* Grace-Blackwell trays (4 GPUs) sit in NVL72 racks: one NVLink domain
@@ -860,15 +863,18 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     if (nvl)
         snprintf(fabric, sizeof fabric,
                  "{topology: nvl-domain, domain_gpus: %ld, link: %s, nics_per_node: %ld}", dom,
-                 link, ppn);
+                 link, nics);
     else
         snprintf(fabric, sizeof fabric,
                  "{topology: fat-tree, link: %s, nics_per_node: %ld, oversubscription: 1}", link,
-                 ppn);
+                 nics);
     struct cs__spec p = {gpu, fabric, model, act, dropout, prec, rc ? rc : "none",
                          fsdp ? fsdp : "none", cs_stack_names[stack], nodes, ppn, layers, hidden,
                          heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
-                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1, moe_preset, moe_routing, ep,
+                         /* sequence parallelism with TP unless the index says the
+                          * runs had none (no_sequence_parallel) */
+                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1 && !no_sp, moe_preset,
+                         moe_routing, ep,
                          grad_bf16, rc_mods[0] ? rc_mods : NULL, off_mods[0] ? off_mods : NULL,
                          /* Megatron-Bridge's Llama 3.1 405B recipes on pp 16 x vp 8
                           * count the embedding and the loss as a layer each of the
@@ -899,6 +905,8 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
                                 const cs_catalog *cat, cs_diags *d, struct cs_ref_case **cases, size_t *n)
 {
     const char *stack_name = vt ? vt->stack : NULL, *link = vt ? vt->link : NULL;
+    /* the index has checked it: 1-64 */
+    long nics = vt && vt->nics_per_node ? strtol(vt->nics_per_node, NULL, 10) : 0;
     const char *dropout = vt ? vt->dropout : NULL;
     const char *flops = vt ? vt->flops : NULL;
     const char *moe_routing = vt ? vt->moe_routing : NULL;
@@ -919,13 +927,17 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
      * a table may set, as one "  key: true" scenario line each */
     char wflag_lines[256] = "";
     const char *wflags = NULL;
+    bool no_sp = false;
     if (vt && vt->workload_flags) {
         /* no_tp_comm_overlap: the recipe ran without Transformer Engine's TP
          * communication overlap (NeMo's performance_mode off), tp_comm_overlap 0;
-         * no_compile: torchtitan's blocks ran eager, torch_compile off */
+         * no_compile: torchtitan's blocks ran eager, torch_compile off;
+         * no_sequence_parallel: tensor parallelism without sequence
+         * parallelism (code that predates it), the parallelism's sp false */
         static const char *const known[] = {"fp8_act_storage", "optimizer_moments_bf16",
                                             "fp8_param_gather", "fp4_param_gather",
-                                            "no_tp_comm_overlap", "no_compile"};
+                                            "no_tp_comm_overlap", "no_compile",
+                                            "no_sequence_parallel"};
         const char *q = vt->workload_flags;
         while (*q) {
             while (*q == ' ')
@@ -939,7 +951,7 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
                 cs_diag_error(d, path, 0, 0,
                               "workload_flags \"%.*s\": expected fp8_act_storage, "
                               "optimizer_moments_bf16, fp8_param_gather, fp4_param_gather, "
-                              "no_tp_comm_overlap or no_compile",
+                              "no_tp_comm_overlap, no_compile or no_sequence_parallel",
                               (int)len, q);
                 return CS_ECONFIG;
             }
@@ -947,6 +959,9 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
                 size_t at = strlen(wflag_lines);
                 if (len == strlen("no_tp_comm_overlap") && strncmp(q, "no_tp_comm_overlap", len) == 0)
                     snprintf(wflag_lines + at, sizeof wflag_lines - at, "  tp_comm_overlap: 0\n");
+                else if (len == strlen("no_sequence_parallel") &&
+                         strncmp(q, "no_sequence_parallel", len) == 0)
+                    no_sp = true;
                 else if (len == strlen("no_compile") && strncmp(q, "no_compile", len) == 0)
                     snprintf(wflag_lines + at, sizeof wflag_lines - at, "  torch_compile: off\n");
                 else
@@ -1071,7 +1086,7 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
             memset(&c, 0, sizeof c);
             snprintf(c.file, sizeof c.file, "%s", file);
             c.line = lineno;
-            if (cs__generic_row(&r, cat, stack, link, dropout, flops, moe_routing, grad_bf16, wflags,
+            if (cs__generic_row(&r, cat, stack, link, nics, no_sp, dropout, flops, moe_routing, grad_bf16, wflags,
                                 table_ce, &c))
                 cs__push(cases, n, &cap, &c);
             continue;

@@ -44,6 +44,7 @@ void cs_valindex_fini(struct cs_valindex *ix)
         free(ix->tables[i].grad_reduce);
         free(ix->tables[i].workload_flags);
         free(ix->tables[i].cross_entropy);
+        free(ix->tables[i].nics_per_node);
         free(ix->tables[i].flagged_lines);
         free(ix->tables[i].flagged_reason);
     }
@@ -105,13 +106,14 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                 if (strcmp(key, "file") && strcmp(key, "kind") && strcmp(key, "role") && strcmp(key, "source") &&
                     strcmp(key, "scenario") && strcmp(key, "algo") && strcmp(key, "op") &&
                     strcmp(key, "not_expressible") && strcmp(key, "nccl_env") && strcmp(key, "stack") &&
-                    strcmp(key, "link") && strcmp(key, "dropout") && strcmp(key, "flops") &&
+                    strcmp(key, "link") && strcmp(key, "nics_per_node") && strcmp(key, "dropout") && strcmp(key, "flops") &&
                     strcmp(key, "moe_routing") && strcmp(key, "grad_reduce") &&
                     strcmp(key, "workload_flags") && strcmp(key, "cross_entropy") &&
                     strcmp(key, "flagged_lines") && strcmp(key, "flagged_reason")) {
                     cs_diag_error(d, e->pairs[k].key->file, e->pairs[k].key->line, e->pairs[k].key->col,
                                   "tables[%zu]: unknown key \"%s\" (expected file, kind, role, source, "
-                                  "scenario, algo, op, not_expressible, nccl_env, stack, link, dropout, flops, "
+                                  "scenario, algo, op, not_expressible, nccl_env, stack, link, nics_per_node, "
+                                  "dropout, flops, "
                                   "moe_routing, grad_reduce, workload_flags, cross_entropy, "
                                   "flagged_lines, flagged_reason)",
                                   i, key);
@@ -151,11 +153,11 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
             t->source = cs_xstrdup(sn && sn->kind == CS_YNODE_SCALAR && sn->scalar ? sn->scalar : "");
             t->line = e->line;
             static const char *const opt[] = {"scenario", "algo", "op", "not_expressible", "nccl_env",
-                                              "stack", "link", "dropout", "flops", "moe_routing",
+                                              "stack", "link", "nics_per_node", "dropout", "flops", "moe_routing",
                                               "grad_reduce", "workload_flags", "cross_entropy",
                                               "flagged_lines", "flagged_reason"};
             char **dst[] = {&t->scenario, &t->algo, &t->op, &t->not_expressible, &t->nccl_env,
-                            &t->stack, &t->link, &t->dropout, &t->flops, &t->moe_routing,
+                            &t->stack, &t->link, &t->nics_per_node, &t->dropout, &t->flops, &t->moe_routing,
                             &t->grad_reduce, &t->workload_flags, &t->cross_entropy,
                             &t->flagged_lines, &t->flagged_reason};
             for (size_t k = 0; k < sizeof opt / sizeof opt[0]; k++) {
@@ -165,6 +167,15 @@ cs_status cs_valindex_load(const char *path, cs_diags *d, struct cs_valindex *ou
                 const char *v = cs__str(on, opt[k], d);
                 if (v)
                     *dst[k] = cs_xstrdup(v);
+            }
+            if (t->nics_per_node) {
+                char *end = NULL;
+                long v = strtol(t->nics_per_node, &end, 10);
+                if (end == t->nics_per_node || *end || v < 1 || v > 64)
+                    cs_diag_error(d, e->file, e->line, e->col,
+                                  "tables[%zu].nics_per_node: expected a whole number of NICs from "
+                                  "1 to 64, got \"%s\"",
+                                  i, t->nics_per_node);
             }
             if (t->flagged_lines || t->flagged_reason) {
                 /* line numbers (positive integers, space-separated) and a

@@ -1085,6 +1085,7 @@ START_TEST(test_step_refs_common_schema)
     ck_assert_int_eq(a->scen.workload.par.cp, 2);
     ck_assert_int_eq(a->scen.workload.par.dp, 4);
     ck_assert(a->scen.workload.par.sp);
+    ck_assert_int_eq(a->scen.cluster.fabric.nics_per_node, 8);   /* one NIC per GPU */
     ck_assert_int_eq(a->scen.workload.par.fsdp, CS_FSDP_ZERO1);
     /* torchtitan's "selective" is its per-op checkpointing */
     ck_assert_int_eq(a->scen.workload.recompute, CS_RECOMPUTE_OP);
@@ -1183,6 +1184,19 @@ START_TEST(test_step_refs_common_schema)
             ck_assert_double_eq(o0.tp_overlap, k ? 0.0 : 0.8);
             cs_refs_free(c3, n3);
         }
+        /* the index's nics_per_node (Jean Zay's 4 Omni-Path links for 8
+         * GPUs) reaches the fabric; no_sequence_parallel keeps tp without
+         * sp (row 1: tp 2) */
+        struct cs_val_table vn = {.nics_per_node = "4", .workload_flags = "no_sequence_parallel"};
+        c3 = NULL;
+        n3 = 0;
+        ck_assert_int_eq(cs_refs_load_table(cs_test_data("tests/data/refs/generic.csv"), &vn, cat,
+                                            &d, &c3, &n3),
+                         CS_OK);
+        ck_assert_int_eq(c3[0].scen.cluster.fabric.nics_per_node, 4);
+        ck_assert_int_eq(c3[0].scen.workload.par.tp, 2);
+        ck_assert(!c3[0].scen.workload.par.sp);
+        cs_refs_free(c3, n3);
         struct cs_val_table vx = {.workload_flags = "fp8_act_storage tp_overlap"};
         c3 = NULL;
         n3 = 0;

@@ -67,7 +67,8 @@ START_TEST(test_valindex_bad_entries)
 }
 END_TEST
 
-/* flagged_lines takes positive line numbers and needs a reason */
+/* flagged_lines takes positive line numbers and needs a reason; nics_per_node
+ * a whole number of NICs */
 START_TEST(test_valindex_bad_flagged)
 {
     struct cs_valindex ix;
@@ -78,7 +79,10 @@ START_TEST(test_valindex_bad_flagged)
     ck_assert(has(&d, 4, "flagged_lines expects line numbers"));  /* no reason */
     ck_assert(has(&d, 5, "flagged_lines expects line numbers"));  /* a reason alone */
     ck_assert(has(&d, 6, "flagged_lines expects line numbers"));  /* line 0 */
-    ck_assert_uint_eq(cs_diags_errors(&d), 4);
+    /* nics_per_node: a whole number from 1 to 64 */
+    ck_assert(has(&d, 7, "nics_per_node: expected a whole number of NICs from 1 to 64, got \"0\""));
+    ck_assert(has(&d, 8, "got \"4 links\""));
+    ck_assert_uint_eq(cs_diags_errors(&d), 6);
     cs_diags_fini(&d);
 }
 END_TEST

@@ -40,6 +40,9 @@ struct cs_val_table {
      * link name such as ib-ndr or roce-200g). */
     char *stack;
     char *link;
+    /* The scale-out NICs of each node where they are fewer (or more) than
+     * its GPUs, as a decimal integer 1-64 (NULL: one per GPU). */
+    char *nics_per_node;
     /* "true" or "false": whether the table's models train with dropout, as
      * their configurations state (NULL: the model's default). */
     char *dropout;
