@@ -989,7 +989,8 @@ static cs_status cs__refs_table(const char *path, const char *mem, size_t mem_le
     enum cs_stack stack = CS_STACK_MCORE_2024;
     if (stack_name && !cs_ref_stack_parse(stack_name, &stack)) {
         cs_diag_error(d, path, 0, 0,
-                      "stack \"%s\": expected megatron-2021, mcore, torchtitan or composer",
+                      "stack \"%s\": expected megatron-2021, mcore, torchtitan, composer or "
+                      "megatron-deepspeed",
                       stack_name);
         return CS_ECONFIG;
     }

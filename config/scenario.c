@@ -583,7 +583,8 @@ static const struct cs_field workload_fields[] = {
               "no per-layer host time), mamba, attn+mamba (hybrids); needs cuda_graphs"),
     F_("stack", CS_FT_ENUM, struct cs_workload, stack, .names = cs_stack_names,
        .def = "custom",
-       .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer): sets "
+       .doc = "software stack preset (megatron-2021, mcore, torchtitan, composer, "
+              "megatron-deepspeed): sets "
               "tp_comm_overlap, dp_overlap and fused_attention where not given"),
     F_("attention_kernel", CS_FT_ENUM, struct cs_workload, attention_kernel,
        .names = cs_attn_kernel_names, .def = "auto",

@@ -250,13 +250,24 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
      * RoPE q and k, attention, projection, bias-dropout-add) and 9 of the
      * 16 backward (QKV 3 with its norm, projection 2, RoPE 2, attention,
      * bias-dropout-add), as mcore's below */
-    struct cs_host_ops r = {12.0, 16.0, 0.0, false, true, 7.0, 9.0, 0.0, 0.0, 0.0};
+    struct cs_host_ops r = {12.0, 16.0, 0.0, false, true, 7.0, 9.0, 0.0, 0.0, 0.0, 0.0};
     bool fsdp_hooks = false;
     switch (w->stack) {
     case CS_STACK_MEGATRON_2021:
         r.fwd = 11.0;
         r.bwd = 30.0;
         r.linears = 4.0;
+        break;
+    case CS_STACK_MEGATRON_DEEPSPEED:
+        /* the same layer code; after each micro-batch's backward
+         * DeepSpeed's BF16_Optimizer.update_hp_grads loops over the
+         * parameters in Python, `hp_grad.data.add_(lp.grad.data.to(
+         * hp_grad.dtype))`: a cast and an add per tensor (runtime/
+         * bf16_optimizer.py, microsoft/DeepSpeed@735406e5, 2022-06) */
+        r.fwd = 11.0;
+        r.bwd = 30.0;
+        r.linears = 4.0;
+        r.py_bwd = 2.0 * cs_layer_param_tensors(&w->model);
         break;
     case CS_STACK_MCORE_2024:
         r.fwd = 6.0;
@@ -440,7 +451,8 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
         double mod_e = (lin > 0 ? lin : 0.0) * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
         double g = launches * k * p->host_py_op_s;
         *fwd_s = g + k * mod_e + (f > 0 ? f : 0.0) * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
-        *bwd_s = g + k * mod_e + (b > 0 ? b : 0.0) * p->host_cpp_op_s;
+        *bwd_s = g + k * mod_e + (b > 0 ? b : 0.0) * p->host_cpp_op_s +
+                 ops.py_bwd * k * p->host_py_op_s;
         return;
     }
     /* The linear modules' autograd Functions run Python both ways
@@ -449,7 +461,7 @@ void cs_compute_host_layer(const struct cs_workload *w, const struct cs_compute_
      * call's host time each way. */
     double mod = ops.linears * (ops.te ? p->host_te_linear_s : p->host_mcore_linear_s);
     *fwd_s = k * mod + ops.fwd * (ops.py_fwd ? k * p->host_py_op_s : p->host_cpp_op_s);
-    *bwd_s = k * mod + ops.bwd * p->host_cpp_op_s;
+    *bwd_s = k * mod + ops.bwd * p->host_cpp_op_s + ops.py_bwd * k * p->host_py_op_s;
 }
 
 bool cs_compute_block_graphed(const struct cs_workload *w, enum cs_block kind)
@@ -942,6 +954,25 @@ double cs_compute_attn_fp8_factor(double hd, bool block_scaled, bool backward, b
         return f192[m][b];
     double t = log(hd / 128.0) / log(192.0 / 128.0);
     return exp((1.0 - t) * log(f128[m][b]) + t * log(f192[m][b]));
+}
+
+/* DeepSpeed's BF16 optimizer (stack megatron-deepspeed, bf16): after each
+ * micro-batch's backward, update_hp_grads casts every bf16 gradient to
+ * fp32 (reads 2 bytes, writes 4) and adds it into the parameter's fp32
+ * gradient (reads 4 and 4, writes 4): 18 bytes of HBM traffic per
+ * parameter the GPU holds (runtime/bf16_optimizer.py at microsoft/
+ * DeepSpeed@735406e5, called from the pipeline engine's
+ * _exec_backward_pass). Megatron's stacks accumulate inside the weight
+ * gradient GEMM (gradient_accumulation_fusion) and pay nothing. */
+#define CS_DS_HP_GRAD_BYTES 18.0
+
+double cs_compute_hp_grad_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            const struct cs_compute_params *p, double params)
+{
+    if (w == NULL || w->stack != CS_STACK_MEGATRON_DEEPSPEED || w->precision != CS_PREC_BF16 ||
+        !(params > 0))
+        return 0.0;
+    return cs_compute_mem_s(gpu, p, CS_DS_HP_GRAD_BYTES * params);
 }
 
 static struct attn_cost attention(const struct cs_gpu_spec *gpu,
@@ -1735,6 +1766,7 @@ static cs_status layer_cost(const struct cs_workload *w, const struct cs_gpu_spe
     c.params = block ? cs_memory_block_params(w, kind)
                : moe ? cs_memory_layer_moe_params(w)
                      : cs_memory_layer_params(w);
+    c.bwd_s += cs_compute_hp_grad_s(w, gpu, p, c.params + c.expert_params);
     c.act_msg_bytes = d.n_h * d.e;
     *out = c;
     return CS_OK;
@@ -1791,6 +1823,7 @@ cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_
         }
     }
     c.params = cs_memory_embedding_params(w);
+    c.bwd_s += cs_compute_hp_grad_s(w, gpu, p, c.params);
     c.act_msg_bytes = d.n_h * d.e;
     *out = c;
     return CS_OK;
@@ -1892,6 +1925,7 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
         }
     }
     c.params = cs_memory_logits_params(w);
+    c.bwd_s += cs_compute_hp_grad_s(w, gpu, p, c.params);
     *out = c;
     return CS_OK;
 }

@@ -94,7 +94,7 @@ const char *const cs_nb_traffic_names[] = {"all_reduce", "all_gather", "reduce_s
 const char *const cs_activation_names[] = {"gelu", "swiglu", "squared-relu", NULL};
 const char *const cs_recompute_names[] = {"none", "selective", "full", "op", NULL};
 const char *const cs_stack_names[] = {"custom", "megatron-2021", "mcore", "torchtitan",
-                                     "composer", NULL};
+                                     "composer", "megatron-deepspeed", NULL};
 const char *const cs_cross_entropy_names[] = {"auto", "fused", "eager", "compiled", "te", "te-fp32", NULL};
 const char *const cs_attn_kernel_names[] = {"auto", "cudnn", "flash2", "triton", NULL};
 const char *const cs_graph_scope_names[] = {"layer", "attn", "iteration", "mamba", "attn+mamba",
@@ -148,6 +148,14 @@ int cs_activation_kernels(enum cs_activation a)
 bool cs_activation_norm_bias(enum cs_activation a)
 {
     return a != CS_ACT_SWIGLU;
+}
+
+int cs_layer_param_tensors(const struct cs_model_shape *m)
+{
+    int n = 4;
+    if (m->activation == CS_ACT_GELU)
+        n += 4;
+    return n + 2 * (cs_activation_norm_bias(m->activation) ? 2 : 1);
 }
 
 const char *cs_recompute_name(enum cs_recompute r)

@@ -775,6 +775,10 @@ bool cs_stack_preset(enum cs_stack s, struct cs_stack_preset *out)
     struct cs_stack_preset p = {0.0, true, true, CS_MOE_DISPATCH_ALLTOALL};
     switch (s) {
     case CS_STACK_MEGATRON_2021:
+    case CS_STACK_MEGATRON_DEEPSPEED:
+        /* DeepSpeed's pipeline engine reduces the gradients after the
+         * last micro-batch (its ReduceGrads instruction, runtime/pipe/
+         * engine.py _exec_reduce_grads), as Megatron-LM 2021 did */
         p.dp_overlap = false;
         p.fused_attention = false;
         break;

@@ -1002,8 +1002,10 @@ START_TEST(test_app_validate_step_holdout_bound)
      * the fitted time and MPT's Triton kernel named (2026-12-07); 6.33% ->
      * 6.26% with torchtitan's April 2024 A100 runs eager (torch_compile
      * off, the 70B rows' norms eager: that table 9.9% -> 5.3%); 5.59% ->
-     * 5.95% with BigScience's BLOOM-176B table (21% on its own,
-     * 2026-12-07) */
+     * 5.64% with BigScience's BLOOM-176B table (2026-12-07: 29.4% on its
+     * own when first compared as megatron-2021, 21% with its 4 NICs per
+     * node and no sequence parallelism, 8.1% under stack
+     * megatron-deepspeed) */
     ck_assert(ho->sum / ho->rows <= 0.063);
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an

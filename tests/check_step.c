@@ -1752,7 +1752,8 @@ END_TEST
 
 /* Software stack presets: `stack: mcore` sets 80% TP overlap, DP overlap
  * and fused attention (Megatron-Core + TE); `torchtitan` no TP overlap;
- * `megatron-2021` neither overlap nor fused attention; a key the file gives
+ * `megatron-2021` and `megatron-deepspeed` neither overlap nor fused
+ * attention; a key the file gives
  * wins over the preset; the step options follow, the same as validate-refs'
  * options for a table of that stack. */
 START_TEST(test_step_stack_presets)
@@ -1773,6 +1774,7 @@ START_TEST(test_step_stack_presets)
         {"  stack: torchtitan\n", 0.0, true, true},
         {"  stack: composer\n", 0.0, true, true},
         {"  stack: megatron-2021\n", 0.0, false, false},
+        {"  stack: megatron-deepspeed\n", 0.0, false, false},
         {"  stack: mcore\n  tp_comm_overlap: 0.5\n  fused_attention: off\n", 0.5, true, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1785,7 +1787,7 @@ START_TEST(test_step_stack_presets)
         ck_assert_double_eq_tol(o.tp_overlap, cases[i].tp, 1e-12);
         ck_assert(o.dp_overlap == cases[i].dp);
         ck_assert(o.compute.fused_attention == cases[i].fused);
-        if (i < 4) {
+        if (i < 5) {
             struct cs_ref_case c;
             memset(&c, 0, sizeof c);
             c.scen = s;

@@ -216,6 +216,10 @@ struct cs_host_ops {
     /* An MoE layer's router and dispatch preprocessing, captured by the
      * moe_router and moe_preprocess scopes: launches each way */
     double router_fwd, router_bwd;
+    /* Ops the stack issues from Python after each micro-batch's backward,
+     * per layer (megatron-deepspeed: the BF16 optimizer's gradient
+     * accumulation, 2 per parameter tensor), each at host_py_op_s */
+    double py_bwd;
 };
 void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_ops *out);
 
@@ -402,6 +406,13 @@ cs_status cs_compute_embedding(const struct cs_workload *w, const struct cs_gpu_
 void cs_compute_ce_bytes(enum cs_cross_entropy k, double e, double *fwd, double *bwd);
 cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, struct cs_layer_cost *out);
+
+/* DeepSpeed's BF16 optimizer's fp32 gradient accumulation after each
+ * micro-batch's backward, for `params` parameters on the GPU: 18 bytes
+ * each of memory-bound traffic under stack megatron-deepspeed at bf16, 0
+ * otherwise (docs/models.md 2.3). */
+double cs_compute_hp_grad_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
+                            const struct cs_compute_params *p, double params);
 
 /* The precision of an MoE router's GEMM (t x h x E): the run's, except under
  * the quantized recipes (fp8, mxfp8, nvfp4), where it stays bf16. Neither

@@ -379,6 +379,9 @@ enum cs_stack {
                                 (not asynchronous) tensor parallelism */
     CS_STACK_COMPOSER,       /* PyTorch FSDP1 under MosaicML Composer (llm-foundry 2023):
                                 backward prefetch overlaps compute, Triton flash attention */
+    CS_STACK_MEGATRON_DEEPSPEED, /* Megatron-DeepSpeed (2021-23): Megatron-LM 2021's model code
+                                under DeepSpeed's pipeline engine and BF16 optimizer, which
+                                accumulates each micro-batch's bf16 gradients into fp32 copies */
     CS_STACK_COUNT
 };
 
@@ -788,6 +791,11 @@ double cs_activation_mem_passes(enum cs_activation a);
 int cs_activation_kernels(enum cs_activation a);
 /* Whether the family's norms carry a bias (LayerNorm: gelu, squared-relu). */
 bool cs_activation_norm_bias(enum cs_activation a);
+/* Parameter tensors of one dense Megatron-style layer: the fused QKV, the
+ * projection, fc1 (gate and up fused under SwiGLU) and fc2, their biases in
+ * the GPT family, and two norms (weight, and bias where the family has
+ * one): 12 gelu, 6 swiglu, 8 squared-relu. */
+int cs_layer_param_tensors(const struct cs_model_shape *m);
 const char *cs_recompute_name(enum cs_recompute r);
 const char *cs_fsdp_name(enum cs_fsdp f);
 /* Name tables in enum order, NULL-terminated (models/names.c). */
