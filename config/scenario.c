@@ -1597,6 +1597,29 @@ static void check_workload(struct cs_bind *b, const struct cs_ynode *wl)
             cs_cfg__error(b->d, ln, "workload.parallelism.pipeline_layout \"%s\": %s",
                           p->layout_text, err);
     }
+    if (w->stack == CS_STACK_MEGATRON_DEEPSPEED) {
+        /* what DeepSpeed's pipeline engine and Megatron-DeepSpeed can run
+         * (microsoft/DeepSpeed runtime/pipe/engine.py; search.c keeps to
+         * the same) */
+        if (p->pp > 1 && p->fsdp != CS_FSDP_NONE && p->fsdp != CS_FSDP_ZERO1)
+            cs_cfg__error(b->d, node_or(pm, "fsdp", pn),
+                          "workload.parallelism.fsdp: %s with pp %d under stack megatron-deepspeed: "
+                          "DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3 (\"ZeRO-2 and ZeRO-3 "
+                          "are incompatible with pipeline parallelism\"); expected none or zero1, "
+                          "or pp 1",
+                          cs_fsdp_names[p->fsdp], p->pp);
+        if (p->vp > 1)
+            cs_cfg__error(b->d, node_or(pm, "vp", pn),
+                          "workload.parallelism.vp: %d under stack megatron-deepspeed: DeepSpeed's "
+                          "pipeline engine has no interleaved schedule; expected 1",
+                          p->vp);
+        if (p->cp > 1)
+            cs_cfg__error(b->d, node_or(pm, "cp", pn),
+                          "workload.parallelism.cp: %d under stack megatron-deepspeed: "
+                          "Megatron-DeepSpeed has no ring context parallelism (its "
+                          "DeepSpeed-Ulysses sequence parallelism is not modelled); expected 1",
+                          p->cp);
+    }
     if (!b->no_step_rules)
         (void)cs_step_rules(&b->s->cluster, w, false, &mk, b->d);
     /* ZeRO-Offload moves gradients and weights over the GPU's host link;

@@ -218,6 +218,12 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                 if (gpus % ((long)tp * pp * cp) || m->seq_len % (2 * cp))
                     continue;
                 int dp = (int)(gpus / ((long)tp * pp * cp));
+                /* DeepSpeed's pipeline engine: no context parallelism, no
+                 * interleaving, no ZeRO-2/3 with pipeline stages (the
+                 * scenario checks refuse the same, config/scenario.c) */
+                bool ds = base->stack == CS_STACK_MEGATRON_DEEPSPEED;
+                if (ds && cp > 1)
+                    continue;
                 for (int vp = 1; vp <= (sp->vary_vp ? sp->max_vp : base->par.vp); vp++) {
                     if (!sp->vary_vp && vp != base->par.vp)
                         continue;
@@ -231,6 +237,8 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                !base->par.layout_text[0] && !base->par.account_for_embedding &&
                                !base->par.account_for_loss;
                     if (vp > 1 && (pp < 2 || m->layers < pp * vp) && !acc)
+                        continue;
+                    if (ds && vp > 1)
                         continue;
                     for (int mb = 1; mb <= (sp->vary_micro_batch ? sp->max_micro_batch
                                                                  : base->micro_batch);
@@ -260,6 +268,8 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                 if (!sp->vary_dp_sharding && fs != base->par.fsdp)
                                     continue;
                                 if (dp == 1 && fs != CS_FSDP_NONE)
+                                    continue;
+                                if (ds && pp > 1 && fs != CS_FSDP_NONE && fs != CS_FSDP_ZERO1)
                                     continue;
                                 if (n == cap) {
                                     cap = cap ? 2 * cap : 1024;

@@ -1585,6 +1585,47 @@ START_TEST(test_app_search_default)
 }
 END_TEST
 
+/* Under stack megatron-deepspeed the search keeps to what DeepSpeed's
+ * pipeline engine runs: no context parallelism, no virtual stages, and
+ * with pipeline stages no ZeRO-2 or ZeRO-3 (the same space as the default
+ * scenario's otherwise, which has all three among its candidates). */
+START_TEST(test_app_search_deepspeed_space)
+{
+    cs_catalog *cat = load_catalog();
+    struct cs_scenario s;
+    load_default(cat, &s);
+    s.workload.stack = CS_STACK_MEGATRON_DEEPSPEED;
+    s.workload.par.cp = 1;
+    s.workload.par.vp = 1;
+    s.workload.par.fsdp = CS_FSDP_ZERO1;
+    struct cs_app_search_opts o;
+    cs_app_search_opts_default(&o);
+    o.top = 0;
+    o.space.include_unfit = true;
+    o.space.threads = 2;
+    struct cs_app_search r;
+    cs_diags d;
+    cs_diags_init(&d);
+    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_OK);
+    ck_assert(r.res.considered > 0 && r.res.considered < 12521);
+    bool pipelined = false;
+    for (size_t i = 0; i < r.res.n; i++) {
+        const struct cs_parallel *p = &r.res.points[i].w.par;
+        ck_assert_int_eq(p->cp, 1);
+        ck_assert_int_eq(p->vp, 1);
+        if (p->pp > 1) {
+            pipelined = true;
+            ck_assert(p->fsdp == CS_FSDP_NONE || p->fsdp == CS_FSDP_ZERO1);
+        }
+    }
+    ck_assert(pipelined);
+    cs_app_search_fini(&r);
+    cs_diags_fini(&d);
+    cs_scenario_fini(&s);
+    cs_catalog_destroy(cat);
+}
+END_TEST
+
 /* Everything fixed at tp 8, pp 1, dp 4 (140 GB per GPU without sharding:
  * test_app_nofit): nothing fits, CS_ENOFIT, and the result still says what
  * was considered; with the unfit kept, the one configuration is listed as
@@ -1662,6 +1703,7 @@ static Suite *app_suite(void)
     tcase_set_timeout(tse, 300);
     tcase_add_test(tse, test_app_search_default);
     tcase_add_test(tse, test_app_search_nofit);
+    tcase_add_test(tse, test_app_search_deepspeed_space);
     suite_add_tcase(s, tse);
     return s;
 }
