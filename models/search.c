@@ -282,7 +282,11 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                 it->w.par.cp = cp;
                                 it->w.par.dp = dp;
                                 it->w.par.vp = vp;
-                                it->w.par.sp = tp > 1;
+                                /* sequence parallelism with tp; under
+                                 * megatron-deepspeed only where the
+                                 * scenario has it (Microsoft's fork has
+                                 * it, BigScience's not) */
+                                it->w.par.sp = tp > 1 && (!ds || base->par.sp);
                                 it->w.par.fsdp = fs;
                                 it->w.par.ep = ep;
                                 it->w.par.etp = etp;

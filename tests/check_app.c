@@ -1588,7 +1588,9 @@ END_TEST
 /* Under stack megatron-deepspeed the search keeps to what DeepSpeed's
  * pipeline engine runs: no context parallelism, no virtual stages, and
  * with pipeline stages no ZeRO-2 or ZeRO-3 (the same space as the default
- * scenario's otherwise, which has all three among its candidates). */
+ * scenario's otherwise, which has all three among its candidates);
+ * sequence parallelism only where the scenario has it (BigScience's fork
+ * has none, Microsoft's has), with tp > 1. */
 START_TEST(test_app_search_deepspeed_space)
 {
     cs_catalog *cat = load_catalog();
@@ -1606,20 +1608,25 @@ START_TEST(test_app_search_deepspeed_space)
     struct cs_app_search r;
     cs_diags d;
     cs_diags_init(&d);
-    ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_OK);
-    ck_assert(r.res.considered > 0 && r.res.considered < 12521);
-    bool pipelined = false;
-    for (size_t i = 0; i < r.res.n; i++) {
-        const struct cs_parallel *p = &r.res.points[i].w.par;
-        ck_assert_int_eq(p->cp, 1);
-        ck_assert_int_eq(p->vp, 1);
-        if (p->pp > 1) {
-            pipelined = true;
-            ck_assert(p->fsdp == CS_FSDP_NONE || p->fsdp == CS_FSDP_ZERO1);
+    for (int with_sp = 0; with_sp < 2; with_sp++) {
+        s.workload.par.sp = with_sp;
+        ck_assert_int_eq(cs_app_search(&s, &o, &d, &r), CS_OK);
+        ck_assert(r.res.considered > 0 && r.res.considered < 12521);
+        bool pipelined = false, tensor = false;
+        for (size_t i = 0; i < r.res.n; i++) {
+            const struct cs_parallel *p = &r.res.points[i].w.par;
+            ck_assert_int_eq(p->cp, 1);
+            ck_assert_int_eq(p->vp, 1);
+            ck_assert(p->sp == (with_sp && p->tp > 1));
+            tensor = tensor || p->tp > 1;
+            if (p->pp > 1) {
+                pipelined = true;
+                ck_assert(p->fsdp == CS_FSDP_NONE || p->fsdp == CS_FSDP_ZERO1);
+            }
         }
+        ck_assert(pipelined && tensor);
+        cs_app_search_fini(&r);
     }
-    ck_assert(pipelined);
-    cs_app_search_fini(&r);
     cs_diags_fini(&d);
     cs_scenario_fini(&s);
     cs_catalog_destroy(cat);
