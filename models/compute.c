@@ -963,14 +963,18 @@ double cs_compute_attn_fp8_factor(double hd, bool block_scaled, bool backward, b
  * parameter the GPU holds (runtime/bf16_optimizer.py at microsoft/
  * DeepSpeed@735406e5, called from the pipeline engine's
  * _exec_backward_pass). Megatron's stacks accumulate inside the weight
- * gradient GEMM (gradient_accumulation_fusion) and pay nothing. */
+ * gradient GEMM (gradient_accumulation_fusion) and pay nothing. The BF16
+ * optimizer is DeepSpeed's path for bf16 without ZeRO stages 1-3 (it shards
+ * the fp32 state itself, ZeRO-1's saving: fsdp none or zero1 here); ZeRO-2
+ * and ZeRO-3 run DeepSpeed's ZeRO optimizers instead, which this does not
+ * model. */
 #define CS_DS_HP_GRAD_BYTES 18.0
 
 double cs_compute_hp_grad_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, double params)
 {
     if (w == NULL || w->stack != CS_STACK_MEGATRON_DEEPSPEED || w->precision != CS_PREC_BF16 ||
-        !(params > 0))
+        (w->par.fsdp != CS_FSDP_NONE && w->par.fsdp != CS_FSDP_ZERO1) || !(params > 0))
         return 0.0;
     return cs_compute_mem_s(gpu, p, CS_DS_HP_GRAD_BYTES * params);
 }

@@ -1267,6 +1267,14 @@ START_TEST(test_compute_hp_grad)
     w.stack = CS_STACK_MEGATRON_DEEPSPEED;
     w.precision = CS_PREC_FP16;
     ck_assert_double_eq(cs_compute_hp_grad_s(&w, &g, &p, 1e9), 0.0);
+    /* ZeRO-2 and ZeRO-3 run DeepSpeed's ZeRO optimizers, not the BF16 one */
+    w.precision = CS_PREC_BF16;
+    w.par.fsdp = CS_FSDP_ZERO1;
+    ck_assert(cs_compute_hp_grad_s(&w, &g, &p, 1e9) > 0.0);
+    w.par.fsdp = CS_FSDP_ZERO2;
+    ck_assert_double_eq(cs_compute_hp_grad_s(&w, &g, &p, 1e9), 0.0);
+    w.par.fsdp = CS_FSDP_FULL;
+    ck_assert_double_eq(cs_compute_hp_grad_s(&w, &g, &p, 1e9), 0.0);
     /* the layer's parameter tensors: GPT 12 (4 weights, 4 biases, 2
      * LayerNorms of 2), Llama 6 (4 weights, 2 RMSNorms), Nemotron 8 */
     struct cs_model_shape m = w.model;

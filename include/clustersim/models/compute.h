@@ -409,8 +409,9 @@ cs_status cs_compute_logits(const struct cs_workload *w, const struct cs_gpu_spe
 
 /* DeepSpeed's BF16 optimizer's fp32 gradient accumulation after each
  * micro-batch's backward, for `params` parameters on the GPU: 18 bytes
- * each of memory-bound traffic under stack megatron-deepspeed at bf16, 0
- * otherwise (docs/models.md 2.3). */
+ * each of memory-bound traffic under stack megatron-deepspeed at bf16 with
+ * fsdp none or zero1 (the BF16 optimizer's own sharding), 0 otherwise
+ * (docs/step.md, "Software stacks"). */
 double cs_compute_hp_grad_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, double params);
 
