@@ -973,8 +973,7 @@ double cs_compute_attn_fp8_factor(double hd, bool block_scaled, bool backward, b
 double cs_compute_hp_grad_s(const struct cs_workload *w, const struct cs_gpu_spec *gpu,
                             const struct cs_compute_params *p, double params)
 {
-    if (w == NULL || w->stack != CS_STACK_MEGATRON_DEEPSPEED || w->precision != CS_PREC_BF16 ||
-        (w->par.fsdp != CS_FSDP_NONE && w->par.fsdp != CS_FSDP_ZERO1) || !(params > 0))
+    if (w == NULL || !cs_memory_ds_bf16_optimizer(w) || !(params > 0))
         return 0.0;
     return cs_compute_mem_s(gpu, p, CS_DS_HP_GRAD_BYTES * params);
 }

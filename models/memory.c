@@ -64,10 +64,24 @@ static double weight_copies(const struct cs_workload *w, const struct cs_gpu_spe
     return blackwell || fsdp ? 1.0 : 2.0;
 }
 
+bool cs_memory_ds_bf16_optimizer(const struct cs_workload *w)
+{
+    return w->stack == CS_STACK_MEGATRON_DEEPSPEED && w->precision == CS_PREC_BF16 &&
+           (w->par.fsdp == CS_FSDP_NONE || w->par.fsdp == CS_FSDP_ZERO1);
+}
+
 double cs_memory_grad_bytes_per_param(const struct cs_workload *w)
 {
     if (full_precision(w))
         return 4.0;
+    /* DeepSpeed's BF16 optimizer: the fp32 gradient it accumulates into
+     * (fp32_groups_gradients, one per parameter, not sharded) and the bf16
+     * gradients autograd leaves until the next micro-batch's backward
+     * (clear_lp_grads runs before it, update_hp_grads after it without
+     * clearing: runtime/bf16_optimizer.py, pipe/engine.py at
+     * microsoft/DeepSpeed@735406e5) */
+    if (cs_memory_ds_bf16_optimizer(w))
+        return 6.0;
     /* Megatron-LM accumulates and all-reduces gradients in fp32 (its
      * distributed optimizer docs: 18 bytes per parameter, 6 + 12/d sharded);
      * ZeRO-2/3 and FSDP keep them in the working precision. */
@@ -83,6 +97,10 @@ bool cs_memory_shards_grads(enum cs_fsdp f)
 
 double cs_memory_grad_reduce_bytes(const struct cs_workload *w)
 {
+    /* the engine's communication_data_type is bf16 under bf16 (engine.py):
+     * the fp32 gradients are cast, all-reduced and copied back */
+    if (cs_memory_ds_bf16_optimizer(w))
+        return 2.0;
     if (!full_precision(w) && !w->grad_reduce_bf16 &&
         (w->stack == CS_STACK_TORCHTITAN || w->stack == CS_STACK_COMPOSER) &&
         cs_memory_shards_grads(w->par.fsdp))

@@ -1267,10 +1267,21 @@ START_TEST(test_compute_hp_grad)
     w.stack = CS_STACK_MEGATRON_DEEPSPEED;
     w.precision = CS_PREC_FP16;
     ck_assert_double_eq(cs_compute_hp_grad_s(&w, &g, &p, 1e9), 0.0);
-    /* ZeRO-2 and ZeRO-3 run DeepSpeed's ZeRO optimizers, not the BF16 one */
+    /* ZeRO-2 and ZeRO-3 run DeepSpeed's ZeRO optimizers, not the BF16 one.
+     * The BF16 one holds 4 + 2 bytes of gradient a parameter (its fp32
+     * copy and the bf16 ones) and all-reduces 2 (bf16); Megatron-LM 2021
+     * at the same settings holds and reduces fp32 main_grad, 4 and 4. */
     w.precision = CS_PREC_BF16;
     w.par.fsdp = CS_FSDP_ZERO1;
     ck_assert(cs_compute_hp_grad_s(&w, &g, &p, 1e9) > 0.0);
+    ck_assert(cs_memory_ds_bf16_optimizer(&w));
+    ck_assert_double_eq(cs_memory_grad_bytes_per_param(&w), 6.0);
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 2.0);
+    w.stack = CS_STACK_MEGATRON_2021;
+    ck_assert(!cs_memory_ds_bf16_optimizer(&w));
+    ck_assert_double_eq(cs_memory_grad_bytes_per_param(&w), 4.0);
+    ck_assert_double_eq(cs_memory_grad_reduce_bytes(&w), 4.0);
+    w.stack = CS_STACK_MEGATRON_DEEPSPEED;
     w.par.fsdp = CS_FSDP_ZERO2;
     ck_assert_double_eq(cs_compute_hp_grad_s(&w, &g, &p, 1e9), 0.0);
     w.par.fsdp = CS_FSDP_FULL;

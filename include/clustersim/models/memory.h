@@ -73,6 +73,14 @@ double cs_memory_weight_bytes_per_param(const struct cs_workload *w);
  * (the quantized one with fp8_param_gather / fp4_param_gather). */
 double cs_memory_gather_bytes_per_param(const struct cs_workload *w);
 double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
+/* Whether DeepSpeed's BF16 optimizer holds the gradients: stack
+ * megatron-deepspeed at bf16 with fsdp none or zero1 (ZeRO-2/3 run
+ * DeepSpeed's ZeRO optimizers instead). It keeps an fp32 gradient per
+ * parameter beside the bf16 ones autograd leaves between micro-batches (6
+ * bytes a parameter), accumulates into it after every micro-batch
+ * (cs_compute_hp_grad_s) and all-reduces in bf16 (2 bytes). docs/step.md,
+ * "Software stacks". */
+bool cs_memory_ds_bf16_optimizer(const struct cs_workload *w);
 
 /* Bytes per gradient element the data-parallel reduction moves (the reduce
  * dtype), which can differ from what a gradient occupies in memory: PyTorch
@@ -80,8 +88,9 @@ double cs_memory_grad_bytes_per_param(const struct cs_workload *w);
  * torchtitan's training.mixed_precision_reduce default) and Composer (FSDP1,
  * mixed_precision DEFAULT: reduce_dtype float32 since mosaicml/composer
  * d745fcb1b) reduce the bf16 gradients in fp32 (4) unless
- * workload.grad_reduce_bf16 says bf16 (Composer's PURE); everything else as
- * cs_memory_grad_bytes_per_param. docs/step.md "FSDP". */
+ * workload.grad_reduce_bf16 says bf16 (Composer's PURE); DeepSpeed's BF16
+ * optimizer in bf16 (2); everything else as cs_memory_grad_bytes_per_param.
+ * docs/step.md "FSDP". */
 double cs_memory_grad_reduce_bytes(const struct cs_workload *w);
 /* Whether the sharding scheme shards the gradients over its data-parallel
  * group (ZeRO-2, FSDP FULL and HYBRID), not only the optimizer state. */
