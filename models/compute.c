@@ -254,20 +254,17 @@ void cs_compute_host_ops(const struct cs_workload *w, bool moe, struct cs_host_o
     bool fsdp_hooks = false;
     switch (w->stack) {
     case CS_STACK_MEGATRON_2021:
-        r.fwd = 11.0;
-        r.bwd = 30.0;
-        r.linears = 4.0;
-        break;
     case CS_STACK_MEGATRON_DEEPSPEED:
-        /* the same layer code; after each micro-batch's backward
-         * DeepSpeed's BF16_Optimizer.update_hp_grads loops over the
-         * parameters in Python, `hp_grad.data.add_(lp.grad.data.to(
-         * hp_grad.dtype))`: a cast and an add per tensor (runtime/
-         * bf16_optimizer.py, microsoft/DeepSpeed@735406e5, 2022-06) */
         r.fwd = 11.0;
         r.bwd = 30.0;
         r.linears = 4.0;
-        r.py_bwd = 2.0 * cs_layer_param_tensors(&w->model);
+        /* megatron-deepspeed runs the same layer code; after each
+         * micro-batch's backward DeepSpeed's BF16_Optimizer.update_hp_grads
+         * loops over the parameters in Python, `hp_grad.data.add_(lp.grad.
+         * data.to(hp_grad.dtype))`: a cast and an add per tensor (runtime/
+         * bf16_optimizer.py, microsoft/DeepSpeed@735406e5, 2022-06) */
+        if (w->stack == CS_STACK_MEGATRON_DEEPSPEED)
+            r.py_bwd = 2.0 * cs_layer_param_tensors(&w->model);
         break;
     case CS_STACK_MCORE_2024:
         r.fwd = 6.0;

@@ -202,6 +202,10 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
     int max_ep = sp->max_ep > 0 ? sp->max_ep : 1, max_etp = sp->max_etp > 0 ? sp->max_etp : 1;
     if (!moe)
         base_ep = base_etp = 1;
+    /* DeepSpeed's pipeline engine: no context parallelism, no
+     * interleaving, no ZeRO-2/3 with pipeline stages (the scenario checks
+     * refuse the same, config/scenario.c) */
+    bool ds = base->stack == CS_STACK_MEGATRON_DEEPSPEED;
     for (int tp = 1; tp <= c->gpus_per_node; tp++) {
         if (!sp->vary_tp && tp != base->par.tp)
             continue;
@@ -218,10 +222,6 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                 if (gpus % ((long)tp * pp * cp) || m->seq_len % (2 * cp))
                     continue;
                 int dp = (int)(gpus / ((long)tp * pp * cp));
-                /* DeepSpeed's pipeline engine: no context parallelism, no
-                 * interleaving, no ZeRO-2/3 with pipeline stages (the
-                 * scenario checks refuse the same, config/scenario.c) */
-                bool ds = base->stack == CS_STACK_MEGATRON_DEEPSPEED;
                 if (ds && cp > 1)
                     continue;
                 for (int vp = 1; vp <= (sp->vary_vp ? sp->max_vp : base->par.vp); vp++) {
