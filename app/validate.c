@@ -50,7 +50,7 @@ static void assign_file(struct cs_app_validate *r, struct cs_app_val_file *f)
         w->c = c;
         cs_diags_init(&w->diags);
         w->st = CS_EUNSUPPORTED;
-        w->pred = w->err = NAN;
+        w->pred = w->err = w->host_issue_s = w->measured_step_s = NAN;
     }
     f->nrows = r->nrows - f->first_row;
 }
@@ -75,6 +75,12 @@ static void predict_row(struct cs_app_val_row *w)
     w->recompute = wl.recompute;
     w->recompute_layers = wl.recompute_layers;
     w->offload_layers = wl.offload_layers;
+    if (w->st == CS_OK && c->metric != CS_REF_PEAK_MEMORY_GIB && c->measured > 0 && pred > 0) {
+        w->host_issue_s = sr.host_issue_s;
+        /* a throughput is the inverse of the step: the measured step is the
+         * predicted one times predicted over measured */
+        w->measured_step_s = c->metric == CS_REF_ITER_S ? c->measured : sr.time_s * pred / c->measured;
+    }
 }
 
 struct row_pool {
@@ -449,6 +455,18 @@ bool cs_app_vrange_inside(const struct cs_app_vrange *v, const struct cs_workloa
         CS__OUT("cp %d", w->par.cp);
 #undef CS__OUT
     return n == 0;
+}
+
+/* ---- the host bound ------------------------------------------------- */
+
+bool cs_app_validate_host_over(const struct cs_app_val_row *r)
+{
+    if (r->st != CS_OK || r->c->flagged[0] || r->c->not_expressible[0] ||
+        !(isfinite(r->host_issue_s) && isfinite(r->measured_step_s) && r->measured_step_s > 0))
+        return false;
+    if (r->c->search_micro_batch || (r->c->search_recompute && r->recompute != CS_RECOMPUTE_NONE))
+        return false;
+    return r->host_issue_s > r->measured_step_s;
 }
 
 /* ---- precision pairs ------------------------------------------------ */

@@ -91,6 +91,43 @@ static void cs__pairs_json(cJSON *parent, const struct cs_app_validate *v)
     }
 }
 
+/* Rows whose predicted host dispatch alone outlasts the step they measured
+ * (cs_app_validate_host_over): the host model is too slow for that run. */
+static void cs__host_over_text(const struct cs_app_validate *v)
+{
+    int n = 0;
+    for (size_t i = 0; i < v->nrows; i++)
+        n += cs_app_validate_host_over(&v->rows[i]);
+    if (!n)
+        return;
+    printf("host over the measured step: %d rows (the model's host dispatch alone outlasts the step "
+           "the row measured; docs/models.md 2.6):\n",
+           n);
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *r = &v->rows[i];
+        if (cs_app_validate_host_over(r))
+            printf("  %s:%d host %.3f s, measured step %.3f s (+%.1f%%)\n", r->c->file, r->c->line,
+                   r->host_issue_s, r->measured_step_s,
+                   100.0 * (r->host_issue_s / r->measured_step_s - 1.0));
+    }
+}
+
+static void cs__host_over_json(cJSON *parent, const struct cs_app_validate *v)
+{
+    cJSON *arr = cJSON_AddArrayToObject(parent, "host_over_measured");
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct cs_app_val_row *r = &v->rows[i];
+        if (!cs_app_validate_host_over(r))
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "file", r->c->file);
+        cJSON_AddNumberToObject(o, "line", r->c->line);
+        cJSON_AddNumberToObject(o, "host_issue_s", r->host_issue_s);
+        cJSON_AddNumberToObject(o, "measured_step_s", r->measured_step_s);
+        cJSON_AddItemToArray(arr, o);
+    }
+}
+
 /* The rows the models cannot express yet, counted by reason: the list of
  * features to build (validation/README.md). */
 static void cs__not_expressible_text(const struct cs_app_validate *v)
@@ -734,6 +771,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
         if (agg[4].files > 0)
             cs__agg_text("holdout memory:", &agg[4]);
         cs__pairs_text(&v);
+        cs__host_over_text(&v);
         cs__not_expressible_text(&v);
         cs__flagged_text(&v);
         printf("\ntolerance: MAPE <= 10%% per file, every row within 25%%: %s\n",
@@ -754,6 +792,7 @@ static int cs__vr(const struct cs_cli_cmd *cmd, const struct cs_cli_args *a)
                                 agg[0].flagged + agg[1].flagged + agg[2].flagged + agg[3].flagged +
                                     agg[4].flagged + agg[5].flagged);
         cs__pairs_json(sum, &v);
+        cs__host_over_json(sum, &v);
         cJSON_AddBoolToObject(root, "within_tolerance", ok);
         char *txt = cJSON_Print(root);
         printf("%s\n", txt);

@@ -67,6 +67,7 @@ struct cs__stage {
     double comm_free_s;      /* DP/FSDP comm stream free at (seconds) */
     double compute_s, tp_s, bubble_s, pp_s;
     double host_s;           /* of compute_s, waiting on the host's dispatch */
+    double host_issue_s;     /* the host's dispatch time of every operation, waiting or not */
     double dp_total_s;
     double compute_end_s;
     double end_s;
@@ -81,6 +82,7 @@ struct cs__chunk_cost {
     double b_compute_s, b_tp_s;   /* backward (incl. recomputation) */
     double f_tp_hidden_s, b_tp_hidden_s;  /* TP comm overlapped with the GEMMs */
     double f_host_s, b_host_s;    /* of f/b_compute_s, the host's dispatch beyond the GPU's time */
+    double f_issue_s, b_issue_s;  /* the host's whole dispatch time of the operation */
     double params;                /* parameters on this GPU in the chunk */
     double expert_params;         /* of which the experts' (reduced over the expert-DP group) */
     double dp_params;             /* parameters whose gradients the DP stream reduces, the
@@ -753,6 +755,13 @@ static double cs__op_host_s(struct cs__sim *S, int s, const struct cs__op *op)
     return op->dir == CS__F ? cc->f_host_s : cc->b_host_s;
 }
 
+/* An operation's whole host dispatch time (host_issue_s). */
+static double cs__op_issue_s(struct cs__sim *S, int s, const struct cs__op *op)
+{
+    const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
+    return op->dir == CS__F ? cc->f_issue_s : cc->b_issue_s;
+}
+
 /* Duration of one operation started at now_s; updates the comm stream. */
 static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op, double now_s,
                               double *compute_s, double *tp_s)
@@ -943,6 +952,7 @@ static void cs__try_start(struct cs__sim *S, int s)
     double dur = cs__op_duration(S, s, op, cs_time_to_s(now), &comp, &tp);
     st->compute_s += comp;
     st->host_s += cs__op_host_s(S, s, op);
+    st->host_issue_s += cs__op_issue_s(S, s, op);
     st->tp_s += tp;
     st->busy = true;
     st->next++;
@@ -1240,7 +1250,7 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
              * share (a plain model's are all CS_BLOCK_LAYER) */
             cc->f_compute_s = cc->f_tp_s = cc->b_compute_s = 0.0;
             cc->b_tp_s = cc->f_tp_hidden_s = cc->b_tp_hidden_s = cc->params = 0.0;
-            cc->f_host_s = cc->b_host_s = 0.0;
+            cc->f_host_s = cc->b_host_s = cc->f_issue_s = cc->b_issue_s = 0.0;
             double hf_dense = 0.0, hb_dense = 0.0, hr_dense = 0.0; /* host time, below */
             for (int q = 0; q < CS_BLOCK_COUNT; q++) {
                 if (q == CS_BLOCK_MOE || cnt[q] == 0)
@@ -1380,6 +1390,8 @@ static void cs__chunk_costs(struct cs__sim *S, const struct cs_layer_cost *emb,
                 double gb = cc->b_compute_s + cc->b_tp_s + S->o->overlap_slowdown * cc->b_tp_hidden_s;
                 cc->f_host_s = hf > gf ? hf - gf : 0.0;
                 cc->b_host_s = hb > gb ? hb - gb : 0.0;
+                cc->f_issue_s = hf;
+                cc->b_issue_s = hb;
                 /* Run-ahead (docs/models.md 2.6): the host blocks on the GPU
                  * only at synchronization points. With pipeline stages
                  * every send and receive is one (Megatron-Core's
@@ -1665,6 +1677,7 @@ static bool cs__direct_stage(struct cs__sim *S, int s, int *work, int *nwork, bo
         }
         st->compute_s += comp;
         st->host_s += cs__op_host_s(S, s, op);
+        st->host_issue_s += cs__op_issue_s(S, s, op);
         st->tp_s += tp;
         st->next++;
         if (now > CS_TIME_MAX - dur_t)
@@ -2102,6 +2115,12 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
     r.time_s = cr->end_s;
     r.compute_s = cr->compute_s;
     r.host_wait_s = cr->host_s;
+    /* every stage's host issues all its operations: the longest is a lower
+     * bound of the step */
+    r.host_issue_s = 0.0;
+    for (int s = 0; s < S.pp; s++)
+        if (S.st[s].host_issue_s > r.host_issue_s)
+            r.host_issue_s = S.st[s].host_issue_s;
     r.tp_comm_s = cr->tp_s;
     r.pp_comm_s = cr->pp_s;
     r.bubble_s = cr->bubble_s;

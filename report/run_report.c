@@ -178,6 +178,7 @@ void cs_out_step_json(cJSON *root, const struct cs_step_result *r)
     cs__num(st, "time_s", ok ? r->time_s : NAN);
     cs__num(st, "compute_s", ok ? r->compute_s : NAN);
     cs__num(st, "host_wait_s", ok ? r->host_wait_s : NAN); /* of compute_s: the GPU waiting on the host */
+    cs__num(st, "host_issue_s", ok ? r->host_issue_s : NAN); /* the host's dispatch time in all */
     cs__num(st, "exposed_comm_s", ok ? r->exposed_comm_s : NAN);
     cs__num(st, "bubble_s", ok ? r->bubble_s : NAN);
     cs__num(st, "tp_comm_s", ok ? r->tp_comm_s : NAN);

@@ -1242,9 +1242,66 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(unfit_dense, 0);
     ck_assert_int_eq(unfit_moe, 0);
     ck_assert_int_eq(unfit_small, 0);
+    /* The host bound (docs/models.md 2.6): NeMo 24.07's Llama 2 70B on 64
+     * H100 measured 1,728 tokens/s/GPU at 128 x 4,096 tokens a step, so its
+     * step took 128 x 4096 / (1728 x 64) = 4.7407 s, while the model's host
+     * dispatch alone (32 micro-batches of 20 mcore layers at K = 8, 7.9 ms a
+     * layer, with the embedding and output layer) is about 5.3 s. */
+    int over = 0;
+    bool nemo20 = false;
+    for (size_t i = 0; i < v.nrows; i++) {
+        const struct cs_app_val_row *r = &v.rows[i];
+        if (!cs_app_validate_host_over(r))
+            continue;
+        over++;
+        ck_assert(r->host_issue_s > r->measured_step_s);
+        if (strcmp(r->c->file, "nemo-24.07-h100-dense.csv") == 0 && r->c->line == 20) {
+            nemo20 = true;
+            ck_assert_double_eq_tol(r->measured_step_s, 128.0 * 4096 / (1728.0 * 64), 1e-6);
+            ck_assert(r->host_issue_s > 5.06 && r->host_issue_s < 5.5);
+        }
+    }
+    ck_assert(nemo20);
+    ck_assert_int_ge(over, 4);
     cs_app_validate_fini(&v);
     cs_diags_fini(&d);
     cs_catalog_destroy(cat);
+}
+END_TEST
+
+/* cs_app_validate_host_over, by hand: a row over its measured step counts
+ * only when it was predicted, is not flagged, states its micro-batch and
+ * either states its recomputation or was given none by the reader. */
+START_TEST(test_app_validate_host_over)
+{
+    struct cs_ref_case c;
+    memset(&c, 0, sizeof c);
+    struct cs_app_val_row r;
+    memset(&r, 0, sizeof r);
+    r.c = &c;
+    r.st = CS_OK;
+    r.host_issue_s = 2.0;
+    r.measured_step_s = 1.5;
+    r.recompute = CS_RECOMPUTE_FULL;
+    ck_assert(cs_app_validate_host_over(&r));
+    r.host_issue_s = 1.4;
+    ck_assert(!cs_app_validate_host_over(&r));
+    r.host_issue_s = 2.0;
+    c.search_micro_batch = true;   /* the reader chose the micro-batch */
+    ck_assert(!cs_app_validate_host_over(&r));
+    c.search_micro_batch = false;
+    c.search_recompute = true;     /* and chose full recomputation: more host time */
+    ck_assert(!cs_app_validate_host_over(&r));
+    r.recompute = CS_RECOMPUTE_NONE; /* the least host time the row could have */
+    ck_assert(cs_app_validate_host_over(&r));
+    snprintf(c.flagged, sizeof c.flagged, "%s", "the source flags it");
+    ck_assert(!cs_app_validate_host_over(&r));
+    c.flagged[0] = 0;
+    r.measured_step_s = NAN;       /* peak memory: no step */
+    ck_assert(!cs_app_validate_host_over(&r));
+    r.measured_step_s = 1.5;
+    r.st = CS_ENOFIT;
+    ck_assert(!cs_app_validate_host_over(&r));
 }
 END_TEST
 
@@ -1699,6 +1756,7 @@ static Suite *app_suite(void)
     tcase_add_test(tc, test_app_validated_model);
     tcase_add_test(tc, test_app_compare_moe_ib_roce);
     tcase_add_test(tc, test_app_validate_step_holdout_bound);
+    tcase_add_test(tc, test_app_validate_host_over);
     tcase_add_test(tc, test_app_validate_collectives_failure_in_file_diags);
     tcase_add_test(tc, test_app_cval_largest);
     tcase_add_test(tc, test_app_coll_errors_in_diags);

@@ -690,6 +690,7 @@ static struct cs_step_result hand_step(void)
     r.time_s = 2.5;
     r.compute_s = 1.8;
     r.host_wait_s = 0.5;
+    r.host_issue_s = 1.2;
     r.tp_comm_s = 0.2;
     r.pp_comm_s = 0.1;
     r.dp_comm_s = 0.1;
@@ -713,7 +714,7 @@ static const char *const step_nullable[] = {
     /* README: values the model could not compute (no fit) are null */
     "step.time_s", "step.compute_s", "step.exposed_comm_s", "step.bubble_s", "step.tp_comm_s",
     "step.pp_comm_s", "step.dp_comm_s", "step.dp_comm_total_s", "step.optimizer_s",
-    "step.data_stall_s", "step.host_wait_s", "throughput.tokens_per_s", "throughput.tflops_per_gpu",
+    "step.data_stall_s", "step.host_wait_s", "step.host_issue_s", "throughput.tokens_per_s", "throughput.tflops_per_gpu",
     "throughput.mfu", NULL};
 
 START_TEST(test_report_step_json_contract)
@@ -725,6 +726,7 @@ START_TEST(test_report_step_json_contract)
     ck_assert_double_eq(jnum(root, "step.time_s"), 2.5);
     ck_assert_double_eq(jnum(root, "step.compute_s"), 1.8);
     ck_assert_double_eq(jnum(root, "step.host_wait_s"), 0.5);
+    ck_assert_double_eq(jnum(root, "step.host_issue_s"), 1.2);
     ck_assert_double_eq(jnum(root, "step.exposed_comm_s"), 0.4);
     ck_assert_double_eq(jnum(root, "step.bubble_s"), 0.25);
     ck_assert_double_eq(jnum(root, "throughput.tokens_per_s"), 419430.4);

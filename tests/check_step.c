@@ -2371,6 +2371,13 @@ START_TEST(test_step_host_floor)
      * CUDA graphs. */
     ck_assert_double_eq_tol(on.host_wait_s, on.compute_s - off.compute_s, 4e-9);
     ck_assert(on.host_wait_s > 0.5 * on.compute_s);
+    /* the host's whole dispatch time: here every operation is host-bound,
+     * so it is the compute time, 2 x (2,170 + 2,440) us; without host
+     * costs none; under CUDA graphs the launches, 2 x 2 x (2 x 80 us of
+     * graphs + the embedding's and output layer's ops) */
+    ck_assert_double_eq_tol(on.host_issue_s, 2.0 * (2170e-6 + 2440e-6), 1e-9);
+    ck_assert_double_eq(off.host_issue_s, 0.0);
+    ck_assert(graphs.host_issue_s > 0.0 && graphs.host_issue_s < on.host_issue_s);
     ck_assert_double_eq(off.host_wait_s, 0.0);
     ck_assert_double_eq(graphs.host_wait_s, 0.0);
     struct cs_step_result bon, boff;
@@ -2378,6 +2385,8 @@ START_TEST(test_step_host_floor)
     host_run(big, "", false, &boff);
     ck_assert_double_eq_tol(bon.time_s, boff.time_s, 1e-12);
     ck_assert_double_eq(bon.host_wait_s, 0.0);
+    /* a GPU-bound step still has its host's dispatch time, below the step */
+    ck_assert(bon.host_issue_s > 0.0 && bon.host_issue_s < bon.time_s);
 }
 END_TEST
 

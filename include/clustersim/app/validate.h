@@ -28,6 +28,10 @@ struct cs_app_val_row {
     enum cs_recompute recompute;
     int recompute_layers;         /* with full: layers per virtual stage recomputed, 0 = all */
     int offload_layers;           /* layers per GPU whose activations went to host memory */
+    double host_issue_s;          /* the predicted step's host dispatch time (step.h); NAN */
+    double measured_step_s;       /* the step the row measured: its iteration time, or the
+                                     predicted step scaled by predicted / measured throughput;
+                                     NAN for peak memory or without a prediction */
     cs_diags diags;               /* owned: what predicting it reported (no file: c->file) */
 };
 
@@ -100,6 +104,14 @@ struct cs_app_val_pairs {
 /* Fills out[CS_APP_PAIR_COUNT] from the rows of v (n 0 and NAN means for a
  * group without pairs). */
 void cs_app_validate_pairs(const struct cs_app_validate *v, struct cs_app_val_pairs *out);
+
+/* A bound on the host model (docs/models.md 2.6): the host issues every
+ * kernel of a step in turn, so no measured step can be shorter than the
+ * host's dispatch time the model gives it. True for a row whose predicted
+ * host_issue_s exceeds its measured_step_s, at the configuration the row
+ * states (micro-batch stated; recompute stated, or the reader's choice no
+ * recomputation, the least host time), predicted and not flagged. */
+bool cs_app_validate_host_over(const struct cs_app_val_row *r);
 
 /* Every step table of the index compared (as cs_app_validate with no
  * files), its diagnostics dropped: one comparison that the summaries below

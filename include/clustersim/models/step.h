@@ -91,6 +91,9 @@ struct cs_step_result {
     double host_wait_s;                 /* of compute_s, the time the GPU waits on the host to issue
                                            its kernels (operations whose host dispatch outlasts their
                                            kernels; docs/models.md, "Host dispatch") */
+    double host_issue_s;                /* the host's dispatch time of all of one stage's operations
+                                           in the step, waited on or not (the longest stage's): a
+                                           lower bound of time_s the host alone sets */
     double tp_comm_s;                   /* exposed tensor/context-parallel collectives */
     double pp_comm_s;                   /* waiting on pipeline transfers in flight */
     double dp_comm_s;                   /* exposed data-parallel / FSDP communication */
