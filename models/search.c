@@ -285,7 +285,8 @@ static struct cs__item *cs__enumerate(const struct cs_cluster_cfg *c,
                                 /* sequence parallelism with tp; under
                                  * megatron-deepspeed only where the
                                  * scenario has it (Microsoft's fork has
-                                 * it, BigScience's not) */
+                                 * it since its 2023-07 upstream merge,
+                                 * BigScience's not) */
                                 it->w.par.sp = tp > 1 && (!ds || base->par.sp);
                                 it->w.par.fsdp = fs;
                                 it->w.par.ep = ep;
