@@ -152,6 +152,18 @@ has "$tmp/out" "  fp8              43 pairs: measured 1.37x" "validate-refs: the
 has "$tmp/out" "llmfoundry-a100-mpt.csv:" "validate-refs reads a common-schema table"
 has "$tmp/out" "not expressible:" "validate-refs lists what it cannot express"
 has "$tmp/out" "flagged by their source: 4 rows" "validate-refs lists the rows their source flags"
+has "$tmp/out" "  nemo-24.07-h100-dense.csv:20 host 5." "validate-refs lists a row whose predicted host time outlasts its measured step"
+expect 0 "validate-refs json" -- "$bin" validate-refs --format json
+if python3 - "$tmp/out" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+rows = s["host_over_measured"]
+r = [x for x in rows if x["file"] == "nemo-24.07-h100-dense.csv" and x["line"] == 20]
+# 128 sequences x 4,096 tokens at 1,728 tokens/s/GPU on 64 GPUs
+assert len(r) == 1 and abs(r[0]["measured_step_s"] - 128 * 4096 / (1728 * 64)) < 1e-6, r
+assert all(x["host_issue_s"] > x["measured_step_s"] for x in rows)
+PY
+then ok; else ko "validate-refs json: summary.host_over_measured"; fi
 # CSV: one header and one row per compared or listed row, 11 columns each; a
 # row not predicted has empty predicted/error cells and its reason last.
 expect 0 "validate-refs csv" -- "$bin" validate-refs --format csv
