@@ -748,18 +748,15 @@ void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double pe
     *out = r;
 }
 
-/* Of an operation's compute, the host's dispatch beyond the GPU's time. */
-static double cs__op_host_s(struct cs__sim *S, int s, const struct cs__op *op)
+/* An operation's host time into its stage: of its compute, the host's
+ * dispatch beyond the GPU's time (host_s), and its whole dispatch time
+ * (host_issue_s). */
+static void cs__add_host(struct cs__sim *S, int s, const struct cs__op *op, struct cs__stage *st)
 {
     const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
-    return op->dir == CS__F ? cc->f_host_s : cc->b_host_s;
-}
-
-/* An operation's whole host dispatch time (host_issue_s). */
-static double cs__op_issue_s(struct cs__sim *S, int s, const struct cs__op *op)
-{
-    const struct cs__chunk_cost *cc = cs__cost(S, s, op->chunk);
-    return op->dir == CS__F ? cc->f_issue_s : cc->b_issue_s;
+    bool f = op->dir == CS__F;
+    st->host_s += f ? cc->f_host_s : cc->b_host_s;
+    st->host_issue_s += f ? cc->f_issue_s : cc->b_issue_s;
 }
 
 /* Duration of one operation started at now_s; updates the comm stream. */
@@ -951,8 +948,7 @@ static void cs__try_start(struct cs__sim *S, int s)
     double comp, tp;
     double dur = cs__op_duration(S, s, op, cs_time_to_s(now), &comp, &tp);
     st->compute_s += comp;
-    st->host_s += cs__op_host_s(S, s, op);
-    st->host_issue_s += cs__op_issue_s(S, s, op);
+    cs__add_host(S, s, op, st);
     st->tp_s += tp;
     st->busy = true;
     st->next++;
@@ -1676,8 +1672,7 @@ static bool cs__direct_stage(struct cs__sim *S, int s, int *work, int *nwork, bo
             dur_t = cc->dur_t[op->dir];
         }
         st->compute_s += comp;
-        st->host_s += cs__op_host_s(S, s, op);
-        st->host_issue_s += cs__op_issue_s(S, s, op);
+        cs__add_host(S, s, op, st);
         st->tp_s += tp;
         st->next++;
         if (now > CS_TIME_MAX - dur_t)

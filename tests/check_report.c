@@ -714,8 +714,8 @@ static const char *const step_nullable[] = {
     /* README: values the model could not compute (no fit) are null */
     "step.time_s", "step.compute_s", "step.exposed_comm_s", "step.bubble_s", "step.tp_comm_s",
     "step.pp_comm_s", "step.dp_comm_s", "step.dp_comm_total_s", "step.optimizer_s",
-    "step.data_stall_s", "step.host_wait_s", "step.host_issue_s", "throughput.tokens_per_s", "throughput.tflops_per_gpu",
-    "throughput.mfu", NULL};
+    "step.data_stall_s", "step.host_wait_s", "step.host_issue_s", "throughput.tokens_per_s",
+    "throughput.tflops_per_gpu", "throughput.mfu", NULL};
 
 START_TEST(test_report_step_json_contract)
 {
