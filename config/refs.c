@@ -128,6 +128,7 @@ struct cs__spec {
                                  module_precision lines (NULL: none) */
     bool eager_norm;          /* "/eager_norm": the norms ran as eager PyTorch ops (norm_kernel eager) */
     bool no_tp_overlap;       /* "/no_tp_overlap": the run's recipe set no TP communication overlap */
+    bool no_compile;          /* "/no_compile": the run's model ran eager (torch_compile off) */
 };
 
 /* Writes the row's scenario text and resolves it through the ordinary
@@ -163,15 +164,16 @@ static bool cs__resolve(struct cs__row *r, const cs_catalog *cat, const struct c
     else if (p->graphs)
         snprintf(graphs, sizeof graphs, "  cuda_graphs: true\n  cuda_graph_scope: %s\n", p->graphs);
     if (p->attn || p->graphs || p->ce || p->fp8_attn || p->fused_mlp || p->eager_norm ||
-        p->no_tp_overlap)
-        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
+        p->no_tp_overlap || p->no_compile)
+        snprintf(attn, sizeof attn, "%s%s%s%s%s%s%s%s%s%s%s%s", p->attn ? "  fused_attention: " : "",
                  p->attn ? p->attn : "", p->attn ? "\n" : "",
                  graphs, p->ce ? "  cross_entropy: " : "",
                  p->ce ? p->ce : "", p->ce ? "\n" : "",
                  p->fp8_attn ? "  fp8_attention: true\n" : "",
                  p->fused_mlp ? "  fused_grouped_mlp: true\n" : "",
                  p->eager_norm ? "  norm_kernel: eager\n" : "",
-                 p->no_tp_overlap ? "  tp_comm_overlap: 0\n" : "");
+                 p->no_tp_overlap ? "  tp_comm_overlap: 0\n" : "",
+                 p->no_compile ? "  torch_compile: off\n" : "");
     size_t at = 0;
     if (p->rc_layers > 0)
         at += (size_t)snprintf(rc_layers, sizeof rc_layers, "  recompute_layers: %ld\n", p->rc_layers);
@@ -265,7 +267,7 @@ static bool cs__make(struct cs__row *r, const cs_catalog *cat, const char *gpu, 
                           * sm90 (the H100 table; no effect on the unfused A100
                           * rows) */
                          "  attention_kernel: cudnn\n", false, 0, 0, NULL, NULL, false, NULL, false, NULL,
-                         false, NULL, false, false};
+                         false, NULL, false, false, false};
     return cs__resolve(r, cat, &p, c);
 }
 
@@ -557,6 +559,14 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     bool no_tp_ov = false;
     char rc_nt[200];
     if (!cs__take_flag(r, &rc, "/no_tp_overlap", rc_nt, sizeof rc_nt, &no_tp_ov))
+        return false;
+    /* ".../no_compile" (anywhere before /a2a_overlap): this row's model ran
+     * eager where others of its table were compiled (IBM's fms-fsdp tables:
+     * one eager, one torch.compile'd; workload.torch_compile off, which the
+     * loader accepts under stack torchtitan only) */
+    bool no_compile = false;
+    char rc_nc[200];
+    if (!cs__take_flag(r, &rc, "/no_compile", rc_nc, sizeof rc_nc, &no_compile))
         return false;
     /* ".../grad_bf16" and ".../grad_fp32" (anywhere before /a2a_overlap):
      * the row's gradient reduction dtype where the source states it per
@@ -885,7 +895,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                           * whenever layers + 2 divides evenly. */
                          pp * vp > layers && !layout[0], wflags, a2a_ov, rc_layers, off_layers,
                          attn, disp, graphs, ce, fp8_attn, layout[0] ? layout : NULL, fused_mlp,
-                         quant[0] ? quant : NULL, eager_norm, no_tp_ov};
+                         quant[0] ? quant : NULL, eager_norm, no_tp_ov, no_compile};
     if (!cs__resolve(r, cat, &p, c))
         return false;
     if (!mem)
