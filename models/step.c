@@ -65,6 +65,7 @@ struct cs__stage {
     cs_time *f_in_prod, *b_in_prod;  /* when the producer finished */
     cs_time fwd_link_free, bwd_link_free;
     double comm_free_s;      /* DP/FSDP comm stream free at (seconds) */
+    double repl_free_s;      /* hybrid sharding: the replica all-reduce stream free at */
     double compute_s, tp_s, bubble_s, pp_s;
     double host_s;           /* of compute_s, waiting on the host's dispatch */
     double host_issue_s;     /* the host's dispatch time of every operation, waiting or not */
@@ -748,6 +749,23 @@ void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double pe
     *out = r;
 }
 
+double cs_step_hsdp_allreduce(double now_s, double end_s, int units, double ar_s,
+                              double overlap_slowdown, double *free_s, double *comm_s)
+{
+    if (units < 1 || !(ar_s > 0))
+        return 0.0;
+    double under = 0.0;
+    for (int i = 0; i < units; i++) {
+        double ready = now_s + (end_s - now_s) * (double)(i + 1) / units;
+        double start = ready > *free_s ? ready : *free_s;
+        *free_s = start + ar_s;
+        *comm_s += ar_s;
+        double hi = *free_s < end_s ? *free_s : end_s;
+        under += hi > start ? hi - start : 0.0;
+    }
+    return overlap_slowdown * under;
+}
+
 /* An operation's host time into its stage: of its compute, the host's
  * dispatch beyond the GPU's time (host_s), and its whole dispatch time
  * (host_issue_s). */
@@ -783,8 +801,16 @@ static double cs__op_duration(struct cs__sim *S, int s, const struct cs__op *op,
         st->comm_free_s = ft.comm_free_s;
         st->dp_total_s += ft.comm_s;
         double t = L > 0 ? ft.end_s : now_s + dur, extra = ft.slowdown_s;
-        if (last_mb_bwd && S->fsdp == CS_FSDP_HYBRID)
-            cs__dp_enqueue(S, st, t, cc->dp_params * S->grad_bytes, t, t);
+        if (last_mb_bwd && S->fsdp == CS_FSDP_HYBRID && cc->dp_params > 0) {
+            /* each layer's shard all-reduced over the replicas after its
+             * reduce-scatter, under the rest of this backward */
+            int n = L > 0 ? L : 1;
+            double ar = cs__dp_time(S, cc->dp_params * S->grad_bytes / n);
+            double x = cs_step_hsdp_allreduce(now_s, t, n, ar, S->o->overlap_slowdown,
+                                              &st->repl_free_s, &st->dp_total_s);
+            extra += x;
+            t += x;
+        }
         *compute_s = comp + extra;
         *tp_s = tp;
         st->fsdp_wait_s += (t - now_s) - dur - extra; /* exposed DP/FSDP communication */
@@ -2053,7 +2079,7 @@ static cs_status cs__simulate(const struct cs_cluster_cfg *c, const struct cs_wo
         struct cs__stage *sg = &S.st[s];
         double end = cs_time_to_s(sg->last_end);
         sg->compute_end_s = end;
-        double comm_end = sg->comm_free_s;
+        double comm_end = sg->comm_free_s > sg->repl_free_s ? sg->comm_free_s : sg->repl_free_s;
         if (!o->dp_overlap && S.dp > 1 && (p->fsdp == CS_FSDP_NONE || p->fsdp == CS_FSDP_ZERO1 ||
                                             p->fsdp == CS_FSDP_ZERO2)) {
             /* buckets were parked at +inf: reduce them now, back to back */

@@ -978,14 +978,15 @@ START_TEST(test_app_validate_step_holdout_bound)
     ck_assert_int_eq(fit->files, 5);
     ck_assert_int_eq(fit->rows, 38);
     ck_assert(fit->sum / fit->rows <= 0.045);
-    ck_assert_int_eq(ho->files, 20);   /* dense; the MoE tables are agg[2] */
+    ck_assert_int_eq(ho->files, 22);   /* dense; the MoE tables are agg[2] */
     /* 323 since the seven FSDP FP8 70B rows fit; 324 with GB300's 279 GiB;
      * 327 with the squared-relu Nemotron rows of NeMo 24.07, 393 with the
      * three Nemotron-4 tables of NVIDIA's DGX Cloud recipes, 400 with their
      * hybrid Nemotron-H 56B table (2026-12-06), 408 with BigScience's
      * BLOOM-176B run (2026-12-07, 8 rows on Megatron-DeepSpeed), 411 with
-     * Megatron-Turing NLG 530B's three */
-    ck_assert_int_ge(ho->rows, 411);
+     * Megatron-Turing NLG 530B's three, 427 with IBM's fms-fsdp eager and
+     * compiled Llama 2 tables (2026-12-08, 8 rows each on A100 and H100) */
+    ck_assert_int_ge(ho->rows, 427);
     printf("held-out step rows: %d, MAPE %.2f%%, worst %.1f%%\n", ho->rows, 100 * ho->sum / ho->rows,
            100 * ho->worst);
     /* 10.3% with host_python_scale 8 (was 10.6%); 9.0% with FlashAttention-2's
@@ -1008,7 +1009,11 @@ START_TEST(test_app_validate_step_holdout_bound)
      * node and no sequence parallelism, 8.1% under stack
      * megatron-deepspeed); 5.64% -> 5.86% with Megatron-Turing NLG 530B's
      * three rows (35.8% on their own, every row too fast); 5.87% with
-     * BLOOM's gradients reduced in bf16 as DeepSpeed's engine does */
+     * BLOOM's gradients reduced in bf16 as DeepSpeed's engine does; 5.83%
+     * with MT-NLG read without sequence parallelism; 5.81% with fms-fsdp's
+     * two tables (10.2% and 6.3% when first compared, 6.7% and 4.2% once
+     * hybrid sharding's replica all-reduce runs per layer under the
+     * backward, 2026-12-08) */
     ck_assert(ho->sum / ho->rows <= 0.063);
     /* Measured peak memory (kind step-memory, 2026-12-02): torchtitan's
      * reserved-GiB logs (24 rows on H100, H200 and B200; 6 more on an

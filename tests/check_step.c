@@ -783,6 +783,58 @@ static void run_text(const char *text, struct cs_step_result *r)
     cs_scenario_fini(&s);
 }
 
+/* Hybrid sharding all-reduces each unit's gradient shard over the replicas
+ * as soon as the unit's backward ends, on a stream of its own, so the
+ * all-reduces hide behind the backward of the units still to run. By hand,
+ * a backward from 0 to 4 s of 4 units (shards ready at 1, 2, 3, 4 s):
+ *   0.5 s all-reduces run [1, 1.5], [2, 2.5], [3, 3.5], [4, 4.5]: 1.5 s of
+ *   them under the backward (slowdown 0.3 x 1.5 = 0.45 s), the stream free
+ *   at 4.5 s, 2 s issued;
+ *   2 s all-reduces queue: [1, 3], [3, 5], [5, 7], [7, 9]: 2 + 1 s under
+ *   the backward (0.9 s), free at 9 s;
+ *   a stream busy until 10 s runs them all after the backward: no slowdown,
+ *   free at 10 + 4 x 0.5 s. */
+START_TEST(test_step_hsdp_allreduce)
+{
+    double free_s = 0.0, comm = 0.0;
+    ck_assert_double_eq_tol(cs_step_hsdp_allreduce(0.0, 4.0, 4, 0.5, 0.3, &free_s, &comm), 0.45, 1e-12);
+    ck_assert_double_eq_tol(free_s, 4.5, 1e-12);
+    ck_assert_double_eq_tol(comm, 2.0, 1e-12);
+    free_s = 0.0;
+    comm = 0.0;
+    ck_assert_double_eq_tol(cs_step_hsdp_allreduce(0.0, 4.0, 4, 2.0, 0.3, &free_s, &comm), 0.9, 1e-12);
+    ck_assert_double_eq_tol(free_s, 9.0, 1e-12);
+    ck_assert_double_eq_tol(comm, 8.0, 1e-12);
+    free_s = 10.0;
+    ck_assert_double_eq(cs_step_hsdp_allreduce(0.0, 4.0, 4, 0.5, 0.3, &free_s, &comm), 0.0);
+    ck_assert_double_eq_tol(free_s, 12.0, 1e-12);
+    free_s = 1.0;
+    ck_assert_double_eq(cs_step_hsdp_allreduce(0.0, 4.0, 0, 0.5, 0.3, &free_s, &comm), 0.0);
+    ck_assert_double_eq(free_s, 1.0);
+
+    /* In a step: 8 layers on 2 nodes of 8 H100, one replica per node
+     * (hybrid, shard group of one node), 8 x 400G RoCE. The all-reduces
+     * used to run after the whole backward, exposing all of them (27 ms of
+     * 55 ms of DP/FSDP communication); now only what follows the last
+     * layer's backward shows, under one layer's share. */
+    struct cs_step_result r;
+    run_text("schema_version: 1\n"
+             "cluster: {gpu: H100-SXM5-80GB, nodes: 2, gpus_per_node: 8, intra_node: nvswitch,\n"
+             "          fabric: {topology: fat-tree, link: roce-400g, nics_per_node: 8}}\n"
+             "workload:\n"
+             "  model: {layers: 8, hidden: 4096, heads: 32, ffn_hidden: 16384, seq_len: 4096,\n"
+             "          vocab: 32000, activation: gelu}\n"
+             "  global_batch: 16\n"
+             "  micro_batch: 1\n"
+             "  parallelism: {tp: 1, pp: 1, dp: 16, fsdp: hybrid}\n"
+             "  precision: bf16\n"
+             "  stack: torchtitan\n",
+             &r);
+    ck_assert(r.dp_comm_total_s > 0.0);
+    ck_assert(r.dp_comm_s < r.dp_comm_total_s / 8.0);
+}
+END_TEST
+
 START_TEST(test_step_hybrid_blocks)
 {
     const char *base =
@@ -2638,6 +2690,7 @@ static Suite *step_suite(void)
     tcase_add_test(tc, test_step_param_gather_overlap);
     tcase_add_test(tc, test_step_param_gather_slowdown);
     tcase_add_test(tc, test_step_fsdp_prefetch_key);
+    tcase_add_test(tc, test_step_hsdp_allreduce);
     tcase_add_test(tc, test_step_param_gather_width);
     tcase_add_test(tc, test_step_host_floor);
     tcase_add_test(tc, test_step_host_run_ahead);

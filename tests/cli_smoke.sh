@@ -145,7 +145,7 @@ done
 expect 0 "validate-refs" -- "$bin" validate-refs
 has "$tmp/out" "megatron-sc21-a100-weak-scaling.csv" "validate-refs reads the SC21 table"
 has "$tmp/out" "5 tables,  38 rows" "validate-refs summarizes the fit tables"
-has "$tmp/out" "holdout: 20 tables" "validate-refs compares the held-out tables"
+has "$tmp/out" "holdout: 22 tables" "validate-refs compares the held-out tables"
 has "$tmp/out" "holdout MoE: 15 tables" "validate-refs compares the held-out MoE tables apart"
 has "$tmp/out" "precision pairs (one table's rows of the same configuration" "validate-refs compares precision pairs"
 has "$tmp/out" "  fp8              43 pairs: measured 1.37x" "validate-refs: the FP8 pairs"

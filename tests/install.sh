@@ -104,7 +104,7 @@ expect 0 "run default" -- "$bin" run "$D/scenarios/default.yaml"
 has "$tmp/out" "Step" "run prints the step"
 expect 0 "validate-refs (installed tables)" -- "$bin" validate-refs
 has "$tmp/out" "megatron-core-h100-weak-scaling.csv" "validate-refs reads the installed tables"
-has "$tmp/out" "holdout: 20 tables" "validate-refs reads the installed held-out tables"
+has "$tmp/out" "holdout: 22 tables" "validate-refs reads the installed held-out tables"
 cat >"$tmp/elsewhere/tiny.yaml" <<YAML
 base: $D/scenarios/default.yaml
 mode: grid

@@ -272,4 +272,17 @@ void cs_step_fsdp_layers(double now_s, double comm_free_s, int layers, double pe
                          double ag_s, double rs_s, bool backward, bool post,
                          double overlap_slowdown, struct cs_fsdp_timeline *out);
 
+/* Hybrid sharding's all-reduce of the gradient shards over the replicas,
+ * for a backward of `units` FSDP units that runs from now_s to end_s: each
+ * unit's shard is all-reduced (ar_s) right after its reduce-scatter, on a
+ * stream of its own (PyTorch FSDP1's _all_reduce_stream in _reduce_grad;
+ * FSDP2's foreach_reduce per parameter group), so it overlaps the backward
+ * of the units still to run. Unit i's shard is taken ready at now_s +
+ * (i + 1) (end_s - now_s) / units. *free_s (in: when the stream frees; out:
+ * when its last all-reduce ends) and *comm_s (collective time added) are
+ * updated; returns the backward's slowdown, overlap_slowdown times the
+ * all-reduce time that runs before end_s (docs/step.md, "FSDP"). */
+double cs_step_hsdp_allreduce(double now_s, double end_s, int units, double ar_s,
+                              double overlap_slowdown, double *free_s, double *comm_s);
+
 #endif
