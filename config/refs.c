@@ -568,6 +568,15 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     char rc_nc[200];
     if (!cs__take_flag(r, &rc, "/no_compile", rc_nc, sizeof rc_nc, &no_compile))
         return false;
+    /* ".../no_sp" (anywhere before /a2a_overlap): this row ran tensor
+     * parallelism without sequence parallelism where the reader would
+     * assume it (Megatron-LM's CI tests that do not pass
+     * --sequence-parallel; the index's no_sequence_parallel says the same
+     * for a whole table) */
+    bool no_sp_row = false;
+    char rc_ns[200];
+    if (!cs__take_flag(r, &rc, "/no_sp", rc_ns, sizeof rc_ns, &no_sp_row))
+        return false;
     /* ".../grad_bf16" and ".../grad_fp32" (anywhere before /a2a_overlap):
      * the row's gradient reduction dtype where the source states it per
      * row and the table's index entry (grad_reduce) does not hold for it
@@ -883,7 +892,7 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
                          heads, kv ? kv : heads, ffn ? ffn : 4 * hidden, seq, vocab, gb,
                          /* sequence parallelism with TP unless the index says the
                           * runs had none (no_sequence_parallel) */
-                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1 && !no_sp, moe_preset,
+                         mb ? mb : 1, tp, pp, cp, dp, vp, tp > 1 && !no_sp && !no_sp_row, moe_preset,
                          moe_routing, ep,
                          grad_bf16, rc_mods[0] ? rc_mods : NULL, off_mods[0] ? off_mods : NULL,
                          /* Megatron-Bridge's Llama 3.1 405B recipes on pp 16 x vp 8

@@ -85,7 +85,9 @@
  * megatron-ci-functional-small-h100.csv, role fit), where the GPU's work is
  * a few percent of the step and the host's time is the step. Grid 1-12,
  * MAPE there: 1 418.0%, 4 78.6%, 6 28.7%, 7 19.4%, 7.5 18.5%, 8 18.2%,
- * 8.5 19.1%, 9 20.6%, 10 25.3%, 12 35.7%. It multiplies every
+ * 8.5 19.1%, 9 20.6%, 10 25.3%, 12 35.7%; since the table's rows without
+ * sequence parallelism say so (2026-12-08): 7 18.5%, 7.5 17.9%, 8 17.7%,
+ * 8.5 18.3%, 9 19.7%, the minimum unmoved. It multiplies every
  * Python-issued host cost (module calls both ways, eager ops, graph
  * launches); C++-issued ops keep host_cpp_op_s. The DGX A100 rows, every
  * other step table and the MoE tables are held out.

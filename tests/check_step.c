@@ -1473,6 +1473,41 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* "/no_sp" in the recompute cell: the row ran tensor parallelism
+     * without sequence parallelism (Megatron-LM's CI tests that do not pass
+     * --sequence-parallel), where the reader otherwise assumes it with tp >
+     * 1; "/no_compile" turns torch_compile off, which the loader refuses
+     * outside stack torchtitan (this table's stack is custom; a dense
+     * model: Megatron-Core's MoE layers require sequence parallelism) */
+    {
+        const char *cellv[] = {"none/no_sp", "none", "none/no_spx", "none/no_compile"};
+        for (int k = 0; k < 4; k++) {
+            struct cs_ref_case *cs9 = NULL;
+            size_t ns9 = 0;
+            char row[256];
+            snprintf(row, sizeof row,
+                     "Llama-2-7B,H100-SXM5-80GB,8,1,32,4096,11008,32,32,32000,4096,swiglu,64,1,2,1,1,1,"
+                     "4,1,zero1,bf16,%s,4000,,,\n",
+                     cellv[k]);
+            cs_status sts = load_rows("ns.csv", row, &d, &cs9, &ns9);
+            if (k < 2) {
+                ck_assert_int_eq(sts, CS_OK);
+                ck_assert_uint_eq(ns9, 1);
+                ck_assert_int_eq(cs9[0].scen.workload.par.tp, 2);
+                ck_assert_int_eq(cs9[0].scen.workload.par.sp, k == 1);
+            } else {
+                ck_assert_int_ne(sts, CS_OK);
+                bool found = false;
+                for (size_t q = 0; q < d.n; q++)
+                    found = found || strstr(d.items[q].msg, k == 2 ? "\"/no_sp\" takes no value"
+                                                                   : "torch_compile: off applies to stack torchtitan") != NULL;
+                ck_assert(found);
+            }
+            cs_refs_free(cs9, ns9);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* "/grad_bf16" and "/grad_fp32" in the recompute cell: the row's
      * gradient reduction dtype over the index's (none given here: fp32);
      * both at once contradict each other */

@@ -106,6 +106,8 @@ for name in sorted(names):
         prec = 'bf16' if arg('--bf16') == 'true' else 'fp16' if arg('--fp16') == 'true' else 'fp32'
         rg = arg('--recompute-granularity')
         rc = 'full' if rg == 'full' else 'selective' if rg == 'selective' else 'none'
+        if tp > 1 and arg('--sequence-parallel') != 'true':
+            rc += '/no_sp'   # TP without sequence parallelism (added 2026-12-08)
         fsdp = 'zero1' if arg('--use-distributed-optimizer') == 'true' else 'none'
         tok = gb * s / (t * gpus)
         rows.append([name[:60], gpu, gpus, gpus // 4 if GB200 else 1, L, h, ffn, a, kv, V, s,
@@ -123,7 +125,7 @@ hdr = f'''# Source: NVIDIA/Megatron-LM@{REV}:tests/functional_tests/test_cases/g
 # step_time_s: the median of the golden iteration times at steps 10, 15, ..., 50 (step 1, the warm-up, and step 5 left out); the values themselves are listed per row. tokens_per_s_per_gpu is DERIVED: global_batch x seq_len / (step_time_s x 8 GPUs). No TFLOP/s or MFU is published.
 # Hardware: DGX H100 (H100 SXM 80GB, NVSwitch) and DGX A100 (the memory size is not stated: A100-SXM4-80GB assumed). Software: the Megatron-Core dev container of the CI run (versions not in the files); --transformer-impl transformer_engine or local per row.
 # Model: GPT (pretrain_gpt.py, --use-mcore-models), shapes from MODEL_ARGS. Unstated and assumed: ffn_hidden = 4h (gelu) or Megatron-LM's SwiGLU default int(4h x 2/3 / 64) x 64 when --ffn-hidden-size is absent; the GPT-2 BPE vocabulary (50257, vocab.json) padded as Megatron-LM pads it, to a multiple of 128 x tp (--make-vocab-size-divisible-by); kv_heads = heads unless --group-query-attention. fsdp: zero1 with --use-distributed-optimizer, else none. recompute: --recompute-granularity (none when absent). dp = 8 / (tp x pp x cp). vp from --num-layers-per-virtual-pipeline-stage.
-# Not expressible in the common schema and left to the reader's defaults: sequence parallelism (the reader assumes it whenever tp > 1; only some rows pass --sequence-parallel), tied or untied embeddings and the bias/norm family (the model ties by activation), RoPE vs learned positions, dropout (Megatron-LM's default 0.1), the attention backend per row (the index gives the table one stack).
+# Sequence parallelism: rows with tp > 1 that do not pass --sequence-parallel carry '/no_sp' in the recompute cell (since 2026-12-08; the reader had assumed it whenever tp > 1). Not expressible in the common schema and left to the reader's defaults: tied or untied embeddings and the bias/norm family (the model ties by activation), RoPE vs learned positions, dropout (Megatron-LM's default 0.1), the attention backend per row (the index gives the table one stack).
 # Rows left out (not expressible or not plain pre-training): MoE, MLA, FP8, uneven or embedding-counting pipeline splits, Megatron-FSDP / torch FSDP2, CUDA graphs, TP communication overlap, RL and inference tests; the list of skipped tests follows the per-row provenance.
 # Licence: Megatron-LM is BSD-3-Clause (LICENSE at the same commit).
 # model: the test case name, cut at 60 characters (the loader's limit); the full name is in the row's provenance.
