@@ -720,6 +720,19 @@ static bool cs__generic_row(struct cs__row *r, const cs_catalog *cat, enum cs_st
     }
     if (!ce)
         ce = table_ce;   /* the index's, for every row of the table */
+    /* an optional column "dropout" (true or false): whether the row's run
+     * trained with dropout where its table's runs differ (Megatron-LM's CI
+     * tests: its default 0.1, some set --hidden-dropout and
+     * --attention-dropout 0.0); empty: the index's, else the model's
+     * default */
+    const char *row_dropout = cs__opt(r, "dropout");
+    if (row_dropout && strcmp(row_dropout, "true") && strcmp(row_dropout, "false")) {
+        cs_diag_error(r->d, r->file, r->line, 0,
+                      "column \"dropout\": expected true, false or empty (got \"%s\")", row_dropout);
+        return false;
+    }
+    if (row_dropout)
+        dropout = row_dropout;
     const char *act = cs__opt(r, "activation");
     const char *tok = cs__opt(r, "tokens_per_s_per_gpu");
     const char *tfl = cs__opt(r, "tflops_per_gpu");

@@ -1508,6 +1508,36 @@ START_TEST(test_step_refs_common_schema)
             cs_diags_init(&d);
         }
     }
+    /* the optional column "dropout": the row's own setting over the
+     * activation's default (SwiGLU without, GELU with); anything but true,
+     * false or empty is an error naming the column */
+    {
+        const char *dv[] = {"true", "false", "", "maybe"};
+        for (int k = 0; k < 4; k++) {
+            struct cs_ref_case *cd = NULL;
+            size_t ndr = 0;
+            char rows[512];
+            snprintf(rows, sizeof rows,
+                     "model,gpu,gpus,nodes,layers,hidden,ffn_hidden,heads,kv_heads,vocab,seq_len,"
+                     "activation,global_batch,micro_batch,tp,pp,cp,vp,dp,ep,fsdp,precision,recompute,"
+                     "tokens_per_s_per_gpu,tflops_per_gpu,mfu,step_time_s,dropout\n"
+                     "Llama-2-7B,H100-SXM5-80GB,8,1,32,4096,11008,32,32,32000,4096,swiglu,64,1,1,1,1,"
+                     "1,8,1,zero1,bf16,none,4000,,,,%s\n",
+                     dv[k]);
+            cs_status sd = cs_refs_load_buffer("dr.csv", rows, strlen(rows), cat, &d, &cd, &ndr);
+            if (k < 3) {
+                ck_assert_int_eq(sd, CS_OK);
+                ck_assert_uint_eq(ndr, 1);
+                ck_assert_int_eq(cd[0].scen.workload.model.dropout, k == 0);
+            } else {
+                ck_assert_int_ne(sd, CS_OK);
+                ck_assert_ptr_nonnull(strstr(d.items[d.n - 1].msg, "column \"dropout\": expected true, false or empty"));
+            }
+            cs_refs_free(cd, ndr);
+            cs_diags_fini(&d);
+            cs_diags_init(&d);
+        }
+    }
     /* "/grad_bf16" and "/grad_fp32" in the recompute cell: the row's
      * gradient reduction dtype over the index's (none given here: fp32);
      * both at once contradict each other */

@@ -116,6 +116,10 @@ for name in sorted(names):
         if GB200:
             unf = arg('--attention-backend') == 'unfused' or arg('--transformer-impl') == 'local'
             rows[-1].append('unfused' if unf else 'fused')
+        # dropout (column added 2026-12-08 to the split files, after 'attention'):
+        # Megatron-LM's default 0.1 unless both dropouts are set to 0
+        drop = float(arg('--hidden-dropout', 0.1)) > 0 or float(arg('--attention-dropout', 0.1)) > 0
+        rows[-1].append('true' if drop else 'false')
         notes = [f'{k}={arg(k)}' for k in NOTE if arg(k) is not None]
         if envm: notes.append(f'NCCL_ALGO={envm.group(1)}')
         prov.append(f'row {len(rows)}: {name}: {gvp} (last changed {date(gvp)}), iteration-time at steps >= 10: '
